@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// GameCore is compiled with optimisation even in debug builds: the perfect AI solves 4×4 boards
+// exhaustively, and the test suite proves it over every opponent strategy.
+let optimised: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
+let package = Package(
+  name: "tictactoe",
+  products: [
+    .executable(name: "tictactoe", targets: ["tictactoe"])
+  ],
+  targets: [
+    .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+    .target(name: "GameCore", swiftSettings: optimised),
+    .target(name: "TerminalUI", dependencies: ["GameCore"]),
+    .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
+    .target(name: "App", dependencies: ["GameCore", "TerminalUI", "CursesBackend"]),
+    .executableTarget(name: "tictactoe", dependencies: ["App"]),
+    .testTarget(name: "GameCoreTests", dependencies: ["GameCore"]),
+    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore"]),
+    .testTarget(name: "AppTests", dependencies: ["App", "GameCore", "TerminalUI"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["tictactoe"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,76 @@
+/// How strongly the computer plays.
+public enum AILevel: String, Sendable, CaseIterable, CustomStringConvertible {
+  /// Random moves; takes a win only half the time and never blocks on purpose.
+  case easy
+  /// Always takes a win and blocks a loss; otherwise plays well most of the time.
+  case normal
+  /// Game-theoretically perfect on boards up to 16 cells; the deepest search the time budget allows beyond.
+  case perfect
+
+  public var description: String { rawValue }
+}
+
+/// The computer opponent: picks a move for the side to move.
+public struct AIPlayer: Sendable {
+  public var level: AILevel
+  /// Time a search on a big board may take per move.
+  public var budget: Duration
+
+  public init(level: AILevel, budget: Duration = .milliseconds(250)) {
+    self.level = level
+    self.budget = budget
+  }
+
+  /// The move to play in `game`, or nil when the game is over.
+  public func chooseMove<R: RandomNumberGenerator>(in game: Game, using rng: inout R) -> Position? {
+    guard !game.isOver else { return nil }
+    let search = SearchBoard(game.board)
+    let mark = game.turn.rawValue
+    let wins = search.winningCells(for: mark)
+    let threats = search.winningCells(for: 3 - mark)
+    switch level {
+    case .easy:
+      if let win = wins.first, Bool.random(using: &rng) { return game.board.position(win) }
+      return game.legalMoves.randomElement(using: &rng)
+    case .normal:
+      if let win = wins.randomElement(using: &rng) { return game.board.position(win) }
+      if let block = threats.randomElement(using: &rng) { return game.board.position(block) }
+      if Int.random(in: 0..<10, using: &rng) < 3 {
+        return game.legalMoves.randomElement(using: &rng)
+      }
+      return strongMove(in: game, budget: budget / 5, using: &rng)
+    case .perfect:
+      if let win = wins.randomElement(using: &rng) { return game.board.position(win) }
+      if let block = threats.first, threats.count == 1 { return game.board.position(block) }
+      return strongMove(in: game, budget: budget, using: &rng)
+    }
+  }
+
+  /// Every move that keeps the best result the side to move can force, fastest win or slowest loss first
+  /// (nil when the board is too big to solve exactly).
+  public static func perfectMoves(in game: Game) -> [Position]? {
+    guard !game.isOver, ExactSolver.canSolve(game) else { return game.isOver ? [] : nil }
+    let scores = ExactSolver(board: game.board).scoreMoves()
+    guard let best = scores.map(\.score).max() else { return [] }
+    return scores.filter { $0.score == best }.map { game.board.position($0.index) }
+  }
+
+  /// The result the side to move can force with perfect play: 1 win, 0 draw, -1 loss (nil when too big).
+  public static func solvedValue(of game: Game) -> Int? {
+    if let outcome = game.outcome { return outcome.winner == nil ? 0 : -1 }
+    guard ExactSolver.canSolve(game) else { return nil }
+    let best = ExactSolver(board: game.board).scoreMoves().map(\.score).max() ?? 0
+    return best.signum()
+  }
+
+  private func strongMove<R: RandomNumberGenerator>(
+    in game: Game, budget: Duration, using rng: inout R
+  ) -> Position? {
+    if let moves = AIPlayer.perfectMoves(in: game), let pick = moves.randomElement(using: &rng) {
+      return pick
+    }
+    let search = HeuristicSearch(board: game.board, deadline: .now + budget)
+    if let index = search.bestMove() { return game.board.position(index) }
+    return game.legalMoves.randomElement(using: &rng)
+  }
+}

@@ -1,0 +1,60 @@
+/// A game in progress: the board, whose turn it is, the move history and the outcome.
+public struct Game: Sendable, Hashable {
+  public let rules: Rules
+  public private(set) var board: Board
+  /// Every move so far; X made the even-numbered ones (counting from 0).
+  public private(set) var history: [Position] = []
+  public private(set) var outcome: Outcome?
+
+  public init(rules: Rules = .standard) {
+    self.rules = rules
+    self.board = Board(rules: rules)
+  }
+
+  /// Replays `moves` from an empty board.
+  public init(rules: Rules, moves: [Position]) throws(MoveError) {
+    self.init(rules: rules)
+    for move in moves { try play(move) }
+  }
+
+  /// The mark that moves next (X when the history has even length).
+  public var turn: Mark { history.count.isMultiple(of: 2) ? .x : .o }
+  public var isOver: Bool { outcome != nil }
+  public var lastMove: Position? { history.last }
+
+  public var legalMoves: [Position] { isOver ? [] : board.emptyPositions }
+
+  /// Checks that `position` would be a legal move for `mark`, without playing it.
+  public func validate(_ position: Position, by mark: Mark) throws(MoveError) {
+    guard !isOver else { throw .gameOver }
+    guard mark == turn else { throw .notYourTurn(expected: turn) }
+    guard rules.contains(position) else { throw .outOfRange(position, rules) }
+    if let taken = board[position] { throw .occupied(position, by: taken) }
+  }
+
+  /// Plays `position` for `mark`, or throws why it is illegal and leaves the game unchanged.
+  public mutating func play(_ position: Position, by mark: Mark) throws(MoveError) {
+    try validate(position, by: mark)
+    board.set(mark, at: position)
+    history.append(position)
+    if let line = board.winningLine(through: position) {
+      outcome = .win(mark, line: line)
+    } else if board.isFull {
+      outcome = .draw
+    }
+  }
+
+  /// Plays `position` for whoever's turn it is.
+  public mutating func play(_ position: Position) throws(MoveError) {
+    try play(position, by: turn)
+  }
+
+  /// Takes back the last move, returning it (nil on an empty board).
+  @discardableResult
+  public mutating func undo() -> Position? {
+    guard let last = history.popLast() else { return nil }
+    board.set(nil, at: last)
+    outcome = nil
+    return last
+  }
+}
