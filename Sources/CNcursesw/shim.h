@@ -5,6 +5,7 @@
 
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
+#include <sys/ioctl.h>
 #include <ncursesw/ncurses.h>
 
 static inline WINDOW *ttt_stdscr(void) { return stdscr; }
@@ -27,5 +28,14 @@ static inline mmask_t ttt_button1_released(void) { return BUTTON1_RELEASED; }
 static inline mmask_t ttt_button1_double(void) { return BUTTON1_DOUBLE_CLICKED; }
 
 static inline void ttt_set_locale(void) { setlocale(LC_ALL, ""); }
+
+/// The terminal's size from the kernel (after SIGWINCH); 0 on success.
+static inline int ttt_window_size(int fd, int *rows, int *cols) {
+  struct winsize ws;
+  if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return -1;
+  *rows = ws.ws_row;
+  *cols = ws.ws_col;
+  return 0;
+}
 
 #endif

@@ -1,0 +1,43 @@
+import Dispatch
+import GameCore
+import Glibc
+import Synchronization
+
+/// Runs the AI off the event loop's thread and wakes the loop through a pipe when a move is ready.
+public final class ComputerPlayer: Sendable {
+  public let readDescriptor: Int32
+  private let writeDescriptor: Int32
+  private let results = Mutex<[(Position, Int)]>([])
+
+  public init() {
+    var fds: [Int32] = [-1, -1]
+    _ = pipe(&fds)
+    for fd in fds {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    readDescriptor = fds[0]
+    writeDescriptor = fds[1]
+  }
+
+  /// Starts choosing a move; the answer arrives through `takeResults()` tagged with `token`.
+  public func think(game: Game, level: AILevel, token: Int) {
+    DispatchQueue.global().async { [self] in
+      var rng = SystemRandomNumberGenerator()
+      guard let move = AIPlayer(level: level).chooseMove(in: game, using: &rng) else { return }
+      results.withLock { $0.append((move, token)) }
+      var byte: UInt8 = 1
+      _ = write(writeDescriptor, &byte, 1)
+    }
+  }
+
+  /// The moves chosen since the last call.
+  public func takeResults() -> [(Position, Int)] {
+    var buffer = [UInt8](repeating: 0, count: 64)
+    while read(readDescriptor, &buffer, buffer.count) > 0 {}
+    return results.withLock { pending in
+      defer { pending.removeAll() }
+      return pending
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Where the game keeps its files, following the XDG base directories (so tests isolate themselves by
+/// setting XDG_CONFIG_HOME, XDG_DATA_HOME and XDG_STATE_HOME).
+public struct Paths: Sendable, Equatable {
+  public let config: String
+  public let data: String
+  public let state: String
+
+  public init(environment: [String: String]) {
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    func base(_ variable: String, _ fallback: String) -> String {
+      // The spec says a relative path must be ignored.
+      if let value = environment[variable], value.hasPrefix("/") { return value }
+      return home + "/" + fallback
+    }
+    config = base("XDG_CONFIG_HOME", ".config") + "/tictactoe"
+    data = base("XDG_DATA_HOME", ".local/share") + "/tictactoe"
+    state = base("XDG_STATE_HOME", ".local/state") + "/tictactoe"
+  }
+
+  public var settingsFile: String { config + "/settings.conf" }
+  public var logFile: String { state + "/tictactoe.log" }
+}
+
+/// Writes files so that a crash or a kill never leaves half a file: a temporary file in the same
+/// directory, flushed to disk, then renamed over the old one. Directories are made 0700, files 0600.
+public enum AtomicFile {
+  public static func write(_ text: String, to path: String) throws {
+    let directory = (path as NSString).deletingLastPathComponent
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let temporary = "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw FileError(path: temporary, reason: String(cString: strerror(errno))) }
+    var ok = true
+    text.utf8CString.withUnsafeBufferPointer { buffer in
+      var offset = 0
+      let count = buffer.count - 1  // without the terminating NUL
+      while offset < count {
+        let written = Foundation.write(fd, buffer.baseAddress! + offset, count - offset)
+        if written <= 0 {
+          ok = false
+          break
+        }
+        offset += written
+      }
+    }
+    let reason = String(cString: strerror(errno))
+    if !ok || fsync(fd) != 0 {
+      close(fd)
+      unlink(temporary)
+      throw FileError(path: path, reason: reason)
+    }
+    close(fd)
+    guard rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw FileError(path: path, reason: reason)
+    }
+  }
+}
+
+/// A file could not be read or written: which one, and why.
+public struct FileError: Error, CustomStringConvertible {
+  public let path: String
+  public let line: Int?
+  public let reason: String
+
+  public init(path: String, line: Int? = nil, reason: String) {
+    self.path = path
+    self.line = line
+    self.reason = reason
+  }
+
+  public var description: String {
+    if let line { return "\(path) line \(line): \(reason)" }
+    return "\(path): \(reason)"
+  }
+}

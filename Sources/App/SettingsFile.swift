@@ -1,0 +1,72 @@
+import Foundation
+import GameCore
+import TerminalUI
+
+/// Reads and writes the settings file: "key = value" lines, "#" comments.
+public enum SettingsFile {
+  public static func parse(_ text: String, path: String) throws(FileError) -> Settings {
+    var settings = Settings()
+    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let line = rawLine.trimmingCharacters(in: .whitespaces)
+      if line.isEmpty || line.hasPrefix("#") { continue }
+      let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      func fail(_ reason: String) -> FileError { FileError(path: path, line: index + 1, reason: reason) }
+      guard parts.count == 2 else { throw fail("expected \"key = value\", found \"\(line)\"") }
+      let (key, value) = (parts[0], parts[1])
+      switch key {
+      case "size":
+        guard let size = Int(value), Rules.sideRange.contains(size) else {
+          throw fail("size must be a number from 3 to 15, found \"\(value)\"")
+        }
+        settings.size = size
+      case "k":
+        guard let k = Int(value), k >= 3 else { throw fail("k must be a number from 3, found \"\(value)\"") }
+        settings.k = k
+      case "level":
+        guard let level = AILevel(rawValue: value) else {
+          throw fail("level must be easy, normal or perfect, found \"\(value)\"")
+        }
+        settings.aiLevel = level
+      case "first":
+        guard let first = FirstPlayer(rawValue: value) else {
+          throw fail("first must be me, them or random, found \"\(value)\"")
+        }
+        settings.first = first
+      default:
+        // Unknown keys are kept for a later version's sake and otherwise ignored.
+        continue
+      }
+    }
+    guard settings.k <= settings.size else {
+      throw FileError(path: path, reason: "k = \(settings.k) does not fit a \(settings.size)×\(settings.size) board")
+    }
+    return settings
+  }
+
+  public static func render(_ settings: Settings) -> String {
+    """
+    # tictactoe settings (written by the game; edit while it is not running)
+    size = \(settings.size)
+    k = \(settings.k)
+    level = \(settings.aiLevel.rawValue)
+    first = \(settings.first.rawValue)
+
+    """
+  }
+
+  /// The saved settings; defaults when there is no file yet; an error naming the line when it is corrupt.
+  public static func load(from path: String) throws(FileError) -> Settings {
+    guard FileManager.default.fileExists(atPath: path) else { return Settings() }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw FileError(path: path, reason: "cannot be read")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw FileError(path: path, reason: "is not UTF-8 text")
+    }
+    return try parse(text, path: path)
+  }
+
+  public static func save(_ settings: Settings, to path: String) throws {
+    try AtomicFile.write(render(settings), to: path)
+  }
+}

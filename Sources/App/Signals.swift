@@ -1,0 +1,54 @@
+import Glibc
+
+/// The write end of the self-pipe that signal handlers wake the event loop through.
+nonisolated(unsafe) private var signalPipeWriter: Int32 = -1
+
+/// Turns SIGINT, SIGTERM, SIGHUP and SIGWINCH into bytes on a pipe the event loop polls, so every exit path
+/// goes through the same clean-up (the terminal is always restored). SIGPIPE is ignored.
+public final class SignalPipe {
+  public let readDescriptor: Int32
+  public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH]
+
+  public init() {
+    var fds: [Int32] = [-1, -1]
+    _ = pipe(&fds)
+    readDescriptor = fds[0]
+    for fd in fds {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    signalPipeWriter = fds[1]
+    signal(SIGPIPE, SIG_IGN)
+    for number in SignalPipe.handled {
+      var action = sigaction()
+      action.__sigaction_handler.sa_handler = { number in
+        var byte = UInt8(truncatingIfNeeded: number)
+        _ = write(signalPipeWriter, &byte, 1)
+      }
+      sigemptyset(&action.sa_mask)
+      action.sa_flags = 0
+      sigaction(number, &action, nil)
+    }
+  }
+
+  /// The signals that arrived since the last call.
+  public func drain() -> [Int32] {
+    var buffer = [UInt8](repeating: 0, count: 64)
+    var result: [Int32] = []
+    while true {
+      let count = read(readDescriptor, &buffer, buffer.count)
+      if count <= 0 { break }
+      result += buffer[0..<count].map { Int32($0) }
+    }
+    return result
+  }
+}
+
+/// Waits until one of `descriptors` is readable or `timeout` milliseconds pass (-1: forever). Returns the
+/// readable ones; an interrupted wait returns none.
+public func waitReadable(_ descriptors: [Int32], timeout: Int32) -> Set<Int32> {
+  var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+  let count = poll(&fds, nfds_t(fds.count), timeout)
+  guard count > 0 else { return [] }
+  return Set(fds.filter { $0.revents != 0 }.map(\.fd))
+}

@@ -1,0 +1,131 @@
+import CNcursesw
+import TerminalUI
+
+/// The ncursesw terminal: draws screen buffers with colours (or without, under NO_COLOR or on a monochrome
+/// terminal) and reads keys, mouse clicks and resizes without blocking.
+public final class CursesTerminal: Terminal {
+  private let colors: Bool
+
+  /// Starts curses on the controlling terminal. `useColor` false forces monochrome.
+  public init(useColor: Bool) {
+    ttt_set_locale()
+    initscr()
+    cbreak()
+    noecho()
+    nonl()
+    keypad(ttt_stdscr(), true)
+    nodelay(ttt_stdscr(), true)
+    set_escdelay(25)
+    curs_set(0)
+    mouseinterval(0)
+    mousemask(ttt_button1_pressed() | ttt_button1_clicked(), nil)
+    if useColor && has_colors() {
+      start_color()
+      use_default_colors()
+      let palette: [(ColorRole, Int16)] = [
+        (.xMark, Int16(COLOR_CYAN)), (.oMark, Int16(COLOR_MAGENTA)), (.winningLine, Int16(COLOR_GREEN)),
+        (.title, Int16(COLOR_YELLOW)), (.accent, Int16(COLOR_GREEN)), (.warning, Int16(COLOR_RED)),
+      ]
+      for (role, color) in palette { init_pair(Int16(role.rawValue), color, -1) }
+      colors = true
+    } else {
+      colors = false
+    }
+  }
+
+  public var size: (width: Int, height: Int) { (Int(ttt_cols()), Int(ttt_lines())) }
+
+  public var inputDescriptor: Int32 { 0 }
+
+  public func draw(_ screen: ScreenBuffer) {
+    erase()
+    for row in 0..<min(screen.height, Int(ttt_lines())) {
+      var column = 0
+      while column < screen.width {
+        let style = screen[row, column].style
+        var run = ""
+        let start = column
+        while column < screen.width && screen[row, column].style == style {
+          run.append(screen[row, column].character)
+          column += 1
+        }
+        attrset(attributes(for: style))
+        // The last cell of the screen cannot be written without scrolling: leave it out.
+        if row == Int(ttt_lines()) - 1 && column >= Int(ttt_cols()) { run = String(run.dropLast()) }
+        mvaddstr(Int32(row), Int32(start), run)
+      }
+    }
+    attrset(0)
+    refresh()
+  }
+
+  private func attributes(for style: Style) -> Int32 {
+    var attributes: Int32 = 0
+    if style.bold { attributes |= ttt_attr_bold() }
+    if style.reverse { attributes |= ttt_attr_reverse() }
+    if style.dim { attributes |= ttt_attr_dim() }
+    if style.underline { attributes |= ttt_attr_underline() }
+    if colors, let role = style.color { attributes |= ttt_color_pair(Int32(role.rawValue)) }
+    return attributes
+  }
+
+  public func readKeys() -> [Key] {
+    var keys: [Key] = []
+    var code: wint_t = 0
+    while true {
+      let kind = wget_wch(ttt_stdscr(), &code)
+      if kind == ERR { break }
+      if kind == KEY_CODE_YES {
+        if let key = functionKey(Int32(code)) { keys.append(key) }
+      } else if let key = characterKey(UInt32(code)) {
+        keys.append(key)
+      }
+    }
+    return keys
+  }
+
+  private func functionKey(_ code: Int32) -> Key? {
+    switch code {
+    case KEY_UP: return .up
+    case KEY_DOWN: return .down
+    case KEY_LEFT: return .left
+    case KEY_RIGHT: return .right
+    case KEY_ENTER: return .enter
+    case KEY_BACKSPACE: return .backspace
+    case KEY_RESIZE: return .resize
+    case KEY_MOUSE:
+      var event = MEVENT()
+      guard getmouse(&event) == OK else { return nil }
+      let buttons = ttt_button1_pressed() | ttt_button1_clicked()
+      guard event.bstate & buttons != 0 else { return nil }
+      return .click(row: Int(event.y), column: Int(event.x))
+    default:
+      for n in 1...12 where code == ttt_key_f(Int32(n)) { return .function(n) }
+      return nil
+    }
+  }
+
+  private func characterKey(_ code: UInt32) -> Key? {
+    switch code {
+    case 10, 13: return .enter
+    case 27: return .escape
+    case 8, 127: return .backspace
+    case 9: return .tab
+    default:
+      guard let scalar = Unicode.Scalar(code) else { return nil }
+      return .character(Character(scalar))
+    }
+  }
+
+  public func resized() {
+    var rows: Int32 = 0
+    var columns: Int32 = 0
+    if ttt_window_size(1, &rows, &columns) == 0 && rows > 0 && columns > 0 {
+      resizeterm(rows, columns)
+    }
+  }
+
+  public func restore() {
+    endwin()
+  }
+}

@@ -1,0 +1,143 @@
+import GameCore
+
+/// Draws a local match: title and score, the board with its cursor, the status line and the key legend.
+public enum GameView {
+  /// Rows taken by everything but the board: title, subtitle, gap, gap, status, legend.
+  static let chromeHeight = 6
+  static let minimumWidth = 30
+
+  /// The board's place on the current screen, or nil when the terminal is too small for it.
+  public static func layout(for state: UIState) -> BoardLayout? {
+    guard let rules = state.match?.rules else { return nil }
+    for kind in [BoardLayout.Kind.boxed, .compact] {
+      let width = BoardLayout.width(of: rules, kind: kind)
+      let height = BoardLayout.height(of: rules, kind: kind)
+      if width + 2 <= state.width && height + chromeHeight <= state.height && state.width >= minimumWidth {
+        return BoardLayout(rules: rules, kind: kind, top: 3, left: (state.width - width) / 2)
+      }
+    }
+    return nil
+  }
+
+  /// The smallest terminal the compact board fits in, for the "too small" message.
+  public static func minimumSize(for rules: Rules) -> (width: Int, height: Int) {
+    (
+      max(BoardLayout.width(of: rules, kind: .compact) + 2, minimumWidth),
+      BoardLayout.height(of: rules, kind: .compact) + chromeHeight
+    )
+  }
+
+  public static func draw(_ state: UIState, match: Match, layout: BoardLayout, into screen: inout ScreenBuffer) {
+    let g = state.glyphs
+    let rules = match.rules
+    screen.put(" tictactoe", row: 0, column: 0, style: Style(bold: true, color: .title))
+    screen.put("  \(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row", row: 0, column: 10)
+    let score = scoreText(match, glyphs: g)
+    screen.put(score, row: 0, column: max(0, state.width - score.count - 1))
+    screen.put(" " + subtitle(match), row: 1, column: 0, style: Style(dim: true))
+    drawBoard(match, layout: layout, glyphs: g, into: &screen)
+    let (status, statusStyle) = statusLine(match, glyphs: g, direct: state.direct)
+    screen.putCentred(status, row: layout.top + layout.height + 1, style: statusStyle)
+    let legend = legendText(width: state.width, glyphs: g, digits: rules == .standard)
+    screen.put(" " + legend, row: state.height - 1, column: 0, style: Style(dim: true))
+  }
+
+  static func scoreText(_ match: Match, glyphs g: Glyphs) -> String {
+    let s = match.score
+    let names = match.isComputerGame ? ("You", "Computer") : ("X", "O")
+    return "\(names.0) \(s.first)\(g.separator)\(names.1) \(s.second)\(g.separator)Draws \(s.draws)"
+  }
+
+  static func subtitle(_ match: Match) -> String {
+    switch match.opponent {
+    case .computer(let level):
+      return "You play \(match.humanMark) against the computer (\(level))"
+    case .hotseat:
+      return "Two players: X and O take turns at this keyboard"
+    }
+  }
+
+  static func drawBoard(_ match: Match, layout: BoardLayout, glyphs g: Glyphs, into screen: inout ScreenBuffer) {
+    let rules = match.rules
+    if layout.kind == .boxed {
+      let lineStyle = Style(dim: false)
+      for r in 0...rules.rows {
+        let y = layout.top + r * 2
+        let (leftEnd, middle, rightEnd) =
+          r == 0
+          ? (g.topLeft, g.teeDown, g.topRight)
+          : (r == rules.rows ? (g.bottomLeft, g.teeUp, g.bottomRight) : (g.teeRight, g.cross, g.teeLeft))
+        var line = String(leftEnd)
+        for c in 0..<rules.columns {
+          line += String(repeating: g.horizontal, count: 3)
+          line.append(c == rules.columns - 1 ? rightEnd : middle)
+        }
+        screen.put(line, row: y, column: layout.left, style: lineStyle)
+        if r < rules.rows {
+          for c in 0...rules.columns {
+            screen.put(String(g.vertical), row: y + 1, column: layout.left + c * 4, style: lineStyle)
+          }
+        }
+      }
+    }
+    let winning: Set<Position>
+    if case .win(_, let line) = match.game.outcome { winning = Set(line) } else { winning = [] }
+    for r in 0..<rules.rows {
+      for c in 0..<rules.columns {
+        let position = Position(row: r, column: c)
+        let origin = layout.origin(of: position)
+        let mark = match.game.board[position]
+        let isCursor = position == match.cursor && !match.game.isOver
+        let isLast = position == match.game.lastMove
+        var style = Style(bold: mark != nil, color: mark.map { $0 == .x ? .xMark : .oMark })
+        if winning.contains(position) {
+          style = Style(bold: true, underline: true, color: .winningLine)
+        } else if isLast && mark != nil {
+          style.underline = true
+        }
+        let symbol = mark.map { String(describing: $0) } ?? (layout.kind == .compact ? String(g.emptyCell) : " ")
+        if isCursor {
+          var cursorStyle = style
+          cursorStyle.reverse = true
+          screen.put("[\(symbol)]", row: origin.row, column: origin.column, style: cursorStyle)
+        } else {
+          screen.put(" ", row: origin.row, column: origin.column)
+          screen.put(symbol, row: origin.row, column: origin.column + 1, style: style)
+          screen.put(" ", row: origin.row, column: origin.column + 2)
+        }
+      }
+    }
+  }
+
+  static func statusLine(_ match: Match, glyphs g: Glyphs, direct: Bool) -> (String, Style) {
+    if let notice = match.notice { return (notice, Style(bold: true, color: .warning)) }
+    let next = "n new game\(g.separator)q \(direct ? "quit" : "menu")"
+    if let outcome = match.game.outcome {
+      let text: String
+      switch outcome.winner {
+      case nil: text = "Draw."
+      case .some(let mark) where match.isComputerGame:
+        text = mark == match.humanMark ? "You win!" : "The computer wins."
+      case .some(let mark): text = "\(mark) wins!"
+      }
+      return ("\(text)  \(next)", Style(bold: true, color: .accent))
+    }
+    if match.aiThinking { return ("The computer is thinking\(g.ellipsis)", Style(dim: true)) }
+    if match.isComputerGame { return ("Your turn (\(match.humanMark))", Style(bold: true)) }
+    return ("\(match.game.turn) to move", Style(bold: true))
+  }
+
+  /// The one-line key legend: the longest version that fits.
+  static func legendText(width: Int, glyphs g: Glyphs, digits: Bool) -> String {
+    let s = g.separator
+    let full =
+      ["\(g.arrows)/hjkl move", "Enter place"] + (digits ? ["1-9 place"] : [])
+      + ["u undo", "n new", "? help", "q back"]
+    let candidates = [
+      full.joined(separator: s),
+      ["hjkl move", "Enter place", "u undo", "n new", "? help", "q back"].joined(separator: s),
+      ["Enter place", "? help", "q back"].joined(separator: s),
+    ]
+    return candidates.first { $0.count + 1 <= width } ?? candidates[candidates.count - 1]
+  }
+}

@@ -1,0 +1,83 @@
+/// A key press or terminal event, as the backends report it.
+public enum Key: Sendable, Hashable {
+  case up, down, left, right
+  case enter
+  case escape
+  case backspace
+  case tab
+  case function(Int)
+  case character(Character)
+  /// A mouse click at a screen cell (0-based).
+  case click(row: Int, column: Int)
+  case resize
+}
+
+/// What a key means to the screen that has it.
+public enum Action: Sendable, Equatable {
+  case moveCursor(rows: Int, columns: Int)
+  case place
+  /// Place on the cell with this 1-based, row-major number (digits on 3×3).
+  case placeNumber(Int)
+  case click(row: Int, column: Int)
+  case undo
+  case newGame
+  case help
+  case back
+  case select
+  case adjust(Int)
+  case redraw
+}
+
+/// Maps keys to actions for each screen. Pure, so every binding is tested.
+public enum KeyMap {
+  public enum Context: Sendable {
+    case menu
+    case game(digitsPlace: Bool)
+    case overlay
+  }
+
+  public static func action(for key: Key, in context: Context) -> Action? {
+    if key == .resize { return .redraw }
+    switch context {
+    case .overlay:
+      return .back
+    case .menu:
+      return menuAction(key)
+    case .game(let digitsPlace):
+      return gameAction(key, digitsPlace: digitsPlace)
+    }
+  }
+
+  private static func menuAction(_ key: Key) -> Action? {
+    switch key {
+    case .up, .character("k"): return .moveCursor(rows: -1, columns: 0)
+    case .down, .character("j"), .tab: return .moveCursor(rows: 1, columns: 0)
+    case .left, .character("h"), .character("-"): return .adjust(-1)
+    case .right, .character("l"), .character("+"): return .adjust(1)
+    case .enter, .character(" "): return .select
+    case .escape, .character("q"), .backspace: return .back
+    case .character("?"), .function(1): return .help
+    case .click(let row, let column): return .click(row: row, column: column)
+    default: return nil
+    }
+  }
+
+  private static func gameAction(_ key: Key, digitsPlace: Bool) -> Action? {
+    switch key {
+    case .up, .character("k"): return .moveCursor(rows: -1, columns: 0)
+    case .down, .character("j"): return .moveCursor(rows: 1, columns: 0)
+    case .left, .character("h"): return .moveCursor(rows: 0, columns: -1)
+    case .right, .character("l"): return .moveCursor(rows: 0, columns: 1)
+    case .enter, .character(" "): return .place
+    case .character("u"): return .undo
+    case .character("n"): return .newGame
+    case .character("?"), .function(1): return .help
+    case .escape, .character("q"): return .back
+    case .click(let row, let column): return .click(row: row, column: column)
+    case .character(let c):
+      if digitsPlace, let digit = c.wholeNumberValue, (1...9).contains(digit) { return .placeNumber(digit) }
+      return nil
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/// Draws the lobby: the title, a menu of what there is to do, and the key legend.
+public enum LobbyView {
+  static let firstItemRow = 5
+  static let minimumSize = (width: 40, height: 12)
+
+  public static func draw(_ state: UIState, into screen: inout ScreenBuffer) {
+    let g = state.glyphs
+    screen.putCentred("T I C - T A C - T O E", row: 1, style: Style(bold: true, color: .title))
+    let rules = state.settings.rules
+    let about = "\(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row\(g.separator)computer: \(state.settings.aiLevel)"
+    screen.putCentred(about, row: 3, style: Style(dim: true))
+    let width = LobbyItem.allCases.map(\.title.count).max() ?? 0
+    let left = max(0, (state.width - width - 2) / 2)
+    for item in LobbyItem.allCases {
+      let selected = item == state.lobbySelection
+      let row = firstItemRow + item.rawValue
+      screen.put(selected ? g.pointer : " ", row: row, column: left, style: Style(bold: true, color: .accent))
+      screen.put(item.title, row: row, column: left + 2, style: Style(bold: selected, reverse: selected))
+    }
+    if let notice = state.notice {
+      screen.putCentred(notice, row: state.height - 3, style: Style(bold: true, color: .warning))
+    }
+    let legend = ["\(g.upDown)/jk choose", "Enter select", "? help", "q quit"]
+    screen.put(" " + legend.joined(separator: g.separator), row: state.height - 1, column: 0, style: Style(dim: true))
+  }
+
+  /// The menu entry on a screen row (for mouse clicks).
+  public static func item(atRow row: Int, state: UIState) -> LobbyItem? {
+    LobbyItem(rawValue: row - firstItemRow)
+  }
+}
+
+/// Draws the options screen: each setting with its value, changed with left and right.
+public enum OptionsView {
+  static let firstItemRow = 4
+
+  public static func draw(_ state: UIState, into screen: inout ScreenBuffer) {
+    let g = state.glyphs
+    screen.putCentred("Options", row: 1, style: Style(bold: true, color: .title))
+    let labelWidth = OptionItem.allCases.map(\.title.count).max() ?? 0
+    let left = max(0, (state.width - labelWidth - 16) / 2)
+    for item in OptionItem.allCases {
+      let selected = item == state.optionSelection
+      let row = firstItemRow + item.rawValue + (item == .back ? 1 : 0)
+      screen.put(selected ? g.pointer : " ", row: row, column: left, style: Style(bold: true, color: .accent))
+      screen.put(item.title, row: row, column: left + 2, style: Style(bold: selected, reverse: selected))
+      if let value = value(of: item, state.settings, glyphs: g) {
+        screen.put("< \(value) >", row: row, column: left + 4 + labelWidth, style: Style(bold: selected))
+      }
+    }
+    let legend = ["\(g.upDown) choose", "\(g.leftRight) change", "Esc back"]
+    screen.put(" " + legend.joined(separator: g.separator), row: state.height - 1, column: 0, style: Style(dim: true))
+  }
+
+  static func value(of item: OptionItem, _ settings: Settings, glyphs g: Glyphs) -> String? {
+    switch item {
+    case .size: return "\(settings.size)\(g.times)\(settings.size)"
+    case .k: return "\(settings.k)"
+    case .level: return settings.aiLevel.rawValue
+    case .first:
+      switch settings.first {
+      case .me: return "me"
+      case .them: return "the computer"
+      case .random: return "coin toss"
+      }
+    case .back: return nil
+    }
+  }
+
+  public static func item(atRow row: Int, state: UIState) -> OptionItem? {
+    let index = row - firstItemRow
+    if index == OptionItem.back.rawValue + 1 { return .back }
+    return index < OptionItem.back.rawValue ? OptionItem(rawValue: index) : nil
+  }
+}

@@ -1,0 +1,26 @@
+import GameCore
+
+/// Who moves first in a game against the computer.
+public enum FirstPlayer: String, Sendable, CaseIterable {
+  case me, them, random
+}
+
+/// The player's choices, kept between runs.
+public struct Settings: Sendable, Equatable {
+  public var size = 3
+  public var k = 3
+  public var aiLevel = AILevel.normal
+  public var first = FirstPlayer.me
+
+  public init() {}
+
+  public var rules: Rules {
+    (try? Rules(size: size, k: k)) ?? .standard
+  }
+
+  /// Keeps k within the board after the size changes.
+  public mutating func clamp() {
+    size = min(max(size, Rules.sideRange.lowerBound), Rules.sideRange.upperBound)
+    k = min(max(k, 3), size)
+  }
+}

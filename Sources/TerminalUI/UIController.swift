@@ -1,0 +1,286 @@
+import GameCore
+
+/// Something the controller asks its driver to do outside the pure model.
+public enum Effect: Sendable, Equatable {
+  /// Choose a move for the side to move in `game`; answer with `computerMoved(_:token:)`.
+  case think(game: Game, level: AILevel, token: Int)
+  case saveSettings(Settings)
+  case quit
+}
+
+/// The terminal UI's state machine: keys and computer moves in, new state and effects out. No I/O.
+public struct UIController: Sendable {
+  public private(set) var state: UIState
+
+  public init(state: UIState) {
+    self.state = state
+  }
+
+  /// Starts a match at once (for `tictactoe play`).
+  public mutating func startDirect(opponent: Opponent) -> [Effect] {
+    state.direct = true
+    return startMatch(opponent)
+  }
+
+  public mutating func resize(width: Int, height: Int) {
+    state.width = width
+    state.height = height
+  }
+
+  public mutating func handle(_ key: Key) -> [Effect] {
+    if state.helpVisible {
+      if key != .resize { state.helpVisible = false }
+      return []
+    }
+    switch state.page {
+    case .lobby: return lobby(KeyMap.action(for: key, in: .menu))
+    case .options: return options(KeyMap.action(for: key, in: .menu))
+    case .game:
+      let digits = state.match?.rules == .standard
+      return game(KeyMap.action(for: key, in: .game(digitsPlace: digits)))
+    }
+  }
+
+  /// The computer chose `position`; ignored if the game changed since it was asked.
+  public mutating func computerMoved(_ position: Position, token: Int) -> [Effect] {
+    guard var match = state.match, match.token == token, match.aiThinking else { return [] }
+    match.aiThinking = false
+    do {
+      try match.game.play(position)
+    } catch {
+      match.notice = "The computer tried an illegal move: \(error)"
+    }
+    if let outcome = match.game.outcome { match.count(outcome) }
+    state.match = match
+    return []
+  }
+
+  // MARK: - Lobby and options
+
+  private mutating func lobby(_ action: Action?) -> [Effect] {
+    switch action {
+    case .moveCursor(let rows, _):
+      state.lobbySelection = step(state.lobbySelection, by: rows)
+    case .click(let row, _):
+      if let item = LobbyView.item(atRow: row, state: state) {
+        state.lobbySelection = item
+        return choose(item)
+      }
+    case .select:
+      return choose(state.lobbySelection)
+    case .back:
+      return quit()
+    case .help:
+      state.helpVisible = true
+    default:
+      break
+    }
+    return []
+  }
+
+  private mutating func choose(_ item: LobbyItem) -> [Effect] {
+    switch item {
+    case .playComputer: return startMatch(.computer(state.settings.aiLevel))
+    case .hotseat: return startMatch(.hotseat)
+    case .options:
+      state.page = .options
+      state.optionSelection = .size
+      return []
+    case .quit: return quit()
+    }
+  }
+
+  private mutating func options(_ action: Action?) -> [Effect] {
+    switch action {
+    case .moveCursor(let rows, _):
+      state.optionSelection = step(state.optionSelection, by: rows)
+    case .adjust(let delta):
+      return adjust(state.optionSelection, by: delta)
+    case .click(let row, _):
+      if let item = OptionsView.item(atRow: row, state: state) {
+        state.optionSelection = item
+        if item == .back { return leaveOptions() }
+      }
+    case .select:
+      if state.optionSelection == .back { return leaveOptions() }
+      return adjust(state.optionSelection, by: 1)
+    case .back:
+      return leaveOptions()
+    case .help:
+      state.helpVisible = true
+    default:
+      break
+    }
+    return []
+  }
+
+  private mutating func adjust(_ item: OptionItem, by delta: Int) -> [Effect] {
+    var settings = state.settings
+    switch item {
+    case .size:
+      settings.size = wrap(settings.size + delta, in: Rules.sideRange)
+      settings.clamp()
+    case .k:
+      settings.k = wrap(settings.k + delta, in: 3...settings.size)
+    case .level:
+      settings.aiLevel = step(settings.aiLevel, by: delta, wrapping: true)
+    case .first:
+      settings.first = step(settings.first, by: delta, wrapping: true)
+    case .back:
+      return []
+    }
+    state.settings = settings
+    return []
+  }
+
+  private mutating func leaveOptions() -> [Effect] {
+    state.page = .lobby
+    return [.saveSettings(state.settings)]
+  }
+
+  private mutating func quit() -> [Effect] {
+    state.quitRequested = true
+    return [.quit]
+  }
+
+  // MARK: - Game
+
+  private mutating func startMatch(_ opponent: Opponent) -> [Effect] {
+    state.match = Match(opponent: opponent, rules: state.settings.rules, humanMark: .x)
+    state.page = .game
+    return newGame()
+  }
+
+  private mutating func newGame() -> [Effect] {
+    guard var match = state.match else { return [] }
+    let humanFirst: Bool
+    switch state.settings.first {
+    case .me: humanFirst = true
+    case .them: humanFirst = false
+    case .random: humanFirst = Bool.random(using: &state.random)
+    }
+    match.game = Game(rules: match.rules)
+    match.humanMark = match.isComputerGame && !humanFirst ? .o : .x
+    match.aiThinking = false
+    match.notice = nil
+    match.token += 1
+    state.match = match
+    return askComputerIfItsTurn()
+  }
+
+  private mutating func askComputerIfItsTurn() -> [Effect] {
+    guard var match = state.match, match.computerToMove, !match.aiThinking,
+      case .computer(let level) = match.opponent
+    else { return [] }
+    match.aiThinking = true
+    state.match = match
+    return [.think(game: match.game, level: level, token: match.token)]
+  }
+
+  private mutating func game(_ action: Action?) -> [Effect] {
+    guard var match = state.match else { return [] }
+    match.notice = nil
+    state.match = match
+    switch action {
+    case .moveCursor(let rows, let columns):
+      match.cursor.row = min(max(match.cursor.row + rows, 0), match.rules.rows - 1)
+      match.cursor.column = min(max(match.cursor.column + columns, 0), match.rules.columns - 1)
+      state.match = match
+    case .place:
+      return place(match.cursor)
+    case .placeNumber(let number):
+      guard let position = Position(cellNumber: number, rules: match.rules) else { return [] }
+      match.cursor = position
+      state.match = match
+      return place(position)
+    case .click(let row, let column):
+      let layout = GameView.layout(for: state)
+      guard let position = layout?.position(atRow: row, column: column) else { return [] }
+      match.cursor = position
+      state.match = match
+      return place(position)
+    case .undo:
+      return undo()
+    case .newGame:
+      return newGame()
+    case .help:
+      state.helpVisible = true
+    case .back:
+      if state.direct { return quit() }
+      match.token += 1
+      match.aiThinking = false
+      state.match = match
+      state.page = .lobby
+    case .redraw, .select, .adjust, nil:
+      break
+    }
+    return []
+  }
+
+  private mutating func place(_ position: Position) -> [Effect] {
+    guard var match = state.match else { return [] }
+    if match.game.isOver {
+      match.notice = "The game is over: press n for a new game."
+    } else if match.computerToMove {
+      match.notice = "Wait for the computer's move."
+    } else {
+      do {
+        try match.game.play(position)
+        if let outcome = match.game.outcome { match.count(outcome) }
+      } catch {
+        match.notice = notice(for: error)
+      }
+    }
+    state.match = match
+    return askComputerIfItsTurn()
+  }
+
+  private func notice(for error: MoveError) -> String {
+    switch error {
+    case .occupied(_, let mark): return "That cell is taken by \(mark). Choose an empty one."
+    case .outOfRange: return "That cell is not on the board."
+    case .gameOver: return "The game is over: press n for a new game."
+    case .notYourTurn: return "It is not your turn."
+    }
+  }
+
+  /// Takes back the player's last move (and the computer's reply to it); one move in hot-seat games.
+  private mutating func undo() -> [Effect] {
+    guard var match = state.match else { return [] }
+    let humanMoves = match.game.history.indices.filter { match.isComputerGame ? moverIsHuman($0, match) : true }
+    guard !humanMoves.isEmpty else {
+      match.notice = "Nothing to undo."
+      state.match = match
+      return []
+    }
+    if let outcome = match.game.outcome { match.count(outcome, sign: -1) }
+    match.token += 1
+    match.aiThinking = false
+    while let last = match.game.history.indices.last {
+      match.game.undo()
+      if !match.isComputerGame || moverIsHuman(last, match) { break }
+    }
+    state.match = match
+    return askComputerIfItsTurn()
+  }
+
+  private func moverIsHuman(_ ply: Int, _ match: Match) -> Bool {
+    (ply.isMultiple(of: 2) ? Mark.x : Mark.o) == match.humanMark
+  }
+
+  // MARK: - Helpers
+
+  private func step<T: CaseIterable & Equatable>(_ value: T, by delta: Int, wrapping: Bool = false) -> T
+  where T.AllCases == [T] {
+    let all = T.allCases
+    guard let index = all.firstIndex(of: value) else { return value }
+    let next = wrapping ? (index + delta % all.count + all.count) % all.count : min(max(index + delta, 0), all.count - 1)
+    return all[next]
+  }
+
+  private func wrap(_ value: Int, in range: ClosedRange<Int>) -> Int {
+    if value > range.upperBound { return range.lowerBound }
+    if value < range.lowerBound { return range.upperBound }
+    return value
+  }
+}

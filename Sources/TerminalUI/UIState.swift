@@ -1,0 +1,61 @@
+import GameCore
+
+/// Which screen is showing.
+public enum Page: Sendable, Equatable {
+  case lobby
+  case options
+  case game
+}
+
+/// Lobby menu entries; only features that exist.
+public enum LobbyItem: Int, Sendable, CaseIterable {
+  case playComputer, hotseat, options, quit
+
+  public var title: String {
+    switch self {
+    case .playComputer: return "Play the computer"
+    case .hotseat: return "Two players on this keyboard"
+    case .options: return "Options"
+    case .quit: return "Quit"
+    }
+  }
+}
+
+/// Options screen entries.
+public enum OptionItem: Int, Sendable, CaseIterable {
+  case size, k, level, first, back
+
+  public var title: String {
+    switch self {
+    case .size: return "Board size"
+    case .k: return "In a row (k)"
+    case .level: return "Computer level"
+    case .first: return "Who starts"
+    case .back: return "Back"
+    }
+  }
+}
+
+/// Everything the terminal UI shows, in one value: the views draw it, the controller changes it.
+public struct UIState: Sendable, Equatable {
+  public var page = Page.lobby
+  public var lobbySelection = LobbyItem.playComputer
+  public var optionSelection = OptionItem.size
+  public var settings: Settings
+  public var match: Match?
+  public var helpVisible = false
+  /// A message for the lobby (a settings file that could not be read, say).
+  public var notice: String?
+  public var quitRequested = false
+  /// Started by `tictactoe play`: leaving the game quits instead of returning to the lobby.
+  public var direct = false
+  public var width = 80
+  public var height = 24
+  public var glyphs = Glyphs.unicode
+  public var random: SplitMix
+
+  public init(settings: Settings = Settings(), seed: UInt64) {
+    self.settings = settings
+    self.random = SplitMix(seed: seed)
+  }
+}

@@ -1,0 +1,4 @@
+import App
+import Foundation
+
+exit(TicTacToe.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
