@@ -1,0 +1,1 @@
+// The TLS, identity and trust layer (OpenSSL).
