@@ -13,7 +13,9 @@ public enum GameView {
       let width = BoardLayout.width(of: rules, kind: kind)
       let height = BoardLayout.height(of: rules, kind: kind)
       if width + 2 <= state.width && height + chromeHeight <= state.height && state.width >= minimumWidth {
-        return BoardLayout(rules: rules, kind: kind, top: 3, left: (state.width - width) / 2)
+        // Centre the board and its status line in the space between the header and the legend.
+        let top = max(3, (state.height - height - 4) / 2)
+        return BoardLayout(rules: rules, kind: kind, top: top, left: (state.width - width) / 2)
       }
     }
     return nil
@@ -30,11 +32,12 @@ public enum GameView {
   public static func draw(_ state: UIState, match: Match, layout: BoardLayout, into screen: inout ScreenBuffer) {
     let g = state.glyphs
     let rules = match.rules
-    screen.put(" tictactoe", row: 0, column: 0, style: Style(bold: true, color: .title))
-    screen.put("  \(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row", row: 0, column: 10)
     let score = scoreText(match, glyphs: g)
+    let about = "  \(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row"
+    screen.put(" tictactoe", row: 0, column: 0, style: Style(bold: true, color: .title))
+    if 10 + about.count + score.count + 2 <= state.width { screen.put(about, row: 0, column: 10) }
     screen.put(score, row: 0, column: max(0, state.width - score.count - 1))
-    screen.put(" " + subtitle(match), row: 1, column: 0, style: Style(dim: true))
+    screen.put(" " + Fit.clip(subtitle(match), width: state.width - 2, ellipsis: g.ellipsis), row: 1, column: 0, style: Style(dim: true))
     drawBoard(match, layout: layout, glyphs: g, into: &screen)
     let (status, statusStyle) = statusLine(match, glyphs: g, direct: state.direct)
     screen.putCentred(status, row: layout.top + layout.height + 1, style: statusStyle)
@@ -45,7 +48,7 @@ public enum GameView {
   static func scoreText(_ match: Match, glyphs g: Glyphs) -> String {
     let s = match.score
     let names = match.isComputerGame ? ("You", "Computer") : ("X", "O")
-    return "\(names.0) \(s.first)\(g.separator)\(names.1) \(s.second)\(g.separator)Draws \(s.draws)"
+    return "\(names.0) \(s.first)\(g.separator)\(names.1) \(s.second)\(g.separator)draws \(s.draws)"
   }
 
   static func subtitle(_ match: Match) -> String {
@@ -53,7 +56,7 @@ public enum GameView {
     case .computer(let level):
       return "You play \(match.humanMark) against the computer (\(level))"
     case .hotseat:
-      return "Two players: X and O take turns at this keyboard"
+      return "Two players take turns at this keyboard, X first"
     }
   }
 
@@ -127,17 +130,11 @@ public enum GameView {
     return ("\(match.game.turn) to move", Style(bold: true))
   }
 
-  /// The one-line key legend: the longest version that fits.
+  /// The one-line key legend, the least needed keys dropped first when the line is short.
   static func legendText(width: Int, glyphs g: Glyphs, digits: Bool) -> String {
-    let s = g.separator
-    let full =
-      ["\(g.arrows)/hjkl move", "Enter place"] + (digits ? ["1-9 place"] : [])
-      + ["u undo", "n new", "? help", "q back"]
-    let candidates = [
-      full.joined(separator: s),
-      ["hjkl move", "Enter place", "u undo", "n new", "? help", "q back"].joined(separator: s),
-      ["Enter place", "? help", "q back"].joined(separator: s),
-    ]
-    return candidates.first { $0.count + 1 <= width } ?? candidates[candidates.count - 1]
+    let items =
+      [("\(g.arrows)/hjkl move", 3), ("Enter place", 0)] + (digits ? [("1-9 place", 4)] : [])
+      + [("u undo", 5), ("n new", 6), ("? help", 2), ("q back", 1)]
+    return Fit.legend(items, separator: g.separator, width: width - 1)
   }
 }

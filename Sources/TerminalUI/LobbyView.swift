@@ -20,8 +20,8 @@ public enum LobbyView {
     if let notice = state.notice {
       screen.putCentred(notice, row: state.height - 3, style: Style(bold: true, color: .warning))
     }
-    let legend = ["\(g.upDown)/jk choose", "Enter select", "? help", "q quit"]
-    screen.put(" " + legend.joined(separator: g.separator), row: state.height - 1, column: 0, style: Style(dim: true))
+    let legend = Fit.legend([("\(g.upDown)/jk choose", 2), ("Enter select", 0), ("? help", 3), ("q quit", 1)], separator: g.separator, width: state.width - 1)
+    screen.put(" " + legend, row: state.height - 1, column: 0, style: Style(dim: true))
   }
 
   /// The menu entry on a screen row (for mouse clicks).
@@ -48,8 +48,8 @@ public enum OptionsView {
         screen.put("< \(value) >", row: row, column: left + 4 + labelWidth, style: Style(bold: selected))
       }
     }
-    let legend = ["\(g.upDown) choose", "\(g.leftRight) change", "Esc back"]
-    screen.put(" " + legend.joined(separator: g.separator), row: state.height - 1, column: 0, style: Style(dim: true))
+    let legend = Fit.legend([("\(g.upDown) choose", 2), ("\(g.leftRight) change", 0), ("Esc back", 1)], separator: g.separator, width: state.width - 1)
+    screen.put(" " + legend, row: state.height - 1, column: 0, style: Style(dim: true))
   }
 
   static func value(of item: OptionItem, _ settings: Settings, glyphs g: Glyphs) -> String? {
