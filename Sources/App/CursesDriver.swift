@@ -29,7 +29,8 @@ public final class CursesDriver {
     if let status = perform(initial) { return status }
     while true {
       terminal.draw(Renderer.render(controller.state))
-      let ready = waitReadable([terminal.inputDescriptor, signals.readDescriptor, computer.readDescriptor], timeout: -1)
+      let ready = waitReadable(
+        [terminal.inputDescriptor, signals.readDescriptor, computer.readDescriptor], timeout: -1)
       if ready.contains(signals.readDescriptor) {
         for number in signals.drain() {
           if number == SIGWINCH {

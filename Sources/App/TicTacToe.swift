@@ -42,7 +42,8 @@ public enum TicTacToe {
       return Context(paths: paths, log: log, settings: try SettingsFile.load(from: paths.settingsFile))
     } catch {
       log.write("settings: \(error)")
-      return Context(paths: paths, log: log, settings: Settings(), warning: "Settings not loaded: \(error); using the defaults.")
+      return Context(
+        paths: paths, log: log, settings: Settings(), warning: "Settings not loaded: \(error); using the defaults.")
     }
   }
 

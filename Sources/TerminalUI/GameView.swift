@@ -37,7 +37,9 @@ public enum GameView {
     screen.put(" tictactoe", row: 0, column: 0, style: Style(bold: true, color: .title))
     if 10 + about.count + score.count + 2 <= state.width { screen.put(about, row: 0, column: 10) }
     screen.put(score, row: 0, column: max(0, state.width - score.count - 1))
-    screen.put(" " + Fit.clip(subtitle(match), width: state.width - 2, ellipsis: g.ellipsis), row: 1, column: 0, style: Style(dim: true))
+    screen.put(
+      " " + Fit.clip(subtitle(match), width: state.width - 2, ellipsis: g.ellipsis), row: 1, column: 0,
+      style: Style(dim: true))
     drawBoard(match, layout: layout, glyphs: g, into: &screen)
     let (status, statusStyle) = statusLine(match, glyphs: g, direct: state.direct)
     screen.putCentred(status, row: layout.top + layout.height + 1, style: statusStyle)

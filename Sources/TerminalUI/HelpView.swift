@@ -27,7 +27,8 @@ public enum HelpView {
     let horizontal = String(repeating: g.horizontal, count: boxWidth - 2)
     screen.put("\(g.topLeft)\(horizontal)\(g.topRight)", row: top, column: left)
     for row in (top + 1)..<(top + boxHeight - 1) {
-      screen.put("\(g.vertical)" + String(repeating: " ", count: boxWidth - 2) + "\(g.vertical)", row: row, column: left)
+      screen.put(
+        "\(g.vertical)" + String(repeating: " ", count: boxWidth - 2) + "\(g.vertical)", row: row, column: left)
     }
     screen.put("\(g.bottomLeft)\(horizontal)\(g.bottomRight)", row: top + boxHeight - 1, column: left)
     screen.put("Keys", row: top + 1, column: left + 2, style: Style(bold: true, color: .title))

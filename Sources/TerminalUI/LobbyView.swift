@@ -7,7 +7,8 @@ public enum LobbyView {
     let g = state.glyphs
     screen.putCentred("T I C - T A C - T O E", row: 1, style: Style(bold: true, color: .title))
     let rules = state.settings.rules
-    let about = "\(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row\(g.separator)computer: \(state.settings.aiLevel)"
+    let about =
+      "\(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row\(g.separator)computer: \(state.settings.aiLevel)"
     screen.putCentred(about, row: 3, style: Style(dim: true))
     let width = LobbyItem.allCases.map(\.title.count).max() ?? 0
     let left = max(0, (state.width - width - 2) / 2)
@@ -20,7 +21,9 @@ public enum LobbyView {
     if let notice = state.notice {
       screen.putCentred(notice, row: state.height - 3, style: Style(bold: true, color: .warning))
     }
-    let legend = Fit.legend([("\(g.upDown)/jk choose", 2), ("Enter select", 0), ("? help", 3), ("q quit", 1)], separator: g.separator, width: state.width - 1)
+    let legend = Fit.legend(
+      [("\(g.upDown)/jk choose", 2), ("Enter select", 0), ("? help", 3), ("q quit", 1)], separator: g.separator,
+      width: state.width - 1)
     screen.put(" " + legend, row: state.height - 1, column: 0, style: Style(dim: true))
   }
 
@@ -48,7 +51,9 @@ public enum OptionsView {
         screen.put("< \(value) >", row: row, column: left + 4 + labelWidth, style: Style(bold: selected))
       }
     }
-    let legend = Fit.legend([("\(g.upDown) choose", 2), ("\(g.leftRight) change", 0), ("Esc back", 1)], separator: g.separator, width: state.width - 1)
+    let legend = Fit.legend(
+      [("\(g.upDown) choose", 2), ("\(g.leftRight) change", 0), ("Esc back", 1)], separator: g.separator,
+      width: state.width - 1)
     screen.put(" " + legend, row: state.height - 1, column: 0, style: Style(dim: true))
   }
 

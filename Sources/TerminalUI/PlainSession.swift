@@ -64,7 +64,8 @@ public struct PlainSession: Sendable {
       return "error: there is no cell \(number); cells are numbered 1-\(game.rules.cellCount)\n"
     }
     guard let position = parse(line) else {
-      return "error: \"\(raw.trimmingSpaces())\" is not a move; type a cell number (1-\(game.rules.cellCount)) or row,col\n"
+      return
+        "error: \"\(raw.trimmingSpaces())\" is not a move; type a cell number (1-\(game.rules.cellCount)) or row,col\n"
     }
     if computerToMove { return "error: it is the computer's turn\n" }
     return play(position, announce: nil)

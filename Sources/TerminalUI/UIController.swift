@@ -274,7 +274,8 @@ public struct UIController: Sendable {
   where T.AllCases == [T] {
     let all = T.allCases
     guard let index = all.firstIndex(of: value) else { return value }
-    let next = wrapping ? (index + delta % all.count + all.count) % all.count : min(max(index + delta, 0), all.count - 1)
+    let next =
+      wrapping ? (index + delta % all.count + all.count) % all.count : min(max(index + delta, 0), all.count - 1)
     return all[next]
   }
 

@@ -1,4 +1,5 @@
 import App
 import Foundation
 
-exit(TicTacToe.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+exit(
+  TicTacToe.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -83,7 +83,13 @@ import Testing
     #expect(ui.state.match?.opponent == .hotseat)
     for digit in ["1", "4", "2", "5", "3"] { #expect(ui.handle(.character(Character(digit))) == []) }
     #expect(ui.state.match?.game.outcome?.winner == .x)
-    #expect(ui.state.match?.score == { var s = Score(); s.first = 1; return s }())
+    #expect(
+      ui.state.match?.score
+        == {
+          var s = Score()
+          s.first = 1
+          return s
+        }())
     // Undo after the end takes the result back out of the score.
     _ = ui.handle(.character("u"))
     #expect(ui.state.match?.score == Score())
@@ -140,7 +146,10 @@ import Testing
   }
 
   @Test func shrinkingTheBoardKeepsKOnIt() {
-    var ui = controller { $0.size = 5; $0.k = 5 }
+    var ui = controller {
+      $0.size = 5
+      $0.k = 5
+    }
     _ = ui.handle(.down)
     _ = ui.handle(.down)
     _ = ui.handle(.enter)

@@ -4,16 +4,14 @@ enum Goldens {
   static let screens: [String: String] = [
     "lobby80x24": """
 
-                                   T I C - T A C - T O E
+                                 T I C - T A C - T O E
 
-                             3×3, 3 in a row · computer: normal
+                           3×3, 3 in a row · computer: normal
 
-                               ▸ Play the computer
-                                 Two players on this keyboard
-                                 Options
-                                 Quit
-
-
+                             ▸ Play the computer
+                               Two players on this keyboard
+                               Options
+                               Quit
 
 
 
@@ -26,128 +24,127 @@ enum Goldens {
 
 
 
-       ↑↓/jk choose · Enter select · ? help · q quit
-      """,
+
+
+     ↑↓/jk choose · Enter select · ? help · q quit
+    """,
     "lobby40x12ascii": """
 
-               T I C - T A C - T O E
+             T I C - T A C - T O E
 
-         3x3, 3 in a row | computer: normal
+       3x3, 3 in a row | computer: normal
 
-           > Play the computer
-             Two players on this keyboard
-             Options
-             Quit
+         > Play the computer
+           Two players on this keyboard
+           Options
+           Quit
 
 
-       Enter select | q quit
-      """,
+     Enter select | q quit
+    """,
     "won80x24": """
-       tictactoe  3×3, 3 in a row                                 X 1 · O 0 · draws 0
-       Two players take turns at this keyboard, X first
+     tictactoe  3×3, 3 in a row                                 X 1 · O 0 · draws 0
+     Two players take turns at this keyboard, X first
 
 
 
 
-                                       ┌───┬───┬───┐
-                                       │ X │ X │ X │
-                                       ├───┼───┼───┤
-                                       │ O │ O │   │
-                                       ├───┼───┼───┤
-                                       │   │   │   │
-                                       └───┴───┴───┘
+                                     ┌───┬───┬───┐
+                                     │ X │ X │ X │
+                                     ├───┼───┼───┤
+                                     │ O │ O │   │
+                                     ├───┼───┼───┤
+                                     │   │   │   │
+                                     └───┴───┴───┘
 
-                                X wins!  n new game · q menu
-
-
+                              X wins!  n new game · q menu
 
 
 
 
 
 
-       ←↑↓→/hjkl move · Enter place · 1-9 place · u undo · n new · ? help · q back
-      """,
+
+
+     ←↑↓→/hjkl move · Enter place · 1-9 place · u undo · n new · ? help · q back
+    """,
     "won80x24ascii": """
-       tictactoe  3x3, 3 in a row                                 X 1 | O 0 | draws 0
-       Two players take turns at this keyboard, X first
+     tictactoe  3x3, 3 in a row                                 X 1 | O 0 | draws 0
+     Two players take turns at this keyboard, X first
 
 
 
 
-                                       +---+---+---+
-                                       | X | X | X |
-                                       +---+---+---+
-                                       | O | O |   |
-                                       +---+---+---+
-                                       |   |   |   |
-                                       +---+---+---+
+                                     +---+---+---+
+                                     | X | X | X |
+                                     +---+---+---+
+                                     | O | O |   |
+                                     +---+---+---+
+                                     |   |   |   |
+                                     +---+---+---+
 
-                                X wins!  n new game | q menu
-
-
+                              X wins!  n new game | q menu
 
 
 
 
 
 
-       arrows/hjkl move | Enter place | 1-9 place | u undo | n new | ? help | q back
-      """,
+
+
+     arrows/hjkl move | Enter place | 1-9 place | u undo | n new | ? help | q back
+    """,
     "midgame40x12ascii": """
-       tictactoe          X 0 | O 0 | draws 0
-       Two players take turns at this keyb...
+     tictactoe          X 0 | O 0 | draws 0
+     Two players take turns at this keyb...
 
-                      X  X  .
-                      O [O] .
-                      .  .  .
+                    X  X  .
+                    O [O] .
+                    .  .  .
 
-                     X to move
+                   X to move
 
 
 
-       Enter place | ? help | q back
-      """,
+     Enter place | ? help | q back
+    """,
     "thinking15x15": """
-       tictactoe  15×15, 5 in a row                      You 0 · Computer 0 · draws 0
-       You play X against the computer (normal)
+     tictactoe  15×15, 5 in a row                      You 0 · Computer 0 · draws 0
+     You play X against the computer (normal)
 
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  · [X] ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                        ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  · [X] ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 
-                                 The computer is thinking…
+                               The computer is thinking…
 
 
 
-       ←↑↓→/hjkl move · Enter place · u undo · n new · ? help · q back
-      """,
+     ←↑↓→/hjkl move · Enter place · u undo · n new · ? help · q back
+    """,
     "options80x24": """
 
-                                          Options
+                                        Options
 
 
-                               ▸ Board size      < 3×3 >
-                                 In a row (k)    < 3 >
-                                 Computer level  < normal >
-                                 Who starts      < me >
+                             ▸ Board size      < 3×3 >
+                               In a row (k)    < 3 >
+                               Computer level  < normal >
+                               Who starts      < me >
 
-                                 Back
-
-
-
+                               Back
 
 
 
@@ -158,41 +155,44 @@ enum Goldens {
 
 
 
-       ↑↓ choose · ←→ change · Esc back
-      """,
+
+
+
+     ↑↓ choose · ←→ change · Esc back
+    """,
     "help80x24ascii": """
-       tictactoe  3x3, 3 in a row                        You 0 | Computer 0 | draws 0
-       You play X against the computer (normal)
+     tictactoe  3x3, 3 in a row                        You 0 | Computer 0 | draws 0
+     You play X against the computer (normal)
 
 
-                 +-------------------------------------------------------+
-                 | Keys                                                  |
-                 |                                                       |
-                 | arrows, hjkl  move the cursor / choose                |
-                 | Enter, Space  place your mark / select                |
-                 | 1-9           place on that cell (3x3; 1 is top left) |
-                 | mouse click   place on the clicked cell               |
-                 | u             undo your last move                     |
-                 | n             new game                                |
-                 | ? or F1       this help                               |
-                 | q or Esc      back to the menu / quit                 |
-                 | Ctrl-C        quit at once                            |
-                 |                                                       |
-                 | Press any key to close.                               |
-                 +-------------------------------------------------------+
+               +-------------------------------------------------------+
+               | Keys                                                  |
+               |                                                       |
+               | arrows, hjkl  move the cursor / choose                |
+               | Enter, Space  place your mark / select                |
+               | 1-9           place on that cell (3x3; 1 is top left) |
+               | mouse click   place on the clicked cell               |
+               | u             undo your last move                     |
+               | n             new game                                |
+               | ? or F1       this help                               |
+               | q or Esc      back to the menu / quit                 |
+               | Ctrl-C        quit at once                            |
+               |                                                       |
+               | Press any key to close.                               |
+               +-------------------------------------------------------+
 
 
 
 
-       arrows/hjkl move | Enter place | 1-9 place | u undo | n new | ? help | q back
-      """,
+     arrows/hjkl move | Enter place | 1-9 place | u undo | n new | ? help | q back
+    """,
     "tooSmall20x6": """
 
 
 
-      Too small: need 30×9
+    Too small: need 30×9
 
 
-      """,
+    """,
   ]
 }

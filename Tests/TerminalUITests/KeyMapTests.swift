@@ -3,7 +3,9 @@ import Testing
 @testable import TerminalUI
 
 @Suite struct KeyMapTests {
-  private func game(_ key: Key, digits: Bool = true) -> Action? { KeyMap.action(for: key, in: .game(digitsPlace: digits)) }
+  private func game(_ key: Key, digits: Bool = true) -> Action? {
+    KeyMap.action(for: key, in: .game(digitsPlace: digits))
+  }
   private func menu(_ key: Key) -> Action? { KeyMap.action(for: key, in: .menu) }
 
   @Test func arrowsAndVimKeysMoveTheCursor() {
