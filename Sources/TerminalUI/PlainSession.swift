@@ -106,7 +106,7 @@ public struct PlainSession: Sendable {
   /// "5" (cell number) or "2,3" / "2 3" (row, column; 1-based).
   func parse(_ line: String) -> Position? {
     let parts = line.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-    if parts.count == 1, let number = Int(parts[0]) {
+    if parts.count == 1, !line.contains(","), let number = Int(parts[0]) {
       return Position(cellNumber: number, rules: game.rules)
     }
     if parts.count == 2, let row = Int(parts[0]), let column = Int(parts[1]) {
@@ -129,7 +129,7 @@ public struct PlainSession: Sendable {
       }
       rows.append(" " + cells.joined(separator: " | "))
     }
-    let rule = String(repeating: "-", count: rows.first.map(\.count).map { $0 + 1 } ?? 0)
+    let rule = Array(repeating: String(repeating: "-", count: width + 2), count: rules.columns).joined(separator: "+")
     return rows.joined(separator: "\n" + rule + "\n")
   }
 }

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+/// Finds the built `tictactoe` binary beside the test bundle (or at $TICTACTOE_BIN) and runs it.
+enum Binary {
+  static var path: String {
+    if let path = ProcessInfo.processInfo.environment["TICTACTOE_BIN"] { return path }
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for candidate in [bundle, bundle.deletingLastPathComponent()] {
+      let path = candidate.appendingPathComponent("tictactoe").path
+      if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return bundle.appendingPathComponent("tictactoe").path
+  }
+
+  /// A private home for one test: XDG directories under a fresh temporary directory.
+  static func sandbox() throws -> (root: String, environment: [String: String]) {
+    let root = NSTemporaryDirectory() + "ttt-e2e-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    var environment = ProcessInfo.processInfo.environment
+    environment["XDG_CONFIG_HOME"] = root + "/config"
+    environment["XDG_DATA_HOME"] = root + "/data"
+    environment["XDG_STATE_HOME"] = root + "/state"
+    environment["HOME"] = root
+    environment["LANG"] = "C.UTF-8"
+    environment["AVAHI_COMPAT_NOWARN"] = "1"
+    // The test runner may set NO_COLOR for itself; a test that wants it sets it explicitly.
+    environment.removeValue(forKey: "NO_COLOR")
+    return (root, environment)
+  }
+
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  /// Runs the binary with `input` on stdin; gives up (and kills it) after `timeout` seconds.
+  static func run(
+    _ arguments: [String], input: String = "", environment: [String: String]? = nil, timeout: Double = 60
+  ) throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.environment = try environment ?? sandbox().environment
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    let finished = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in finished.signal() }
+    try process.run()
+    let collectedOut = Collector(stdout.fileHandleForReading)
+    let collectedErr = Collector(stderr.fileHandleForReading)
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    if finished.wait(timeout: .now() + timeout) == .timedOut {
+      process.terminate()
+      Issue.record("tictactoe \(arguments) did not finish within \(timeout) s")
+      finished.wait()
+    }
+    return Result(status: process.terminationStatus, stdout: collectedOut.text(), stderr: collectedErr.text())
+  }
+}
+
+/// Reads a pipe to its end on a background thread.
+final class Collector: @unchecked Sendable {
+  private var data = Data()
+  private let done = DispatchSemaphore(value: 0)
+
+  init(_ handle: FileHandle) {
+    Thread.detachNewThread { [self] in
+      data = handle.readDataToEndOfFile()
+      done.signal()
+    }
+  }
+
+  func text() -> String {
+    done.wait()
+    return String(decoding: data, as: UTF8.self)
+  }
+}
+
+/// A tmux server of the test's own (its own socket), with one window running a command.
+final class TmuxSession {
+  let socket = "ttt-\(UUID().uuidString.prefix(8))"
+  let name = "T"
+
+  init(command: String, environment: [String: String], width: Int = 80, height: Int = 24) throws {
+    let exports = environment.filter {
+      ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "HOME", "LANG", "NO_COLOR", "AVAHI_COMPAT_NOWARN"]
+        .contains($0.key)
+    }
+    .map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+    // The server this starts keeps whatever descriptors the client had: give it none of ours to hold open.
+    try Tool.run(
+      "tmux",
+      [
+        "-L", socket, "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", "env \(exports) \(command)",
+      ],
+      capture: false)
+  }
+
+  deinit { try? tmux(["kill-server"]) }
+
+  @discardableResult
+  func tmux(_ arguments: [String]) throws -> String { try Tool.run("tmux", ["-L", socket] + arguments) }
+
+  func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
+
+  func screen() throws -> String { try tmux(["capture-pane", "-t", name, "-p"]) }
+
+  func resize(width: Int, height: Int) throws {
+    try tmux(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
+  }
+
+  var panePID: Int32? {
+    Int32(
+      (try? tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        ?? "")
+  }
+
+  /// Waits (bounded) until the screen satisfies `condition`; returns the last screen either way.
+  @discardableResult
+  func waitFor(_ what: String, timeout: Double = 20, _ condition: (String) -> Bool) throws -> String {
+    let deadline = Date().addingTimeInterval(timeout)
+    var last = ""
+    while Date() < deadline {
+      last = try screen()
+      if condition(last) { return last }
+      usleep(50_000)
+    }
+    Issue.record("timed out waiting for \(what); screen was:\n\(last)")
+    return last
+  }
+
+  @discardableResult
+  func waitFor(text: String, timeout: Double = 20) throws -> String {
+    try waitFor("\"\(text)\"", timeout: timeout) { $0.contains(text) }
+  }
+}
+
+/// Runs a helper program to completion with posix_spawn and waitpid, its output through a temporary file.
+/// (Foundation's Process misses exits and leaks pipes into tmux's server, which then never lets go.)
+enum Tool {
+  @discardableResult
+  static func run(_ name: String, _ arguments: [String], capture: Bool = true) throws -> String {
+    let output = NSTemporaryDirectory() + "ttt-tool-\(UUID().uuidString)"
+    defer { unlink(output) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    // Close everything else the test process has open, so no daemon inherits it.
+    for fd in 3..<256 { posix_spawn_file_actions_addclose(&actions, Int32(fd)) }
+    let argv = ([name] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawnp(&pid, name, &actions, nil, argv, environ)
+    guard spawned == 0 else {
+      Issue.record("cannot start \(name): \(String(cString: strerror(spawned)))")
+      return ""
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return capture ? ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "") : ""
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// The plain line mode through pipes, as a script or a screen reader uses it.
+@Suite struct PlainModeTests {
+  /// Every cell number in order: a move on a taken cell is answered with "error:" and the next line is tried,
+  /// so this finishes any game on the board.
+  private func everyCell(_ count: Int) -> String { (1...count).map(String.init).joined(separator: "\n") + "\n" }
+
+  @Test(arguments: ["easy", "normal", "perfect"])
+  func aWholeGameAgainstEachLevel(level: String) throws {
+    let result = try Binary.run(["play", "--ui", "plain", "--ai", level], input: everyCell(9))
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    let results = lines.filter { $0.hasPrefix("result: ") }
+    #expect(results.count == 1)
+    #expect(["result: X wins", "result: O wins", "result: draw"].contains(results.first ?? ""))
+    if level == "perfect" { #expect(results.first != "result: X wins", "the perfect AI lost") }
+    #expect(result.stdout.contains("computer plays "))
+  }
+
+  @Test func hotseatGameIsDecidedByTheInput() throws {
+    // X takes 1, 3, 5, 7 and wins on the anti-diagonal 3-5-7; O takes 2, 4, 6.
+    let result = try Binary.run(["play", "--ui", "plain", "--hotseat"], input: everyCell(9))
+    #expect(result.status == 0)
+    #expect(result.stdout.hasSuffix("result: X wins\n"))
+    #expect(result.stdout.contains(" X | O | X\n---+---+---\n O | X | O\n---+---+---\n X | 8 | 9\n"))
+  }
+
+  @Test func rowColumnInputAndBadInput() throws {
+    let input = "foo\n0\n10\n2,\n4,4\n2,2\n2 2\n1,1\n3,3\n1,2\n1,3\n"
+    let result = try Binary.run(["play", "--ui", "plain", "--hotseat"], input: input)
+    let errors = result.stdout.split(separator: "\n").filter { $0.contains("error: ") }
+    #expect(errors.count == 6, "\(result.stdout)")
+    #expect(result.stdout.contains("error: there is no cell 10; cells are numbered 1-9"))
+    #expect(result.stdout.contains("error: row 4, column 4 is off the 3×3 board"))
+    #expect(result.stdout.contains("error: row 2, column 2 is already taken by X"))
+    // X: 2,2 then 3,3... O: 1,1 then 1,2; X: 1,3; no line yet, so the input runs out.
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("input ended before the game finished"))
+  }
+
+  @Test func biggerBoardsWorkInPlainMode() throws {
+    let result = try Binary.run(
+      ["play", "--ui", "plain", "--ai", "perfect", "--size", "4", "--k", "3", "--first", "them"],
+      input: everyCell(16))
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("You play O against the computer (perfect)"))
+    // 4×4 with 3 in a row is a win for the first player, and the perfect AI moves first here.
+    #expect(result.stdout.hasSuffix("result: X wins\n"))
+  }
+
+  @Test func promptsArriveBeforeInputIsGiven() throws {
+    // A screen reader or script needs the prompt without waiting for more output: read it before answering.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Binary.path)
+    process.arguments = ["play", "--ui", "plain", "--hotseat"]
+    process.environment = try Binary.sandbox().environment
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    try process.run()
+    defer {
+      try? stdin.fileHandleForWriting.close()
+      process.terminate()
+      process.waitUntilExit()
+    }
+    var seen = ""
+    let deadline = Date().addingTimeInterval(20)
+    while !seen.hasSuffix("X to move: ") && Date() < deadline {
+      let chunk = stdout.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      seen += String(decoding: chunk, as: UTF8.self)
+    }
+    #expect(seen.hasSuffix("X to move: "))
+    stdin.fileHandleForWriting.write(Data("5\n".utf8))
+    seen = ""
+    while !seen.hasSuffix("O to move: ") && Date() < deadline {
+      let chunk = stdout.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      seen += String(decoding: chunk, as: UTF8.self)
+    }
+    #expect(seen.contains(" 4 | X | 6"))
+    #expect(seen.hasSuffix("O to move: "))
+  }
+}
