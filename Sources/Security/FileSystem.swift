@@ -15,21 +15,22 @@ enum FileSystem {
     return stat(path, &info) == 0
   }
 
-  /// Creates `path` (and missing parents) with `mode`; tightens an existing directory to `mode`.
-  static func ensurePrivateDirectory(_ path: String, mode: mode_t = 0o700) throws(SecurityError) {
+  /// Creates `path` (and missing parents) with `mode`; with `tighten`, also sets an existing
+  /// directory to `mode` (only for directories that belong to this program alone).
+  static func ensurePrivateDirectory(_ path: String, mode: mode_t = 0o700, tighten: Bool = true) throws(SecurityError) {
     var info = stat()
     if stat(path, &info) == 0 {
       guard (info.st_mode & S_IFMT) == S_IFDIR else {
         throw SecurityError.unwritableFile(path: path, reason: "it exists and is not a directory")
       }
-      if (info.st_mode & 0o777) != mode && chmod(path, mode) != 0 {
+      if tighten && (info.st_mode & 0o777) != mode && chmod(path, mode) != 0 {
         throw SecurityError.unwritableFile(path: path, reason: "cannot restrict its permissions: \(describeErrno())")
       }
       return
     }
     let parent = directory(of: path)
     if parent != path && !parent.isEmpty && !exists(parent) {
-      try ensurePrivateDirectory(parent, mode: mode)
+      try ensurePrivateDirectory(parent, mode: mode, tighten: false)
     }
     if mkdir(path, mode) != 0 && errno != EEXIST {
       throw SecurityError.unwritableFile(path: path, reason: describeErrno())
