@@ -35,6 +35,10 @@ static inline int tictactoe_SSL_set_tlsext_host_name(SSL *ssl, const char *name)
   return (int)SSL_set_tlsext_host_name(ssl, name);
 }
 
+static inline int tictactoe_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *cert) {
+  return (int)SSL_CTX_add1_chain_cert(ctx, cert);
+}
+
 static inline int tictactoe_SSL_get_ex_new_index(void) {
   return SSL_get_ex_new_index(0, NULL, NULL, NULL, NULL);
 }
