@@ -32,6 +32,9 @@ public enum TLSError: Error, Sendable, Equatable, CustomStringConvertible {
       return "The other side sent something that is not TLS (plain text or a web request, for"
         + " example): it is not a tictactoe player. Check the address and port."
     case .protocolVersion(let peerMaximum):
+      if peerMaximum == "TLS 1.3" {
+        return "The other side needs TLS 1.3, but this side was set up without it."
+      }
       if let peerMaximum {
         return "The other side only speaks \(peerMaximum); tictactoe needs TLS 1.3. Ask them to"
           + " update their program."

@@ -85,3 +85,41 @@ import Testing
     }
   }
 }
+
+/// Failures seen from the joining (client) side.
+@Suite struct TLSClientSideFailureTests {
+  @Test func aTLS12OnlyServerIsAVersionProblem() throws {
+    let clientContext = try TLSContext(role: .client, identity: Fixtures.alice, options: Fixtures.insecure)
+    let serverContext = try TLSContext(
+      role: .server, identity: Fixtures.bob, options: Fixtures.insecure, alpn: "tictactoe/1", maximumVersion: 0x0303)
+    let client = try TLSConnection(context: clientContext, serverName: "bob")
+    let server = try TLSConnection(context: serverContext, serverName: nil)
+    let outcome = pumpHandshake(client: client, server: server)
+    // The server refuses with a protocol_version alert, which names no version.
+    #expect(outcome.clientError == .protocolVersion(peerMaximum: nil))
+    #expect(outcome.serverError == .protocolVersion(peerMaximum: "TLS 1.3"))
+  }
+
+  @Test func connectionCutDuringTheHandshakeIsAnUnexpectedEOF() throws {
+    let context = try TLSContext(role: .client, identity: Fixtures.alice, options: Fixtures.insecure)
+    let client = try TLSConnection(context: context, serverName: "bob")
+    #expect(try client.handshake() == false)
+    #expect(!client.takeCiphertext().isEmpty)
+    client.feedEndOfStream()
+    #expect(throws: TLSError.unexpectedEOF) { try client.handshake() }
+  }
+
+  @Test func aServerAnsweringInPlainTextIsNotTLS() throws {
+    let context = try TLSContext(role: .client, identity: Fixtures.alice, options: Fixtures.insecure)
+    let client = try TLSConnection(context: context, serverName: "bob")
+    _ = try client.handshake()
+    client.feed(ciphertext: Array("SSH-2.0-OpenSSH_9.2\r\n".utf8))
+    #expect(throws: TLSError.notTLS) { try client.handshake() }
+  }
+
+  @Test func writingBeforeTheHandshakeIsRefused() throws {
+    let context = try TLSContext(role: .client, identity: Fixtures.alice, options: Fixtures.insecure)
+    let client = try TLSConnection(context: context, serverName: "bob")
+    #expect(throws: TLSError.self) { try client.writePlaintext([1]) }
+  }
+}
