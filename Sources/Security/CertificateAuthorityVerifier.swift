@@ -24,7 +24,8 @@ final class CertificateAuthorityVerifier: @unchecked Sendable {
       }
     } else if X509_STORE_set_default_paths(store) != 1 {
       throw SecurityError.invalidTrustAnchors(
-        reason: "the system certificate store could not be loaded (\(OpenSSLErrorQueue.drain().joined(separator: "; ")))")
+        reason:
+          "the system certificate store could not be loaded (\(OpenSSLErrorQueue.drain().joined(separator: "; ")))")
     }
   }
 
@@ -82,7 +83,8 @@ final class CertificateAuthorityVerifier: @unchecked Sendable {
     }
     let code = X509_STORE_CTX_get_error(context.pointer)
     let failing = X509_STORE_CTX_get_current_cert(context.pointer).flatMap { X509Certificate(retaining: $0) } ?? leaf
-    return .failure(CertificateAuthorityVerifier.failure(code: code, certificate: failing, leaf: leaf, expectedName: expectedName))
+    return .failure(
+      CertificateAuthorityVerifier.failure(code: code, certificate: failing, leaf: leaf, expectedName: expectedName))
   }
 
   /// The player-level failure for an OpenSSL verification error code.

@@ -10,7 +10,8 @@ extension Identity {
       return d2i_PKCS12(nil, &cursor, buffer.count)
     }
     guard let parsed else {
-      throw SecurityError.invalidPKCS12(reason: "the data is not PKCS#12 (\(OpenSSLErrorQueue.drain().joined(separator: "; ")))")
+      throw SecurityError.invalidPKCS12(
+        reason: "the data is not PKCS#12 (\(OpenSSLErrorQueue.drain().joined(separator: "; ")))")
     }
     let container = OpenSSLObject(parsed) { PKCS12_free($0) }
     guard PKCS12_verify_mac(container.pointer, password, -1) == 1 else {

@@ -33,7 +33,8 @@ final class PrivateKey {
     guard let key = PEM_read_bio_PrivateKey(bio.pointer, nil, noPassphrase, nil) else {
       let reasons = OpenSSLErrorQueue.drain()
       throw SecurityError.invalidPEM(
-        what: "private key", reason: reasons.isEmpty ? "no BEGIN PRIVATE KEY block found" : reasons.joined(separator: "; "))
+        what: "private key",
+        reason: reasons.isEmpty ? "no BEGIN PRIVATE KEY block found" : reasons.joined(separator: "; "))
     }
     return PrivateKey(owning: key)
   }

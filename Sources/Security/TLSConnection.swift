@@ -43,7 +43,8 @@ public final class TLSConnection {
   /// either side.
   public init(context: TLSContext, serverName: String?, peerName: String? = nil) throws(TLSError) {
     guard let ssl = SSL_new(context.pointer) else {
-      throw TLSError.internalError("cannot create a TLS connection: " + OpenSSLErrorQueue.drain().joined(separator: "; "))
+      throw TLSError.internalError(
+        "cannot create a TLS connection: " + OpenSSLErrorQueue.drain().joined(separator: "; "))
     }
     guard let incoming = BIO_new(BIO_s_mem()) else {
       SSL_free(ssl)

@@ -5,7 +5,10 @@ import COpenSSL
 ///
 /// The trust options are fixed at creation: after the known-peers file changes (a peer was
 /// accepted or forgotten), create a new context for the next connections.
-public final class TLSContext {
+///
+/// Sendable because it is immutable after init: every property is a `let`, and OpenSSL allows
+/// creating connections (SSL_new) from a configured SSL_CTX on several threads at once.
+public final class TLSContext: @unchecked Sendable {
   let pointer: OpaquePointer
   public let role: TLSRole
   /// Our identity; nil only in tests that need a client without a certificate.
@@ -20,7 +23,8 @@ public final class TLSContext {
   public convenience init(
     role: TLSRole, identity: Identity, options: TrustOptions, alpn: String = "tictactoe/1"
   ) throws(SecurityError) {
-    try self.init(role: role, identity: Optional(identity), options: options, alpn: alpn, maximumVersion: TLS1_3_VERSION)
+    try self.init(
+      role: role, identity: Optional(identity), options: options, alpn: alpn, maximumVersion: TLS1_3_VERSION)
   }
 
   /// The full initializer. `identity` nil and `maximumVersion` below TLS 1.3 exist only so

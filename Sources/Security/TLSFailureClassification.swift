@@ -20,7 +20,8 @@ extension TLSConnection {
       case let refusal where TLSAlert.certificateRefusals.contains(refusal):
         return .certificateRefusedByPeer(alert: TLSAlert.name(refusal))
       default:
-        return .handshakeFailed(reasons: ["the other side sent the alert \(TLSAlert.name(alert))"] + entries.map(\.text))
+        return .handshakeFailed(
+          reasons: ["the other side sent the alert \(TLSAlert.name(alert))"] + entries.map(\.text))
       }
     }
     if code == SSL_ERROR_ZERO_RETURN { return .closedByPeer }

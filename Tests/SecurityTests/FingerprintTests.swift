@@ -3,6 +3,7 @@ import Testing
 
 @testable import Security
 
+/// Fingerprint format, parsing, stability across re-certification, and agreement with the openssl CLI.
 @Suite struct FingerprintTests {
   @Test func printedFormIsOpenSSHStyle() {
     let text = Fixtures.alice.fingerprint.description
@@ -59,7 +60,8 @@ import Testing
     let output = try shell(
       "openssl x509 -in '\(path)' -pubkey -noout | openssl pkey -pubin -outform DER"
         + " | openssl dgst -sha256 -binary | base64")
-    let expected = "SHA256:" + output.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "=", with: "")
+    let expected =
+      "SHA256:" + output.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "=", with: "")
     #expect(Fixtures.alice.fingerprint.description == expected)
   }
 }

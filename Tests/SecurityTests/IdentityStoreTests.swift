@@ -3,6 +3,7 @@ import Testing
 
 @testable import Security
 
+/// The identity directory: permissions, reloading, and loud failures on damage.
 @Suite struct IdentityStoreTests {
   func mode(_ path: String) throws -> Int {
     let attributes = try FileManager.default.attributesOfItem(atPath: path)

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Security
 
+/// Generating, importing and exporting identities (PEM, PKCS#12).
 @Suite struct IdentityTests {
   @Test func generatedIdentityDescribesItself() throws {
     let before = nowSeconds()
@@ -105,7 +106,8 @@ import Testing
     let directory = try makeTemporaryDirectory()
     let path = directory + "/alice.p12"
     try Data(try Fixtures.alice.pkcs12(password: "pw")).write(to: URL(fileURLWithPath: path))
-    let output = try shell("openssl pkcs12 -in '\(path)' -passin pass:pw -nokeys -clcerts 2>/dev/null | openssl x509 -noout -subject")
+    let output = try shell(
+      "openssl pkcs12 -in '\(path)' -passin pass:pw -nokeys -clcerts 2>/dev/null | openssl x509 -noout -subject")
     #expect(output.contains("CN = alice"))
   }
 }

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Security
 
+/// The known-peers file format: round trips, escaping, line-numbered errors, removal.
 @Suite struct KnownPeersTests {
   let alice = Fixtures.alice.fingerprint
   let bob = Fixtures.bob.fingerprint

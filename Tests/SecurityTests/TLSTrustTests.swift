@@ -110,7 +110,8 @@ import Testing
 
   @Test(arguments: judges) func pinnedKeyIsTrusted(judge: TLSRole) throws {
     let judged = judge == .client ? Fixtures.bob : Fixtures.alice
-    let pair = try Self.connect(judge: judge, options: TrustOptions(policy: .pinned(judged.fingerprint)), judged: judged)
+    let pair = try Self.connect(
+      judge: judge, options: TrustOptions(policy: .pinned(judged.fingerprint)), judged: judged)
     Self.expectAccepted(pair, judge, .trusted(.pinned))
   }
 

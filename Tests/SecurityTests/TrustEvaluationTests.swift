@@ -16,24 +16,31 @@ import Testing
   @Test func firstUseAsksThenTrusts() throws {
     let current = dated(notBefore: now - 10, notAfter: now + 10)
     let empty = TrustOptions(policy: .trustOnFirstUse(known: KnownPeers(), file: "kp", acceptNew: false))
-    #expect(evaluate(peer: current, peerName: "bob", options: empty, now: now) == .askUser(name: "bob", fingerprint: peer.fingerprint))
+    #expect(
+      evaluate(peer: current, peerName: "bob", options: empty, now: now)
+        == .askUser(name: "bob", fingerprint: peer.fingerprint))
     guard let day = CalendarDay(year: 2026, month: 1, day: 1) else { return }
     let known = KnownPeers().adding(name: "robert", fingerprint: peer.fingerprint, date: day)
     let options = TrustOptions(policy: .trustOnFirstUse(known: known, file: "kp", acceptNew: false))
     // The key is the identity: a known key under another name is still that peer.
-    #expect(evaluate(peer: current, peerName: "bob", options: options, now: now) == .trusted(.knownPeer(name: "robert")))
+    #expect(
+      evaluate(peer: current, peerName: "bob", options: options, now: now) == .trusted(.knownPeer(name: "robert")))
   }
 
   @Test func datesAreCheckedUnlessAllowed() {
     let pinned = TrustOptions(policy: .pinned(peer.fingerprint))
     let early = dated(notBefore: now + 3600, notAfter: now + 7200)
     let late = dated(notBefore: now - 7200, notAfter: now - 3600)
-    #expect(evaluate(peer: early, peerName: "bob", options: pinned, now: now) == .rejected(.notYetValid(notBefore: now + 3600)))
-    #expect(evaluate(peer: late, peerName: "bob", options: pinned, now: now) == .rejected(.expired(notAfter: now - 3600)))
+    #expect(
+      evaluate(peer: early, peerName: "bob", options: pinned, now: now)
+        == .rejected(.notYetValid(notBefore: now + 3600)))
+    #expect(
+      evaluate(peer: late, peerName: "bob", options: pinned, now: now) == .rejected(.expired(notAfter: now - 3600)))
     var lenient = pinned
     lenient.allowExpired = true
     #expect(evaluate(peer: late, peerName: "bob", options: lenient, now: now) == .trusted(.pinned))
-    #expect(evaluate(peer: late, peerName: "bob", options: TrustOptions(policy: .insecure), now: now) == .trusted(.insecure))
+    #expect(
+      evaluate(peer: late, peerName: "bob", options: TrustOptions(policy: .insecure), now: now) == .trusted(.insecure))
   }
 
   @Test func keyIdentityIsJudgedBeforeDates() {
@@ -61,7 +68,9 @@ import Testing
 
   @Test func badAuthorityListIsAnExplainedRefusal() {
     let options = TrustOptions(policy: .certificateAuthority(anchorsPEM: "not a certificate", expectedName: nil))
-    guard case .rejected(.untrustedChain(let reason)) = evaluate(peer: peer, peerName: "bob", options: options, now: now) else {
+    guard
+      case .rejected(.untrustedChain(let reason)) = evaluate(peer: peer, peerName: "bob", options: options, now: now)
+    else {
       Issue.record("a broken authority list was not reported")
       return
     }
@@ -80,5 +89,18 @@ import Testing
     #expect(CalendarDay(parsing: "2023-02-29") == nil)
     #expect(CalendarDay(parsing: "2023-2-28") == nil)
     #expect(CalendarDay(secondsSince1970: 1_780_000_000).description == "2026-05-28")
+  }
+}
+
+/// The system certificate store (read from local files) does not vouch for a self-signed player.
+@Suite struct SystemStoreTests {
+  @Test func selfSignedPlayerIsUnknownToTheSystemStore() {
+    let options = TrustOptions(policy: .certificateAuthority(anchorsPEM: nil, expectedName: nil))
+    let decision = evaluate(
+      peer: PeerCertificate(identity: Fixtures.bob), peerName: "bob", options: options, now: nowSeconds())
+    guard case .rejected(.unknownAuthority) = decision else {
+      Issue.record("expected an unknown authority, got \(decision)")
+      return
+    }
   }
 }
