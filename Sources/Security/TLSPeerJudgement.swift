@@ -31,8 +31,12 @@ extension TLSConnection {
       return false
     }
     peerCertificate = peer
-    let name = peerName ?? peer.commonName
-    let decision = context.evaluator.evaluate(peer: peer, peerName: name, now: UTCCalendar.now())
+    let decision: TrustDecision
+    if let peerName {
+      decision = context.evaluator.evaluate(peer: peer, peerName: peerName, now: UTCCalendar.now())
+    } else {
+      decision = context.evaluator.evaluateSelfNamed(peer: peer, now: UTCCalendar.now())
+    }
     trustDecision = decision
     guard case .rejected(let failure) = decision else {
       X509_STORE_CTX_set_error(store, X509_V_OK)

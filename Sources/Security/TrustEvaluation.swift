@@ -36,6 +36,16 @@ public final class TrustEvaluator: Sendable {
     TrustEvaluator.evaluate(peer: peer, peerName: peerName, options: options, now: now, verifier: verifier)
   }
 
+  /// As `evaluate(peer:peerName:now:)` for a peer whose name comes from its own certificate
+  /// (a server judging a joining client): there is no independent name to check it against,
+  /// so only the policy's `expectedName`, if any, is checked.
+  func evaluateSelfNamed(peer: PeerCertificate, now: Int64) -> TrustDecision {
+    var adjusted = options
+    if case .certificateAuthority(_, nil) = options.policy { adjusted.verifyName = false }
+    return TrustEvaluator.evaluate(
+      peer: peer, peerName: peer.commonName, options: adjusted, now: now, verifier: verifier)
+  }
+
   static func evaluate(
     peer: PeerCertificate, peerName: String, options: TrustOptions, now: Int64,
     verifier: CertificateAuthorityVerifier?

@@ -197,3 +197,14 @@ import Testing
     Self.expectAccepted(pair, judge, .trusted(.insecure))
   }
 }
+
+/// A server in certificate-authority mode accepts any member of the club, whatever its name.
+@Suite struct AuthorityMemberNameTests {
+  @Test func serverAcceptsAMemberWhoseNameIsNotAHostName() throws {
+    let member = try TLSTrustTests.issued("Ann Lee")
+    let pair = try Pair(clientIdentity: member, serverOptions: TLSTrustTests.authorityOptions())
+    #expect(pair.outcome.serverError == nil)
+    #expect(pair.server.trustDecision == .trusted(.certificateAuthority(issuer: "Test Club CA")))
+    #expect(pair.server.peerCertificate?.commonName == "Ann Lee")
+  }
+}
