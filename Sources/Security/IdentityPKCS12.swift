@@ -14,7 +14,7 @@ extension Identity {
         reason: "the data is not PKCS#12 (\(OpenSSLErrorQueue.drain().joined(separator: "; ")))")
     }
     let container = OpenSSLObject(parsed) { PKCS12_free($0) }
-    guard PKCS12_verify_mac(container.pointer, password, -1) == 1 else {
+    if PKCS12_mac_present(container.pointer) == 1 && PKCS12_verify_mac(container.pointer, password, -1) != 1 {
       OpenSSLErrorQueue.clear()
       throw SecurityError.wrongPassword
     }

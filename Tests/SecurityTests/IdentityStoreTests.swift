@@ -43,6 +43,19 @@ import Testing
     #expect(try String(contentsOfFile: store.keyPath, encoding: .utf8) == "garbage")
   }
 
+  @Test func reportsACorruptCertificateWithItsPath() throws {
+    let store = IdentityStore(directory: try makeTemporaryDirectory())
+    _ = try store.loadOrCreate(commonName: "alice")
+    try "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n"
+      .write(toFile: store.certificatePath, atomically: false, encoding: .utf8)
+    #expect {
+      try store.loadOrCreate(commonName: "alice")
+    } throws: { error in
+      guard let error = error as? SecurityError, case .corruptFile(let path, _) = error else { return false }
+      return path == store.certificatePath
+    }
+  }
+
   @Test func reportsAHalfPresentIdentity() throws {
     let store = IdentityStore(directory: try makeTemporaryDirectory())
     _ = try store.loadOrCreate(commonName: "alice")
