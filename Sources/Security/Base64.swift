@@ -1,0 +1,68 @@
+/// Standard base64 (RFC 4648 alphabet), written without padding as OpenSSH prints fingerprints.
+enum Base64 {
+  private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+  /// Encodes `bytes` without trailing `=`.
+  static func encodeUnpadded(_ bytes: [UInt8]) -> String {
+    var output: [UInt8] = []
+    output.reserveCapacity((bytes.count * 4 + 2) / 3)
+    var index = 0
+    while index < bytes.count {
+      let remaining = bytes.count - index
+      let b0 = UInt32(bytes[index])
+      let b1 = remaining > 1 ? UInt32(bytes[index + 1]) : 0
+      let b2 = remaining > 2 ? UInt32(bytes[index + 2]) : 0
+      let group = (b0 << 16) | (b1 << 8) | b2
+      output.append(alphabet[Int((group >> 18) & 63)])
+      output.append(alphabet[Int((group >> 12) & 63)])
+      if remaining > 1 { output.append(alphabet[Int((group >> 6) & 63)]) }
+      if remaining > 2 { output.append(alphabet[Int(group & 63)]) }
+      index += 3
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  /// Decodes padded or unpadded base64; nil when a character is outside the alphabet,
+  /// padding is misplaced, or the length is impossible.
+  static func decode(_ text: String) -> [UInt8]? {
+    var symbols = Array(text.utf8)
+    var padding = 0
+    while symbols.last == UInt8(ascii: "=") {
+      symbols.removeLast()
+      padding += 1
+    }
+    if padding > 2 || symbols.count % 4 == 1 { return nil }
+    if padding > 0 && (symbols.count + padding) % 4 != 0 { return nil }
+    var values: [UInt32] = []
+    values.reserveCapacity(symbols.count)
+    for symbol in symbols {
+      guard let value = value(of: symbol) else { return nil }
+      values.append(value)
+    }
+    var output: [UInt8] = []
+    var index = 0
+    while index < values.count {
+      let chunk = values[index..<min(index + 4, values.count)]
+      var group: UInt32 = 0
+      for (offset, value) in chunk.enumerated() {
+        group |= value << UInt32(18 - 6 * offset)
+      }
+      output.append(UInt8((group >> 16) & 0xFF))
+      if chunk.count > 2 { output.append(UInt8((group >> 8) & 0xFF)) }
+      if chunk.count > 3 { output.append(UInt8(group & 0xFF)) }
+      index += 4
+    }
+    return output
+  }
+
+  private static func value(of symbol: UInt8) -> UInt32? {
+    switch symbol {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"): return UInt32(symbol - UInt8(ascii: "A"))
+    case UInt8(ascii: "a")...UInt8(ascii: "z"): return UInt32(symbol - UInt8(ascii: "a")) + 26
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(symbol - UInt8(ascii: "0")) + 52
+    case UInt8(ascii: "+"): return 62
+    case UInt8(ascii: "/"): return 63
+    default: return nil
+    }
+  }
+}

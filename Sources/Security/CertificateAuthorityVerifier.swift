@@ -1,0 +1,111 @@
+import COpenSSL
+
+/// Verifies certificate chains against chosen certificate authorities (or the system's) with
+/// OpenSSL's X509_verify_cert, and turns its verdict into a `TrustFailure`.
+///
+/// Sendable because the `X509_STORE` is filled in init and only read afterwards (OpenSSL locks
+/// its store internally during lookups).
+final class CertificateAuthorityVerifier: @unchecked Sendable {
+  private let store: OpaquePointer
+
+  /// `anchorsPEM`: one or more CA certificates; nil uses the system's default store.
+  init(anchorsPEM: String?) throws(SecurityError) {
+    guard let store = X509_STORE_new() else { throw OpenSSLErrorQueue.error("create a certificate store") }
+    self.store = store
+    if let anchorsPEM {
+      let anchors: [X509Certificate]
+      do {
+        anchors = try X509Certificate.parseAll(pem: anchorsPEM, what: "certificate authority list")
+      } catch {
+        throw SecurityError.invalidTrustAnchors(reason: error.description)
+      }
+      for anchor in anchors where X509_STORE_add_cert(store, anchor.pointer) != 1 {
+        throw SecurityError.invalidTrustAnchors(reason: OpenSSLErrorQueue.drain().joined(separator: "; "))
+      }
+    } else if X509_STORE_set_default_paths(store) != 1 {
+      throw SecurityError.invalidTrustAnchors(
+        reason:
+          "the system certificate store could not be loaded (\(OpenSSLErrorQueue.drain().joined(separator: "; ")))")
+    }
+  }
+
+  deinit {
+    X509_STORE_free(store)
+  }
+
+  /// The issuing authority's common name, or why the chain is refused. `expectedName` nil
+  /// skips the name check; `now` is the verification time unless `allowExpired`.
+  func verify(chainDER: [[UInt8]], expectedName: String?, allowExpired: Bool, now: Int64)
+    -> Result<String, TrustFailure>
+  {
+    guard let leafDER = chainDER.first else { return .failure(.noCertificate) }
+    let leaf: X509Certificate
+    var extras: [X509Certificate] = []
+    do {
+      leaf = try X509Certificate(der: leafDER)
+      for der in chainDER.dropFirst() { extras.append(try X509Certificate(der: der)) }
+    } catch {
+      return .failure(.untrustedChain(reason: "a certificate in the chain is damaged"))
+    }
+    guard let rawStack = tictactoe_sk_X509_new_null(), let rawContext = X509_STORE_CTX_new() else {
+      return .failure(.untrustedChain(reason: "out of memory"))
+    }
+    let untrusted = OpenSSLObject(rawStack) { tictactoe_sk_X509_pop_free($0) }
+    let context = OpenSSLObject(rawContext) { X509_STORE_CTX_free($0) }
+    for extra in extras where tictactoe_sk_X509_push_up_ref(untrusted.pointer, extra.pointer) != 1 {
+      return .failure(.untrustedChain(reason: "out of memory"))
+    }
+    OpenSSLErrorQueue.clear()
+    guard X509_STORE_CTX_init(context.pointer, store, leaf.pointer, untrusted.pointer) == 1,
+      let parameters = X509_STORE_CTX_get0_param(context.pointer)
+    else {
+      return .failure(.untrustedChain(reason: OpenSSLErrorQueue.drain().joined(separator: "; ")))
+    }
+    if allowExpired {
+      X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_NO_CHECK_TIME))
+    } else {
+      X509_VERIFY_PARAM_set_time(parameters, time_t(now))
+    }
+    if let expectedName, X509_VERIFY_PARAM_set1_host(parameters, expectedName, 0) != 1 {
+      return .failure(.nameMismatch(expected: expectedName, presented: leaf.dnsNames))
+    }
+    let verified = X509_verify_cert(context.pointer) == 1
+    OpenSSLErrorQueue.clear()
+    if verified {
+      let chain = X509_STORE_CTX_get0_chain(context.pointer)
+      let count = chain.map { tictactoe_sk_X509_num($0) } ?? 0
+      if let chain, count > 0, let top = tictactoe_sk_X509_value(chain, count - 1),
+        let anchor = X509Certificate(retaining: top)
+      {
+        return .success(anchor.commonName)
+      }
+      return .success(leaf.issuerCommonName)
+    }
+    let code = X509_STORE_CTX_get_error(context.pointer)
+    let failing = X509_STORE_CTX_get_current_cert(context.pointer).flatMap { X509Certificate(retaining: $0) } ?? leaf
+    return .failure(
+      CertificateAuthorityVerifier.failure(code: code, certificate: failing, leaf: leaf, expectedName: expectedName))
+  }
+
+  /// The player-level failure for an OpenSSL verification error code.
+  static func failure(code: Int32, certificate: X509Certificate, leaf: X509Certificate, expectedName: String?)
+    -> TrustFailure
+  {
+    let detail = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
+    switch code {
+    case X509_V_ERR_CERT_HAS_EXPIRED:
+      return .expired(notAfter: certificate.notAfter)
+    case X509_V_ERR_CERT_NOT_YET_VALID:
+      return .notYetValid(notBefore: certificate.notBefore)
+    case X509_V_ERR_HOSTNAME_MISMATCH:
+      let names = leaf.dnsNames.isEmpty ? [leaf.commonName] : leaf.dnsNames
+      return .nameMismatch(expected: expectedName ?? "", presented: names)
+    case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
+      X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
+      X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_CERT_UNTRUSTED:
+      return .unknownAuthority(detail: detail)
+    default:
+      return .untrustedChain(reason: detail)
+    }
+  }
+}

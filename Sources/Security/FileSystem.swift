@@ -1,0 +1,116 @@
+import Glibc
+
+/// The few file operations this module needs: private directories, whole-file reads, and
+/// atomic writes (temporary file in the same directory, fsync, rename, fsync of the directory).
+enum FileSystem {
+  /// The text of the last system error.
+  static func describeErrno(_ code: Int32 = errno) -> String {
+    guard let text = strerror(code) else { return "error \(code)" }
+    return String(decoding: UnsafeRawBufferPointer(start: text, count: strlen(text)), as: UTF8.self)
+  }
+
+  /// Whether something exists at `path`.
+  static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0
+  }
+
+  /// Creates `path` (and missing parents) with `mode`; with `tighten`, also sets an existing
+  /// directory to `mode` (only for directories that belong to this program alone).
+  static func ensurePrivateDirectory(_ path: String, mode: mode_t = 0o700, tighten: Bool = true) throws(SecurityError) {
+    var info = stat()
+    if stat(path, &info) == 0 {
+      guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        throw SecurityError.unwritableFile(path: path, reason: "it exists and is not a directory")
+      }
+      if tighten && (info.st_mode & 0o777) != mode && chmod(path, mode) != 0 {
+        throw SecurityError.unwritableFile(path: path, reason: "cannot restrict its permissions: \(describeErrno())")
+      }
+      return
+    }
+    let parent = directory(of: path)
+    if parent != path && !parent.isEmpty && !exists(parent) {
+      try ensurePrivateDirectory(parent, mode: mode, tighten: false)
+    }
+    if mkdir(path, mode) != 0 && errno != EEXIST {
+      throw SecurityError.unwritableFile(path: path, reason: describeErrno())
+    }
+    if chmod(path, mode) != 0 {
+      throw SecurityError.unwritableFile(path: path, reason: "cannot restrict its permissions: \(describeErrno())")
+    }
+  }
+
+  /// The whole file, or nil when it does not exist.
+  static func read(_ path: String) throws(SecurityError) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    if descriptor < 0 {
+      if errno == ENOENT { return nil }
+      throw SecurityError.unreadableFile(path: path, reason: describeErrno())
+    }
+    defer { close(descriptor) }
+    var contents: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw SecurityError.unreadableFile(path: path, reason: describeErrno())
+      }
+      if count == 0 { break }
+      contents.append(contentsOf: chunk[0..<count])
+      if contents.count > 16 << 20 {
+        throw SecurityError.unreadableFile(path: path, reason: "the file is larger than 16 MiB")
+      }
+    }
+    return contents
+  }
+
+  /// Replaces `path` with `bytes` so that readers see either the old or the new file, never a
+  /// mix, and the file has `mode` from its first byte.
+  static func writeAtomically(_ path: String, bytes: [UInt8], mode: mode_t) throws(SecurityError) {
+    let folder = directory(of: path)
+    var suffix = [UInt8](repeating: 0, count: 6)
+    for index in suffix.indices { suffix[index] = UInt8.random(in: 0...255) }
+    let temporary = path + ".tmp-\(getpid())-" + suffix.map { String($0, radix: 16) }.joined()
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    guard descriptor >= 0 else {
+      throw SecurityError.unwritableFile(path: path, reason: describeErrno())
+    }
+    var failure: String?
+    if fchmod(descriptor, mode) != 0 { failure = "cannot set permissions: \(describeErrno())" }
+    var offset = 0
+    while failure == nil && offset < bytes.count {
+      let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        failure = describeErrno()
+      } else {
+        offset += count
+      }
+    }
+    if failure == nil && fsync(descriptor) != 0 { failure = "fsync failed: \(describeErrno())" }
+    if close(descriptor) != 0 && failure == nil { failure = describeErrno() }
+    if failure == nil && rename(temporary, path) != 0 { failure = describeErrno() }
+    if let failure {
+      unlink(temporary)
+      throw SecurityError.unwritableFile(path: path, reason: failure)
+    }
+    let folderDescriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if folderDescriptor >= 0 {
+      fsync(folderDescriptor)
+      close(folderDescriptor)
+    }
+  }
+
+  /// The directory part of `path` ("." for a bare file name, "/" for a root entry).
+  static func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    if slash == path.startIndex { return "/" }
+    return String(path[path.startIndex..<slash])
+  }
+
+  /// `directory` + "/" + `name`.
+  static func join(_ directory: String, _ name: String) -> String {
+    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
+}

@@ -1,0 +1,166 @@
+/// The players this player has met, like OpenSSH's known_hosts: one peer per line,
+/// `NAME SHA256:FINGERPRINT YYYY-MM-DD`, with blank lines and `#` comments kept as they are.
+///
+/// Names are written with percent-escapes so that one never contains a field separator:
+/// `%` followed by two uppercase hex digits stands for a byte, and every space, control
+/// character, `#` and `%` in a name is escaped (so "Ann Lee" is written `Ann%20Lee`).
+/// A name may be listed more than once (one line per accepted key).
+public struct KnownPeers: Sendable, Equatable {
+  /// A line of the file: kept text (comment or blank) or a peer.
+  enum Line: Sendable, Equatable {
+    case text(String)
+    case peer(name: String, fingerprint: Fingerprint, added: CalendarDay)
+  }
+
+  private(set) var lines: [Line]
+
+  /// No peers.
+  public init() {
+    lines = []
+  }
+
+  /// Parses the file's text. `path` is only used in error messages.
+  public static func parse(_ text: String, path: String) throws(KnownPeersError) -> KnownPeers {
+    var peers = KnownPeers()
+    var rawLines = Array(text.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    if rawLines.last?.isEmpty == true { rawLines.removeLast() }
+    for (index, rawLine) in rawLines.enumerated() {
+      var bytes = Array(rawLine)
+      if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+      let line = String(decoding: bytes, as: UTF8.self)
+      do {
+        peers.lines.append(try parseLine(line))
+      } catch {
+        throw KnownPeersError.malformed(path: path, line: index + 1, reason: error.reason)
+      }
+    }
+    return peers
+  }
+
+  /// The text of the file, ending with a newline unless it is empty.
+  public func render() -> String {
+    var output = ""
+    for line in lines {
+      switch line {
+      case .text(let text):
+        output += text
+      case .peer(let name, let fingerprint, let added):
+        output += "\(KnownPeers.escape(name)) \(fingerprint) \(added)"
+      }
+      output += "\n"
+    }
+    return output
+  }
+
+  /// Every peer, in file order, with its line number.
+  public var entries: [KnownPeer] {
+    lines.enumerated().compactMap { index, line in
+      guard case .peer(let name, let fingerprint, let added) = line else { return nil }
+      return KnownPeer(name: name, fingerprint: fingerprint, added: added, line: index + 1)
+    }
+  }
+
+  /// The first entry for `name`.
+  public func lookup(name: String) -> KnownPeer? {
+    entries.first { $0.name == name }
+  }
+
+  /// Every entry for `name`.
+  public func entries(named name: String) -> [KnownPeer] {
+    entries.filter { $0.name == name }
+  }
+
+  /// The first entry with `fingerprint`.
+  public func lookup(fingerprint: Fingerprint) -> KnownPeer? {
+    entries.first { $0.fingerprint == fingerprint }
+  }
+
+  /// A copy with `name` → `fingerprint` appended (unchanged if that exact pair is known).
+  public func adding(name: String, fingerprint: Fingerprint, date: CalendarDay) -> KnownPeers {
+    var copy = self
+    copy.add(name: name, fingerprint: fingerprint, date: date)
+    return copy
+  }
+
+  /// Appends `name` → `fingerprint` unless that exact pair is already known.
+  public mutating func add(name: String, fingerprint: Fingerprint, date: CalendarDay) {
+    if entries.contains(where: { $0.name == name && $0.fingerprint == fingerprint }) { return }
+    lines.append(.peer(name: name, fingerprint: fingerprint, added: date))
+  }
+
+  /// A copy without the entries whose name is `nameOrFingerprint`, or whose fingerprint it
+  /// is (in `SHA256:` form), and how many entries were removed.
+  public func removing(nameOrFingerprint: String) -> (peers: KnownPeers, removed: Int) {
+    var copy = self
+    let removed = copy.remove(nameOrFingerprint: nameOrFingerprint)
+    return (copy, removed)
+  }
+
+  /// Removes the entries matching `nameOrFingerprint` by name or fingerprint; returns how many.
+  @discardableResult
+  public mutating func remove(nameOrFingerprint: String) -> Int {
+    let fingerprint = Fingerprint(parsing: nameOrFingerprint)
+    let before = lines.count
+    lines.removeAll { line in
+      guard case .peer(let name, let known, _) = line else { return false }
+      return name == nameOrFingerprint || known == fingerprint
+    }
+    return before - lines.count
+  }
+
+  // MARK: parsing and escaping
+
+  /// A reason a line is refused.
+  struct LineError: Error {
+    let reason: String
+  }
+
+  private static func parseLine(_ line: String) throws(LineError) -> Line {
+    let trimmed = line.trimmingASCIIWhitespace()
+    if trimmed.isEmpty || trimmed.hasPrefix("#") { return .text(line) }
+    let fields = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    guard fields.count == 3 else {
+      throw LineError(reason: "expected 3 fields (name, fingerprint, date) but found \(fields.count)")
+    }
+    let name = try unescape(String(fields[0]))
+    guard let fingerprint = Fingerprint(parsing: String(fields[1])) else {
+      throw LineError(reason: "\"\(fields[1])\" is not a fingerprint of the form SHA256:<43 base64 characters>")
+    }
+    guard let added = CalendarDay(parsing: String(fields[2])) else {
+      throw LineError(reason: "\"\(fields[2])\" is not a date of the form YYYY-MM-DD")
+    }
+    return .peer(name: name, fingerprint: fingerprint, added: added)
+  }
+
+  /// The name as written in the file (an empty name is written `%00`).
+  static func escape(_ name: String) -> String {
+    if name.isEmpty { return "%00" }
+    let hex = Array("0123456789ABCDEF".utf8)
+    var output: [UInt8] = []
+    for byte in name.utf8 {
+      if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "#") {
+        output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+      } else {
+        output.append(byte)
+      }
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  static func unescape(_ field: String) throws(LineError) -> String {
+    var bytes: [UInt8] = []
+    var iterator = Array(field.utf8).makeIterator()
+    while let byte = iterator.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = iterator.next(), let low = iterator.next(),
+        let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+      else { throw LineError(reason: "the name \"\(field)\" has a % not followed by two hex digits") }
+      bytes.append(value)
+    }
+    if bytes == [0] { return "" }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}

@@ -1,1 +1,0 @@
-// The TLS, identity and trust layer (OpenSSL).

@@ -1,0 +1,63 @@
+/// Why an identity, key or file operation failed, in words a player can act on.
+///
+/// Every case names the file or the object involved and the reason, so that no failure is silent.
+public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// OpenSSL refused an operation; `reasons` is the drained OpenSSL error queue.
+  case openSSL(operation: String, reasons: [String])
+  /// A file could not be read (missing, permissions, I/O).
+  case unreadableFile(path: String, reason: String)
+  /// A file could not be written or its directory could not be prepared.
+  case unwritableFile(path: String, reason: String)
+  /// A file exists but its contents are not what they should be. It is left untouched.
+  case corruptFile(path: String, reason: String)
+  /// Only one of the two identity files exists.
+  case incompleteIdentity(present: String, missing: String)
+  /// Text that should be PEM (a certificate or key) could not be understood.
+  case invalidPEM(what: String, reason: String)
+  /// The private key is protected by a passphrase, which this program does not ask for.
+  case encryptedPrivateKey
+  /// The private key does not belong to the certificate.
+  case keyDoesNotMatchCertificate
+  /// The PKCS#12 password is wrong.
+  case wrongPassword
+  /// The PKCS#12 data is not a valid PKCS#12 file, or lacks a key or certificate.
+  case invalidPKCS12(reason: String)
+  /// The certificate authority certificates given for verification could not be loaded.
+  case invalidTrustAnchors(reason: String)
+  /// An argument was refused before anything was attempted.
+  case invalidArgument(String)
+
+  public var description: String {
+    switch self {
+    case .openSSL(let operation, let reasons):
+      let detail = reasons.isEmpty ? "no further detail" : reasons.joined(separator: "; ")
+      return "Could not \(operation) (OpenSSL: \(detail))."
+    case .unreadableFile(let path, let reason):
+      return "Could not read \(path): \(reason)."
+    case .unwritableFile(let path, let reason):
+      return "Could not write \(path): \(reason). Check that the directory exists and is yours."
+    case .corruptFile(let path, let reason):
+      return "\(path) is damaged (\(reason)). It was left untouched: move it away to start over,"
+        + " or restore it from a backup."
+    case .incompleteIdentity(let present, let missing):
+      return "\(present) exists but \(missing) is missing. Restore \(missing), or move \(present)"
+        + " away to create a new identity (other players will then see a new key)."
+    case .invalidPEM(let what, let reason):
+      return "The \(what) is not valid PEM: \(reason)."
+    case .encryptedPrivateKey:
+      return "The private key is protected by a passphrase. Export it without a passphrase,"
+        + " or import it as a PKCS#12 file with its password."
+    case .keyDoesNotMatchCertificate:
+      return "The private key does not belong to the certificate. Use the key that was created"
+        + " together with this certificate."
+    case .wrongPassword:
+      return "The password for the PKCS#12 file is wrong."
+    case .invalidPKCS12(let reason):
+      return "This is not a usable PKCS#12 file: \(reason)."
+    case .invalidTrustAnchors(let reason):
+      return "Could not load the certificate authority certificates: \(reason)."
+    case .invalidArgument(let reason):
+      return reason
+    }
+  }
+}

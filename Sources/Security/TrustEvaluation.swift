@@ -1,0 +1,99 @@
+/// Decides whether `peer`, met as `peerName`, is acceptable under `options` at time `now`
+/// (seconds since 1970).
+///
+/// Pure for first-use trust, pinning and insecure mode. The certificate-authority policy
+/// verifies the chain with OpenSSL (`CertificateAuthorityVerifier`), loading the anchors on
+/// each call; `TrustEvaluator` loads them once.
+public func evaluate(peer: PeerCertificate, peerName: String, options: TrustOptions, now: Int64) -> TrustDecision {
+  if case .certificateAuthority(let anchors, _) = options.policy {
+    do {
+      let verifier = try CertificateAuthorityVerifier(anchorsPEM: anchors)
+      return TrustEvaluator.evaluate(peer: peer, peerName: peerName, options: options, now: now, verifier: verifier)
+    } catch {
+      return .rejected(.untrustedChain(reason: error.description))
+    }
+  }
+  return TrustEvaluator.evaluate(peer: peer, peerName: peerName, options: options, now: now, verifier: nil)
+}
+
+/// Applies one `TrustOptions` to many peers, loading certificate authorities once.
+public final class TrustEvaluator: Sendable {
+  public let options: TrustOptions
+  private let verifier: CertificateAuthorityVerifier?
+
+  /// Fails when the certificate authorities of a `.certificateAuthority` policy cannot be loaded.
+  public init(options: TrustOptions) throws(SecurityError) {
+    self.options = options
+    if case .certificateAuthority(let anchors, _) = options.policy {
+      verifier = try CertificateAuthorityVerifier(anchorsPEM: anchors)
+    } else {
+      verifier = nil
+    }
+  }
+
+  /// The decision for `peer`, met as `peerName`, at `now` (seconds since 1970).
+  public func evaluate(peer: PeerCertificate, peerName: String, now: Int64) -> TrustDecision {
+    TrustEvaluator.evaluate(peer: peer, peerName: peerName, options: options, now: now, verifier: verifier)
+  }
+
+  /// As `evaluate(peer:peerName:now:)` for a peer whose name comes from its own certificate
+  /// (a server judging a joining client): there is no independent name to check it against,
+  /// so only the policy's `expectedName`, if any, is checked.
+  func evaluateSelfNamed(peer: PeerCertificate, now: Int64) -> TrustDecision {
+    var adjusted = options
+    if case .certificateAuthority(_, nil) = options.policy { adjusted.verifyName = false }
+    return TrustEvaluator.evaluate(
+      peer: peer, peerName: peer.commonName, options: adjusted, now: now, verifier: verifier)
+  }
+
+  static func evaluate(
+    peer: PeerCertificate, peerName: String, options: TrustOptions, now: Int64,
+    verifier: CertificateAuthorityVerifier?
+  ) -> TrustDecision {
+    let presented = peer.fingerprint
+    switch options.policy {
+    case .insecure:
+      return .trusted(.insecure)
+
+    case .pinned(let pin):
+      guard presented == pin else { return .rejected(.pinMismatch(expected: pin, got: presented)) }
+      return checkDates(peer, options: options, now: now) ?? .trusted(.pinned)
+
+    case .trustOnFirstUse(let known, let file, let acceptNew):
+      let named = known.entries(named: peerName)
+      if named.contains(where: { $0.fingerprint == presented }) {
+        return checkDates(peer, options: options, now: now) ?? .trusted(.knownPeer(name: peerName))
+      }
+      if let remembered = named.first {
+        return .rejected(
+          .keyChanged(
+            name: peerName, known: remembered.fingerprint, presented: presented, file: file,
+            line: remembered.line))
+      }
+      if let other = known.lookup(fingerprint: presented) {
+        return checkDates(peer, options: options, now: now) ?? .trusted(.knownPeer(name: other.name))
+      }
+      if let failure = checkDates(peer, options: options, now: now) { return failure }
+      return acceptNew ? .trusted(.acceptedNew) : .askUser(name: peerName, fingerprint: presented)
+
+    case .certificateAuthority(_, let expectedName):
+      guard let verifier else {
+        return .rejected(.untrustedChain(reason: "no certificate authorities were loaded"))
+      }
+      let name = options.verifyName ? (expectedName ?? peerName) : nil
+      switch verifier.verify(
+        chainDER: peer.chainDER, expectedName: name, allowExpired: options.allowExpired, now: now)
+      {
+      case .success(let issuer): return .trusted(.certificateAuthority(issuer: issuer))
+      case .failure(let failure): return .rejected(failure)
+      }
+    }
+  }
+
+  private static func checkDates(_ peer: PeerCertificate, options: TrustOptions, now: Int64) -> TrustDecision? {
+    if options.allowExpired { return nil }
+    if now < peer.notBefore { return .rejected(.notYetValid(notBefore: peer.notBefore)) }
+    if now > peer.notAfter { return .rejected(.expired(notAfter: peer.notAfter)) }
+    return nil
+  }
+}

@@ -1,0 +1,58 @@
+/// Why the other player's certificate was refused: what happened, why it matters, what to do.
+public enum TrustFailure: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The key is not the pinned one.
+  case pinMismatch(expected: Fingerprint, got: Fingerprint)
+  /// `name` is remembered with another key at `file`:`line`.
+  case keyChanged(name: String, known: Fingerprint, presented: Fingerprint, file: String, line: Int)
+  /// The certificate ended at `notAfter` (seconds since 1970).
+  case expired(notAfter: Int64)
+  /// The certificate starts at `notBefore` (seconds since 1970).
+  case notYetValid(notBefore: Int64)
+  /// The certificate is for `presented` names, not for `expected`.
+  case nameMismatch(expected: String, presented: [String])
+  /// No trusted certificate authority issued the certificate.
+  case unknownAuthority(detail: String)
+  /// The peer presented no certificate.
+  case noCertificate
+  /// The certificate chain is unusable for another reason.
+  case untrustedChain(reason: String)
+
+  public var description: String {
+    switch self {
+    case .pinMismatch(let expected, let got):
+      return """
+        The other player's key is not the one you pinned.
+          expected:  \(expected)
+          presented: \(got)
+        Someone may be pretending to be them, or they made a new identity. Compare fingerprints \
+        with them by another way (read them aloud) before pinning the new key.
+        """
+    case .keyChanged(let name, let known, let presented, let file, let line):
+      return """
+        WARNING: \(name)'s key has changed.
+          known:     \(known)  (\(file):\(line))
+          presented: \(presented)
+        Someone may be pretending to be \(name), or \(name) made a new identity. Compare the new \
+        fingerprint with \(name) by another way; if it is right, run \
+        `tictactoe peers forget \(name)` and connect again.
+        """
+    case .expired(let notAfter):
+      return "The other player's certificate expired on \(UTCCalendar.format(notAfter)). They need"
+        + " to renew it (or check both clocks); to play anyway, allow expired certificates."
+    case .notYetValid(let notBefore):
+      return "The other player's certificate is not valid before \(UTCCalendar.format(notBefore))."
+        + " One of the two clocks is probably wrong: check the date on both machines."
+    case .nameMismatch(let expected, let presented):
+      let names = presented.isEmpty ? "no name at all" : presented.joined(separator: ", ")
+      return "The certificate is for \(names), not for \(expected). You may have reached the wrong"
+        + " player; check the name, or turn off name checking if you know this is right."
+    case .unknownAuthority(let detail):
+      return "The other player's certificate was not issued by a certificate authority you trust"
+        + " (\(detail)). Ask them for a certificate from your authority, or trust their key directly."
+    case .noCertificate:
+      return "The other player presented no certificate, so there is no way to know who they are."
+    case .untrustedChain(let reason):
+      return "The other player's certificate cannot be trusted: \(reason)."
+    }
+  }
+}

@@ -1,0 +1,31 @@
+/// How to decide whether the other player's certificate is acceptable.
+public enum TrustPolicy: Sendable, Equatable {
+  /// Like OpenSSH: remember each peer's key on first contact and insist on it afterwards.
+  /// `file` is the known-peers path shown in messages; with `acceptNew`, unknown peers are
+  /// accepted without asking (`TrustReason.acceptedNew`: the caller records them).
+  case trustOnFirstUse(known: KnownPeers, file: String, acceptNew: Bool)
+  /// Accept exactly one key.
+  case pinned(Fingerprint)
+  /// Accept certificates issued by these authorities (PEM; nil = the system's store), for
+  /// `expectedName` (nil = the name the peer is being connected as).
+  case certificateAuthority(anchorsPEM: String?, expectedName: String?)
+  /// Accept anything. Encrypts, but does not know who is on the other side.
+  case insecure
+}
+
+/// A trust policy and the checks that go with it.
+public struct TrustOptions: Sendable, Equatable {
+  public var policy: TrustPolicy
+  /// Accept certificates outside their validity dates (for example a friend's expired one).
+  public var allowExpired: Bool
+  /// Check that the certificate is for the expected name. Only applies with
+  /// `.certificateAuthority`: with pinning and first-use trust, the key itself is the identity
+  /// and the name is one the peer chose.
+  public var verifyName: Bool
+
+  public init(policy: TrustPolicy, allowExpired: Bool = false, verifyName: Bool = true) {
+    self.policy = policy
+    self.allowExpired = allowExpired
+    self.verifyName = verifyName
+  }
+}

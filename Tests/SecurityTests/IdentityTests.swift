@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+@testable import Security
+
+/// Generating, importing and exporting identities (PEM, PKCS#12).
+@Suite struct IdentityTests {
+  @Test func generatedIdentityDescribesItself() throws {
+    let before = nowSeconds()
+    let identity = try Identity.generate(commonName: "alice", validDays: 10)
+    #expect(identity.commonName == "alice")
+    #expect(abs(identity.notBefore - before) <= 5)
+    #expect(identity.notAfter - identity.notBefore == 10 * 86_400)
+    #expect(identity.certificatePEM.hasPrefix("-----BEGIN CERTIFICATE-----"))
+    #expect(identity.privateKeyPEM.hasPrefix("-----BEGIN PRIVATE KEY-----"))
+    #expect(identity.chainPEM == nil)
+    #expect(identity.certificate.dnsNames == ["alice"])
+    #expect(identity.certificate.isSelfSigned)
+  }
+
+  @Test func certificateHasTheRequiredExtensions() throws {
+    let directory = try makeTemporaryDirectory()
+    let path = directory + "/c.pem"
+    try Fixtures.alice.certificatePEM.write(toFile: path, atomically: true, encoding: .utf8)
+    let text = try shell("openssl x509 -in '\(path)' -noout -text")
+    #expect(text.contains("Version: 3 (0x2)"))
+    #expect(text.contains("ecdsa-with-SHA256"))
+    #expect(text.contains("NIST CURVE: P-256") || text.contains("prime256v1"))
+    #expect(text.contains("CA:FALSE"))
+    #expect(text.contains("Digital Signature"))
+    #expect(text.contains("TLS Web Server Authentication, TLS Web Client Authentication"))
+    #expect(text.contains("DNS:alice"))
+    let serial = try shell("openssl x509 -in '\(path)' -noout -serial")
+    #expect(serial.trimmingCharacters(in: .whitespacesAndNewlines).count == "serial=".count + 32)
+  }
+
+  @Test func nameThatIsNotAHostGetsNoAlternativeName() throws {
+    let identity = try Identity.generate(commonName: "Ann Lee", validDays: 1)
+    #expect(identity.commonName == "Ann Lee")
+    #expect(identity.certificate.dnsNames.isEmpty)
+    #expect(HostName.isValid("bob.local") && !HostName.isValid("-bob") && !HostName.isValid("a..b"))
+  }
+
+  @Test func refusesImpossibleArguments() {
+    #expect(throws: SecurityError.self) { try Identity.generate(commonName: "", validDays: 1) }
+    #expect(throws: SecurityError.self) { try Identity.generate(commonName: "x", validDays: 0) }
+  }
+
+  @Test func pemRoundTrip() throws {
+    let original = Fixtures.alice
+    let loaded = try Identity(certificatePEM: original.certificatePEM, privateKeyPEM: original.privateKeyPEM)
+    #expect(loaded.fingerprint == original.fingerprint)
+    #expect(loaded.certificatePEM == original.certificatePEM)
+    #expect(loaded.privateKeyPEM == original.privateKeyPEM)
+    #expect(loaded.notAfter == original.notAfter)
+  }
+
+  @Test func keyOfAnotherIdentityIsRefused() {
+    #expect(throws: SecurityError.keyDoesNotMatchCertificate) {
+      try Identity(certificatePEM: Fixtures.alice.certificatePEM, privateKeyPEM: Fixtures.bob.privateKeyPEM)
+    }
+  }
+
+  @Test func damagedPEMIsReported() {
+    #expect(throws: SecurityError.invalidPEM(what: "certificate", reason: "no BEGIN CERTIFICATE block found")) {
+      try Identity(certificatePEM: "hello", privateKeyPEM: Fixtures.alice.privateKeyPEM)
+    }
+    let broken = Fixtures.alice.certificatePEM.replacingOccurrences(of: "M", with: "*")
+    #expect(throws: SecurityError.self) {
+      try Identity(certificatePEM: broken, privateKeyPEM: Fixtures.alice.privateKeyPEM)
+    }
+    let encrypted = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n"
+    #expect(throws: SecurityError.encryptedPrivateKey) {
+      try Identity(certificatePEM: Fixtures.alice.certificatePEM, privateKeyPEM: encrypted)
+    }
+  }
+
+  @Test func pkcs12RoundTripWithPassword() throws {
+    let bytes = try Fixtures.alice.pkcs12(password: "correct horse")
+    let loaded = try Identity(pkcs12: bytes, password: "correct horse")
+    #expect(loaded.fingerprint == Fixtures.alice.fingerprint)
+    #expect(loaded.commonName == "alice")
+    #expect(loaded.chainPEM == nil)
+  }
+
+  @Test func pkcs12WithWrongPasswordIsRefusedClearly() throws {
+    let bytes = try Fixtures.alice.pkcs12(password: "correct horse")
+    #expect(throws: SecurityError.wrongPassword) { try Identity(pkcs12: bytes, password: "battery staple") }
+    #expect(SecurityError.wrongPassword.description == "The password for the PKCS#12 file is wrong.")
+    #expect(throws: SecurityError.self) { try Identity(pkcs12: [1, 2, 3], password: "x") }
+  }
+
+  @Test func chainTravelsThroughPEMBundlesAndPKCS12() throws {
+    let authority = try Identity.generateAuthority(commonName: "Club CA")
+    let member = try Identity.generate(commonName: "carol", validDays: 5, notBefore: nil, issuer: authority)
+    let bundled = try Identity(
+      certificatePEM: member.certificatePEM + authority.certificatePEM, privateKeyPEM: member.privateKeyPEM)
+    #expect(bundled.chainPEM == authority.certificatePEM)
+    let restored = try Identity(pkcs12: try bundled.pkcs12(password: "pw"), password: "pw")
+    #expect(restored.chainPEM == authority.certificatePEM)
+    #expect(restored.fingerprint == member.fingerprint)
+    #expect(PeerCertificate(identity: restored).chainDER.count == 2)
+  }
+
+  @Test func opensslCommandLineReadsOurPKCS12() throws {
+    let directory = try makeTemporaryDirectory()
+    let path = directory + "/alice.p12"
+    try Data(try Fixtures.alice.pkcs12(password: "pw")).write(to: URL(fileURLWithPath: path))
+    let output = try shell(
+      "openssl pkcs12 -in '\(path)' -passin pass:pw -nokeys -clcerts 2>/dev/null | openssl x509 -noout -subject")
+    #expect(output.contains("CN = alice"))
+  }
+}
