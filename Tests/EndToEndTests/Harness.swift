@@ -158,7 +158,9 @@ enum Tool {
     // Close everything else the test process has open, so no daemon inherits it.
     for fd in 3..<256 { posix_spawn_file_actions_addclose(&actions, Int32(fd)) }
     let argv = ([name] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer {
+      for pointer in argv { free(pointer) }
+    }
     var pid: pid_t = 0
     let spawned = posix_spawnp(&pid, name, &actions, nil, argv, environ)
     guard spawned == 0 else {
