@@ -2,7 +2,7 @@
 # Installs the Debian packages tictactoe builds, runs and tests with (only those missing).
 set -euo pipefail
 
-packages=(libncursesw5-dev libssl-dev openssl tmux)
+packages=(libncursesw5-dev libssl-dev openssl tmux libavahi-compat-libdnssd-dev avahi-daemon avahi-utils libnss-mdns dbus)
 
 missing=()
 for package in "${packages[@]}"; do
