@@ -1,0 +1,158 @@
+import GameCore
+
+/// Why the host turned a joiner away.
+public enum RefusalReason: UInt8, Sendable, Equatable {
+  case busy = 1
+  case declined = 2
+  case versionMismatch = 3
+  case untrusted = 4
+}
+
+/// Why a peer said goodbye.
+public enum ByeReason: UInt8, Sendable, Equatable {
+  case quit = 1
+  case timeout = 2
+  case shuttingDown = 3
+}
+
+/// Every message of protocol version 1. docs/PROTOCOL.md is the normative description.
+public enum Message: Sendable, Equatable {
+  /// First message from each side: the protocol versions it speaks, the player's name, the software.
+  case hello(versions: [UInt16], name: String, software: String)
+  /// Host to joiner: accepted; the chosen version and the rules. Until this arrives the game has not started.
+  case welcome(version: UInt16, rules: Rules)
+  /// Host to joiner: not accepted, and why.
+  case refuse(RefusalReason, text: String)
+  /// Host: SHA-256 of its secret, committing to it before seeing the joiner's share.
+  case coinCommit(digest: [UInt8])
+  /// Joiner: its random share, sent after the commitment arrived.
+  case coinShare(bytes: [UInt8])
+  /// Host: its secret, which must hash to the commitment.
+  case coinReveal(secret: [UInt8])
+  /// A move: the ply it is (0 for the first move of a game) and the cell.
+  case move(ply: UInt16, position: Position)
+  case resign
+  case rematchOffer
+  case rematchAccept
+  case chat(String)
+  case heartbeat
+  case bye(ByeReason, text: String)
+  /// A protocol violation was seen; the sender closes after this.
+  case error(text: String)
+
+  public static let maximumNameBytes = 64
+  public static let maximumChatBytes = 500
+  public static let maximumTextBytes = 500
+  public static let coinBytes = 32
+
+  /// Message type codes on the wire.
+  enum Kind: UInt8 {
+    case hello = 0x01, welcome = 0x02, refuse = 0x03
+    case coinCommit = 0x10, coinShare = 0x11, coinReveal = 0x12
+    case move = 0x20, resign = 0x21, rematchOffer = 0x22, rematchAccept = 0x23
+    case chat = 0x30
+    case heartbeat = 0x40
+    case bye = 0x50, error = 0x51
+  }
+
+  var kind: Kind {
+    switch self {
+    case .hello: return .hello
+    case .welcome: return .welcome
+    case .refuse: return .refuse
+    case .coinCommit: return .coinCommit
+    case .coinShare: return .coinShare
+    case .coinReveal: return .coinReveal
+    case .move: return .move
+    case .resign: return .resign
+    case .rematchOffer: return .rematchOffer
+    case .rematchAccept: return .rematchAccept
+    case .chat: return .chat
+    case .heartbeat: return .heartbeat
+    case .bye: return .bye
+    case .error: return .error
+    }
+  }
+
+  /// The message as a frame.
+  public var frame: Frame {
+    var fields = Fields(message: "\(kind)")
+    switch self {
+    case .hello(let versions, let name, let software):
+      fields.set(1, u16s: versions)
+      fields.set(2, string: name)
+      fields.set(3, string: software)
+    case .welcome(let version, let rules):
+      fields.set(1, u16: version)
+      fields.set(2, u8: UInt8(rules.rows))
+      fields.set(3, u8: UInt8(rules.columns))
+      fields.set(4, u8: UInt8(rules.k))
+    case .refuse(let reason, let text):
+      fields.set(1, u8: reason.rawValue)
+      fields.set(2, string: text)
+    case .coinCommit(let digest): fields.set(1, bytes: digest)
+    case .coinShare(let bytes): fields.set(1, bytes: bytes)
+    case .coinReveal(let secret): fields.set(1, bytes: secret)
+    case .move(let ply, let position):
+      fields.set(1, u16: ply)
+      fields.set(2, u8: UInt8(clamping: position.row))
+      fields.set(3, u8: UInt8(clamping: position.column))
+    case .resign, .rematchOffer, .rematchAccept, .heartbeat: break
+    case .chat(let text): fields.set(1, string: text)
+    case .bye(let reason, let text):
+      fields.set(1, u8: reason.rawValue)
+      fields.set(2, string: text)
+    case .error(let text): fields.set(1, string: text)
+    }
+    return Frame(type: kind.rawValue, payload: fields.bytes)
+  }
+
+  /// The frame's bytes, ready to send.
+  public var bytes: [UInt8] { frame.bytes }
+
+  /// Decodes a frame: nil for a message type this version does not know (to be ignored), an error for a
+  /// known type that is malformed.
+  public static func decode(_ frame: Frame) throws(WireError) -> Message? {
+    guard let kind = Kind(rawValue: frame.type) else { return nil }
+    let f = try Fields(decoding: frame.payload, message: "\(kind)")
+    switch kind {
+    case .hello:
+      let versions = try f.u16s(1, "protocol versions")
+      let name = try f.string(2, "player name", maximum: maximumNameBytes)
+      guard !name.isEmpty else { throw .badValue("player name", reason: "it is empty") }
+      return .hello(versions: versions, name: name, software: try f.string(3, "software version", maximum: 64))
+    case .welcome:
+      let version = try f.u16(1, "protocol version")
+      let rows = Int(try f.u8(2, "rows"))
+      let columns = Int(try f.u8(3, "columns"))
+      let k = Int(try f.u8(4, "k"))
+      do throws(RulesError) {
+        return .welcome(version: version, rules: try Rules(rows: rows, columns: columns, k: k))
+      } catch {
+        throw .badValue("rules", reason: error.description)
+      }
+    case .refuse:
+      let code = try f.u8(1, "reason")
+      let text = try f.string(2, "text", maximum: maximumTextBytes)
+      return .refuse(RefusalReason(rawValue: code) ?? .declined, text: text)
+    case .coinCommit: return .coinCommit(digest: try f.bytes(1, "commitment", count: coinBytes))
+    case .coinShare: return .coinShare(bytes: try f.bytes(1, "coin share", count: coinBytes))
+    case .coinReveal: return .coinReveal(secret: try f.bytes(1, "coin secret", count: coinBytes))
+    case .move:
+      let ply = try f.u16(1, "ply")
+      let row = Int(try f.u8(2, "row"))
+      let column = Int(try f.u8(3, "column"))
+      return .move(ply: ply, position: Position(row: row, column: column))
+    case .resign: return .resign
+    case .rematchOffer: return .rematchOffer
+    case .rematchAccept: return .rematchAccept
+    case .chat: return .chat(try f.string(1, "chat text", maximum: maximumChatBytes))
+    case .heartbeat: return .heartbeat
+    case .bye:
+      let code = try f.u8(1, "reason")
+      let text = try f.string(2, "text", maximum: maximumTextBytes)
+      return .bye(ByeReason(rawValue: code) ?? .quit, text: text)
+    case .error: return .error(text: try f.string(1, "text", maximum: maximumTextBytes))
+    }
+  }
+}

@@ -1,0 +1,20 @@
+/// Protocol versions: what this build speaks and how two peers settle on one.
+public enum ProtocolVersion {
+  /// Versions this build speaks, newest first.
+  public static let supported: [UInt16] = [1]
+  /// The ALPN protocol name offered and accepted in the TLS handshake.
+  public static let alpn = "tictactoe/1"
+
+  /// The newest version both sides speak, or nil when they share none.
+  public static func choose(ours: [UInt16] = supported, theirs: [UInt16]) -> UInt16? {
+    Set(ours).intersection(theirs).max()
+  }
+
+  /// "1" or "1-3" or "1, 3": a version list for people.
+  public static func describe(_ versions: [UInt16]) -> String {
+    let sorted = Array(Set(versions)).sorted()
+    guard let first = sorted.first, let last = sorted.last else { return "none" }
+    if sorted.count == Int(last - first) + 1 { return first == last ? "\(first)" : "\(first)-\(last)" }
+    return sorted.map(String.init).joined(separator: ", ")
+  }
+}

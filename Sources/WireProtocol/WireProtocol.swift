@@ -1,1 +1,0 @@
-// The wire protocol: frames and messages.

@@ -1,0 +1,136 @@
+import GameCore
+import Testing
+
+@testable import WireProtocol
+
+@Suite struct MessageTests {
+  static let samples: [Message] = [
+    .hello(versions: [1], name: "Alice", software: "tictactoe 0.1.0"),
+    .welcome(version: 1, rules: .standard),
+    .refuse(.busy, text: "the host is in a game"),
+    .coinCommit(digest: Array(repeating: 0xAB, count: 32)),
+    .coinShare(bytes: Array(0..<32)),
+    .coinReveal(secret: Array(repeating: 7, count: 32)),
+    .move(ply: 0, position: Position(row: 1, column: 1)),
+    .move(ply: 224, position: Position(row: 14, column: 14)),
+    .resign, .rematchOffer, .rematchAccept, .heartbeat,
+    .chat("gg ✌️"),
+    .bye(.quit, text: "Alice left"),
+    .error(text: "move out of turn"),
+  ]
+
+  @Test(arguments: samples)
+  func everyMessageRoundTrips(message: Message) throws {
+    var decoder = FrameDecoder()
+    decoder.feed(message.bytes)
+    let frame = try #require(try decoder.next())
+    #expect(try Message.decode(frame) == message)
+    #expect(try decoder.next() == nil)
+  }
+
+  /// The example dump in docs/PROTOCOL.md.
+  @Test func moveBytesMatchTheDocumentedDump() {
+    let bytes = Message.move(ply: 4, position: Position(row: 2, column: 0)).bytes
+    #expect(bytes == [0x00, 0x0E, 0x20, 0x01, 0x00, 0x02, 0x00, 0x04, 0x02, 0x00, 0x01, 0x02, 0x03, 0x00, 0x01, 0x00])
+    let hello = Message.hello(versions: [1], name: "Bob", software: "tictactoe 0.1.0").bytes
+    #expect(hello.prefix(3) == [0x00, 0x1E, 0x01])
+    #expect(hello.count == 2 + 0x1E)
+  }
+
+  @Test func framesSurviveAnySplitOfTheStream() throws {
+    let stream = MessageTests.samples.flatMap(\.bytes)
+    for chunk in [1, 2, 3, 7, 64, stream.count] {
+      var decoder = FrameDecoder()
+      var decoded: [Message] = []
+      var index = 0
+      while index < stream.count {
+        decoder.feed(Array(stream[index..<min(index + chunk, stream.count)]))
+        index += chunk
+        while let frame = try decoder.next() {
+          if let message = try Message.decode(frame) { decoded.append(message) }
+        }
+      }
+      #expect(decoded == MessageTests.samples)
+      #expect(decoder.pendingCount == 0)
+    }
+  }
+
+  @Test func anOversizeLengthIsRefusedFromItsHeaderAlone() throws {
+    var decoder = FrameDecoder()
+    decoder.feed([0xFF, 0xFF])
+    #expect(throws: WireError.oversize(length: 65535, maximum: 4096)) { try decoder.next() }
+    var atLimit = FrameDecoder()
+    atLimit.feed([0x10, 0x00, 0x30])
+    #expect(try atLimit.next() == nil)  // 4096 is allowed: waits for the rest
+    var overLimit = FrameDecoder()
+    overLimit.feed([0x10, 0x01])
+    #expect(throws: WireError.oversize(length: 4097, maximum: 4096)) { try overLimit.next() }
+  }
+
+  @Test func anEmptyFrameIsMalformed() {
+    var decoder = FrameDecoder()
+    decoder.feed([0x00, 0x00])
+    #expect(throws: WireError.emptyFrame) { try decoder.next() }
+  }
+
+  @Test func unknownMessageTypesAreIgnoredAndUnknownFieldsSkipped() throws {
+    #expect(try Message.decode(Frame(type: 0x7F, payload: [1, 2, 3])) == nil)
+    // A move with an extra field 9 that a later version might add.
+    let payload: [UInt8] = [1, 0, 2, 0, 3, 2, 0, 1, 1, 3, 0, 1, 2, 9, 0, 2, 0xDE, 0xAD]
+    #expect(
+      try Message.decode(Frame(type: 0x20, payload: payload)) == .move(ply: 3, position: Position(row: 1, column: 2)))
+  }
+
+  @Test func malformedMessagesSayWhatIsWrong() {
+    #expect(throws: WireError.missingField("ply", in: "move")) { try Message.decode(Frame(type: 0x20, payload: [])) }
+    #expect(throws: WireError.truncatedField(tag: 1)) { try Message.decode(Frame(type: 0x30, payload: [1, 0, 9, 65])) }
+    #expect(throws: WireError.duplicateField(tag: 1)) {
+      try Message.decode(Frame(type: 0x30, payload: [1, 0, 1, 65, 1, 0, 1, 66]))
+    }
+    #expect(throws: WireError.invalidUTF8(field: "chat text")) {
+      try Message.decode(Frame(type: 0x30, payload: [1, 0, 2, 0xC3, 0x28]))
+    }
+    #expect(throws: WireError.badValue("coin share", reason: "3 bytes, expected 32")) {
+      try Message.decode(Frame(type: 0x11, payload: [1, 0, 3, 1, 2, 3]))
+    }
+    let long = Array(repeating: UInt8(65), count: 501)
+    #expect(throws: WireError.fieldTooLong("chat text", length: 501, maximum: 500)) {
+      try Message.decode(Frame(type: 0x30, payload: [1, 0x01, 0xF5] + long))
+    }
+    #expect(throws: WireError.badValue("rules", reason: "board side 20 is out of range: it must be from 3 to 15")) {
+      try Message.decode(Message.welcome(version: 1, rules: .standard).frame.replacing(tag: 2, with: [20]))
+    }
+    #expect(throws: WireError.badValue("player name", reason: "it is empty")) {
+      try Message.decode(Message.hello(versions: [1], name: "x", software: "s").frame.replacing(tag: 2, with: []))
+    }
+  }
+
+  @Test func randomBytesNeverCrashTheDecoder() {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      let count = Int.random(in: 0..<40, using: &generator)
+      let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      var decoder = FrameDecoder()
+      decoder.feed(bytes)
+      while let frame = try? decoder.next() { _ = try? Message.decode(frame) }
+    }
+  }
+
+  @Test func versionNegotiation() {
+    #expect(ProtocolVersion.choose(ours: [1, 2], theirs: [2, 3]) == 2)
+    #expect(ProtocolVersion.choose(ours: [1], theirs: [2, 3]) == nil)
+    #expect(ProtocolVersion.describe([3, 2]) == "2-3")
+    #expect(ProtocolVersion.describe([1]) == "1")
+    #expect(ProtocolVersion.describe([1, 3]) == "1, 3")
+  }
+}
+
+extension Frame {
+  /// The same frame with field `tag` set to `value` (for building malformed messages).
+  func replacing(tag: UInt8, with value: [UInt8]) -> Frame {
+    var fields = Fields(message: "test")
+    if let decoded = try? Fields(decoding: payload, message: "test") { fields = decoded }
+    fields.set(tag, bytes: value)
+    return Frame(type: type, payload: fields.bytes)
+  }
+}
