@@ -156,3 +156,17 @@ public enum Message: Sendable, Equatable {
     }
   }
 }
+
+extension Message {
+  /// The message's name for error texts ("move", "welcome").
+  public var name: String {
+    switch kind {
+    case .coinCommit: return "coin commitment"
+    case .coinShare: return "coin share"
+    case .coinReveal: return "coin reveal"
+    case .rematchOffer: return "rematch offer"
+    case .rematchAccept: return "rematch acceptance"
+    default: return "\(kind)"
+    }
+  }
+}

@@ -1,0 +1,373 @@
+import GameCore
+import WireProtocol
+
+/// A networked match as a pure state machine: messages, local actions and the clock go in; messages to send,
+/// events for the UI and the end of the session come out. It validates everything the peer sends.
+public struct NetSession: Sendable {
+  /// What a session needs to know about its own side.
+  public struct Configuration: Sendable {
+    public var role: Role
+    public var name: String
+    public var software: String
+    /// The rules the host offers (ignored on the joiner: the host's welcome decides).
+    public var rules: Rules
+    public var versions: [UInt16]
+    /// Seconds of our own silence after which a heartbeat is sent.
+    public var heartbeatInterval: Double
+    /// Seconds of the peer's silence after which it is declared gone.
+    public var silenceLimit: Double
+    /// At most this many chat messages from the peer within `chatWindow` seconds.
+    public var chatBurst: Int
+    public var chatWindow: Double
+
+    public init(
+      role: Role, name: String, software: String, rules: Rules = .standard,
+      versions: [UInt16] = ProtocolVersion.supported, heartbeatInterval: Double = 3, silenceLimit: Double = 10,
+      chatBurst: Int = 10, chatWindow: Double = 5
+    ) {
+      self.role = role
+      self.name = name
+      self.software = software
+      self.rules = rules
+      self.versions = versions
+      self.heartbeatInterval = heartbeatInterval
+      self.silenceLimit = silenceLimit
+      self.chatBurst = chatBurst
+      self.chatWindow = chatWindow
+    }
+  }
+
+  /// Where the session stands.
+  public enum Phase: Sendable, Equatable {
+    /// Waiting for the peer's hello.
+    case greeting
+    /// Host: the joiner said hello; waiting for this player to accept or decline.
+    case awaitingDecision
+    /// Joiner: waiting for the host's welcome.
+    case awaitingWelcome
+    /// Deciding who moves first.
+    case tossing
+    case playing
+    /// A game ended; a rematch may follow.
+    case betweenGames
+    case closed(SessionEnd)
+  }
+
+  /// Results of the match so far, from this player's side.
+  public struct Score: Sendable, Equatable {
+    public var wins = 0
+    public var losses = 0
+    public var draws = 0
+  }
+
+  public let configuration: Configuration
+  public private(set) var phase = Phase.greeting
+  public private(set) var rules: Rules
+  public private(set) var game: Game?
+  public private(set) var myMark: Mark?
+  public private(set) var gameNumber = 0
+  public private(set) var score = Score()
+  public private(set) var peerName: String?
+  public private(set) var peerSoftware: String?
+  public private(set) var version: UInt16?
+  public private(set) var lastResult: GameResult?
+  /// This player offered a rematch and waits for the answer.
+  public private(set) var rematchOfferedByMe = false
+  /// The peer offered a rematch.
+  public private(set) var rematchOfferedByPeer = false
+
+  private var peerGreeted = false
+  private var coinBytes: [UInt8]
+  private var commitment: [UInt8]?
+  /// Whether the host plays X in the first game (decided by the coin toss).
+  private var hostFirst = true
+  private let sha256: @Sendable ([UInt8]) -> [UInt8]
+  private var lastReceived: Double
+  private var lastSent: Double
+  private var recentChats: [Double] = []
+
+  /// `coinBytes` are 32 fresh random bytes: the host's secret or the joiner's share of the coin toss.
+  public init(
+    configuration: Configuration, coinBytes: [UInt8], sha256: @escaping @Sendable ([UInt8]) -> [UInt8], now: Double
+  ) {
+    self.configuration = configuration
+    self.rules = configuration.rules
+    self.coinBytes = coinBytes
+    self.sha256 = sha256
+    self.lastReceived = now
+    self.lastSent = now
+  }
+
+  public var isClosed: Bool {
+    if case .closed = phase { return true }
+    return false
+  }
+
+  /// Whether it is this player's move now.
+  public var myTurn: Bool { phase == .playing && game?.turn == myMark }
+
+  /// Opens the conversation: both sides say hello at once.
+  public mutating func start(now: Double) -> [SessionOutput] {
+    phase = .greeting
+    return [
+      send(.hello(versions: configuration.versions, name: configuration.name, software: configuration.software), now)
+    ]
+  }
+
+  // MARK: - Local actions
+
+  /// Host: let the joiner in (after the player accepted it).
+  public mutating func accept(now: Double) -> [SessionOutput] {
+    guard configuration.role == .host, phase == .awaitingDecision, let version else { return [] }
+    phase = .tossing
+    return [
+      send(.welcome(version: version, rules: rules), now),
+      send(.coinCommit(digest: sha256(coinBytes)), now),
+    ]
+  }
+
+  /// Host: turn the joiner away.
+  public mutating func decline(_ reason: RefusalReason, text: String, now: Double) -> [SessionOutput] {
+    guard configuration.role == .host, !isClosed else { return [] }
+    return [send(.refuse(reason, text: text), now), close(.localQuit)]
+  }
+
+  /// Plays a move for this player, or throws why it is not allowed (nothing is sent then).
+  public mutating func play(_ position: Position, now: Double) throws(MoveError) -> [SessionOutput] {
+    guard phase == .playing, var game, let myMark else { throw .gameOver }
+    let ply = UInt16(game.history.count)
+    try game.play(position, by: myMark)
+    self.game = game
+    var outputs = [send(.move(ply: ply, position: position), now)]
+    outputs += finishIfOver()
+    return outputs
+  }
+
+  public mutating func chat(_ text: String, now: Double) -> [SessionOutput] {
+    guard !isClosed, peerGreeted else { return [] }
+    let trimmed = String(decoding: Array(text.utf8.prefix(Message.maximumChatBytes)), as: UTF8.self)
+    return [send(.chat(trimmed), now)]
+  }
+
+  public mutating func resign(now: Double) -> [SessionOutput] {
+    guard phase == .playing, let myMark else { return [] }
+    return [send(.resign, now)] + end(.resigned(loser: myMark))
+  }
+
+  /// Offers a rematch, or accepts the peer's offer.
+  public mutating func offerRematch(now: Double) -> [SessionOutput] {
+    guard phase == .betweenGames, !rematchOfferedByMe else { return [] }
+    if rematchOfferedByPeer { return [send(.rematchAccept, now)] + startGame() }
+    rematchOfferedByMe = true
+    return [send(.rematchOffer, now)]
+  }
+
+  /// Says goodbye and ends the session.
+  public mutating func quit(text: String, now: Double) -> [SessionOutput] {
+    guard !isClosed else { return [] }
+    return [send(.bye(.quit, text: text), now), close(.localQuit)]
+  }
+
+  // MARK: - Time
+
+  /// Sends a heartbeat when this side has been quiet, and declares the peer gone when it has been silent
+  /// too long. Call it at `nextDeadline` at the latest.
+  public mutating func tick(now: Double) -> [SessionOutput] {
+    guard !isClosed else { return [] }
+    if now - lastReceived >= configuration.silenceLimit {
+      return [close(.peerVanished(seconds: Int(configuration.silenceLimit.rounded())))]
+    }
+    if now - lastSent >= configuration.heartbeatInterval { return [send(.heartbeat, now)] }
+    return []
+  }
+
+  /// The next time `tick` has something to do.
+  public var nextDeadline: Double? {
+    guard !isClosed else { return nil }
+    return min(lastSent + configuration.heartbeatInterval, lastReceived + configuration.silenceLimit)
+  }
+
+  // MARK: - From the peer
+
+  /// A frame arrived that could not be decoded: tell the peer and close.
+  public mutating func receiveMalformed(_ error: WireError, now: Double) -> [SessionOutput] {
+    violation("malformed message: \(error)", now)
+  }
+
+  /// The connection ended without a goodbye.
+  public mutating func connectionLost() -> [SessionOutput] {
+    guard !isClosed else { return [] }
+    return [close(.peerVanished(seconds: 0))]
+  }
+
+  public mutating func receive(_ message: Message, now: Double) -> [SessionOutput] {
+    guard !isClosed else { return [] }
+    lastReceived = now
+    switch message {
+    case .heartbeat:
+      return []
+    case .bye(_, let text):
+      return [close(.peerQuit(text))]
+    case .error(let text):
+      return [close(.peerReportedError(text))]
+    case .hello(let versions, let name, let software):
+      return hello(versions: versions, name: name, software: software, now)
+    default:
+      break
+    }
+    guard peerGreeted else { return violation("\(message.name) before hello", now) }
+    switch message {
+    case .welcome(let version, let rules):
+      guard configuration.role == .joiner, phase == .awaitingWelcome else { return unexpected(message, now) }
+      guard configuration.versions.contains(version) else {
+        return violation("the host chose protocol version \(version), which was not offered", now)
+      }
+      self.version = version
+      self.rules = rules
+      phase = .tossing
+      return []
+    case .refuse(let reason, let text):
+      guard configuration.role == .joiner, phase == .awaitingWelcome else { return unexpected(message, now) }
+      return [close(.refused(reason, text))]
+    case .coinCommit(let digest):
+      guard configuration.role == .joiner, phase == .tossing, commitment == nil else { return unexpected(message, now) }
+      commitment = digest
+      return [send(.coinShare(bytes: coinBytes), now)]
+    case .coinShare(let share):
+      guard configuration.role == .host, phase == .tossing else { return unexpected(message, now) }
+      hostFirst = ((coinBytes.first ?? 0) ^ share[0]) & 1 == 0
+      return [send(.coinReveal(secret: coinBytes), now)] + startGame()
+    case .coinReveal(let secret):
+      guard configuration.role == .joiner, phase == .tossing, let commitment else { return unexpected(message, now) }
+      guard sha256(secret) == commitment else {
+        return [send(.error(text: "coin secret does not match"), now), close(.coinTossCheated)]
+      }
+      hostFirst = (secret[0] ^ (coinBytes.first ?? 0)) & 1 == 0
+      return startGame()
+    case .move(let ply, let position):
+      return peerMove(ply: ply, position: position, now)
+    case .resign:
+      guard phase == .playing, let myMark else { return [] }  // crossed with the end of the game: nothing to do
+      return end(.resigned(loser: myMark.opponent))
+    case .rematchOffer:
+      guard phase == .betweenGames else { return unexpected(message, now) }
+      if rematchOfferedByMe { return startGame() }
+      rematchOfferedByPeer = true
+      return [.rematchOffered]
+    case .rematchAccept:
+      guard phase == .betweenGames, rematchOfferedByMe else { return unexpected(message, now) }
+      return startGame()
+    case .chat(let text):
+      recentChats = recentChats.filter { now - $0 < configuration.chatWindow } + [now]
+      guard recentChats.count <= configuration.chatBurst else {
+        return violation(
+          "chat flood: more than \(configuration.chatBurst) messages in \(Int(configuration.chatWindow)) seconds", now)
+      }
+      return [.chat(text)]
+    case .hello, .heartbeat, .bye, .error:
+      return []
+    }
+  }
+
+  private mutating func hello(versions: [UInt16], name: String, software: String, _ now: Double) -> [SessionOutput] {
+    guard !peerGreeted else { return violation("a second hello", now) }
+    peerGreeted = true
+    peerName = name
+    peerSoftware = software
+    guard let chosen = ProtocolVersion.choose(ours: configuration.versions, theirs: versions) else {
+      let ours = ProtocolVersion.describe(configuration.versions)
+      var outputs: [SessionOutput] = []
+      if configuration.role == .host {
+        outputs.append(
+          send(
+            .refuse(
+              .versionMismatch,
+              text: "this host speaks protocol \(ours); you speak \(ProtocolVersion.describe(versions))"), now))
+      }
+      return outputs + [close(.versionMismatch(ours: configuration.versions, theirs: versions))]
+    }
+    version = chosen
+    phase = configuration.role == .host ? .awaitingDecision : .awaitingWelcome
+    return [.peerHello(name: name, software: software)]
+  }
+
+  private mutating func peerMove(ply: UInt16, position: Position, _ now: Double) -> [SessionOutput] {
+    if phase == .betweenGames, case .resigned = lastResult { return [] }  // crossed with a resignation
+    guard phase == .playing, var game, let myMark else { return violation("a move while no game is in progress", now) }
+    guard Int(ply) == game.history.count else {
+      return violation("a move for ply \(ply) when ply \(game.history.count) was next (repeated or out of order)", now)
+    }
+    do {
+      try game.play(position, by: myMark.opponent)
+    } catch {
+      return violation("an illegal move: \(error)", now)
+    }
+    self.game = game
+    return [.peerMoved(position)] + finishIfOver()
+  }
+
+  // MARK: - Helpers
+
+  private mutating func startGame() -> [SessionOutput] {
+    gameNumber += 1
+    rematchOfferedByMe = false
+    rematchOfferedByPeer = false
+    lastResult = nil
+    // The first game's X comes from the coin; after that the first player alternates.
+    let hostIsX = gameNumber.isMultiple(of: 2) ? !hostFirst : hostFirst
+    let mark: Mark = (configuration.role == .host) == hostIsX ? .x : .o
+    myMark = mark
+    game = Game(rules: rules)
+    phase = .playing
+    return [.gameStarted(number: gameNumber, myMark: mark)]
+  }
+
+  private mutating func finishIfOver() -> [SessionOutput] {
+    guard let outcome = game?.outcome else { return [] }
+    switch outcome {
+    case .win(let mark, _): return end(.line(winner: mark))
+    case .draw: return end(.draw)
+    }
+  }
+
+  private mutating func end(_ result: GameResult) -> [SessionOutput] {
+    lastResult = result
+    phase = .betweenGames
+    switch result.winner {
+    case nil: score.draws += 1
+    case myMark: score.wins += 1
+    default: score.losses += 1
+    }
+    return [.gameEnded(result)]
+  }
+
+  private mutating func unexpected(_ message: Message, _ now: Double) -> [SessionOutput] {
+    violation("an unexpected \(message.name) (\(phaseName))", now)
+  }
+
+  private mutating func violation(_ text: String, _ now: Double) -> [SessionOutput] {
+    [send(.error(text: text), now), close(.protocolViolation(text))]
+  }
+
+  private mutating func send(_ message: Message, _ now: Double) -> SessionOutput {
+    lastSent = now
+    return .send(message)
+  }
+
+  private mutating func close(_ end: SessionEnd) -> SessionOutput {
+    phase = .closed(end)
+    return .closed(end)
+  }
+
+  private var phaseName: String {
+    switch phase {
+    case .greeting: return "while greeting"
+    case .awaitingDecision: return "while the host decides"
+    case .awaitingWelcome: return "while waiting for the welcome"
+    case .tossing: return "during the coin toss"
+    case .playing: return "during a game"
+    case .betweenGames: return "between games"
+    case .closed: return "after the end"
+    }
+  }
+}

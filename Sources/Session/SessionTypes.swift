@@ -1,0 +1,84 @@
+import GameCore
+import WireProtocol
+
+/// Which end of the connection this session is.
+public enum Role: Sendable, Equatable {
+  /// Listens, chooses the rules, accepts or refuses the joiner, commits first in the coin toss.
+  case host
+  /// Connects to a host.
+  case joiner
+}
+
+/// How one game of a match ended.
+public enum GameResult: Sendable, Equatable {
+  case line(winner: Mark)
+  case draw
+  case resigned(loser: Mark)
+
+  public var winner: Mark? {
+    switch self {
+    case .line(let winner): return winner
+    case .draw: return nil
+    case .resigned(let loser): return loser.opponent
+    }
+  }
+}
+
+/// Why a session ended. Each case is a distinct cause the player is told about (and a distinct exit status
+/// on the command line).
+public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
+  /// This player quit.
+  case localQuit
+  /// The peer said goodbye.
+  case peerQuit(String)
+  /// Nothing arrived from the peer for too long (killed, frozen, or the network dropped it).
+  case peerVanished(seconds: Int)
+  /// The host turned us away.
+  case refused(RefusalReason, String)
+  /// The two programs share no protocol version.
+  case versionMismatch(ours: [UInt16], theirs: [UInt16])
+  /// The peer broke the protocol; we told it why and closed.
+  case protocolViolation(String)
+  /// The peer said we broke the protocol.
+  case peerReportedError(String)
+  /// The host's coin-toss secret did not match its commitment.
+  case coinTossCheated
+
+  public var description: String {
+    switch self {
+    case .localQuit: return "You left the game."
+    case .peerQuit(let text): return text.isEmpty ? "Your opponent left the game." : "Your opponent left: \(text)"
+    case .peerVanished(let seconds):
+      return "Your opponent vanished: nothing arrived for \(seconds) seconds (the program or the network stopped)."
+    case .refused(.busy, _): return "The host is busy with another game. Try again later."
+    case .refused(.declined, _): return "The host declined to play with you."
+    case .refused(.untrusted, let text): return "The host does not trust your key: \(text)"
+    case .refused(_, let text): return "The host refused: \(text)"
+    case .versionMismatch(let ours, let theirs):
+      return
+        "Protocol version mismatch: this program speaks \(ProtocolVersion.describe(ours)), the other speaks "
+        + "\(ProtocolVersion.describe(theirs)). One of you needs to update tictactoe."
+    case .protocolViolation(let text): return "Your opponent's program broke the rules of the protocol: \(text)."
+    case .peerReportedError(let text): return "Your opponent's program reported an error: \(text)."
+    case .coinTossCheated: return "The host's coin toss did not match its commitment: the host cheated or is broken."
+    }
+  }
+}
+
+/// What the session asks of its driver and tells its UI.
+public enum SessionOutput: Sendable, Equatable {
+  /// Send this message to the peer.
+  case send(Message)
+  /// The peer introduced itself. On the host, answer with `accept()` or `decline()`.
+  case peerHello(name: String, software: String)
+  /// A new game began; `myMark` is this player's mark (X moves first).
+  case gameStarted(number: Int, myMark: Mark)
+  /// The peer played `position`.
+  case peerMoved(Position)
+  case chat(String)
+  /// The peer offers a rematch; `acceptRematch()` starts it.
+  case rematchOffered
+  case gameEnded(GameResult)
+  /// The session is over: flush what was sent and close the connection.
+  case closed(SessionEnd)
+}

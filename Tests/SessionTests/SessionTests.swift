@@ -1,0 +1,302 @@
+import GameCore
+import Testing
+import WireProtocol
+
+@testable import Session
+
+/// A stand-in hash for the coin toss (the real one is SHA-256 from the Security module): any function works
+/// for the state machine as long as both sides use the same.
+let testHash: @Sendable ([UInt8]) -> [UInt8] = { bytes in
+  var state: UInt64 = 0xCBF2_9CE4_8422_2325
+  for byte in bytes { state = (state ^ UInt64(byte)) &* 0x100_0000_01B3 }
+  return (0..<32).map { UInt8(truncatingIfNeeded: state >> (($0 % 8) * 8)) ^ UInt8($0) }
+}
+
+/// A host and a joiner wired back to back: every message one sends is delivered to the other.
+struct Pair {
+  var host: NetSession
+  var joiner: NetSession
+  var now = 0.0
+  var hostEvents: [SessionOutput] = []
+  var joinerEvents: [SessionOutput] = []
+
+  init(hostSecret: UInt8 = 0, joinerShare: UInt8 = 0, rules: Rules = .standard) {
+    host = NetSession(
+      configuration: .init(role: .host, name: "Alice", software: "test", rules: rules),
+      coinBytes: Array(repeating: hostSecret, count: 32), sha256: testHash, now: 0)
+    joiner = NetSession(
+      configuration: .init(role: .joiner, name: "Bob", software: "test"),
+      coinBytes: Array(repeating: joinerShare, count: 32), sha256: testHash, now: 0)
+  }
+
+  mutating func deliver(fromHost outputs: [SessionOutput]) {
+    hostEvents += outputs
+    for case .send(let message) in outputs { deliver(toJoiner: message) }
+  }
+
+  mutating func deliver(fromJoiner outputs: [SessionOutput]) {
+    joinerEvents += outputs
+    for case .send(let message) in outputs { deliver(toHost: message) }
+  }
+
+  mutating func deliver(toJoiner message: Message) {
+    let outputs = joiner.receive(roundTrip(message), now: now)
+    deliver(fromJoiner: outputs)
+  }
+
+  mutating func deliver(toHost message: Message) {
+    let outputs = host.receive(roundTrip(message), now: now)
+    deliver(fromHost: outputs)
+  }
+
+  /// Every message goes through the real codec.
+  private func roundTrip(_ message: Message) -> Message {
+    var decoder = FrameDecoder()
+    decoder.feed(message.bytes)
+    guard let frame = try? decoder.next(), let decoded = try? Message.decode(frame) else {
+      Issue.record("\(message) did not survive the codec")
+      return message
+    }
+    return decoded
+  }
+
+  /// Greets, accepts and tosses the coin: ends with game 1 started on both sides.
+  mutating func startMatch() {
+    let joinerHello = joiner.start(now: now)
+    deliver(fromHost: host.start(now: now))
+    deliver(fromJoiner: joinerHello)
+    deliver(fromHost: host.accept(now: now))
+  }
+
+  /// The side whose turn it is plays `position`.
+  mutating func play(_ position: Position) throws {
+    if host.myTurn {
+      deliver(fromHost: try host.play(position, now: now))
+    } else {
+      deliver(fromJoiner: try joiner.play(position, now: now))
+    }
+  }
+}
+
+@Suite struct SessionTests {
+  private func p(_ row: Int, _ column: Int) -> Position { Position(row: row, column: column) }
+
+  @Test func aWholeMatchWithTheHostAccepting() throws {
+    var pair = Pair()
+    pair.startMatch()
+    #expect(pair.hostEvents.contains(.peerHello(name: "Bob", software: "test")))
+    #expect(pair.joinerEvents.contains(.peerHello(name: "Alice", software: "test")))
+    #expect(pair.host.phase == .playing && pair.joiner.phase == .playing)
+    #expect(pair.host.myMark == pair.joiner.myMark?.opponent)
+    #expect(pair.joiner.rules == .standard)
+    for cell in [p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2)] { try pair.play(cell) }
+    #expect(pair.host.game == pair.joiner.game)
+    #expect(pair.host.phase == .betweenGames && pair.joiner.phase == .betweenGames)
+    let xIsHost = pair.host.myMark == .x
+    #expect(pair.host.score.wins == (xIsHost ? 1 : 0))
+    #expect(pair.joiner.score.wins == (xIsHost ? 0 : 1))
+    #expect(pair.host.lastResult == .line(winner: .x))
+  }
+
+  @Test func theHostsRulesReachTheJoiner() throws {
+    var pair = Pair(rules: try Rules(size: 5, k: 4))
+    pair.startMatch()
+    #expect(pair.joiner.rules == (try Rules(size: 5, k: 4)))
+    #expect(pair.joiner.game?.rules.cellCount == 25)
+  }
+
+  @Test(arguments: [(0, 0, true), (1, 0, false), (0, 1, false), (3, 1, true)])
+  func theCoinDecidesWhoStartsAndNeitherSideChoosesAlone(secret: UInt8, share: UInt8, hostFirst: Bool) {
+    var pair = Pair(hostSecret: secret, joinerShare: share)
+    pair.startMatch()
+    #expect(pair.host.myMark == (hostFirst ? .x : .o))
+    #expect(pair.joiner.myMark == (hostFirst ? .o : .x))
+  }
+
+  @Test func rematchesAlternateTheFirstPlayer() throws {
+    var pair = Pair()
+    pair.startMatch()
+    let firstX = pair.host.myMark
+    try pair.play(p(0, 0))
+    pair.deliver(
+      fromHost: pair.host.phase == .playing && !pair.host.myTurn ? pair.host.resign(now: 0) : pair.joiner.resign(now: 0)
+    )
+    #expect(pair.joiner.phase == .betweenGames && pair.host.phase == .betweenGames)
+    pair.deliver(fromJoiner: pair.joiner.offerRematch(now: 0))
+    #expect(pair.hostEvents.last == .rematchOffered)
+    pair.deliver(fromHost: pair.host.offerRematch(now: 0))
+    #expect(pair.host.gameNumber == 2 && pair.joiner.gameNumber == 2)
+    #expect(pair.host.myMark == firstX?.opponent)
+    #expect(pair.host.game?.history == [])
+  }
+
+  @Test func crossedRematchOffersStartOneGame() {
+    var pair = Pair()
+    pair.startMatch()
+    pair.deliver(fromHost: pair.host.resign(now: 0))
+    let hostOffer = pair.host.offerRematch(now: 0)
+    let joinerOffer = pair.joiner.offerRematch(now: 0)
+    pair.deliver(fromHost: hostOffer)
+    pair.deliver(fromJoiner: joinerOffer)
+    #expect(pair.host.gameNumber == 2 && pair.joiner.gameNumber == 2)
+    #expect(pair.host.phase == .playing && pair.joiner.phase == .playing)
+  }
+
+  @Test func resignationEndsTheGameForBoth() {
+    var pair = Pair()
+    pair.startMatch()
+    pair.deliver(fromJoiner: pair.joiner.resign(now: 0))
+    let joinerMark = pair.joiner.myMark ?? .x
+    #expect(pair.host.lastResult == .resigned(loser: joinerMark))
+    #expect(pair.host.score.wins == 1 && pair.joiner.score.losses == 1)
+  }
+
+  @Test func hostDecliningTellsTheJoinerWhy() {
+    var pair = Pair()
+    let joinerHello = pair.joiner.start(now: 0)
+    pair.deliver(fromHost: pair.host.start(now: 0))
+    pair.deliver(fromJoiner: joinerHello)
+    #expect(pair.host.phase == .awaitingDecision)
+    pair.deliver(fromHost: pair.host.decline(.busy, text: "in a game", now: 0))
+    #expect(pair.joiner.phase == .closed(.refused(.busy, "in a game")))
+    #expect(SessionEnd.refused(.busy, "x").description == "The host is busy with another game. Try again later.")
+  }
+
+  @Test func versionMismatchNamesBothVersions() {
+    var host = NetSession(
+      configuration: .init(role: .host, name: "A", software: "t", versions: [2, 3]), coinBytes: [0], sha256: testHash,
+      now: 0)
+    _ = host.start(now: 0)
+    let outputs = host.receive(.hello(versions: [1], name: "B", software: "t"), now: 0)
+    #expect(outputs.contains(.send(.refuse(.versionMismatch, text: "this host speaks protocol 2-3; you speak 1"))))
+    #expect(host.phase == .closed(.versionMismatch(ours: [2, 3], theirs: [1])))
+    #expect(
+      SessionEnd.versionMismatch(ours: [2, 3], theirs: [1]).description
+        == "Protocol version mismatch: this program speaks 2-3, the other speaks 1. One of you needs to update tictactoe."
+    )
+  }
+
+  @Test func joinerWaitsForTheWelcomeBeforeTheGameStarts() {
+    var pair = Pair()
+    let joinerHello = pair.joiner.start(now: 0)
+    pair.deliver(fromHost: pair.host.start(now: 0))
+    pair.deliver(fromJoiner: joinerHello)
+    #expect(pair.joiner.phase == .awaitingWelcome)
+    #expect(pair.joiner.game == nil)
+    #expect(throws: MoveError.gameOver) { try pair.joiner.play(Position(row: 0, column: 0), now: 0) }
+  }
+
+  /// Every way a peer can break the rules: answered with an error message and the session closed.
+  @Test(arguments: [
+    ("a second hello", Message.hello(versions: [1], name: "Bob", software: "t"), "a second hello"),
+    ("out of turn", .move(ply: 0, position: Position(row: 0, column: 0)), ""),
+    ("duplicate ply", .move(ply: 5, position: Position(row: 2, column: 2)), "repeated or out of order"),
+    ("out of range", .move(ply: 0, position: Position(row: 3, column: 0)), "off the 3×3 board"),
+    ("welcome to a host", .welcome(version: 1, rules: .standard), "an unexpected welcome (during a game)"),
+    ("rematch accept unasked", .rematchAccept, "an unexpected rematch acceptance (during a game)"),
+  ])
+  func violationsAreAnsweredAndClosed(name: String, message: Message, expected: String) {
+    var pair = Pair()
+    pair.startMatch()
+    // Make it the host's turn, so any joiner move is out of turn.
+    if !pair.host.myTurn { try? pair.play(Position(row: 1, column: 1)) }
+    if name == "out of range" || name == "duplicate ply" {
+      // Let the joiner be the one to move, so only the range or ply is wrong.
+      try? pair.play(Position(row: 0, column: 0))
+    }
+    let ply = UInt16(pair.host.game?.history.count ?? 0)
+    var toSend = message
+    if name == "out of range" { toSend = .move(ply: ply, position: Position(row: 3, column: 0)) }
+    let outputs = pair.host.receive(toSend, now: 0)
+    guard case .closed(.protocolViolation(let text)) = pair.host.phase else {
+      Issue.record("\(name): still open after \(toSend)")
+      return
+    }
+    #expect(text.contains(expected), "\(name): \(text)")
+    #expect(outputs.first == .send(.error(text: text)))
+  }
+
+  @Test func occupiedCellsAndMovesAfterTheEndAreViolations() throws {
+    var pair = Pair()
+    pair.startMatch()
+    try pair.play(p(1, 1))
+    var mover = pair.host.myTurn ? pair.joiner : pair.host
+    let outputs = mover.receive(.move(ply: 1, position: p(1, 1)), now: 0)
+    #expect(outputs.last == .closed(.protocolViolation("an illegal move: row 2, column 2 is already taken by X")))
+    var finished = Pair()
+    finished.startMatch()
+    for cell in [p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2)] { try finished.play(cell) }
+    let after = finished.host.receive(.move(ply: 5, position: p(2, 2)), now: 0)
+    #expect(after.last == .closed(.protocolViolation("a move while no game is in progress")))
+  }
+
+  @Test func messagesBeforeHelloAreViolations() {
+    var host = NetSession(
+      configuration: .init(role: .host, name: "A", software: "t"), coinBytes: [0], sha256: testHash, now: 0)
+    _ = host.start(now: 0)
+    #expect(host.receive(.chat("hi"), now: 0).last == .closed(.protocolViolation("chat before hello")))
+  }
+
+  @Test func unknownMessagesAreIgnoredByTheCodecAndHeartbeatsKeepItAlive() {
+    var pair = Pair()
+    pair.startMatch()
+    for second in 1...30 {
+      pair.now = Double(second)
+      pair.deliver(fromHost: pair.host.tick(now: pair.now))
+      pair.deliver(fromJoiner: pair.joiner.tick(now: pair.now))
+    }
+    #expect(!pair.host.isClosed && !pair.joiner.isClosed)
+  }
+
+  @Test func aSilentPeerIsDeclaredGoneAfterTheLimit() {
+    var pair = Pair()
+    pair.startMatch()
+    #expect(pair.host.tick(now: 3) == [.send(.heartbeat)])
+    #expect(pair.host.tick(now: 9.9) == [.send(.heartbeat)])
+    #expect(pair.host.tick(now: 10) == [.closed(.peerVanished(seconds: 10))])
+    #expect(pair.host.nextDeadline == nil)
+  }
+
+  @Test func chatArrivesAndAFloodIsStopped() {
+    var pair = Pair()
+    pair.startMatch()
+    pair.deliver(fromJoiner: pair.joiner.chat("good luck", now: 0))
+    #expect(pair.hostEvents.contains(.chat("good luck")))
+    var outputs: [SessionOutput] = []
+    for i in 0..<11 { outputs += pair.host.receive(.chat("spam \(i)"), now: 1) }
+    #expect(outputs.last == .closed(.protocolViolation("chat flood: more than 10 messages in 5 seconds")))
+  }
+
+  @Test func aCheatingCoinRevealIsCaught() {
+    var pair = Pair()
+    let joinerHello = pair.joiner.start(now: 0)
+    _ = pair.host.start(now: 0)
+    _ = pair.joiner.receive(.hello(versions: [1], name: "Alice", software: "t"), now: 0)
+    _ = pair.host.receive(
+      joinerHello.compactMap { if case .send(let m) = $0 { return m } else { return nil } }[0], now: 0)
+    _ = pair.joiner.receive(.welcome(version: 1, rules: .standard), now: 0)
+    _ = pair.joiner.receive(.coinCommit(digest: testHash(Array(repeating: 0, count: 32))), now: 0)
+    let outputs = pair.joiner.receive(.coinReveal(secret: Array(repeating: 1, count: 32)), now: 0)
+    #expect(outputs.last == .closed(.coinTossCheated))
+  }
+
+  @Test func byeEndsTheSessionWithTheReason() {
+    var pair = Pair()
+    pair.startMatch()
+    pair.deliver(fromHost: pair.host.quit(text: "Alice left", now: 0))
+    #expect(pair.joiner.phase == .closed(.peerQuit("Alice left")))
+    #expect(pair.host.phase == .closed(.localQuit))
+  }
+
+  @Test func movesCrossingAResignationAreIgnored() throws {
+    var pair = Pair()
+    pair.startMatch()
+    let moverIsHost = pair.host.myTurn
+    var mover = moverIsHost ? pair.host : pair.joiner
+    var other = moverIsHost ? pair.joiner : pair.host
+    let move = try mover.play(p(0, 0), now: 0)
+    _ = other.resign(now: 0)
+    for case .send(let message) in move { #expect(other.receive(message, now: 0) == []) }
+    #expect(!other.isClosed)
+  }
+}
