@@ -1,4 +1,5 @@
 import Glibc
+import Session
 import TerminalUI
 
 /// Runs the full-screen UI: one poll() loop over the keyboard, signals and the AI's answers. It blocks
@@ -10,6 +11,11 @@ public final class CursesDriver {
   private let computer = ComputerPlayer()
   private let onSaveSettings: (Settings) -> Void
   private let log: Log
+  /// Starts hosting (nil) or joining (an address): a match and its first events, or why it failed.
+  var startNetwork: ((String?) -> Result<(NetworkMatch, [MatchEvent]), MatchEnd>)?
+  var onJoined: (([String]) -> Void)?
+  var match: NetworkMatch?
+  private var exitStatus: Int32?
 
   public init(
     terminal: Terminal, controller: UIController, signals: SignalPipe, log: Log,
@@ -28,9 +34,23 @@ public final class CursesDriver {
     syncSize()
     if let status = perform(initial) { return status }
     while true {
+      if let status = exitStatus { return status }
       terminal.draw(Renderer.render(controller.state))
-      let ready = waitReadable(
-        [terminal.inputDescriptor, signals.readDescriptor, computer.readDescriptor], timeout: -1)
+      var descriptors = [terminal.inputDescriptor, signals.readDescriptor, computer.readDescriptor]
+      var writers: [Int32] = []
+      var timeout: Int32 = -1
+      if let match {
+        descriptors += match.pollSet.map(\.fd)
+        writers = match.pollSet.filter(\.write).map(\.fd)
+        if let deadline = match.nextDeadline {
+          timeout = max(0, Int32(((deadline - Monotonic.now()) * 1000).rounded(.up)))
+        }
+      }
+      let (ready, writable) = waitReadyFull(descriptors, writers: writers, timeout: timeout)
+      if let match {
+        present(match.handle(readable: ready, writable: writable), match)
+        present(match.tick(), match)
+      }
       if ready.contains(signals.readDescriptor) {
         for number in signals.drain() {
           if number == SIGWINCH {
@@ -68,9 +88,67 @@ public final class CursesDriver {
       case .saveSettings(let settings):
         onSaveSettings(settings)
       case .quit:
-        return 0
+        return exitStatus ?? 0
+      case .host:
+        begin(address: nil)
+      case .join(let address):
+        onJoined?(controller.state.recentAddresses)
+        begin(address: address)
+      case .netPlay(let position):
+        guard let match else { continue }
+        do {
+          present(try match.play(position), match)
+        } catch {
+          controller.updateNetwork { $0.notice = "\(error)" }
+        }
+      case .netChat(let text):
+        if let match {
+          controller.updateNetwork { $0.chat.append("you: \(text)") }
+          present(match.chat(text), match)
+        }
+      case .netResign:
+        if let match { present(match.resign(), match) }
+      case .netRematch:
+        if let match { present(match.rematch(), match) }
+      case .netAnswer(let accept):
+        controller.updateNetwork { $0.question = nil }
+        if let match { present(match.answer(accept: accept), match) }
+      case .netLeave:
+        if let match, match.finished == nil { _ = match.quit() }
+        if let end = match?.finished, controller.state.direct { exitStatus = ExitStatus.code(for: end) }
+        match = nil
+        if let status = perform(controller.leaveNetwork()) { return status }
       }
     }
     return nil
+  }
+
+  private func begin(address: String?) {
+    var net = NetGameState(isHost: address == nil, myName: "you")
+    net.info = [address.map { "Connecting to \($0)…" } ?? "Starting to host…"]
+    controller.showNetwork(net)
+    terminal.draw(Renderer.render(controller.state))
+    guard let startNetwork else { return }
+    switch startNetwork(address) {
+    case .success(let (started, events)):
+      match = started
+      controller.updateNetwork { net in
+        net.myName = started.profileName
+        net.info = []
+        net.warnings = started.warnings
+      }
+      present(events, started)
+    case .failure(let end):
+      controller.updateNetwork { $0.ended = end.description }
+    }
+  }
+
+  func present(_ events: [MatchEvent], _ match: NetworkMatch) {
+    guard !events.isEmpty else { return }
+    controller.updateNetwork { NetworkPresenter.apply(events, match: match, to: &$0) }
+    for case .finished(let end) in events {
+      log.write("network match ended: \(end)")
+      if case .session(.localQuit) = end, controller.state.direct { exitStatus = ExitStatus.ok }
+    }
   }
 }

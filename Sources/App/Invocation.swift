@@ -1,5 +1,7 @@
 import GameCore
+import Security
 import TerminalUI
+import Transport
 
 /// How the game draws itself.
 public enum UIMode: String, Sendable, Equatable {
@@ -26,10 +28,41 @@ public struct PlayRequest: Sendable, Equatable {
   }
 }
 
+/// What `tictactoe host` was asked for.
+public struct HostRequest: Sendable, Equatable {
+  public var port: UInt16 = Endpoint.defaultPort
+  public var bind: String?
+  public var size: Int?
+  public var k: Int?
+}
+
+/// `tictactoe identity ...`
+public enum IdentityCommand: Sendable, Equatable {
+  /// Print the fingerprint (first line, SHA256:...) and the read-aloud form.
+  case show
+  /// Make a new key and certificate (the old ones are replaced).
+  case new
+  /// Use the identity in these PEM files, or this PKCS#12 file.
+  case importPEM(certificate: String, key: String)
+  case importPKCS12(file: String, passwordFile: String?)
+  /// Print the certificate (PEM) on standard output.
+  case exportCertificate
+}
+
+/// `tictactoe peers ...`
+public enum PeersCommand: Sendable, Equatable {
+  case list
+  case forget(String)
+}
+
 /// A parsed command line.
 public enum Invocation: Sendable, Equatable {
   case lobby(ui: UIMode, ascii: Bool)
   case play(PlayRequest, ui: UIMode, ascii: Bool)
+  case host(HostRequest, NetworkOptions, ui: UIMode, ascii: Bool)
+  case join(Endpoint, NetworkOptions, ui: UIMode, ascii: Bool)
+  case identity(IdentityCommand, name: String?)
+  case peers(PeersCommand)
   case help
   case version
 }
@@ -40,19 +73,25 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
   public var description: String { message }
 }
 
-/// Parses the command line by hand (no outside packages): a subcommand, then options in any order.
+/// Parses the command line by hand (no outside packages): a command, then options in any order.
 public enum CommandLineParser {
-  public static let version = "tictactoe 0.1.0"
+  public static let version = "tictactoe 0.2.0"
 
   public static let usage = """
     Usage:
       tictactoe [--ui curses|plain] [--ascii]
       tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first me|them|random]
                      [--ui curses|plain] [--ascii]
+      tictactoe host [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [TRUST] [--ui MODE]
+      tictactoe join HOST[:PORT] [--name NAME] [TRUST] [--ui MODE]
+      tictactoe identity [show | new | import CERT.pem KEY.pem | import FILE.p12 [--password-file F] | export]
+      tictactoe peers [list | forget NAME|FINGERPRINT]
       tictactoe --help | --version
 
     With no command, tictactoe opens the lobby: play the computer, two players on one keyboard, options.
-    `play` starts a game at once; leaving it quits.
+    `play` starts a local game at once; leaving it quits.
+    `host` waits for one opponent over TLS (IPv4 and IPv6); `join` connects to a host. HOST may be a name,
+    an IPv4 address or an IPv6 address; write [v6addr]:port to give a port with an IPv6 address.
 
     Options:
       --ai LEVEL        play the computer at LEVEL: easy, normal or perfect (default: the saved setting)
@@ -60,31 +99,59 @@ public enum CommandLineParser {
       --size N          an N×N board, N from 3 to 15 (default: the saved setting, first 3)
       --k K             K in a row wins, from 3 to N (default: min(N, 5) with --size, else the saved setting)
       --first WHO       who moves first against the computer: me, them or random; the first player is X
+      --port P          host on port P (default 7177; 0 picks a free port)
+      --bind ADDR       host on this address only (default: every address, IPv6 and IPv4)
+      --name NAME       your name for this game (default: the login name)
       --ui MODE         curses (full screen, the default) or plain (lines on stdin/stdout)
       --ascii           draw with ASCII only (also chosen when the locale is not UTF-8)
       -h, --help        show this help and exit
       --version         show the version and exit
 
+    Trust (TRUST above; the default is trust on first use, like OpenSSH):
+      --accept-new      accept peers never met before without asking (a changed key is still refused)
+      --pin SHA256:...  accept only the peer with this key fingerprint
+      --ca FILE         accept peers whose certificate chains to the CAs in FILE ("system": the system store)
+      --peer-name NAME  with --ca: the name the peer's certificate must carry (default: the host typed)
+      --allow-expired   accept expired certificates (shown on screen while in force)
+      --no-verify-name  with --ca: do not check the certificate's name (shown on screen)
+      --insecure        encrypt but accept ANY certificate: privacy from passive eavesdroppers only
+      --cert FILE --key FILE           present this certificate and key (PEM)
+      --identity FILE.p12 [--password-file F]   present the identity in this PKCS#12 file
+
     Environment:
       NO_COLOR          when set, draw without colours
       XDG_CONFIG_HOME   settings.conf lives in $XDG_CONFIG_HOME/tictactoe (default ~/.config)
+      XDG_DATA_HOME     the identity and known_peers live in $XDG_DATA_HOME/tictactoe (default ~/.local/share)
       XDG_STATE_HOME    the log lives in $XDG_STATE_HOME/tictactoe (default ~/.local/state)
 
-    Exit status: 0 done, 1 error, 64 usage error, 130/143/129 ended by SIGINT/SIGTERM/SIGHUP.
+    Exit status: 0 done, 1 error, 64 usage error, 65 bad file, 10-32 network failures (see the man page),
+    130/143/129 ended by SIGINT/SIGTERM/SIGHUP.
     """
 
+  private enum Command: String {
+    case lobby, play, host, join, identity, peers
+  }
+
   public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    // --help and --version win wherever they stand.
+    if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help }
+    if arguments.contains("--version") { return .version }
+
     var rest = arguments[...]
-    var isPlay = false
-    if rest.first == "play" {
-      isPlay = true
+    var command = Command.lobby
+    if let first = rest.first, !first.hasPrefix("-") {
+      guard let named = Command(rawValue: first), named != .lobby else {
+        throw UsageError(message: "unknown command \"\(first)\"")
+      }
+      command = named
       rest = rest.dropFirst()
-    } else if let first = rest.first, !first.hasPrefix("-") {
-      throw UsageError(message: "unknown command \"\(first)\"")
     }
     var ui = UIMode.curses
     var ascii = false
     var request = PlayRequest()
+    var host = HostRequest()
+    var network = NetworkOptions()
+    var positional: [String] = []
 
     func value(for option: String) throws(UsageError) -> String {
       guard let next = rest.first else { throw UsageError(message: "\(option) needs a value") }
@@ -96,13 +163,109 @@ public enum CommandLineParser {
       guard let number = Int(text) else { throw UsageError(message: "\(option) needs a number, not \"\(text)\"") }
       return number
     }
-    func playOnly(_ option: String) throws(UsageError) {
-      guard isPlay else { throw UsageError(message: "\(option) belongs to `tictactoe play`") }
+    func only(_ option: String, _ commands: Command...) throws(UsageError) {
+      guard commands.contains(command) else {
+        let names = commands.map { "`tictactoe \($0.rawValue)`" }.joined(separator: " or ")
+        throw UsageError(message: "\(option) belongs to \(names)")
+      }
     }
 
-    // --help and --version win wherever they stand.
-    if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help }
-    if arguments.contains("--version") { return .version }
+    func handle(_ argument: String) throws(UsageError) {
+      switch argument {
+      case "--ascii":
+        try only(argument, .lobby, .play, .host, .join)
+        ascii = true
+      case "--ui":
+        try only(argument, .lobby, .play, .host, .join)
+        let text = try value(for: argument)
+        guard let mode = UIMode(rawValue: text) else {
+          throw UsageError(message: "--ui must be curses or plain, not \"\(text)\"")
+        }
+        ui = mode
+      case "--ai":
+        try only(argument, .play)
+        let text = try value(for: argument)
+        guard let level = AILevel(rawValue: text) else {
+          throw UsageError(message: "--ai must be easy, normal or perfect, not \"\(text)\"")
+        }
+        if request.opponent == .hotseat { throw UsageError(message: "--ai and --hotseat cannot be combined") }
+        request.opponent = .computer(level)
+      case "--hotseat":
+        try only(argument, .play)
+        if case .computer = request.opponent { throw UsageError(message: "--ai and --hotseat cannot be combined") }
+        request.opponent = .hotseat
+      case "--size":
+        try only(argument, .play, .host)
+        request.size = try number(for: argument)
+        host.size = request.size
+      case "--k":
+        try only(argument, .play, .host)
+        request.k = try number(for: argument)
+        host.k = request.k
+      case "--first":
+        try only(argument, .play)
+        let text = try value(for: argument)
+        guard let first = FirstPlayer(rawValue: text) else {
+          throw UsageError(message: "--first must be me, them or random, not \"\(text)\"")
+        }
+        request.first = first
+      case "--port":
+        try only(argument, .host)
+        let port = try number(for: argument)
+        guard (0...65535).contains(port) else { throw UsageError(message: "--port must be from 0 to 65535") }
+        host.port = UInt16(port)
+      case "--bind":
+        try only(argument, .host)
+        host.bind = try value(for: argument)
+      case "--name":
+        try only(argument, .host, .join, .identity)
+        let name = try value(for: argument)
+        guard !name.isEmpty, name.utf8.count <= 64 else {
+          throw UsageError(message: "--name must be 1 to 64 bytes long")
+        }
+        network.name = name
+      case "--accept-new":
+        try only(argument, .host, .join)
+        network.acceptNew = true
+      case "--pin":
+        try only(argument, .host, .join)
+        let text = try value(for: argument)
+        guard let fingerprint = Fingerprint(parsing: text) else {
+          throw UsageError(message: "--pin needs a fingerprint like SHA256:…, not \"\(text)\"")
+        }
+        network.pin = fingerprint
+      case "--ca":
+        try only(argument, .host, .join)
+        network.caFile = try value(for: argument)
+      case "--peer-name":
+        try only(argument, .host, .join)
+        network.peerName = try value(for: argument)
+      case "--allow-expired":
+        try only(argument, .host, .join)
+        network.allowExpired = true
+      case "--no-verify-name":
+        try only(argument, .host, .join)
+        network.verifyName = false
+      case "--insecure":
+        try only(argument, .host, .join)
+        network.insecure = true
+      case "--cert":
+        try only(argument, .host, .join)
+        network.certificateFile = try value(for: argument)
+      case "--key":
+        try only(argument, .host, .join)
+        network.keyFile = try value(for: argument)
+      case "--identity":
+        try only(argument, .host, .join)
+        network.pkcs12File = try value(for: argument)
+      case "--password-file":
+        try only(argument, .host, .join, .identity)
+        network.passwordFile = try value(for: argument)
+      default:
+        if argument.hasPrefix("-") && argument.count > 1 { throw UsageError(message: "unknown option \"\(argument)\"") }
+        positional.append(argument)
+      }
+    }
 
     while let argument = rest.first {
       rest = rest.dropFirst()
@@ -115,46 +278,16 @@ public enum CommandLineParser {
       }
     }
 
-    func handle(_ argument: String) throws(UsageError) {
-      switch argument {
-      case "--ascii": ascii = true
-      case "--ui":
-        let text = try value(for: argument)
-        guard let mode = UIMode(rawValue: text) else {
-          throw UsageError(message: "--ui must be curses or plain, not \"\(text)\"")
-        }
-        ui = mode
-      case "--ai":
-        try playOnly(argument)
-        let text = try value(for: argument)
-        guard let level = AILevel(rawValue: text) else {
-          throw UsageError(message: "--ai must be easy, normal or perfect, not \"\(text)\"")
-        }
-        if request.opponent == .hotseat { throw UsageError(message: "--ai and --hotseat cannot be combined") }
-        request.opponent = .computer(level)
-      case "--hotseat":
-        try playOnly(argument)
-        if case .computer = request.opponent { throw UsageError(message: "--ai and --hotseat cannot be combined") }
-        request.opponent = .hotseat
-      case "--size":
-        try playOnly(argument)
-        request.size = try number(for: argument)
-      case "--k":
-        try playOnly(argument)
-        request.k = try number(for: argument)
-      case "--first":
-        try playOnly(argument)
-        let text = try value(for: argument)
-        guard let first = FirstPlayer(rawValue: text) else {
-          throw UsageError(message: "--first must be me, them or random, not \"\(text)\"")
-        }
-        request.first = first
-      default:
-        throw UsageError(message: "unknown option \"\(argument)\"")
-      }
+    func noPositional() throws(UsageError) {
+      if let extra = positional.first { throw UsageError(message: "unexpected argument \"\(extra)\"") }
     }
 
-    if isPlay {
+    switch command {
+    case .lobby:
+      try noPositional()
+      return .lobby(ui: ui, ascii: ascii)
+    case .play:
+      try noPositional()
       // Check the rules now so a bad size is a usage error, not a failure later.
       do throws(RulesError) {
         _ = try request.rules(settings: Settings())
@@ -162,7 +295,55 @@ public enum CommandLineParser {
         throw UsageError(message: error.description)
       }
       return .play(request, ui: ui, ascii: ascii)
+    case .host:
+      try noPositional()
+      try network.validate()
+      do throws(RulesError) {
+        _ = try request.rules(settings: Settings())
+      } catch {
+        throw UsageError(message: error.description)
+      }
+      return .host(host, network, ui: ui, ascii: ascii)
+    case .join:
+      guard positional.count == 1, let endpoint = Endpoint(parsing: positional[0]) else {
+        throw UsageError(
+          message: positional.isEmpty
+            ? "join needs an address: HOST, HOST:PORT or [IPv6]:PORT"
+            : "\"\(positional.joined(separator: " "))\" is not an address: use HOST, HOST:PORT or [IPv6]:PORT")
+      }
+      try network.validate()
+      return .join(endpoint, network, ui: ui, ascii: ascii)
+    case .identity:
+      return .identity(try identityCommand(positional, passwordFile: network.passwordFile), name: network.name)
+    case .peers:
+      switch positional.first {
+      case nil, "list":
+        guard positional.count <= 1 else { throw UsageError(message: "peers list takes no arguments") }
+        return .peers(.list)
+      case "forget":
+        guard positional.count == 2 else { throw UsageError(message: "peers forget needs one NAME or FINGERPRINT") }
+        return .peers(.forget(positional[1]))
+      default:
+        throw UsageError(message: "peers knows list and forget, not \"\(positional[0])\"")
+      }
     }
-    return .lobby(ui: ui, ascii: ascii)
+  }
+
+  private static func identityCommand(_ words: [String], passwordFile: String?) throws(UsageError) -> IdentityCommand {
+    switch words.first {
+    case nil, "show":
+      guard words.count <= 1 else { throw UsageError(message: "identity show takes no arguments") }
+      return .show
+    case "new":
+      return .new
+    case "export":
+      return .exportCertificate
+    case "import":
+      if words.count == 3 { return .importPEM(certificate: words[1], key: words[2]) }
+      if words.count == 2 { return .importPKCS12(file: words[1], passwordFile: passwordFile) }
+      throw UsageError(message: "identity import needs CERT.pem KEY.pem, or FILE.p12")
+    default:
+      throw UsageError(message: "identity knows show, new, import and export, not \"\(words[0])\"")
+    }
   }
 }

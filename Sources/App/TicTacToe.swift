@@ -1,7 +1,10 @@
 import CursesBackend
 import Foundation
 import GameCore
+import Security
+import Session
 import TerminalUI
+import Transport
 
 /// The program: reads the command line, loads settings, and runs the chosen front end.
 public enum TicTacToe {
@@ -25,17 +28,105 @@ public enum TicTacToe {
       return runCurses(request: nil, ascii: ascii, environment: environment)
     case .play(let request, let ui, let ascii):
       return play(request, ui: ui, ascii: ascii, environment: environment)
+    case .host(let request, let options, let ui, let ascii):
+      return network(.host(request), options: options, ui: ui, ascii: ascii, environment: environment)
+    case .join(let endpoint, let options, let ui, let ascii):
+      return network(.join(endpoint), options: options, ui: ui, ascii: ascii, environment: environment)
+    case .identity(let command, let name):
+      return IdentityCommands.run(command, profile: profile(environment, name: name))
+    case .peers(let command):
+      return IdentityCommands.run(command, profile: profile(environment, name: nil))
     }
   }
 
-  private struct Context {
+  static func profile(_ environment: [String: String], name: String?) -> Profile {
+    let paths = Paths(environment: environment)
+    return Profile(paths: paths, name: name ?? Profile.loginName(environment: environment))
+  }
+
+  enum NetworkRole {
+    case host(HostRequest)
+    case join(Endpoint)
+  }
+
+  private static func network(
+    _ role: NetworkRole, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String]
+  ) -> Int32 {
+    let context = context(environment)
+    let profile = profile(environment, name: options.name)
+    let identity: Security.Identity
+    do {
+      let (loaded, created) = try profile.identity(options: options)
+      identity = loaded
+      if created { writeError("tictactoe: made a new identity for \(profile.name): \(loaded.fingerprint)\n") }
+    } catch {
+      writeError("tictactoe: \(error)\n")
+      return ExitStatus.badFile
+    }
+    var rules = context.settings.rules
+    if case .host(let request) = role {
+      var play = PlayRequest()
+      play.size = request.size
+      play.k = request.k
+      guard let chosen = try? play.rules(settings: context.settings) else { return ExitStatus.usage }
+      rules = chosen
+    }
+    let clock = { Monotonic.now() }
+    let isHost: Bool
+    if case .host = role { isHost = true } else { isHost = false }
+    let match = NetworkMatch(
+      role: isHost ? .host : .joiner, profile: profile, identity: identity, options: options, rules: rules,
+      log: context.log, clock: clock)
+    var initial: [MatchEvent] = options.warnings.map { .status("warning: \($0)") }
+    do {
+      switch role {
+      case .host(let request):
+        try match.host(bind: request.bind, port: request.port)
+        initial += hostIntroduction(match: match, profile: profile, identity: identity, rules: rules)
+      case .join(let endpoint):
+        initial.append(.status("Connecting to \(endpoint)…"))
+        try match.join(endpoint)
+      }
+    } catch let error as NetworkError {
+      writeError("tictactoe: \(error)\n")
+      return ExitStatus.code(for: .network(error))
+    } catch let error as MatchEnd {
+      writeError("tictactoe: \(error)\n")
+      return ExitStatus.code(for: error)
+    } catch {
+      writeError("tictactoe: \(error)\n")
+      return ExitStatus.failure
+    }
+    if ui == .curses {
+      return runCursesNetwork(match: match, initial: initial, ascii: ascii, environment: environment, context: context)
+    }
+    return PlainNetworkDriver(match: match, log: context.log).run(initial: initial)
+  }
+
+  static func hostIntroduction(match: NetworkMatch, profile: Profile, identity: Security.Identity, rules: Rules)
+    -> [MatchEvent]
+  {
+    let addresses = Sockets.localAddresses().map { $0.contains(":") ? "[\($0)]:\(match.port)" : "\($0):\(match.port)" }
+    return [
+      .status("Hosting \(rules) as \(profile.name) on port \(match.port)."),
+      .status("Your key: \(identity.fingerprint)"),
+      .status("Read aloud: \(identity.fingerprint.readAloud)"),
+      .status(
+        addresses.isEmpty
+          ? "Friends on this machine join with: tictactoe join localhost:\(match.port)"
+          : "Friends join with: tictactoe join ADDRESS, ADDRESS one of \(addresses.joined(separator: ", "))"),
+      .status("Waiting for an opponent…"),
+    ]
+  }
+
+  struct Context {
     let paths: Paths
     let log: Log
     var settings: Settings
     var warning: String?
   }
 
-  private static func context(_ environment: [String: String]) -> Context {
+  static func context(_ environment: [String: String]) -> Context {
     let paths = Paths(environment: environment)
     let log = Log(path: paths.logFile)
     do {
@@ -89,15 +180,32 @@ public enum TicTacToe {
       if let first = request.first { settings.first = first }
       if case .computer(let level) = request.opponent { settings.aiLevel = level }
     }
+    var controller = makeController(settings: settings, ascii: ascii, environment: environment, context: context)
+    var initial: [Effect] = []
+    if let request { initial = controller.startDirect(opponent: request.opponent ?? .computer(settings.aiLevel)) }
+    let driver = makeDriver(controller: controller, environment: environment, context: context)
+    let status = driver.run(initial: initial)
+    context.log.write("curses UI ended with status \(status)")
+    return status
+  }
+
+  private static func makeController(
+    settings: Settings, ascii: Bool, environment: [String: String], context: Context
+  ) -> UIController {
     var state = UIState(settings: settings, seed: UInt64.random(in: 0...UInt64.max))
     state.glyphs = Glyphs.choose(environment: environment, forceASCII: ascii)
     state.notice = context.warning
-    var controller = UIController(state: state)
-    var initial: [Effect] = []
-    if let request { initial = controller.startDirect(opponent: request.opponent ?? .computer(settings.aiLevel)) }
+    state.recentAddresses = RecentAddresses.load(context.paths)
+    return UIController(state: state)
+  }
+
+  private static func makeDriver(controller: UIController, environment: [String: String], context: Context)
+    -> CursesDriver
+  {
     let signals = SignalPipe()
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-    context.log.write("curses UI started (\(state.glyphs == .unicode ? "UTF-8" : "ASCII"), colour \(!noColor))")
+    context.log.write(
+      "curses UI started (\(controller.state.glyphs == .unicode ? "UTF-8" : "ASCII"), colour \(!noColor))")
     let terminal = CursesTerminal(useColor: !noColor)
     let driver = CursesDriver(
       terminal: terminal, controller: controller, signals: signals, log: context.log,
@@ -108,8 +216,64 @@ public enum TicTacToe {
           context.log.write("settings not saved: \(error)")
         }
       })
-    let status = driver.run(initial: initial)
-    context.log.write("curses UI ended with status \(status)")
+    let settings = controller.state.settings
+    driver.onJoined = { addresses in RecentAddresses.save(addresses, context.paths, log: context.log) }
+    driver.startNetwork = { address in
+      startFromLobby(address: address, settings: settings, environment: environment, context: context)
+    }
+    return driver
+  }
+
+  /// Hosting or joining chosen in the lobby: default trust (trust on first use), the saved rules.
+  private static func startFromLobby(
+    address: String?, settings: Settings, environment: [String: String], context: Context
+  ) -> Result<(NetworkMatch, [MatchEvent]), MatchEnd> {
+    let options = NetworkOptions()
+    let profile = profile(environment, name: nil)
+    do {
+      let (identity, _) = try profile.identity(options: options)
+      let match = NetworkMatch(
+        role: address == nil ? .host : .joiner, profile: profile, identity: identity, options: options,
+        rules: settings.rules, log: context.log, clock: { Monotonic.now() })
+      if let address {
+        guard let endpoint = Endpoint(parsing: address) else {
+          return .failure(.setup("\"\(address)\" is not an address: use HOST, HOST:PORT or [IPv6]:PORT"))
+        }
+        try match.join(endpoint)
+        return .success((match, []))
+      }
+      try match.host(bind: nil, port: Endpoint.defaultPort)
+      return .success(
+        (match, hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules)))
+    } catch let error as MatchEnd {
+      return .failure(error)
+    } catch let error as NetworkError {
+      return .failure(.network(error))
+    } catch {
+      return .failure(.setup("\(error)"))
+    }
+  }
+
+  /// `tictactoe host` or `join` in the full-screen UI.
+  static func runCursesNetwork(
+    match: NetworkMatch, initial: [MatchEvent], ascii: Bool, environment: [String: String], context: Context
+  ) -> Int32 {
+    guard isatty(0) == 1 && isatty(1) == 1 else {
+      writeError("tictactoe: the full-screen game needs a terminal; for pipes and scripts use --ui plain\n")
+      return 1
+    }
+    var controller = makeController(
+      settings: context.settings, ascii: ascii, environment: environment, context: context)
+    controller.quitWhenLeaving()
+    var net = NetGameState(isHost: match.role == .host, myName: match.profileName)
+    net.warnings = match.warnings
+    controller.showNetwork(net)
+    let driver = makeDriver(controller: controller, environment: environment, context: context)
+    driver.match = match
+    driver.present(
+      initial.filter { if case .status(let text) = $0 { !text.hasPrefix("warning:") } else { true } }, match)
+    let status = driver.run(initial: [])
+    context.log.write("curses network UI ended with status \(status)")
     return status
   }
 }

@@ -108,7 +108,6 @@ public struct NetSession: Sendable {
 
   /// Opens the conversation: both sides say hello at once.
   public mutating func start(now: Double) -> [SessionOutput] {
-    phase = .greeting
     return [
       send(.hello(versions: configuration.versions, name: configuration.name, software: configuration.software), now)
     ]
@@ -197,7 +196,7 @@ public struct NetSession: Sendable {
   /// The connection ended without a goodbye.
   public mutating func connectionLost() -> [SessionOutput] {
     guard !isClosed else { return [] }
-    return [close(.peerVanished(seconds: 0))]
+    return [close(.connectionLost)]
   }
 
   public mutating func receive(_ message: Message, now: Double) -> [SessionOutput] {

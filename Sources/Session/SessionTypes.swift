@@ -33,6 +33,8 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
   case peerQuit(String)
   /// Nothing arrived from the peer for too long (killed, frozen, or the network dropped it).
   case peerVanished(seconds: Int)
+  /// The connection closed without a goodbye (the program crashed, or the network dropped it).
+  case connectionLost
   /// The host turned us away.
   case refused(RefusalReason, String)
   /// The two programs share no protocol version.
@@ -50,6 +52,7 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
     case .peerQuit(let text): return text.isEmpty ? "Your opponent left the game." : "Your opponent left: \(text)"
     case .peerVanished(let seconds):
       return "Your opponent vanished: nothing arrived for \(seconds) seconds (the program or the network stopped)."
+    case .connectionLost: return "The connection to your opponent closed without a goodbye."
     case .refused(.busy, _): return "The host is busy with another game. Try again later."
     case .refused(.declined, _): return "The host declined to play with you."
     case .refused(.untrusted, let text): return "The host does not trust your key: \(text)"

@@ -9,6 +9,14 @@ public enum GameView {
   /// The board's place on the current screen, or nil when the terminal is too small for it.
   public static func layout(for state: UIState) -> BoardLayout? {
     guard let rules = state.match?.rules else { return nil }
+    return layout(rules: rules, width: state.width, height: state.height)
+  }
+
+  /// The board's place for `rules` on a screen of this size, or nil when it does not fit.
+  public static func layout(rules: Rules, width screenWidth: Int, height screenHeight: Int, extraRows: Int = 0)
+    -> BoardLayout?
+  {
+    let state = (width: screenWidth, height: screenHeight - extraRows)
     for kind in [BoardLayout.Kind.boxed, .compact] {
       let width = BoardLayout.width(of: rules, kind: kind)
       let height = BoardLayout.height(of: rules, kind: kind)
@@ -40,7 +48,7 @@ public enum GameView {
     screen.put(
       " " + Fit.clip(subtitle(match), width: state.width - 2, ellipsis: g.ellipsis), row: 1, column: 0,
       style: Style(dim: true))
-    drawBoard(match, layout: layout, glyphs: g, into: &screen)
+    drawBoard(match.game, cursor: match.cursor, layout: layout, glyphs: g, into: &screen)
     let (status, statusStyle) = statusLine(match, glyphs: g, direct: state.direct)
     screen.putCentred(status, row: layout.top + layout.height + 1, style: statusStyle)
     let legend = legendText(width: state.width, glyphs: g, digits: rules == .standard)
@@ -62,8 +70,10 @@ public enum GameView {
     }
   }
 
-  static func drawBoard(_ match: Match, layout: BoardLayout, glyphs g: Glyphs, into screen: inout ScreenBuffer) {
-    let rules = match.rules
+  static func drawBoard(
+    _ game: Game, cursor: Position?, layout: BoardLayout, glyphs g: Glyphs, into screen: inout ScreenBuffer
+  ) {
+    let rules = game.rules
     if layout.kind == .boxed {
       let lineStyle = Style(dim: false)
       for r in 0...rules.rows {
@@ -86,14 +96,14 @@ public enum GameView {
       }
     }
     let winning: Set<Position>
-    if case .win(_, let line) = match.game.outcome { winning = Set(line) } else { winning = [] }
+    if case .win(_, let line) = game.outcome { winning = Set(line) } else { winning = [] }
     for r in 0..<rules.rows {
       for c in 0..<rules.columns {
         let position = Position(row: r, column: c)
         let origin = layout.origin(of: position)
-        let mark = match.game.board[position]
-        let isCursor = position == match.cursor && !match.game.isOver
-        let isLast = position == match.game.lastMove
+        let mark = game.board[position]
+        let isCursor = position == cursor && !game.isOver
+        let isLast = position == game.lastMove
         var style = Style(bold: mark != nil, color: mark.map { $0 == .x ? .xMark : .oMark })
         if winning.contains(position) {
           style = Style(bold: true, underline: true, color: .winningLine)

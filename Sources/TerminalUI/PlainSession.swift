@@ -104,10 +104,13 @@ public struct PlainSession: Sendable {
   }
 
   /// "5" (cell number) or "2,3" / "2 3" (row, column; 1-based).
-  func parse(_ line: String) -> Position? {
+  func parse(_ line: String) -> Position? { PlainSession.parse(line, rules: game.rules) }
+
+  /// Parses a move typed for `rules`: a cell number or row,col (1-based); nil when it is not a move.
+  public static func parse(_ line: String, rules: Rules) -> Position? {
     let parts = line.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
     if parts.count == 1, !line.contains(","), let number = Int(parts[0]) {
-      return Position(cellNumber: number, rules: game.rules)
+      return Position(cellNumber: number, rules: rules)
     }
     if parts.count == 2, let row = Int(parts[0]), let column = Int(parts[1]) {
       return Position(row: row - 1, column: column - 1)
@@ -116,7 +119,10 @@ public struct PlainSession: Sendable {
   }
 
   /// The board, one text line per row: marks as X and O, empty cells as their numbers.
-  public func boardText() -> String {
+  public func boardText() -> String { PlainSession.boardText(game) }
+
+  /// `game`'s board as text lines: marks as X and O, empty cells as their numbers.
+  public static func boardText(_ game: Game) -> String {
     let rules = game.rules
     let width = String(rules.cellCount).count
     var rows: [String] = []

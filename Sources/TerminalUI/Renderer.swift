@@ -14,6 +14,9 @@ public enum Renderer {
       if let match = state.match, let layout = GameView.layout(for: state) {
         GameView.draw(state, match: match, layout: layout, into: &screen)
       }
+    case .joinAddress: JoinView.draw(state, into: &screen)
+    case .network:
+      if let net = state.net { NetGameView.draw(state, net: net, into: &screen) }
     }
     if state.helpVisible { HelpView.draw(state, into: &screen) }
     return screen
@@ -22,6 +25,7 @@ public enum Renderer {
   /// The smallest terminal the current page can be drawn in.
   public static func minimumSize(_ state: UIState) -> (width: Int, height: Int) {
     if state.page == .game, let rules = state.match?.rules { return GameView.minimumSize(for: rules) }
+    if state.page == .network, let net = state.net { return NetGameView.minimumSize(net) }
     return LobbyView.minimumSize
   }
 

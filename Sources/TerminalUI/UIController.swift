@@ -6,6 +6,17 @@ public enum Effect: Sendable, Equatable {
   case think(game: Game, level: AILevel, token: Int)
   case saveSettings(Settings)
   case quit
+  /// Start hosting a network game with the current settings.
+  case host
+  /// Join the game at this address.
+  case join(String)
+  case netPlay(Position)
+  case netChat(String)
+  case netResign
+  case netRematch
+  case netAnswer(Bool)
+  /// Leave the networked match (saying goodbye) and return to the lobby.
+  case netLeave
 }
 
 /// The terminal UI's state machine: keys and computer moves in, new state and effects out. No I/O.
@@ -38,7 +49,37 @@ public struct UIController: Sendable {
     case .game:
       let digits = state.match?.rules == .standard
       return game(KeyMap.action(for: key, in: .game(digitsPlace: digits)))
+    case .joinAddress:
+      return joinAddress(key)
+    case .network:
+      return network(key)
     }
+  }
+
+  /// Leaving the current screen quits the program (for games started from the command line).
+  public mutating func quitWhenLeaving() {
+    state.direct = true
+  }
+
+  /// Shows a networked match (the driver calls this when hosting or joining begins).
+  public mutating func showNetwork(_ net: NetGameState) {
+    state.net = net
+    state.page = .network
+  }
+
+  /// Lets the network driver change what the screen shows of the match.
+  public mutating func updateNetwork(_ change: (inout NetGameState) -> Void) {
+    guard var net = state.net else { return }
+    change(&net)
+    state.net = net
+  }
+
+  /// Back to the lobby after a networked match (or quit when it was started from the command line).
+  public mutating func leaveNetwork() -> [Effect] {
+    state.net = nil
+    if state.direct { return quit() }
+    state.page = .lobby
+    return []
   }
 
   /// The computer chose `position`; ignored if the game changed since it was asked.
@@ -82,6 +123,11 @@ public struct UIController: Sendable {
     switch item {
     case .playComputer: return startMatch(.computer(state.settings.aiLevel))
     case .hotseat: return startMatch(.hotseat)
+    case .host: return [.host]
+    case .join:
+      state.page = .joinAddress
+      state.addressDraft = state.recentAddresses.first ?? ""
+      return []
     case .options:
       state.page = .options
       state.optionSelection = .size
@@ -266,6 +312,118 @@ public struct UIController: Sendable {
 
   private func moverIsHuman(_ ply: Int, _ match: Match) -> Bool {
     (ply.isMultiple(of: 2) ? Mark.x : Mark.o) == match.humanMark
+  }
+
+  // MARK: - Network
+
+  private mutating func joinAddress(_ key: Key) -> [Effect] {
+    switch key {
+    case .escape:
+      state.page = .lobby
+    case .enter:
+      let address = state.addressDraft.trimmingSpaces()
+      guard !address.isEmpty else { return [] }
+      state.recentAddresses = [address] + state.recentAddresses.filter { $0 != address }.prefix(4)
+      return [.join(address)]
+    case .backspace:
+      if !state.addressDraft.isEmpty { state.addressDraft.removeLast() }
+    case .up, .down:
+      let recent = state.recentAddresses
+      guard !recent.isEmpty else { return [] }
+      let index = recent.firstIndex(of: state.addressDraft) ?? -1
+      let next = key == .down ? index + 1 : index - 1
+      state.addressDraft = recent[(next + recent.count) % recent.count]
+    case .character(let c) where !c.isNewline && state.addressDraft.count < 200:
+      state.addressDraft.append(c)
+    default:
+      break
+    }
+    return []
+  }
+
+  private mutating func network(_ key: Key) -> [Effect] {
+    guard var net = state.net else { return [] }
+    if key == .resize { return [] }
+    if net.ended != nil { return [.netLeave] }
+    net.notice = nil
+    defer { state.net = net }
+    if net.question != nil {
+      switch key {
+      case .character("y"), .character("Y"): return [.netAnswer(true)]
+      case .character("n"), .character("N"), .escape: return [.netAnswer(false)]
+      default: return []
+      }
+    }
+    if var draft = net.chatDraft {
+      switch key {
+      case .escape: net.chatDraft = nil
+      case .enter:
+        net.chatDraft = nil
+        if !draft.trimmingSpaces().isEmpty { return [.netChat(draft)] }
+      case .backspace:
+        if !draft.isEmpty { draft.removeLast() }
+        net.chatDraft = draft
+      case .character(let c) where draft.utf8.count < 400:
+        draft.append(c)
+        net.chatDraft = draft
+      default: break
+      }
+      return []
+    }
+    switch key {
+    case .character("c"), .character("t"):
+      net.chatDraft = ""
+      return []
+    case .character("R"):
+      return net.game?.isOver == false ? [.netResign] : []
+    case .character("n"):
+      return net.result != nil ? [.netRematch] : []
+    case .character("?"), .function(1):
+      state.helpVisible = true
+      return []
+    default:
+      break
+    }
+    let digits = net.game?.rules == .standard
+    switch KeyMap.action(for: key, in: .game(digitsPlace: digits)) {
+    case .moveCursor(let rows, let columns):
+      guard let rules = net.game?.rules else { return [] }
+      net.cursor.row = min(max(net.cursor.row + rows, 0), rules.rows - 1)
+      net.cursor.column = min(max(net.cursor.column + columns, 0), rules.columns - 1)
+    case .place:
+      return placeNetwork(net.cursor, &net)
+    case .placeNumber(let number):
+      guard let rules = net.game?.rules, let position = Position(cellNumber: number, rules: rules) else { return [] }
+      net.cursor = position
+      return placeNetwork(position, &net)
+    case .click(let row, let column):
+      state.net = net
+      guard let position = NetGameView.boardLayout(for: state)?.position(atRow: row, column: column) else { return [] }
+      net.cursor = position
+      return placeNetwork(position, &net)
+    case .back:
+      return [.netLeave]
+    default:
+      break
+    }
+    return []
+  }
+
+  private func placeNetwork(_ position: Position, _ net: inout NetGameState) -> [Effect] {
+    guard let game = net.game else { return [] }
+    if game.isOver {
+      net.notice = "The game is over: press n for a rematch."
+      return []
+    }
+    guard net.myTurn else {
+      net.notice = "Wait for \(net.peerName ?? "your opponent")'s move."
+      return []
+    }
+    if let taken = game.board[position] {
+      net.notice = "That cell is taken by \(taken). Choose an empty one."
+      return []
+    }
+    return [.netPlay(position)]
   }
 
   // MARK: - Helpers

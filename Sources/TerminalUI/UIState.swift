@@ -5,16 +5,22 @@ public enum Page: Sendable, Equatable {
   case lobby
   case options
   case game
+  /// Typing an address to join.
+  case joinAddress
+  /// A networked match.
+  case network
 }
 
 /// Lobby menu entries; only features that exist.
 public enum LobbyItem: Int, Sendable, CaseIterable {
-  case playComputer, hotseat, options, quit
+  case playComputer, hotseat, host, join, options, quit
 
   public var title: String {
     switch self {
     case .playComputer: return "Play the computer"
     case .hotseat: return "Two players on this keyboard"
+    case .host: return "Host a network game"
+    case .join: return "Join by address"
     case .options: return "Options"
     case .quit: return "Quit"
     }
@@ -43,6 +49,10 @@ public struct UIState: Sendable, Equatable {
   public var optionSelection = OptionItem.size
   public var settings: Settings
   public var match: Match?
+  public var net: NetGameState?
+  /// The address being typed on the join screen, and the last few used.
+  public var addressDraft = ""
+  public var recentAddresses: [String] = []
   public var helpVisible = false
   /// A message for the lobby (a settings file that could not be read, say).
   public var notice: String?

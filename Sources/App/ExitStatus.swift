@@ -1,0 +1,92 @@
+import Security
+import Session
+import Transport
+
+/// The documented exit statuses: one per class of failure, so scripts can tell them apart.
+public enum ExitStatus {
+  public static let ok: Int32 = 0
+  public static let failure: Int32 = 1
+  public static let usage: Int32 = 64
+  public static let badFile: Int32 = 65
+
+  public static let connectionRefused: Int32 = 10
+  public static let timedOut: Int32 = 11
+  public static let hostNotFound: Int32 = 12
+  public static let unreachable: Int32 = 13
+  public static let notATictactoePeer: Int32 = 14
+  public static let versionMismatch: Int32 = 15
+  public static let pinMismatch: Int32 = 20
+  public static let keyChanged: Int32 = 21
+  public static let certificateDates: Int32 = 22
+  public static let nameMismatch: Int32 = 23
+  public static let unknownAuthority: Int32 = 24
+  public static let refusedByPeer: Int32 = 25
+  public static let declinedByPlayer: Int32 = 26
+  public static let hostRefused: Int32 = 27
+  public static let peerQuit: Int32 = 30
+  public static let peerVanished: Int32 = 31
+  public static let protocolViolation: Int32 = 32
+
+  /// The table for the README and the man page: status, meaning.
+  public static let table: [(Int32, String)] = [
+    (0, "the match ended because you quit"), (1, "another error"), (64, "usage error"),
+    (65, "a file (settings, identity, known peers) is corrupt or unreadable"),
+    (10, "connection refused"), (11, "timed out (connecting or setting up TLS)"), (12, "host not found"),
+    (13, "network unreachable or another socket error"), (14, "not a tictactoe peer"),
+    (15, "protocol or TLS version mismatch"), (20, "pinned key mismatch"), (21, "the peer's key changed"),
+    (22, "certificate expired or not yet valid"), (23, "certificate name mismatch"),
+    (24, "unknown certificate authority"), (25, "the peer refused our certificate or required one"),
+    (26, "you declined the peer's key"), (27, "the host refused (busy or declined)"),
+    (30, "the opponent quit"), (31, "the opponent vanished or the connection dropped"),
+    (32, "the opponent broke the protocol"),
+  ]
+
+  public static func code(for end: MatchEnd) -> Int32 {
+    switch end {
+    case .network(let error): return code(for: error)
+    case .session(let end): return code(for: end)
+    case .declinedByPlayer: return declinedByPlayer
+    case .setup: return failure
+    }
+  }
+
+  static func code(for error: NetworkError) -> Int32 {
+    switch error {
+    case .connectionRefused: return connectionRefused
+    case .timedOut, .handshakeTimedOut: return timedOut
+    case .hostNotFound: return hostNotFound
+    case .unreachable, .socket, .cannotListen: return unreachable
+    case .closedDuringHandshake: return notATictactoePeer
+    case .tls(let tls): return code(for: tls)
+    }
+  }
+
+  static func code(for error: TLSError) -> Int32 {
+    switch error {
+    case .notTLS, .noCommonApplicationProtocol: return notATictactoePeer
+    case .protocolVersion: return versionMismatch
+    case .certificateRequired, .certificateRefusedByPeer: return refusedByPeer
+    case .untrusted(let failure):
+      switch failure {
+      case .pinMismatch: return pinMismatch
+      case .keyChanged: return keyChanged
+      case .expired, .notYetValid: return certificateDates
+      case .nameMismatch: return nameMismatch
+      case .unknownAuthority, .untrustedChain, .noCertificate: return unknownAuthority
+      }
+    case .closedByPeer, .unexpectedEOF: return peerVanished
+    case .handshakeFailed, .internalError: return notATictactoePeer
+    }
+  }
+
+  static func code(for end: SessionEnd) -> Int32 {
+    switch end {
+    case .localQuit: return ok
+    case .peerQuit: return peerQuit
+    case .peerVanished, .connectionLost: return peerVanished
+    case .refused: return hostRefused
+    case .versionMismatch: return versionMismatch
+    case .protocolViolation, .peerReportedError, .coinTossCheated: return protocolViolation
+    }
+  }
+}

@@ -1,0 +1,399 @@
+import Foundation
+import GameCore
+import Security
+import Session
+import Transport
+import WireProtocol
+
+/// A question for the player about the other side's key (trust on first use).
+public struct TrustQuestion: Sendable, Equatable {
+  public let role: Role
+  /// The name the peer gave (its hello) and the name its certificate carries (remembered in known peers).
+  public let peerName: String
+  public let certificateName: String
+  public let fingerprint: Fingerprint
+
+  /// "Bob (SHA256:…) wants to join — accept?" on the host; "Alice (SHA256:…) is new — trust?" on the joiner.
+  public var text: String {
+    switch role {
+    case .host: return "\(peerName) (\(fingerprint)) wants to join — accept?"
+    case .joiner: return "The host \(peerName) is new to you: \(fingerprint). Trust it?"
+    }
+  }
+}
+
+/// Why a networked match ended, as the player is told and the command line reports it.
+public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
+  case network(NetworkError)
+  case session(SessionEnd)
+  case declinedByPlayer(String)
+  case setup(String)
+
+  public var description: String {
+    switch self {
+    case .network(let error): return error.description
+    case .session(let end): return end.description
+    case .declinedByPlayer(let text): return text
+    case .setup(let text): return text
+    }
+  }
+}
+
+/// What a networked match tells its front end.
+public enum MatchEvent: Sendable, Equatable {
+  case status(String)
+  case ask(TrustQuestion)
+  case session(SessionOutput)
+  case finished(MatchEnd)
+}
+
+/// One networked match on the event loop: the host's listener and connections, or the joiner's connection;
+/// the TLS trust decisions; and the session of the game being played. No threads: the owner polls
+/// `pollSet`, then calls `handle(readable:writable:now:)` and `tick(now:)`.
+public final class NetworkMatch {
+  private final class Link {
+    let connection: PeerConnection
+    var session: NetSession?
+    var handshakeDeadline: Double
+    var accepted = false
+    init(connection: PeerConnection, deadline: Double) {
+      self.connection = connection
+      self.handshakeDeadline = deadline
+    }
+  }
+
+  public static let handshakeTimeout = 10.0
+
+  public let role: Role
+  private let profile: Profile
+  private let identity: Identity
+  private let options: NetworkOptions
+  private let rules: Rules
+  private let log: Log
+  private let clock: () -> Double
+  private var listeners: [Int32] = []
+  private var links: [Link] = []
+  /// The link whose game this is (host: the joiner it accepted or is asking about).
+  private var active: Link?
+  private var question: TrustQuestion?
+  public private(set) var finished: MatchEnd?
+  public private(set) var port: UInt16 = 0
+
+  public init(
+    role: Role, profile: Profile, identity: Identity, options: NetworkOptions, rules: Rules, log: Log,
+    clock: @escaping () -> Double
+  ) {
+    self.role = role
+    self.profile = profile
+    self.identity = identity
+    self.options = options
+    self.rules = rules
+    self.log = log
+    self.clock = clock
+  }
+
+  deinit {
+    for fd in listeners { close(fd) }
+  }
+
+  public var session: NetSession? { active?.session }
+  public var profileName: String { profile.name }
+  public var warnings: [String] { options.warnings }
+  public var peerCertificate: PeerCertificate? { active?.connection.tls.peerCertificate }
+  public var peerAddress: String? { active?.connection.peerAddress }
+  public var pendingQuestion: TrustQuestion? { question }
+
+  // MARK: - Starting
+
+  /// Host: listens for joiners.
+  public func host(bind: String?, port: UInt16) throws(NetworkError) {
+    listeners = try Sockets.listen(bind: bind, port: port)
+    self.port = listeners.first.map(Sockets.localPort) ?? port
+    log.write("hosting on \(bind ?? "*"):\(self.port)")
+  }
+
+  /// Joiner: connects (blocking for at most the connect timeout) and starts the TLS handshake.
+  public func join(_ endpoint: Endpoint) throws(MatchEnd) {
+    do {
+      let fd = try Sockets.connect(endpoint)
+      let context = try makeContext(expectedHost: endpoint.host)
+      let serverName = options.caFile != nil ? endpoint.host : nil
+      let connection = try PeerConnection(
+        fd: fd, context: context, peerAddress: endpoint.description, serverName: serverName)
+      let link = Link(connection: connection, deadline: clock() + NetworkMatch.handshakeTimeout)
+      links.append(link)
+      active = link
+      try connection.start()
+      log.write("connected to \(endpoint)")
+    } catch let error as NetworkError {
+      throw .network(error)
+    } catch let error as MatchEnd {
+      throw error
+    } catch {
+      throw .setup("\(error)")
+    }
+  }
+
+  private func makeContext(expectedHost: String?) throws -> TLSContext {
+    let known = try profile.knownPeers()
+    let trust = try options.trust(knownPeers: known, knownPeersPath: profile.knownPeersPath, expectedHost: expectedHost)
+    return try TLSContext(role: role == .host ? .server : .client, identity: identity, options: trust)
+  }
+
+  // MARK: - The event loop
+
+  /// Descriptors to poll, with whether each wants POLLOUT too.
+  public var pollSet: [(fd: Int32, write: Bool)] {
+    listeners.map { ($0, false) } + links.map { ($0.connection.fd, $0.connection.wantsWrite) }
+  }
+
+  /// The next time `tick` must run.
+  public var nextDeadline: Double? {
+    let deadlines = links.map { link in
+      link.connection.isSecured ? link.session?.nextDeadline : link.handshakeDeadline
+    }
+    return deadlines.compactMap { $0 }.min()
+  }
+
+  public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
+    var events: [MatchEvent] = []
+    for fd in listeners where readable.contains(fd) {
+      while let (socket, peer) = Sockets.accept(fd) { events += accepted(socket, peer: peer) }
+    }
+    for link in links {
+      let fd = link.connection.fd
+      if writable.contains(fd) { link.connection.flush() }
+      guard readable.contains(fd) else { continue }
+      events += read(link)
+    }
+    links.removeAll { $0.connection.isClosed }
+    return events
+  }
+
+  public func tick() -> [MatchEvent] {
+    let now = clock()
+    var events: [MatchEvent] = []
+    for link in links {
+      if !link.connection.isSecured {
+        if now >= link.handshakeDeadline {
+          events += fail(link, .network(.handshakeTimedOut(seconds: Int(NetworkMatch.handshakeTimeout))))
+        }
+      } else if var session = link.session {
+        let outputs = session.tick(now: now)
+        link.session = session
+        events += apply(outputs, on: link)
+      }
+    }
+    links.removeAll { $0.connection.isClosed }
+    return events
+  }
+
+  private func accepted(_ fd: Int32, peer: String) -> [MatchEvent] {
+    log.write("connection from \(peer)")
+    do {
+      let connection = try PeerConnection(fd: fd, context: try makeContext(expectedHost: nil), peerAddress: peer)
+      links.append(Link(connection: connection, deadline: clock() + NetworkMatch.handshakeTimeout))
+      return []
+    } catch {
+      log.write("cannot serve \(peer): \(error)")
+      close(fd)
+      return []
+    }
+  }
+
+  private func read(_ link: Link) -> [MatchEvent] {
+    var events: [MatchEvent] = []
+    let arrivals: [PeerConnection.Arrival]
+    do {
+      arrivals = try link.connection.readable()
+    } catch {
+      return fail(link, .network(error))
+    }
+    for arrival in arrivals {
+      switch arrival {
+      case .secured:
+        events += secured(link)
+      case .message(let message):
+        guard var session = link.session else { continue }
+        let outputs = session.receive(message, now: clock())
+        link.session = session
+        events += apply(outputs, on: link)
+      case .malformed(let error):
+        guard var session = link.session else { continue }
+        let outputs = session.receiveMalformed(error, now: clock())
+        link.session = session
+        events += apply(outputs, on: link)
+      case .ended:
+        if var session = link.session {
+          let outputs = session.connectionLost()
+          link.session = session
+          events += apply(outputs, on: link)
+        } else {
+          events += fail(link, .session(.connectionLost))
+        }
+      }
+    }
+    return events
+  }
+
+  private func secured(_ link: Link) -> [MatchEvent] {
+    let tls = link.connection.tls
+    log.write(
+      "secured \(link.connection.peerAddress): \(tls.protocolVersion) \(tls.cipher), peer \(tls.peerCertificate?.fingerprint.description ?? "?")"
+    )
+    var session = NetSession(
+      configuration: .init(role: role, name: profile.name, software: CommandLineParser.version, rules: rules),
+      coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) }, sha256: Digest.sha256, now: clock())
+    var events: [MatchEvent] = []
+    if role == .joiner {
+      events.append(.status("Connected to \(link.connection.peerAddress) over \(tls.protocolVersion) (\(tls.cipher))."))
+      link.session = session
+      if case .askUser(let name, let fingerprint) = tls.trustDecision {
+        question = TrustQuestion(role: .joiner, peerName: name, certificateName: name, fingerprint: fingerprint)
+        if let question { events.append(.ask(question)) }
+        return events
+      }
+      return events + begin(link)
+    }
+    let outputs = session.start(now: clock())
+    link.session = session
+    return events + apply(outputs, on: link)
+  }
+
+  /// Joiner: say hello once the host is trusted.
+  private func begin(_ link: Link) -> [MatchEvent] {
+    guard var session = link.session else { return [] }
+    let outputs = session.start(now: clock())
+    link.session = session
+    return apply(outputs, on: link)
+  }
+
+  private func apply(_ outputs: [SessionOutput], on link: Link) -> [MatchEvent] {
+    var events: [MatchEvent] = []
+    for output in outputs {
+      switch output {
+      case .send(let message):
+        do {
+          try link.connection.send(message)
+        } catch {
+          log.write("send failed to \(link.connection.peerAddress): \(error)")
+        }
+      case .closed(let end):
+        log.write("session with \(link.connection.peerAddress) ended: \(end)")
+        link.connection.close()
+        if link === active {
+          finished = .session(end)
+          events.append(.finished(.session(end)))
+        }
+      case .peerHello(let name, let software):
+        log.write("hello from \(name) (\(software)) at \(link.connection.peerAddress)")
+        if role == .host {
+          events += hostDecides(link, name: name)
+        } else {
+          events.append(.session(output))
+        }
+      default:
+        if link === active { events.append(.session(output)) }
+      }
+    }
+    return events
+  }
+
+  /// Host: a joiner said hello. Busy hosts refuse; new peers are asked about; known ones are let in.
+  private func hostDecides(_ link: Link, name: String) -> [MatchEvent] {
+    guard active == nil || active === link else {
+      return decline(link, .busy, text: "\(profile.name) is already playing; try again later")
+    }
+    active = link
+    var events: [MatchEvent] = [.session(.peerHello(name: name, software: link.session?.peerSoftware ?? ""))]
+    let certificate = link.connection.tls.peerCertificate
+    if case .askUser(let certificateName, let fingerprint) = link.connection.tls.trustDecision {
+      question = TrustQuestion(role: .host, peerName: name, certificateName: certificateName, fingerprint: fingerprint)
+      if let question { events.append(.ask(question)) }
+      return events
+    }
+    log.write("letting in \(name) (\(certificate?.fingerprint.description ?? "?"))")
+    return events + admit(link)
+  }
+
+  private func admit(_ link: Link) -> [MatchEvent] {
+    guard var session = link.session else { return [] }
+    link.accepted = true
+    let outputs = session.accept(now: clock())
+    link.session = session
+    return apply(outputs, on: link)
+  }
+
+  private func decline(_ link: Link, _ reason: RefusalReason, text: String) -> [MatchEvent] {
+    guard var session = link.session else { return [] }
+    let outputs = session.decline(reason, text: text, now: clock())
+    link.session = session
+    return apply(outputs, on: link)
+  }
+
+  private func fail(_ link: Link, _ end: MatchEnd) -> [MatchEvent] {
+    log.write("\(link.connection.peerAddress): \(end)")
+    link.connection.close(gracefully: false)
+    guard link === active || role == .joiner else { return [] }
+    if link === active && role == .host && !link.accepted {
+      // The candidate went away before the game began: keep hosting.
+      active = nil
+      question = nil
+      return [.status("A joiner from \(link.connection.peerAddress) left: \(end)")]
+    }
+    finished = end
+    return [.finished(end)]
+  }
+
+  // MARK: - The player's answers and actions
+
+  /// The player's answer to the pending trust question.
+  public func answer(accept: Bool) -> [MatchEvent] {
+    guard let question, let link = active else { return [] }
+    self.question = nil
+    if accept {
+      do {
+        try profile.remember(name: question.certificateName, fingerprint: question.fingerprint)
+      } catch {
+        log.write("could not remember \(question.certificateName): \(error)")
+      }
+      return role == .host ? admit(link) : begin(link)
+    }
+    if role == .host {
+      active = nil
+      return decline(link, .declined, text: "\(profile.name) declined")
+    }
+    link.connection.close()
+    let end = MatchEnd.declinedByPlayer("You did not trust the host's key, so nothing was sent to it.")
+    finished = end
+    return [.finished(end)]
+  }
+
+  private func act(_ action: (inout NetSession, Double) -> [SessionOutput]) -> [MatchEvent] {
+    guard let link = active, var session = link.session else { return [] }
+    let outputs = action(&session, clock())
+    link.session = session
+    return apply(outputs, on: link)
+  }
+
+  public func play(_ position: Position) throws(MoveError) -> [MatchEvent] {
+    guard let link = active, var session = link.session else { throw .gameOver }
+    let outputs = try session.play(position, now: clock())
+    link.session = session
+    return apply(outputs, on: link)
+  }
+
+  public func chat(_ text: String) -> [MatchEvent] { act { $0.chat(text, now: $1) } }
+  public func resign() -> [MatchEvent] { act { $0.resign(now: $1) } }
+  public func rematch() -> [MatchEvent] { act { $0.offerRematch(now: $1) } }
+
+  public func quit() -> [MatchEvent] {
+    var events = act { $0.quit(text: "\(profile.name) left", now: $1) }
+    for link in links where !link.connection.isClosed { link.connection.close() }
+    if finished == nil {
+      finished = .session(.localQuit)
+      events.append(.finished(.session(.localQuit)))
+    }
+    return events
+  }
+}

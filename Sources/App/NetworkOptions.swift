@@ -1,0 +1,124 @@
+import Foundation
+import Security
+import Transport
+
+/// How this player proves who it is and judges the other side, from the command line.
+public struct NetworkOptions: Sendable, Equatable {
+  public var acceptNew = false
+  public var pin: Fingerprint?
+  /// A PEM file of trust anchors, or "system" for the system store.
+  public var caFile: String?
+  public var peerName: String?
+  public var allowExpired = false
+  public var verifyName = true
+  public var insecure = false
+  public var certificateFile: String?
+  public var keyFile: String?
+  public var pkcs12File: String?
+  public var passwordFile: String?
+  public var name: String?
+
+  public init() {}
+
+  /// Checks that the flags make sense together.
+  public func validate() throws(UsageError) {
+    let modes = [pin != nil, caFile != nil, insecure].filter { $0 }.count
+    if modes > 1 { throw UsageError(message: "choose one of --pin, --ca and --insecure") }
+    if (certificateFile == nil) != (keyFile == nil) { throw UsageError(message: "--cert and --key go together") }
+    if pkcs12File != nil && certificateFile != nil {
+      throw UsageError(message: "--identity and --cert/--key cannot be combined")
+    }
+    if passwordFile != nil && pkcs12File == nil { throw UsageError(message: "--password-file belongs to --identity") }
+    if caFile == nil && peerName != nil { throw UsageError(message: "--peer-name belongs to --ca") }
+    if caFile == nil && !verifyName { throw UsageError(message: "--no-verify-name belongs to --ca") }
+  }
+
+  /// The knobs that weaken checking, each shown on screen while in force.
+  public var warnings: [String] {
+    var result: [String] = []
+    if insecure { result.append("--insecure: ANY certificate is accepted; this only keeps out passive eavesdroppers") }
+    if allowExpired { result.append("--allow-expired: expired certificates are accepted") }
+    if !verifyName { result.append("--no-verify-name: the certificate's name is not checked") }
+    return result
+  }
+
+  /// The trust rules for this run.
+  func trust(knownPeers: KnownPeers, knownPeersPath: String, expectedHost: String?) throws -> TrustOptions {
+    let policy: TrustPolicy
+    if insecure {
+      policy = .insecure
+    } else if let pin {
+      policy = .pinned(pin)
+    } else if let caFile {
+      let anchors: String?
+      if caFile == "system" {
+        anchors = nil
+      } else {
+        guard let data = FileManager.default.contents(atPath: caFile) else {
+          throw FileError(path: caFile, reason: "cannot be read")
+        }
+        anchors = String(decoding: data, as: UTF8.self)
+      }
+      policy = .certificateAuthority(anchorsPEM: anchors, expectedName: peerName ?? expectedHost)
+    } else {
+      policy = .trustOnFirstUse(known: knownPeers, file: knownPeersPath, acceptNew: acceptNew)
+    }
+    return TrustOptions(policy: policy, allowExpired: allowExpired, verifyName: verifyName)
+  }
+}
+
+/// The player's identity and the peers it knows, under XDG_DATA_HOME.
+public struct Profile {
+  public let paths: Paths
+  public let name: String
+
+  public init(paths: Paths, name: String) {
+    self.paths = paths
+    self.name = name
+  }
+
+  public var identityDirectory: String { paths.data + "/identity" }
+  public var knownPeersPath: String { paths.data + "/known_peers" }
+
+  /// The login name, as the default display name.
+  public static func loginName(environment: [String: String]) -> String {
+    if let user = environment["USER"], !user.isEmpty { return user }
+    if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+    return "player"
+  }
+
+  /// The identity to present: given on the command line, or the stored one (made on first use).
+  public func identity(options: NetworkOptions) throws -> (Identity, created: Bool) {
+    if let certificateFile = options.certificateFile, let keyFile = options.keyFile {
+      let certificate = try readText(certificateFile)
+      let key = try readText(keyFile)
+      return (try Identity(certificatePEM: certificate, privateKeyPEM: key), false)
+    }
+    if let pkcs12File = options.pkcs12File {
+      guard let data = FileManager.default.contents(atPath: pkcs12File) else {
+        throw FileError(path: pkcs12File, reason: "cannot be read")
+      }
+      let password = try options.passwordFile.map { try readText($0).trimmingCharacters(in: .newlines) } ?? ""
+      return (try Identity(pkcs12: Array(data), password: password), false)
+    }
+    return try IdentityStore(directory: identityDirectory).loadOrCreate(commonName: name)
+  }
+
+  public func knownPeers() throws -> KnownPeers {
+    try KnownPeersFile(path: knownPeersPath).load()
+  }
+
+  /// Remembers a peer the player accepted.
+  public func remember(name: String, fingerprint: Fingerprint) throws {
+    var peers = try knownPeers()
+    peers.add(name: name, fingerprint: fingerprint, date: CalendarDay.today())
+    try KnownPeersFile(path: knownPeersPath).save(peers)
+  }
+
+  private func readText(_ path: String) throws -> String {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw FileError(path: path, reason: "cannot be read")
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+}

@@ -1,0 +1,63 @@
+import GameCore
+import Session
+import TerminalUI
+
+/// Turns what a networked match reports into what the full-screen UI shows.
+enum NetworkPresenter {
+  static func apply(_ events: [MatchEvent], match: NetworkMatch, to net: inout NetGameState) {
+    for event in events {
+      switch event {
+      case .status(let text):
+        if net.game == nil { net.info.append(text) } else { net.chat.append("· \(text)") }
+      case .ask(let question):
+        net.question = [question.text, "Read aloud: \(question.fingerprint.readAloud)"]
+      case .session(let output):
+        apply(output, match: match, to: &net)
+      case .finished(let end):
+        if case .session(.localQuit) = end { continue }
+        net.ended = end.description
+        net.question = nil
+      }
+    }
+    if let session = match.session {
+      net.game = session.game ?? net.game
+      net.myMark = session.myMark ?? net.myMark
+      net.wins = session.score.wins
+      net.losses = session.score.losses
+      net.draws = session.score.draws
+      net.rematchOfferedByMe = session.rematchOfferedByMe
+    }
+  }
+
+  private static func apply(_ output: SessionOutput, match: NetworkMatch, to net: inout NetGameState) {
+    let peer = net.peerName ?? "Your opponent"
+    switch output {
+    case .peerHello(let name, _):
+      net.peerName = name
+      net.peerFingerprint = match.peerCertificate?.fingerprint.description
+      if let address = match.peerAddress { net.info.append("\(name) at \(address)") }
+    case .gameStarted(let number, let mark):
+      net.game = match.session?.game
+      net.myMark = mark
+      net.result = nil
+      net.rematchOfferedByPeer = false
+      if let rules = net.game?.rules { net.cursor = Position(row: rules.rows / 2, column: rules.columns / 2) }
+      net.chat.append("· Game \(number): you play \(mark)\(mark == .x ? " and move first" : "").")
+    case .peerMoved:
+      net.game = match.session?.game
+    case .chat(let text):
+      net.chat.append("\(peer): \(text)")
+    case .rematchOffered:
+      net.rematchOfferedByPeer = true
+    case .gameEnded(let result):
+      net.game = match.session?.game
+      switch result {
+      case .draw: net.result = "Draw."
+      case .line(let winner): net.result = winner == net.myMark ? "You win!" : "\(peer) wins."
+      case .resigned(let loser): net.result = loser == net.myMark ? "You resigned." : "\(peer) resigned: you win!"
+      }
+    case .send, .closed:
+      break
+    }
+  }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import GameCore
+import Glibc
+import Security
+import Session
+import TerminalUI
+import WireProtocol
+
+/// Runs a networked match in the plain line mode: one poll() loop over standard input, the match's sockets
+/// and its timers. Prompts are written unbuffered; trust questions accept y, n or the fingerprint itself.
+final class PlainNetworkDriver {
+  private let match: NetworkMatch
+  private let log: Log
+  private var input = LineReader(fd: 0)
+  private var peerName = "your opponent"
+  private var exitStatus: Int32?
+
+  init(match: NetworkMatch, log: Log) {
+    self.match = match
+    self.log = log
+  }
+
+  func run(initial: [MatchEvent]) -> Int32 {
+    show(initial)
+    while exitStatus == nil {
+      var fds = match.pollSet.map { pollfd(fd: $0.fd, events: Int16($0.write ? POLLIN | POLLOUT : POLLIN), revents: 0) }
+      if !input.closed { fds.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)) }
+      let timeout = match.nextDeadline.map { max(0, Int32((($0 - Monotonic.now()) * 1000).rounded(.up))) } ?? -1
+      let count = poll(&fds, nfds_t(fds.count), timeout)
+      if count < 0 && errno != EINTR { break }
+      let readable = Set(fds.filter { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }.map(\.fd))
+      let writable = Set(fds.filter { $0.revents & Int16(POLLOUT) != 0 }.map(\.fd))
+      if readable.contains(0) {
+        for line in input.readLines() { handle(line: line) }
+        if input.closed && exitStatus == nil { show(match.quit()) }
+      }
+      show(match.handle(readable: readable.subtracting([0]), writable: writable))
+      show(match.tick())
+    }
+    return exitStatus ?? ExitStatus.failure
+  }
+
+  private func emit(_ text: String) { writeAll(1, text) }
+
+  private func show(_ events: [MatchEvent]) {
+    for event in events {
+      switch event {
+      case .status(let text):
+        emit(text + "\n")
+      case .ask(let question):
+        emit("\(question.text)\nread aloud: \(question.fingerprint.readAloud)\n[y/n or paste the fingerprint]: ")
+      case .session(let output):
+        show(output)
+      case .finished(let end):
+        if case .session(.localQuit) = end {
+          exitStatus = ExitStatus.ok
+        } else {
+          writeError("tictactoe: \(end)\n")
+          exitStatus = ExitStatus.code(for: end)
+        }
+      }
+    }
+  }
+
+  private func show(_ output: SessionOutput) {
+    guard let session = match.session else { return }
+    switch output {
+    case .peerHello(let name, let software):
+      peerName = name
+      let fingerprint = match.peerCertificate?.fingerprint.description ?? "?"
+      emit("opponent: \(name) (\(software)), key \(fingerprint)\n")
+    case .gameStarted(let number, let mark):
+      emit("game \(number): \(session.rules); you play \(mark) (X moves first)\n")
+      showBoardAndPrompt(session)
+    case .peerMoved(let position):
+      let rules = session.rules
+      emit("\(peerName) plays \(position.cellNumber(in: rules)) (\(position))\n")
+      showBoardAndPrompt(session)
+    case .chat(let text):
+      emit("\(peerName) says: \(text)\n")
+    case .rematchOffered:
+      emit("\(peerName) offers a rematch: type rematch to accept, or quit\n")
+    case .gameEnded(let result):
+      switch result {
+      case .line(let winner): emit("result: \(winner) wins\n")
+      case .draw: emit("result: draw\n")
+      case .resigned(let loser): emit("result: \(loser.opponent) wins (\(loser) resigned)\n")
+      }
+      let score = session.score
+      emit("match: you \(score.wins), \(peerName) \(score.losses), draws \(score.draws)\n")
+      emit("type rematch to play again, or quit: ")
+    case .send, .closed:
+      break
+    }
+  }
+
+  private func showBoardAndPrompt(_ session: NetSession) {
+    guard let game = session.game else { return }
+    emit(PlainSession.boardText(game) + "\n")
+    guard !game.isOver else { return }
+    if session.myTurn {
+      emit("your move (\(session.myMark.map { "\($0)" } ?? "?")): ")
+    } else {
+      emit("waiting for \(peerName)'s move\n")
+    }
+  }
+
+  private func handle(line raw: String) {
+    let line = raw.trimmingCharacters(in: .whitespaces)
+    if let question = match.pendingQuestion {
+      let answer = line.lowercased()
+      if ["y", "yes"].contains(answer) {
+        show(match.answer(accept: true))
+      } else if ["n", "no"].contains(answer) {
+        show(match.answer(accept: false))
+      } else if let pasted = Fingerprint(parsing: line) {
+        if pasted == question.fingerprint {
+          show(match.answer(accept: true))
+        } else {
+          emit("error: that fingerprint does not match \(question.fingerprint)\n")
+          show(match.answer(accept: false))
+        }
+      } else {
+        emit("error: answer y or n, or paste the fingerprint\n[y/n or paste the fingerprint]: ")
+      }
+      return
+    }
+    let lower = line.lowercased()
+    switch lower {
+    case "": return
+    case "quit", "q", "exit":
+      show(match.quit())
+      return
+    case "resign":
+      show(match.resign())
+      return
+    case "rematch":
+      show(match.rematch())
+      if match.session?.rematchOfferedByMe == true { emit("rematch offered; waiting for \(peerName)\n") }
+      return
+    default: break
+    }
+    if lower.hasPrefix("chat ") || lower.hasPrefix("say ") {
+      let text = String(line.drop { $0 != " " }.dropFirst())
+      show(match.chat(text))
+      return
+    }
+    guard let session = match.session, let game = session.game, session.phase == .playing else {
+      emit("error: no game is in progress; type rematch or quit\n")
+      return
+    }
+    guard let position = PlainSession.parse(lower, rules: game.rules) else {
+      emit("error: \"\(line)\" is not a move; type a cell number (1-\(game.rules.cellCount)) or row,col\n")
+      return
+    }
+    guard session.myTurn else {
+      emit("error: it is \(peerName)'s turn\n")
+      return
+    }
+    do {
+      let events = try match.play(position)
+      if let updated = match.session, let game = updated.game {
+        emit(PlainSession.boardText(game) + "\n")
+        if !game.isOver { emit("waiting for \(peerName)'s move\n") }
+      }
+      show(events)
+    } catch {
+      emit("error: \(error)\n")
+      if session.myTurn { emit("your move (\(session.myMark.map { "\($0)" } ?? "?")): ") }
+    }
+  }
+}
+
+/// Reads whole lines from a descriptor without blocking.
+struct LineReader {
+  let fd: Int32
+  private var buffer: [UInt8] = []
+  private(set) var closed = false
+
+  init(fd: Int32) { self.fd = fd }
+
+  mutating func readLines() -> [String] {
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    let count = read(fd, &chunk, chunk.count)
+    if count <= 0 {
+      if count == 0 || (errno != EAGAIN && errno != EINTR) {
+        closed = true
+        if !buffer.isEmpty {
+          defer { buffer.removeAll() }
+          return [String(decoding: buffer, as: UTF8.self)]
+        }
+      }
+      return []
+    }
+    buffer += chunk[0..<count]
+    var lines: [String] = []
+    while let newline = buffer.firstIndex(of: 10) {
+      lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
+      buffer.removeSubrange(...newline)
+    }
+    return lines
+  }
+}
+
+/// Seconds on a clock that never jumps.
+enum Monotonic {
+  static func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+}

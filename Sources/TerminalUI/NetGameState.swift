@@ -1,0 +1,42 @@
+import GameCore
+
+/// What the screen shows of a networked match. The app's network driver fills it from the session; the
+/// controller turns keys into `Effect`s for the driver.
+public struct NetGameState: Sendable, Equatable {
+  public var isHost: Bool
+  public var myName: String
+  public var peerName: String?
+  public var peerFingerprint: String?
+  public var connection: String?
+  /// Knobs that weaken checking, shown while in force.
+  public var warnings: [String] = []
+  /// Lines shown before the game starts (where to connect, our key, what is happening).
+  public var info: [String] = []
+  public var game: Game?
+  public var myMark: Mark?
+  public var cursor = Position(row: 1, column: 1)
+  public var wins = 0
+  public var losses = 0
+  public var draws = 0
+  public var chat: [String] = []
+  /// The chat line being typed, when typing.
+  public var chatDraft: String?
+  /// A trust question waiting for y or n: its lines.
+  public var question: [String]?
+  public var result: String?
+  public var rematchOfferedByPeer = false
+  public var rematchOfferedByMe = false
+  /// Why the match ended; any key then leaves.
+  public var ended: String?
+  public var notice: String?
+
+  public init(isHost: Bool, myName: String) {
+    self.isHost = isHost
+    self.myName = myName
+  }
+
+  public var myTurn: Bool {
+    guard let game, let myMark, ended == nil else { return false }
+    return !game.isOver && game.turn == myMark
+  }
+}

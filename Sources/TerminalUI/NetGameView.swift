@@ -1,0 +1,125 @@
+import GameCore
+
+/// Draws a networked match: who plays whom (with the opponent's key), the board, the status line, chat,
+/// any trust question as a dialog, and the key legend.
+public enum NetGameView {
+  /// Rows for chat below the status line.
+  static let chatRows = 4
+
+  public static func layout(for state: UIState) -> BoardLayout? {
+    guard let net = state.net, let game = net.game else { return nil }
+    return GameView.layout(
+      rules: game.rules, width: state.width, height: state.height, extraRows: chatRows + 1 + net.warnings.count)
+  }
+
+  /// The smallest terminal a networked match fits in.
+  public static func minimumSize(_ net: NetGameState) -> (width: Int, height: Int) {
+    guard let rules = net.game?.rules else { return (40, 12) }
+    let board = GameView.minimumSize(for: rules)
+    return (board.width, board.height + chatRows + 1 + net.warnings.count)
+  }
+
+  /// The board's place below the header and warnings (used for drawing and for mouse clicks).
+  public static func boardLayout(for state: UIState) -> BoardLayout? {
+    guard let net = state.net, let layout = layout(for: state) else { return nil }
+    let top = max(layout.top, 3 + net.warnings.count)
+    return BoardLayout(rules: layout.rules, kind: layout.kind, top: top, left: layout.left)
+  }
+
+  public static func draw(_ state: UIState, net: NetGameState, into screen: inout ScreenBuffer) {
+    let g = state.glyphs
+    let peer = net.peerName ?? "opponent"
+    screen.put(" tictactoe", row: 0, column: 0, style: Style(bold: true, color: .title))
+    let score = "You \(net.wins)\(g.separator)\(peer) \(net.losses)\(g.separator)draws \(net.draws)"
+    if net.game != nil { screen.put(score, row: 0, column: max(0, state.width - score.count - 1)) }
+    var subtitle = net.isHost ? "Hosting as \(net.myName)" : "Joined as \(net.myName)"
+    if let name = net.peerName { subtitle += " vs \(name)" }
+    if let fingerprint = net.peerFingerprint { subtitle += " \(fingerprint)" }
+    screen.put(
+      " " + Fit.clip(subtitle, width: state.width - 2, ellipsis: g.ellipsis), row: 1, column: 0, style: Style(dim: true)
+    )
+    var row = 2
+    if net.game == nil, let connection = net.connection {
+      screen.put(
+        " " + Fit.clip(connection, width: state.width - 2, ellipsis: g.ellipsis), row: row, column: 0,
+        style: Style(dim: true))
+      row += 1
+    }
+    for warning in net.warnings {
+      screen.put(
+        " " + Fit.clip("! " + warning, width: state.width - 2, ellipsis: g.ellipsis), row: row, column: 0,
+        style: Style(bold: true, color: .warning))
+      row += 1
+    }
+    if let game = net.game, let shifted = boardLayout(for: state) {
+      GameView.drawBoard(game, cursor: net.myTurn ? net.cursor : nil, layout: shifted, glyphs: g, into: &screen)
+      let (status, style) = statusLine(net, game: game, glyphs: g)
+      let statusRow = shifted.top + shifted.height + 1
+      screen.putCentred(Fit.clip(status, width: state.width, ellipsis: g.ellipsis), row: statusRow, style: style)
+      drawChat(net, from: statusRow + 1, state: state, into: &screen)
+    } else {
+      for (index, line) in net.info.suffix(max(0, state.height - row - 4)).enumerated() {
+        screen.put(" " + Fit.clip(line, width: state.width - 2, ellipsis: g.ellipsis), row: row + 1 + index, column: 0)
+      }
+      if let ended = net.ended {
+        screen.putCentred(
+          Fit.clip(ended, width: state.width, ellipsis: g.ellipsis), row: state.height - 3,
+          style: Style(bold: true, color: .warning))
+      }
+    }
+    if let question = net.question { drawQuestion(question, state: state, into: &screen) }
+    screen.put(
+      " " + legend(net, width: state.width - 1, glyphs: g), row: state.height - 1, column: 0, style: Style(dim: true))
+  }
+
+  static func statusLine(_ net: NetGameState, game: Game, glyphs g: Glyphs) -> (String, Style) {
+    if let ended = net.ended { return (ended, Style(bold: true, color: .warning)) }
+    if let notice = net.notice { return (notice, Style(bold: true, color: .warning)) }
+    let peer = net.peerName ?? "your opponent"
+    if let result = net.result {
+      let rematch =
+        net.rematchOfferedByPeer
+        ? "\(peer) offers a rematch: n to accept" : (net.rematchOfferedByMe ? "rematch offered" : "n rematch")
+      return ("\(result)  \(rematch)\(g.separator)q leave", Style(bold: true, color: .accent))
+    }
+    if net.myTurn { return ("Your turn (\(net.myMark.map { "\($0)" } ?? "?"))", Style(bold: true)) }
+    return ("Waiting for \(peer)\(g.ellipsis)", Style(dim: true))
+  }
+
+  static func drawChat(_ net: NetGameState, from top: Int, state: UIState, into screen: inout ScreenBuffer) {
+    var lines = Array(net.chat.suffix(chatRows - 1))
+    if let draft = net.chatDraft { lines.append("say: \(draft)_") }
+    for (index, line) in lines.enumerated() where top + index < state.height - 1 {
+      screen.put(
+        " " + Fit.clip(line, width: state.width - 2, ellipsis: state.glyphs.ellipsis), row: top + index, column: 0)
+    }
+  }
+
+  static func drawQuestion(_ lines: [String], state: UIState, into screen: inout ScreenBuffer) {
+    let g = state.glyphs
+    let body = lines + ["", "y accept \(g.separator) n refuse"]
+    let inner = min(state.width - 4, max(30, body.map(\.count).max() ?? 0))
+    let top = max(0, (state.height - body.count - 2) / 2)
+    let left = max(0, (state.width - inner - 4) / 2)
+    let horizontal = String(repeating: g.horizontal, count: inner + 2)
+    screen.put("\(g.topLeft)\(horizontal)\(g.topRight)", row: top, column: left)
+    for (index, line) in body.enumerated() {
+      let text = Fit.clip(line, width: inner, ellipsis: g.ellipsis)
+      screen.put(
+        "\(g.vertical) " + text + String(repeating: " ", count: inner - text.count) + " \(g.vertical)",
+        row: top + 1 + index, column: left, style: Style(bold: index == 0))
+    }
+    screen.put("\(g.bottomLeft)\(horizontal)\(g.bottomRight)", row: top + body.count + 1, column: left)
+  }
+
+  static func legend(_ net: NetGameState, width: Int, glyphs g: Glyphs) -> String {
+    if net.ended != nil { return "any key: leave" }
+    if net.question != nil { return "y accept\(g.separator)n refuse" }
+    if net.chatDraft != nil { return "type a message\(g.separator)Enter send\(g.separator)Esc cancel" }
+    let items = [
+      ("\(g.arrows)/hjkl move", 3), ("Enter place", 0), ("c chat", 2), ("n rematch", 4), ("R resign", 5),
+      ("q leave", 1),
+    ]
+    return Fit.legend(items, separator: g.separator, width: width)
+  }
+}

@@ -1,0 +1,172 @@
+import Glibc
+import Security
+import WireProtocol
+
+/// One TLS connection to a peer on a non-blocking socket: bytes from the socket go through TLS into frames and
+/// messages; messages go out through TLS to the socket. Driven by the event loop: call `readable()` when poll
+/// says so, and `flush()` when `wantsWrite` (poll for POLLOUT).
+public final class PeerConnection {
+  /// What came out of the connection after a read.
+  public enum Arrival: Sendable, Equatable {
+    /// The TLS handshake finished; the peer's certificate and the trust decision are known.
+    case secured
+    case message(Message)
+    /// A frame that could not be decoded (the session answers with an error and closes).
+    case malformed(WireError)
+    /// The peer closed the connection (cleanly, with close_notify, or not).
+    case ended(clean: Bool)
+  }
+
+  public let fd: Int32
+  public let tls: TLSConnection
+  /// Where the peer is (for the log and the screen).
+  public let peerAddress: String
+  private var decoder = FrameDecoder()
+  private var outbox: [UInt8] = []
+  public private(set) var isSecured = false
+  public private(set) var isClosed = false
+
+  public init(fd: Int32, context: TLSContext, peerAddress: String, serverName: String? = nil) throws(NetworkError) {
+    self.fd = fd
+    self.peerAddress = peerAddress
+    do {
+      tls = try TLSConnection(context: context, serverName: serverName)
+    } catch {
+      throw .tls(error)
+    }
+  }
+
+  deinit { if !isClosed { Glibc.close(fd) } }
+
+  /// Starts the handshake (the client speaks first).
+  public func start() throws(NetworkError) {
+    do {
+      if try tls.handshake() { isSecured = true }
+    } catch {
+      throw .tls(error)
+    }
+    queueCiphertext()
+    _ = flush()
+  }
+
+  public var wantsWrite: Bool { !outbox.isEmpty }
+
+  /// Reads what the socket has and returns what it meant; throws when the connection failed.
+  public func readable() throws(NetworkError) -> [Arrival] {
+    var arrivals: [Arrival] = []
+    var buffer = [UInt8](repeating: 0, count: 16384)
+    var endOfStream = false
+    while true {
+      let count = read(fd, &buffer, buffer.count)
+      if count > 0 {
+        tls.feed(ciphertext: Array(buffer[0..<count]))
+        if count < buffer.count { break }
+      } else if count == 0 {
+        endOfStream = true
+        tls.feedEndOfStream()
+        break
+      } else {
+        if errno == EINTR { continue }
+        if errno == EAGAIN || errno == EWOULDBLOCK { break }
+        if errno == ECONNRESET {
+          endOfStream = true
+          tls.feedEndOfStream()
+          break
+        }
+        throw .socket(Sockets.errorText())
+      }
+    }
+    do {
+      if !isSecured {
+        if try tls.handshake() {
+          isSecured = true
+          arrivals.append(.secured)
+        } else if endOfStream {
+          queueCiphertext()
+          throw NetworkError.closedDuringHandshake
+        }
+      }
+      if isSecured {
+        let plaintext = try tls.readPlaintext()
+        decoder.feed(plaintext)
+        arrivals += decodeFrames()
+      }
+    } catch let error as NetworkError {
+      throw error
+    } catch let error as TLSError {
+      queueCiphertext()
+      _ = flush()
+      if error == .closedByPeer { return arrivals + [.ended(clean: true)] }
+      if error == .unexpectedEOF && isSecured { return arrivals + [.ended(clean: false)] }
+      throw .tls(error)
+    } catch {
+      throw .socket("\(error)")
+    }
+    queueCiphertext()
+    _ = flush()
+    if endOfStream && isSecured && !arrivals.contains(where: { if case .ended = $0 { true } else { false } }) {
+      arrivals.append(.ended(clean: false))
+    }
+    return arrivals
+  }
+
+  private func decodeFrames() -> [Arrival] {
+    var arrivals: [Arrival] = []
+    while true {
+      do {
+        guard let frame = try decoder.next() else { break }
+        if let message = try Message.decode(frame) { arrivals.append(.message(message)) }
+      } catch {
+        arrivals.append(.malformed(error))
+        break
+      }
+    }
+    return arrivals
+  }
+
+  /// Queues `message` and tries to send it at once.
+  public func send(_ message: Message) throws(NetworkError) {
+    do {
+      try tls.writePlaintext(message.bytes)
+    } catch {
+      throw .tls(error)
+    }
+    queueCiphertext()
+    _ = flush()
+  }
+
+  /// Writes what the socket takes; true when everything queued went out.
+  @discardableResult
+  public func flush() -> Bool {
+    while !outbox.isEmpty {
+      let written = outbox.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      if written > 0 {
+        outbox.removeFirst(written)
+      } else if written < 0 && errno == EINTR {
+        continue
+      } else {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// Sends close_notify (best effort), then closes the socket.
+  public func close(gracefully: Bool = true) {
+    guard !isClosed else { return }
+    if gracefully && isSecured {
+      tls.shutdown()
+      queueCiphertext()
+      // Give a blocked peer a short moment to take the last bytes (the goodbye and close_notify).
+      var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+      for _ in 0..<10 where !flush() { _ = poll(&pfd, 1, 50) }
+      shutdown(fd, Int32(SHUT_WR))
+    }
+    isClosed = true
+    Glibc.close(fd)
+  }
+
+  private func queueCiphertext() {
+    outbox += tls.takeCiphertext()
+  }
+}

@@ -1,0 +1,215 @@
+import Glibc
+
+/// Thin wrappers over the BSD socket calls: non-blocking TCP, IPv4 and IPv6.
+public enum Sockets {
+  /// Listens on `bind` (nil: every address, IPv6 and IPv4 through one dual-stack socket) and `port` (0: any
+  /// free port). Returns the listening descriptors.
+  public static func listen(bind: String?, port: UInt16) throws(NetworkError) -> [Int32] {
+    let label = "\(bind ?? "*"):\(port)"
+    if bind == nil {
+      if let fd = try? listenOne(family: AF_INET6, address: "::", port: port, dualStack: true) { return [fd] }
+      return [try listenOne(family: AF_INET, address: "0.0.0.0", port: port, dualStack: false)]
+    }
+    var hints = addrinfo()
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    var result: UnsafeMutablePointer<addrinfo>?
+    let status = getaddrinfo(bind, String(port), &hints, &result)
+    guard status == 0, let first = result else {
+      throw .cannotListen(label, reason: "\(bind ?? "") is not an IP address of this machine")
+    }
+    defer { freeaddrinfo(result) }
+    return [try listenOne(family: first.pointee.ai_family, address: bind ?? "", port: port, dualStack: false)]
+  }
+
+  private static func listenOne(family: Int32, address: String, port: UInt16, dualStack: Bool) throws(NetworkError)
+    -> Int32
+  {
+    let label = family == AF_INET6 ? "[\(address)]:\(port)" : "\(address):\(port)"
+    let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw .cannotListen(label, reason: errorText()) }
+    var one: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+    if family == AF_INET6 {
+      var v6only: Int32 = dualStack ? 0 : 1
+      setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &v6only, socklen_t(MemoryLayout<Int32>.size))
+    }
+    var storage = sockaddr_storage()
+    let length = fill(&storage, family: family, address: address, port: port)
+    let bound = withUnsafePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    }
+    guard bound == 0, Glibc.listen(fd, 16) == 0 else {
+      let reason = errno == EADDRINUSE ? "the port is already in use" : errorText()
+      close(fd)
+      throw .cannotListen(label, reason: reason)
+    }
+    setNonBlocking(fd)
+    return fd
+  }
+
+  private static func fill(_ storage: inout sockaddr_storage, family: Int32, address: String, port: UInt16) -> socklen_t
+  {
+    if family == AF_INET6 {
+      return withUnsafeMutablePointer(to: &storage) {
+        $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in
+          sin6.pointee.sin6_family = sa_family_t(AF_INET6)
+          sin6.pointee.sin6_port = port.bigEndian
+          inet_pton(AF_INET6, address, &sin6.pointee.sin6_addr)
+          return socklen_t(MemoryLayout<sockaddr_in6>.size)
+        }
+      }
+    }
+    return withUnsafeMutablePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
+        sin.pointee.sin_family = sa_family_t(AF_INET)
+        sin.pointee.sin_port = port.bigEndian
+        inet_pton(AF_INET, address, &sin.pointee.sin_addr)
+        return socklen_t(MemoryLayout<sockaddr_in>.size)
+      }
+    }
+  }
+
+  /// The port a listening socket got (when asked for port 0).
+  public static func localPort(_ fd: Int32) -> UInt16 {
+    var storage = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    _ = withUnsafeMutablePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    return describe(storage).port
+  }
+
+  /// Accepts one waiting connection: its descriptor (non-blocking) and the peer's address.
+  public static func accept(_ listener: Int32) -> (fd: Int32, peer: String)? {
+    var storage = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let fd = withUnsafeMutablePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
+    }
+    guard fd >= 0 else { return nil }
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    setNonBlocking(fd)
+    let (host, port) = describe(storage)
+    return (fd, host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
+  }
+
+  /// Resolves `endpoint` and connects to the first address that answers, waiting at most `timeout` seconds
+  /// per address. The socket returned is non-blocking.
+  public static func connect(_ endpoint: Endpoint, timeout: Int = 10) throws(NetworkError) -> Int32 {
+    var hints = addrinfo()
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    hints.ai_flags = AI_ADDRCONFIG
+    var result: UnsafeMutablePointer<addrinfo>?
+    var host = endpoint.host
+    var scope: UInt32 = 0
+    if let percent = host.firstIndex(of: "%") {  // fe80::1%eth0 or fe80::1%2
+      let zone = String(host[host.index(after: percent)...])
+      scope = UInt32(zone) ?? if_nametoindex(zone)
+      host = String(host[..<percent])
+    }
+    let status = getaddrinfo(host, String(endpoint.port), &hints, &result)
+    guard status == 0, result != nil else {
+      throw .hostNotFound(endpoint.host, reason: String(cString: gai_strerror(status)))
+    }
+    defer { freeaddrinfo(result) }
+    var lastError: NetworkError = .unreachable(endpoint, reason: "no usable address")
+    var entry = result
+    while let info = entry {
+      entry = info.pointee.ai_next
+      if scope != 0 && info.pointee.ai_family == AF_INET6 {
+        info.pointee.ai_addr.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_scope_id = scope }
+      }
+      let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+      guard fd >= 0 else { continue }
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      setNonBlocking(fd)
+      if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
+      guard errno == EINPROGRESS else {
+        lastError = classify(errno, endpoint, timeout)
+        close(fd)
+        continue
+      }
+      var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+      var ready: Int32
+      repeat { ready = poll(&pfd, 1, Int32(timeout * 1000)) } while ready < 0 && errno == EINTR
+      if ready == 0 {
+        lastError = .timedOut(endpoint, seconds: timeout)
+        close(fd)
+        continue
+      }
+      var code: Int32 = 0
+      var length = socklen_t(MemoryLayout<Int32>.size)
+      getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+      if code == 0 { return fd }
+      lastError = classify(code, endpoint, timeout)
+      close(fd)
+    }
+    throw lastError
+  }
+
+  private static func classify(_ code: Int32, _ endpoint: Endpoint, _ timeout: Int) -> NetworkError {
+    switch code {
+    case ECONNREFUSED: return .connectionRefused(endpoint)
+    case ETIMEDOUT: return .timedOut(endpoint, seconds: timeout)
+    default: return .unreachable(endpoint, reason: String(cString: strerror(code)))
+    }
+  }
+
+  static func setNonBlocking(_ fd: Int32) {
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+  }
+
+  static func errorText() -> String { String(cString: strerror(errno)) }
+
+  private static func text(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  private static func describe(_ storage: sockaddr_storage) -> (host: String, port: UInt16) {
+    var storage = storage
+    var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+    if Int32(storage.ss_family) == AF_INET6 {
+      return withUnsafePointer(to: &storage) {
+        $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in
+          var address = sin6.pointee.sin6_addr
+          inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count))
+          var host = text(buffer)
+          if host.hasPrefix("::ffff:") && host.contains(".") { host = String(host.dropFirst(7)) }
+          return (host, UInt16(bigEndian: sin6.pointee.sin6_port))
+        }
+      }
+    }
+    return withUnsafePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
+        var address = sin.pointee.sin_addr
+        inet_ntop(AF_INET, &address, &buffer, socklen_t(buffer.count))
+        return (text(buffer), UInt16(bigEndian: sin.pointee.sin_port))
+      }
+    }
+  }
+
+  /// This machine's addresses a friend could connect to (loopback and link-local left out).
+  public static func localAddresses() -> [String] {
+    var list: UnsafeMutablePointer<ifaddrs>?
+    guard getifaddrs(&list) == 0 else { return [] }
+    defer { freeifaddrs(list) }
+    var result: [String] = []
+    var entry = list
+    while let item = entry {
+      entry = item.pointee.ifa_next
+      guard let address = item.pointee.ifa_addr else { continue }
+      let family = Int32(address.pointee.sa_family)
+      guard family == AF_INET || family == AF_INET6 else { continue }
+      var storage = sockaddr_storage()
+      let size = family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size
+      withUnsafeMutableBytes(of: &storage) { target in
+        target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: size))
+      }
+      let host = describe(storage).host
+      if host == "127.0.0.1" || host == "::1" || host.hasPrefix("fe80") { continue }
+      result.append(host)
+    }
+    return result
+  }
+}
