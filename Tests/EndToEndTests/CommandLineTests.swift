@@ -35,7 +35,7 @@ import Testing
       .deletingLastPathComponent().appendingPathComponent("Assets/tictactoe.6").path
     let man = try String(contentsOfFile: manPath, encoding: .utf8)
     let options = Set(
-      help.split(whereSeparator: { " ,|[]".contains($0) || $0.isNewline }).filter { $0.hasPrefix("--") })
+      help.split(whereSeparator: { " ,|[]:.".contains($0) || $0.isNewline }).filter { $0.hasPrefix("--") })
     #expect(options.count >= 9)
     for option in options {
       // mdoc writes --ai as "Fl \-ai" (or "Fl -ai").

@@ -125,8 +125,7 @@ import Testing
 
   @Test func optionsChangeTheRulesAndAreSavedOnLeaving() {
     var ui = controller()
-    _ = ui.handle(.down)
-    _ = ui.handle(.down)
+    for _ in 0..<4 { _ = ui.handle(.down) }
     _ = ui.handle(.enter)
     #expect(ui.state.page == .options)
     _ = ui.handle(.right)  // size 4
@@ -150,8 +149,7 @@ import Testing
       $0.size = 5
       $0.k = 5
     }
-    _ = ui.handle(.down)
-    _ = ui.handle(.down)
+    for _ in 0..<4 { _ = ui.handle(.down) }
     _ = ui.handle(.enter)
     _ = ui.handle(.left)
     #expect(ui.state.settings.size == 4 && ui.state.settings.k == 4)

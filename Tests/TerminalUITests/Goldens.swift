@@ -10,10 +10,10 @@ enum Goldens {
 
                              ▸ Play the computer
                                Two players on this keyboard
+                               Host a network game
+                               Join by address
                                Options
                                Quit
-
-
 
 
 
@@ -36,10 +36,10 @@ enum Goldens {
 
          > Play the computer
            Two players on this keyboard
+           Host a network game
+           Join by address
            Options
            Quit
-
-
      Enter select | q quit
     """,
     "won80x24": """

@@ -36,8 +36,7 @@ enum Screens {
     _ = big.handle(.enter)
     _ = big.handle(.enter)
     var options = ui(80, 24, .unicode)
-    _ = options.handle(.down)
-    _ = options.handle(.down)
+    for _ in 0..<4 { _ = options.handle(.down) }
     _ = options.handle(.enter)
     var help = ui(80, 24, .ascii)
     _ = help.handle(.enter)
