@@ -253,6 +253,7 @@ public final class NetworkMatch {
         if let question { events.append(.ask(question)) }
         return events
       }
+      rememberIfAcceptedNew(link)
       return events + begin(link)
     }
     let outputs = session.start(now: clock())
@@ -313,7 +314,22 @@ public final class NetworkMatch {
       return events
     }
     log.write("letting in \(name) (\(certificate?.fingerprint.description ?? "?"))")
+    rememberIfAcceptedNew(link)
     return events + admit(link)
+  }
+
+  /// With --accept-new a new peer is let in without asking, and remembered like one the player accepted
+  /// (so a later change of its key is caught).
+  private func rememberIfAcceptedNew(_ link: Link) {
+    guard case .trusted(.acceptedNew) = link.connection.tls.trustDecision,
+      let certificate = link.connection.tls.peerCertificate
+    else { return }
+    do {
+      try profile.remember(name: certificate.commonName, fingerprint: certificate.fingerprint)
+      log.write("remembered new peer \(certificate.commonName) \(certificate.fingerprint)")
+    } catch {
+      log.write("could not remember \(certificate.commonName): \(error)")
+    }
   }
 
   private func admit(_ link: Link) -> [MatchEvent] {

@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+
+/// Two real `tictactoe` processes over loopback, in plain mode: games, trust on first use, pins, changed keys,
+/// refusals, and every failure named with its own exit status.
+@Suite(.serialized) struct NetworkTests {
+  /// A player's private directories; the same sandbox keeps its identity and known peers across runs.
+  struct Home {
+    let environment: [String: String]
+    init(_ name: String) throws {
+      var environment = try Binary.sandbox().environment
+      environment["USER"] = name
+      self.environment = environment
+    }
+
+    func fingerprint() throws -> String {
+      let result = try Binary.run(["identity"], environment: environment)
+      return String(result.stdout.prefix { $0 != "\n" })
+    }
+  }
+
+  private func host(_ home: Home, _ extra: [String] = []) throws -> (Player, Int) {
+    let player = try Player(["host", "--port", "0", "--ui", "plain"] + extra, environment: home.environment)
+    let port = try #require(player.announcedPort(), "host did not start: \(player.errors)")
+    return (player, port)
+  }
+
+  private func join(_ home: Home, _ address: String, _ extra: [String] = []) throws -> Player {
+    try Player(["join", address, "--ui", "plain"] + extra, environment: home.environment)
+  }
+
+  private func playWholeGame(_ host: Player, _ joiner: Player) {
+    let deadline = Date().addingTimeInterval(30)
+    var cell = 1
+    while !(host.output.contains("result: ") && joiner.output.contains("result: ")) && Date() < deadline {
+      for player in [host, joiner] where player.output.hasSuffix("): ") && player.output.contains("your move") {
+        let before = player.output.count
+        player.send("\(cell)")
+        let deadlineMove = Date().addingTimeInterval(5)
+        while player.output.count == before && Date() < deadlineMove { usleep(10_000) }
+        cell = cell % 9 + 1
+      }
+      usleep(20_000)
+    }
+  }
+
+  @Test func aWholeMatchOverIPv4WithTrustOnFirstUseOnBothSides() throws {
+    let alice = try Home("alice")
+    let bob = try Home("bob")
+    let (host, port) = try host(alice)
+    let joiner = try join(bob, "127.0.0.1:\(port)")
+    #expect(joiner.waitFor("The host alice is new to you: \(try alice.fingerprint()). Trust it?"))
+    joiner.send("y")
+    #expect(host.waitFor("bob (\(try bob.fingerprint())) wants to join — accept?"))
+    host.send(try bob.fingerprint())  // pasting the fingerprint accepts too
+    #expect(host.waitFor("game 1: 3×3, 3 in a row"))
+    #expect(joiner.waitFor("game 1: 3×3, 3 in a row"))
+    joiner.send("chat good luck")
+    #expect(host.waitFor("bob says: good luck"))
+    playWholeGame(host, joiner)
+    #expect(host.output.contains("result: ") && joiner.output.contains("result: "), "\(host.output)\n\(joiner.output)")
+    #expect(host.output.contains("match: you "))
+    host.send("quit")
+    #expect(host.exitStatus() == 0)
+    #expect(joiner.exitStatus() == 30)
+    #expect(joiner.errors.contains("Your opponent left: alice left"))
+    // Both remember each other now: a second match asks nothing.
+    let (again, port2) = try self.host(alice)
+    let joiner2 = try join(bob, "127.0.0.1:\(port2)")
+    #expect(again.waitFor("game 1:") && joiner2.waitFor("game 1:"))
+    #expect(!joiner2.output.contains("Trust it?") && !again.output.contains("wants to join"))
+    joiner2.send("quit")
+    #expect(joiner2.exitStatus() == 0)
+    #expect(again.exitStatus() == 30)
+  }
+
+  @Test func aMatchOverIPv6() throws {
+    let (host, port) = try host(try Home("alice"), ["--accept-new"])
+    let joiner = try join(try Home("bob"), "[::1]:\(port)", ["--accept-new"])
+    #expect(joiner.waitFor("Connected to [::1]:\(port) over TLSv1.3"))
+    #expect(host.waitFor("game 1:") && joiner.waitFor("game 1:"))
+    playWholeGame(host, joiner)
+    #expect(host.output.contains("result: "), "\(host.output)")
+    host.send("quit")
+    #expect(host.exitStatus() == 0)
+  }
+
+  @Test func aChangedHostKeyIsRefusedLoudlyByTheJoiner() throws {
+    let alice = try Home("alice")
+    let bob = try Home("bob")
+    let old = try alice.fingerprint()
+    // Bob meets Alice once, then Alice makes a new key.
+    let (first, port) = try host(alice, ["--accept-new"])
+    let meet = try join(bob, "127.0.0.1:\(port)", ["--accept-new"])
+    #expect(meet.waitFor("game 1:"))
+    meet.send("quit")
+    #expect(meet.exitStatus() == 0)
+    #expect(first.exitStatus() == 30)
+    _ = try Binary.run(["identity", "new"], environment: alice.environment)
+    let new = try alice.fingerprint()
+    #expect(new != old)
+    let (host, port2) = try self.host(alice, ["--accept-new"])
+    let joiner = try join(bob, "127.0.0.1:\(port2)", ["--accept-new"])
+    #expect(joiner.exitStatus() == 21)
+    let message = joiner.errors
+    #expect(message.contains(old) && message.contains(new), "\(message)")
+    #expect(message.contains("known_peers") && message.contains("tictactoe peers forget alice"), "\(message)")
+    // The host keeps serving and saw its certificate refused.
+    #expect(host.exitStatus(timeout: 1) == nil)
+    // After forgetting the old key, Bob can meet the new Alice.
+    _ = try Binary.run(["peers", "forget", "alice"], environment: bob.environment)
+    let joiner2 = try join(bob, "127.0.0.1:\(port2)", ["--accept-new"])
+    #expect(joiner2.waitFor("game 1:"))
+    joiner2.send("quit")
+    #expect(joiner2.exitStatus() == 0)
+  }
+
+  @Test func aChangedJoinerKeyIsRefusedByTheHost() throws {
+    let alice = try Home("alice")
+    let bob = try Home("bob")
+    let (first, port) = try host(alice, ["--accept-new"])
+    let meet = try join(bob, "127.0.0.1:\(port)", ["--accept-new"])
+    #expect(meet.waitFor("game 1:"))
+    meet.send("quit")
+    #expect(first.exitStatus() == 30)
+    _ = try Binary.run(["identity", "new"], environment: bob.environment)
+    let (host, port2) = try self.host(alice, ["--accept-new"])
+    let joiner = try join(bob, "127.0.0.1:\(port2)", ["--accept-new"])
+    #expect(joiner.exitStatus() == 25, "\(joiner.errors)")
+    #expect(joiner.errors.contains("refused"), "\(joiner.errors)")
+    #expect(host.exitStatus(timeout: 1) == nil)
+  }
+
+  @Test func pinsAcceptOnlyThatKey() throws {
+    let alice = try Home("alice")
+    let (host, port) = try host(alice, ["--accept-new"])
+    let wrong = "SHA256:" + String(repeating: "A", count: 43)
+    let refused = try join(try Home("bob"), "127.0.0.1:\(port)", ["--pin", wrong])
+    #expect(refused.exitStatus() == 20)
+    #expect(refused.errors.contains(wrong), "\(refused.errors)")
+    let pinned = try join(try Home("carol"), "127.0.0.1:\(port)", ["--pin", try alice.fingerprint()])
+    #expect(pinned.waitFor("game 1:"), "\(pinned.output)\(pinned.errors)")
+    #expect(!pinned.output.contains("Trust it?"))
+    pinned.send("quit")
+    #expect(pinned.exitStatus() == 0)
+    #expect(host.exitStatus() == 30)
+  }
+
+  @Test func aSecondJoinerIsToldTheHostIsBusy() throws {
+    let (host, port) = try host(try Home("alice"), ["--accept-new"])
+    let first = try join(try Home("bob"), "127.0.0.1:\(port)", ["--accept-new"])
+    #expect(first.waitFor("game 1:"))
+    let second = try join(try Home("carol"), "127.0.0.1:\(port)", ["--accept-new"])
+    #expect(second.exitStatus() == 27)
+    #expect(second.errors.contains("The host is busy with another game"), "\(second.errors)")
+    first.send("quit")
+    #expect(host.exitStatus() == 30)
+  }
+
+  @Test func declinesOnEitherSideAreNamed() throws {
+    let (host, port) = try host(try Home("alice"))
+    let joiner = try join(try Home("bob"), "127.0.0.1:\(port)", ["--accept-new"])
+    #expect(host.waitFor("wants to join — accept?"))
+    host.send("n")
+    #expect(joiner.exitStatus() == 27)
+    #expect(joiner.errors.contains("The host declined to play with you."), "\(joiner.errors)")
+    let wary = try join(try Home("carol"), "127.0.0.1:\(port)")
+    #expect(wary.waitFor("Trust it?"))
+    wary.send("n")
+    #expect(wary.exitStatus() == 26)
+    #expect(host.exitStatus(timeout: 1) == nil)
+  }
+
+  @Test func connectionFailuresHaveTheirOwnStatus() throws {
+    let home = try Home("bob")
+    let refused = try Binary.run(["join", "127.0.0.1:1", "--ui", "plain"], environment: home.environment)
+    #expect(refused.status == 10)
+    #expect(refused.stderr.contains("Connection refused by 127.0.0.1:1"))
+    let unknown = try Binary.run(["join", "no-such-host.invalid", "--ui", "plain"], environment: home.environment)
+    #expect(unknown.status == 12)
+    #expect(unknown.stderr.contains("Host not found: no-such-host.invalid"))
+  }
+
+  @Test func weakenedChecksAreShownWhileInForce() throws {
+    let (host, port) = try host(try Home("alice"), ["--insecure"])
+    #expect(host.output.contains("warning: --insecure: ANY certificate is accepted"))
+    let joiner = try join(try Home("bob"), "127.0.0.1:\(port)", ["--insecure"])
+    #expect(joiner.waitFor("game 1:"))
+    #expect(joiner.output.contains("warning: --insecure"))
+    joiner.send("quit")
+    #expect(host.exitStatus() == 30)
+  }
+
+  @Test func aFrozenPeerIsNoticed() throws {
+    let (host, port) = try host(try Home("alice"), ["--accept-new"])
+    let joiner = try join(try Home("bob"), "127.0.0.1:\(port)", ["--accept-new"])
+    #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"))
+    host.signal(SIGSTOP)
+    defer { host.signal(SIGCONT) }
+    let started = Date()
+    #expect(joiner.exitStatus(timeout: 20) == 31)
+    #expect(Date().timeIntervalSince(started) < 15)
+    #expect(joiner.errors.contains("Your opponent vanished"), "\(joiner.errors)")
+  }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// A `tictactoe` process in plain mode that a test talks to: lines in through a pipe, output collected in
+/// files, waited on with bounds. Started with posix_spawn (see Tool).
+final class Player {
+  let pid: pid_t
+  let environment: [String: String]
+  private var input: Int32
+  private let outPath: String
+  private let errPath: String
+  private var status: Int32?
+
+  init(_ arguments: [String], environment: [String: String]) throws {
+    self.environment = environment
+    let base = NSTemporaryDirectory() + "ttt-player-\(UUID().uuidString)"
+    outPath = base + ".out"
+    errPath = base + ".err"
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+    input = fds[1]
+    _ = fcntl(input, F_SETFD, FD_CLOEXEC)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    for fd in 3..<256 { posix_spawn_file_actions_addclose(&actions, Int32(fd)) }
+    let argv = ([Binary.path] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, Binary.path, &actions, nil, argv, envp)
+    close(fds[0])
+    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .ENOENT) }
+    self.pid = pid
+  }
+
+  deinit {
+    if status == nil {
+      kill(pid, SIGKILL)
+      var raw: Int32 = 0
+      waitpid(pid, &raw, 0)
+    }
+    if input >= 0 { close(input) }
+    unlink(outPath)
+    unlink(errPath)
+  }
+
+  var output: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
+  var errors: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
+
+  func send(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+  }
+
+  func closeInput() {
+    close(input)
+    input = -1
+  }
+
+  /// Waits (bounded) until the output contains `text`; true if it did.
+  @discardableResult
+  func waitFor(_ text: String, timeout: Double = 20, in stream: KeyPath<Player, String> = \.output) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if self[keyPath: stream].contains(text) { return true }
+      if exited { return self[keyPath: stream].contains(text) }
+      usleep(20_000)
+    }
+    return false
+  }
+
+  /// Counts how often `text` occurs in the output.
+  func count(_ text: String) -> Int { output.components(separatedBy: text).count - 1 }
+
+  private var exited: Bool {
+    guard status == nil else { return true }
+    var raw: Int32 = 0
+    if waitpid(pid, &raw, WNOHANG) == pid {
+      status = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+      return true
+    }
+    return false
+  }
+
+  /// The exit status, waiting at most `timeout` seconds (nil if it is still running).
+  func exitStatus(timeout: Double = 20) -> Int32? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if exited { return status }
+      usleep(20_000)
+    }
+    return nil
+  }
+
+  func signal(_ number: Int32) { kill(pid, number) }
+
+  /// The port a host announced ("... on port N.").
+  func announcedPort(timeout: Double = 20) -> Int? {
+    guard waitFor(" on port ", timeout: timeout) else { return nil }
+    guard let range = output.range(of: " on port ") else { return nil }
+    return Int(output[range.upperBound...].prefix { $0.isNumber })
+  }
+}
