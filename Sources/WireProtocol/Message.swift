@@ -47,13 +47,22 @@ public enum Message: Sendable, Equatable {
 
   /// Message type codes on the wire.
   enum Kind: UInt8 {
-    case hello = 0x01, welcome = 0x02, refuse = 0x03
-    case coinCommit = 0x10, coinShare = 0x11, coinReveal = 0x12
-    case move = 0x20, resign = 0x21, rematchOffer = 0x22, rematchAccept = 0x23
+    case hello = 0x01
+    case welcome = 0x02
+    case refuse = 0x03
+    case coinCommit = 0x10
+    case coinShare = 0x11
+    case coinReveal = 0x12
+    case move = 0x20
+    case resign = 0x21
+    case rematchOffer = 0x22
+    case rematchAccept = 0x23
     case chat = 0x30
     case heartbeat = 0x40
-    case bye = 0x50, error = 0x51
+    case bye = 0x50
+    case error = 0x51
   }
+
 
   var kind: Kind {
     switch self {
