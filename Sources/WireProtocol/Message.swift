@@ -63,7 +63,6 @@ public enum Message: Sendable, Equatable {
     case error = 0x51
   }
 
-
   var kind: Kind {
     switch self {
     case .hello: return .hello
