@@ -13,6 +13,14 @@ public struct TrustQuestion: Sendable, Equatable {
   public let certificateName: String
   public let fingerprint: Fingerprint
 
+  /// The question in short lines, for a dialog.
+  public var lines: [String] {
+    switch role {
+    case .host: return ["\(peerName) wants to join — accept?", "Key: \(fingerprint)"]
+    case .joiner: return ["The host \(peerName) is new to you. Trust it?", "Key: \(fingerprint)"]
+    }
+  }
+
   /// "Bob (SHA256:…) wants to join — accept?" on the host; "Alice (SHA256:…) is new — trust?" on the joiner.
   public var text: String {
     switch role {

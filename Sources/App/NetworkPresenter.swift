@@ -10,7 +10,7 @@ enum NetworkPresenter {
       case .status(let text):
         if net.game == nil { net.info.append(text) } else { net.chat.append("· \(text)") }
       case .ask(let question):
-        net.question = [question.text, "Read aloud: \(question.fingerprint.readAloud)"]
+        net.question = question.lines + ["Read aloud: \(question.fingerprint.readAloud)"]
       case .session(let output):
         apply(output, match: match, to: &net)
       case .finished(let end):

@@ -97,7 +97,7 @@ public enum NetGameView {
 
   static func drawQuestion(_ lines: [String], state: UIState, into screen: inout ScreenBuffer) {
     let g = state.glyphs
-    let body = lines + ["", "y accept \(g.separator) n refuse"]
+    let body = lines + ["", "y accept\(g.separator)n refuse"]
     let inner = min(state.width - 4, max(30, body.map(\.count).max() ?? 0))
     let top = max(0, (state.height - body.count - 2) / 2)
     let left = max(0, (state.width - inner - 4) / 2)
@@ -116,6 +116,7 @@ public enum NetGameView {
     if net.ended != nil { return "any key: leave" }
     if net.question != nil { return "y accept\(g.separator)n refuse" }
     if net.chatDraft != nil { return "type a message\(g.separator)Enter send\(g.separator)Esc cancel" }
+    if net.game == nil { return "q leave" }
     let items = [
       ("\(g.arrows)/hjkl move", 3), ("Enter place", 0), ("c chat", 2), ("n rematch", 4), ("R resign", 5),
       ("q leave", 1),

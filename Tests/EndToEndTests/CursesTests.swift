@@ -94,6 +94,40 @@ import Testing
     #expect(after - before <= 2, "idle game used \(after - before) ticks in 2 s")
   }
 
+  @Test func aNetworkMatchBetweenTwoFullScreenPlayers() throws {
+    var alice = try Binary.sandbox().environment
+    alice["USER"] = "alice"
+    var bob = try Binary.sandbox().environment
+    bob["USER"] = "bob"
+    let port = 20000 + Int.random(in: 0..<20000)
+    let host = try TmuxSession(
+      command: "sh -c '\(Binary.path) host --port \(port); echo EXIT=$?; sleep 30'", environment: alice)
+    try host.waitFor(text: "Waiting for an opponent")
+    let joiner = try TmuxSession(
+      command: "sh -c '\(Binary.path) join 127.0.0.1:\(port); echo EXIT=$?; sleep 30'", environment: bob)
+    try joiner.waitFor(text: "The host alice is new to you. Trust it?")
+    try joiner.send("y")
+    try host.waitFor(text: "bob wants to join — accept?")
+    try host.send("y")
+    let hostScreen = try host.waitFor(text: "Game 1: you play")
+    let hostFirst = hostScreen.contains("you play X")
+    let (first, second) = hostFirst ? (host, joiner) : (joiner, host)
+    try first.waitFor(text: "Your turn (X)")
+    try first.send("5")
+    try second.waitFor(text: "Your turn (O)")
+    let seen = try second.screen()
+    #expect(seen.contains("│   │[X]│   │") || seen.contains("│   │ X │   │"))
+    try second.send("c", "g", "g", "Enter")
+    try first.waitFor(text: ": gg")
+    try first.send("R")
+    try second.waitFor(text: "resigned: you win!")
+    try joiner.send("q")
+    try joiner.waitFor(text: "EXIT=0")
+    try host.waitFor(text: "Your opponent left: bob left")
+    try host.send("x")
+    try host.waitFor(text: "EXIT=30")
+  }
+
   private func childPID(of parent: Int32) -> Int32? {
     let path = "/proc/\(parent)/task/\(parent)/children"
     let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""

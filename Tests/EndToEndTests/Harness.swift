@@ -90,7 +90,7 @@ final class TmuxSession {
 
   init(command: String, environment: [String: String], width: Int = 80, height: Int = 24) throws {
     let exports = environment.filter {
-      ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "HOME", "LANG", "NO_COLOR", "AVAHI_COMPAT_NOWARN"]
+      ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "HOME", "LANG", "NO_COLOR", "AVAHI_COMPAT_NOWARN", "USER"]
         .contains($0.key)
     }
     .map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
