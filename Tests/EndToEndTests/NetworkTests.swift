@@ -29,18 +29,23 @@ import Testing
     try Player(["join", address, "--ui", "plain"] + extra, environment: home.environment)
   }
 
+  /// Answers every "your move" prompt of either player with the next cell number (1, 2, 3, … wrapping), so
+  /// taken cells are answered with "error:" and asked again, until both have seen the result.
   private func playWholeGame(_ host: Player, _ joiner: Player) {
     let deadline = Date().addingTimeInterval(30)
-    var cell = 1
+    var answered = [0, 0]
+    var next = [1, 1]
+    let players = [host, joiner]
     while !(host.output.contains("result: ") && joiner.output.contains("result: ")) && Date() < deadline {
-      for player in [host, joiner] where player.output.hasSuffix("): ") && player.output.contains("your move") {
-        let before = player.output.count
-        player.send("\(cell)")
-        let deadlineMove = Date().addingTimeInterval(5)
-        while player.output.count == before && Date() < deadlineMove { usleep(10_000) }
-        cell = cell % 9 + 1
+      for index in 0..<2 {
+        let prompts = players[index].count("your move (")
+        if prompts > answered[index] {
+          players[index].send("\(next[index])")
+          next[index] = next[index] % 9 + 1
+          answered[index] = prompts
+        }
       }
-      usleep(20_000)
+      usleep(10_000)
     }
   }
 
