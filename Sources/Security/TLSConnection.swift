@@ -135,8 +135,10 @@ public final class TLSConnection {
 
   /// Checks made once OpenSSL reports the handshake done.
   private func finishHandshake() throws(TLSError) {
-    if context.role == .client && negotiatedProtocol != context.alpn {
-      let error = TLSError.noCommonApplicationProtocol(offered: [context.alpn])
+    // OpenSSL consults the server's ALPN callback only when the client offers ALPN at all: a client that
+    // offers none is refused here (on both sides the protocol must be exactly ours).
+    if negotiatedProtocol != context.alpn {
+      let error = TLSError.noCommonApplicationProtocol(offered: context.role == .client ? [context.alpn] : [])
       failure = error
       shutdown()
       throw error

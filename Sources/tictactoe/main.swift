@@ -1,5 +1,8 @@
 import App
 import Foundation
 
+// OpenSSL writes to sockets with write(): a peer that hung up must give EPIPE, not kill the program.
+signal(SIGPIPE, SIG_IGN)
+
 exit(
   TicTacToe.main(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

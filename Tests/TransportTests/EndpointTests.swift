@@ -1,0 +1,65 @@
+import Glibc
+import Testing
+
+@testable import Transport
+
+@Suite struct EndpointTests {
+  @Test(arguments: [
+    ("alice.local", "alice.local", UInt16(7177)),
+    ("alice.local:9000", "alice.local", 9000),
+    ("192.0.2.7", "192.0.2.7", 7177),
+    ("192.0.2.7:1234", "192.0.2.7", 1234),
+    ("[2001:db8::7]:1234", "2001:db8::7", 1234),
+    ("[::1]", "::1", 7177),
+    ("2001:db8::7", "2001:db8::7", 7177),
+    ("fe80::1%eth0", "fe80::1%eth0", 7177),
+    (" localhost:80 ", "localhost", 80),
+  ])
+  func addressesAsPlayersTypeThem(text: String, host: String, port: UInt16) {
+    #expect(Endpoint(parsing: text) == Endpoint(host: host, port: port))
+  }
+
+  @Test(arguments: ["", ":80", "host:", "host:0", "host:70000", "host:abc", "[::1", "[]:80", "[::1]80"])
+  func nonsenseIsRefused(text: String) {
+    #expect(Endpoint(parsing: text) == nil)
+  }
+
+  @Test func descriptionsBracketIPv6() {
+    #expect(Endpoint(host: "::1", port: 5).description == "[::1]:5")
+    #expect(Endpoint(host: "a", port: 5).description == "a:5")
+  }
+
+  @Test func listeningOnPortZeroGetsAPortAndConnectingToItWorks() throws {
+    let listeners = try Sockets.listen(bind: "127.0.0.1", port: 0)
+    let port = Sockets.localPort(listeners[0])
+    #expect(port > 0)
+    let client = try Sockets.connect(Endpoint(host: "127.0.0.1", port: port))
+    #expect(client >= 0)
+    var accepted: (fd: Int32, peer: String)?
+    for _ in 0..<100 where accepted == nil {
+      accepted = Sockets.accept(listeners[0])
+      if accepted == nil { usleep(10_000) }
+    }
+    #expect(accepted?.peer.hasPrefix("127.0.0.1:") == true)
+  }
+
+  @Test func aClosedPortIsRefusedAndAnUnknownHostNotFound() {
+    #expect(throws: NetworkError.connectionRefused(Endpoint(host: "127.0.0.1", port: 1))) {
+      try Sockets.connect(Endpoint(host: "127.0.0.1", port: 1))
+    }
+    #expect {
+      try Sockets.connect(Endpoint(host: "no-such-host.invalid", port: 1))
+    } throws: { error in
+      if case NetworkError.hostNotFound("no-such-host.invalid", _) = error { return true }
+      return false
+    }
+  }
+
+  @Test func aPortInUseIsReported() throws {
+    let first = try Sockets.listen(bind: "127.0.0.1", port: 0)
+    let port = Sockets.localPort(first[0])
+    #expect(throws: NetworkError.cannotListen("127.0.0.1:\(port)", reason: "the port is already in use")) {
+      try Sockets.listen(bind: "127.0.0.1", port: port)
+    }
+  }
+}
