@@ -7,6 +7,8 @@
 #   PYTHON        the interpreter that makes it (default: python3)
 #
 # When the pinned version is already there this takes a few milliseconds and touches no network.
+# On Debian, where `python3 -m venv` needs the python3-venv package, it installs that with apt-get
+# (through sudo when not root) if venv creation fails and the package is missing.
 set -euo pipefail
 
 readonly version="6.3.1"
@@ -60,8 +62,15 @@ if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -m pip --version >/dev/
     command -v apt-get >/dev/null || die "'$python -m venv' failed; install your distribution's venv package"
     minor="$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
     say "'$python -m venv' failed: installing python3-venv (and python$minor-venv) with apt-get"
-    packages=(python3-venv)
-    if apt-cache show "python$minor-venv" >/dev/null 2>&1; then packages+=("python$minor-venv"); fi
+    # Only what is missing: naming an installed package to apt-get would upgrade it and its dependencies.
+    # python3-venv brings Debian's default python3.X-venv; a python3.Y-venv is added if Debian has one.
+    missing() { ! dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+    packages=()
+    if missing python3-venv; then packages+=(python3-venv); fi
+    if missing "python$minor-venv" && apt-cache show "python$minor-venv" >/dev/null 2>&1; then
+      packages+=("python$minor-venv")
+    fi
+    [[ ${#packages[@]} -gt 0 ]] || die "'$python -m venv' fails although python3-venv and python$minor-venv are installed"
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${packages[@]}" >&2 \
       || { as_root apt-get update -q >&2 && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${packages[@]}" >&2; } \
       || die "could not install ${packages[*]}"
