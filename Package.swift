@@ -33,7 +33,7 @@ let package = Package(
     .testTarget(name: "SessionTests", dependencies: ["Session", "GameCore", "WireProtocol"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore"]),
-    .testTarget(name: "AppTests", dependencies: ["App", "GameCore", "TerminalUI"]),
+    .testTarget(name: "AppTests", dependencies: ["App", "GameCore", "TerminalUI", "Security", "Transport"]),
     .testTarget(name: "EndToEndTests", dependencies: ["tictactoe"]),
   ],
   swiftLanguageModes: [.v6]

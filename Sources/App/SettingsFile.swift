@@ -32,6 +32,11 @@ public enum SettingsFile {
           throw fail("first must be me, them or random, found \"\(value)\"")
         }
         settings.first = first
+      case "name":
+        guard !value.isEmpty, value.utf8.count <= 64 else {
+          throw fail("name must be 1 to 64 bytes, found \"\(value)\"")
+        }
+        settings.name = value
       default:
         // Unknown keys are kept for a later version's sake and otherwise ignored.
         continue
@@ -50,7 +55,7 @@ public enum SettingsFile {
     k = \(settings.k)
     level = \(settings.aiLevel.rawValue)
     first = \(settings.first.rawValue)
-
+    \(settings.name.map { "name = \($0)\n" } ?? "")
     """
   }
 

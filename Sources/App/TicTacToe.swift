@@ -39,9 +39,11 @@ public enum TicTacToe {
     }
   }
 
+  /// The player: the name given on the command line, else the `name` setting, else the login name.
   static func profile(_ environment: [String: String], name: String?) -> Profile {
     let paths = Paths(environment: environment)
-    return Profile(paths: paths, name: name ?? Profile.loginName(environment: environment))
+    let saved = (try? SettingsFile.load(from: paths.settingsFile))?.name
+    return Profile(paths: paths, name: name ?? saved ?? Profile.loginName(environment: environment))
   }
 
   enum NetworkRole {

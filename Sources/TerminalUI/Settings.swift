@@ -11,6 +11,8 @@ public struct Settings: Sendable, Equatable {
   public var k = 3
   public var aiLevel = AILevel.normal
   public var first = FirstPlayer.me
+  /// The name shown to other players; nil means the login name.
+  public var name: String?
 
   public init() {}
 
