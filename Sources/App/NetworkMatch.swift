@@ -168,7 +168,7 @@ public final class NetworkMatch {
     for fd in listeners where readable.contains(fd) {
       while let (socket, peer) = Sockets.accept(fd) { events += accepted(socket, peer: peer) }
     }
-    for link in links {
+    for link in links where !link.connection.isClosed {
       let fd = link.connection.fd
       if writable.contains(fd) { link.connection.flush() }
       guard readable.contains(fd) else { continue }
@@ -181,7 +181,7 @@ public final class NetworkMatch {
   public func tick() -> [MatchEvent] {
     let now = clock()
     var events: [MatchEvent] = []
-    for link in links {
+    for link in links where !link.connection.isClosed {
       if !link.connection.isSecured {
         if now >= link.handshakeDeadline {
           events += fail(link, .network(.handshakeTimedOut(seconds: Int(NetworkMatch.handshakeTimeout))))

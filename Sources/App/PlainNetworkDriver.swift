@@ -34,6 +34,7 @@ final class PlainNetworkDriver {
         for line in input.readLines() { handle(line: line) }
         if input.closed && exitStatus == nil { show(match.quit()) }
       }
+      guard exitStatus == nil else { break }
       show(match.handle(readable: readable.subtracting([0]), writable: writable))
       show(match.tick())
     }
@@ -52,6 +53,7 @@ final class PlainNetworkDriver {
       case .session(let output):
         show(output)
       case .finished(let end):
+        guard exitStatus == nil else { continue }  // the first ending is the one that counts
         if case .session(.localQuit) = end {
           exitStatus = ExitStatus.ok
         } else {

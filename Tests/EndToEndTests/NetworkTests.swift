@@ -207,4 +207,76 @@ import Testing
     #expect(Date().timeIntervalSince(started) < 15)
     #expect(joiner.errors.contains("Your opponent vanished"), "\(joiner.errors)")
   }
+
+  /// A TCP server on 127.0.0.1 that answers each connection with `reply` (nil: says nothing) and keeps it
+  /// open for `hold` seconds. Returns its port.
+  private func fakeServer(reply: String?, hold: Double) throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    }
+    listen(fd, 4)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    Thread.detachNewThread {
+      let client = accept(fd, nil, nil)
+      if let reply { _ = reply.withCString { write(client, $0, strlen($0)) } }
+      Thread.sleep(forTimeInterval: hold)
+      close(client)
+      close(fd)
+    }
+    return UInt16(bigEndian: address.sin_port)
+  }
+
+  @Test func aServerThatIsNotTLSIsNamed() throws {
+    let port = try fakeServer(reply: "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", hold: 1)
+    let joiner = try join(try Home("bob"), "127.0.0.1:\(port)")
+    #expect(joiner.exitStatus() == 14)
+    #expect(joiner.errors.contains("not a tictactoe peer") || joiner.errors.contains("not TLS"), "\(joiner.errors)")
+  }
+
+  @Test func aServerThatNeverAnswersTimesOut() throws {
+    let port = try fakeServer(reply: nil, hold: 15)
+    let started = Date()
+    let joiner = try join(try Home("bob"), "127.0.0.1:\(port)")
+    #expect(joiner.exitStatus(timeout: 15) == 11)
+    #expect(joiner.errors.contains("was not set up within 10 s"), "\(joiner.errors)")
+    #expect(Date().timeIntervalSince(started) < 14)
+  }
+
+  @Test func identitiesExportAndImport() throws {
+    let alice = try Home("alice")
+    let exported = try Binary.run(["identity", "export"], environment: alice.environment)
+    #expect(exported.stdout.hasPrefix("-----BEGIN CERTIFICATE-----"))
+    // Import certificates made by certs/make-certs.sh, as PEM files and as PKCS#12 with a password.
+    let directory = NSTemporaryDirectory() + "ttt-certs-\(UUID().uuidString)"
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("certs/make-certs.sh").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    _ = try Tool.run("bash", [script, directory, "carol"])
+    let bob = try Home("bob")
+    let pem = try Binary.run(
+      ["identity", "import", directory + "/carol.crt", directory + "/carol.key"], environment: bob.environment)
+    #expect(pem.status == 0, "\(pem.stderr)")
+    let shown = try bob.fingerprint()
+    #expect(pem.stdout.hasPrefix(shown))
+    let dave = try Home("dave")
+    let p12 = try Binary.run(
+      ["identity", "import", directory + "/carol.p12", "--password-file", directory + "/carol.p12.password"],
+      environment: dave.environment)
+    #expect(p12.status == 0, "\(p12.stderr)")
+    #expect(try dave.fingerprint() == shown)
+    let wrong = NSTemporaryDirectory() + "ttt-wrong-\(UUID().uuidString)"
+    try "not the password\n".write(toFile: wrong, atomically: true, encoding: .utf8)
+    let refused = try Binary.run(
+      ["identity", "import", directory + "/carol.p12", "--password-file", wrong],
+      environment: try Home("eve").environment)
+    #expect(refused.status == 65)
+    #expect(refused.stderr.lowercased().contains("password"), "\(refused.stderr)")
+  }
 }
