@@ -71,6 +71,8 @@ public final class NetworkMatch {
   }
 
   public static let handshakeTimeout = 10.0
+  /// Connections still setting up TLS beyond this many are closed at once (the oldest keep their slots).
+  public static let maximumPending = 32
 
   public let role: Role
   private let profile: Profile
@@ -197,6 +199,12 @@ public final class NetworkMatch {
   }
 
   private func accepted(_ fd: Int32, peer: String) -> [MatchEvent] {
+    let pending = links.filter { !$0.connection.isSecured && !$0.connection.isClosed }.count
+    guard pending < NetworkMatch.maximumPending else {
+      log.write("connection from \(peer) closed: \(pending) connections are already setting up TLS")
+      close(fd)
+      return []
+    }
     log.write("connection from \(peer)")
     do {
       let connection = try PeerConnection(fd: fd, context: try makeContext(expectedHost: nil), peerAddress: peer)
