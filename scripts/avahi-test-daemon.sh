@@ -106,7 +106,7 @@ start() {
   if ! bus_answers; then
     mkdir -p /run/dbus
     rm -f /run/dbus/pid
-    dbus-daemon --system --fork --print-pid >"$dir/dbus.pid"
+    dbus-daemon --system --fork --print-pid >"$dir/dbus.pid" 2>>"$dir/dbus.log"
     echo "avahi-test-daemon: started the D-Bus system bus (PID $(cat "$dir/dbus.pid"))"
     for _ in $(seq 1 $((wait_seconds * 10))); do
       bus_answers && break

@@ -26,21 +26,37 @@ public final class Advertiser {
 
   /// Starts advertising: `name` is the instance name players see, `port` the TCP port the game listens on.
   /// Throws at once when the daemon is missing (`DiscoveryError.Kind.daemonUnavailable`) or the name is empty.
+  ///
+  /// Avahi renames a registration that collides with another host's service by itself (`Alice` → `Alice #2`),
+  /// but refuses at once one that collides with a service this machine already publishes; that case is renamed
+  /// here the same way, so `registeredName` is the name to show either way.
   public init(name: String, port: UInt16, txt: ServiceTXT) throws(DiscoveryError) {
-    let shortened = Advertiser.shortened(name)
-    guard !shortened.isEmpty else { throw .invalidName(operation: .advertising) }
-    requestedName = shortened
+    let base = Advertiser.shortened(name, reserving: 0)
+    guard !base.isEmpty else { throw .invalidName(operation: .advertising) }
+    requestedName = base
     self.port = port
     self.txt = txt
     let record = txt.encoded
-    registration = try DNSServiceOperation(.advertising) { ref, context in
-      record.withUnsafeBytes { bytes in
-        DNSServiceRegister(
-          ref, 0, 0, shortened, ServiceType.tictactoe, nil, nil, port.bigEndian, UInt16(bytes.count),
-          bytes.baseAddress, Advertiser.registerCallback, context)
+    var attempt = 1
+    while true {
+      let candidate = attempt == 1 ? base : Advertiser.alternative(base, number: attempt)
+      do {
+        registration = try DNSServiceOperation(.advertising) { ref, context in
+          record.withUnsafeBytes { bytes in
+            DNSServiceRegister(
+              ref, 0, 0, candidate, ServiceType.tictactoe, nil, nil, port.bigEndian, UInt16(bytes.count),
+              bytes.baseAddress, Advertiser.registerCallback, context)
+          }
+        }
+        return
+      } catch  where error.kind == .nameConflict && attempt < Advertiser.maximumAttempts {
+        attempt += 1
       }
     }
   }
+
+  /// How many names `init` tries (`Alice`, `Alice #2`, … `Alice #20`) before reporting the conflict.
+  static let maximumAttempts = 20
 
   /// The descriptor to poll for input; nil once cancelled or failed.
   public var descriptor: Int32? { registration.descriptor }
@@ -96,12 +112,19 @@ public final class Advertiser {
     registration.cancel()
   }
 
-  /// At most 63 bytes of UTF-8, cut at a character boundary.
-  private static func shortened(_ name: String) -> String {
-    guard name.utf8.count > ServiceType.maximumNameLength else { return name }
+  /// `Alice #2`: Avahi's pattern for alternative names, shortened so the whole stays within 63 bytes.
+  static func alternative(_ name: String, number: Int) -> String {
+    let suffix = " #\(number)"
+    return shortened(name, reserving: suffix.utf8.count) + suffix
+  }
+
+  /// At most 63 bytes of UTF-8 minus `reserving`, cut at a character boundary.
+  private static func shortened(_ name: String, reserving: Int) -> String {
+    let room = ServiceType.maximumNameLength - reserving
+    guard name.utf8.count > room else { return name }
     var kept = ""
     for character in name {
-      guard kept.utf8.count + character.utf8.count <= ServiceType.maximumNameLength else { break }
+      guard kept.utf8.count + character.utf8.count <= room else { break }
       kept.append(character)
     }
     return kept

@@ -39,3 +39,16 @@ struct DiscoveryErrorTests {
     #expect(DiscoveryError(code: -70_000, operation: .resolving).message.contains("-70000"))
   }
 }
+
+/// Names for a second game under a taken name.
+@Suite("Alternative names")
+struct AlternativeNameTests {
+  @Test("Avahi's pattern, kept within 63 bytes at a character boundary")
+  func alternative() {
+    #expect(Advertiser.alternative("Alice", number: 2) == "Alice #2")
+    let long = String(repeating: "é", count: 40)
+    let renamed = Advertiser.alternative(long, number: 12)
+    #expect(renamed.utf8.count <= 63)
+    #expect(renamed.hasSuffix(" #12") && renamed.hasPrefix("ééé"))
+  }
+}
