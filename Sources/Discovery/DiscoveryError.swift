@@ -15,6 +15,8 @@ public struct DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible
   public enum Kind: Sendable, Hashable {
     /// avahi-daemon or D-Bus is not running (Avahi reports kDNSServiceErr_Unknown for both).
     case daemonUnavailable
+    /// A game was seen but did not answer the lookup of its address or details (it may have just closed).
+    case noAnswer
     /// The service name is taken (Avahi usually renames by itself instead).
     case nameConflict
     /// A name or value was not accepted.
@@ -43,7 +45,8 @@ public struct DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible
   }
 
   public var kind: Kind {
-    switch Int(code) {
+    if isLookupTimeout { return .noAnswer }
+    return switch Int(code) {
     case kDNSServiceErr_Unknown, kDNSServiceErr_NotInitialized, kDNSServiceErr_Incompatible:
       .daemonUnavailable
     case kDNSServiceErr_NameConflict, kDNSServiceErr_AlreadyRegistered: .nameConflict
@@ -55,7 +58,11 @@ public struct DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible
 
   /// What happened and what the player can do, in a player's words.
   public var message: String {
-    switch Int(code) {
+    if isLookupTimeout {
+      return "The game did not answer when asked for its address; it may have just closed. Refresh the list, "
+        + "or join by address."
+    }
+    return switch Int(code) {
     case kDNSServiceErr_Unknown:
       "LAN discovery is unavailable: the avahi-daemon is not running (or D-Bus is not). Start it "
         + "(on Debian: `sudo systemctl start avahi-daemon`), or join by address."
@@ -83,6 +90,12 @@ public struct DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible
     default:
       "LAN discovery failed (DNS-SD error \(code)). Try again, or join by address."
     }
+  }
+
+  /// Avahi reports a resolve or query that timed out with the same code as a missing daemon; while browsing
+  /// still works (a missing daemon fails the browse too), it means the game did not answer.
+  private var isLookupTimeout: Bool {
+    code == Self.unknownCode && (operation == .resolving || operation == .querying)
   }
 
   public var description: String {

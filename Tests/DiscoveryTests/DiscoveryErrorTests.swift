@@ -29,6 +29,13 @@ struct DiscoveryErrorTests {
     #expect(!error.message.isEmpty)
   }
 
+  @Test("-65537 from a resolve means the game did not answer, not that the daemon is missing")
+  func resolveTimeout() {
+    let error = DiscoveryError(code: -65_537, operation: .resolving)
+    #expect(error.kind == .noAnswer)
+    #expect(error.message.hasPrefix("The game did not answer"))
+  }
+
   @Test("a name conflict asks for another name")
   func nameConflict() {
     #expect(DiscoveryError(code: -65_548, operation: .advertising).message.contains("Choose another name"))

@@ -82,6 +82,21 @@ struct LiveDaemonTests {
     #expect(pump.browser?.descriptors.count == 1, "the resolve and queries of a withdrawn game are closed")
   }
 
+  @Test("collectGames (for `tictactoe list`) returns the games seen within its window")
+  func collectGames() throws {
+    let name = Self.uniqueName("ttt-list")
+    let publisher = try ChildProcess([
+      "avahi-publish", "-s", name, ServiceType.tictactoe, "40131", "txtvers=1", "proto=1", "rules=3x3k3",
+      "state=waiting", "fp=\(Self.fingerprint)",
+    ])
+    let pump = EventPump()
+    pump.children = [publisher]
+    #expect(pump.run(timeout: Self.bound) { publisher.lines.contains { $0.hasPrefix("Established under name") } })
+    let games = try Browser.collectGames(for: .seconds(2))
+    let game = try #require(games.first { $0.instanceName == name })
+    #expect(game.isConnectable && game.port == 40_131 && game.txt?.problems == [])
+  }
+
   @Test("a foreign record with rules=banana and no fp is listed with its problems")
   func malformedForeignRecord() throws {
     let name = Self.uniqueName("ttt-bad")

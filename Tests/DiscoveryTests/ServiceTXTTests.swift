@@ -173,3 +173,33 @@ struct ServiceTXTTests {
     }
   }
 }
+
+/// Valid records with random damage: the decoder keeps what is intact.
+@Suite("ServiceTXT mutations")
+struct ServiceTXTMutationTests {
+  @Test("flipped, dropped, inserted and truncated bytes never crash and never yield an invalid field")
+  func mutations() {
+    var generator = SeededGenerator(seed: 2026)
+    let original = ServiceTXTTests.sample().encoded
+    for _ in 0..<20_000 {
+      var bytes = original
+      for _ in 0..<Int.random(in: 1...4, using: &generator) {
+        guard !bytes.isEmpty else { break }
+        let index = Int.random(in: 0..<bytes.count, using: &generator)
+        switch Int.random(in: 0..<4, using: &generator) {
+        case 0: bytes[index] = UInt8.random(in: 0...255, using: &generator)
+        case 1: bytes.remove(at: index)
+        case 2: bytes.insert(UInt8.random(in: 0...255, using: &generator), at: index)
+        default: bytes.removeSubrange(index...)
+        }
+      }
+      let decoded = ServiceTXT(decoding: bytes)
+      if let rules = decoded.rules { #expect(ServiceTXT.Rules(parsing: rules.description) == rules) }
+      if let fingerprint = decoded.fingerprint { #expect(fingerprint.hasPrefix("SHA256:")) }
+      if let state = decoded.state { #expect(ServiceTXT.GameState.allCases.contains(state)) }
+      if decoded.problems.isEmpty {
+        #expect(decoded.txtVersion == 1 && decoded.rules != nil && decoded.fingerprint != nil)
+      }
+    }
+  }
+}
