@@ -1,1 +1,0 @@
-// LAN discovery over DNS-SD (Avahi's dns_sd.h compatibility API).

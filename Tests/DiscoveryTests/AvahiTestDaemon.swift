@@ -1,0 +1,51 @@
+import Glibc
+import Testing
+
+/// Runs a suite against a real avahi-daemon: `scripts/avahi-test-daemon.sh start` before it (the suite is
+/// cancelled, with the reason printed, if that fails) and `stop` after it, which ends only what `start` started.
+struct AvahiTestDaemon: SuiteTrait, TestScoping {
+  /// Where the script keeps its config, log and PID files for these tests.
+  static let directory = "/tmp/tictactoe-discovery-tests-avahi"
+
+  /// The script, found from this file's path (Tests/DiscoveryTests/ → scripts/).
+  static let script: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return (parts + ["scripts", "avahi-test-daemon.sh"]).joined(separator: "/")
+  }()
+
+  /// True when the running avahi-daemon is the one the script started (so tests may stop and restart it, and
+  /// it serves only `lo`).
+  static var startedByScript: Bool {
+    access(directory + "/avahi.pid", F_OK) == 0
+  }
+
+  /// Runs the script with `arguments`; its exit status and output.
+  static func run(_ arguments: [String]) -> (status: Int32?, output: String) {
+    do {
+      let child = try ChildProcess([script] + arguments)
+      let status = child.waitForExit(timeout: .seconds(30))
+      return (status, child.text)
+    } catch {
+      return (nil, "\(error)")
+    }
+  }
+
+  var isRecursive: Bool { false }
+
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    let (status, output) = Self.run(["start", Self.directory])
+    print(output, terminator: "")
+    guard status == 0 else {
+      let reason = "skipping the avahi-daemon tests: `\(Self.script) start` failed: \(output)"
+      print(reason)
+      try Test.cancel(Comment(rawValue: reason))
+    }
+    defer {
+      print(Self.run(["stop", Self.directory]).output, terminator: "")
+    }
+    try await function()
+  }
+}
