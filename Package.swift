@@ -24,7 +24,9 @@ let package = Package(
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
       name: "App",
-      dependencies: ["GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol"]),
+      dependencies: [
+        "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
+      ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"]),

@@ -23,6 +23,8 @@ public enum ExitStatus {
   public static let refusedByPeer: Int32 = 25
   public static let declinedByPlayer: Int32 = 26
   public static let hostRefused: Int32 = 27
+  public static let impostor: Int32 = 28
+  public static let discoveryUnavailable: Int32 = 69
   public static let peerQuit: Int32 = 30
   public static let peerVanished: Int32 = 31
   public static let protocolViolation: Int32 = 32
@@ -37,6 +39,7 @@ public enum ExitStatus {
     (22, "certificate expired or not yet valid"), (23, "certificate name mismatch"),
     (24, "unknown certificate authority"), (25, "the peer refused our certificate or required one"),
     (26, "you declined the peer's key"), (27, "the host refused (busy or declined)"),
+    (28, "the host's key differs from its LAN advertisement"), (69, "LAN discovery is unavailable (list)"),
     (30, "the opponent quit"), (31, "the opponent vanished or the connection dropped"),
     (32, "the opponent broke the protocol"),
   ]
@@ -47,6 +50,7 @@ public enum ExitStatus {
     case .session(let end): return code(for: end)
     case .declinedByPlayer: return declinedByPlayer
     case .setup: return failure
+    case .impostor: return impostor
     }
   }
 

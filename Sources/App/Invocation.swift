@@ -61,6 +61,10 @@ public enum Invocation: Sendable, Equatable {
   case play(PlayRequest, ui: UIMode, ascii: Bool)
   case host(HostRequest, NetworkOptions, ui: UIMode, ascii: Bool)
   case join(Endpoint, NetworkOptions, ui: UIMode, ascii: Bool)
+  /// Join the game announced on the LAN under this name.
+  case joinLAN(String, NetworkOptions, ui: UIMode, ascii: Bool)
+  /// Print the games announced on the LAN.
+  case list(wait: Double, json: Bool)
   case identity(IdentityCommand, name: String?)
   case peers(PeersCommand)
   case help
@@ -84,6 +88,8 @@ public enum CommandLineParser {
                      [--ui curses|plain] [--ascii]
       tictactoe host [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [TRUST] [--ui MODE]
       tictactoe join HOST[:PORT] [--name NAME] [TRUST] [--ui MODE]
+      tictactoe join --lan GAME [--name NAME] [TRUST] [--ui MODE]
+      tictactoe list [--wait SECONDS] [--json]
       tictactoe identity [show | new | import CERT.pem KEY.pem | import FILE.p12 [--password-file F] | export]
       tictactoe peers [list | forget NAME|FINGERPRINT]
       tictactoe --help | --version
@@ -101,7 +107,10 @@ public enum CommandLineParser {
       --first WHO       who moves first against the computer: me, them or random; the first player is X
       --port P          host on port P (default 7177; 0 picks a free port)
       --bind ADDR       host on this address only (default: every address, IPv6 and IPv4)
-      --name NAME       your name for this game (default: the login name)
+      --name NAME       your name for this game (default: the `name` setting, else the login name)
+      --lan GAME        join the game announced on the local network under the name GAME
+      --wait SECONDS    how long `list` looks for games (default 2)
+      --json            `list` prints JSON, one object per game
       --ui MODE         curses (full screen, the default) or plain (lines on stdin/stdout)
       --ascii           draw with ASCII only (also chosen when the locale is not UTF-8)
       -h, --help        show this help and exit
@@ -129,7 +138,7 @@ public enum CommandLineParser {
     """
 
   private enum Command: String {
-    case lobby, play, host, join, identity, peers
+    case lobby, play, host, join, identity, peers, list
   }
 
   public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -152,6 +161,9 @@ public enum CommandLineParser {
     var host = HostRequest()
     var network = NetworkOptions()
     var positional: [String] = []
+    var lanName: String?
+    var wait = 2.0
+    var json = false
 
     func value(for option: String) throws(UsageError) -> String {
       guard let next = rest.first else { throw UsageError(message: "\(option) needs a value") }
@@ -224,6 +236,19 @@ public enum CommandLineParser {
           throw UsageError(message: "--name must be 1 to 64 bytes long")
         }
         network.name = name
+      case "--lan":
+        try only(argument, .join)
+        lanName = try value(for: argument)
+      case "--wait":
+        try only(argument, .list)
+        let text = try value(for: argument)
+        guard let seconds = Double(text), seconds > 0, seconds <= 60 else {
+          throw UsageError(message: "--wait needs seconds from 0 to 60, not \"\(text)\"")
+        }
+        wait = seconds
+      case "--json":
+        try only(argument, .list)
+        json = true
       case "--accept-new":
         try only(argument, .host, .join)
         network.acceptNew = true
@@ -304,7 +329,15 @@ public enum CommandLineParser {
         throw UsageError(message: error.description)
       }
       return .host(host, network, ui: ui, ascii: ascii)
+    case .list:
+      try noPositional()
+      return .list(wait: wait, json: json)
     case .join:
+      if let lanName {
+        try noPositional()
+        try network.validate()
+        return .joinLAN(lanName, network, ui: ui, ascii: ascii)
+      }
       guard positional.count == 1, let endpoint = Endpoint(parsing: positional[0]) else {
         throw UsageError(
           message: positional.isEmpty

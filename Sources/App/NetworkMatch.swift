@@ -1,3 +1,4 @@
+import Discovery
 import Foundation
 import GameCore
 import Security
@@ -36,6 +37,8 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
   case session(SessionEnd)
   case declinedByPlayer(String)
   case setup(String)
+  /// The host's key is not the one its LAN advertisement announced.
+  case impostor(advertised: Fingerprint, presented: Fingerprint)
 
   public var description: String {
     switch self {
@@ -43,6 +46,10 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
     case .session(let end): return end.description
     case .declinedByPlayer(let text): return text
     case .setup(let text): return text
+    case .impostor(let advertised, let presented):
+      return
+        "The advertisement and the host disagree: the game was announced with key \(advertised) but the host "
+        + "presented \(presented). Someone may be impersonating the host; nothing was sent to it."
     }
   }
 }
@@ -88,6 +95,10 @@ public final class NetworkMatch {
   private var question: TrustQuestion?
   public private(set) var finished: MatchEnd?
   public private(set) var port: UInt16 = 0
+  /// The host's DNS-SD advertisement (nil when not advertising or discovery is unavailable).
+  private var advertiser: Advertiser?
+  /// Joiner: the fingerprint the LAN advertisement promised; the host's certificate must match it.
+  public var advertisedFingerprint: Fingerprint?
 
   public init(
     role: Role, profile: Profile, identity: Identity, options: NetworkOptions, rules: Rules, log: Log,
@@ -103,7 +114,57 @@ public final class NetworkMatch {
   }
 
   deinit {
+    advertiser?.cancel()
     for fd in listeners { close(fd) }
+  }
+
+  /// Host: announces the game on the LAN as `_tictactoe._tcp`. When the avahi-daemon is missing the game is
+  /// hosted all the same and the player is told why it cannot be found on the LAN.
+  public func advertise() -> [MatchEvent] {
+    guard role == .host, let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else {
+      return []
+    }
+    let txt = ServiceTXT(
+      protocolVersions: ProtocolVersion.supported.map(Int.init), rules: txtRules, state: .waiting,
+      fingerprint: identity.fingerprint.description, displayName: profile.name)
+    do {
+      advertiser = try Advertiser(name: profile.name, port: port, txt: txt)
+      return []
+    } catch {
+      log.write("not advertised: \(error)")
+      return [.status("\(error.message) Players can still join by address.")]
+    }
+  }
+
+  private func advertiseState(_ state: ServiceTXT.GameState) {
+    guard let advertiser, advertiser.txt.state != state else { return }
+    var txt = advertiser.txt
+    txt.state = state
+    do {
+      try advertiser.update(txt: txt)
+    } catch {
+      log.write("advertisement not updated: \(error)")
+    }
+  }
+
+  private func processAdvertiser() -> [MatchEvent] {
+    guard let advertiser else { return [] }
+    do {
+      return try advertiser.process().map { event in
+        switch event {
+        case .registered(let name):
+          log.write("advertised as \(name)")
+          return .status(
+            name == profile.name
+              ? "Announced on the local network as \(name)."
+              : "Announced on the local network as \(name) (\(profile.name) was taken).")
+        }
+      }
+    } catch {
+      self.advertiser = nil
+      log.write("advertisement lost: \(error)")
+      return [.status("\(error.message) Players can still join by address.")]
+    }
   }
 
   public var session: NetSession? { active?.session }
@@ -155,6 +216,7 @@ public final class NetworkMatch {
   /// Descriptors to poll, with whether each wants POLLOUT too.
   public var pollSet: [(fd: Int32, write: Bool)] {
     listeners.map { ($0, false) } + links.map { ($0.connection.fd, $0.connection.wantsWrite) }
+      + (advertiser?.descriptor.map { [($0, false)] } ?? [])
   }
 
   /// The next time `tick` must run.
@@ -167,6 +229,7 @@ public final class NetworkMatch {
 
   public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
     var events: [MatchEvent] = []
+    if let fd = advertiser?.descriptor, readable.contains(fd) { events += processAdvertiser() }
     for fd in listeners where readable.contains(fd) {
       while let (socket, peer) = Sockets.accept(fd) { events += accepted(socket, peer: peer) }
     }
@@ -262,6 +325,11 @@ public final class NetworkMatch {
       coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) }, sha256: Digest.sha256, now: clock())
     var events: [MatchEvent] = []
     if role == .joiner {
+      if let advertised = advertisedFingerprint, let presented = tls.peerCertificate?.fingerprint,
+        advertised != presented
+      {
+        return fail(link, .impostor(advertised: advertised, presented: presented))
+      }
       events.append(.status("Connected to \(link.connection.peerAddress) over \(tls.protocolVersion) (\(tls.cipher))."))
       link.session = session
       if case .askUser(let name, let fingerprint) = tls.trustDecision {
@@ -299,6 +367,8 @@ public final class NetworkMatch {
         log.write("session with \(link.connection.peerAddress) ended: \(end)")
         link.connection.close()
         if link === active {
+          advertiser?.cancel()
+          advertiser = nil
           finished = .session(end)
           events.append(.finished(.session(end)))
         }
@@ -351,6 +421,7 @@ public final class NetworkMatch {
   private func admit(_ link: Link) -> [MatchEvent] {
     guard var session = link.session else { return [] }
     link.accepted = true
+    advertiseState(.playing)
     let outputs = session.accept(now: clock())
     link.session = session
     return apply(outputs, on: link)
@@ -370,6 +441,7 @@ public final class NetworkMatch {
     if link === active && role == .host && !link.accepted {
       // The candidate went away before the game began: keep hosting.
       active = nil
+      advertiseState(.waiting)
       question = nil
       return [.status("A joiner from \(link.connection.peerAddress) left: \(end)")]
     }
@@ -420,6 +492,8 @@ public final class NetworkMatch {
   public func rematch() -> [MatchEvent] { act { $0.offerRematch(now: $1) } }
 
   public func quit() -> [MatchEvent] {
+    advertiser?.cancel()
+    advertiser = nil
     var events = act { $0.quit(text: "\(profile.name) left", now: $1) }
     for link in links where !link.connection.isClosed { link.connection.close() }
     if finished == nil {

@@ -14,6 +14,8 @@ final class PlainNetworkDriver {
   private var input = LineReader(fd: 0)
   private var peerName = "your opponent"
   private var exitStatus: Int32?
+  /// Lines typed ahead of time (a script can pipe its answers and moves): each is used when it applies.
+  private var pending: [String] = []
 
   init(match: NetworkMatch, log: Log) {
     self.match = match
@@ -30,13 +32,15 @@ final class PlainNetworkDriver {
       if count < 0 && errno != EINTR { break }
       let readable = Set(fds.filter { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }.map(\.fd))
       let writable = Set(fds.filter { $0.revents & Int16(POLLOUT) != 0 }.map(\.fd))
-      if readable.contains(0) {
-        for line in input.readLines() { handle(line: line) }
-        if input.closed && exitStatus == nil { show(match.quit()) }
-      }
+      if readable.contains(0) { pending += input.readLines() }
+      drain()
       guard exitStatus == nil else { break }
       show(match.handle(readable: readable.subtracting([0]), writable: writable))
       show(match.tick())
+      drain()
+      if input.closed && exitStatus == nil && (pending.isEmpty || match.session?.phase == .betweenGames) {
+        show(match.quit())
+      }
     }
     return exitStatus ?? ExitStatus.failure
   }
@@ -105,6 +109,29 @@ final class PlainNetworkDriver {
     } else {
       emit("waiting for \(peerName)'s move\n")
     }
+  }
+
+  /// Uses the typed-ahead lines that apply now: answers while a question waits, moves on this player's
+  /// turn, commands at any time.
+  private func drain() {
+    while exitStatus == nil, let line = pending.first, applies(line) {
+      pending.removeFirst()
+      handle(line: line)
+    }
+  }
+
+  private func applies(_ raw: String) -> Bool {
+    if match.pendingQuestion != nil { return true }
+    let line = raw.trimmingCharacters(in: .whitespaces).lowercased()
+    let word = line.split(separator: " ").first.map(String.init) ?? ""
+    if ["quit", "q", "exit", "chat", "say", "resign", ""].contains(word) { return true }
+    guard let session = match.session else { return false }
+    if word == "rematch" { return session.phase == .betweenGames }
+    if ["y", "yes", "n", "no"].contains(word) || Fingerprint(parsing: line) != nil {
+      // An answer typed ahead waits for its question; once a game is on, no question is coming.
+      return session.phase == .playing || session.phase == .betweenGames
+    }
+    return session.myTurn || session.phase == .betweenGames
   }
 
   private func handle(line raw: String) {

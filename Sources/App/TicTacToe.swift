@@ -32,6 +32,20 @@ public enum TicTacToe {
       return network(.host(request), options: options, ui: ui, ascii: ascii, environment: environment)
     case .join(let endpoint, let options, let ui, let ascii):
       return network(.join(endpoint), options: options, ui: ui, ascii: ascii, environment: environment)
+    case .joinLAN(let name, let options, let ui, let ascii):
+      switch LANGames.find(name, timeout: 5) {
+      case .failure(let end):
+        writeError("tictactoe: \(end)\n")
+        return ExitStatus.discoveryUnavailable
+      case .success(let game):
+        guard let address = game.addresses.first, let port = game.port else { return ExitStatus.failure }
+        let advertised = game.txt?.fingerprint.flatMap { Fingerprint(parsing: $0) }
+        return network(
+          .join(Endpoint(host: address, port: port)), options: options, ui: ui, ascii: ascii, environment: environment,
+          advertised: advertised)
+      }
+    case .list(let wait, let json):
+      return LANGames.list(wait: wait, json: json, profile: profile(environment, name: nil))
     case .identity(let command, let name):
       return IdentityCommands.run(command, profile: profile(environment, name: name))
     case .peers(let command):
@@ -52,7 +66,8 @@ public enum TicTacToe {
   }
 
   private static func network(
-    _ role: NetworkRole, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String]
+    _ role: NetworkRole, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String],
+    advertised: Fingerprint? = nil
   ) -> Int32 {
     let context = context(environment)
     let profile = profile(environment, name: options.name)
@@ -85,7 +100,9 @@ public enum TicTacToe {
       case .host(let request):
         try match.host(bind: request.bind, port: request.port)
         initial += hostIntroduction(match: match, profile: profile, identity: identity, rules: rules)
+        initial += match.advertise()
       case .join(let endpoint):
+        match.advertisedFingerprint = advertised
         initial.append(.status("Connecting to \(endpoint)…"))
         try match.join(endpoint)
       }

@@ -1,0 +1,113 @@
+import Discovery
+import Foundation
+import Security
+
+/// Games found on the LAN, judged against the known peers before anyone connects.
+enum LANGames {
+  /// What the player knows about an advertised host's key.
+  enum Trust: String {
+    case known
+    case new
+    case keyChanged = "KEY CHANGED"
+    case unknownKey = "no key advertised"
+  }
+
+  /// The name a game's host is known by: its advertised display name, else the service name.
+  static func hostName(_ game: DiscoveredGame) -> String { game.txt?.displayName ?? game.instanceName }
+
+  static func trust(_ game: DiscoveredGame, known: KnownPeers) -> Trust {
+    guard let text = game.txt?.fingerprint, let fingerprint = Fingerprint(parsing: text) else { return .unknownKey }
+    let entries = known.entries(named: hostName(game))
+    if entries.contains(where: { $0.fingerprint == fingerprint }) { return .known }
+    if !entries.isEmpty { return .keyChanged }
+    return known.lookup(fingerprint: fingerprint) != nil ? .known : .new
+  }
+
+  /// One line for `tictactoe list`.
+  static func line(_ game: DiscoveredGame, known: KnownPeers) -> String {
+    let rules = game.txt?.rules.map { "\($0.rows)x\($0.columns), \($0.k) in a row" } ?? "rules unknown"
+    let state = game.txt?.state?.rawValue ?? "state unknown"
+    let addresses =
+      game.port.map { port in
+        game.addresses.map { address in
+          address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
+        }
+      } ?? []
+    var fields = [game.instanceName, rules, state, trust(game, known: known).rawValue]
+    fields.append(
+      addresses.isEmpty
+        ? (game.resolveError.map { "\($0.message)" } ?? "not resolved") : addresses.joined(separator: " "))
+    if let problems = game.txt?.problems, !problems.isEmpty {
+      fields.append("TXT problems: " + problems.map { "\($0)" }.joined(separator: "; "))
+    }
+    return fields.joined(separator: "\t")
+  }
+
+  static func json(_ games: [DiscoveredGame], known: KnownPeers) -> String {
+    let objects: [[String: Any]] = games.map { game in
+      var object: [String: Any] = [
+        "name": game.instanceName, "host": hostName(game), "addresses": game.addresses,
+        "trust": trust(game, known: known).rawValue,
+      ]
+      if let port = game.port { object["port"] = Int(port) }
+      if let rules = game.txt?.rules { object["rules"] = ["rows": rules.rows, "columns": rules.columns, "k": rules.k] }
+      if let state = game.txt?.state { object["state"] = state.rawValue }
+      if let fingerprint = game.txt?.fingerprint { object["fingerprint"] = fingerprint }
+      if let versions = game.txt?.protocolVersions { object["protocols"] = versions }
+      if let problems = game.txt?.problems, !problems.isEmpty { object["problems"] = problems.map { "\($0)" } }
+      return object
+    }
+    guard
+      let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
+    else { return "[]" }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// `tictactoe list`: prints the games seen within `wait` seconds, leaving out this player's own.
+  static func list(wait: Double, json: Bool, profile: Profile) -> Int32 {
+    let known = (try? profile.knownPeers()) ?? KnownPeers()
+    let own = (try? IdentityStore(directory: profile.identityDirectory).load())??.fingerprint.description
+    do {
+      let games = try Browser.collectGames(for: .milliseconds(Int(wait * 1000)))
+        .filter { $0.txt?.fingerprint == nil || $0.txt?.fingerprint != own }
+        .sorted { $0.instanceName < $1.instanceName }
+      if json {
+        writeAll(1, self.json(games, known: known) + "\n")
+      } else if games.isEmpty {
+        writeAll(1, "No games found on the local network within \(wait) s.\n")
+      } else {
+        writeAll(1, "NAME\tRULES\tSTATE\tKEY\tADDRESSES\n")
+        for game in games { writeAll(1, line(game, known: known) + "\n") }
+      }
+      return ExitStatus.ok
+    } catch {
+      writeError("tictactoe: \(error.message)\n")
+      return ExitStatus.discoveryUnavailable
+    }
+  }
+
+  /// Finds the game announced as `name` (waiting at most `timeout` seconds for it to resolve).
+  static func find(_ name: String, timeout: Double) -> Result<DiscoveredGame, MatchEnd> {
+    let browser: Browser
+    do {
+      browser = try Browser()
+    } catch {
+      return .failure(.setup(error.message))
+    }
+    defer { browser.cancel() }
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if let game = browser.games.first(where: { $0.instanceName == name && $0.isConnectable }) {
+        return .success(game)
+      }
+      for event in browser.waitForEvents(timeout: .milliseconds(200)) {
+        if case .failed(let error) = event { return .failure(.setup(error.message)) }
+      }
+    }
+    let seen = browser.games.map(\.instanceName).sorted()
+    return .failure(
+      .setup(
+        "No game called \"\(name)\" answered on the local network within \(Int(timeout)) s"
+          + (seen.isEmpty ? "." : "; found: \(seen.joined(separator: ", ")).")))
+  }
+}
