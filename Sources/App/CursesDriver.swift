@@ -1,4 +1,6 @@
+import Discovery
 import Glibc
+import Security
 import Session
 import TerminalUI
 
@@ -12,7 +14,12 @@ public final class CursesDriver {
   private let onSaveSettings: (Settings) -> Void
   private let log: Log
   /// Starts hosting (nil) or joining (an address): a match and its first events, or why it failed.
-  var startNetwork: ((String?) -> Result<(NetworkMatch, [MatchEvent]), MatchEnd>)?
+  var startNetwork: ((String?, Fingerprint?) -> Result<(NetworkMatch, [MatchEvent]), MatchEnd>)?
+  /// The known peers and this player's own key, to judge LAN games (and leave out our own).
+  var lanContext: (() -> (known: KnownPeers, own: String?))?
+  /// Browses the LAN while the lobby shows; recreated a few seconds after it fails.
+  private var browser: Browser?
+  private var browserRetryAt = 0.0
   var onJoined: (([String]) -> Void)?
   var match: NetworkMatch?
   private var exitStatus: Int32?
@@ -46,7 +53,15 @@ public final class CursesDriver {
           timeout = max(0, Int32(((deadline - Monotonic.now()) * 1000).rounded(.up)))
         }
       }
+      updateBrowsing()
+      if let browser {
+        descriptors += browser.descriptors
+      } else if controller.state.page == .lobby && lanContext != nil {
+        let wait = max(0, Int32(((browserRetryAt - Monotonic.now()) * 1000).rounded(.up)))
+        timeout = timeout < 0 ? wait : min(timeout, wait)
+      }
       let (ready, writable) = waitReadyFull(descriptors, writers: writers, timeout: timeout)
+      if let browser, !ready.isDisjoint(with: browser.descriptors) { browsed(browser.process(readable: ready)) }
       if let match {
         present(match.handle(readable: ready, writable: writable), match)
         present(match.tick(), match)
@@ -94,6 +109,15 @@ public final class CursesDriver {
       case .join(let address):
         onJoined?(controller.state.recentAddresses)
         begin(address: address)
+      case .joinLAN(let name):
+        guard let game = browser?.games.first(where: { $0.instanceName == name }), game.isConnectable,
+          let address = game.addresses.first, let port = game.port
+        else {
+          controller.showLANGames(controller.state.lanGames, status: "\(name) has not answered yet; try again.")
+          continue
+        }
+        let host = address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
+        begin(address: host, advertised: game.txt?.fingerprint.flatMap { Fingerprint(parsing: $0) })
       case .netPlay(let position):
         guard let match else { continue }
         do {
@@ -123,13 +147,53 @@ public final class CursesDriver {
     return nil
   }
 
-  private func begin(address: String?) {
+  /// Browses while the lobby is on screen (and only then); retries a few seconds after discovery failed.
+  private func updateBrowsing() {
+    guard lanContext != nil else { return }
+    if controller.state.page != .lobby {
+      browser?.cancel()
+      browser = nil
+      return
+    }
+    guard browser == nil, Monotonic.now() >= browserRetryAt else { return }
+    do {
+      browser = try Browser()
+      controller.showLANGames([], status: nil)
+    } catch {
+      browserRetryAt = Monotonic.now() + 3
+      controller.showLANGames([], status: "\(error.message) Join by address still works.")
+    }
+  }
+
+  private func browsed(_ events: [BrowserEvent]) {
+    guard let browser, let context = lanContext?() else { return }
+    for case .failed(let error) in events {
+      log.write("browsing stopped: \(error)")
+      browser.cancel()
+      self.browser = nil
+      browserRetryAt = Monotonic.now() + 3
+      controller.showLANGames(
+        [], status: "\(error.message) Join by address still works; browsing resumes when it is back.")
+      return
+    }
+    let rows = browser.games.filter { $0.txt?.fingerprint == nil || $0.txt?.fingerprint != context.own }
+      .sorted { $0.instanceName < $1.instanceName }
+      .map { game in
+        let line = LANGames.line(game, known: context.known).split(separator: "\t").map(String.init)
+        return LANGameRow(
+          id: game.instanceName, rules: line.count > 1 ? line[1] : "", state: line.count > 2 ? line[2] : "",
+          trust: LANGames.trust(game, known: context.known).rawValue, addresses: line.count > 4 ? line[4] : "")
+      }
+    controller.showLANGames(rows, status: nil)
+  }
+
+  private func begin(address: String?, advertised: Fingerprint? = nil) {
     var net = NetGameState(isHost: address == nil, myName: "you")
     net.info = [address.map { "Connecting to \($0)…" } ?? "Starting to host…"]
     controller.showNetwork(net)
     terminal.draw(Renderer.render(controller.state))
     guard let startNetwork else { return }
-    switch startNetwork(address) {
+    switch startNetwork(address, advertised) {
     case .success(let (started, events)):
       match = started
       controller.updateNetwork { net in

@@ -237,15 +237,22 @@ public enum TicTacToe {
       })
     let settings = controller.state.settings
     driver.onJoined = { addresses in RecentAddresses.save(addresses, context.paths, log: context.log) }
-    driver.startNetwork = { address in
-      startFromLobby(address: address, settings: settings, environment: environment, context: context)
+    driver.startNetwork = { address, advertised in
+      startFromLobby(
+        address: address, advertised: advertised, settings: settings, environment: environment, context: context)
+    }
+    let lanProfile = profile(environment, name: nil)
+    driver.lanContext = {
+      let known = (try? lanProfile.knownPeers()) ?? KnownPeers()
+      let own = (try? IdentityStore(directory: lanProfile.identityDirectory).load())??.fingerprint.description
+      return (known, own)
     }
     return driver
   }
 
   /// Hosting or joining chosen in the lobby: default trust (trust on first use), the saved rules.
   private static func startFromLobby(
-    address: String?, settings: Settings, environment: [String: String], context: Context
+    address: String?, advertised: Fingerprint?, settings: Settings, environment: [String: String], context: Context
   ) -> Result<(NetworkMatch, [MatchEvent]), MatchEnd> {
     let options = NetworkOptions()
     let profile = profile(environment, name: nil)
@@ -258,6 +265,7 @@ public enum TicTacToe {
         guard let endpoint = Endpoint(parsing: address) else {
           return .failure(.setup("\"\(address)\" is not an address: use HOST, HOST:PORT or [IPv6]:PORT"))
         }
+        match.advertisedFingerprint = advertised
         try match.join(endpoint)
         return .success((match, []))
       }

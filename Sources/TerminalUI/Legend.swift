@@ -18,4 +18,19 @@ enum Fit {
     guard width > ellipsis.count else { return String(text.prefix(max(0, width))) }
     return String(text.prefix(width - ellipsis.count)) + ellipsis
   }
+
+  /// Splits `text` into lines of at most `width` characters, breaking at spaces.
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var current = ""
+    for word in text.split(separator: " ") {
+      if !current.isEmpty && current.count + 1 + word.count > width {
+        lines.append(current)
+        current = ""
+      }
+      current += (current.isEmpty ? "" : " ") + word
+    }
+    if !current.isEmpty { lines.append(current) }
+    return lines
+  }
 }

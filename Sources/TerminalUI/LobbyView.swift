@@ -13,11 +13,12 @@ public enum LobbyView {
     let width = LobbyItem.allCases.map(\.title.count).max() ?? 0
     let left = max(0, (state.width - width - 2) / 2)
     for item in LobbyItem.allCases {
-      let selected = item == state.lobbySelection
+      let selected = item == state.lobbySelection && state.lanSelection == nil
       let row = firstItemRow + item.rawValue
       screen.put(selected ? g.pointer : " ", row: row, column: left, style: Style(bold: true, color: .accent))
       screen.put(item.title, row: row, column: left + 2, style: Style(bold: selected, reverse: selected))
     }
+    drawLANGames(state, into: &screen)
     if let notice = state.notice {
       screen.putCentred(notice, row: state.height - 3, style: Style(bold: true, color: .warning))
     }
@@ -25,6 +26,40 @@ public enum LobbyView {
       [("\(g.upDown)/jk choose", 2), ("Enter select", 0), ("? help", 3), ("q quit", 1)], separator: g.separator,
       width: state.width - 1)
     screen.put(" " + legend, row: state.height - 1, column: 0, style: Style(dim: true))
+  }
+
+  static var lanHeaderRow: Int { firstItemRow + LobbyItem.allCases.count + 1 }
+
+  /// The games on this network, below the menu: name, rules, state, key status, addresses.
+  static func drawLANGames(_ state: UIState, into screen: inout ScreenBuffer) {
+    let g = state.glyphs
+    let top = lanHeaderRow
+    guard top < state.height - 3 else { return }
+    screen.put(" Games on this network:", row: top, column: 0, style: Style(bold: true))
+    if state.lanGames.isEmpty {
+      let status = state.lanStatus ?? "none found yet"
+      for (index, line) in Fit.wrap(status, width: state.width - 4).enumerated()
+      where top + 1 + index < state.height - 3 {
+        screen.put("   " + line, row: top + 1 + index, column: 0, style: Style(dim: state.lanStatus == nil))
+      }
+      return
+    }
+    for (index, game) in state.lanGames.enumerated() where top + 1 + index < state.height - 3 {
+      let selected = state.lanSelection == index
+      let text = [game.id, game.rules, game.state, game.trust, game.addresses].joined(separator: g.separator)
+      let style = Style(
+        bold: selected || game.trust == "KEY CHANGED", reverse: selected,
+        color: game.trust == "KEY CHANGED" ? .warning : nil)
+      screen.put(selected ? g.pointer : " ", row: top + 1 + index, column: 1, style: Style(bold: true, color: .accent))
+      screen.put(
+        Fit.clip(text, width: state.width - 5, ellipsis: g.ellipsis), row: top + 1 + index, column: 3, style: style)
+    }
+  }
+
+  /// The LAN game on a screen row (for mouse clicks).
+  public static func lanGame(atRow row: Int, state: UIState) -> Int? {
+    let index = row - lanHeaderRow - 1
+    return state.lanGames.indices.contains(index) ? index : nil
   }
 
   /// The menu entry on a screen row (for mouse clicks).

@@ -100,21 +100,6 @@ public enum NetGameView {
     drawDialog(lines, footer: "y accept\(g.separator)n refuse", state: state, into: &screen)
   }
 
-  /// Splits `text` into lines of at most `width` characters at spaces.
-  static func wrap(_ text: String, width: Int) -> [String] {
-    var lines: [String] = []
-    var current = ""
-    for word in text.split(separator: " ") {
-      if !current.isEmpty && current.count + 1 + word.count > width {
-        lines.append(current)
-        current = ""
-      }
-      current += (current.isEmpty ? "" : " ") + word
-    }
-    if !current.isEmpty { lines.append(current) }
-    return lines
-  }
-
   /// A box in the middle of the screen: `lines`, a blank line, and `footer`.
   static func drawDialog(_ lines: [String], footer: String, state: UIState, into screen: inout ScreenBuffer) {
     let g = state.glyphs

@@ -10,6 +10,8 @@ public enum Effect: Sendable, Equatable {
   case host
   /// Join the game at this address.
   case join(String)
+  /// Join the game announced on the LAN under this name.
+  case joinLAN(String)
   case netPlay(Position)
   case netChat(String)
   case netResign
@@ -98,16 +100,32 @@ public struct UIController: Sendable {
 
   // MARK: - Lobby and options
 
+  /// Replaces the LAN games the lobby lists, keeping the selection on the same game when it is still there.
+  public mutating func showLANGames(_ rows: [LANGameRow], status: String?) {
+    let selected = state.lanSelection.flatMap { state.lanGames.indices.contains($0) ? state.lanGames[$0].id : nil }
+    state.lanGames = rows
+    state.lanStatus = status
+    if let selected { state.lanSelection = rows.firstIndex { $0.id == selected } ?? (rows.isEmpty ? nil : 0) }
+  }
+
   private mutating func lobby(_ action: Action?) -> [Effect] {
     switch action {
     case .moveCursor(let rows, _):
-      state.lobbySelection = step(state.lobbySelection, by: rows)
+      moveLobbySelection(by: rows)
     case .click(let row, _):
       if let item = LobbyView.item(atRow: row, state: state) {
         state.lobbySelection = item
+        state.lanSelection = nil
         return choose(item)
       }
+      if let index = LobbyView.lanGame(atRow: row, state: state) {
+        state.lanSelection = index
+        return [.joinLAN(state.lanGames[index].id)]
+      }
     case .select:
+      if let index = state.lanSelection, state.lanGames.indices.contains(index) {
+        return [.joinLAN(state.lanGames[index].id)]
+      }
       return choose(state.lobbySelection)
     case .back:
       return quit()
@@ -312,6 +330,19 @@ public struct UIController: Sendable {
 
   private func moverIsHuman(_ ply: Int, _ match: Match) -> Bool {
     (ply.isMultiple(of: 2) ? Mark.x : Mark.o) == match.humanMark
+  }
+
+  /// Up and down run through the menu and then the LAN games below it.
+  private mutating func moveLobbySelection(by delta: Int) {
+    let items = LobbyItem.allCases
+    var position = state.lanSelection.map { items.count + $0 } ?? (items.firstIndex(of: state.lobbySelection) ?? 0)
+    position = min(max(position + delta, 0), items.count + state.lanGames.count - 1)
+    if position < items.count {
+      state.lobbySelection = items[position]
+      state.lanSelection = nil
+    } else {
+      state.lanSelection = position - items.count
+    }
   }
 
   // MARK: - Network

@@ -52,6 +52,11 @@ public struct UIState: Sendable, Equatable {
   public var net: NetGameState?
   /// The address being typed on the join screen, and the last few used.
   public var addressDraft = ""
+  /// Games announced on the LAN, and what the lobby says about LAN discovery (looking, unavailable and why).
+  public var lanGames: [LANGameRow] = []
+  public var lanStatus: String?
+  /// The LAN game row chosen in the lobby (nil: the selection is in the menu).
+  public var lanSelection: Int?
   public var recentAddresses: [String] = []
   public var helpVisible = false
   /// A message for the lobby (a settings file that could not be read, say).
