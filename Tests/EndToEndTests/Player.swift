@@ -11,7 +11,7 @@ final class Player {
   private let errPath: String
   private var status: Int32?
 
-  init(_ arguments: [String], environment: [String: String]) throws {
+  init(_ arguments: [String], environment: [String: String], executable: String = Binary.path) throws {
     self.environment = environment
     let base = NSTemporaryDirectory() + "ttt-player-\(UUID().uuidString)"
     outPath = base + ".out"
@@ -27,14 +27,14 @@ final class Player {
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     for fd in 3..<256 { posix_spawn_file_actions_addclose(&actions, Int32(fd)) }
-    let argv = ([Binary.path] + arguments).map { strdup($0) } + [nil]
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       for pointer in argv { free(pointer) }
       for pointer in envp { free(pointer) }
     }
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, Binary.path, &actions, nil, argv, envp)
+    let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
     close(fds[0])
     guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .ENOENT) }
     self.pid = pid

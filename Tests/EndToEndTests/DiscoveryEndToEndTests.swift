@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// LAN discovery with the real binary against the avahi-daemon that scripts/test.sh starts (confined to lo),
+/// and outside DNS-SD tools (avahi-browse, avahi-publish).
+@Suite(.serialized) struct DiscoveryEndToEndTests {
+  private func home(_ name: String) throws -> [String: String] {
+    var environment = try Binary.sandbox().environment
+    environment["USER"] = name
+    return environment
+  }
+
+  private func host(_ name: String, _ extra: [String] = []) throws -> (Player, Int) {
+    let player = try Player(["host", "--port", "0", "--ui", "plain", "--name", name] + extra, environment: try home(name))
+    let port = try #require(player.announcedPort())
+    #expect(player.waitFor("Announced on the local network as \(name)"), "\(player.output)\(player.errors)")
+    return (player, port)
+  }
+
+  private func list(_ environment: [String: String]) throws -> [[String: Any]] {
+    let result = try Binary.run(["list", "--wait", "1.5", "--json"], environment: environment)
+    #expect(result.status == 0, "\(result.stderr)")
+    let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+    return parsed as? [[String: Any]] ?? []
+  }
+
+  private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(6).lowercased())" }
+
+  @Test func aHostIsListedWithItsRulesStateAndKeyThenWithdrawn() throws {
+    let name = unique("alice")
+    let (host, port) = try host(name, ["--size", "4", "--k", "3", "--accept-new"])
+    let fingerprint = try #require(host.output.split(separator: "\n").first { $0.hasPrefix("Your key: ") }?.dropFirst(10))
+    let bob = try home("bob")
+    let games = try list(bob).filter { $0["name"] as? String == name }
+    #expect(games.count == 1)
+    let game = try #require(games.first)
+    #expect(game["port"] as? Int == port)
+    #expect(game["state"] as? String == "waiting")
+    #expect(game["trust"] as? String == "new")
+    #expect(game["fingerprint"] as? String == String(fingerprint))
+    #expect((game["rules"] as? [String: Int]) == ["rows": 4, "columns": 4, "k": 3])
+    #expect((game["addresses"] as? [String])?.contains("127.0.0.1") == true)
+    // An outside client sees the same TXT record.
+    let browse = try Tool.run("avahi-browse", ["-rtp", "_tictactoe._tcp"])
+    let line = browse.split(separator: "\n").first { $0.hasPrefix("=") && $0.contains(";\(name);") }
+    #expect(line?.contains("\"fp=\(fingerprint)\"") == true, "\(browse)")
+    #expect(line?.contains("\"state=waiting\"") == true && line?.contains("\"rules=4x4k3\"") == true)
+    // Joining by name: the state becomes playing, and the host's key is now known to bob.
+    let joiner = try Player(["join", "--lan", name, "--ui", "plain", "--accept-new"], environment: bob)
+    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    // The updated record takes a moment to spread: look again, within a bound.
+    var playing = try list(bob).first { $0["name"] as? String == name }
+    let deadline = Date().addingTimeInterval(10)
+    while playing?["state"] as? String != "playing" && Date() < deadline {
+      playing = try list(bob).first { $0["name"] as? String == name }
+    }
+    #expect(playing?["state"] as? String == "playing")
+    #expect(playing?["trust"] as? String == "known")
+    joiner.send("quit")
+    #expect(host.exitStatus() == 30)
+    var after = try list(bob).filter { $0["name"] as? String == name }
+    let gone = Date().addingTimeInterval(10)
+    while !after.isEmpty && Date() < gone { after = try list(bob).filter { $0["name"] as? String == name } }
+    #expect(after.isEmpty, "the advertisement was not withdrawn")
+  }
+
+  @Test func anOutsidePublisherWithAMalformedRecordIsListedWithItsProblems() throws {
+    let name = unique("outsider")
+    let publisher = try Player(
+      ["-s", name, "_tictactoe._tcp", "7199", "txtvers=1", "rules=banana", "state=sleeping"], environment: try home("x"),
+      executable: "/usr/bin/avahi-publish")
+    defer { publisher.signal(SIGTERM) }
+    #expect(publisher.waitFor("Established", in: \.errors) || publisher.waitFor("Established"))
+    let game = try list(try home("bob")).first { $0["name"] as? String == name }
+    let problems = try #require(game?["problems"] as? [String], "\(String(describing: game))")
+    #expect(problems.contains { $0.contains("rules") })
+    #expect(game?["trust"] as? String == "no key advertised")
+    let text = try Binary.run(["list", "--wait", "1.5"], environment: try home("bob"))
+    #expect(text.stdout.contains(name) && text.stdout.contains("TXT problems"))
+  }
+
+  @Test func aSpoofedAdvertisementIsRefusedAsAPossibleImpostor() throws {
+    let (host, port) = try host(unique("alice"), ["--accept-new"])
+    defer { host.signal(SIGTERM) }
+    let spoof = unique("alice-spoof")
+    let fake = "SHA256:" + String(repeating: "A", count: 43)
+    let publisher = try Player(
+      ["-s", spoof, "_tictactoe._tcp", "\(port)", "txtvers=1", "proto=1", "rules=3x3k3", "state=waiting", "fp=\(fake)"],
+      environment: try home("x"), executable: "/usr/bin/avahi-publish")
+    defer { publisher.signal(SIGTERM) }
+    #expect(publisher.waitFor("Established", in: \.errors) || publisher.waitFor("Established"))
+    let joiner = try Player(["join", "--lan", spoof, "--ui", "plain", "--accept-new"], environment: try home("bob"))
+    #expect(joiner.exitStatus() == 28)
+    #expect(joiner.errors.contains("The advertisement and the host disagree"), "\(joiner.errors)")
+    #expect(joiner.errors.contains(fake))
+  }
+
+  @Test func withoutTheDaemonListSaysWhyAndHowToStartIt() throws {
+    var environment = try home("bob")
+    environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
+    let result = try Binary.run(["list", "--wait", "1"], environment: environment)
+    #expect(result.status == 69)
+    #expect(result.stderr.contains("LAN discovery is unavailable"), "\(result.stderr)")
+    #expect(result.stderr.contains("avahi-daemon"))
+    // Hosting still works, and says it cannot be found on the LAN.
+    let host = try Player(["host", "--port", "0", "--ui", "plain"], environment: environment)
+    #expect(host.waitFor("Players can still join by address."), "\(host.output)")
+    #expect(!host.errors.contains("WARNING"), "Avahi's banner reached the terminal: \(host.errors)")
+  }
+}
