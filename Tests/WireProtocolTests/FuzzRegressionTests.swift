@@ -1,0 +1,116 @@
+import Foundation
+import GameCore
+import Testing
+
+@testable import WireProtocol
+
+/// Replays the fuzzers' saved inputs (FuzzCorpus/TARGET/, one file per input; scripts/fuzz.sh adds every crash it
+/// finds) with the invariants of the matching target in Fuzz/.
+@Suite struct FuzzRegressionTests {
+  @Test(arguments: ["frame-codec", "message-decode", "hello-negotiation"])
+  func corpusIsThere(target: String) {
+    #expect(!FuzzCorpus.inputs(target).isEmpty, "no inputs in \(FuzzCorpus.directory.path)/\(target)")
+  }
+
+  @Test(arguments: FuzzCorpus.inputs("frame-codec"))
+  func frameCodec(input: FuzzCorpus.Input) throws {
+    let bytes = try input.bytes()
+    let count = Int(bytes.first ?? 0)
+    let sizes = bytes.dropFirst().prefix(count).map(Int.init)
+    let stream = Array(bytes.dropFirst(1 + sizes.count))
+    var chunks: [ArraySlice<UInt8>] = []
+    var offset = 0
+    for size in sizes {
+      let end = min(stream.count, offset + size)
+      chunks.append(stream[offset..<end])
+      offset = end
+    }
+    chunks.append(stream[offset...])
+
+    let chunked = Decoded(chunks)
+    #expect(chunked == Decoded([stream[...]]), "chunking changed the frames or the error")
+    var consumed = 0
+    for frame in chunked.frames {
+      #expect(frame.payload.count + 1 <= Frame.maximumLength)
+      let encoded = frame.bytes
+      #expect(Array(stream[consumed..<min(stream.count, consumed + encoded.count)]) == encoded)
+      consumed += encoded.count
+      #expect(Decoded([encoded[...]]) == Decoded(frames: [frame]), "the re-encoded frame decodes alone")
+    }
+    if chunked.error == nil { #expect(chunked.pending == stream.count - consumed) }
+  }
+
+  @Test(arguments: FuzzCorpus.inputs("message-decode"))
+  func messageDecode(input: FuzzCorpus.Input) throws {
+    let bytes = try input.bytes()
+    guard let type = bytes.first else { return }
+    let frame = Frame(type: type, payload: Array(bytes.dropFirst()))
+    guard let message = try? Message.decode(frame) else { return }
+    let encoded = message.frame
+    #expect(encoded.type == frame.type)
+    #expect(encoded.payload.count <= frame.payload.count)
+    #expect(try Message.decode(encoded) == message)
+  }
+
+  /// The wire half of the `hello-negotiation` target: the stream's frames, each decoded message's round trip, and
+  /// the version choice for each hello. The session half needs the Session module, which this target does not
+  /// import; scripts/fuzz.sh replays these inputs through it (they seed the fuzzer's corpus).
+  @Test(arguments: FuzzCorpus.inputs("hello-negotiation"))
+  func helloNegotiation(input: FuzzCorpus.Input) throws {
+    var decoder = FrameDecoder()
+    decoder.feed(try input.bytes())
+    while let frame = try? decoder.next() {
+      guard let message = try? Message.decode(frame) else { continue }
+      #expect(try Message.decode(message.frame) == message)
+      guard case .hello(let versions, _, _) = message else { continue }
+      let ours = ProtocolVersion.supported
+      let chosen = ProtocolVersion.choose(ours: ours, theirs: versions)
+      #expect(chosen == ProtocolVersion.choose(ours: versions, theirs: ours))
+      #expect(chosen == ours.filter(versions.contains).max())
+    }
+  }
+
+  /// What a decoder made of a stream fed in chunks: the frames, the error that stopped it, the bytes left over.
+  struct Decoded: Equatable {
+    var frames: [Frame] = []
+    var error: WireError?
+    var pending = 0
+
+    init(frames: [Frame]) { self.frames = frames }
+
+    init(_ chunks: [ArraySlice<UInt8>]) {
+      var decoder = FrameDecoder()
+      for chunk in chunks {
+        decoder.feed(Array(chunk))
+        do throws(WireError) {
+          while let frame = try decoder.next() { frames.append(frame) }
+        } catch {
+          self.error = error
+          return
+        }
+      }
+      pending = decoder.pendingCount
+    }
+  }
+}
+
+/// The saved inputs of the wire protocol's fuzz targets, next to this file.
+enum FuzzCorpus {
+  /// One saved input, shown in test results by target and file name.
+  struct Input: Sendable, CustomTestStringConvertible {
+    let url: URL
+    var testDescription: String { "\(url.deletingLastPathComponent().lastPathComponent)/\(url.lastPathComponent)" }
+
+    func bytes() throws -> [UInt8] { Array(try Data(contentsOf: url)) }
+  }
+
+  static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+    "FuzzCorpus")
+
+  /// Every file in FuzzCorpus/`target`, by name.
+  static func inputs(_ target: String) -> [Input] {
+    let folder = directory.appendingPathComponent(target)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.sorted().map { Input(url: folder.appendingPathComponent($0)) }
+  }
+}

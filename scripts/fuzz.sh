@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Fuzz/ and runs each for RUNS executions (default 1000000); see Fuzz/README.md.
+# Prints one line per target and exits non-zero if any target crashed. A crash input is copied into the
+# target's FuzzCorpus directory, where the regression tests (swift test --filter FuzzRegression) replay it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS="${1:-1000000}"
+case "$RUNS" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [RUNS]" >&2; exit 64 ;; esac
+
+OUT=.build/fuzz
+MODULES="$OUT/modules"
+FLAGS=(-O -sanitize=fuzzer -parse-as-library -swift-version 6)
+WIRE_CORPUS=Tests/WireProtocolTests/FuzzCorpus
+mkdir -p "$MODULES"
+
+# A library module the targets import (GameCore, WireProtocol), built as a static archive.
+library() {
+  local name=$1
+  shift
+  swiftc "${FLAGS[@]}" -module-name "$name" -I "$MODULES" -emit-library -static \
+    -emit-module -emit-module-path "$MODULES/$name.swiftmodule" -o "$MODULES/lib$name.a" "$@"
+}
+
+# A target: the module under test compiled together with its harness.
+target() {
+  local name=$1 module=$2
+  shift 2
+  swiftc "${FLAGS[@]}" -module-name "$module" -I "$MODULES" -L "$MODULES" -o "$OUT/$name" \
+    Fuzz/Invariant.swift "$@"
+}
+
+echo "building into $OUT/ ..." >&2
+library GameCore Sources/GameCore/*.swift
+library WireProtocol -lGameCore Sources/WireProtocol/*.swift
+target frame-codec FrameCodecFuzz Fuzz/FrameCodecTarget.swift Sources/WireProtocol/*.swift -lGameCore
+target message-decode MessageDecodeFuzz Fuzz/MessageDecodeTarget.swift Sources/WireProtocol/*.swift -lGameCore
+target hello-negotiation HelloNegotiationFuzz Fuzz/HelloNegotiationTarget.swift Sources/Session/*.swift \
+  -lWireProtocol -lGameCore
+# Only the known-peers files and what they use; UTCCalendar imports COpenSSL (for time() and ASN1_TIME).
+target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -I Sources/COpenSSL -lssl -lcrypto \
+  Sources/Security/{KnownPeers,KnownPeer,KnownPeersError,Fingerprint,Base64,CalendarDay,UTCCalendar}.swift
+
+# The regression inputs of each target. Inputs named bug-* reproduce known bugs not fixed yet: they are left out of
+# the seeds so that the rest of the target is still explored (the fuzzer may well find the same bug again).
+corpus_of() {
+  case "$1" in
+    known-peers) echo Tests/SecurityTests/FuzzCorpus ;;
+    *) echo "$WIRE_CORPUS/$1" ;;
+  esac
+}
+
+# Writes a seed from printf escapes (\xHH) into a target's working corpus.
+seed() {
+  printf '%b' "$3" >"$OUT/corpus-$1/seed-$2"
+}
+
+hello='\x00\x1e\x01\x01\x00\x02\x00\x01\x02\x00\x03\x42\x6f\x62\x03\x00\x0f\x74\x69\x63\x74\x61\x63\x74\x6f\x65\x20\x30\x2e\x32\x2e\x30'
+welcome='\x00\x12\x02\x01\x00\x02\x00\x01\x02\x00\x01\x03\x03\x00\x01\x03\x04\x00\x01\x03'
+move='\x00\x0e\x20\x01\x00\x02\x00\x04\x02\x00\x01\x02\x03\x00\x01\x00'
+chat='\x00\x07\x30\x01\x00\x03\x67\x67\x21'
+share='\x00\x24\x11\x01\x00\x20'$(printf '\\x%02x' {1..32})
+peer='alice SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU 2026-11-01\n'
+
+prepare() {
+  local name=$1 dir
+  dir=$(corpus_of "$name")
+  mkdir -p "$OUT/corpus-$name" "$OUT/artifacts-$name"
+  if [ -d "$dir" ]; then
+    find "$dir" -maxdepth 1 -type f ! -name 'bug-*' -exec cp {} "$OUT/corpus-$name/" \;
+  fi
+  case "$name" in
+    frame-codec)
+      seed "$name" stream "\x00$hello$welcome$move"
+      seed "$name" split "\x04\x01\x02\x1f\x00$hello$move"
+      ;;
+    message-decode)
+      seed "$name" welcome "${welcome:8}"
+      seed "$name" move "${move:8}"
+      seed "$name" chat "${chat:8}"
+      ;;
+    hello-negotiation)
+      # The joiner's side of a whole first game on the host: hello, accepted, coin share, moves.
+      seed "$name" accepted "$hello\x00\x01\xf0$share"
+      seed "$name" chat "$hello$chat"
+      seed "$name" welcome "$hello$welcome"
+      ;;
+    known-peers)
+      seed "$name" peer "# known peers\n\n$peer"
+      ;;
+  esac
+}
+
+# Runs one target; prints its line; returns non-zero if it crashed.
+run() {
+  local name=$1 dir log start seconds runs crashes
+  shift
+  dir=$(corpus_of "$name")
+  prepare "$name"
+  log="$OUT/$name.log"
+  local before
+  before=$(find "$OUT/artifacts-$name" -type f | wc -l)
+  start=$(date +%s%N)
+  SWIFT_BACKTRACE=enable=no "$OUT/$name" -runs="$RUNS" -timeout=25 -artifact_prefix="$OUT/artifacts-$name/" \
+    "$@" "$OUT/corpus-$name" >"$log" 2>&1 || true
+  seconds=$((($(date +%s%N) - start + 500000000) / 1000000000))
+  runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -n 1)
+  crashes=0
+  # libFuzzer stops at the first crash; keep every new input it wrote (crash-, timeout-, oom-, leak-).
+  while read -r written; do
+    [ -n "$written" ] || continue
+    crashes=$((crashes + 1))
+    mkdir -p "$dir"
+    local copy=1 existing
+    for existing in "$dir"/*; do
+      if [ -f "$existing" ] && cmp -s "$existing" "$written"; then copy=0; fi
+    done
+    if [ "$copy" = 1 ]; then cp "$written" "$dir/"; fi
+  done < <(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log")
+  if [ -z "$runs" ]; then
+    runs="stopped after $(grep -o '^#[0-9][0-9]*' "$log" | tail -n 1 | tr -d '#')"
+  fi
+  printf '%s: %s runs, %d crashes, %d s\n' "$name" "$runs" "$crashes" "$seconds"
+  if [ "$crashes" -gt 0 ]; then
+    echo "  see $log; the input is in $dir/" >&2
+    return 1
+  fi
+  [ "$(find "$OUT/artifacts-$name" -type f | wc -l)" = "$before" ]
+}
+
+status=0
+run frame-codec -max_len=16384 || status=1
+run message-decode || status=1
+run hello-negotiation || status=1
+run known-peers || status=1
+exit "$status"
