@@ -26,7 +26,8 @@ public struct KnownPeers: Sendable, Equatable {
     if rawLines.last?.isEmpty == true { rawLines.removeLast() }
     for (index, rawLine) in rawLines.enumerated() {
       var bytes = Array(rawLine)
-      if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+      // CRLF files: drop every carriage return at the end, so a rendered file reads back the same.
+      while bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
       let line = String(decoding: bytes, as: UTF8.self)
       do {
         peers.lines.append(try parseLine(line))

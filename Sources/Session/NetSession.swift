@@ -144,8 +144,7 @@ public struct NetSession: Sendable {
 
   public mutating func chat(_ text: String, now: Double) -> [SessionOutput] {
     guard !isClosed, peerGreeted else { return [] }
-    let trimmed = String(decoding: Array(text.utf8.prefix(Message.maximumChatBytes)), as: UTF8.self)
-    return [send(.chat(trimmed), now)]
+    return [send(.chat(Self.clip(text, bytes: Message.maximumChatBytes)), now)]
   }
 
   public mutating func resign(now: Double) -> [SessionOutput] {
@@ -190,7 +189,8 @@ public struct NetSession: Sendable {
 
   /// A frame arrived that could not be decoded: tell the peer and close.
   public mutating func receiveMalformed(_ error: WireError, now: Double) -> [SessionOutput] {
-    violation("malformed message: \(error)", now)
+    guard !isClosed else { return [] }
+    return violation("malformed message: \(error)", now)
   }
 
   /// The connection ended without a goodbye.
@@ -281,7 +281,9 @@ public struct NetSession: Sendable {
           send(
             .refuse(
               .versionMismatch,
-              text: "this host speaks protocol \(ours); you speak \(ProtocolVersion.describe(versions))"), now))
+              text: Self.clip(
+                "this host speaks protocol \(ours); you speak \(ProtocolVersion.describe(versions))",
+                bytes: Message.maximumTextBytes)), now))
       }
       return outputs + [close(.versionMismatch(ours: configuration.versions, theirs: versions))]
     }
@@ -306,6 +308,19 @@ public struct NetSession: Sendable {
   }
 
   // MARK: - Helpers
+
+  /// `text` cut to at most `bytes` bytes of UTF-8 at a character boundary (so the peer accepts it).
+  static func clip(_ text: String, bytes: Int) -> String {
+    var result = ""
+    var count = 0
+    for character in text {
+      let size = character.utf8.count
+      if count + size > bytes { break }
+      result.append(character)
+      count += size
+    }
+    return result
+  }
 
   private mutating func startGame() -> [SessionOutput] {
     gameNumber += 1

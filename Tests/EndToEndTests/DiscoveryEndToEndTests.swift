@@ -11,7 +11,8 @@ import Testing
   }
 
   private func host(_ name: String, _ extra: [String] = []) throws -> (Player, Int) {
-    let player = try Player(["host", "--port", "0", "--ui", "plain", "--name", name] + extra, environment: try home(name))
+    let player = try Player(
+      ["host", "--port", "0", "--ui", "plain", "--name", name] + extra, environment: try home(name))
     let port = try #require(player.announcedPort())
     #expect(player.waitFor("Announced on the local network as \(name)"), "\(player.output)\(player.errors)")
     return (player, port)
@@ -29,7 +30,8 @@ import Testing
   @Test func aHostIsListedWithItsRulesStateAndKeyThenWithdrawn() throws {
     let name = unique("alice")
     let (host, port) = try host(name, ["--size", "4", "--k", "3", "--accept-new"])
-    let fingerprint = try #require(host.output.split(separator: "\n").first { $0.hasPrefix("Your key: ") }?.dropFirst(10))
+    let fingerprint = try #require(
+      host.output.split(separator: "\n").first { $0.hasPrefix("Your key: ") }?.dropFirst(10))
     let bob = try home("bob")
     let games = try list(bob).filter { $0["name"] as? String == name }
     #expect(games.count == 1)
@@ -67,7 +69,8 @@ import Testing
   @Test func anOutsidePublisherWithAMalformedRecordIsListedWithItsProblems() throws {
     let name = unique("outsider")
     let publisher = try Player(
-      ["-s", name, "_tictactoe._tcp", "7199", "txtvers=1", "rules=banana", "state=sleeping"], environment: try home("x"),
+      ["-s", name, "_tictactoe._tcp", "7199", "txtvers=1", "rules=banana", "state=sleeping"],
+      environment: try home("x"),
       executable: "/usr/bin/avahi-publish")
     defer { publisher.signal(SIGTERM) }
     #expect(publisher.waitFor("Established", in: \.errors) || publisher.waitFor("Established"))
@@ -85,7 +88,9 @@ import Testing
     let spoof = unique("alice-spoof")
     let fake = "SHA256:" + String(repeating: "A", count: 43)
     let publisher = try Player(
-      ["-s", spoof, "_tictactoe._tcp", "\(port)", "txtvers=1", "proto=1", "rules=3x3k3", "state=waiting", "fp=\(fake)"],
+      [
+        "-s", spoof, "_tictactoe._tcp", "\(port)", "txtvers=1", "proto=1", "rules=3x3k3", "state=waiting", "fp=\(fake)",
+      ],
       environment: try home("x"), executable: "/usr/bin/avahi-publish")
     defer { publisher.signal(SIGTERM) }
     #expect(publisher.waitFor("Established", in: \.errors) || publisher.waitFor("Established"))
