@@ -154,6 +154,28 @@ struct LiveDaemonTests {
         + "TXT update seen after \(updated), withdrawal seen after \(withdrawn)")
   }
 
+  @Test("once a game is found, the descriptors stay quiet: no busy loop")
+  func idleDescriptorsStayQuiet() throws {
+    let name = Self.uniqueName("ttt-idle")
+    let pump = EventPump()
+    pump.browser = try Browser()
+    let advertiser = try Advertiser(name: name, port: 40_132, txt: Self.txt())
+    pump.advertisers = [advertiser]
+    #expect(pump.run(timeout: Self.bound) { pump.game(named: name)?.isConnectable == true })
+    // Count poll() wake-ups for 3 s, processing each as the game loop would. Measured alone: a few in the
+    // first second (mDNS re-announcements), then none; other programs' services on the same daemon add a few
+    // dozen. A descriptor left readable would spin: thousands.
+    var wakeups = 0
+    let clock = ContinuousClock()
+    let end = clock.now + .seconds(3)
+    pump.run(timeout: .seconds(3)) {
+      wakeups += 1
+      return clock.now >= end
+    }
+    #expect(wakeups < 1000, "poll() woke \(wakeups) times in 3 s (it waits at most 200 ms per round)")
+    #expect(pump.advertiserErrors.isEmpty)
+  }
+
   @Test("a TXT update made before the registration completes is published")
   func earlyUpdate() throws {
     let name = Self.uniqueName("ttt-early")
