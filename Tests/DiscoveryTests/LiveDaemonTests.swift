@@ -79,7 +79,9 @@ struct LiveDaemonTests {
     publisher.terminate()
     #expect(pump.run(timeout: Self.bound) { pump.browserEvents.contains(.disappeared(game.id)) })
     #expect(pump.game(named: name) == nil)
-    #expect(pump.browser?.descriptors.count == 1, "the resolve and queries of a withdrawn game are closed")
+    // Other programs may publish games on the same daemon: count 1 browse + at most 3 per game still listed.
+    let browser = try #require(pump.browser)
+    #expect(browser.descriptors.count <= 1 + 3 * browser.games.count, "a withdrawn game's lookups are closed")
   }
 
   @Test("collectGames (for `tictactoe list`) returns the games seen within its window")
