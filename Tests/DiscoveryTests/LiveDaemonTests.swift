@@ -238,10 +238,13 @@ struct LiveDaemonTests {
 
     let stopped = AvahiTestDaemon.run(["stop-avahi", AvahiTestDaemon.directory])
     #expect(stopped.status == 0, "\(stopped.output)")
+    let clock = ContinuousClock()
+    let stoppedAt = clock.now
     let failed = pump.run(timeout: Self.bound) {
       pump.browserEvents.contains { if case .failed = $0 { true } else { false } }
     }
     #expect(failed)
+    print("discovery timings: daemon stopped → browser failed after \(clock.now - stoppedAt)")
     let failures = pump.browserEvents.compactMap { event -> DiscoveryError? in
       if case .failed(let error) = event { error } else { nil }
     }
