@@ -49,7 +49,7 @@ public final class Advertiser {
           }
         }
         return
-      } catch where error.kind == .nameConflict && attempt < Advertiser.maximumAttempts {
+      } catch  where error.kind == .nameConflict && attempt < Advertiser.maximumAttempts {
         attempt += 1
       }
     }
