@@ -49,7 +49,8 @@ public final class Advertiser {
           }
         }
         return
-      } catch  where error.kind == .nameConflict && attempt < Advertiser.maximumAttempts {
+      } catch {
+        guard error.kind == .nameConflict, attempt < Advertiser.maximumAttempts else { throw error }
         attempt += 1
       }
     }
