@@ -3,8 +3,8 @@ import Glibc
 
 /// What happened to an advertisement, as reported by `Advertiser.process()`.
 public enum AdvertiserEvent: Sendable, Equatable {
-  /// The service is on the network under `name` (which differs from the requested name after a conflict:
-  /// Avahi renames automatically, e.g. `Alice` → `Alice #2`).
+  /// The service is on the network under `name`, which differs from the requested name after a conflict
+  /// (`Alice` → `Alice #2`). It can come again later if another host's game takes the name.
   case registered(name: String)
 }
 
@@ -49,7 +49,8 @@ public final class Advertiser {
           }
         }
         return
-      } catch  where error.kind == .nameConflict && attempt < Advertiser.maximumAttempts {
+      } catch {
+        guard error.kind == .nameConflict, attempt < Advertiser.maximumAttempts else { throw error }
         attempt += 1
       }
     }

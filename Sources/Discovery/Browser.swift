@@ -44,20 +44,29 @@ public final class Browser {
 
   /// Handles the readable descriptors (those in `descriptors` that poll() reported; others are ignored).
   public func process(readable: Set<Int32>) -> [BrowserEvent] {
+    // Decide what is due before handling anything: handling closes some descriptors and opens others, and a
+    // new one can reuse a number in `readable` without being readable itself (processing it would block).
+    let dueResolves = tracked.values.compactMap { game -> (ServiceID, DNSServiceOperation<ResolveReply>)? in
+      guard let resolve = game.resolve, let descriptor = resolve.descriptor, readable.contains(descriptor) else {
+        return nil
+      }
+      return (game.game.id, resolve)
+    }
+    let dueQueries = tracked.values.flatMap { game in
+      game.queries.compactMap { query -> (ServiceID, DNSServiceOperation<QueryReply>)? in
+        guard let descriptor = query.descriptor, readable.contains(descriptor) else { return nil }
+        return (game.game.id, query)
+      }
+    }
     var events: [BrowserEvent] = []
     if let descriptor = browse.descriptor, readable.contains(descriptor) {
       events += processBrowse()
     }
-    for id in Array(tracked.keys) {
-      guard let game = tracked[id] else { continue }
-      if let resolve = game.resolve, let descriptor = resolve.descriptor, readable.contains(descriptor) {
-        events += processResolve(of: id, resolve)
-      }
-      for query in game.queries {
-        if let descriptor = query.descriptor, readable.contains(descriptor) {
-          events += processQuery(of: id, query)
-        }
-      }
+    for (id, resolve) in dueResolves where resolve.isActive {
+      events += processResolve(of: id, resolve)
+    }
+    for (id, query) in dueQueries where query.isActive {
+      events += processQuery(of: id, query)
     }
     return events
   }
