@@ -15,8 +15,8 @@ enum Goldens {
                                Options
                                Quit
 
-
-
+     Games on this network:
+       none found yet
 
 
 
