@@ -85,7 +85,7 @@ import Testing
     // The real entry point, as the game calls it, with randomness fixed per position.
     let ai = AIPlayer(level: .perfect)
     let result = everyOpponent(rules: .standard, aiPlays: side) { game in
-      var rng = SeededGenerator(seed: UInt64(truncatingIfNeeded: game.board.hashValue))
+      var rng = SplitMix(seed: UInt64(truncatingIfNeeded: game.board.hashValue))
       return [ai.chooseMove(in: game, using: &rng)].compactMap { $0 }
     }
     #expect(result.aiLosses == 0)
@@ -99,7 +99,7 @@ import Testing
     let value = try #require(AIPlayer.solvedValue(of: Game(rules: rules)))
     #expect(value == (k == 3 ? 1 : 0))
     let result = everyOpponent(rules: rules, aiPlays: side, checkValue: true) { game in
-      var rng = SeededGenerator(seed: UInt64(truncatingIfNeeded: game.board.hashValue))
+      var rng = SplitMix(seed: UInt64(truncatingIfNeeded: game.board.hashValue))
       return [ai.chooseMove(in: game, using: &rng)].compactMap { $0 }
     }
     switch (k, side) {
@@ -118,7 +118,7 @@ import Testing
     // A child's plan: take the centre, then a corner, then complete any line of two.
     var childWins = 0
     for seed in 0..<200 {
-      var rng = SeededGenerator(seed: UInt64(seed))
+      var rng = SplitMix(seed: UInt64(seed))
       var game = Game()
       let easy = AIPlayer(level: .easy)
       while !game.isOver {
@@ -139,7 +139,7 @@ import Testing
   @Test func normalAlwaysTakesAWinAndBlocksALoss() {
     let normal = AIPlayer(level: .normal)
     for seed in 0..<100 {
-      var rng = SeededGenerator(seed: UInt64(seed))
+      var rng = SplitMix(seed: UInt64(seed))
       // O to move can win at (0,2); X threatens (2,2) as well: winning comes first.
       let winning = try? Game(rules: .standard, moves: [p(1, 1), p(0, 0), p(2, 0), p(0, 1), p(2, 1)])
       if let game = winning { #expect(normal.chooseMove(in: game, using: &rng) == p(0, 2)) }
@@ -153,7 +153,7 @@ import Testing
   func bigBoardsTakeWinsAndBlockLosses(size: Int, k: Int) throws {
     let rules = try Rules(size: size, k: k)
     let ai = AIPlayer(level: .perfect, budget: .milliseconds(100))
-    var rng = SeededGenerator(seed: 7)
+    var rng = SplitMix(seed: 7)
     // X has four in a row on row 4 (open at both ends); O to move must block one end.
     let threat = [p(4, 2), p(0, 0), p(4, 3), p(0, 2), p(4, 4), p(8, 0), p(4, 5)]
     let blocking = try Game(rules: rules, moves: threat)
@@ -168,7 +168,7 @@ import Testing
   @Test func bigBoardSearchRespectsItsBudget() throws {
     let rules = try Rules(size: 15, k: 5)
     var game = Game(rules: rules)
-    var rng = SeededGenerator(seed: 11)
+    var rng = SplitMix(seed: 11)
     let ai = AIPlayer(level: .perfect, budget: .milliseconds(100))
     for _ in 0..<6 {
       let move = try #require(ai.chooseMove(in: game, using: &rng))
@@ -180,7 +180,7 @@ import Testing
 
   @Test func perfectBeatsEasyOnBigBoards() throws {
     let rules = try Rules(size: 9, k: 5)
-    var rng = SeededGenerator(seed: 3)
+    var rng = SplitMix(seed: 3)
     var game = Game(rules: rules)
     let strong = AIPlayer(level: .perfect, budget: .milliseconds(50))
     let weak = AIPlayer(level: .easy)

@@ -1,4 +1,4 @@
-/// A small seedable random generator, so the UI's coin tosses are reproducible in tests.
+/// A small seedable random generator (SplitMix64), so coin tosses and AI choices are reproducible in tests.
 public struct SplitMix: RandomNumberGenerator, Sendable, Equatable {
   private var state: UInt64
 
