@@ -178,12 +178,7 @@ public final class CursesDriver {
     }
     let rows = browser.games.filter { $0.txt?.fingerprint == nil || $0.txt?.fingerprint != context.own }
       .sorted { $0.instanceName < $1.instanceName }
-      .map { game in
-        let line = LANGames.line(game, known: context.known).split(separator: "\t").map(String.init)
-        return LANGameRow(
-          id: game.instanceName, rules: line.count > 1 ? line[1] : "", state: line.count > 2 ? line[2] : "",
-          trust: LANGames.trust(game, known: context.known).rawValue, addresses: line.count > 4 ? line[4] : "")
-      }
+      .map { LANGames.row($0, known: context.known) }
     controller.showLANGames(rows, status: nil)
   }
 

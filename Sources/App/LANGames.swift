@@ -1,6 +1,7 @@
 import Discovery
 import Foundation
 import Security
+import TerminalUI
 
 /// Games found on the LAN, judged against the known peers before anyone connects.
 enum LANGames {
@@ -23,20 +24,24 @@ enum LANGames {
     return known.lookup(fingerprint: fingerprint) != nil ? .known : .new
   }
 
-  /// One line for `tictactoe list`.
-  static func line(_ game: DiscoveredGame, known: KnownPeers) -> String {
+  /// What the lobby and `tictactoe list` show of a game.
+  static func row(_ game: DiscoveredGame, known: KnownPeers) -> LANGameRow {
     let rules = game.txt?.rules.map { "\($0.rows)x\($0.columns), \($0.k) in a row" } ?? "rules unknown"
-    let state = game.txt?.state?.rawValue ?? "state unknown"
     let addresses =
       game.port.map { port in
-        game.addresses.map { address in
-          address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
-        }
+        game.addresses.map { $0.contains(":") ? "[\($0)]:\(port)" : "\($0):\(port)" }
       } ?? []
-    var fields = [game.instanceName, rules, state, trust(game, known: known).rawValue]
-    fields.append(
-      addresses.isEmpty
-        ? (game.resolveError.map { "\($0.message)" } ?? "not resolved") : addresses.joined(separator: " "))
+    return LANGameRow(
+      id: game.instanceName, rules: rules, state: game.txt?.state?.rawValue ?? "state unknown",
+      trust: trust(game, known: known).rawValue,
+      addresses: addresses.isEmpty
+        ? (game.resolveError.map { $0.message } ?? "not resolved") : addresses.joined(separator: " "))
+  }
+
+  /// One line for `tictactoe list`.
+  static func line(_ game: DiscoveredGame, known: KnownPeers) -> String {
+    let row = row(game, known: known)
+    var fields = [row.id, row.rules, row.state, row.trust, row.addresses]
     if let problems = game.txt?.problems, !problems.isEmpty {
       fields.append("TXT problems: " + problems.map { "\($0)" }.joined(separator: "; "))
     }
