@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// LAN play between two real hosts: scripts/netns-lan-test.sh builds them from network namespaces (a veth pair,
+/// its own D-Bus and avahi-daemon in each, 10.99.0.0/24 made unreachable from the root namespace first) and
+/// checks list, join by name, a whole game and the refusal of a spoofed advertisement, then tears it all down.
+/// It needs root; CI runs as root, so there it must pass: as root, a skip (exit 77) counts as a failure.
+@Suite struct NamespaceLANTests {
+  /// The script beside this file's package: Tests/EndToEndTests/ -> the package root.
+  private static var script: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("scripts/netns-lan-test.sh").path
+  }
+
+  @Test(.enabled(if: geteuid() == 0, "network namespaces need root"))
+  func twoNamespacesFindEachOtherPlayAGameAndRefuseASpoof() throws {
+    let run = try ScriptRun(Self.script, [Binary.path], timeout: 120)
+    #expect(!run.timedOut, "the script did not finish within 120 s; its output:\n\(run.output)")
+    #expect(run.status == 0, "scripts/netns-lan-test.sh exited \(run.status); its output:\n\(run.output)")
+    #expect(run.output.contains("PASS: netns LAN test"), "\(run.output)")
+  }
+}
+
+/// Runs a shell script to completion with posix_spawn and waitpid (as `Tool.run` does; Foundation's Process
+/// misbehaves in concurrent tests), its stdout and stderr together in a temporary file, within a bound.
+/// The script starts with default signal handling. On timeout it gets SIGTERM (its trap tears down what it built), then SIGKILL after a grace period.
+private struct ScriptRun {
+  var status: Int32 = -1
+  var output = ""
+  var timedOut = false
+
+  init(_ script: String, _ arguments: [String], timeout: Double, grace: Double = 20) throws {
+    let outputPath = NSTemporaryDirectory() + "ttt-script-\(UUID().uuidString)"
+    defer { unlink(outputPath) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    // Close everything else the test process has open, so no daemon the script starts inherits it.
+    for fd in 3..<256 { posix_spawn_file_actions_addclose(&actions, Int32(fd)) }
+    // The test process blocks or ignores some signals, and a child inherits both: the script could then not stop
+    // its daemons with SIGTERM. Start it with an empty signal mask and every signal at its default action.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = (["/bin/bash", script] + arguments).map { strdup($0) } + [nil]
+    defer {
+      for pointer in argv { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, "/bin/bash", &actions, &attributes, argv, environ)
+    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
+
+    var raw: Int32 = 0
+    func reaped(within seconds: Double) -> Bool {
+      let deadline = Date().addingTimeInterval(seconds)
+      repeat {
+        let result = waitpid(pid, &raw, WNOHANG)
+        if result == pid || (result < 0 && errno != EINTR) { return true }
+        usleep(100_000)
+      } while Date() < deadline
+      return false
+    }
+    if !reaped(within: timeout) {
+      timedOut = true
+      kill(pid, SIGTERM)
+      if !reaped(within: grace) {
+        kill(pid, SIGKILL)
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+      }
+    }
+    status = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+    output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+  }
+}
