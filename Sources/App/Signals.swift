@@ -44,6 +44,14 @@ public final class SignalPipe {
   }
 }
 
+/// Clears the signal mask inherited from whatever started the program, so SIGINT, SIGTERM and SIGHUP always
+/// reach it (a parent that blocked them would otherwise make the game unkillable but by SIGKILL).
+public func unblockInheritedSignals() {
+  var none = sigset_t()
+  sigemptyset(&none)
+  sigprocmask(SIG_SETMASK, &none, nil)
+}
+
 /// Waits until one of `descriptors` is readable or `timeout` milliseconds pass (-1: forever). Returns the
 /// readable ones; an interrupted wait returns none.
 public func waitReadable(_ descriptors: [Int32], timeout: Int32) -> Set<Int32> {

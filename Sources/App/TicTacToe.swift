@@ -9,6 +9,7 @@ import Transport
 /// The program: reads the command line, loads settings, and runs the chosen front end.
 public enum TicTacToe {
   public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+    unblockInheritedSignals()
     let invocation: Invocation
     do {
       invocation = try CommandLineParser.parse(arguments)

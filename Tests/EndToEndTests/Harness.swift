@@ -90,8 +90,11 @@ final class TmuxSession {
 
   init(command: String, environment: [String: String], width: Int = 80, height: Int = 24) throws {
     let exports = environment.filter {
-      ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "HOME", "LANG", "NO_COLOR", "AVAHI_COMPAT_NOWARN", "USER"]
-        .contains($0.key)
+      [
+        "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "HOME", "LANG", "NO_COLOR", "AVAHI_COMPAT_NOWARN", "USER",
+        "DBUS_SYSTEM_BUS_ADDRESS",
+      ]
+      .contains($0.key)
     }
     .map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
     // The server this starts keeps whatever descriptors the client had: give it none of ours to hold open.
@@ -142,29 +145,76 @@ final class TmuxSession {
   }
 }
 
-/// Runs a helper program to completion with posix_spawn and waitpid, its output through a temporary file.
-/// (Foundation's Process misses exits and leaks pipes into tmux's server, which then never lets go.)
+/// Starts child processes with posix_spawn: only standard input, output and error open, an empty signal mask
+/// and every signal at its default action. (The test process blocks some signals, and a child would inherit
+/// that: it could then not be stopped with SIGTERM. Foundation's Process misses exits when tests run on
+/// several threads and leaks pipes into daemons such as tmux's server.)
+enum Spawn {
+  /// Where a child's standard input comes from.
+  enum Input {
+    case null
+    /// Duplicated from this descriptor (the read end of a pipe the test writes to).
+    case descriptor(Int32)
+  }
+
+  static func start(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Input = .null,
+    output: String?, errors: String?
+  ) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    switch input {
+    case .null: posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, 0)
+    }
+    posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    if let errors, errors == output {
+      posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 2, errors ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    }
+    // Close everything else the test process has open, so no daemon the child starts inherits it.
+    for fd in 3..<256 { posix_spawn_file_actions_addclose(&actions, Int32(fd)) }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp ?? [] { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let result: Int32
+    if let envp {
+      result = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+    } else {
+      result = posix_spawnp(&pid, executable, &actions, &attributes, argv, environ)
+    }
+    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .ENOENT) }
+    return pid
+  }
+}
+
+/// Runs a helper program to completion, its output through a temporary file.
 enum Tool {
   @discardableResult
   static func run(_ name: String, _ arguments: [String], capture: Bool = true) throws -> String {
     let output = NSTemporaryDirectory() + "ttt-tool-\(UUID().uuidString)"
     defer { unlink(output) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, capture ? output : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    // Close everything else the test process has open, so no daemon inherits it.
-    for fd in 3..<256 { posix_spawn_file_actions_addclose(&actions, Int32(fd)) }
-    let argv = ([name] + arguments).map { strdup($0) } + [nil]
-    defer {
-      for pointer in argv { free(pointer) }
-    }
-    var pid: pid_t = 0
-    let spawned = posix_spawnp(&pid, name, &actions, nil, argv, environ)
-    guard spawned == 0 else {
-      Issue.record("cannot start \(name): \(String(cString: strerror(spawned)))")
+    let pid: pid_t
+    do {
+      pid = try Spawn.start(name, arguments, output: capture ? output : nil, errors: nil)
+    } catch {
+      Issue.record("cannot start \(name): \(error)")
       return ""
     }
     var status: Int32 = 0

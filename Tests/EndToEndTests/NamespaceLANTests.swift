@@ -32,33 +32,8 @@ private struct ScriptRun {
   init(_ script: String, _ arguments: [String], timeout: Double, grace: Double = 20) throws {
     let outputPath = NSTemporaryDirectory() + "ttt-script-\(UUID().uuidString)"
     defer { unlink(outputPath) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    // Close everything else the test process has open, so no daemon the script starts inherits it.
-    for fd in 3..<256 { posix_spawn_file_actions_addclose(&actions, Int32(fd)) }
-    // The test process blocks or ignores some signals, and a child inherits both: the script could then not stop
-    // its daemons with SIGTERM. Start it with an empty signal mask and every signal at its default action.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    var allSignals = sigset_t()
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = (["/bin/bash", script] + arguments).map { strdup($0) } + [nil]
-    defer {
-      for pointer in argv { free(pointer) }
-    }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/bin/bash", &actions, &attributes, argv, environ)
-    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
+    // A clean signal state matters here: the script stops its daemons with SIGTERM.
+    let pid = try Spawn.start("/bin/bash", [script] + arguments, output: outputPath, errors: outputPath)
 
     var raw: Int32 = 0
     func reaped(within seconds: Double) -> Bool {

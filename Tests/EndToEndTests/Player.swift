@@ -20,24 +20,9 @@ final class Player {
     guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
     input = fds[1]
     _ = fcntl(input, F_SETFD, FD_CLOEXEC)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    for fd in 3..<256 { posix_spawn_file_actions_addclose(&actions, Int32(fd)) }
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv { free(pointer) }
-      for pointer in envp { free(pointer) }
-    }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-    close(fds[0])
-    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .ENOENT) }
-    self.pid = pid
+    defer { close(fds[0]) }
+    pid = try Spawn.start(
+      executable, arguments, environment: environment, input: .descriptor(fds[0]), output: outPath, errors: errPath)
   }
 
   deinit {
