@@ -262,11 +262,14 @@ public final class NetworkMatch {
   }
 
   private func accepted(_ fd: Int32, peer: String) -> [MatchEvent] {
-    let pending = links.filter { !$0.connection.isSecured && !$0.connection.isClosed }.count
-    guard pending < NetworkMatch.maximumPending else {
-      log.write("connection from \(peer) closed: \(pending) connections are already setting up TLS")
-      close(fd)
-      return []
+    // At the cap, the oldest connection still setting up TLS makes room: a flood of silent connections only
+    // churns itself, and a real joiner (whose handshake takes milliseconds) still gets in.
+    let pending = links.filter { !$0.connection.isSecured && !$0.connection.isClosed }
+    if pending.count >= NetworkMatch.maximumPending, let oldest = pending.first {
+      log.write(
+        "\(pending.count) connections are already setting up TLS: dropping the oldest, \(oldest.connection.peerAddress)"
+      )
+      oldest.connection.close(gracefully: false)
     }
     log.write("connection from \(peer)")
     do {
