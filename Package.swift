@@ -8,7 +8,8 @@ let optimised: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debu
 let package = Package(
   name: "tictactoe",
   products: [
-    .executable(name: "tictactoe", targets: ["tictactoe"])
+    .executable(name: "tictactoe", targets: ["tictactoe"]),
+    .executable(name: "tictactoe-bench", targets: ["tictactoe-bench"]),
   ],
   targets: [
     .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
@@ -28,6 +29,9 @@ let package = Package(
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
+    .executableTarget(
+      name: "tictactoe-bench",
+      dependencies: ["GameCore", "WireProtocol", "Session", "Security", "Transport", "COpenSSL"]),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "SecurityTests", dependencies: ["Security"], exclude: ["FuzzCorpus"]),
@@ -36,7 +40,7 @@ let package = Package(
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore"]),
     .testTarget(name: "AppTests", dependencies: ["App", "GameCore", "TerminalUI", "Security", "Transport"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["tictactoe"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["tictactoe", "tictactoe-bench"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Every figure, in the order the table shows them, with full or smoke-test iteration counts.
+struct Benchmarks {
+  var smoke: Bool
+
+  /// What one AI figure needs per-move: the board and the baseline it is judged against.
+  private struct AIFigure {
+    var board: AIBenchmark.Board
+    var baseline: Double
+    var baselineKind: String
+  }
+
+  private static let millisecond = 1_000_000.0
+  private static let budget = 250 * millisecond
+
+  func run() throws -> [Row] {
+    var rows: [Row] = []
+    for figure in aiFigures() {
+      progress("AI \(figure.board.label)")
+      let samples = try AIBenchmark.run(figure.board, seed: 2026)
+      rows.append(
+        Row(
+          figure: "AI move, \(figure.board.label), median (\(samples.count) moves)", value: samples.median,
+          baseline: figure.baseline, baselineKind: figure.baselineKind, unit: .time))
+      rows.append(
+        Row(
+          figure: "AI move, \(figure.board.label), p99", value: samples.p99, baseline: figure.baseline,
+          baselineKind: figure.baselineKind, unit: .time))
+    }
+
+    progress("TLS identities")
+    let contexts = try ProjectTLSPair.Contexts()
+    let baseline = try BaselineContexts(contexts)
+
+    progress("TLS handshakes")
+    let handshakes = try HandshakeBenchmark.run(
+      iterations: smoke ? 5 : 300, warmUp: smoke ? 1 : 20, contexts: contexts, baseline: baseline)
+    let count = handshakes.project.count
+    rows.append(
+      Row(
+        figure: "TLS 1.3 handshake, mutual P-256, pinned, median (\(count))", value: handshakes.project.median,
+        baseline: handshakes.baseline.median, baselineKind: "OpenSSL C", unit: .time))
+    rows.append(
+      Row(
+        figure: "TLS 1.3 handshake, p99", value: handshakes.project.p99, baseline: handshakes.baseline.p99,
+        baselineKind: "OpenSSL C", unit: .time))
+    rows.append(
+      Row(
+        figure: "TLS 1.3 handshakes per second (one core)",
+        value: Double(count) * 1e9 / handshakes.project.total,
+        baseline: Double(count) * 1e9 / handshakes.baseline.total, baselineKind: "OpenSSL C", unit: .perSecond))
+
+    progress("round trips")
+    let trips = try RoundTripBenchmark.run(
+      iterations: smoke ? 20 : 5_000, warmUp: smoke ? 2 : 200, contexts: contexts, baseline: baseline)
+    rows.append(
+      Row(
+        figure: "Move round trip, session + codec + TLS, median (\(trips.project.count))",
+        value: trips.project.median, baseline: trips.baseline.median,
+        baselineKind: "\(trips.payloadBytes) B echo, OpenSSL C", unit: .time))
+    rows.append(
+      Row(
+        figure: "Move round trip, p99", value: trips.project.p99, baseline: trips.baseline.p99,
+        baselineKind: "\(trips.payloadBytes) B echo, OpenSSL C", unit: .time))
+
+    progress("memory")
+    let bare = try MemoryBenchmark.measure("bare")
+    let withTLS = try MemoryBenchmark.measure("tls")
+    rows.append(
+      Row(
+        figure: "Resident memory after an identity + TLS context", value: withTLS, baseline: bare,
+        baselineKind: "same binary, bare", unit: .bytes))
+    return rows
+  }
+
+  private func aiFigures() -> [AIFigure] {
+    let target = AIFigure(
+      board: .init(label: "3×3 perfect", size: 3, k: 3, openingMoves: 0, games: smoke ? 2 : 200),
+      baseline: Self.millisecond, baselineKind: "1 ms target")
+    let fourByFour = AIFigure(
+      board: .init(label: "4×4 k=4 perfect", size: 4, k: 4, openingMoves: smoke ? 4 : 2, games: smoke ? 1 : 6),
+      baseline: Self.budget, baselineKind: "250 ms budget")
+    let nine = AIFigure(
+      board: .init(
+        label: "9×9 k=5 perfect", size: 9, k: 5, openingMoves: 2, games: smoke ? 1 : 3, movesPerGame: smoke ? 2 : 12),
+      baseline: Self.budget, baselineKind: "250 ms budget")
+    let fifteen = AIFigure(
+      board: .init(
+        label: "15×15 k=5 perfect", size: 15, k: 5, openingMoves: 2, games: smoke ? 1 : 3,
+        movesPerGame: smoke ? 2 : 12),
+      baseline: Self.budget, baselineKind: "250 ms budget")
+    return [target, fourByFour, nine, fifteen]
+  }
+
+  /// Tells the person waiting what is being measured (on stderr, so stdout holds only the table).
+  private func progress(_ what: String) {
+    printError("measuring \(what)...")
+  }
+}
