@@ -69,7 +69,9 @@ public struct AIPlayer: Sendable {
     if let moves = AIPlayer.perfectMoves(in: game), let pick = moves.randomElement(using: &rng) {
       return pick
     }
-    let search = HeuristicSearch(board: game.board, deadline: .now + budget)
+    // Stop early enough that choosing and returning the move still fits the budget.
+    let margin = min(budget / 10, .milliseconds(15))
+    let search = HeuristicSearch(board: game.board, deadline: .now + budget - margin)
     if let index = search.bestMove() { return game.board.position(index) }
     return game.legalMoves.randomElement(using: &rng)
   }

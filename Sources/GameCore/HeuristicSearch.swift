@@ -72,7 +72,7 @@ final class HeuristicSearch {
 
   private func negamax(_ mark: UInt8, depth: Int, alpha: Int, beta: Int) -> Int {
     nodes += 1
-    if nodes & 255 == 0, ContinuousClock.now >= deadline { timedOut = true }
+    if nodes & 63 == 0, ContinuousClock.now >= deadline { timedOut = true }
     if timedOut { return 0 }
     let own = mark == 1 ? score : -score
     if depth == 0 { return own }
