@@ -121,14 +121,7 @@ public final class Advertiser {
 
   /// At most 63 bytes of UTF-8 minus `reserving`, cut at a character boundary.
   private static func shortened(_ name: String, reserving: Int) -> String {
-    let room = ServiceType.maximumNameLength - reserving
-    guard name.utf8.count > room else { return name }
-    var kept = ""
-    for character in name {
-      guard kept.utf8.count + character.utf8.count <= room else { break }
-      kept.append(character)
-    }
-    return kept
+    name.prefix(utf8Bytes: ServiceType.maximumNameLength - reserving)
   }
 
   private static let registerCallback: DNSServiceRegisterReply = { _, _, error, name, _, _, context in

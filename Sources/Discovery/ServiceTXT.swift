@@ -202,13 +202,6 @@ public struct ServiceTXT: Sendable, Equatable {
 
   /// `name` cut so that `name=` plus the value fits in one TXT string, at a character boundary.
   private static func fitting(_ name: String) -> String {
-    let room = TXTRecordStrings.maximumStringLength - "name=".utf8.count
-    guard name.utf8.count > room else { return name }
-    var kept = ""
-    for character in name {
-      guard kept.utf8.count + character.utf8.count <= room else { break }
-      kept.append(character)
-    }
-    return kept
+    name.prefix(utf8Bytes: TXTRecordStrings.maximumStringLength - "name=".utf8.count)
   }
 }

@@ -50,10 +50,7 @@ import Testing
     }
     for _ in 0..<100 {
       let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = UInt16(port).bigEndian
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      var address = Loopback.address(port: UInt16(port))
       let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
           connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -65,19 +62,7 @@ import Testing
     let joiner = try Player(
       ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: try home("bob"))
     #expect(joiner.waitFor("game 1:", timeout: 20), "\(joiner.output)\(joiner.errors)")
-    // Play the game out: every prompt is answered with the next cell.
-    var answered = [0, 0]
-    var next = [1, 1]
-    let players = [host, joiner]
-    let deadline = Date().addingTimeInterval(30)
-    while !(host.output.contains("result: ") && joiner.output.contains("result: ")) && Date() < deadline {
-      for index in 0..<2 where players[index].count("your move (") > answered[index] {
-        answered[index] = players[index].count("your move (")
-        players[index].send("\(next[index])")
-        next[index] = next[index] % 9 + 1
-      }
-      usleep(10_000)
-    }
+    Player.playOut(host, joiner)
     #expect(host.output.contains("result: ") && joiner.output.contains("result: "))
     let log = try String(contentsOfFile: alice["XDG_STATE_HOME"]! + "/tictactoe/tictactoe.log", encoding: .utf8)
     #expect(log.contains("connections are already setting up TLS"), "the cap on pending handshakes was not hit")
@@ -96,22 +81,13 @@ final class StallingProxy: @unchecked Sendable {
 
   init(target: UInt16) throws {
     self.target = target
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = StallingProxy.loopback(port: 0)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
-    }
-    listen(listener, 1)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-    }
-    port = UInt16(bigEndian: address.sin_port)
+    let (listener, port) = Loopback.listen(backlog: 1)
+    self.port = port
     Thread.detachNewThread { [self] in
       let client = accept(listener, nil, nil)
       close(listener)
       let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var destination = StallingProxy.loopback(port: self.target)
+      var destination = Loopback.address(port: self.target)
       _ = withUnsafePointer(to: &destination) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
           connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -120,14 +96,6 @@ final class StallingProxy: @unchecked Sendable {
       Thread.detachNewThread { [self] in pump(from: upstream, to: client) }
       pump(from: client, to: upstream)
     }
-  }
-
-  private static func loopback(port: UInt16) -> sockaddr_in {
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return address
   }
 
   /// Copies bytes until either side closes; while stalled, reads and drops them.

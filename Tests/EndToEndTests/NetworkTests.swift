@@ -29,26 +29,6 @@ import Testing
     try Player(["join", address, "--ui", "plain"] + extra, environment: home.environment)
   }
 
-  /// Answers every "your move" prompt of either player with the next cell number (1, 2, 3, … wrapping), so
-  /// taken cells are answered with "error:" and asked again, until both have seen the result.
-  private func playWholeGame(_ host: Player, _ joiner: Player) {
-    let deadline = Date().addingTimeInterval(30)
-    var answered = [0, 0]
-    var next = [1, 1]
-    let players = [host, joiner]
-    while !(host.output.contains("result: ") && joiner.output.contains("result: ")) && Date() < deadline {
-      for index in 0..<2 {
-        let prompts = players[index].count("your move (")
-        if prompts > answered[index] {
-          players[index].send("\(next[index])")
-          next[index] = next[index] % 9 + 1
-          answered[index] = prompts
-        }
-      }
-      usleep(10_000)
-    }
-  }
-
   @Test func aWholeMatchOverIPv4WithTrustOnFirstUseOnBothSides() throws {
     let alice = try Home("alice")
     let bob = try Home("bob")
@@ -62,7 +42,7 @@ import Testing
     #expect(joiner.waitFor("game 1: 3×3, 3 in a row"))
     joiner.send("chat good luck")
     #expect(host.waitFor("bob says: good luck"))
-    playWholeGame(host, joiner)
+    Player.playOut(host, joiner)
     #expect(host.output.contains("result: ") && joiner.output.contains("result: "), "\(host.output)\n\(joiner.output)")
     #expect(host.output.contains("match: you "))
     host.send("quit")
@@ -84,7 +64,7 @@ import Testing
     let joiner = try join(try Home("bob"), "[::1]:\(port)", ["--accept-new"])
     #expect(joiner.waitFor("Connected to [::1]:\(port) over TLSv1.3"))
     #expect(host.waitFor("game 1:") && joiner.waitFor("game 1:"))
-    playWholeGame(host, joiner)
+    Player.playOut(host, joiner)
     #expect(host.output.contains("result: "), "\(host.output)")
     host.send("quit")
     #expect(host.exitStatus() == 0)
@@ -211,18 +191,7 @@ import Testing
   /// A TCP server on 127.0.0.1 that answers each connection with `reply` (nil: says nothing) and keeps it
   /// open for `hold` seconds. Returns its port.
   private func fakeServer(reply: String?, hold: Double) throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-    }
-    listen(fd, 4)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
+    let (fd, port) = Loopback.listen(backlog: 4)
     Thread.detachNewThread {
       let client = accept(fd, nil, nil)
       if let reply { _ = reply.withCString { write(client, $0, strlen($0)) } }
@@ -230,7 +199,7 @@ import Testing
       close(client)
       close(fd)
     }
-    return UInt16(bigEndian: address.sin_port)
+    return port
   }
 
   @Test func aServerThatIsNotTLSIsNamed() throws {

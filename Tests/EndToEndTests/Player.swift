@@ -93,3 +93,48 @@ final class Player {
     return Int(output[range.upperBound...].prefix { $0.isNumber })
   }
 }
+
+extension Player {
+  /// Answers every "your move" prompt of either player with the next cell number (1, 2, 3, … wrapping), so
+  /// taken cells are answered with "error:" and asked again, until both have seen the result (at most 30 s).
+  static func playOut(_ host: Player, _ joiner: Player) {
+    let deadline = Date().addingTimeInterval(30)
+    var answered = [0, 0]
+    var next = [1, 1]
+    let players = [host, joiner]
+    while !(host.output.contains("result: ") && joiner.output.contains("result: ")) && Date() < deadline {
+      for index in 0..<2 where players[index].count("your move (") > answered[index] {
+        answered[index] = players[index].count("your move (")
+        players[index].send("\(next[index])")
+        next[index] = next[index] % 9 + 1
+      }
+      usleep(10_000)
+    }
+  }
+}
+
+/// TCP on 127.0.0.1 for tests that play a server or a proxy themselves.
+enum Loopback {
+  static func address(port: UInt16) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return address
+  }
+
+  /// A listening socket on a port the kernel picked, and that port.
+  static func listen(backlog: Int32) -> (fd: Int32, port: UInt16) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = address(port: 0)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    }
+    Glibc.listen(fd, backlog)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    return (fd, UInt16(bigEndian: address.sin_port))
+  }
+}
