@@ -42,6 +42,7 @@ public final class CursesDriver {
     if let status = perform(initial) { return status }
     while true {
       if let status = exitStatus { return status }
+      if let match { countDown(match) }
       terminal.draw(Renderer.render(controller.state))
       var descriptors = [terminal.inputDescriptor, signals.readDescriptor, computer.readDescriptor]
       var writers: [Int32] = []
@@ -51,6 +52,12 @@ public final class CursesDriver {
         writers = match.pollSet.filter(\.write).map(\.fd)
         if let deadline = match.nextDeadline {
           timeout = max(0, Int32(((deadline - Monotonic.now()) * 1000).rounded(.up)))
+        }
+        if let graceEnd = match.session?.graceDeadline, match.session?.graceExpired == false {
+          // The countdown on screen changes once a second.
+          let fraction = (graceEnd - Monotonic.now()).truncatingRemainder(dividingBy: 1)
+          let tick = max(1, Int32((fraction * 1000).rounded(.up)))
+          timeout = timeout < 0 ? tick : min(timeout, tick)
         }
       }
       updateBrowsing()
@@ -132,6 +139,8 @@ public final class CursesDriver {
         }
       case .netResign:
         if let match { present(match.resign(), match) }
+      case .netClaim:
+        if let match { present(match.claim(), match) }
       case .netRematch:
         if let match { present(match.rematch(), match) }
       case .netAnswer(let accept):
@@ -199,6 +208,16 @@ public final class CursesDriver {
       present(events, started)
     case .failure(let end):
       controller.updateNetwork { $0.ended = end.description }
+    }
+  }
+
+  /// Keeps the on-screen countdown of a dropped connection up to date.
+  private func countDown(_ match: NetworkMatch) {
+    guard let graceEnd = match.session?.graceDeadline else { return }
+    let left = max(0, Int((graceEnd - Monotonic.now()).rounded(.up)))
+    guard controller.state.net?.dropped?.secondsLeft != left else { return }
+    controller.updateNetwork { net in
+      if net.dropped != nil { net.dropped?.secondsLeft = left }
     }
   }
 

@@ -40,7 +40,7 @@ public enum ExitStatus {
     (24, "unknown certificate authority"), (25, "the peer refused our certificate or required one"),
     (26, "you declined the peer's key"), (27, "the host refused (busy or declined)"),
     (28, "the host's key differs from its LAN advertisement"), (69, "LAN discovery is unavailable (list)"),
-    (30, "the opponent quit"), (31, "the opponent vanished or the connection dropped"),
+    (30, "the opponent quit"), (31, "the opponent vanished, or did not come back after a drop"),
     (32, "the opponent broke the protocol"),
   ]
 
@@ -51,6 +51,7 @@ public enum ExitStatus {
     case .declinedByPlayer: return declinedByPlayer
     case .setup: return failure
     case .impostor: return impostor
+    case .keyChangedOnReconnect: return keyChanged
     }
   }
 
@@ -88,6 +89,7 @@ public enum ExitStatus {
     case .localQuit: return ok
     case .peerQuit: return peerQuit
     case .peerVanished, .connectionLost: return peerVanished
+    case .peerDidNotReturn(_, let claimed): return claimed ? ok : peerVanished
     case .refused: return hostRefused
     case .versionMismatch: return versionMismatch
     case .protocolViolation, .peerReportedError, .coinTossCheated: return protocolViolation

@@ -86,9 +86,9 @@ public enum CommandLineParser {
       tictactoe [--ui curses|plain] [--ascii]
       tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first me|them|random]
                      [--ui curses|plain] [--ascii]
-      tictactoe host [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [TRUST] [--ui MODE]
-      tictactoe join HOST[:PORT] [--name NAME] [TRUST] [--ui MODE]
-      tictactoe join --lan GAME [--name NAME] [TRUST] [--ui MODE]
+      tictactoe host [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [--grace S] [TRUST] [--ui MODE]
+      tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
+      tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe list [--wait SECONDS] [--json]
       tictactoe identity [show | new | import CERT.pem KEY.pem | import FILE.p12 [--password-file F] | export]
       tictactoe peers [list | forget NAME|FINGERPRINT]
@@ -109,6 +109,8 @@ public enum CommandLineParser {
       --bind ADDR       host on this address only (default: every address, IPv6 and IPv4)
       --name NAME       your name for this game (default: the `name` setting, else the login name)
       --lan GAME        join the game announced on the local network under the name GAME
+      --grace S         keep a game S seconds after the connection drops, for the joiner to reconnect
+                        (default 120, from 5 to 3600); after that the game may be claimed
       --wait SECONDS    how long `list` looks for games (default 2)
       --json            `list` prints JSON, one object per game
       --ui MODE         curses (full screen, the default) or plain (lines on stdin/stdout)
@@ -236,6 +238,13 @@ public enum CommandLineParser {
           throw UsageError(message: "--name must be 1 to 64 bytes long")
         }
         network.name = name
+      case "--grace":
+        try only(argument, .host, .join)
+        let text = try value(for: argument)
+        guard let seconds = Double(text), seconds >= 5, seconds <= 3600 else {
+          throw UsageError(message: "--grace needs seconds from 5 to 3600, not \"\(text)\"")
+        }
+        network.gracePeriod = seconds
       case "--lan":
         try only(argument, .join)
         lanName = try value(for: argument)

@@ -39,6 +39,8 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
   case setup(String)
   /// The host's key is not the one its LAN advertisement announced.
   case impostor(advertised: Fingerprint, presented: Fingerprint)
+  /// The host came back after a drop with another key than the one the game was played with.
+  case keyChangedOnReconnect(before: Fingerprint, now: Fingerprint)
 
   public var description: String {
     switch self {
@@ -50,6 +52,10 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
       return
         "The advertisement and the host disagree: the game was announced with key \(advertised) but the host "
         + "presented \(presented). Someone may be impersonating the host; nothing was sent to it."
+    case .keyChangedOnReconnect(let before, let now):
+      return
+        "The host came back with another key: the game was played with \(before), the new connection presented "
+        + "\(now). Someone may be impersonating the host; the game was not resumed."
     }
   }
 }
@@ -71,6 +77,11 @@ public final class NetworkMatch {
     var session: NetSession?
     var handshakeDeadline: Double
     var accepted = false
+    /// Host: a connection from the key of the game's peer while the game waits; its first message decides
+    /// whether it resumes the game (or is a new hello, turned away as busy).
+    var mayResume = false
+    /// Joiner: a new connection to the host to resume the game.
+    var isReconnect = false
     init(connection: PeerConnection, deadline: Double) {
       self.connection = connection
       self.handshakeDeadline = deadline
@@ -80,6 +91,14 @@ public final class NetworkMatch {
   public static let handshakeTimeout = 10.0
   /// Connections still setting up TLS beyond this many are closed at once (the oldest keep their slots).
   public static let maximumPending = 32
+  /// Joiner: how long each reconnection attempt may wait for the host to answer the connection.
+  public static let reconnectConnectTimeout = 3
+
+  /// Seconds the joiner waits before reconnection attempt `attempt + 1` after `attempt` failed: 0.5, 1, 2, 4, 8,
+  /// then every 10 seconds.
+  public static func reconnectDelay(afterFailedAttempt attempt: Int) -> Double {
+    min(10, 0.5 * Double(1 << min(max(attempt, 1) - 1, 8)))
+  }
 
   public let role: Role
   private let profile: Profile
@@ -99,6 +118,12 @@ public final class NetworkMatch {
   private var advertiser: Advertiser?
   /// Joiner: the fingerprint the LAN advertisement promised; the host's certificate must match it.
   public var advertisedFingerprint: Fingerprint?
+  /// The key of the peer the game is played with: a reconnection must present the same.
+  private var gamePeerKey: Fingerprint?
+  /// Joiner: where the host is, for reconnecting; when the next attempt is due, and how many were made.
+  private var joinEndpoint: Endpoint?
+  private var reconnectAt: Double?
+  private var reconnectAttempts = 0
 
   public init(
     role: Role, profile: Profile, identity: Identity, options: NetworkOptions, rules: Rules, log: Log,
@@ -185,6 +210,7 @@ public final class NetworkMatch {
 
   /// Joiner: connects (blocking for at most the connect timeout) and starts the TLS handshake.
   public func join(_ endpoint: Endpoint) throws(MatchEnd) {
+    joinEndpoint = endpoint
     do {
       let fd = try Sockets.connect(endpoint)
       let context = try makeContext(expectedHost: endpoint.host)
@@ -221,9 +247,11 @@ public final class NetworkMatch {
 
   /// The next time `tick` must run.
   public var nextDeadline: Double? {
-    let deadlines = links.map { link in
+    var deadlines = links.map { link in
       link.connection.isSecured ? link.session?.nextDeadline : link.handshakeDeadline
     }
+    if let waiting = waitingGame { deadlines.append(waiting.session?.nextDeadline) }
+    deadlines.append(reconnectAt)
     return deadlines.compactMap { $0 }.min()
   }
 
@@ -243,9 +271,23 @@ public final class NetworkMatch {
     return events
   }
 
+  /// The game whose connection dropped, kept for the grace period (its link is closed).
+  private var waitingGame: Link? {
+    guard let active, active.connection.isClosed, let session = active.session, case .lost = session.link else {
+      return nil
+    }
+    return active
+  }
+
   public func tick() -> [MatchEvent] {
     let now = clock()
     var events: [MatchEvent] = []
+    if let waiting = waitingGame, var session = waiting.session {
+      let outputs = session.tick(now: now)
+      waiting.session = session
+      events += apply(outputs, on: waiting)
+    }
+    if let due = reconnectAt, now >= due, waitingGame != nil { events += reconnect() }
     for link in links where !link.connection.isClosed {
       if !link.connection.isSecured {
         if now >= link.handshakeDeadline {
@@ -296,6 +338,7 @@ public final class NetworkMatch {
       case .secured:
         events += secured(link)
       case .message(let message):
+        if link.mayResume && link.session == nil { events += resumeOrGreet(link, first: message) }
         guard var session = link.session else { continue }
         let outputs = session.receive(message, now: clock())
         link.session = session
@@ -307,7 +350,7 @@ public final class NetworkMatch {
         events += apply(outputs, on: link)
       case .ended:
         if var session = link.session {
-          let outputs = session.connectionLost()
+          let outputs = session.connectionLost(now: clock())
           link.session = session
           events += apply(outputs, on: link)
         } else {
@@ -323,11 +366,18 @@ public final class NetworkMatch {
     log.write(
       "secured \(link.connection.peerAddress): \(tls.protocolVersion) \(tls.cipher), peer \(tls.peerCertificate?.fingerprint.description ?? "?")"
     )
-    var session = NetSession(
-      configuration: .init(role: role, name: profile.name, software: CommandLineParser.version, rules: rules),
-      coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) }, sha256: Digest.sha256, now: clock())
+    if link.isReconnect { return resecured(link) }
+    if role == .host, let game = active, game !== link, game.session?.keepsGameOnDrop == true,
+      let key = tls.peerCertificate?.fingerprint, key == gamePeerKey
+    {
+      // The opponent's key while its game is kept: wait for its first message (resume, or a new hello).
+      link.mayResume = true
+      return []
+    }
+    var session = newSession()
     var events: [MatchEvent] = []
     if role == .joiner {
+      gamePeerKey = tls.peerCertificate?.fingerprint
       if let advertised = advertisedFingerprint, let presented = tls.peerCertificate?.fingerprint,
         advertised != presented
       {
@@ -348,6 +398,94 @@ public final class NetworkMatch {
     return events + apply(outputs, on: link)
   }
 
+  private func newSession() -> NetSession {
+    NetSession(
+      configuration: .init(
+        role: role, name: profile.name, software: CommandLineParser.version, rules: rules,
+        gracePeriod: options.gracePeriod),
+      coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) }, sha256: Digest.sha256, now: clock())
+  }
+
+  // MARK: - Reconnecting
+
+  /// Joiner: the next attempt to reach the host again while the game is kept.
+  private func reconnect() -> [MatchEvent] {
+    reconnectAt = nil
+    reconnectAttempts += 1
+    guard let endpoint = joinEndpoint else { return [] }
+    let attempt = reconnectAttempts
+    do {
+      let fd = try Sockets.connect(endpoint, timeout: NetworkMatch.reconnectConnectTimeout)
+      let context = try makeContext(expectedHost: endpoint.host)
+      let connection = try PeerConnection(
+        fd: fd, context: context, peerAddress: endpoint.description,
+        serverName: options.caFile != nil ? endpoint.host : nil)
+      let link = Link(connection: connection, deadline: clock() + NetworkMatch.handshakeTimeout)
+      link.isReconnect = true
+      links.append(link)
+      try connection.start()
+      log.write("reconnecting to \(endpoint), attempt \(attempt)")
+      return [.status("Reconnecting to \(endpoint) (attempt \(attempt))\u{2026}")]
+    } catch {
+      return reconnectFailed("\(error)")
+    }
+  }
+
+  private func reconnectFailed(_ reason: String) -> [MatchEvent] {
+    let delay = NetworkMatch.reconnectDelay(afterFailedAttempt: reconnectAttempts)
+    reconnectAt = clock() + delay
+    log.write("reconnection attempt \(reconnectAttempts) failed: \(reason)")
+    let wait = delay < 1 ? String(format: "%.1f", delay) : "\(Int(delay))"
+    return [.status("Reconnection attempt \(reconnectAttempts) failed: \(reason). Next try in \(wait) s.")]
+  }
+
+  /// Joiner: a new connection to the host is secured. Only the key the game was played with may take it up.
+  private func resecured(_ link: Link) -> [MatchEvent] {
+    let presented = link.connection.tls.peerCertificate?.fingerprint
+    guard let old = waitingGame, var session = old.session else {
+      link.connection.close()
+      return []
+    }
+    if let before = gamePeerKey, let presented, before != presented {
+      link.connection.close(gracefully: false)
+      reconnectAt = nil
+      old.connection.close(gracefully: false)
+      let end = MatchEnd.keyChangedOnReconnect(before: before, now: presented)
+      log.write("\(end)")
+      finished = end
+      return [.finished(end)]
+    }
+    log.write("reconnected to \(link.connection.peerAddress) after \(reconnectAttempts) attempt(s): asking to resume")
+    reconnectAttempts = 0
+    let outputs = session.requestResume(now: clock())
+    old.session = nil
+    link.session = session
+    link.accepted = true
+    active = link
+    return apply(outputs, on: link)
+  }
+
+  /// Host: the first message on a connection from the waiting game's key. A resume request takes the game
+  /// over (dropping the old connection if it still looked alive); anything else is a new hello, turned away.
+  private func resumeOrGreet(_ link: Link, first message: Message) -> [MatchEvent] {
+    link.mayResume = false
+    guard case .resume = message, let old = active, var session = old.session, session.keepsGameOnDrop else {
+      var session = newSession()
+      let outputs = session.start(now: clock())
+      link.session = session
+      return apply(outputs, on: link)
+    }
+    log.write("\(link.connection.peerAddress) is back with the same key: resuming the game")
+    let outputs = session.peerReconnected(now: clock())
+    old.session = session
+    let events = apply(outputs, on: old)  // closes the old connection if it still looked alive
+    link.session = old.session
+    old.session = nil
+    link.accepted = true
+    active = link
+    return events
+  }
+
   /// Joiner: say hello once the host is trusted.
   private func begin(_ link: Link) -> [MatchEvent] {
     guard var session = link.session else { return [] }
@@ -361,15 +499,29 @@ public final class NetworkMatch {
     for output in outputs {
       switch output {
       case .send(let message):
+        guard !link.connection.isClosed else { continue }  // the connection dropped: sent again on resume
         do {
           try link.connection.send(message)
         } catch {
           log.write("send failed to \(link.connection.peerAddress): \(error)")
         }
+      case .connectionLost(let until):
+        let seconds = Int((until - clock()).rounded())
+        log.write("connection to \(link.connection.peerAddress) lost mid-match: keeping the game \(seconds) s")
+        link.connection.close(gracefully: false)
+        if role == .joiner && link === active {
+          reconnectAttempts = 0
+          reconnectAt = clock()
+        }
+        if link === active { events.append(.session(output)) }
+      case .resumed(let game, let ply):
+        log.write("resumed game \(game) at ply \(ply) with \(link.connection.peerAddress)")
+        if link === active { events.append(.session(output)) }
       case .closed(let end):
         log.write("session with \(link.connection.peerAddress) ended: \(end)")
         link.connection.close()
         if link === active {
+          reconnectAt = nil
           advertiser?.cancel()
           advertiser = nil
           finished = .session(end)
@@ -424,6 +576,7 @@ public final class NetworkMatch {
   private func admit(_ link: Link) -> [MatchEvent] {
     guard var session = link.session else { return [] }
     link.accepted = true
+    gamePeerKey = link.connection.tls.peerCertificate?.fingerprint
     advertiseState(.playing)
     let outputs = session.accept(now: clock())
     link.session = session
@@ -439,7 +592,17 @@ public final class NetworkMatch {
 
   private func fail(_ link: Link, _ end: MatchEnd) -> [MatchEvent] {
     log.write("\(link.connection.peerAddress): \(end)")
+    if link === active, var session = link.session, session.keepsGameOnDrop {
+      // The connection broke in the middle of the match: the game is kept for the grace period.
+      let outputs = session.connectionLost(now: clock())
+      link.session = session
+      return apply(outputs, on: link)
+    }
     link.connection.close(gracefully: false)
+    if link.isReconnect {
+      link.isReconnect = false
+      return waitingGame == nil ? [] : reconnectFailed("\(end)")
+    }
     guard link === active || role == .joiner else { return [] }
     if link === active && role == .host && !link.accepted {
       // The candidate went away before the game began: keep hosting.
@@ -483,8 +646,8 @@ public final class NetworkMatch {
     return apply(outputs, on: link)
   }
 
-  public func play(_ position: Position) throws(MoveError) -> [MatchEvent] {
-    guard let link = active, var session = link.session else { throw .gameOver }
+  public func play(_ position: Position) throws(PlayError) -> [MatchEvent] {
+    guard let link = active, var session = link.session else { throw .illegal(.gameOver) }
     let outputs = try session.play(position, now: clock())
     link.session = session
     return apply(outputs, on: link)
@@ -493,8 +656,11 @@ public final class NetworkMatch {
   public func chat(_ text: String) -> [MatchEvent] { act { $0.chat(text, now: $1) } }
   public func resign() -> [MatchEvent] { act { $0.resign(now: $1) } }
   public func rematch() -> [MatchEvent] { act { $0.offerRematch(now: $1) } }
+  /// After the grace period: the opponent did not come back; the game is won.
+  public func claim() -> [MatchEvent] { act { $0.claim(now: $1) } }
 
   public func quit() -> [MatchEvent] {
+    reconnectAt = nil
     advertiser?.cancel()
     advertiser = nil
     var events = act { $0.quit(text: "\(profile.name) left", now: $1) }

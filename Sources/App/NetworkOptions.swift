@@ -17,6 +17,8 @@ public struct NetworkOptions: Sendable, Equatable {
   public var pkcs12File: String?
   public var passwordFile: String?
   public var name: String?
+  /// Seconds a game is kept after the connection drops, for the joiner to come back (then it may be claimed).
+  public var gracePeriod: Double = 120
 
   public init() {}
 

@@ -49,12 +49,27 @@ enum NetworkPresenter {
       net.chat.append("\(peer): \(text)")
     case .rematchOffered:
       net.rematchOfferedByPeer = true
+    case .connectionLost(let until):
+      net.dropped = .init(secondsLeft: max(0, Int((until - Monotonic.now()).rounded(.up))))
+      let seconds = Int((match.session?.configuration.gracePeriod ?? 0).rounded())
+      net.chat.append(
+        net.isHost
+          ? "· The connection dropped. The game is kept \(seconds) s for \(peer) to reconnect."
+          : "· The connection dropped. Reconnecting; the game is kept \(seconds) s.")
+    case .graceExpired:
+      net.dropped?.claimable = true
+      net.chat.append("· \(peer) did not come back in time: press w to claim the game, or keep waiting.")
+    case .resumed(let number, let ply):
+      net.dropped = nil
+      net.notice = nil
+      net.chat.append("· Reconnected: game \(number) goes on at move \(ply + 1).")
     case .gameEnded(let result):
       net.game = match.session?.game
       switch result {
       case .draw: net.result = "Draw."
       case .line(let winner): net.result = winner == net.myMark ? "You win!" : "\(peer) wins."
       case .resigned(let loser): net.result = loser == net.myMark ? "You resigned." : "\(peer) resigned: you win!"
+      case .abandoned: net.result = "\(peer) did not come back: you win!"
       }
     case .send, .closed:
       break

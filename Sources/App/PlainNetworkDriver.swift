@@ -91,10 +91,23 @@ final class PlainNetworkDriver {
       case .line(let winner): emit("result: \(winner) wins\n")
       case .draw: emit("result: draw\n")
       case .resigned(let loser): emit("result: \(loser.opponent) wins (\(loser) resigned)\n")
+      case .abandoned(let loser): emit("result: \(loser.opponent) wins (\(loser) did not come back)\n")
       }
       let score = session.score
       emit("match: you \(score.wins), \(peerName) \(score.losses), draws \(score.draws)\n")
       emit("type rematch to play again, or quit: ")
+    case .connectionLost(let until):
+      let seconds = Int((until - Monotonic.now()).rounded())
+      if match.role == .host {
+        emit("connection lost: waiting up to \(seconds) s for \(peerName) to reconnect\n")
+      } else {
+        emit("connection lost: reconnecting; the game is kept \(seconds) s\n")
+      }
+    case .graceExpired:
+      emit("\(peerName) did not come back in time: type claim to win the game, or keep waiting\n")
+    case .resumed(let number, let ply):
+      emit("reconnected: game \(number) goes on at move \(ply + 1)\n")
+      showBoardAndPrompt(session)
     case .send, .closed:
       break
     }
@@ -127,6 +140,7 @@ final class PlainNetworkDriver {
     if ["quit", "q", "exit", "chat", "say", "resign", ""].contains(word) { return true }
     guard let session = match.session else { return false }
     if word == "rematch" { return session.phase == .betweenGames }
+    if word == "claim" { return session.graceExpired }
     if ["y", "yes", "n", "no"].contains(word) || Fingerprint(parsing: line) != nil {
       // An answer typed ahead waits for its question; once a game is on, no question is coming.
       return session.phase == .playing || session.phase == .betweenGames
@@ -162,6 +176,13 @@ final class PlainNetworkDriver {
       return
     case "resign":
       show(match.resign())
+      return
+    case "claim":
+      let events = match.claim()
+      if events.isEmpty {
+        emit("error: there is nothing to claim; the game can be claimed once the grace period is over\n")
+      }
+      show(events)
       return
     case "rematch":
       show(match.rematch())

@@ -19,11 +19,16 @@ public struct NetSession: Sendable {
     /// At most this many chat messages from the peer within `chatWindow` seconds.
     public var chatBurst: Int
     public var chatWindow: Double
+    /// Seconds a game is kept after the connection drops, for the joiner to reconnect and resume it. After
+    /// that the remaining player may claim the game.
+    public var gracePeriod: Double
+    /// How many of its last counted messages a side keeps to send again after a drop.
+    public var resendLimit: Int
 
     public init(
       role: Role, name: String, software: String, rules: Rules = .standard,
       versions: [UInt16] = ProtocolVersion.supported, heartbeatInterval: Double = 3, silenceLimit: Double = 10,
-      chatBurst: Int = 10, chatWindow: Double = 5
+      chatBurst: Int = 10, chatWindow: Double = 5, gracePeriod: Double = 120, resendLimit: Int = 256
     ) {
       self.role = role
       self.name = name
@@ -34,6 +39,8 @@ public struct NetSession: Sendable {
       self.silenceLimit = silenceLimit
       self.chatBurst = chatBurst
       self.chatWindow = chatWindow
+      self.gracePeriod = gracePeriod
+      self.resendLimit = resendLimit
     }
   }
 
@@ -51,6 +58,16 @@ public struct NetSession: Sendable {
     /// A game ended; a rematch may follow.
     case betweenGames
     case closed(SessionEnd)
+  }
+
+  /// The connection under the match.
+  public enum Link: Sendable, Equatable {
+    case up
+    /// The connection dropped at `since` in the middle of a match: the game is kept. Local actions still count
+    /// (they are sent when the game resumes); the peer's are waited for.
+    case lost(since: Double)
+    /// A new connection is exchanging resume messages (one round trip); local actions wait for it.
+    case resuming(since: Double)
   }
 
   /// Results of the match so far, from this player's side.
@@ -75,6 +92,9 @@ public struct NetSession: Sendable {
   public private(set) var rematchOfferedByMe = false
   /// The peer offered a rematch.
   public private(set) var rematchOfferedByPeer = false
+  public private(set) var link = Link.up
+  /// The connection has been down longer than the grace period: `claim()` may end the game.
+  public private(set) var graceExpired = false
 
   private var peerGreeted = false
   private var coinBytes: [UInt8]
@@ -85,6 +105,16 @@ public struct NetSession: Sendable {
   private var lastReceived: Double
   private var lastSent: Double
   private var recentChats: [Double] = []
+  /// Counted messages (all but heartbeats and the resume messages) sent and received in the whole match: after
+  /// a drop each side sends again exactly what the other has not received, so nothing is applied twice.
+  private var sentCount: UInt32 = 0
+  private var receivedCount: UInt32 = 0
+  /// The last counted messages sent; `resendable.first` is message number `sentCount - resendable.count`.
+  private var resendable: [Message] = []
+  /// While resuming: how many counted messages the peer had sent when it asked to resume.
+  private var peerSentAtResume: UInt32?
+  private var resumeSent = false
+  private var checkSent = false
 
   /// `coinBytes` are 32 fresh random bytes: the host's secret or the joiner's share of the coin toss.
   public init(
@@ -104,7 +134,20 @@ public struct NetSession: Sendable {
   }
 
   /// Whether it is this player's move now.
-  public var myTurn: Bool { phase == .playing && game?.turn == myMark }
+  public var myTurn: Bool { phase == .playing && game?.turn == myMark && !isResuming }
+
+  public var isResuming: Bool {
+    if case .resuming = link { return true }
+    return false
+  }
+
+  /// When the grace period ends (or ended), while the connection is down.
+  public var graceDeadline: Double? {
+    switch link {
+    case .up: return nil
+    case .lost(let since), .resuming(let since): return since + configuration.gracePeriod
+    }
+  }
 
   /// Opens the conversation: both sides say hello at once.
   public mutating func start(now: Double) -> [SessionOutput] {
@@ -131,11 +174,17 @@ public struct NetSession: Sendable {
     return [send(.refuse(reason, text: text), now), close(.localQuit)]
   }
 
-  /// Plays a move for this player, or throws why it is not allowed (nothing is sent then).
-  public mutating func play(_ position: Position, now: Double) throws(MoveError) -> [SessionOutput] {
-    guard phase == .playing, var game, let myMark else { throw .gameOver }
+  /// Plays a move for this player, or throws why it is not allowed (nothing is sent then). While the connection
+  /// is lost the move counts and is sent when the game resumes.
+  public mutating func play(_ position: Position, now: Double) throws(PlayError) -> [SessionOutput] {
+    guard !isResuming else { throw .reconnecting }
+    guard phase == .playing, var game, let myMark else { throw .illegal(.gameOver) }
     let ply = UInt16(game.history.count)
-    try game.play(position, by: myMark)
+    do {
+      try game.play(position, by: myMark)
+    } catch {
+      throw .illegal(error)
+    }
     self.game = game
     var outputs = [send(.move(ply: ply, position: position), now)]
     outputs += finishIfOver()
@@ -143,18 +192,18 @@ public struct NetSession: Sendable {
   }
 
   public mutating func chat(_ text: String, now: Double) -> [SessionOutput] {
-    guard !isClosed, peerGreeted else { return [] }
+    guard !isClosed, peerGreeted, !isResuming else { return [] }
     return [send(.chat(Self.clip(text, bytes: Message.maximumChatBytes)), now)]
   }
 
   public mutating func resign(now: Double) -> [SessionOutput] {
-    guard phase == .playing, let myMark else { return [] }
+    guard phase == .playing, let myMark, !isResuming else { return [] }
     return [send(.resign, now)] + end(.resigned(loser: myMark))
   }
 
   /// Offers a rematch, or accepts the peer's offer.
   public mutating func offerRematch(now: Double) -> [SessionOutput] {
-    guard phase == .betweenGames, !rematchOfferedByMe else { return [] }
+    guard phase == .betweenGames, !rematchOfferedByMe, !isResuming else { return [] }
     if rematchOfferedByPeer { return [send(.rematchAccept, now)] + startGame() }
     rematchOfferedByMe = true
     return [send(.rematchOffer, now)]
@@ -172,8 +221,19 @@ public struct NetSession: Sendable {
   /// too long. Call it at `nextDeadline` at the latest.
   public mutating func tick(now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
+    if case .lost = link {
+      guard !graceExpired, let deadline = graceDeadline, now >= deadline else { return [] }
+      graceExpired = true
+      // Only a game in progress can be claimed; between games there is nothing left to wait for.
+      guard phase == .playing else {
+        return [close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: false))]
+      }
+      return [.graceExpired]
+    }
     if now - lastReceived >= configuration.silenceLimit {
-      return [close(.peerVanished(seconds: Int(configuration.silenceLimit.rounded())))]
+      let seconds = Int(configuration.silenceLimit.rounded())
+      if canResume { return suspend(now) }
+      return [close(.peerVanished(seconds: seconds))]
     }
     if now - lastSent >= configuration.heartbeatInterval { return [send(.heartbeat, now)] }
     return []
@@ -182,6 +242,7 @@ public struct NetSession: Sendable {
   /// The next time `tick` has something to do.
   public var nextDeadline: Double? {
     guard !isClosed else { return nil }
+    if case .lost = link { return graceExpired ? nil : graceDeadline }
     return min(lastSent + configuration.heartbeatInterval, lastReceived + configuration.silenceLimit)
   }
 
@@ -193,18 +254,178 @@ public struct NetSession: Sendable {
     return violation("malformed message: \(error)", now)
   }
 
-  /// The connection ended without a goodbye.
-  public mutating func connectionLost() -> [SessionOutput] {
+  /// The connection ended without a goodbye. In the middle of a match the game is kept for the grace period
+  /// (`.connectionLost` tells the driver to close the socket and, on the joiner, to reconnect); before the
+  /// game began the session ends.
+  public mutating func connectionLost(now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
-    return [close(.connectionLost)]
+    if case .lost = link { return [] }
+    guard canResume else { return [close(.connectionLost)] }
+    return suspend(now)
+  }
+
+  /// Whether a drop now keeps the game for the grace period (the match has begun and is not over).
+  public var keepsGameOnDrop: Bool { !isClosed && canResume }
+
+  /// Whether a drop now keeps the game: the match had begun (the host accepted, the rules are known).
+  private var canResume: Bool {
+    switch phase {
+    case .tossing, .playing, .betweenGames: return true
+    default: return false
+    }
+  }
+
+  private mutating func suspend(_ now: Double) -> [SessionOutput] {
+    let since: Double
+    if case .resuming(let started) = link { since = started } else { since = now }  // a failed resume keeps the clock
+    link = .lost(since: since)
+    peerSentAtResume = nil
+    resumeSent = false
+    checkSent = false
+    return [.connectionLost(until: since + configuration.gracePeriod)]
+  }
+
+  /// Joiner: a new connection to the host is secured; ask to resume the game.
+  public mutating func requestResume(now: Double) -> [SessionOutput] {
+    guard configuration.role == .joiner, case .lost(let since) = link else { return [] }
+    link = .resuming(since: since)
+    lastReceived = now
+    resumeSent = true
+    return [sendUncounted(resumeMessage, now)]
+  }
+
+  /// Host: the joiner came back on a new connection (its key already checked) while the old one may still look
+  /// alive: drop the old one and take the resume request on the new one.
+  public mutating func peerReconnected(now: Double) -> [SessionOutput] {
+    guard configuration.role == .host, canResume, !isClosed else { return [] }
+    var outputs: [SessionOutput] = []
+    if link == .up { outputs = suspend(now) }
+    guard case .lost(let since) = link else { return outputs }
+    link = .resuming(since: since)
+    lastReceived = now
+    return outputs
+  }
+
+  /// The remaining player ends a game whose opponent did not come back within the grace period: a win.
+  public mutating func claim(now: Double) -> [SessionOutput] {
+    guard graceExpired, case .lost = link, phase == .playing, let myMark else { return [] }
+    return end(.abandoned(loser: myMark.opponent)) + [
+      close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: true))
+    ]
+  }
+
+  private var resumeMessage: Message {
+    let (gameNumber, ply, digest) = holding
+    return .resume(received: receivedCount, sent: sentCount, game: gameNumber, ply: ply, digest: digest)
+  }
+
+  /// The game this side holds: its number, its ply count and the digest of the rules and the moves (during a
+  /// game) or of the result (between games: a move that crossed a resignation leaves the two boards different,
+  /// but both agree on the result).
+  private var holding: (game: UInt16, ply: UInt16, digest: [UInt8]) {
+    var bytes: [UInt8] = Array("tictactoe moves".utf8)
+    bytes += [UInt8(gameNumber >> 8 & 0xFF), UInt8(gameNumber & 0xFF)]
+    bytes += [UInt8(rules.rows), UInt8(rules.columns), UInt8(rules.k)]
+    let playing = phase == .playing
+    if playing {
+      bytes.append(1)
+      for position in game?.history ?? [] { bytes += [UInt8(position.row), UInt8(position.column)] }
+    } else {
+      bytes.append(0)
+      switch lastResult {
+      case .line(let winner): bytes += [1, winner == .x ? 0 : 1]
+      case .draw: bytes += [2]
+      case .resigned(let loser): bytes += [3, loser == .x ? 0 : 1]
+      case .abandoned(let loser): bytes += [4, loser == .x ? 0 : 1]
+      case nil: bytes += [0]
+      }
+    }
+    let ply = playing ? UInt16(clamping: game?.history.count ?? 0) : 0
+    return (UInt16(clamping: gameNumber), ply, sha256(bytes))
+  }
+
+  private mutating func peerResume(received: UInt32, sent: UInt32, _ now: Double) -> [SessionOutput] {
+    guard isResuming, peerSentAtResume == nil else { return violation("a resume request when none was expected", now) }
+    let oldest = sentCount - UInt32(resendable.count)
+    guard received <= sentCount else {
+      return violation("a resume claiming \(received) messages received when \(sentCount) were sent", now)
+    }
+    guard received >= oldest else {
+      return violation(
+        "a resume that needs message \(received) again, but only the last \(resendable.count) were kept", now)
+    }
+    guard sent >= receivedCount else {
+      return violation("a resume claiming \(sent) messages sent when \(receivedCount) already arrived", now)
+    }
+    peerSentAtResume = sent
+    var outputs: [SessionOutput] = []
+    if !resumeSent {  // the host answers with its own counts
+      resumeSent = true
+      outputs.append(sendUncounted(resumeMessage, now))
+    }
+    outputs += resendable[Int(received - oldest)...].map { sendUncounted($0, now) }
+    return outputs + checkIfCaughtUp(now)
+  }
+
+  /// Once everything the peer sent before the drop has arrived, say which game this side holds.
+  private mutating func checkIfCaughtUp(_ now: Double) -> [SessionOutput] {
+    guard isResuming, !checkSent, let peerSent = peerSentAtResume, receivedCount == peerSent else { return [] }
+    checkSent = true
+    let (gameNumber, ply, digest) = holding
+    return [sendUncounted(.resumeCheck(game: gameNumber, ply: ply, digest: digest), now)]
+  }
+
+  private mutating func peerResumeCheck(game gameNumber: UInt16, ply: UInt16, digest: [UInt8], _ now: Double)
+    -> [SessionOutput]
+  {
+    guard isResuming, checkSent else { return violation("a resume check when none was expected", now) }
+    let mine = holding
+    guard mine.game == gameNumber, mine.ply == ply, mine.digest == digest else {
+      return violation(
+        "the resumed games differ: you hold game \(gameNumber) at ply \(ply), this side game \(mine.game) at ply "
+          + "\(mine.ply)\(mine.game == gameNumber && mine.ply == ply ? " with other moves" : "")", now)
+    }
+    link = .up
+    graceExpired = false
+    peerSentAtResume = nil
+    resumeSent = false
+    checkSent = false
+    return [.resumed(game: Int(gameNumber), ply: Int(ply))]
   }
 
   public mutating func receive(_ message: Message, now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
+    if case .lost = link { return [] }  // nothing arrives on a dropped connection
     lastReceived = now
+    if Self.isCounted(message) {
+      if let peerSent = peerSentAtResume, receivedCount >= peerSent {
+        return violation("a new \(message.name) before the resume was confirmed", now)
+      }
+      receivedCount &+= 1
+    }
+    let outputs = process(message, now)
+    return outputs + checkIfCaughtUp(now)
+  }
+
+  /// Heartbeats and the resume messages themselves are not counted (nor sent again).
+  static func isCounted(_ message: Message) -> Bool {
+    switch message {
+    case .heartbeat, .resume, .resumeCheck: return false
+    default: return true
+    }
+  }
+
+  private mutating func process(_ message: Message, _ now: Double) -> [SessionOutput] {
     switch message {
     case .heartbeat:
       return []
+    case .resume(let received, let sent, _, _, _):
+      guard peerGreeted, canResume else {
+        return violation("a resume request, but there is no game to resume here", now)
+      }
+      return peerResume(received: received, sent: sent, now)
+    case .resumeCheck(let gameNumber, let ply, let digest):
+      return peerResumeCheck(game: gameNumber, ply: ply, digest: digest, now)
     case .bye(_, let text):
       return [close(.peerQuit(text))]
     case .error(let text):
@@ -263,7 +484,7 @@ public struct NetSession: Sendable {
           "chat flood: more than \(configuration.chatBurst) messages in \(Int(configuration.chatWindow)) seconds", now)
       }
       return [.chat(text)]
-    case .hello, .heartbeat, .bye, .error:
+    case .hello, .heartbeat, .bye, .error, .resume, .resumeCheck:
       return []
     }
   }
@@ -363,7 +584,19 @@ public struct NetSession: Sendable {
     [send(.error(text: text), now), close(.protocolViolation(text))]
   }
 
+  /// Sends a counted message (kept to be sent again after a drop).
   private mutating func send(_ message: Message, _ now: Double) -> SessionOutput {
+    if Self.isCounted(message) {
+      sentCount &+= 1
+      resendable.append(message)
+      if resendable.count > configuration.resendLimit {
+        resendable.removeFirst(resendable.count - configuration.resendLimit)
+      }
+    }
+    return sendUncounted(message, now)
+  }
+
+  private mutating func sendUncounted(_ message: Message, _ now: Double) -> SessionOutput {
     lastSent = now
     return .send(message)
   }

@@ -14,12 +14,14 @@ public enum GameResult: Sendable, Equatable {
   case line(winner: Mark)
   case draw
   case resigned(loser: Mark)
+  /// The loser's connection dropped and it did not come back within the grace period; the winner claimed it.
+  case abandoned(loser: Mark)
 
   public var winner: Mark? {
     switch self {
     case .line(let winner): return winner
     case .draw: return nil
-    case .resigned(let loser): return loser.opponent
+    case .resigned(let loser), .abandoned(let loser): return loser.opponent
     }
   }
 }
@@ -35,6 +37,9 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
   case peerVanished(seconds: Int)
   /// The connection closed without a goodbye (the program crashed, or the network dropped it).
   case connectionLost
+  /// The connection dropped mid-match and the peer did not come back within the grace period; `claimed` when
+  /// this player then claimed the game in progress.
+  case peerDidNotReturn(seconds: Int, claimed: Bool)
   /// The host turned us away.
   case refused(RefusalReason, String)
   /// The two programs share no protocol version.
@@ -53,6 +58,9 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
     case .peerVanished(let seconds):
       return "Your opponent vanished: nothing arrived for \(seconds) seconds (the program or the network stopped)."
     case .connectionLost: return "The connection to your opponent closed without a goodbye."
+    case .peerDidNotReturn(let seconds, let claimed):
+      return "Your opponent did not come back within \(seconds) seconds of the connection dropping"
+        + (claimed ? ": you claimed the game." : ".")
     case .refused(.busy, _): return "The host is busy with another game. Try again later."
     case .refused(.declined, _): return "The host declined to play with you."
     case .refused(.untrusted, let text): return "The host does not trust your key: \(text)"
@@ -84,4 +92,26 @@ public enum SessionOutput: Sendable, Equatable {
   case gameEnded(GameResult)
   /// The session is over: flush what was sent and close the connection.
   case closed(SessionEnd)
+  /// The connection dropped mid-match (or went silent): close it without a goodbye. The game is kept until
+  /// `until` (seconds on the session's clock); the joiner reconnects and calls `requestResume`.
+  case connectionLost(until: Double)
+  /// The grace period is over and the peer has not come back: the player may `claim()` the game.
+  case graceExpired
+  /// Both sides confirmed they hold the same game after a reconnection; play goes on.
+  case resumed(game: Int, ply: Int)
+}
+
+/// Why a move of this player's was not played.
+public enum PlayError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The move breaks the rules (or no game is in progress).
+  case illegal(MoveError)
+  /// A new connection is confirming the game; moves wait the moment it takes.
+  case reconnecting
+
+  public var description: String {
+    switch self {
+    case .illegal(let error): return error.description
+    case .reconnecting: return "the connection is being restored; try again in a moment"
+    }
+  }
 }

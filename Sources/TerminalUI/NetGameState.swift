@@ -26,6 +26,8 @@ public struct NetGameState: Sendable, Equatable {
   public var result: String?
   public var rematchOfferedByPeer = false
   public var rematchOfferedByMe = false
+  /// While the connection is down in the middle of a match.
+  public var dropped: Dropped?
   /// Why the match ended; any key then leaves.
   public var ended: String?
   public var notice: String?
@@ -33,6 +35,24 @@ public struct NetGameState: Sendable, Equatable {
   public init(isHost: Bool, myName: String) {
     self.isHost = isHost
     self.myName = myName
+  }
+
+  /// A dropped connection: the time left for the joiner to come back, then whether the game may be claimed.
+  public struct Dropped: Sendable, Equatable {
+    public var secondsLeft: Int
+    public var claimable: Bool
+
+    public init(secondsLeft: Int, claimable: Bool = false) {
+      self.secondsLeft = secondsLeft
+      self.claimable = claimable
+    }
+
+    /// "1:05".
+    public var clock: String {
+      let seconds = max(0, secondsLeft)
+      let tens = seconds % 60 < 10 ? "0" : ""
+      return "\(seconds / 60):\(tens)\(seconds % 60)"
+    }
   }
 
   public var myTurn: Bool {

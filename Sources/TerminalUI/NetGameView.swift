@@ -74,8 +74,16 @@ public enum NetGameView {
 
   static func statusLine(_ net: NetGameState, game: Game, glyphs g: Glyphs) -> (String, Style) {
     if let ended = net.ended { return (ended, Style(bold: true, color: .warning)) }
-    if let notice = net.notice { return (notice, Style(bold: true, color: .warning)) }
     let peer = net.peerName ?? "your opponent"
+    if let dropped = net.dropped, net.result == nil {
+      if dropped.claimable {
+        return ("\(peer) did not come back: w claim the win\(g.separator)q leave", Style(bold: true, color: .warning))
+      }
+      let waiting =
+        net.isHost ? "waiting for \(peer) to reconnect" : "reconnecting"
+      return ("Connection lost: \(waiting) (\(dropped.clock))", Style(bold: true, color: .warning))
+    }
+    if let notice = net.notice { return (notice, Style(bold: true, color: .warning)) }
     if let result = net.result {
       let rematch =
         net.rematchOfferedByPeer
@@ -123,6 +131,9 @@ public enum NetGameView {
     if net.question != nil { return "y accept\(g.separator)n refuse" }
     if net.chatDraft != nil { return "type a message\(g.separator)Enter send\(g.separator)Esc cancel" }
     if net.game == nil { return "q leave" }
+    if net.dropped?.claimable == true, net.result == nil {
+      return Fit.legend([("w claim the win", 0), ("c chat", 2), ("q leave", 1)], separator: g.separator, width: width)
+    }
     let items = [
       ("\(g.arrows)/hjkl move", 3), ("Enter place", 0), ("c chat", 2), ("n rematch", 4), ("R resign", 5),
       ("q leave", 1),

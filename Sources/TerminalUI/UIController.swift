@@ -15,6 +15,8 @@ public enum Effect: Sendable, Equatable {
   case netPlay(Position)
   case netChat(String)
   case netResign
+  /// Claim the game: the opponent did not come back within the grace period.
+  case netClaim
   case netRematch
   case netAnswer(Bool)
   /// Leave the networked match (saying goodbye) and return to the lobby.
@@ -407,6 +409,8 @@ public struct UIController: Sendable {
       return []
     case .character("R"):
       return net.game?.isOver == false ? [.netResign] : []
+    case .character("w") where net.dropped?.claimable == true && net.result == nil:
+      return [.netClaim]
     case .character("n"):
       return net.result != nil ? [.netRematch] : []
     case .character("?"), .function(1):

@@ -34,6 +34,9 @@ struct Fields {
   mutating func set(_ tag: UInt8, string: String) { values[tag] = Array(string.utf8) }
   mutating func set(_ tag: UInt8, u8: UInt8) { values[tag] = [u8] }
   mutating func set(_ tag: UInt8, u16: UInt16) { values[tag] = [UInt8(u16 >> 8), UInt8(u16 & 0xFF)] }
+  mutating func set(_ tag: UInt8, u32: UInt32) {
+    values[tag] = (0..<4).map { UInt8(truncatingIfNeeded: u32 >> (24 - 8 * $0)) }
+  }
   mutating func set(_ tag: UInt8, u16s: [UInt16]) { values[tag] = u16s.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
 
   // MARK: Reading
@@ -64,6 +67,10 @@ struct Fields {
   func u16(_ tag: UInt8, _ name: String) throws(WireError) -> UInt16 {
     let value = try bytes(tag, name, count: 2)
     return UInt16(value[0]) << 8 | UInt16(value[1])
+  }
+
+  func u32(_ tag: UInt8, _ name: String) throws(WireError) -> UInt32 {
+    try bytes(tag, name, count: 4).reduce(0) { $0 << 8 | UInt32($1) }
   }
 
   func u16s(_ tag: UInt8, _ name: String) throws(WireError) -> [UInt16] {

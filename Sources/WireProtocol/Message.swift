@@ -39,11 +39,19 @@ public enum Message: Sendable, Equatable {
   case bye(ByeReason, text: String)
   /// A protocol violation was seen; the sender closes after this.
   case error(text: String)
+  /// On a new connection after a drop (the joiner first, then the host's answer): how many counted messages
+  /// this side has received and sent in the whole match, and the game it holds (its number, its ply count and
+  /// the digest of its move list). Each side then sends again what the other has not received.
+  case resume(received: UInt32, sent: UInt32, game: UInt16, ply: UInt16, digest: [UInt8])
+  /// Sent once this side has received everything the peer sent before the drop: the game it now holds. The
+  /// two must be equal; then play goes on.
+  case resumeCheck(game: UInt16, ply: UInt16, digest: [UInt8])
 
   public static let maximumNameBytes = 64
   public static let maximumChatBytes = 500
   public static let maximumTextBytes = 500
   public static let coinBytes = 32
+  public static let digestBytes = 32
 
   /// Message type codes on the wire.
   enum Kind: UInt8 {
@@ -61,6 +69,8 @@ public enum Message: Sendable, Equatable {
     case heartbeat = 0x40
     case bye = 0x50
     case error = 0x51
+    case resume = 0x60
+    case resumeCheck = 0x61
   }
 
   var kind: Kind {
@@ -79,6 +89,8 @@ public enum Message: Sendable, Equatable {
     case .heartbeat: return .heartbeat
     case .bye: return .bye
     case .error: return .error
+    case .resume: return .resume
+    case .resumeCheck: return .resumeCheck
     }
   }
 
@@ -111,6 +123,16 @@ public enum Message: Sendable, Equatable {
       fields.set(1, u8: reason.rawValue)
       fields.set(2, string: text)
     case .error(let text): fields.set(1, string: text)
+    case .resume(let received, let sent, let game, let ply, let digest):
+      fields.set(1, u32: received)
+      fields.set(2, u32: sent)
+      fields.set(3, u16: game)
+      fields.set(4, u16: ply)
+      fields.set(5, bytes: digest)
+    case .resumeCheck(let game, let ply, let digest):
+      fields.set(1, u16: game)
+      fields.set(2, u16: ply)
+      fields.set(3, bytes: digest)
     }
     return Frame(type: kind.rawValue, payload: fields.bytes)
   }
@@ -161,6 +183,15 @@ public enum Message: Sendable, Equatable {
       let text = try f.string(2, "text", maximum: maximumTextBytes)
       return .bye(ByeReason(rawValue: code) ?? .quit, text: text)
     case .error: return .error(text: try f.string(1, "text", maximum: maximumTextBytes))
+    case .resume:
+      return .resume(
+        received: try f.u32(1, "messages received"), sent: try f.u32(2, "messages sent"),
+        game: try f.u16(3, "game number"), ply: try f.u16(4, "ply"),
+        digest: try f.bytes(5, "move digest", count: digestBytes))
+    case .resumeCheck:
+      return .resumeCheck(
+        game: try f.u16(1, "game number"), ply: try f.u16(2, "ply"),
+        digest: try f.bytes(3, "move digest", count: digestBytes))
     }
   }
 }
@@ -174,6 +205,7 @@ extension Message {
     case .coinReveal: return "coin reveal"
     case .rematchOffer: return "rematch offer"
     case .rematchAccept: return "rematch acceptance"
+    case .resumeCheck: return "resume check"
     default: return "\(kind)"
     }
   }

@@ -183,7 +183,7 @@ struct Pair {
     pair.deliver(fromJoiner: joinerHello)
     #expect(pair.joiner.phase == .awaitingWelcome)
     #expect(pair.joiner.game == nil)
-    #expect(throws: MoveError.gameOver) { try pair.joiner.play(Position(row: 0, column: 0), now: 0) }
+    #expect(throws: PlayError.illegal(.gameOver)) { try pair.joiner.play(Position(row: 0, column: 0), now: 0) }
   }
 
   /// Every way a peer can break the rules: answered with an error message and the session closed.
@@ -248,13 +248,16 @@ struct Pair {
     #expect(!pair.host.isClosed && !pair.joiner.isClosed)
   }
 
+  /// Mid-match the game is then kept for the peer to come back (ResumeTests); the grace period is the next
+  /// deadline.
   @Test func aSilentPeerIsDeclaredGoneAfterTheLimit() {
     var pair = Pair()
     pair.startMatch()
     #expect(pair.host.tick(now: 3) == [.send(.heartbeat)])
     #expect(pair.host.tick(now: 9.9) == [.send(.heartbeat)])
-    #expect(pair.host.tick(now: 10) == [.closed(.peerVanished(seconds: 10))])
-    #expect(pair.host.nextDeadline == nil)
+    #expect(pair.host.tick(now: 10) == [.connectionLost(until: 130)])
+    #expect(pair.host.nextDeadline == 130)
+    #expect(pair.host.tick(now: 20).isEmpty)  // no heartbeats into a dead connection
   }
 
   @Test func chatArrivesAndAFloodIsStopped() {

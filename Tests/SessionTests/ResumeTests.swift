@@ -1,0 +1,434 @@
+import GameCore
+import Testing
+import WireProtocol
+
+@testable import Session
+
+/// A host and a joiner over a connection that can drop: messages in flight sit in a queue each way until they
+/// are delivered, and a drop loses whatever is still queued (as a broken TCP connection does).
+struct LossyLink {
+  var host: NetSession
+  var joiner: NetSession
+  var toJoiner: [Message] = []
+  var toHost: [Message] = []
+  var connected = true
+  var now = 0.0
+  /// Moves each side played, and moves each side saw arrive from the other.
+  var hostPlayed: [Position] = []
+  var joinerPlayed: [Position] = []
+  var hostSaw: [Position] = []
+  var joinerSaw: [Position] = []
+  var hostEvents: [SessionOutput] = []
+  var joinerEvents: [SessionOutput] = []
+
+  init(rules: Rules = .standard, resendLimit: Int = 256) {
+    host = NetSession(
+      configuration: .init(role: .host, name: "Alice", software: "test", rules: rules, resendLimit: resendLimit),
+      coinBytes: Array(repeating: 1, count: 32), sha256: testHash, now: 0)
+    joiner = NetSession(
+      configuration: .init(role: .joiner, name: "Bob", software: "test", resendLimit: resendLimit),
+      coinBytes: Array(repeating: 2, count: 32), sha256: testHash, now: 0)
+  }
+
+  mutating func fromHost(_ outputs: [SessionOutput]) {
+    hostEvents += outputs
+    for output in outputs {
+      switch output {
+      case .send(let message) where connected: toJoiner.append(message)
+      case .peerMoved(let position): hostSaw.append(position)
+      default: break
+      }
+    }
+  }
+
+  mutating func fromJoiner(_ outputs: [SessionOutput]) {
+    joinerEvents += outputs
+    for output in outputs {
+      switch output {
+      case .send(let message) where connected: toHost.append(message)
+      case .peerMoved(let position): joinerSaw.append(position)
+      default: break
+      }
+    }
+  }
+
+  /// Delivers the oldest message in flight to the joiner (true if there was one).
+  @discardableResult mutating func deliverToJoiner() -> Bool {
+    guard !toJoiner.isEmpty else { return false }
+    fromJoiner(joiner.receive(toJoiner.removeFirst(), now: now))
+    return true
+  }
+
+  @discardableResult mutating func deliverToHost() -> Bool {
+    guard !toHost.isEmpty else { return false }
+    fromHost(host.receive(toHost.removeFirst(), now: now))
+    return true
+  }
+
+  /// Delivers everything in flight, both ways, until nothing moves.
+  mutating func settle() {
+    while deliverToJoiner() || deliverToHost() {}
+  }
+
+  mutating func start() {
+    let hello = joiner.start(now: now)
+    fromHost(host.start(now: now))
+    fromJoiner(hello)
+    settle()
+    fromHost(host.accept(now: now))
+    settle()
+  }
+
+  /// The connection breaks: what is in flight is lost and both sides notice.
+  mutating func drop() {
+    connected = false
+    toJoiner.removeAll()
+    toHost.removeAll()
+    fromHost(host.connectionLost(now: now))
+    fromJoiner(joiner.connectionLost(now: now))
+  }
+
+  /// The joiner is back on a new connection and asks to resume.
+  mutating func reconnect() {
+    connected = true
+    fromHost(host.peerReconnected(now: now))
+    fromJoiner(joiner.requestResume(now: now))
+  }
+
+  mutating func hostPlays(_ position: Position) throws {
+    fromHost(try host.play(position, now: now))
+    hostPlayed.append(position)
+  }
+
+  mutating func joinerPlays(_ position: Position) throws {
+    fromJoiner(try joiner.play(position, now: now))
+    joinerPlayed.append(position)
+  }
+
+  var closings: [SessionEnd] {
+    (hostEvents + joinerEvents).compactMap { if case .closed(let end) = $0 { end } else { nil } }
+  }
+}
+
+/// A small deterministic generator for the randomised runs.
+struct TestRandom {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+  mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+}
+
+@Suite struct ResumeTests {
+  private func p(_ row: Int, _ column: Int) -> Position { Position(row: row, column: column) }
+
+  /// The side to move plays, on both sides' views of the board.
+  private func moverIsHost(_ link: LossyLink) -> Bool { link.host.myTurn }
+
+  @Test func aMoveLostInTheDropIsSentAgainAndAppliedOnce() throws {
+    var link = LossyLink()
+    link.start()
+    let hostFirst = link.host.myTurn
+    if hostFirst { try link.hostPlays(p(0, 0)) } else { try link.joinerPlays(p(0, 0)) }
+    link.settle()
+    // The second move is played and lost with the connection.
+    if hostFirst { try link.joinerPlays(p(1, 1)) } else { try link.hostPlays(p(1, 1)) }
+    link.drop()
+    #expect(link.host.link == .lost(since: 0) && link.joiner.link == .lost(since: 0))
+    #expect(link.hostEvents.contains(.connectionLost(until: 120)))
+    link.now = 5
+    link.reconnect()
+    link.settle()
+    #expect(link.host.link == .up && link.joiner.link == .up)
+    #expect(link.host.game?.history == [p(0, 0), p(1, 1)])
+    #expect(link.joiner.game?.history == [p(0, 0), p(1, 1)])
+    #expect(link.hostEvents.contains(.resumed(game: 1, ply: 2)))
+    #expect(link.joinerEvents.contains(.resumed(game: 1, ply: 2)))
+    #expect(link.hostSaw == link.joinerPlayed && link.joinerSaw == link.hostPlayed)
+    #expect(link.closings.isEmpty)
+    // Play goes on with the turn where it was.
+    #expect(link.host.myTurn == hostFirst)
+  }
+
+  @Test func aMoveThatArrivedBeforeTheDropIsNotSentAgain() throws {
+    var link = LossyLink()
+    link.start()
+    if link.host.myTurn { try link.hostPlays(p(2, 2)) } else { try link.joinerPlays(p(2, 2)) }
+    link.settle()
+    link.drop()
+    link.reconnect()
+    var resent: [Message] = []
+    while let message = link.toJoiner.first ?? link.toHost.first {
+      resent.append(message)
+      if !link.deliverToJoiner() { link.deliverToHost() }
+    }
+    #expect(!resent.contains { if case .move = $0 { true } else { false } })
+    #expect(link.host.game?.history == [p(2, 2)] && link.joiner.game?.history == [p(2, 2)])
+    #expect(link.hostSaw.count + link.joinerSaw.count == 1)
+  }
+
+  @Test func theMoverMayPlayWhileTheConnectionIsDownAndTheMoveArrivesOnResume() throws {
+    var link = LossyLink()
+    link.start()
+    let hostFirst = link.host.myTurn
+    link.drop()
+    if hostFirst { try link.hostPlays(p(0, 2)) } else { try link.joinerPlays(p(0, 2)) }
+    link.reconnect()
+    link.settle()
+    #expect(link.host.game?.history == [p(0, 2)] && link.joiner.game?.history == [p(0, 2)])
+    #expect(link.closings.isEmpty)
+  }
+
+  @Test func aRematchAcceptedInTheDropStartsTheNextGameOnBothSides() throws {
+    var link = LossyLink()
+    link.start()
+    for cell in [p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2)] {
+      if link.host.myTurn { try link.hostPlays(cell) } else { try link.joinerPlays(cell) }
+      link.settle()
+    }
+    #expect(link.host.phase == .betweenGames)
+    link.fromHost(link.host.offerRematch(now: 0))
+    link.settle()
+    link.fromJoiner(link.joiner.offerRematch(now: 0))  // accepts: game 2 starts on the joiner only
+    link.drop()
+    #expect(link.joiner.gameNumber == 2 && link.host.gameNumber == 1)
+    link.reconnect()
+    link.settle()
+    #expect(link.joiner.gameNumber == 2 && link.host.gameNumber == 2)
+    #expect(link.host.phase == .playing && link.host.myMark == link.joiner.myMark?.opponent)
+    #expect(link.closings.isEmpty)
+  }
+
+  @Test func aResignationLostInTheDropEndsTheGameOnBothSides() throws {
+    var link = LossyLink()
+    link.start()
+    link.fromJoiner(link.joiner.resign(now: 0))
+    link.drop()
+    link.reconnect()
+    link.settle()
+    #expect(link.host.phase == .betweenGames && link.joiner.phase == .betweenGames)
+    #expect(link.host.score.wins == 1 && link.joiner.score.losses == 1)
+  }
+
+  @Test func aDropDuringTheResumeIsResumedAgainOnTheFirstClock() throws {
+    var link = LossyLink()
+    link.start()
+    if link.host.myTurn { try link.hostPlays(p(1, 1)) } else { try link.joinerPlays(p(1, 1)) }
+    link.now = 1
+    link.drop()
+    link.now = 2
+    link.reconnect()
+    link.deliverToHost()  // the host answers, then the connection breaks again
+    link.now = 3
+    link.drop()
+    #expect(link.host.link == .lost(since: 1) && link.joiner.link == .lost(since: 1))
+    #expect(link.host.graceDeadline == 121)
+    link.now = 4
+    link.reconnect()
+    link.settle()
+    #expect(link.host.link == .up && link.joiner.link == .up)
+    #expect(link.host.game?.history == [p(1, 1)] && link.joiner.game?.history == [p(1, 1)])
+    #expect(link.closings.isEmpty)
+  }
+
+  @Test func movesWaitWhileTheResumeIsConfirmed() throws {
+    var link = LossyLink()
+    link.start()
+    link.drop()
+    link.reconnect()
+    #expect(link.joiner.isResuming && !link.joiner.myTurn)
+    #expect(throws: PlayError.reconnecting) { try link.joiner.play(p(0, 0), now: 0) }
+    #expect(link.joiner.chat("hello?", now: 0).isEmpty)
+    link.settle()
+    #expect(!link.joiner.isResuming)
+  }
+
+  @Test func differentMovesOnTheTwoSidesAreCaughtByTheCheck() throws {
+    var link = LossyLink()
+    link.start()
+    let hostFirst = link.host.myTurn
+    if hostFirst { try link.hostPlays(p(0, 0)) } else { try link.joinerPlays(p(0, 0)) }
+    link.settle()
+    link.drop()
+    link.reconnect()
+    // A broken peer reports the same counts and ply but another move list.
+    let forged = Message.resumeCheck(game: 1, ply: 1, digest: Array(repeating: 7, count: 32))
+    link.deliverToHost()  // the joiner's resume
+    let outputs = link.joiner.receive(link.toJoiner.removeFirst(), now: 0)  // the host's resume
+    link.fromJoiner(outputs)
+    link.toJoiner.removeAll()
+    let answer = link.host.receive(forged, now: 0)
+    #expect(
+      answer.contains {
+        if case .closed(.protocolViolation(let text)) = $0 { text.contains("the resumed games differ") } else { false }
+      })
+  }
+
+  @Test func aResumeWhereNoGameWasBegunIsRefusedWithAReason() {
+    var host = NetSession(
+      configuration: .init(role: .host, name: "Alice", software: "test"), coinBytes: Array(repeating: 0, count: 32),
+      sha256: testHash, now: 0)
+    _ = host.start(now: 0)
+    _ = host.receive(.hello(versions: [1], name: "Bob", software: "test"), now: 0)
+    let outputs = host.receive(
+      .resume(received: 0, sent: 0, game: 1, ply: 0, digest: Array(repeating: 0, count: 32)), now: 0)
+    #expect(outputs.contains(.send(.error(text: "a resume request, but there is no game to resume here"))))
+    #expect(host.isClosed)
+  }
+
+  @Test func aResumeRequestOnALiveConnectionIsAViolation() {
+    var link = LossyLink()
+    link.start()
+    let outputs = link.host.receive(
+      .resume(received: 0, sent: 0, game: 1, ply: 0, digest: Array(repeating: 0, count: 32)), now: 0)
+    #expect(outputs.contains(.send(.error(text: "a resume request when none was expected"))))
+  }
+
+  @Test func countsThePeerCannotHaveAreViolations() {
+    for (received, sent, expected) in [
+      (UInt32(99), UInt32(5), "messages received when"), (UInt32(0), UInt32(0), "messages sent when"),
+    ] {
+      var link = LossyLink()
+      link.start()
+      link.drop()
+      link.reconnect()
+      link.toHost.removeAll()
+      let outputs = link.host.receive(
+        .resume(received: received, sent: sent, game: 1, ply: 0, digest: Array(repeating: 0, count: 32)), now: 0)
+      #expect(
+        outputs.contains {
+          if case .closed(.protocolViolation(let text)) = $0 { text.contains(expected) } else { false }
+        }, "\(received)/\(sent)")
+    }
+  }
+
+  @Test func moreLostMessagesThanWereKeptCannotBeResumed() throws {
+    var link = LossyLink(resendLimit: 3)
+    link.start()
+    link.drop()
+    // Chat piles up while the connection is down: more than the three kept.
+    for index in 0..<5 { link.fromHost(link.host.chat("are you there? \(index)", now: 0)) }
+    link.reconnect()
+    link.settle()
+    #expect(
+      link.closings.contains {
+        if case .protocolViolation(let text) = $0 { text.contains("only the last 3 were kept") } else { false }
+      })
+  }
+
+  @Test func afterTheGracePeriodTheRemainingPlayerMayClaimTheGame() throws {
+    var link = LossyLink()
+    link.start()
+    link.now = 10
+    link.drop()
+    #expect(link.host.nextDeadline == 130)
+    #expect(link.host.tick(now: 129).isEmpty)
+    #expect(link.host.claim(now: 129).isEmpty)  // too early
+    #expect(link.host.tick(now: 130) == [.graceExpired])
+    #expect(link.host.nextDeadline == nil)
+    let outputs = link.host.claim(now: 131)
+    let mark = try #require(link.host.myMark)
+    #expect(
+      outputs == [
+        .gameEnded(.abandoned(loser: mark.opponent)), .closed(.peerDidNotReturn(seconds: 120, claimed: true)),
+      ])
+    #expect(link.host.score.wins == 1)
+  }
+
+  @Test func betweenGamesTheMatchEndsWhenTheGraceRunsOut() throws {
+    var link = LossyLink()
+    link.start()
+    link.fromJoiner(link.joiner.resign(now: 0))
+    link.settle()
+    link.drop()
+    #expect(link.joiner.tick(now: 120) == [.closed(.peerDidNotReturn(seconds: 120, claimed: false))])
+  }
+
+  @Test func silenceInTheMiddleOfAMatchKeepsTheGame() {
+    var link = LossyLink()
+    link.start()
+    let outputs = link.joiner.tick(now: 10)
+    #expect(outputs == [.connectionLost(until: 130)])
+    #expect(link.joiner.link == .lost(since: 10))
+    // Before the game began, silence still ends the session.
+    var early = NetSession(
+      configuration: .init(role: .joiner, name: "Bob", software: "t"), coinBytes: Array(repeating: 0, count: 32),
+      sha256: testHash, now: 0)
+    _ = early.start(now: 0)
+    #expect(early.tick(now: 10) == [.closed(.peerVanished(seconds: 10))])
+    #expect(early.connectionLost(now: 10).isEmpty)
+  }
+
+  @Test func theResumeMessagesSurviveTheCodec() throws {
+    for message in [
+      Message.resume(received: 70_000, sent: 3, game: 2, ply: 5, digest: Array(0..<32)),
+      .resumeCheck(game: 9, ply: 0, digest: Array(repeating: 0xAB, count: 32)),
+    ] {
+      var decoder = FrameDecoder()
+      decoder.feed(message.bytes)
+      let frame = try decoder.next()
+      #expect(try Message.decode(try #require(frame)) == message)
+    }
+  }
+
+  /// Random games over a connection that drops at random moments (sometimes again during the resume), with
+  /// moves played while it is down and rematches: every move is applied exactly once on the
+  /// other side, both sides always end up with the same game, and no drop ends the match.
+  @Test(arguments: 0..<60) func randomDropsNeverLoseOrRepeatAMove(seed: Int) throws {
+    var random = TestRandom(state: UInt64(seed) &* 7919)
+    var link = LossyLink()
+    link.start()
+    var steps = 0
+    while steps < 4000
+      && (link.host.gameNumber < 4 || link.host.phase != .betweenGames || link.joiner.phase != .betweenGames
+        || !link.toHost.isEmpty || !link.toJoiner.isEmpty)
+    {
+      steps += 1
+      link.now += 0.01
+      let roll = random.below(100)
+      if roll < 3 && link.connected {
+        link.drop()
+      } else if !link.connected && roll < 30 {
+        link.reconnect()
+      } else if roll < 40 {
+        link.deliverToJoiner()
+      } else if roll < 80 {
+        link.deliverToHost()
+      } else {
+        let hostActs = random.chance(50)
+        var session = hostActs ? link.host : link.joiner
+        guard !session.isResuming, !session.isClosed else { continue }
+        if session.phase == .betweenGames, session.gameNumber < 4 {
+          let outputs = session.offerRematch(now: link.now)
+          if hostActs {
+            link.host = session
+            link.fromHost(outputs)
+          } else {
+            link.joiner = session
+            link.fromJoiner(outputs)
+          }
+        } else if session.myTurn, let game = session.game {
+          let empty = game.board.emptyPositions
+          let cell = empty[random.below(empty.count)]
+          if hostActs { try link.hostPlays(cell) } else { try link.joinerPlays(cell) }
+        }
+      }
+    }
+    if !link.connected { link.reconnect() }
+    link.settle()
+    #expect(link.closings.isEmpty, "seed \(seed)")
+    #expect(link.host.link == .up && link.joiner.link == .up, "seed \(seed)")
+    #expect(link.host.gameNumber == link.joiner.gameNumber, "seed \(seed)")
+    #expect(link.host.game?.history == link.joiner.game?.history, "seed \(seed)")
+    #expect(link.hostSaw == link.joinerPlayed, "seed \(seed)")
+    #expect(link.joinerSaw == link.hostPlayed, "seed \(seed)")
+    #expect(link.host.score.wins == link.joiner.score.losses && link.host.score.draws == link.joiner.score.draws)
+    let drops = link.hostEvents.filter { if case .connectionLost = $0 { true } else { false } }.count
+    #expect(drops > 0, "seed \(seed) never dropped")
+  }
+}
