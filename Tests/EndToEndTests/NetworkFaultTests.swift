@@ -29,11 +29,12 @@ import Testing
 
   @Test func aBlackHoledConnectionIsNoticedOnBothSides() throws {
     let (host, port) = try host(try home("alice"))
-    let proxy = try StallingProxy(target: UInt16(port))
+    let proxy = try FaultProxy.start(target: UInt16(port))
+    defer { proxy.stop() }
     let joiner = try Player(
       ["join", "127.0.0.1:\(proxy.port)", "--ui", "plain", "--accept-new"], environment: try home("bob"))
     #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"))
-    proxy.stall()
+    proxy.stall()  // a black hole: nothing closes, nothing arrives
     let started = Date()
     #expect(joiner.exitStatus(timeout: 20) == 31)
     #expect(host.exitStatus(timeout: 20) == 31)
@@ -68,58 +69,5 @@ import Testing
     #expect(log.contains("connections are already setting up TLS"), "the cap on pending handshakes was not hit")
     joiner.send("quit")
     #expect(host.exitStatus() == 30)
-  }
-}
-
-/// A TCP proxy on 127.0.0.1 for one connection that can be told to stop forwarding (a black hole: nothing is
-/// closed, nothing arrives).
-final class StallingProxy: @unchecked Sendable {
-  let port: UInt16
-  private let target: UInt16
-  private let lock = NSLock()
-  private var stalled = false
-
-  init(target: UInt16) throws {
-    self.target = target
-    let (listener, port) = Loopback.listen(backlog: 1)
-    self.port = port
-    Thread.detachNewThread { [self] in
-      let client = accept(listener, nil, nil)
-      close(listener)
-      let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var destination = Loopback.address(port: self.target)
-      _ = withUnsafePointer(to: &destination) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
-      Thread.detachNewThread { [self] in pump(from: upstream, to: client) }
-      pump(from: client, to: upstream)
-    }
-  }
-
-  /// Copies bytes until either side closes; while stalled, reads and drops them.
-  private func pump(from source: Int32, to destination: Int32) {
-    var buffer = [UInt8](repeating: 0, count: 16384)
-    while true {
-      let count = read(source, &buffer, buffer.count)
-      if count <= 0 { break }
-      if isStalled { continue }
-      _ = buffer.withUnsafeBytes { send(destination, $0.baseAddress, count, Int32(MSG_NOSIGNAL)) }
-    }
-    // A black hole carries no goodbye either: once stalled, an end on one side is not passed on.
-    if !isStalled { shutdown(destination, Int32(SHUT_WR)) }
-  }
-
-  private var isStalled: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return stalled
-  }
-
-  func stall() {
-    lock.lock()
-    stalled = true
-    lock.unlock()
   }
 }
