@@ -95,6 +95,7 @@ final class PlainNetworkDriver {
       }
       let score = session.score
       emit("match: you \(score.wins), \(peerName) \(score.losses), draws \(score.draws)\n")
+      if case .abandoned = result { return }  // the match is over
       emit("type rematch to play again, or quit: ")
     case .connectionLost(let until):
       let seconds = Int((until - Monotonic.now()).rounded())
@@ -116,7 +117,7 @@ final class PlainNetworkDriver {
   private func showBoardAndPrompt(_ session: NetSession) {
     guard let game = session.game else { return }
     emit(PlainSession.boardText(game) + "\n")
-    guard !game.isOver else { return }
+    guard !game.isOver, !session.isResuming else { return }  // the prompt follows the resume
     if session.myTurn {
       emit("your move (\(session.myMark.map { "\($0)" } ?? "?")): ")
     } else {

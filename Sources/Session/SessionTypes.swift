@@ -59,8 +59,9 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
       return "Your opponent vanished: nothing arrived for \(seconds) seconds (the program or the network stopped)."
     case .connectionLost: return "The connection to your opponent closed without a goodbye."
     case .peerDidNotReturn(let seconds, let claimed):
-      return "Your opponent did not come back within \(seconds) seconds of the connection dropping"
-        + (claimed ? ": you claimed the game." : ".")
+      return claimed
+        ? "You claimed the game: your opponent did not come back within \(seconds) seconds."
+        : "Your opponent did not come back within \(seconds) seconds of the connection dropping."
     case .refused(.busy, _): return "The host is busy with another game. Try again later."
     case .refused(.declined, _): return "The host declined to play with you."
     case .refused(.untrusted, let text): return "The host does not trust your key: \(text)"

@@ -107,6 +107,26 @@ import Transport
     }
   }
 
+  @Test func theGracePeriodIsChosenOnTheCommandLine() throws {
+    guard case .join(_, let options, _, _) = try CommandLineParser.parse(["join", "h", "--grace", "30"]) else {
+      Issue.record("not a join invocation")
+      return
+    }
+    #expect(options.gracePeriod == 30)
+    #expect(NetworkOptions().gracePeriod == 120)
+    #expect(throws: UsageError(message: "--grace needs seconds from 5 to 3600, not \"1\"")) {
+      try CommandLineParser.parse(["host", "--grace", "1"])
+    }
+    #expect(throws: UsageError(message: "--grace belongs to `tictactoe host` or `tictactoe join`")) {
+      try CommandLineParser.parse(["play", "--grace", "10"])
+    }
+  }
+
+  @Test func theJoinerBacksOffBetweenReconnectionAttempts() {
+    let delays = (1...8).map { NetworkMatch.reconnectDelay(afterFailedAttempt: $0) }
+    #expect(delays == [0.5, 1, 2, 4, 8, 10, 10, 10])
+  }
+
   @Test func kLargerThanTheBoardIsRefused() {
     #expect(throws: FileError.self) { try SettingsFile.parse("size = 3\nk = 5\n", path: "s") }
   }
@@ -124,6 +144,9 @@ import Transport
     #expect(ExitStatus.code(for: .session(.peerVanished(seconds: 10))) == 31)
     #expect(ExitStatus.code(for: .session(.refused(.busy, ""))) == 27)
     #expect(ExitStatus.code(for: .declinedByPlayer("no")) == 26)
+    #expect(ExitStatus.code(for: .session(.peerDidNotReturn(seconds: 120, claimed: false))) == 31)
+    #expect(ExitStatus.code(for: .session(.peerDidNotReturn(seconds: 120, claimed: true))) == 0)
+    #expect(ExitStatus.code(for: .keyChangedOnReconnect(before: fingerprint(1), now: fingerprint(2))) == 21)
   }
 
   private func fingerprint(_ byte: UInt8) -> Fingerprint {

@@ -96,9 +96,10 @@ final class Player {
 
 extension Player {
   /// Answers every "your move" prompt of either player with the next cell number (1, 2, 3, … wrapping), so
-  /// taken cells are answered with "error:" and asked again, until both have seen the result (at most 30 s).
-  static func playOut(_ host: Player, _ joiner: Player) {
-    let deadline = Date().addingTimeInterval(30)
+  /// taken cells are answered with "error:" and asked again, until both have seen the result (at most
+  /// `timeout` seconds).
+  static func playOut(_ host: Player, _ joiner: Player, timeout: Double = 30) {
+    let deadline = Date().addingTimeInterval(timeout)
     var answered = [0, 0]
     var next = [1, 1]
     let players = [host, joiner]

@@ -1,0 +1,158 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Reconnect and resume with the real program: a connection dropped in the middle of a match (by the fault
+/// proxy, with or without bytes in flight, or by a frozen or killed peer) resumes the same game with no move
+/// lost or applied twice; another key cannot take the game over; after the grace period the game is claimed.
+@Suite struct ReconnectTests {
+  private func home(_ name: String) throws -> [String: String] {
+    var environment = try Binary.sandbox().environment
+    environment["USER"] = name
+    return environment
+  }
+
+  /// A host (plain mode, accepting new joiners) and a joiner that reaches it through a fault proxy.
+  private func match(grace: Int = 120, delay: Double = 0) throws -> (Player, Player, FaultProxy, UInt16) {
+    let host = try Player(
+      ["host", "--port", "0", "--ui", "plain", "--accept-new", "--grace", "\(grace)"], environment: try home("alice"))
+    let port = UInt16(try #require(host.announcedPort(), "host did not start: \(host.errors)"))
+    let proxy = try FaultProxy.start(target: port, delay: delay)
+    let joiner = try Player(
+      ["join", "127.0.0.1:\(proxy.port)", "--ui", "plain", "--accept-new", "--grace", "\(grace)"],
+      environment: try home("bob"))
+    #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"), "\(joiner.errors)\(host.errors)")
+    return (host, joiner, proxy, port)
+  }
+
+  /// The board both players saw last (the lines of the last board printed).
+  private func lastBoard(_ player: Player) -> String {
+    let lines = player.output.components(separatedBy: "\n")
+    guard let last = lines.lastIndex(where: { $0.contains("---+---+---") }), last >= 3 else { return "" }
+    return lines[(last - 3)...(last + 1)].map { String($0.suffix(10)) }.joined(separator: "\n")
+  }
+
+  @Test func aMoveSentJustBeforeTheDropIsAppliedExactlyOnce() throws {
+    let (host, joiner, proxy, _) = try match()
+    defer { proxy.stop() }
+    let hostFirst = host.waitFor("your move (X)", timeout: 3)
+    let (mover, other) = hostFirst ? (host, joiner) : (joiner, host)
+    #expect(mover.waitFor("your move ("))
+    // The move leaves the mover, is held by the network, and is lost with the connection.
+    proxy.stall()
+    mover.send("5")
+    #expect(mover.waitFor("waiting for "))
+    proxy.dropNow()
+    proxy.resume()
+    #expect(mover.waitFor("reconnected: game 1 goes on at move 2"), "\(mover.output)\(mover.errors)")
+    #expect(other.waitFor("reconnected: game 1 goes on at move 2"), "\(other.output)\(other.errors)")
+    #expect(other.count("plays 5 (") == 1, "\(other.output)")
+    #expect(proxy.counters.accepted == 2)
+    Player.playOut(host, joiner)
+    #expect(lastBoard(host) == lastBoard(joiner))
+    #expect(host.output.contains("result: ") && joiner.output.contains("result: "))
+    let hostLog = host.environment["XDG_STATE_HOME"]! + "/tictactoe/tictactoe.log"
+    let log = try String(contentsOfFile: hostLog, encoding: .utf8)
+    #expect(log.contains("is back with the same key: resuming the game"), "\(log)")
+    joiner.send("quit")
+    #expect(host.exitStatus() == 30)
+  }
+
+  @Test func gamesCompleteOverASlowNetworkThatDropsAgainAndAgain() throws {
+    let (host, joiner, proxy, _) = try match(delay: 0.2)
+    defer { proxy.stop() }
+    // Every second move is cut off by a drop 0.1 s after it left (it is still in the 0.2 s network).
+    let deadline = Date().addingTimeInterval(60)
+    var answered = [0, 0]
+    var next = [1, 1]
+    var moves = 0
+    var drops = 0
+    let players = [host, joiner]
+    while !(host.output.contains("result: ") && joiner.output.contains("result: ")) && Date() < deadline {
+      for index in 0..<2 where players[index].count("your move (") > answered[index] {
+        answered[index] = players[index].count("your move (")
+        players[index].send("\(next[index])")
+        next[index] = next[index] % 9 + 1
+        moves += 1
+        if moves.isMultiple(of: 2) && drops < 3 {
+          usleep(100_000)
+          proxy.dropNow()
+          drops += 1
+        }
+      }
+      usleep(10_000)
+    }
+    #expect(host.output.contains("result: ") && joiner.output.contains("result: "), "\(host.output)\(joiner.output)")
+    #expect(lastBoard(host) == lastBoard(joiner), "\(host.output)\n\(joiner.output)")
+    let results = [host, joiner].map { player in
+      player.output.components(separatedBy: "\n").first { $0.hasPrefix("result: ") } ?? ""
+    }
+    #expect(results[0] == results[1] && !results[0].isEmpty)
+    #expect(host.count("reconnected: game 1") >= 1, "\(host.output)")
+    #expect(proxy.counters.accepted >= 2)
+    // Each move the host saw from the joiner appears once: no cell was announced twice.
+    for player in [host, joiner] {
+      for cell in 1...9 { #expect(player.count("plays \(cell) (") <= 1, "cell \(cell): \(player.output)") }
+    }
+    #expect(host.waitFor("result: "))
+    #expect(joiner.waitFor("type rematch"))
+    joiner.send("quit")
+    #expect(host.exitStatus(timeout: 30) == 30, "\(host.output)")
+  }
+
+  @Test func anotherKeyCannotTakeOverAWaitingGame() throws {
+    let (host, joiner, proxy, port) = try match()
+    defer { proxy.stop() }
+    proxy.refusing = true  // the joiner cannot come back for now
+    proxy.dropNow()
+    #expect(host.waitFor("connection lost: waiting up to"))
+    #expect(joiner.waitFor("Reconnection attempt 1 failed"), "\(joiner.output)")
+    let carol = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: try home("carol"))
+    #expect(carol.exitStatus() == 27)
+    #expect(carol.errors.contains("The host is busy"), "\(carol.errors)")
+    proxy.refusing = false
+    #expect(joiner.waitFor("reconnected: game 1 goes on at move 1", timeout: 30), "\(joiner.output)")
+    #expect(host.waitFor("reconnected: game 1 goes on at move 1"))
+    joiner.send("quit")
+    #expect(host.exitStatus() == 30)
+  }
+
+  @Test func afterTheGracePeriodTheRemainingPlayerClaimsTheGame() throws {
+    let (host, joiner, proxy, _) = try match(grace: 5)
+    defer { proxy.stop() }
+    joiner.signal(SIGKILL)
+    #expect(host.waitFor("connection lost: waiting up to 5 s for bob to reconnect"), "\(host.output)")
+    #expect(!host.output.contains("did not come back"))
+    #expect(host.waitFor("bob did not come back in time: type claim to win the game", timeout: 15))
+    host.send("claim")
+    #expect(host.exitStatus() == 0)
+    #expect(host.output.contains("did not come back)\n"), "\(host.output)")
+    #expect(host.output.contains("match: you 1, bob 0"), "\(host.output)")
+  }
+
+  @Test func theFullScreenShowsTheCountdownAndTheClaim() throws {
+    let bob = try home("bob")
+    let hostPort = 20000 + Int.random(in: 0..<20000)
+    let host = try TmuxSession(
+      command: "sh -c '\(Binary.path) host --port \(hostPort) --accept-new --grace 6; echo EXIT=$?; sleep 30'",
+      environment: try home("alice"))
+    try host.waitFor(text: "Waiting for an opponent")
+    let proxy = try FaultProxy.start(target: UInt16(hostPort))
+    defer { proxy.stop() }
+    let joiner = try Player(
+      ["join", "127.0.0.1:\(proxy.port)", "--ui", "plain", "--accept-new", "--grace", "6"], environment: bob)
+    #expect(joiner.waitFor("game 1:"))
+    try host.waitFor(text: "Game 1: you play")
+    proxy.refusing = true
+    proxy.dropNow()
+    let countdown = try host.waitFor(text: "Connection lost: waiting for bob to reconnect (0:0")
+    #expect(countdown.contains("The connection dropped. The game is kept 6 s for bob to reconnect."), "\(countdown)")
+    let claimable = try host.waitFor(text: "bob did not come back: w claim the win", timeout: 15)
+    #expect(claimable.contains("w claim the win"))
+    try host.send("w")
+    try host.waitFor(text: "You claimed the game: your opponent did not come back within 6 seconds.")
+    try host.send("q")
+    try host.waitFor(text: "EXIT=0")
+  }
+}
