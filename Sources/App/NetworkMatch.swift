@@ -601,7 +601,14 @@ public final class NetworkMatch {
     link.connection.close(gracefully: false)
     if link.isReconnect {
       link.isReconnect = false
-      return waitingGame == nil ? [] : reconnectFailed("\(end)")
+      guard waitingGame != nil else { return [] }
+      // Whoever answers there is not trusted (a changed key, a wrong pin): that will not pass by retrying.
+      if case .network(.tls(.untrusted)) = end {
+        reconnectAt = nil
+        finished = end
+        return [.finished(end)]
+      }
+      return reconnectFailed("\(end)")
     }
     guard link === active || role == .joiner else { return [] }
     if link === active && role == .host && !link.accepted {

@@ -156,3 +156,28 @@ import Testing
     try host.waitFor(text: "EXIT=0")
   }
 }
+
+/// The joiner's side of "only the same key": whoever answers at the host's address after a drop must hold the
+/// key the game was played with.
+@Suite struct ReconnectKeyTests {
+  @Test func aDifferentHostAtTheSameAddressDoesNotGetTheGame() throws {
+    var alice = try Binary.sandbox().environment
+    alice["USER"] = "alice"
+    var mallory = try Binary.sandbox().environment
+    mallory["USER"] = "mallory"
+    var bob = try Binary.sandbox().environment
+    bob["USER"] = "bob"
+    let host = try Player(["host", "--port", "0", "--ui", "plain", "--accept-new"], environment: alice)
+    let port = try #require(host.announcedPort())
+    let joiner = try Player(["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob)
+    #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"))
+    host.signal(SIGKILL)
+    #expect(joiner.waitFor("connection lost: reconnecting"))
+    let impostor = try Player(
+      ["host", "--port", "\(port)", "--ui", "plain", "--accept-new", "--bind", "127.0.0.1"], environment: mallory)
+    #expect(impostor.waitFor(" on port "), "\(impostor.errors)")
+    #expect(joiner.exitStatus(timeout: 30) == 21, "\(joiner.output)\(joiner.errors)")
+    #expect(joiner.errors.contains("The host came back with another key"), "\(joiner.errors)")
+    impostor.signal(SIGTERM)
+  }
+}
