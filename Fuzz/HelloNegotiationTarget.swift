@@ -38,6 +38,11 @@ private enum LocalAction: UInt8 {
   /// Payload: seconds to let pass before the tick (one byte, tenths of a second).
   case tick = 0xF7
   case connectionLost = 0xF8
+  /// The joiner reconnected and asks to resume.
+  case requestResume = 0xF9
+  /// The host saw the peer come back on a new connection.
+  case peerReconnected = 0xFA
+  case claim = 0xFB
 }
 
 /// One session driven through a stream, checking each step's outputs.
@@ -74,7 +79,7 @@ private struct SessionRun {
         break
       }
     }
-    check(session.connectionLost(), after: "connectionLost")
+    check(session.connectionLost(now: now), after: "connectionLost")
   }
 
   private mutating func perform(_ action: LocalAction, _ payload: [UInt8]) {
@@ -85,7 +90,7 @@ private struct SessionRun {
       check(session.decline(RefusalReason(rawValue: first) ?? .declined, text: "no", now: now), after: "decline")
     case .play:
       let position = Position(row: Int(first), column: Int(payload.dropFirst().first ?? 0))
-      do throws(MoveError) {
+      do throws(PlayError) {
         check(try session.play(position, now: now), after: "play \(position)")
       } catch {
         observe(error)
@@ -98,7 +103,10 @@ private struct SessionRun {
     case .tick:
       now += Double(first) / 10
       check(session.tick(now: now), after: "tick")
-    case .connectionLost: check(session.connectionLost(), after: "connectionLost")
+    case .connectionLost: check(session.connectionLost(now: now), after: "connectionLost")
+    case .requestResume: check(session.requestResume(now: now), after: "requestResume")
+    case .peerReconnected: check(session.peerReconnected(now: now), after: "peerReconnected")
+    case .claim: check(session.claim(now: now), after: "claim")
     }
   }
 
