@@ -294,12 +294,16 @@ public struct NetSession: Sendable {
     return [sendUncounted(resumeMessage, now)]
   }
 
-  /// Host: the joiner came back on a new connection (its key already checked) while the old one may still look
-  /// alive: drop the old one and take the resume request on the new one.
+  /// Host: the joiner came back on a new connection (its key already checked). The old connection may still
+  /// look alive, or be half-way through an earlier resume: it is dropped and the resume starts over on the new
+  /// one.
   public mutating func peerReconnected(now: Double) -> [SessionOutput] {
     guard configuration.role == .host, canResume, !isClosed else { return [] }
     var outputs: [SessionOutput] = []
-    if link == .up { outputs = suspend(now) }
+    switch link {
+    case .up, .resuming: outputs = suspend(now)
+    case .lost: break
+    }
     guard case .lost(let since) = link else { return outputs }
     link = .resuming(since: since)
     lastReceived = now

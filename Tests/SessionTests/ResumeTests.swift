@@ -236,6 +236,24 @@ struct TestRandom {
     #expect(link.closings.isEmpty)
   }
 
+  @Test func aSecondReconnectionDuringAResumeStartsItOver() throws {
+    var link = LossyLink()
+    link.start()
+    if link.host.myTurn { try link.hostPlays(p(0, 0)) } else { try link.joinerPlays(p(0, 0)) }
+    link.drop()
+    link.reconnect()
+    link.deliverToHost()  // the host has taken the first resume request and answered
+    // That connection stalls; the joiner gives up on it and comes back on another one.
+    link.toJoiner.removeAll()
+    link.fromJoiner(link.joiner.connectionLost(now: 1))
+    link.reconnect()
+    #expect(link.hostEvents.filter { if case .connectionLost = $0 { true } else { false } }.count == 2)
+    link.settle()
+    #expect(link.host.link == .up && link.joiner.link == .up)
+    #expect(link.host.game?.history == [p(0, 0)] && link.joiner.game?.history == [p(0, 0)])
+    #expect(link.closings.isEmpty)
+  }
+
   @Test func movesWaitWhileTheResumeIsConfirmed() throws {
     var link = LossyLink()
     link.start()
