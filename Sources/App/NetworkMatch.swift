@@ -248,7 +248,7 @@ public final class NetworkMatch {
   /// The next time `tick` must run.
   public var nextDeadline: Double? {
     var deadlines = links.map { link in
-      link.connection.isSecured ? link.session?.nextDeadline : link.handshakeDeadline
+      link.connection.isSecured && !link.mayResume ? link.session?.nextDeadline : link.handshakeDeadline
     }
     if let waiting = waitingGame { deadlines.append(waiting.session?.nextDeadline) }
     deadlines.append(reconnectAt)
@@ -290,6 +290,11 @@ public final class NetworkMatch {
     if let due = reconnectAt, now >= due, waitingGame != nil { events += reconnect() }
     for link in links where !link.connection.isClosed {
       if !link.connection.isSecured {
+        if now >= link.handshakeDeadline {
+          events += fail(link, .network(.handshakeTimedOut(seconds: Int(NetworkMatch.handshakeTimeout))))
+        }
+      } else if link.mayResume {
+        // The waiting game's key connected but has not said what it wants within the handshake time.
         if now >= link.handshakeDeadline {
           events += fail(link, .network(.handshakeTimedOut(seconds: Int(NetworkMatch.handshakeTimeout))))
         }
@@ -372,6 +377,7 @@ public final class NetworkMatch {
     {
       // The opponent's key while its game is kept: wait for its first message (resume, or a new hello).
       link.mayResume = true
+      link.handshakeDeadline = clock() + NetworkMatch.handshakeTimeout
       return []
     }
     var session = newSession()
