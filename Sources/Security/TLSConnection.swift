@@ -157,9 +157,11 @@ public final class TLSConnection {
     }
   }
 
-  /// Encrypts `bytes` for the peer (then send `takeCiphertext()`).
+  /// Encrypts `bytes` for the peer (then send `takeCiphertext()`). Still allowed after the peer's close_notify:
+  /// TLS 1.3 closes each direction on its own, so a last word (the error that says why a peer that sent half a
+  /// frame and closed broke the protocol) can still reach it.
   public func writePlaintext(_ bytes: [UInt8]) throws(TLSError) {
-    if let failure { throw failure }
+    if let failure, failure != .closedByPeer { throw failure }
     guard handshakeDone else { throw TLSError.internalError("data written before the handshake finished") }
     if bytes.isEmpty { return }
     OpenSSLErrorQueue.clear()
