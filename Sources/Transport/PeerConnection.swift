@@ -96,8 +96,8 @@ public final class PeerConnection {
     } catch let error as TLSError {
       queueCiphertext()
       _ = flush()
-      if error == .closedByPeer { return arrivals + [.ended(clean: true)] }
-      if error == .unexpectedEOF && isSecured { return arrivals + [.ended(clean: false)] }
+      if error == .closedByPeer { return arrivals + ending(clean: true) }
+      if error == .unexpectedEOF && isSecured { return arrivals + ending(clean: false) }
       throw .tls(error)
     } catch {
       throw .socket("\(error)")
@@ -105,9 +105,16 @@ public final class PeerConnection {
     queueCiphertext()
     _ = flush()
     if endOfStream && isSecured && !arrivals.contains(where: { if case .ended = $0 { true } else { false } }) {
-      arrivals.append(.ended(clean: false))
+      arrivals += ending(clean: false)
     }
     return arrivals
+  }
+
+  /// The end of the stream; after part of a frame, first the complaint that the frame was cut short (a peer
+  /// that sends half a frame and closes broke the protocol, it did not just leave).
+  private func ending(clean: Bool) -> [Arrival] {
+    let pending = decoder.pendingCount
+    return (pending > 0 ? [.malformed(.endedMidFrame(pending: pending))] : []) + [.ended(clean: clean)]
   }
 
   private func decodeFrames() -> [Arrival] {

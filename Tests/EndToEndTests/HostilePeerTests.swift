@@ -1,0 +1,306 @@
+import Foundation
+import GameCore
+import Testing
+import WireProtocol
+
+/// Hostile and broken peers inside TLS against the real `tictactoe host` (plain mode, --accept-new, loopback):
+/// a client that completes the TLS handshake with its own certificate and then breaks the protocol, one way per
+/// test. Each checks what a player would see: the client gets an `error` naming the cause, then a clean close
+/// (close_notify, then EOF); the host says what happened; and the host survives. A violation before the host
+/// let the joiner in leaves it hosting (a real joiner then plays a whole game); one during a game ends the match
+/// with the documented status (32, the opponent broke the protocol).
+@Suite struct HostilePeerTests {
+  // MARK: before the host lets the joiner in
+
+  @Test func anImpossibleFrameLengthIsAnsweredAndTheHostKeepsServing() throws {
+    let host = try AttackedHost()
+    for (header, cause) in [
+      ([0x10, 0x01], "a frame of 4097 bytes (the limit is 4096)"), ([0xFF, 0xFF], "a frame of 65535 bytes"),
+      ([0x00, 0x00], "a frame of length 0"),
+    ] as [([UInt8], String)] {
+      let client = try host.attacker()
+      try client.sendRaw(header)
+      host.expectRefusal(client, naming: cause)
+    }
+    host.expectStillServing()
+  }
+
+  @Test func aTruncatedFrameFollowedByACloseIsReportedAndTheHostKeepsServing() throws {
+    let host = try AttackedHost()
+    // A frame announcing 40 bytes, of which 10 arrive (12 bytes with the length), then the joiner closes:
+    // once with TLS's goodbye (close_notify), once by ending the TCP stream only.
+    let truncated: [UInt8] = [0x00, 0x28, 0x30] + Array("only part".utf8)
+    // The first still reads: it hears why (TLS 1.3 closes each direction on its own).
+    let polite = try host.attacker()
+    try polite.sendRaw(truncated)
+    try polite.closeWrite()
+    host.expectRefusal(polite, naming: "the connection ended in the middle of a frame (12 bytes)")
+    let abrupt = try host.attacker()
+    try abrupt.sendRaw(truncated)
+    abrupt.shutdownWithoutGoodbye()
+    _ = abrupt.waitForEnd()
+    #expect(
+      host.waitForLog("the connection ended in the middle of a frame (12 bytes)", count: 2),
+      "the host did not say why the connection ended:\n\(host.context)")
+    host.expectStillServing()
+  }
+
+  @Test func aNameThatIsNotUTF8IsAnsweredAndTheHostKeepsServing() throws {
+    let host = try AttackedHost()
+    let client = try host.attacker()
+    try client.sendRaw(RawFrame.hello(name: [0x6D, 0xC3, 0x28, 0xFF]))
+    host.expectRefusal(client, naming: "the player name is not valid UTF-8")
+    host.expectStillServing()
+  }
+
+  @Test func aHelloMissingARequiredFieldIsAnsweredAndTheHostKeepsServing() throws {
+    let host = try AttackedHost()
+    let noName = try host.attacker()
+    try noName.sendRaw(RawFrame.hello(name: nil))
+    host.expectRefusal(noName, naming: "hello without its player name")
+    let noVersions = try host.attacker()
+    try noVersions.sendRaw(RawFrame.hello(versions: nil))
+    host.expectRefusal(noVersions, naming: "hello without its protocol versions")
+    host.expectStillServing()
+  }
+
+  @Test func anUnknownMessageTypeIsIgnoredAsTheProtocolSays() throws {
+    let host = try AttackedHost()
+    let client = try host.attacker()
+    // Type 0x7E does not exist in version 1: a later version may add it, so it is skipped, before the hello
+    // and during a game alike.
+    try client.sendRaw(RawFrame.frame(type: 0x7E, RawFrame.field(1, Array("from the future".utf8))))
+    _ = try host.startGame(client)
+    try client.sendRaw(RawFrame.frame(type: 0x7E))
+    try client.send(.chat("still here"))
+    #expect(host.host.waitFor("mallory says: still here"), "\(host.context)")
+    #expect(client.errorText == nil, "the host answered an unknown message with an error: \(client.errorText ?? "")")
+    try client.send(.bye(.quit, text: "mallory left"))
+    #expect(host.host.exitStatus() == 30, "\(host.context)")
+  }
+
+  // MARK: during a game: the match ends, with an error naming the cause
+
+  @Test func chatThatIsNotUTF8EndsTheMatchWithAnError() throws {
+    let host = try AttackedHost()
+    let client = try host.attacker()
+    _ = try host.startGame(client)
+    try client.sendRaw(RawFrame.frame(type: 0x30, RawFrame.field(1, [0x68, 0x69, 0xFF, 0xFE])))
+    host.expectMatchEnded(client, naming: "the chat text is not valid UTF-8")
+  }
+
+  @Test func aSecondHelloEndsTheMatchWithAnError() throws {
+    let host = try AttackedHost()
+    let client = try host.attacker()
+    _ = try host.startGame(client)
+    try client.send(.hello(versions: [1], name: "mallory", software: "hostile"))
+    host.expectMatchEnded(client, naming: "a second hello")
+  }
+
+  @Test func aMoveOutOfTurnEndsTheMatchWithAnError() throws {
+    let host = try AttackedHost()
+    let client = try host.attacker()
+    let hostMark = try host.startGame(client)
+    if hostMark == .x {
+      // The host moves first: a move now, with the right ply, is out of turn.
+      try client.send(.move(ply: 0, position: Position(row: 1, column: 1)))
+      host.expectMatchEnded(client, naming: "an illegal move: it is X's turn")
+    } else {
+      try client.send(.move(ply: 0, position: Position(row: 0, column: 0)))
+      try client.send(.move(ply: 1, position: Position(row: 1, column: 1)))
+      host.expectMatchEnded(client, naming: "an illegal move: it is O's turn")
+    }
+  }
+
+  @Test func aRepeatedMoveEndsTheMatchWithAnError() throws {
+    let host = try AttackedHost()
+    let client = try host.attacker()
+    let ply = try host.reachAttackersTurn(client, hostMark: try host.startGame(client), hostPlays: 5)
+    let move = Message.move(ply: ply, position: Position(row: 0, column: 0))
+    try client.send(move)
+    try client.send(move)
+    host.expectMatchEnded(
+      client, naming: "a move for ply \(ply) when ply \(ply + 1) was next (repeated or out of order)")
+  }
+
+  @Test func aMoveOnATakenCellEndsTheMatchWithAnError() throws {
+    let host = try AttackedHost()
+    let client = try host.attacker()
+    let hostMark = try host.startGame(client)
+    let ply = try host.reachAttackersTurn(client, hostMark: hostMark, hostPlays: 5)
+    try client.send(.move(ply: ply, position: Position(row: 1, column: 1)))
+    host.expectMatchEnded(client, naming: "an illegal move: row 2, column 2 is already taken by \(hostMark)")
+  }
+
+  @Test func aMoveOffTheBoardEndsTheMatchWithAnError() throws {
+    let host = try AttackedHost()
+    let client = try host.attacker()
+    let ply = try host.reachAttackersTurn(client, hostMark: try host.startGame(client), hostPlays: 5)
+    try client.send(.move(ply: ply, position: Position(row: 3, column: 0)))
+    host.expectMatchEnded(client, naming: "an illegal move: row 4, column 1 is off the 3×3 board")
+  }
+
+  @Test func aMoveAfterTheGameEndedEndsTheMatchWithAnError() throws {
+    let host = try AttackedHost()
+    let client = try host.attacker()
+    let hostMark = try host.startGame(client)
+    // X takes the top row while O plays the middle row; the attacker plays its part move by move.
+    let top = (0..<3).map { Position(row: 0, column: $0) }
+    let middle = (0..<2).map { Position(row: 1, column: $0) }
+    let attackerCells = hostMark == .x ? middle : top
+    let hostCells = hostMark == .x ? [1, 2, 3] : [4, 5]
+    for cell in hostCells { host.host.send("\(cell)") }
+    var ply: UInt16 = 0
+    for position in attackerCells {
+      if hostMark == .x || ply > 0 {
+        // Wait for the host's move before ours.
+        guard client.next(where: { if case .move = $0 { true } else { false } }) != nil else {
+          Issue.record("the host's move did not arrive\n\(host.context)")
+          return
+        }
+        ply += 1
+      }
+      try client.send(.move(ply: ply, position: position))
+      ply += 1
+    }
+    #expect(host.host.waitFor("result: X wins"), "\(host.context)")
+    try client.send(.move(ply: 5, position: Position(row: 2, column: 2)))
+    host.expectMatchEnded(client, naming: "a move while no game is in progress")
+  }
+
+  @Test func aChatFloodEndsTheMatchWithAnError() throws {
+    let host = try AttackedHost()
+    let client = try host.attacker()
+    _ = try host.startGame(client)
+    for index in 1...11 { try client.send(.chat("flood \(index)")) }
+    host.expectMatchEnded(client, naming: "chat flood: more than 10 messages in 5 seconds")
+    #expect(host.host.output.contains("mallory says: flood 10"), "the first ten chats were not shown")
+    #expect(!host.host.output.contains("mallory says: flood 11"), "the chat over the limit was shown")
+  }
+}
+
+/// A real `tictactoe host` (plain mode, --accept-new, 127.0.0.1, a free port) under attack, with the checks the
+/// tests share.
+private struct AttackedHost {
+  let host: Player
+  let port: UInt16
+  let logPath: String
+
+  init() throws {
+    var environment = try Binary.sandbox().environment
+    environment["USER"] = "alice"
+    logPath = (environment["XDG_STATE_HOME"] ?? "") + "/tictactoe/tictactoe.log"
+    host = try Player(
+      ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain", "--accept-new"], environment: environment)
+    port = UInt16(try #require(host.announcedPort(), "the host announced no port: \(host.output)\(host.errors)"))
+  }
+
+  var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+  var context: String { "--- host output:\n\(host.output)\n--- host errors:\n\(host.errors)\n--- host log:\n\(log)" }
+
+  /// A new hostile connection that completed TLS.
+  func attacker() throws -> HostileClient { try HostileClient(port: port) }
+
+  /// Waits (bounded) until the log holds `text` at least `count` times.
+  func waitForLog(_ text: String, count: Int = 1, timeout: Double = 10) -> Bool {
+    let deadline = monotonicNow() + timeout
+    while monotonicNow() < deadline {
+      if log.components(separatedBy: text).count - 1 >= count { return true }
+      usleep(20_000)
+    }
+    return false
+  }
+
+  /// Says hello as a well-behaved joiner would, takes the host's welcome and coin commitment, gives its coin
+  /// share and takes the reveal; returns the host's mark in game 1.
+  func startGame(_ client: HostileClient) throws -> Mark {
+    try client.send(.hello(versions: [1], name: "mallory", software: "hostile 1"))
+    guard client.next(where: { if case .welcome = $0 { true } else { false } }) != nil,
+      client.next(where: { if case .coinCommit = $0 { true } else { false } }) != nil
+    else { throw HostileClient.Failure(description: "no welcome and commitment\n\(context)") }
+    try client.send(.coinShare(bytes: (0..<32).map { _ in UInt8.random(in: 0...255) }))
+    guard client.next(where: { if case .coinReveal = $0 { true } else { false } }) != nil,
+      host.waitFor("game 1:")
+    else { throw HostileClient.Failure(description: "the coin toss did not finish\n\(context)") }
+    return host.output.contains("you play X") ? .x : .o
+  }
+
+  /// Plays until it is the attacker's turn with the host's mark on cell `hostPlays` (1-9, the attacker keeps
+  /// to the top left corner when it moves first); returns the ply the attacker must send next.
+  func reachAttackersTurn(_ client: HostileClient, hostMark: Mark, hostPlays cell: Int) throws -> UInt16 {
+    var ply: UInt16 = 0
+    if hostMark == .o {
+      try client.send(.move(ply: 0, position: Position(row: 2, column: 2)))
+      ply = 1
+    }
+    host.send("\(cell)")
+    guard client.next(where: { if case .move = $0 { true } else { false } }) != nil else {
+      throw HostileClient.Failure(description: "the host's move did not arrive\n\(context)")
+    }
+    return ply + 1
+  }
+
+  /// Before the game: the client is told why in an `error`, the connection closes cleanly, the host logs the
+  /// cause and keeps hosting.
+  func expectRefusal(_ client: HostileClient, naming cause: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    expectErrorAndCleanClose(client, naming: cause, sourceLocation: sourceLocation)
+    #expect(
+      waitForLog(cause), "the host's log does not name the cause \"\(cause)\"\n\(context)",
+      sourceLocation: sourceLocation)
+    #expect(host.exitStatus(timeout: 0.2) == nil, "the host stopped\n\(context)", sourceLocation: sourceLocation)
+  }
+
+  /// During the game: the client is told why, the connection closes cleanly, the host tells its player the
+  /// opponent broke the protocol (naming the cause) and exits with status 32.
+  func expectMatchEnded(
+    _ client: HostileClient, naming cause: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    expectErrorAndCleanClose(client, naming: cause, sourceLocation: sourceLocation)
+    #expect(host.exitStatus() == 32, "\(context)", sourceLocation: sourceLocation)
+    #expect(
+      host.errors.contains("Your opponent's program broke the rules of the protocol: ")
+        && host.errors.contains(cause), "the host did not say what happened\n\(context)",
+      sourceLocation: sourceLocation)
+  }
+
+  private func expectErrorAndCleanClose(
+    _ client: HostileClient, naming cause: String, sourceLocation: SourceLocation
+  ) {
+    let error = client.next(where: { if case .error = $0 { true } else { false } })
+    guard case .error(let text) = error else {
+      Issue.record("no error message came; received \(client.received)\n\(context)", sourceLocation: sourceLocation)
+      return
+    }
+    #expect(text.contains(cause), "the error \"\(text)\" does not name \"\(cause)\"", sourceLocation: sourceLocation)
+    let end = client.waitForEnd()
+    #expect(end == .closeNotifyThenEOF, "the host ended with \(end)\n\(context)", sourceLocation: sourceLocation)
+  }
+
+  /// A real joiner plays a whole game against the host, then quits; the host reports that and exits 30.
+  func expectStillServing(sourceLocation: SourceLocation = #_sourceLocation) {
+    guard var environment = try? Binary.sandbox().environment,
+      host.exitStatus(timeout: 0) == nil
+    else {
+      Issue.record("the host is gone\n\(context)", sourceLocation: sourceLocation)
+      return
+    }
+    environment["USER"] = "bob"
+    guard
+      let joiner = try? Player(
+        ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: environment)
+    else {
+      Issue.record("cannot start a joiner", sourceLocation: sourceLocation)
+      return
+    }
+    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)\n\(context)", sourceLocation: sourceLocation)
+    Player.playOut(host, joiner)
+    #expect(
+      host.output.contains("result: X wins") && joiner.output.contains("result: X wins"),
+      "the game did not finish\n--- joiner:\n\(joiner.output)\(joiner.errors)\n\(context)",
+      sourceLocation: sourceLocation)
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0, sourceLocation: sourceLocation)
+    #expect(host.exitStatus() == 30, "\(context)", sourceLocation: sourceLocation)
+  }
+}
