@@ -102,6 +102,18 @@ enum FileSystem {
     }
   }
 
+  /// Removes `path` (nothing to do if it is already gone) and makes the removal durable.
+  static func remove(_ path: String) throws(SecurityError) {
+    if unlink(path) != 0 && errno != ENOENT {
+      throw SecurityError.unwritableFile(path: path, reason: "cannot remove it: \(describeErrno())")
+    }
+    let folderDescriptor = open(directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if folderDescriptor >= 0 {
+      fsync(folderDescriptor)
+      close(folderDescriptor)
+    }
+  }
+
   /// The directory part of `path` ("." for a bare file name, "/" for a root entry).
   static func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }

@@ -3,6 +3,11 @@
 /// The directory is made 0700 and the key file 0600; files are written atomically. A damaged
 /// or half-present identity is reported with its path and never silently replaced, because a
 /// new key would make every known peer see a "key changed" warning.
+///
+/// The two files change together: a replacement first writes both into `identity.pending`
+/// (atomically, 0600), then each file, then removes the pending file. A process killed half-way
+/// leaves the pending file, and the next load finishes the replacement from it, so the key and
+/// the certificate never come from two different identities.
 public struct IdentityStore: Sendable {
   /// The directory holding the two files.
   public let directory: String
@@ -15,9 +20,23 @@ public struct IdentityStore: Sendable {
   public var certificatePath: String { FileSystem.join(directory, "identity.crt") }
   /// Path of the private key file (unencrypted PKCS#8 PEM, mode 0600).
   public var keyPath: String { FileSystem.join(directory, "identity.key") }
+  /// Path of a replacement in progress: the new key then the new certificates (PEM, mode 0600).
+  public var pendingPath: String { FileSystem.join(directory, "identity.pending") }
 
-  /// The stored identity, or nil when neither file exists.
+  /// The stored identity, or nil when neither file exists. A replacement that was cut short is
+  /// finished first.
   public func load() throws(SecurityError) -> Identity? {
+    if let pending = try FileSystem.read(pendingPath) {
+      let text = String(decoding: pending, as: UTF8.self)
+      let identity: Identity
+      do {
+        identity = try Identity(certificatePEM: text, privateKeyPEM: text)
+      } catch {
+        throw SecurityError.corruptFile(path: pendingPath, reason: error.description)
+      }
+      try finishReplacing(with: identity)
+      return identity
+    }
     let certificateBytes = try FileSystem.read(certificatePath)
     let keyBytes = try FileSystem.read(keyPath)
     switch (certificateBytes, keyBytes) {
@@ -60,12 +79,23 @@ public struct IdentityStore: Sendable {
     return (identity, true)
   }
 
-  /// Stores `identity` (a new or imported one) in place of the current one.
-  /// The key is written first, each file atomically.
+  /// Stores `identity` (a new or imported one) in place of the current one: both files or,
+  /// if the process dies half-way, neither until the next load finishes the job.
   public func replace(with identity: Identity) throws(SecurityError) {
     try FileSystem.ensurePrivateDirectory(directory)
+    let both = identity.privateKeyPEM + certificateBundle(identity)
+    try FileSystem.writeAtomically(pendingPath, bytes: Array(both.utf8), mode: 0o600)
+    try finishReplacing(with: identity)
+  }
+
+  /// Writes the key and then the certificate, each atomically, then drops the pending file.
+  private func finishReplacing(with identity: Identity) throws(SecurityError) {
     try FileSystem.writeAtomically(keyPath, bytes: Array(identity.privateKeyPEM.utf8), mode: 0o600)
-    let bundle = identity.certificatePEM + (identity.chainPEM ?? "")
-    try FileSystem.writeAtomically(certificatePath, bytes: Array(bundle.utf8), mode: 0o644)
+    try FileSystem.writeAtomically(certificatePath, bytes: Array(certificateBundle(identity).utf8), mode: 0o644)
+    try FileSystem.remove(pendingPath)
+  }
+
+  private func certificateBundle(_ identity: Identity) -> String {
+    identity.certificatePEM + (identity.chainPEM ?? "")
   }
 }

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import Security
+
+/// Replacing the identity changes two files; a process killed between them must not leave a key and a
+/// certificate from two different identities. The pending file carries the replacement to its end.
+@Suite struct IdentityReplacementTests {
+  @Test func aReplacementCutShortIsFinishedByTheNextLoad() throws {
+    let store = IdentityStore(directory: try makeTemporaryDirectory())
+    try store.replace(with: Fixtures.alice)
+    // What a process killed right after writing the pending file and the new key leaves behind.
+    let pending = Fixtures.bob.privateKeyPEM + Fixtures.bob.certificatePEM
+    try pending.write(toFile: store.pendingPath, atomically: false, encoding: .utf8)
+    try Fixtures.bob.privateKeyPEM.write(toFile: store.keyPath, atomically: false, encoding: .utf8)
+    #expect(try store.load()?.fingerprint == Fixtures.bob.fingerprint)
+    #expect(try String(contentsOfFile: store.keyPath, encoding: .utf8) == Fixtures.bob.privateKeyPEM)
+    #expect(try String(contentsOfFile: store.certificatePath, encoding: .utf8) == Fixtures.bob.certificatePEM)
+    #expect(!FileManager.default.fileExists(atPath: store.pendingPath))
+    #expect(try store.load()?.fingerprint == Fixtures.bob.fingerprint)
+  }
+
+  @Test func aCompleteReplacementLeavesNoPendingFile() throws {
+    let store = IdentityStore(directory: try makeTemporaryDirectory())
+    try store.replace(with: Fixtures.alice)
+    try store.replace(with: Fixtures.bob)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: store.directory).sorted() == [
+        "identity.crt", "identity.key",
+      ])
+    #expect(try store.load()?.fingerprint == Fixtures.bob.fingerprint)
+  }
+
+  @Test func aDamagedPendingFileIsReportedAndNothingIsReplaced() throws {
+    let store = IdentityStore(directory: try makeTemporaryDirectory())
+    try store.replace(with: Fixtures.alice)
+    try "-----BEGIN PRIVATE KEY-----\ncut short".write(toFile: store.pendingPath, atomically: false, encoding: .utf8)
+    #expect {
+      try store.load()
+    } throws: { error in
+      guard let error = error as? SecurityError, case .corruptFile(let path, _) = error else { return false }
+      return path == store.pendingPath
+    }
+    #expect(try String(contentsOfFile: store.keyPath, encoding: .utf8) == Fixtures.alice.privateKeyPEM)
+    #expect(FileManager.default.fileExists(atPath: store.pendingPath))
+  }
+}
