@@ -65,13 +65,25 @@ public enum SettingsFile {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw FileError(path: path, reason: "cannot be read")
     }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw FileError(path: path, reason: "is not UTF-8 text")
+    guard let text = String(validating: Array(data), as: UTF8.self) else {
+      let lines = Array(data).split(separator: 10, omittingEmptySubsequences: false)
+      let bad = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0
+      throw FileError(path: path, line: bad + 1, reason: "is not UTF-8 text")
     }
     return try parse(text, path: path)
   }
 
+  /// Replaces the settings file atomically. A file that exists but does not load is never replaced: it may hold
+  /// the player's hand edits, so it is reported (with its line) instead, to be fixed or deleted.
   public static func save(_ settings: Settings, to path: String) throws {
+    if FileManager.default.fileExists(atPath: path) {
+      do {
+        _ = try load(from: path)
+      } catch {
+        throw FileError(
+          path: error.path, line: error.line, reason: "\(error.reason); not replaced: fix or delete it")
+      }
+    }
     try AtomicFile.write(render(settings), to: path)
   }
 }

@@ -48,9 +48,21 @@ public enum TicTacToe {
     case .list(let wait, let json):
       return LANGames.list(wait: wait, json: json, profile: profile(environment, name: nil))
     case .identity(let command, let name):
+      // The name for a new identity comes from the settings unless given: say when they could not be read.
+      if name == nil, let warning = settingsWarning(environment) { writeError("tictactoe: warning: \(warning)\n") }
       return IdentityCommands.run(command, profile: profile(environment, name: name))
     case .peers(let command):
       return IdentityCommands.run(command, profile: profile(environment, name: nil))
+    }
+  }
+
+  /// Why the settings file could not be used, as a warning (nil when it loads or does not exist).
+  static func settingsWarning(_ environment: [String: String]) -> String? {
+    do {
+      _ = try SettingsFile.load(from: Paths(environment: environment).settingsFile)
+      return nil
+    } catch {
+      return "Settings not loaded: \(error); using the defaults."
     }
   }
 
@@ -81,6 +93,14 @@ public enum TicTacToe {
       writeError("tictactoe: \(error)\n")
       return ExitStatus.badFile
     }
+    // Every connection is judged against the known peers: a file that does not load would turn every joiner
+    // away (or fail the join) later, so it is reported now, before anyone connects.
+    do {
+      _ = try profile.knownPeers()
+    } catch {
+      writeError("tictactoe: \(error)\n")
+      return ExitStatus.badFile
+    }
     var rules = context.settings.rules
     if case .host(let request) = role {
       var play = PlayRequest()
@@ -96,6 +116,9 @@ public enum TicTacToe {
       role: isHost ? .host : .joiner, profile: profile, identity: identity, options: options, rules: rules,
       log: context.log, clock: clock)
     var initial: [MatchEvent] = options.warnings.map { .status("warning: \($0)") }
+    if let warning = context.warning {
+      if ui == .plain { writeError("tictactoe: warning: \(warning)\n") } else { initial.append(.status(warning)) }
+    }
     do {
       switch role {
       case .host(let request):

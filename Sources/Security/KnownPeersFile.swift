@@ -18,7 +18,13 @@ public struct KnownPeersFile: Sendable {
       throw KnownPeersError.unreadable(path: path, reason: error.description)
     }
     guard let bytes else { return KnownPeers() }
-    return try KnownPeers.parse(String(decoding: bytes, as: UTF8.self), path: path)
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      // Decoding would replace the bad bytes, and the next save would write that back over the player's line.
+      let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      let bad = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0
+      throw KnownPeersError.malformed(path: path, line: bad + 1, reason: "the line is not valid UTF-8 text")
+    }
+    return try KnownPeers.parse(text, path: path)
   }
 
   /// Replaces the file with `peers` (creating a missing parent directory as 0700).
