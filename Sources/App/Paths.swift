@@ -24,13 +24,16 @@ public struct Paths: Sendable, Equatable {
 }
 
 /// Writes files so that a crash or a kill never leaves half a file: a temporary file in the same
-/// directory, flushed to disk, then renamed over the old one. Directories are made 0700, files 0600.
+/// directory, flushed to disk, then renamed over the old one, and the directory flushed too. Directories
+/// are made 0700, files 0600. Temporary files of writers that were killed are removed on the next write.
 public enum AtomicFile {
   public static func write(_ text: String, to path: String) throws {
     let directory = (path as NSString).deletingLastPathComponent
     try FileManager.default.createDirectory(
       atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let temporary = "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+    let name = (path as NSString).lastPathComponent
+    removeStaleTemporaries(of: name, in: directory)
+    let temporary = "\(directory)/.\(name).\(getpid()).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw FileError(path: temporary, reason: String(cString: strerror(errno))) }
     var ok = true
@@ -57,6 +60,24 @@ public enum AtomicFile {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
       throw FileError(path: path, reason: reason)
+    }
+    let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if folder >= 0 {
+      fsync(folder)
+      close(folder)
+    }
+  }
+
+  /// Removes `.NAME.PID.tmp` files whose process is gone (killed before its rename).
+  private static func removeStaleTemporaries(of name: String, in directory: String) {
+    let prefix = ".\(name)."
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+      guard let pid = Int32(entry.dropFirst(prefix.count).dropLast(4)), pid > 0, kill(pid, 0) != 0 && errno == ESRCH
+      else {
+        continue
+      }
+      unlink("\(directory)/\(entry)")
     }
   }
 }

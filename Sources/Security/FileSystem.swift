@@ -69,6 +69,7 @@ enum FileSystem {
   /// mix, and the file has `mode` from its first byte.
   static func writeAtomically(_ path: String, bytes: [UInt8], mode: mode_t) throws(SecurityError) {
     let folder = directory(of: path)
+    removeStaleTemporaries(of: path)
     var suffix = [UInt8](repeating: 0, count: 6)
     for index in suffix.indices { suffix[index] = UInt8.random(in: 0...255) }
     let temporary = path + ".tmp-\(getpid())-" + suffix.map { String($0, radix: 16) }.joined()
@@ -99,6 +100,26 @@ enum FileSystem {
     if folderDescriptor >= 0 {
       fsync(folderDescriptor)
       close(folderDescriptor)
+    }
+  }
+
+  /// Removes the temporary files earlier writes of `path` left behind when their process was killed before the
+  /// rename (`NAME.tmp-PID-…` whose process is gone): they may hold an old private key. A temporary file of a
+  /// process still running is left alone (it may be writing right now).
+  static func removeStaleTemporaries(of path: String) {
+    let folder = directory(of: path)
+    let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    let prefix = base + ".tmp-"
+    guard let listing = opendir(folder) else { return }
+    defer { closedir(listing) }
+    while let entry = readdir(listing) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0,
+        kill(pid, 0) != 0 && errno == ESRCH
+      else { continue }
+      unlink(join(folder, name))
     }
   }
 

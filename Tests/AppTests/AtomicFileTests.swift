@@ -1,0 +1,70 @@
+import Foundation
+import TerminalUI
+import Testing
+
+@testable import App
+
+/// The App's atomic writes: private permissions, no leftovers, and no overwriting of a settings file the player
+/// must fix first.
+@Suite struct AtomicFileTests {
+  private func temporaryDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "ttt-atomic-\(UUID().uuidString)/config"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }
+
+  /// The PID of a process that has ended (and was reaped).
+  private func deadProcessID() throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/true")
+    try process.run()
+    process.waitUntilExit()
+    return process.processIdentifier
+  }
+
+  @Test func writesAPrivateFileInAPrivateDirectoryAndLeavesNothingElse() throws {
+    let directory = try temporaryDirectory() + "/new"
+    try AtomicFile.write("size = 4\n", to: directory + "/settings.conf")
+    #expect(try String(contentsOfFile: directory + "/settings.conf", encoding: .utf8) == "size = 4\n")
+    let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/settings.conf")
+    #expect(attributes[.posixPermissions] as? Int == 0o600)
+    #expect(try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int == 0o700)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["settings.conf"])
+  }
+
+  @Test func removesTheTemporaryFilesOfKilledWritersOnly() throws {
+    let directory = try temporaryDirectory()
+    let dead = try deadProcessID()
+    let stale = ".settings.conf.\(dead).tmp"
+    let live = ".settings.conf.\(getppid()).tmp"
+    let other = ".recent_addresses.\(dead).tmp"
+    for name in [stale, live, other] {
+      #expect(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data("half".utf8)))
+    }
+    try AtomicFile.write("size = 4\n", to: directory + "/settings.conf")
+    let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory))
+    #expect(left == [live, other, "settings.conf"])
+  }
+
+  @Test func settingsThatDoNotLoadAreNotSavedOver() throws {
+    let path = try temporaryDirectory() + "/settings.conf"
+    try "size = 4\nk = banana\n".write(toFile: path, atomically: false, encoding: .utf8)
+    #expect {
+      try SettingsFile.save(Settings(), to: path)
+    } throws: { error in
+      "\(error)".contains("\(path) line 2: k must be a number") && "\(error)".contains("not replaced")
+    }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "size = 4\nk = banana\n")
+  }
+
+  @Test func settingsThatAreNotUTF8NameTheLine() throws {
+    let path = try temporaryDirectory() + "/settings.conf"
+    let bytes = Array("size = 4\nk = 3\nname = caf".utf8) + [0xE9]
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+    #expect {
+      try SettingsFile.load(from: path)
+    } throws: { error in
+      (error as? FileError)?.line == 3 && "\(error)" == "\(path) line 3: is not UTF-8 text"
+    }
+  }
+}
