@@ -131,21 +131,33 @@ import Testing
 }
 
 /// A host and a joiner (plain mode, --accept-new, private homes) whose connection goes through a fault proxy.
-private struct ProxiedGame {
+/// The homes are removed when the test lets go of it.
+private final class ProxiedGame {
   let host: Player
   let joiner: Player
   let proxy: FaultProxy
+  private let homes: [String]
 
   init(delay: Double) throws {
-    var alice = try Binary.sandbox().environment
+    let (aliceHome, bobHome) = (try Binary.sandbox(), try Binary.sandbox())
+    homes = [aliceHome.root, bobHome.root]
+    var alice = aliceHome.environment
     alice["USER"] = "alice"
-    var bob = try Binary.sandbox().environment
+    var bob = bobHome.environment
     bob["USER"] = "bob"
     host = try Player(
       ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain", "--accept-new"], environment: alice)
     let port = try #require(host.announcedPort())
     proxy = try FaultProxy.start(target: UInt16(port), delay: delay)
     joiner = try Player(["join", "127.0.0.1:\(proxy.port)", "--ui", "plain", "--accept-new"], environment: bob)
+  }
+
+  deinit {
+    for player in [host, joiner] {
+      player.signal(SIGKILL)
+      _ = player.exitStatus()
+    }
+    for root in homes { try? FileManager.default.removeItem(atPath: root) }
   }
 
   /// Waits until both sides announced game 1.

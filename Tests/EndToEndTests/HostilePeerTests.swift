@@ -180,19 +180,28 @@ import WireProtocol
 }
 
 /// A real `tictactoe host` (plain mode, --accept-new, 127.0.0.1, a free port) under attack, with the checks the
-/// tests share.
-private struct AttackedHost {
+/// tests share. Its private home is removed when the test lets go of it.
+private final class AttackedHost {
   let host: Player
   let port: UInt16
   let logPath: String
+  private var homes: [String] = []
 
   init() throws {
-    var environment = try Binary.sandbox().environment
+    let home = try Binary.sandbox()
+    homes.append(home.root)
+    var environment = home.environment
     environment["USER"] = "alice"
     logPath = (environment["XDG_STATE_HOME"] ?? "") + "/tictactoe/tictactoe.log"
     host = try Player(
       ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain", "--accept-new"], environment: environment)
     port = UInt16(try #require(host.announcedPort(), "the host announced no port: \(host.output)\(host.errors)"))
+  }
+
+  deinit {
+    host.signal(SIGKILL)
+    _ = host.exitStatus()
+    for root in homes { try? FileManager.default.removeItem(atPath: root) }
   }
 
   var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
@@ -279,12 +288,12 @@ private struct AttackedHost {
 
   /// A real joiner plays a whole game against the host, then quits; the host reports that and exits 30.
   func expectStillServing(sourceLocation: SourceLocation = #_sourceLocation) {
-    guard var environment = try? Binary.sandbox().environment,
-      host.exitStatus(timeout: 0) == nil
-    else {
+    guard let home = try? Binary.sandbox(), host.exitStatus(timeout: 0) == nil else {
       Issue.record("the host is gone\n\(context)", sourceLocation: sourceLocation)
       return
     }
+    homes.append(home.root)
+    var environment = home.environment
     environment["USER"] = "bob"
     guard
       let joiner = try? Player(

@@ -6,7 +6,11 @@ import Testing
 /// (10 s) runs out, says so in its log, and a real game on the same host goes on meanwhile.
 @Suite struct SlowClientTests {
   @Test func silentAndTricklingConnectionsAreDroppedAfterTheHandshakeTimeoutWhileAGameGoesOn() throws {
-    var alice = try Binary.sandbox().environment
+    let (aliceHome, bobHome) = (try Binary.sandbox(), try Binary.sandbox())
+    defer {
+      for root in [aliceHome.root, bobHome.root] { try? FileManager.default.removeItem(atPath: root) }
+    }
+    var alice = aliceHome.environment
     alice["USER"] = "alice"
     let logPath = (alice["XDG_STATE_HOME"] ?? "") + "/tictactoe/tictactoe.log"
     let host = try Player(
@@ -21,7 +25,7 @@ import Testing
     let opened = monotonicNow()
     #expect(trickling.write([clientHello[0]]))
 
-    var bob = try Binary.sandbox().environment
+    var bob = bobHome.environment
     bob["USER"] = "bob"
     let joiner = try Player(["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob)
     #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
