@@ -302,10 +302,10 @@ private final class Engine: @unchecked Sendable {
           deliver(flow, link, now: now, stallUntil: stallUntil)
         }
         if !link.closed && link.flows.allSatisfy(\.finished) {
+          locked { counters.ended += 1 }
           close(link.client)
           close(link.upstream)
           link.closed = true
-          locked { counters.ended += 1 }
         }
       }
       links.removeAll(where: \.closed)
@@ -354,9 +354,9 @@ private final class Engine: @unchecked Sendable {
           }
         }
       guard connected == 0 else {
+        locked { counters.dropped += 1 }
         close(upstream)
         reset(client)
-        locked { counters.dropped += 1 }
         continue
       }
       for fd in [client, upstream] {
@@ -391,8 +391,8 @@ private final class Engine: @unchecked Sendable {
       flow.sourceOpen = false
       if count < 0 {
         // A reset is passed on at once, as on a real network (it overtakes bytes in flight).
-        end(link, .reset, counted: false)
         locked { counters.ended += 1 }
+        end(link, .reset, counted: false)
       } else {
         flow.queue.append(Chunk(bytes: [], end: true, due: due))
       }
@@ -416,8 +416,8 @@ private final class Engine: @unchecked Sendable {
       if written < 0 {
         if errno == EINTR { continue }
         if errno == EAGAIN || errno == EWOULDBLOCK { return }
-        end(link, .reset, counted: false)
         locked { counters.ended += 1 }
+        end(link, .reset, counted: false)
         return
       }
       locked {
@@ -444,6 +444,8 @@ private final class Engine: @unchecked Sendable {
   /// Ends a connection now, discarding what it holds; `counted` when the proxy chose to (a drop).
   private func end(_ link: Link, _ how: FaultProxy.Drop, counted: Bool = true) {
     guard !link.closed else { return }
+    // Counted before the sockets close: a test that sees the close may read the counters at once.
+    if counted { locked { counters.dropped += 1 } }
     switch how {
     case .reset:
       reset(link.client)
@@ -453,7 +455,6 @@ private final class Engine: @unchecked Sendable {
       close(link.upstream)
     }
     link.closed = true
-    if counted { locked { counters.dropped += 1 } }
   }
 
   /// Closes `fd` with a TCP reset.

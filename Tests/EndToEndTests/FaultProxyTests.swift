@@ -20,7 +20,7 @@ import Testing
     let inbound = Array("the other way".utf8)
     #expect(pair.server.write(inbound))
     #expect(pair.client.read(count: inbound.count, timeout: 10) == inbound)
-    #expect(pair.proxy.counters.bytesToTarget == outbound.count)
+    #expect(pair.proxy.waitFor { $0.bytesToTarget == outbound.count })
     #expect(pair.proxy.waitFor { $0.bytesToClient == inbound.count })
     #expect(pair.proxy.counters.accepted == 1)
   }
