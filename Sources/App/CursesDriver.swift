@@ -11,7 +11,8 @@ public final class CursesDriver {
   private var controller: UIController
   private let signals: SignalPipe
   private let computer = ComputerPlayer()
-  private let onSaveSettings: (Settings) -> Void
+  /// Saves the options; returns why they could not be saved, for the screen.
+  private let onSaveSettings: (Settings) -> String?
   private let log: Log
   /// Starts hosting (nil) or joining (an address): a match and its first events, or why it failed.
   var startNetwork: ((String?, Fingerprint?) -> Result<(NetworkMatch, [MatchEvent]), MatchEnd>)?
@@ -26,7 +27,7 @@ public final class CursesDriver {
 
   public init(
     terminal: Terminal, controller: UIController, signals: SignalPipe, log: Log,
-    onSaveSettings: @escaping (Settings) -> Void
+    onSaveSettings: @escaping (Settings) -> String?
   ) {
     self.terminal = terminal
     self.controller = controller
@@ -108,7 +109,7 @@ public final class CursesDriver {
       case .think(let game, let level, let token):
         computer.think(game: game, level: level, token: token)
       case .saveSettings(let settings):
-        onSaveSettings(settings)
+        if let problem = onSaveSettings(settings) { controller.showNotice(problem) }
       case .quit:
         return exitStatus ?? 0
       case .host:

@@ -526,6 +526,10 @@ public final class NetworkMatch {
       case .closed(let end):
         log.write("session with \(link.connection.peerAddress) ended: \(end)")
         link.connection.close()
+        if link !== active, role == .host, end != .localQuit {
+          // A joiner that was never let in: the host player hears what happened, and keeps hosting.
+          events.append(.status("A connection from \(link.connection.peerAddress) was closed: \(end)"))
+        }
         if link === active {
           reconnectAt = nil
           advertiser?.cancel()

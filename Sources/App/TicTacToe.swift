@@ -255,8 +255,10 @@ public enum TicTacToe {
       onSaveSettings: { settings in
         do {
           try SettingsFile.save(settings, to: context.paths.settingsFile)
+          return nil
         } catch {
           context.log.write("settings not saved: \(error)")
+          return "Options not saved (they apply until you quit): \(error)"
         }
       })
     let settings = controller.state.settings

@@ -71,6 +71,11 @@ public struct UIController: Sendable {
     state.page = .network
   }
 
+  /// A line for the lobby (such as why the options could not be saved).
+  public mutating func showNotice(_ text: String) {
+    state.notice = text
+  }
+
   /// Lets the network driver change what the screen shows of the match.
   public mutating func updateNetwork(_ change: (inout NetGameState) -> Void) {
     guard var net = state.net else { return }

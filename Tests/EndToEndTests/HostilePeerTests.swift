@@ -251,12 +251,15 @@ private final class AttackedHost {
   }
 
   /// Before the game: the client is told why in an `error`, the connection closes cleanly, the host logs the
-  /// cause and keeps hosting.
+  /// cause, tells its player, and keeps hosting.
   func expectRefusal(_ client: HostileClient, naming cause: String, sourceLocation: SourceLocation = #_sourceLocation) {
     expectErrorAndCleanClose(client, naming: cause, sourceLocation: sourceLocation)
     #expect(
       waitForLog(cause), "the host's log does not name the cause \"\(cause)\"\n\(context)",
       sourceLocation: sourceLocation)
+    #expect(
+      host.waitFor("was closed: Your opponent's program broke the rules of the protocol: ", timeout: 5)
+        && host.waitFor(cause, timeout: 5), "the host player was not told\n\(context)", sourceLocation: sourceLocation)
     #expect(host.exitStatus(timeout: 0.2) == nil, "the host stopped\n\(context)", sourceLocation: sourceLocation)
   }
 
