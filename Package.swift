@@ -39,7 +39,8 @@ let package = Package(
     .testTarget(name: "SessionTests", dependencies: ["Session", "GameCore", "WireProtocol"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore"]),
-    .testTarget(name: "AppTests", dependencies: ["App", "GameCore", "TerminalUI", "Security", "Transport"]),
+    .testTarget(
+      name: "AppTests", dependencies: ["App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol"]),
     .testTarget(name: "EndToEndTests", dependencies: ["tictactoe", "tictactoe-bench"]),
   ],
   swiftLanguageModes: [.v6]

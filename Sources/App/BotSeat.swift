@@ -56,6 +56,8 @@ struct BotSeat {
   /// When the game in progress began (nil between games).
   private var gameStartedAt: Double?
   private var answeredChat = false
+  /// The bot said goodbye on its own (`shutDown`): nothing more happens on this seat.
+  private var saidGoodbye = false
 
   /// The bot's reply to the first chat of a connection; later chats are read and ignored.
   var chatReply: String { "\(botName) is a practice bot (\(level)); it does not read chat. Good game!" }
@@ -96,7 +98,8 @@ struct BotSeat {
   /// The host is stopping: say goodbye with `ByeReason.shuttingDown` and end (a game in progress is recorded
   /// as unfinished).
   mutating func shutDown(now: Double) -> BotReaction {
-    guard !session.isClosed else { return BotReaction() }
+    guard !session.isClosed, !saidGoodbye else { return BotReaction() }
+    saidGoodbye = true
     var reaction = BotReaction(messages: [.bye(.shuttingDown, text: "\(botName) is shutting down")])
     reaction.games += unfinishedGame(now: now, reason: "the bot shut down")
     reaction.end = .localQuit
@@ -105,6 +108,7 @@ struct BotSeat {
 
   private mutating func absorb(_ outputs: [SessionOutput], now: Double) -> BotReaction {
     var reaction = BotReaction()
+    guard !saidGoodbye else { return reaction }
     for output in outputs {
       switch output {
       case .send(let message):
