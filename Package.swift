@@ -40,7 +40,8 @@ let package = Package(
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore"]),
     .testTarget(
-      name: "AppTests", dependencies: ["App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol"]),
+      name: "AppTests",
+      dependencies: ["App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol"]),
     .testTarget(name: "EndToEndTests", dependencies: ["tictactoe", "tictactoe-bench"]),
   ],
   swiftLanguageModes: [.v6]
