@@ -58,6 +58,7 @@ final class BotHost {
   /// Accepting stops until then after the process ran out of descriptors.
   private var acceptPausedUntil = 0.0
   private(set) var port: UInt16 = 0
+  /// Games played to their end (a line, a draw or a resignation).
   private(set) var gamesPlayed = 0
   private(set) var playersLetIn = 0
 
@@ -285,7 +286,7 @@ final class BotHost {
         name: link.seat?.session.peerName ?? "?", fingerprint: certificate?.fingerprint.description ?? "?",
         address: connection.peerAddress)
       for game in reaction.games {
-        gamesPlayed += 1
+        if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
         log.write(game.logLine(peer: peer))
       }
     }
@@ -334,6 +335,9 @@ final class BotHost {
     }
   }
 
+  /// "1 game", "2 games".
+  static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
   private func shutDown(say: (String) -> Void) {
     advertiser?.cancel()
     advertiser = nil
@@ -348,7 +352,10 @@ final class BotHost {
     }
     for fd in listeners { Glibc.close(fd) }
     listeners = []
-    log.write("bot stopped: said goodbye to \(told) players; \(gamesPlayed) games")
-    say("Stopped: said goodbye to \(told) players; \(gamesPlayed) games played, \(playersLetIn) players let in.")
+    let summary =
+      "said goodbye to \(BotHost.count(told, "player")); \(BotHost.count(gamesPlayed, "game")) played to the end, "
+      + "\(BotHost.count(playersLetIn, "player")) let in"
+    log.write("bot stopped: \(summary)")
+    say("Stopped: \(summary).")
   }
 }

@@ -110,7 +110,7 @@ public enum CommandLineParser {
       --k K             K in a row wins, from 3 to N (default: min(N, 5) with --size, else the saved setting)
       --first WHO       who moves first against the computer: me, them or random; the first player is X
       --bot LEVEL       host a practice bot playing at LEVEL (easy, normal or perfect) against any number of
-                        joiners at once; new joiners need --accept-new; runs until Ctrl-C or SIGTERM
+                        joiners at once, until Ctrl-C or SIGTERM; new joiners are let in only with --accept-new
       --port P          host on port P (default 7177; 0 picks a free port)
       --bind ADDR       host on this address only (default: every address, IPv6 and IPv4)
       --name NAME       your name for this game (default: the `name` setting, else the login name)
