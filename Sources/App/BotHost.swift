@@ -201,6 +201,10 @@ final class BotHost {
           "\(pending.count) connections are setting up TLS: dropping the oldest, \(link.connection.peerAddress)")
         close(link, gracefully: false)
       }
+      // Answers go out at once: without this, a second small message (a rematch acceptance, then the bot's
+      // first move) waits for the joiner's delayed ACK, up to 40 ms on Linux.
+      var one: Int32 = 1
+      setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
       do {
         let connection = try PeerConnection(fd: fd, context: context, peerAddress: peer)
         links[fd] = Link(connection: connection, acceptedAt: now)
