@@ -55,6 +55,9 @@ final class BotHost {
   private var pending: [Int32] = []
   private var pollSet = PollSet()
   private var advertiser: Advertiser?
+  /// Peers remembered since the start: a burst of connections from one new peer, all judged before the context
+  /// was made again, writes the known-peers file once.
+  private var remembered: Set<Fingerprint> = []
   /// Accepting stops until then after the process ran out of descriptors.
   private var acceptPausedUntil = 0.0
   private(set) var port: UInt16 = 0
@@ -307,6 +310,7 @@ final class BotHost {
   /// A new peer let in by --accept-new is remembered like one a player accepted, and the context is made
   /// again so its next connection is judged as known (and a later change of its key is caught).
   private func remember(_ certificate: PeerCertificate) {
+    guard remembered.insert(certificate.fingerprint).inserted else { return }
     do {
       try profile.remember(name: certificate.commonName, fingerprint: certificate.fingerprint)
       context = try BotHost.makeContext(profile: profile, identity: identity, options: options)

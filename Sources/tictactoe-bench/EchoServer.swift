@@ -1,13 +1,14 @@
 import COpenSSL
 import Security
+import Transport
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// The load benchmark's baseline server: a minimal TLS echo written straight against OpenSSL's C API (the
-/// `BaselineContext` settings: TLS 1.3, client certificate pinned, the same ALPN), on one poll() loop with
-/// OpenSSL's own socket BIOs. It sends back every byte it reads and keeps no other state. Run as a child
+/// `BaselineContext` settings: TLS 1.3, client certificate pinned, the same ALPN), on one event loop (the
+/// project's epoll-based `PollSet`, as the bot host uses) with OpenSSL's own socket BIOs. It sends back every byte it reads and keeps no other state. Run as a child
 /// process (`--echo-server DIR`) so its memory and CPU time are its own.
 enum EchoServer {
   /// The argument that makes this program serve as the echo baseline instead of benchmarking.
@@ -33,16 +34,13 @@ enum EchoServer {
     let listener = try listen()
     print("port \(localPort(listener))")
     fflush(nil)
-    var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
-    var connections: [OpaquePointer?] = [nil]  // parallel to fds; nil for the listener
+    let pollSet = PollSet()
+    pollSet.insert(listener, events: Int16(POLLIN))
+    var connections: [Int32: OpaquePointer] = [:]
     var buffer = [UInt8](repeating: 0, count: 16_384)
     while true {
-      guard poll(&fds, nfds_t(fds.count), -1) > 0 else { continue }
-      var index = fds.count - 1
-      while index >= 0 {
-        defer { index -= 1 }
-        guard fds[index].revents != 0 else { continue }
-        if index == 0 {
+      for (fd, _) in pollSet.wait(timeout: -1) {
+        if fd == listener {
           while true {
             let fd = accept(listener, nil, nil)
             if fd < 0 { break }
@@ -55,19 +53,14 @@ enum EchoServer {
             }
             SSL_set_fd(ssl, fd)
             SSL_set_accept_state(ssl)
-            fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
-            connections.append(ssl)
+            connections[fd] = ssl
+            pollSet.insert(fd, events: Int16(POLLIN))
           }
-          continue
-        }
-        guard let ssl = connections[index], echo(ssl, &buffer) else {
-          if let ssl = connections[index] { SSL_free(ssl) }
-          close(fds[index].fd)
-          fds.swapAt(index, fds.count - 1)
-          connections.swapAt(index, connections.count - 1)
-          fds.removeLast()
-          connections.removeLast()
-          continue
+        } else if let ssl = connections[fd], !echo(ssl, &buffer) {
+          pollSet.remove(fd)
+          connections.removeValue(forKey: fd)
+          SSL_free(ssl)
+          close(fd)
         }
       }
     }

@@ -42,6 +42,7 @@ final class LoadGenerator {
   private let port: UInt16
   private let context: TLSContext
   private var clients: [Int32: Client] = [:]
+  private let pollSet = PollSet()
   private var random = SplitMix(seed: 2026)
   private var due = DueQueue()
   private var measuring = false
@@ -115,7 +116,10 @@ final class LoadGenerator {
   }
 
   func closeAll() {
-    for client in clients.values { client.connection.close(gracefully: false) }
+    for client in clients.values {
+      pollSet.remove(client.connection.fd)
+      client.connection.close(gracefully: false)
+    }
     clients.removeAll()
   }
 
@@ -128,7 +132,9 @@ final class LoadGenerator {
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     let connection = try PeerConnection(fd: fd, context: context, peerAddress: "127.0.0.1:\(port)")
     clients[fd] = Client(connection: connection)
+    pollSet.insert(fd, events: Int16(POLLIN))
     try connection.start()
+    watch(clients[fd])
   }
 
   /// One round: fires the moves that are due, polls every connection (at most `maxWait` ms, less when a move
@@ -137,22 +143,19 @@ final class LoadGenerator {
     var now = Clock.now()
     while let next = due.peek, next.time <= now {
       due.pop()
-      if let client = clients[next.fd] { move(client, now: now) }
+      if let client = clients[next.fd] {
+        move(client, now: now)
+        watch(client)
+      }
       now = Clock.now()
     }
     var wait = maxWait
     if let next = due.peek { wait = min(wait, Int32((next.time - now) / 1_000_000)) }
-    let order = Array(clients.values)
-    var fds = order.map { client in
-      pollfd(
-        fd: client.connection.fd, events: Int16(POLLIN | (client.connection.wantsWrite ? POLLOUT : 0)), revents: 0)
-    }
-    guard poll(&fds, nfds_t(fds.count), max(0, wait)) >= 0 else { return }
-    for (index, entry) in fds.enumerated() where entry.revents != 0 {
-      let client = order[index]
-      guard !client.connection.isClosed else { continue }
-      if entry.revents & Int16(POLLOUT) != 0 { client.connection.flush() }
-      if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(client) }
+    for (fd, revents) in pollSet.wait(timeout: max(0, wait)) {
+      guard let client = clients[fd], !client.connection.isClosed else { continue }
+      if revents & Int16(POLLOUT) != 0 { client.connection.flush() }
+      if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(client) }
+      watch(clients[fd])
     }
     now = Clock.now()
     if now >= nextTick {
@@ -160,8 +163,15 @@ final class LoadGenerator {
       for client in clients.values {
         guard let outputs = client.session?.tick(now: seconds(now)) else { continue }
         apply(outputs, to: client, now: now)
+        watch(client)
       }
     }
+  }
+
+  /// Watches for output room only while something waits to be written.
+  private func watch(_ client: Client?) {
+    guard let client, !client.connection.isClosed else { return }
+    pollSet.setEvents(client.connection.fd, Int16(POLLIN | (client.connection.wantsWrite ? POLLOUT : 0)))
   }
 
   private func read(_ client: Client) {
@@ -282,6 +292,7 @@ final class LoadGenerator {
   }
 
   private func fail(_ client: Client, _ reason: String) {
+    pollSet.remove(client.connection.fd)
     client.connection.close(gracefully: false)
     clients.removeValue(forKey: client.connection.fd)
     if !stopping { failures.append(reason) }

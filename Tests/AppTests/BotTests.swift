@@ -1,5 +1,4 @@
 import GameCore
-import Glibc
 import Security
 import Session
 import Testing
@@ -177,7 +176,7 @@ private struct Table {
   }
 
   @Test func anUnknownJoinerIsRefusedAsUntrustedWithTheReasonAndNoGameIsPlayed() {
-    var table = Table(admission: .refuse("ask for --accept-new"))
+    let table = Table(admission: .refuse("ask for --accept-new"))
     #expect(table.admitted == 0)
     #expect(table.joiner.phase == .closed(.refused(.untrusted, "ask for --accept-new")))
     #expect(table.botEnd == .localQuit)
@@ -316,49 +315,5 @@ private struct Table {
     let limit = PendingHandshakes()
     #expect(limit.cap >= 256 && limit.patience >= 2)
     #expect(limit.decide(pending: 255, oldest: 0, now: 0.5) == .accept)
-  }
-}
-
-@Suite struct PollSetTests {
-  private func makePipe() -> (read: Int32, write: Int32) {
-    var fds: [Int32] = [-1, -1]
-    _ = pipe(&fds)
-    return (fds[0], fds[1])
-  }
-
-  @Test func reportsOnlyWhatIsReadyAndKeepsTrackAcrossRemovals() {
-    let a = makePipe()
-    let b = makePipe()
-    let c = makePipe()
-    defer { for fd in [a.read, a.write, b.read, b.write, c.read, c.write] { close(fd) } }
-    var set = PollSet()
-    for fd in [a.read, b.read, c.read] { set.insert(fd, events: Int16(POLLIN)) }
-    #expect(set.count == 3 && set.wait(timeout: 0).isEmpty)
-    var byte: UInt8 = 1
-    _ = write(c.write, &byte, 1)
-    _ = write(a.write, &byte, 1)
-    #expect(Set(set.wait(timeout: 0).map(\.fd)) == [a.read, c.read])
-    // Removing the first entry moves the last one into its place; both must still be found by descriptor.
-    set.remove(a.read)
-    #expect(!set.contains(a.read) && set.contains(c.read) && set.count == 2)
-    #expect(set.wait(timeout: 0).map(\.fd) == [c.read])
-    set.setEvents(c.read, 0)
-    #expect(set.events(of: c.read) == 0 && set.wait(timeout: 0).isEmpty)
-    set.insert(c.read, events: Int16(POLLIN))
-    #expect(set.count == 2 && set.wait(timeout: 0).first?.revents == Int16(POLLIN))
-    set.remove(a.read)  // twice: nothing happens
-    #expect(set.count == 2)
-  }
-
-  @Test func aWriterIsReportedWritable() {
-    let p = makePipe()
-    defer {
-      close(p.read)
-      close(p.write)
-    }
-    var set = PollSet()
-    set.insert(p.write, events: Int16(POLLOUT))
-    let ready = set.wait(timeout: 0)
-    #expect(ready.count == 1 && ready[0].revents & Int16(POLLOUT) != 0)
   }
 }
