@@ -25,8 +25,10 @@ extension TicTacToe {
         level: level, rules: rules, profile: profile, identity: identity, options: options, log: context.log,
         clock: { Monotonic.now() })
       let descriptors = OpenFileLimit.raiseToHardLimit()
-      if rules.cellCount > 9 { writeAll(1, "Solving the opening positions…\n") }
-      bot.warmUp()
+      let solving = bot.warmUp()
+      if solving >= 0.1 {
+        writeAll(1, "Solved the opening positions in \(BotGameRecord.seconds(solving).dropLast(2)) s.\n")
+      }
       try bot.listen(bind: request.bind, port: request.port)
       for warning in options.warnings { writeAll(1, "warning: \(warning)\n") }
       writeAll(
