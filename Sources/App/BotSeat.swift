@@ -36,6 +36,9 @@ struct BotReaction: Equatable {
   /// The session ended: send `messages`, then close the connection.
   var end: SessionEnd?
 
+  /// Nothing to send, record or close.
+  var isEmpty: Bool { messages.isEmpty && games.isEmpty && !admitted && end == nil }
+
   static func += (left: inout BotReaction, right: BotReaction) {
     left.messages += right.messages
     left.games += right.games

@@ -59,6 +59,24 @@ public final class PollSet {
     let ready = buffer.withUnsafeMutableBufferPointer {
       epoll_wait(epoll, $0.baseAddress, Int32($0.count), timeout)
     }
+    return collect(ready)
+  }
+
+  /// As `wait(timeout:)` with a timeout in nanoseconds (negative: forever), for loops that must wake at a
+  /// precise time (epoll_pwait2, Linux 5.11; on older kernels the timeout is rounded up to a millisecond).
+  public func wait(nanoseconds: Int64) -> [(fd: Int32, revents: Int16)] {
+    guard nanoseconds >= 0 else { return wait(timeout: -1) }
+    var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+    let ready = buffer.withUnsafeMutableBufferPointer {
+      epoll_pwait2(epoll, $0.baseAddress, Int32($0.count), &timeout, nil)
+    }
+    if ready < 0 && errno == ENOSYS {
+      return wait(timeout: Int32(min(Int64(Int32.max), (nanoseconds + 999_999) / 1_000_000)))
+    }
+    return collect(ready)
+  }
+
+  private func collect(_ ready: Int32) -> [(fd: Int32, revents: Int16)] {
     guard ready > 0 else { return [] }
     var result: [(fd: Int32, revents: Int16)] = []
     result.reserveCapacity(Int(ready))

@@ -149,9 +149,11 @@ final class LoadGenerator {
       }
       now = Clock.now()
     }
-    var wait = maxWait
-    if let next = due.peek { wait = min(wait, Int32((next.time - now) / 1_000_000)) }
-    for (fd, revents) in pollSet.wait(timeout: max(0, wait)) {
+    // Sleep until the next move is due, to the nanosecond: rounding to milliseconds would either spin (and
+    // take CPU from the server) or send moves in bursts (and queue them at the server).
+    var wait = Int64(maxWait) * 1_000_000
+    if let next = due.peek { wait = min(wait, Int64(next.time - now)) }
+    for (fd, revents) in pollSet.wait(nanoseconds: max(0, wait)) {
       guard let client = clients[fd], !client.connection.isClosed else { continue }
       if revents & Int16(POLLOUT) != 0 { client.connection.flush() }
       if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(client) }

@@ -59,4 +59,19 @@ import Transport
     for _ in 0..<3 { seen.formUnion(set.wait(timeout: 0).map(\.fd)) }
     #expect(seen == Set(pipes.map(\.read)))
   }
+
+  @Test func aNanosecondWaitReturnsWhatIsReadyAndOtherwiseTimesOut() {
+    let p = makePipe()
+    defer {
+      close(p.read)
+      close(p.write)
+    }
+    let set = PollSet()
+    set.insert(p.read, events: Int16(POLLIN))
+    #expect(set.wait(nanoseconds: 200_000).isEmpty)
+    var byte: UInt8 = 1
+    _ = write(p.write, &byte, 1)
+    #expect(set.wait(nanoseconds: 200_000).map(\.fd) == [p.read])
+    #expect(set.wait(nanoseconds: -1).map(\.fd) == [p.read])  // forever, but it is ready
+  }
 }
