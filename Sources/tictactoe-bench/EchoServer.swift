@@ -23,7 +23,7 @@ enum EchoServer {
   }
 
   /// Runs in the child: listens on 127.0.0.1 (a free port), prints `port N`, and echoes until killed.
-  static func serve(_ files: Files) throws {
+  static func serve(_ files: Files) throws -> Never {
     OpenFiles.raiseLimit()
     guard let certificate = ProcFile.read(files.certificate), let key = ProcFile.read(files.key),
       let pinText = ProcFile.read(files.clientPin),
