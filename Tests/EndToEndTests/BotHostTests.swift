@@ -155,4 +155,33 @@ import Testing
     let line = text.stdout.split(separator: "\n").first { $0.hasPrefix(name + "\t") }
     #expect(line?.contains("waiting, practice bot (perfect)") == true, "\(text.stdout)")
   }
+
+  @Test func aFloodOfSilentConnectionsDoesNotKeepARealJoinerOut() throws {
+    let (root, environment) = try home("botrunner", discovery: false)
+    let (bot, port) = try bot(environment, ["--accept-new"])
+    defer { bot.signal(SIGTERM) }
+    // More connections that never start TLS than the bot lets set up at once (256).
+    var silent: [Int32] = []
+    defer { for fd in silent { close(fd) } }
+    for _ in 0..<300 {
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var address = Loopback.address(port: UInt16(port))
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      guard connected == 0 else {
+        close(fd)
+        break
+      }
+      silent.append(fd)
+    }
+    #expect(silent.count == 300)
+    let joiner = try join("patient", port: port)
+    #expect(joiner.waitFor("game 1:", timeout: 30), "\(joiner.output)\(joiner.errors)")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0)
+    #expect(logLines(root).contains { $0.contains("connections are setting up TLS: dropping the oldest") })
+  }
 }
