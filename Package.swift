@@ -15,12 +15,13 @@ let package = Package(
     .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
     .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl"),
     .systemLibrary(name: "CDNSSD", path: "Sources/CDNSSD"),
+    .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "GameCore", swiftSettings: optimised),
     .target(name: "WireProtocol", dependencies: ["GameCore"]),
     .target(name: "Security", dependencies: ["COpenSSL"]),
     .target(name: "Discovery", dependencies: ["CDNSSD"]),
     .target(name: "Session", dependencies: ["GameCore", "WireProtocol"]),
-    .target(name: "Transport", dependencies: ["Security", "WireProtocol"]),
+    .target(name: "Transport", dependencies: ["Security", "WireProtocol", "CEpoll"]),
     .target(name: "TerminalUI", dependencies: ["GameCore"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
@@ -39,7 +40,9 @@ let package = Package(
     .testTarget(name: "SessionTests", dependencies: ["Session", "GameCore", "WireProtocol"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore"]),
-    .testTarget(name: "AppTests", dependencies: ["App", "GameCore", "TerminalUI", "Security", "Transport"]),
+    .testTarget(
+      name: "AppTests",
+      dependencies: ["App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["tictactoe", "tictactoe-bench", "Security", "WireProtocol", "GameCore"]),
   ],

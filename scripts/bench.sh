@@ -4,4 +4,5 @@
 set -eu
 cd "$(dirname "$0")/.."
 swift build -c release --product tictactoe-bench
+swift build -c release --product tictactoe  # the bot host the load benchmark starts
 exec "$(swift build -c release --show-bin-path)/tictactoe-bench" "$@"

@@ -60,6 +60,8 @@ public enum Invocation: Sendable, Equatable {
   case lobby(ui: UIMode, ascii: Bool)
   case play(PlayRequest, ui: UIMode, ascii: Bool)
   case host(HostRequest, NetworkOptions, ui: UIMode, ascii: Bool)
+  /// `host --bot LEVEL`: a practice bot serving AI games to any number of joiners.
+  case bot(HostRequest, level: AILevel, NetworkOptions)
   case join(Endpoint, NetworkOptions, ui: UIMode, ascii: Bool)
   /// Join the game announced on the LAN under this name.
   case joinLAN(String, NetworkOptions, ui: UIMode, ascii: Bool)
@@ -87,6 +89,7 @@ public enum CommandLineParser {
       tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first me|them|random]
                      [--ui curses|plain] [--ascii]
       tictactoe host [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [--grace S] [TRUST] [--ui MODE]
+      tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [TRUST]
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe list [--wait SECONDS] [--json]
@@ -98,6 +101,7 @@ public enum CommandLineParser {
     `play` starts a local game at once; leaving it quits.
     `host` waits for one opponent over TLS (IPv4 and IPv6); `join` connects to a host. HOST may be a name,
     an IPv4 address or an IPv6 address; write [v6addr]:port to give a port with an IPv6 address.
+    `host --bot LEVEL` is a practice bot: the computer plays everyone who joins, many at once, until stopped.
 
     Options:
       --ai LEVEL        play the computer at LEVEL: easy, normal or perfect (default: the saved setting)
@@ -105,6 +109,8 @@ public enum CommandLineParser {
       --size N          an N×N board, N from 3 to 15 (default: the saved setting, first 3)
       --k K             K in a row wins, from 3 to N (default: min(N, 5) with --size, else the saved setting)
       --first WHO       who moves first against the computer: me, them or random; the first player is X
+      --bot LEVEL       host a practice bot playing at LEVEL (easy, normal or perfect) against any number of
+                        joiners at once, until Ctrl-C or SIGTERM; new joiners are let in only with --accept-new
       --port P          host on port P (default 7177; 0 picks a free port)
       --bind ADDR       host on this address only (default: every address, IPv6 and IPv4)
       --name NAME       your name for this game (default: the `name` setting, else the login name)
@@ -159,6 +165,8 @@ public enum CommandLineParser {
     }
     var ui = UIMode.curses
     var ascii = false
+    var screenOption: String?
+    var botLevel: AILevel?
     var request = PlayRequest()
     var host = HostRequest()
     var network = NetworkOptions()
@@ -189,8 +197,10 @@ public enum CommandLineParser {
       case "--ascii":
         try only(argument, .lobby, .play, .host, .join)
         ascii = true
+        screenOption = argument
       case "--ui":
         try only(argument, .lobby, .play, .host, .join)
+        screenOption = argument
         let text = try value(for: argument)
         guard let mode = UIMode(rawValue: text) else {
           throw UsageError(message: "--ui must be curses or plain, not \"\(text)\"")
@@ -204,6 +214,13 @@ public enum CommandLineParser {
         }
         if request.opponent == .hotseat { throw UsageError(message: "--ai and --hotseat cannot be combined") }
         request.opponent = .computer(level)
+      case "--bot":
+        try only(argument, .host)
+        let text = try value(for: argument)
+        guard let level = AILevel(rawValue: text) else {
+          throw UsageError(message: "--bot must be easy, normal or perfect, not \"\(text)\"")
+        }
+        botLevel = level
       case "--hotseat":
         try only(argument, .play)
         if case .computer = request.opponent { throw UsageError(message: "--ai and --hotseat cannot be combined") }
@@ -336,6 +353,12 @@ public enum CommandLineParser {
         _ = try request.rules(settings: Settings())
       } catch {
         throw UsageError(message: error.description)
+      }
+      if let botLevel {
+        if let screenOption {
+          throw UsageError(message: "\(screenOption) does not apply to --bot: the bot has no screen, only status lines")
+        }
+        return .bot(host, level: botLevel, network)
       }
       return .host(host, network, ui: ui, ascii: ascii)
     case .list:

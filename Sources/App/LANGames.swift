@@ -31,8 +31,10 @@ enum LANGames {
       game.port.map { port in
         game.addresses.map { $0.contains(":") ? "[\($0)]:\(port)" : "\($0):\(port)" }
       } ?? []
+    var state = game.txt?.state?.rawValue ?? "state unknown"
+    if let bot = game.txt?.bot { state += ", practice bot (\(bot))" }
     return LANGameRow(
-      id: game.instanceName, rules: rules, state: game.txt?.state?.rawValue ?? "state unknown",
+      id: game.instanceName, rules: rules, state: state,
       trust: trust(game, known: known).rawValue,
       addresses: addresses.isEmpty
         ? (game.resolveError.map { $0.message } ?? "not resolved") : addresses.joined(separator: " "))
@@ -57,6 +59,7 @@ enum LANGames {
       if let port = game.port { object["port"] = Int(port) }
       if let rules = game.txt?.rules { object["rules"] = ["rows": rules.rows, "columns": rules.columns, "k": rules.k] }
       if let state = game.txt?.state { object["state"] = state.rawValue }
+      if let bot = game.txt?.bot { object["bot"] = bot }
       if let fingerprint = game.txt?.fingerprint { object["fingerprint"] = fingerprint }
       if let versions = game.txt?.protocolVersions { object["protocols"] = versions }
       if let problems = game.txt?.problems, !problems.isEmpty { object["problems"] = problems.map { "\($0)" } }

@@ -31,6 +31,8 @@ public enum TicTacToe {
       return play(request, ui: ui, ascii: ascii, environment: environment)
     case .host(let request, let options, let ui, let ascii):
       return network(.host(request), options: options, ui: ui, ascii: ascii, environment: environment)
+    case .bot(let request, let level, let options):
+      return runBot(request, level: level, options: options, environment: environment)
     case .join(let endpoint, let options, let ui, let ascii):
       return network(.join(endpoint), options: options, ui: ui, ascii: ascii, environment: environment)
     case .joinLAN(let name, let options, let ui, let ascii):

@@ -2,7 +2,7 @@
 ///
 /// Encoded as the DNS-SD TXT record of the `_tictactoe._tcp` service (RFC 6763 §6): `txtvers=1`, `proto=1`
 /// (comma-separated protocol versions), `rules=3x3k3`, `state=waiting|playing`, `fp=SHA256:…`, and optionally
-/// `name=…`. The instance name is the game's main name; host and port come from the SRV record, never from here.
+/// `name=…` and `bot=LEVEL` (a practice bot). The instance name is the game's main name; host and port come from the SRV record, never from here.
 /// Decoding another publisher's record never fails: fields that are missing or invalid are nil and listed in
 /// `problems`.
 public struct ServiceTXT: Sendable, Equatable {
@@ -65,12 +65,16 @@ public struct ServiceTXT: Sendable, Equatable {
   public var fingerprint: String?
   /// `name`: an optional display name; the service instance name is the main name.
   public var displayName: String?
+  /// `bot`: the level of a practice bot that plays any number of joiners at once (`easy`, `normal`,
+  /// `perfect`; 1 to 16 lowercase ASCII letters); nil for a player's game.
+  public var bot: String?
   /// What was wrong with a received record; empty for a good one and for records built here.
   public var problems: [TXTProblem]
 
   /// A record to publish. `displayName` longer than fits in one TXT string is shortened (at a character boundary).
   public init(
-    protocolVersions: [Int], rules: Rules, state: GameState, fingerprint: String, displayName: String? = nil
+    protocolVersions: [Int], rules: Rules, state: GameState, fingerprint: String, displayName: String? = nil,
+    bot: String? = nil
   ) {
     self.txtVersion = ServiceTXT.currentTXTVersion
     self.protocolVersions = protocolVersions
@@ -78,6 +82,7 @@ public struct ServiceTXT: Sendable, Equatable {
     self.state = state
     self.fingerprint = fingerprint
     self.displayName = displayName.map(ServiceTXT.fitting)
+    self.bot = bot
     self.problems = []
   }
 
@@ -139,6 +144,13 @@ public struct ServiceTXT: Sendable, Equatable {
     if let nameText = text(for: "name", in: values, required: false) {
       displayName = nameText
     }
+    if let botText = text(for: "bot", in: values, required: false) {
+      if ServiceTXT.isBotLevel(botText) {
+        bot = botText
+      } else {
+        problems.append(.invalidValue(key: "bot", value: botText))
+      }
+    }
   }
 
   /// The TXT record data to publish: one `key=value` string per field present, in a fixed order.
@@ -152,11 +164,12 @@ public struct ServiceTXT: Sendable, Equatable {
     if let state { strings.append("state=\(state.rawValue)") }
     if let fingerprint { strings.append("fp=\(fingerprint)") }
     if let displayName { strings.append("name=" + ServiceTXT.fitting(displayName)) }
+    if let bot { strings.append("bot=\(bot)") }
     return TXTRecordStrings.encode(strings.map { Array($0.utf8) })
   }
 
   /// The keys this program reads; others are ignored as RFC 6763 asks.
-  static let knownKeys: Set<String> = ["txtvers", "proto", "rules", "state", "fp", "name"]
+  static let knownKeys: Set<String> = ["txtvers", "proto", "rules", "state", "fp", "name", "bot"]
 
   /// The value of `key` as text, recording a problem when it is required and absent, has no value, or is not UTF-8.
   private mutating func text(for key: String, in values: [String: [UInt8]?], required: Bool) -> String? {
@@ -198,6 +211,11 @@ public struct ServiceTXT: Sendable, Equatable {
         (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
           || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
       }
+  }
+
+  /// 1 to 16 lowercase ASCII letters.
+  private static func isBotLevel(_ text: String) -> Bool {
+    (1...16).contains(text.utf8.count) && text.utf8.allSatisfy { (0x61...0x7A).contains($0) }
   }
 
   /// `name` cut so that `name=` plus the value fits in one TXT string, at a character boundary.

@@ -15,10 +15,13 @@ public struct AIPlayer: Sendable {
   public var level: AILevel
   /// Time a search on a big board may take per move.
   public var budget: Duration
+  /// Where positions already solved are looked up (nil: every position is solved afresh).
+  public var book: MoveBook?
 
-  public init(level: AILevel, budget: Duration = .milliseconds(250)) {
+  public init(level: AILevel, budget: Duration = .milliseconds(250), book: MoveBook? = nil) {
     self.level = level
     self.budget = budget
+    self.book = book
   }
 
   /// The move to play in `game`, or nil when the game is over.
@@ -66,7 +69,9 @@ public struct AIPlayer: Sendable {
   private func strongMove<R: RandomNumberGenerator>(
     in game: Game, budget: Duration, using rng: inout R
   ) -> Position? {
-    if let moves = AIPlayer.perfectMoves(in: game), let pick = moves.randomElement(using: &rng) {
+    if let moves = book?.perfectMoves(in: game) ?? AIPlayer.perfectMoves(in: game),
+      let pick = moves.randomElement(using: &rng)
+    {
       return pick
     }
     // Stop early enough that choosing and returning the move still fits the budget.

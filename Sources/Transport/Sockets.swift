@@ -3,12 +3,14 @@ import Glibc
 /// Thin wrappers over the BSD socket calls: non-blocking TCP, IPv4 and IPv6.
 public enum Sockets {
   /// Listens on `bind` (nil: every address, IPv6 and IPv4 through one dual-stack socket) and `port` (0: any
-  /// free port). Returns the listening descriptors.
-  public static func listen(bind: String?, port: UInt16) throws(NetworkError) -> [Int32] {
+  /// free port), with room for `backlog` connections waiting to be accepted. Returns the listening descriptors.
+  public static func listen(bind: String?, port: UInt16, backlog: Int32 = 16) throws(NetworkError) -> [Int32] {
     let label = "\(bind ?? "*"):\(port)"
     if bind == nil {
-      if let fd = try? listenOne(family: AF_INET6, address: "::", port: port, dualStack: true) { return [fd] }
-      return [try listenOne(family: AF_INET, address: "0.0.0.0", port: port, dualStack: false)]
+      if let fd = try? listenOne(family: AF_INET6, address: "::", port: port, dualStack: true, backlog: backlog) {
+        return [fd]
+      }
+      return [try listenOne(family: AF_INET, address: "0.0.0.0", port: port, dualStack: false, backlog: backlog)]
     }
     var hints = addrinfo()
     hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST
@@ -19,12 +21,15 @@ public enum Sockets {
       throw .cannotListen(label, reason: "\(bind ?? "") is not an IP address of this machine")
     }
     defer { freeaddrinfo(result) }
-    return [try listenOne(family: first.pointee.ai_family, address: bind ?? "", port: port, dualStack: false)]
+    return [
+      try listenOne(
+        family: first.pointee.ai_family, address: bind ?? "", port: port, dualStack: false, backlog: backlog)
+    ]
   }
 
-  private static func listenOne(family: Int32, address: String, port: UInt16, dualStack: Bool) throws(NetworkError)
-    -> Int32
-  {
+  private static func listenOne(
+    family: Int32, address: String, port: UInt16, dualStack: Bool, backlog: Int32
+  ) throws(NetworkError) -> Int32 {
     let label = family == AF_INET6 ? "[\(address)]:\(port)" : "\(address):\(port)"
     let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw .cannotListen(label, reason: errorText()) }
@@ -39,7 +44,7 @@ public enum Sockets {
     let bound = withUnsafePointer(to: &storage) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
     }
-    guard bound == 0, Glibc.listen(fd, 16) == 0 else {
+    guard bound == 0, Glibc.listen(fd, backlog) == 0 else {
       let reason = errno == EADDRINUSE ? "the port is already in use" : errorText()
       close(fd)
       throw .cannotListen(label, reason: reason)

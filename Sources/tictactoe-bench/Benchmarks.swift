@@ -73,6 +73,8 @@ struct Benchmarks {
       Row(
         figure: "Resident memory after an identity + TLS context", value: withTLS, baseline: bare,
         baselineKind: "same binary, bare", unit: .bytes))
+
+    rows += try BotLoadBenchmark.rows(smoke: smoke)
     return rows
   }
 

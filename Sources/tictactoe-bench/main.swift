@@ -18,6 +18,15 @@ if arguments.first == MemoryBenchmark.probeArgument {
   }
 }
 
+if arguments.first == EchoServer.argument {
+  do {
+    try EchoServer.serve(EchoServer.Files(directory: arguments.count > 1 ? arguments[1] : "."))
+  } catch {
+    printError("tictactoe-bench: \(error)")
+    exit(1)
+  }
+}
+
 let smoke = arguments.contains("--smoke")
 if let unknown = arguments.first(where: { $0 != "--smoke" }) {
   printError("tictactoe-bench: unknown argument \(unknown)\nusage: tictactoe-bench [--smoke]")

@@ -40,6 +40,27 @@ struct ServiceTXTTests {
     }
   }
 
+  @Test("a practice bot is marked with bot=LEVEL after the other keys; a bad level is a problem, not fatal")
+  func botKey() {
+    var txt = Self.sample()
+    txt.bot = "perfect"
+    let expected = Self.record([
+      "txtvers=1", "proto=1", "rules=3x3k3", "state=waiting", "fp=\(Self.fingerprint)", "name=Alice", "bot=perfect",
+    ])
+    #expect(txt.encoded == expected)
+    #expect(ServiceTXT(decoding: txt.encoded) == txt)
+    #expect(ServiceTXT(decoding: Self.sample().encoded).bot == nil)
+    for bad in ["", "Perfect", "very-strong", String(repeating: "a", count: 17)] {
+      let decoded = ServiceTXT(
+        decoding: Self.record([
+          "txtvers=1", "proto=1", "rules=3x3k3", "state=waiting", "fp=\(Self.fingerprint)", "bot=\(bad)",
+        ]))
+      #expect(decoded.bot == nil)
+      #expect(decoded.problems == [.invalidValue(key: "bot", value: bad)], "\(bad)")
+      #expect(decoded.rules != nil && decoded.fingerprint != nil)
+    }
+  }
+
   @Test("an empty record is the single zero byte, and decodes with every required key missing")
   func emptyRecord() {
     #expect(TXTRecordStrings.encode([]) == [0])

@@ -29,8 +29,9 @@ import Testing
     let lines = output.split(separator: "\n").map(String.init)
     #expect(lines.first == "| Figure | Project | Baseline | Ratio |", "output was:\n\(output)")
     let rows = lines.dropFirst(2)
-    // AI (4 boards × 2), handshake (3), round trip (2), memory (1).
-    #expect(rows.count == 14, "output was:\n\(output)")
+    // AI (4 boards × 2), handshake (3), round trip (2), memory (1), bot host under load (8).
+    #expect(rows.count == 22, "output was:\n\(output)")
+    #expect(rows.filter { $0.hasPrefix("| Bot host") }.count == 8, "output was:\n\(output)")
     for row in rows {
       let cells = row.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
         .map { $0.trimmingCharacters(in: .whitespaces) }

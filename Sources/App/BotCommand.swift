@@ -1,0 +1,57 @@
+import Foundation
+import GameCore
+import Security
+import Transport
+
+extension TicTacToe {
+  /// `tictactoe host --bot LEVEL`: serves AI games until SIGINT, SIGTERM or SIGHUP, printing a few status lines
+  /// on standard output. Exits 0 after saying goodbye to every peer.
+  static func runBot(
+    _ request: HostRequest, level: AILevel, options: NetworkOptions, environment: [String: String]
+  ) -> Int32 {
+    let signals = SignalPipe()
+    let context = context(environment)
+    if let warning = context.warning { writeError("tictactoe: warning: \(warning)\n") }
+    let profile = profile(environment, name: options.name)
+    var play = PlayRequest()
+    play.size = request.size
+    play.k = request.k
+    guard let rules = try? play.rules(settings: context.settings) else { return ExitStatus.usage }
+    let bot: BotHost
+    do {
+      let (identity, created) = try profile.identity(options: options)
+      if created { writeError("tictactoe: made a new identity for \(profile.name): \(identity.fingerprint)\n") }
+      bot = try BotHost(
+        level: level, rules: rules, profile: profile, identity: identity, options: options, log: context.log,
+        clock: { Monotonic.now() })
+      let descriptors = OpenFileLimit.raiseToHardLimit()
+      let solving = bot.warmUp()
+      if solving >= 0.1 {
+        writeAll(1, "Solved the opening positions in \(BotGameRecord.seconds(solving).dropLast(2)) s.\n")
+      }
+      try bot.listen(bind: request.bind, port: request.port)
+      for warning in options.warnings { writeAll(1, "warning: \(warning)\n") }
+      writeAll(
+        1,
+        "Practice bot (\(level)) serving \(rules) as \(profile.name) on port \(bot.port)"
+          + " (\(request.bind ?? "every address")).\n")
+      writeAll(1, "Key: \(identity.fingerprint)\n")
+      let capacity = descriptors.map { " Up to about \($0 - 16) players at once (open-file limit \($0))." } ?? ""
+      let trust =
+        options.acceptNew
+        ? "New players are let in and remembered (--accept-new)."
+        : "Only players already known are let in; start with --accept-new to let in new ones."
+      writeAll(1, trust + capacity + "\n")
+      writeAll(1, "Games are logged to \(context.paths.logFile). Stop with Ctrl-C.\n")
+      if let problem = bot.advertise() { writeAll(1, problem + "\n") }
+    } catch let error as NetworkError {
+      writeError("tictactoe: \(error)\n")
+      return ExitStatus.code(for: .network(error))
+    } catch {
+      writeError("tictactoe: \(error)\n")
+      return ExitStatus.badFile
+    }
+    bot.run(signals: signals) { writeAll(1, $0 + "\n") }
+    return ExitStatus.ok
+  }
+}

@@ -1,0 +1,392 @@
+import Discovery
+import Foundation
+import GameCore
+import Security
+import Session
+import Transport
+import WireProtocol
+
+/// A practice bot: serves AI games to any number of joiners at once, each on its own TLS connection with its
+/// own host session, all on one poll() loop (no thread per connection). Trust works as for `host`, except that
+/// nobody is there to be asked: a new joiner is let in only with `--accept-new`, otherwise refused with
+/// `RefusalReason.untrusted` and told how to get in. Every game that ends is one line in the log.
+final class BotHost {
+  private final class Link {
+    let connection: PeerConnection
+    let acceptedAt: Double
+    var seat: BotSeat?
+    var admission: BotAdmission?
+    /// Where the link is in `BotHost.order`.
+    var slot = 0
+    init(connection: PeerConnection, acceptedAt: Double) {
+      self.connection = connection
+      self.acceptedAt = acceptedAt
+    }
+  }
+
+  /// Seconds a joiner has to finish the TLS handshake.
+  static let handshakeTimeout = 10.0
+  /// How often heartbeats, silences and handshake deadlines are checked, instead of computing the nearest
+  /// deadline on every wake-up: every 100 ms a tenth of the connections, so each is looked at once a second
+  /// (heartbeats are due every 3 s and the silence limit is 10 s) and a thousand games that fall quiet
+  /// together send their heartbeats in ten small batches rather than one 25 ms stall (measured).
+  static let sweepInterval = 0.1
+  static let sweepSlices = 10
+  /// The most an AI move may hold the shared loop on boards too big to solve exactly (the interactive game
+  /// thinks 250 ms; here that would stall every other game). Boards of up to 16 cells are solved exactly, and
+  /// each position only once (`MoveBook`).
+  static let moveBudget: Duration = .milliseconds(10)
+  /// Connections the kernel queues for accepting (a burst of joiners waits there rather than being refused).
+  static let listenBacklog: Int32 = 4096
+  /// At most this many connections are accepted in one round, so a burst does not starve running games.
+  static let acceptsPerRound = 64
+
+  let level: AILevel
+  let rules: Rules
+  private let profile: Profile
+  private let identity: Identity
+  private let options: NetworkOptions
+  private let log: Log
+  private let clock: () -> Double
+  private let ai: AIPlayer
+  private var pendingLimit = PendingHandshakes()
+  /// Shared by every connection; made again when a new peer is remembered (the trust options hold a copy of
+  /// the known peers).
+  private var context: TLSContext
+  private var listeners: [Int32] = []
+  private var links: [Int32: Link] = [:]
+  /// The same links in an array, for sweeping a slice at a time.
+  private var order: [Link] = []
+  private var sweepCursor = 0
+  /// Connections still setting up TLS, oldest first.
+  private var pending: [Int32] = []
+  private var pollSet = PollSet()
+  private var advertiser: Advertiser?
+  /// Peers remembered since the start: a burst of connections from one new peer, all judged before the context
+  /// was made again, writes the known-peers file once.
+  private var remembered: Set<Fingerprint> = []
+  /// Accepting stops until then after the process ran out of descriptors.
+  private var acceptPausedUntil = 0.0
+  private(set) var port: UInt16 = 0
+  /// Games played to their end (a line, a draw or a resignation).
+  private(set) var gamesPlayed = 0
+  private(set) var playersLetIn = 0
+
+  init(
+    level: AILevel, rules: Rules, profile: Profile, identity: Identity, options: NetworkOptions, log: Log,
+    clock: @escaping () -> Double
+  ) throws {
+    self.level = level
+    self.rules = rules
+    self.profile = profile
+    self.identity = identity
+    self.options = options
+    self.log = log
+    self.clock = clock
+    ai = AIPlayer(level: level, budget: BotHost.moveBudget, book: MoveBook())
+    context = try BotHost.makeContext(profile: profile, identity: identity, options: options)
+  }
+
+  deinit {
+    advertiser?.cancel()
+    for fd in listeners { Glibc.close(fd) }
+  }
+
+  /// The server context for joiners, with the known peers as they are now.
+  private static func makeContext(profile: Profile, identity: Identity, options: NetworkOptions) throws -> TLSContext {
+    let trust = try options.trust(
+      knownPeers: try profile.knownPeers(), knownPeersPath: profile.knownPeersPath, expectedHost: nil)
+    return try TLSContext(role: .server, identity: identity, options: trust)
+  }
+
+  /// Solves the opening positions (the empty board and every first move) before anyone joins, so the first
+  /// games do not pay for them on the shared loop. Returns the seconds it took (1.0–1.4 s on 4×4 with k = 4 here;
+  /// nothing to do on boards too big to solve).
+  func warmUp() -> Double {
+    let start = clock()
+    let empty = Game(rules: rules)
+    guard let book = ai.book, book.perfectMoves(in: empty) != nil else { return clock() - start }
+    for move in empty.legalMoves {
+      var next = empty
+      try? next.play(move)
+      _ = book.perfectMoves(in: next)
+    }
+    return clock() - start
+  }
+
+  // MARK: - Starting
+
+  func listen(bind: String?, port: UInt16) throws(NetworkError) {
+    listeners = try Sockets.listen(bind: bind, port: port, backlog: BotHost.listenBacklog)
+    self.port = listeners.first.map(Sockets.localPort) ?? port
+    log.write("bot (\(level)) hosting \(rules) on \(bind ?? "*"):\(self.port)")
+  }
+
+  /// Announces the bot on the LAN (state `waiting` for good: it always has room). Returns what to tell the
+  /// operator when that is impossible.
+  func advertise() -> String? {
+    guard let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else { return nil }
+    let txt = ServiceTXT(
+      protocolVersions: ProtocolVersion.supported.map(Int.init), rules: txtRules, state: .waiting,
+      fingerprint: identity.fingerprint.description, displayName: profile.name, bot: level.rawValue)
+    do {
+      advertiser = try Advertiser(name: profile.name, port: port, txt: txt)
+      return nil
+    } catch {
+      log.write("not advertised: \(error)")
+      return "\(error.message) Players can still join by address."
+    }
+  }
+
+  // MARK: - The loop
+
+  /// Serves until SIGINT, SIGTERM or SIGHUP, then says goodbye to every peer. `say` prints a status line.
+  func run(signals: SignalPipe, say: (String) -> Void) {
+    pollSet.insert(signals.readDescriptor, events: Int16(POLLIN))
+    for fd in listeners { pollSet.insert(fd, events: Int16(POLLIN)) }
+    if let fd = advertiser?.descriptor { pollSet.insert(fd, events: Int16(POLLIN)) }
+    var nextSweep = clock() + BotHost.sweepInterval
+    while true {
+      let wait = max(0, Int32(((nextSweep - clock()) * 1000).rounded(.up)))
+      for (fd, revents) in pollSet.wait(timeout: wait) {
+        if fd == signals.readDescriptor {
+          let received = signals.drain()
+          if received.contains(where: { [SIGINT, SIGTERM, SIGHUP].contains($0) }) {
+            shutDown(say: say)
+            return
+          }
+        } else if listeners.contains(fd) {
+          acceptWaiting(on: fd)
+        } else if fd == advertiser?.descriptor {
+          processAdvertiser(say: say)
+        } else if let link = links[fd] {
+          service(link, revents: revents)
+        }
+      }
+      let now = clock()
+      if now >= nextSweep {
+        sweep(now: now)
+        nextSweep = now + BotHost.sweepInterval
+      }
+      watchListeners(now: now)
+    }
+  }
+
+  private func processAdvertiser(say: (String) -> Void) {
+    guard let advertiser, let fd = advertiser.descriptor else { return }
+    do {
+      for case .registered(let name) in try advertiser.process() {
+        log.write("advertised as \(name)")
+        say("Announced on the local network as \(name).")
+      }
+    } catch {
+      pollSet.remove(fd)
+      self.advertiser = nil
+      log.write("advertisement lost: \(error)")
+      say("\(error.message) Players can still join by address.")
+    }
+  }
+
+  /// Listeners are watched only while the bot may accept (see `PendingHandshakes`), so a full house does not
+  /// wake the loop for nothing.
+  private func watchListeners(now: Double) {
+    let open =
+      now >= acceptPausedUntil && pendingLimit.decide(pending: pending.count, oldest: oldestPending, now: now) != .wait
+    for fd in listeners { pollSet.setEvents(fd, open ? Int16(POLLIN) : 0) }
+  }
+
+  private var oldestPending: Double? { pending.first.flatMap { links[$0]?.acceptedAt } }
+
+  private func acceptWaiting(on listener: Int32) {
+    for _ in 0..<BotHost.acceptsPerRound {
+      let now = clock()
+      let decision = pendingLimit.decide(pending: pending.count, oldest: oldestPending, now: now)
+      guard decision != .wait, now >= acceptPausedUntil else { return }
+      guard let (fd, peer) = Sockets.accept(listener) else {
+        if errno == EMFILE || errno == ENFILE {
+          log.write("out of file descriptors with \(links.count) connections: not accepting for a second")
+          acceptPausedUntil = now + 1
+        }
+        return
+      }
+      if decision == .dropOldestThenAccept, let oldest = pending.first, let link = links[oldest] {
+        log.write(
+          "\(pending.count) connections are setting up TLS: dropping the oldest, \(link.connection.peerAddress)")
+        close(link, gracefully: false)
+      }
+      // Answers go out at once: without this, a second small message (a rematch acceptance, then the bot's
+      // first move) waits for the joiner's delayed ACK, up to 40 ms on Linux.
+      var one: Int32 = 1
+      setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+      do {
+        let connection = try PeerConnection(fd: fd, context: context, peerAddress: peer)
+        let link = Link(connection: connection, acceptedAt: now)
+        link.slot = order.count
+        order.append(link)
+        links[fd] = link
+        pending.append(fd)
+        pollSet.insert(fd, events: Int16(POLLIN))
+      } catch {
+        log.write("cannot serve \(peer): \(error)")
+        Glibc.close(fd)
+      }
+    }
+  }
+
+  private func service(_ link: Link, revents: Int16) {
+    if revents & Int16(POLLOUT) != 0 { link.connection.flush() }
+    if revents & Int16(POLLIN | POLLHUP | POLLERR | POLLNVAL) != 0 { read(link) }
+    watch(link)
+  }
+
+  private func watch(_ link: Link) {
+    guard !link.connection.isClosed else { return }
+    let events = POLLIN | (link.connection.wantsWrite ? POLLOUT : 0)
+    pollSet.setEvents(link.connection.fd, Int16(events))
+  }
+
+  private func read(_ link: Link) {
+    let arrivals: [PeerConnection.Arrival]
+    do {
+      arrivals = try link.connection.readable()
+    } catch {
+      log.write("\(link.connection.peerAddress): \(error)")
+      close(link, gracefully: false)
+      return
+    }
+    for arrival in arrivals where !link.connection.isClosed {
+      let now = clock()
+      switch arrival {
+      case .secured:
+        secured(link, now: now)
+      case .message(let message):
+        if let reaction = link.seat?.receive(message, now: now) { react(link, reaction) }
+      case .malformed(let error):
+        if let reaction = link.seat?.receiveMalformed(error, now: now) { react(link, reaction) }
+      case .ended:
+        if let reaction = link.seat?.connectionLost(now: now) { react(link, reaction) } else { close(link) }
+      }
+    }
+  }
+
+  private func secured(_ link: Link, now: Double) {
+    pending.removeAll { $0 == link.connection.fd }
+    let admission = BotAdmission.decide(link.connection.tls.trustDecision, botName: profile.name)
+    link.admission = admission
+    let ai = self.ai
+    var seat = BotSeat(
+      configuration: .init(role: .host, name: profile.name, software: CommandLineParser.version, rules: rules),
+      level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },
+      sha256: Digest.sha256, now: now,
+      chooseMove: { game in
+        var random = SystemRandomNumberGenerator()
+        return ai.chooseMove(in: game, using: &random)
+      })
+    let reaction = seat.start(now: now)
+    link.seat = seat
+    react(link, reaction)
+  }
+
+  private func react(_ link: Link, _ reaction: BotReaction) {
+    let connection = link.connection
+    for message in reaction.messages {
+      do {
+        try connection.send(message)
+      } catch {
+        log.write("send failed to \(connection.peerAddress): \(error)")
+      }
+    }
+    let certificate = connection.tls.peerCertificate
+    if reaction.admitted {
+      playersLetIn += 1
+      if case .letIn(remember: true) = link.admission, let certificate { remember(certificate) }
+    }
+    if !reaction.games.isEmpty {
+      let peer = BotGameRecord.Peer(
+        name: link.seat?.session.peerName ?? "?", fingerprint: certificate?.fingerprint.description ?? "?",
+        address: connection.peerAddress)
+      for game in reaction.games {
+        if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
+        log.write(game.logLine(peer: peer))
+      }
+    }
+    if let end = reaction.end {
+      if case .refuse(let text) = link.admission {
+        log.write("refused \(certificate?.commonName ?? "?") at \(connection.peerAddress): \(text)")
+      } else {
+        log.write("\(connection.peerAddress): session ended: \(end)")
+      }
+      close(link)
+    }
+  }
+
+  /// A new peer let in by --accept-new is remembered like one a player accepted, and the context is made
+  /// again so its next connection is judged as known (and a later change of its key is caught).
+  private func remember(_ certificate: PeerCertificate) {
+    guard remembered.insert(certificate.fingerprint).inserted else { return }
+    do {
+      try profile.remember(name: certificate.commonName, fingerprint: certificate.fingerprint)
+      context = try BotHost.makeContext(profile: profile, identity: identity, options: options)
+      log.write("remembered new peer \(certificate.commonName) \(certificate.fingerprint)")
+    } catch {
+      log.write("could not remember \(certificate.commonName): \(error)")
+    }
+  }
+
+  private func close(_ link: Link, gracefully: Bool = true) {
+    let fd = link.connection.fd
+    pollSet.remove(fd)
+    if links.removeValue(forKey: fd) != nil {
+      let last = order.removeLast()
+      if link.slot < order.count {
+        order[link.slot] = last
+        last.slot = link.slot
+      }
+    }
+    if let index = pending.firstIndex(of: fd) { pending.remove(at: index) }
+    link.connection.close(gracefully: gracefully)
+  }
+
+  /// Handshake deadlines, heartbeats and silences, for the next slice of the connections.
+  private func sweep(now: Double) {
+    let slice = (order.count + BotHost.sweepSlices - 1) / BotHost.sweepSlices
+    for _ in 0..<slice where !order.isEmpty {
+      if sweepCursor >= order.count { sweepCursor = 0 }
+      let link = order[sweepCursor]
+      sweepCursor += 1
+      if !link.connection.isSecured {
+        if now - link.acceptedAt >= BotHost.handshakeTimeout {
+          log.write("\(link.connection.peerAddress): no TLS handshake within \(Int(BotHost.handshakeTimeout)) s")
+          close(link, gracefully: false)
+        }
+      } else if let reaction = link.seat?.tick(now: now), !reaction.isEmpty {
+        react(link, reaction)
+        watch(link)
+      }
+    }
+  }
+
+  /// "1 game", "2 games".
+  static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
+  private func shutDown(say: (String) -> Void) {
+    advertiser?.cancel()
+    advertiser = nil
+    let now = clock()
+    var told = 0
+    for link in links.values where !link.connection.isClosed {
+      if let reaction = link.seat?.shutDown(now: now), !reaction.messages.isEmpty {
+        told += 1
+        react(link, reaction)
+      }
+      if !link.connection.isClosed { close(link, gracefully: link.connection.isSecured) }
+    }
+    for fd in listeners { Glibc.close(fd) }
+    listeners = []
+    let summary =
+      "said goodbye to \(BotHost.count(told, "player")); \(BotHost.count(gamesPlayed, "game")) played to the end, "
+      + "\(BotHost.count(playersLetIn, "player")) let in"
+    log.write("bot stopped: \(summary)")
+    say("Stopped: \(summary).")
+  }
+}

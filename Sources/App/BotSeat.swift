@@ -1,0 +1,200 @@
+import GameCore
+import Security
+import Session
+import WireProtocol
+
+/// Whether the bot lets a joiner play, decided from the TLS trust verdict: nobody is there to be asked.
+enum BotAdmission: Equatable {
+  /// Play; `remember` when the peer is new and was accepted by `--accept-new` (so a later change of its key
+  /// is caught, as for a peer a player accepted).
+  case letIn(remember: Bool)
+  /// Say why, with `RefusalReason.untrusted`, and close.
+  case refuse(String)
+
+  /// The admission for a joiner whose certificate got `decision` from a bot called `botName`.
+  static func decide(_ decision: TrustDecision?, botName: String) -> BotAdmission {
+    switch decision {
+    case .trusted(.acceptedNew): return .letIn(remember: true)
+    case .trusted: return .letIn(remember: false)
+    case .askUser(_, let fingerprint):
+      return .refuse(
+        "\(botName) is a practice bot and plays only players it already knows; nobody is there to accept your "
+          + "key \(fingerprint). Ask whoever runs it to start it with --accept-new.")
+    case .rejected(let failure): return .refuse("your certificate was refused: \(failure)")
+    case nil: return .refuse("your certificate was not checked")
+    }
+  }
+}
+
+/// What the bot does after something happened on one connection: messages to send, games that ended (for the
+/// log), and whether the connection is over.
+struct BotReaction: Equatable {
+  var messages: [Message] = []
+  var games: [BotGameRecord] = []
+  /// The joiner was let in just now (remember it if the admission says so).
+  var admitted = false
+  /// The session ended: send `messages`, then close the connection.
+  var end: SessionEnd?
+
+  /// Nothing to send, record or close.
+  var isEmpty: Bool { messages.isEmpty && games.isEmpty && !admitted && end == nil }
+
+  static func += (left: inout BotReaction, right: BotReaction) {
+    left.messages += right.messages
+    left.games += right.games
+    left.admitted = left.admitted || right.admitted
+    left.end = left.end ?? right.end
+  }
+}
+
+/// The bot's side of one connection: the host session, and what the bot does with each thing it says. It lets
+/// the joiner in (or refuses it) without asking, answers every move with `chooseMove`, accepts every rematch,
+/// answers the first chat once, and records every game that ends. Pure: no sockets, no clock of its own.
+struct BotSeat {
+  private(set) var session: NetSession
+  let botName: String
+  let level: AILevel
+  private let admission: BotAdmission
+  private let chooseMove: (Game) -> Position?
+  /// When the game in progress began (nil between games).
+  private var gameStartedAt: Double?
+  private var answeredChat = false
+  /// The bot said goodbye on its own (`shutDown`): nothing more happens on this seat.
+  private var saidGoodbye = false
+
+  /// The bot's reply to the first chat of a connection; later chats are read and ignored.
+  var chatReply: String { "\(botName) is a practice bot (\(level)); it does not read chat. Good game!" }
+
+  init(
+    configuration: NetSession.Configuration, level: AILevel, admission: BotAdmission, coinBytes: [UInt8],
+    sha256: @escaping @Sendable ([UInt8]) -> [UInt8], now: Double, chooseMove: @escaping (Game) -> Position?
+  ) {
+    session = NetSession(configuration: configuration, coinBytes: coinBytes, sha256: sha256, now: now)
+    botName = configuration.name
+    self.level = level
+    self.admission = admission
+    self.chooseMove = chooseMove
+  }
+
+  /// Says hello (once the connection is secured).
+  mutating func start(now: Double) -> BotReaction {
+    absorb(session.start(now: now), now: now)
+  }
+
+  mutating func receive(_ message: Message, now: Double) -> BotReaction {
+    absorb(session.receive(message, now: now), now: now)
+  }
+
+  mutating func receiveMalformed(_ error: WireError, now: Double) -> BotReaction {
+    absorb(session.receiveMalformed(error, now: now), now: now)
+  }
+
+  mutating func connectionLost(now: Double) -> BotReaction {
+    absorb(session.connectionLost(now: now), now: now)
+  }
+
+  /// Heartbeats and the silence limit (call it at least once a second).
+  mutating func tick(now: Double) -> BotReaction {
+    // A drop found by the tick is the joiner's silence.
+    let silence = SessionEnd.peerVanished(seconds: Int(session.configuration.silenceLimit.rounded()))
+    return absorb(session.tick(now: now), now: now, dropped: silence)
+  }
+
+  /// The host is stopping: say goodbye with `ByeReason.shuttingDown` and end (a game in progress is recorded
+  /// as unfinished).
+  mutating func shutDown(now: Double) -> BotReaction {
+    guard !session.isClosed, !saidGoodbye else { return BotReaction() }
+    saidGoodbye = true
+    var reaction = BotReaction(messages: [.bye(.shuttingDown, text: "\(botName) is shutting down")])
+    reaction.games += unfinishedGame(now: now, reason: "the bot shut down")
+    reaction.end = .localQuit
+    return reaction
+  }
+
+  /// `dropped` is why the connection dropped if the session reports it did.
+  private mutating func absorb(
+    _ outputs: [SessionOutput], now: Double, dropped: SessionEnd = .connectionLost
+  ) -> BotReaction {
+    var reaction = BotReaction()
+    guard !saidGoodbye else { return reaction }
+    for output in outputs {
+      switch output {
+      case .send(let message):
+        reaction.messages.append(message)
+      case .peerHello:
+        switch admission {
+        case .letIn:
+          reaction.admitted = true
+          reaction += absorb(session.accept(now: now), now: now)
+        case .refuse(let text):
+          reaction += absorb(session.decline(.untrusted, text: text, now: now), now: now)
+        }
+      case .gameStarted:
+        gameStartedAt = now
+        reaction += playIfMyTurn(now: now)
+      case .peerMoved:
+        reaction += playIfMyTurn(now: now)
+      case .chat:
+        guard !answeredChat else { continue }
+        answeredChat = true
+        reaction += absorb(session.chat(chatReply, now: now), now: now)
+      case .rematchOffered:
+        reaction += absorb(session.offerRematch(now: now), now: now)
+      case .gameEnded(let result):
+        reaction.games += finishedGame(result, now: now)
+      case .closed(let end):
+        let reason: String
+        switch end {
+        case .peerQuit: reason = "the peer left"
+        case .peerVanished, .connectionLost: reason = "the peer vanished"
+        default: reason = "the session ended: \(end)"
+        }
+        reaction.games += unfinishedGame(now: now, reason: reason)
+        reaction.end = end
+      case .connectionLost:
+        // The bot keeps no game for a joiner to come back to: a new connection starts a new game.
+        reaction.games += unfinishedGame(now: now, reason: "the peer vanished")
+        reaction.end = dropped
+      case .graceExpired, .resumed:
+        break  // only after a drop, which ends the seat
+      }
+    }
+    return reaction
+  }
+
+  private mutating func playIfMyTurn(now: Double) -> BotReaction {
+    guard session.myTurn, let game = session.game else { return BotReaction() }
+    guard let position = chooseMove(game) else { return absorb(session.resign(now: now), now: now) }
+    do {
+      return absorb(try session.play(position, now: now), now: now)
+    } catch {
+      // The chooser only offers legal moves; if it ever did not, resigning keeps the game honest.
+      return absorb(session.resign(now: now), now: now)
+    }
+  }
+
+  private mutating func finishedGame(_ result: GameResult, now: Double) -> [BotGameRecord] {
+    guard let mark = session.myMark else { return [] }
+    let outcome: BotGameRecord.Outcome
+    switch result {
+    case .draw: outcome = .draw
+    case .line(let winner): outcome = winner == mark ? .botWon : .peerWon
+    case .resigned(let loser): outcome = loser == mark ? .botResigned : .peerResigned
+    case .abandoned(let loser): outcome = loser == mark ? .peerWon : .botWon
+    }
+    defer { gameStartedAt = nil }
+    return [record(outcome, mark: mark, now: now)]
+  }
+
+  private mutating func unfinishedGame(now: Double, reason: String) -> [BotGameRecord] {
+    guard gameStartedAt != nil, session.game?.isOver == false, let mark = session.myMark else { return [] }
+    defer { gameStartedAt = nil }
+    return [record(.unfinished(reason), mark: mark, now: now)]
+  }
+
+  private func record(_ outcome: BotGameRecord.Outcome, mark: Mark, now: Double) -> BotGameRecord {
+    BotGameRecord(
+      number: session.gameNumber, botMark: mark, outcome: outcome, moves: session.game?.history.count ?? 0,
+      duration: max(0, now - (gameStartedAt ?? now)))
+  }
+}

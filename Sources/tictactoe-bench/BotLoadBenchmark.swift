@@ -1,0 +1,198 @@
+import Security
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The bot host (`tictactoe host --bot perfect`, the release binary beside this one) under a load generator
+/// holding N concurrent games on loopback, against a minimal OpenSSL C echo server under the same load, and
+/// against the targets (p99 under 10 ms and under 100 KiB per game at N = 1,000).
+enum BotLoadBenchmark {
+  /// How hard and how long each server is pushed.
+  struct Settings {
+    /// Concurrent games (connections).
+    var games: Int
+    /// Connections still starting at once during the ramp-up.
+    var window: Int
+    /// Seconds of play with every client moving again as soon as it has its answer.
+    var saturatedSeconds: Double
+    /// Seconds of play with every client thinking `think` seconds (uniformly at random) before each move.
+    var pacedSeconds: Double
+    var think: ClosedRange<Double>
+
+    static let full = Settings(games: 1_000, window: 100, saturatedSeconds: 5, pacedSeconds: 10, think: 0.1...0.3)
+    static let smoke = Settings(games: 4, window: 4, saturatedSeconds: 0.3, pacedSeconds: 0.5, think: 0.01...0.03)
+  }
+
+  /// What one server showed.
+  struct Measured {
+    var handshakesPerSecond = 0.0
+    var saturated = LoadGenerator.Run()
+    var paced = LoadGenerator.Run()
+    /// Server CPU time per answer during the paced run, in nanoseconds.
+    var cpuPerAnswer = 0.0
+    /// (resident memory with every game up − before any) / games, in bytes.
+    var memoryPerGame = 0.0
+  }
+
+  static let latencyTarget = 10_000_000.0
+  static let memoryTarget = 100.0 * 1024
+
+  static func rows(smoke: Bool) throws -> [Row] {
+    let settings = smoke ? Settings.smoke : Settings.full
+    let client = try Identity.generate(commonName: "bench-load")
+    OpenFiles.raiseLimit()
+    printError("measuring the bot host with \(settings.games) games...")
+    let bot = try measure(.bot, settings, client: client)
+    printError("measuring the OpenSSL echo baseline with \(settings.games) connections...")
+    let echo = try measure(.echo, settings, client: client)
+    let n = settings.games
+    let pace =
+      "a move every \(Table.significant(settings.think.lowerBound))–\(Table.significant(settings.think.upperBound)) s"
+    let same = "OpenSSL C echo, same load"
+    return [
+      Row(
+        figure: "Bot host, \(n) games, no thinking: bot moves per second", value: bot.saturated.answersPerSecond,
+        baseline: echo.saturated.answersPerSecond, baselineKind: same, unit: .perSecond),
+      Row(
+        figure: "Bot host, \(n) games, \(pace) each: move latency, median (\(bot.paced.latencies.count))",
+        value: bot.paced.latencies.median, baseline: echo.paced.latencies.median, baselineKind: same, unit: .time),
+      Row(
+        figure: "Bot host, \(n) games, \(pace) each: move latency, p99", value: bot.paced.latencies.p99,
+        baseline: echo.paced.latencies.p99, baselineKind: same, unit: .time),
+      Row(
+        figure: "Bot host, \(n) games, \(pace) each: move latency, p99", value: bot.paced.latencies.p99,
+        baseline: latencyTarget, baselineKind: "10 ms target", unit: .time),
+      Row(
+        figure: "Bot host, \(n) games, \(pace) each: server CPU time per move", value: bot.cpuPerAnswer,
+        baseline: echo.cpuPerAnswer, baselineKind: same, unit: .time),
+      Row(
+        figure: "Bot host: handshakes per second ramping up to \(n) games", value: bot.handshakesPerSecond,
+        baseline: echo.handshakesPerSecond, baselineKind: "OpenSSL C echo", unit: .perSecond),
+      Row(
+        figure: "Bot host: resident memory per game at \(n) games", value: bot.memoryPerGame,
+        baseline: echo.memoryPerGame, baselineKind: "OpenSSL C echo, per connection", unit: .bytes),
+      Row(
+        figure: "Bot host: resident memory per game at \(n) games", value: bot.memoryPerGame, baseline: memoryTarget,
+        baselineKind: "100 KiB target", unit: .bytes),
+    ]
+  }
+
+  /// Starts the server, ramps up, plays without and then with thinking, reads its memory and CPU time, and stops
+  /// it (the bot must say goodbye to every game and exit 0).
+  static func measure(_ kind: LoadGenerator.Server, _ settings: Settings, client: Identity) throws -> Measured {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let (server, echoKey) = try start(kind, in: directory.path, client: client)
+    // The bot: "Practice bot (perfect) serving … on port 40123 (127.0.0.1)." and "Key: SHA256:…"; the echo: "port N".
+    let line = try server.waitForLine(startingWith: kind == .bot ? "Practice bot " : "port ")
+    let digits = line.components(after: " port ") ?? Substring(line)
+    guard let port = UInt16(digits.prefix { $0.isNumber }) else { throw BenchError("no port in \"\(line)\"") }
+    var fingerprint = echoKey
+    if kind == .bot { fingerprint = Fingerprint(parsing: try server.waitForLine(startingWith: "Key: ")) }
+    guard let fingerprint else { throw BenchError("the server's key is unknown:\n\(server.output)") }
+    let context = try TLSContext(role: .client, identity: client, options: TrustOptions(policy: .pinned(fingerprint)))
+    let before = try server.residentBytes()
+    let generator = LoadGenerator(server: kind, port: port, context: context)
+    var measured = Measured()
+    let rampSeconds = try generator.ramp(to: settings.games, window: settings.window, timeout: 120)
+    measured.handshakesPerSecond = Double(settings.games) / rampSeconds
+    measured.saturated = try generator.play(for: settings.saturatedSeconds, think: nil)
+    let cpuBefore = try server.cpuNanoseconds()
+    measured.paced = try generator.play(for: settings.pacedSeconds, think: settings.think)
+    measured.cpuPerAnswer = (try server.cpuNanoseconds() - cpuBefore) / Double(max(1, measured.paced.answers))
+    measured.memoryPerGame = (try server.residentBytes() - before) / Double(settings.games)
+    generator.expectServerToStop()
+    let status = try server.stop()
+    generator.closeAll()
+    if kind == .bot {
+      guard status == 0, server.output.contains("Stopped: said goodbye to \(settings.games) player") else {
+        throw BenchError("the bot did not stop cleanly (status \(status)):\n\(server.output)")
+      }
+    }
+    return measured
+  }
+
+  /// Starts the server with its files in `directory`; for the echo, also returns the key it presents (made
+  /// here and left in `directory` with the client's pin).
+  private static func start(_ kind: LoadGenerator.Server, in directory: String, client: Identity) throws -> (
+    ServerProcess, Fingerprint?
+  ) {
+    let executableDirectory = selfDirectory()
+    let output = directory + "/server.out"
+    switch kind {
+    case .bot:
+      let binary = executableDirectory + "/tictactoe"
+      guard access(binary, X_OK) == 0 else {
+        throw BenchError("\(binary) is missing: build the tictactoe product too (scripts/bench.sh does)")
+      }
+      let environment = [
+        "HOME": directory, "XDG_DATA_HOME": directory + "/data", "XDG_STATE_HOME": directory + "/state",
+        "XDG_CONFIG_HOME": directory + "/config", "USER": "bench-bot", "LANG": "C.UTF-8",
+        // No LAN announcement during a benchmark: the bot says discovery is unavailable and serves by address.
+        "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/tictactoe-bench", "AVAHI_COMPAT_NOWARN": "1",
+      ]
+      let arguments = [
+        "host", "--bot", "perfect", "--accept-new", "--port", "0", "--bind", "127.0.0.1", "--name", "bench-bot",
+      ]
+      let server = try ServerProcess(binary, arguments, environment: environment, outputPath: output)
+      return (server, Fingerprint?.none)
+    case .echo:
+      let identity = try Identity.generate(commonName: "bench-echo")
+      let files = EchoServer.Files(directory: directory)
+      try write(identity.certificatePEM, to: files.certificate)
+      try write(identity.privateKeyPEM, to: files.key)
+      try write(client.fingerprint.description + "\n", to: files.clientPin)
+      let server = try ServerProcess(
+        "/proc/self/exe", [EchoServer.argument, directory], environment: nil, outputPath: output)
+      return (server, identity.fingerprint)
+    }
+  }
+
+  private static func selfDirectory() -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return "." }
+    let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+  }
+
+  private static func write(_ text: String, to path: String) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard fd >= 0 else { throw BenchError("cannot write \(path)") }
+    defer { close(fd) }
+    let bytes = Array(text.utf8)
+    guard bytes.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+      throw BenchError("cannot write \(path)")
+    }
+  }
+}
+
+/// A fresh directory under /tmp, removed (with everything in it) by `remove()`.
+struct TemporaryDirectory {
+  let path: String
+
+  init() throws {
+    var template = Array("/tmp/tictactoe-bench-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { throw BenchError("cannot make a temporary directory") }
+    path = String(cString: made)
+  }
+
+  func remove() {
+    let remover = try? ServerProcess("/bin/rm", ["-rf", path], environment: nil, outputPath: "/dev/null")
+    _ = remover?.wait()
+  }
+}
+
+extension String {
+  /// The text after the last occurrence of `marker` (nil when it does not occur).
+  func components(after marker: String) -> Substring? {
+    var rest = Substring(self)
+    var found: Substring?
+    while let range = rest.firstRange(of: marker) {
+      found = rest[range.upperBound...]
+      rest = rest[range.upperBound...]
+    }
+    return found
+  }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+/// `tictactoe host --bot`: the real binary serving several real joiners at once over loopback, its trust rules,
+/// its log, its DNS-SD advertisement and its clean stop on SIGTERM.
+@Suite(.serialized) struct BotHostTests {
+  /// A private home; `discovery: false` points D-Bus nowhere, as on a machine without avahi-daemon.
+  private func home(_ name: String, discovery: Bool = true) throws -> (root: String, environment: [String: String]) {
+    var (root, environment) = try Binary.sandbox()
+    environment["USER"] = name
+    if !discovery { environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus" }
+    return (root, environment)
+  }
+
+  private func bot(_ environment: [String: String], _ extra: [String] = []) throws -> (Player, Int) {
+    let bot = try Player(
+      ["host", "--bot", "perfect", "--port", "0", "--bind", "127.0.0.1", "--name", "robo"] + extra,
+      environment: environment)
+    let port = try #require(bot.announcedPort(), "the bot did not start: \(bot.errors)")
+    return (bot, port)
+  }
+
+  private func join(_ name: String, port: Int) throws -> Player {
+    try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--name", name],
+      environment: try home(name, discovery: false).environment)
+  }
+
+  private func logLines(_ root: String) -> [String] {
+    let text = (try? String(contentsOfFile: root + "/state/tictactoe/tictactoe.log", encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").map(String.init)
+  }
+
+  /// Plays `games` games on every joiner at the same time: each "your move" prompt is answered with the next
+  /// cell (1, 2, … 9, wrapping; taken cells are refused and asked again), and a rematch is offered after each
+  /// game but the last. Returns when every joiner has seen `games` results, or after 60 s.
+  private func playAtOnce(_ joiners: [Player], games: Int) {
+    var answered = Array(repeating: 0, count: joiners.count)
+    var next = Array(repeating: 1, count: joiners.count)
+    var rematches = Array(repeating: 0, count: joiners.count)
+    let deadline = Date().addingTimeInterval(60)
+    while Date() < deadline && joiners.contains(where: { $0.count("result: ") < games }) {
+      for (index, joiner) in joiners.enumerated() {
+        let prompts = joiner.count("your move (")
+        if prompts > answered[index] {
+          answered[index] = prompts
+          joiner.send("\(next[index])")
+          next[index] = next[index] % 9 + 1
+        }
+        let results = joiner.count("result: ")
+        if results < games && results > rematches[index] {
+          rematches[index] += 1
+          joiner.send("rematch")
+        }
+      }
+      usleep(10_000)
+    }
+  }
+
+  @Test func severalJoinersPlayAtOnceThePerfectBotNeverLosesEachGameIsLoggedAndSIGTERMSaysGoodbye() throws {
+    let (root, environment) = try home("botrunner", discovery: false)
+    let (bot, port) = try bot(environment, ["--accept-new"])
+    #expect(bot.output.contains("Practice bot (perfect) serving 3×3, 3 in a row as robo on port \(port)"))
+    #expect(bot.waitFor("Players can still join by address."), "\(bot.output)")
+    #expect(bot.output.contains("Key: SHA256:"))
+    let names = (1...5).map { "joiner\($0)" }
+    let joiners = try names.map { try join($0, port: port) }
+    for joiner in joiners { #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)") }
+    playAtOnce(joiners, games: 2)
+    for joiner in joiners {
+      #expect(joiner.count("result: ") == 2, "\(joiner.output)\(joiner.errors)")
+      // The joiner's tally after each game: it never won.
+      #expect(joiner.count("match: you 0, robo ") == 2, "\(joiner.output)")
+      joiner.send("quit")
+    }
+    for joiner in joiners { #expect(joiner.exitStatus() == 0, "\(joiner.errors)") }
+    // A joiner still in a game when the bot is stopped is told so.
+    let late = try join("latecomer", port: port)
+    #expect(late.waitFor("game 1:"), "\(late.output)\(late.errors)")
+    bot.signal(SIGTERM)
+    #expect(bot.exitStatus() == 0, "\(bot.errors)")
+    #expect(
+      bot.output.contains("Stopped: said goodbye to 1 player; 10 games played to the end, 6 players let in."),
+      "\(bot.output)")
+    #expect(late.exitStatus() == 30)
+    #expect(late.errors.contains("Your opponent left: robo is shutting down"), "\(late.errors)")
+
+    let games = logLines(root).filter { $0.contains("bot game: ") }
+    #expect(games.count == 11, "\(games)")
+    for name in names {
+      let mine = games.filter { $0.contains("peer=\"\(name)\" key=SHA256:") }
+      #expect(mine.count == 2, "\(name): \(games)")
+      #expect(mine.contains { $0.contains(" game=1 ") } && mine.contains { $0.contains(" game=2 ") })
+      for line in mine {
+        #expect(line.contains("result=bot-won") || line.contains("result=draw"), "\(line)")
+        let moves = line.split(separator: " ").first { $0.hasPrefix("moves=") }.flatMap { Int($0.dropFirst(6)) }
+        #expect((5...9).contains(moves ?? 0), "\(line)")
+        #expect(line.contains("address=127.0.0.1:") && line.contains("duration="))
+      }
+    }
+    #expect(games.contains { $0.contains("peer=\"latecomer\"") && $0.contains("result=unfinished") })
+    // Every joiner was remembered (--accept-new), so a changed key would now be caught.
+    let known = try String(contentsOfFile: root + "/data/tictactoe/known_peers", encoding: .utf8)
+    for name in names { #expect(known.contains(name)) }
+  }
+
+  @Test func withoutAcceptNewOnlyKnownJoinersPlayAndANewOneIsToldHowToGetIn() throws {
+    let (root, environment) = try home("botrunner", discovery: false)
+    // The bot meets "pal" once with --accept-new, which remembers it.
+    let (first, firstPort) = try bot(environment, ["--accept-new"])
+    let pal = try home("pal", discovery: false).environment
+    let meeting = try Player(
+      ["join", "127.0.0.1:\(firstPort)", "--ui", "plain", "--accept-new", "--name", "pal"], environment: pal)
+    #expect(meeting.waitFor("game 1:"), "\(meeting.output)\(meeting.errors)")
+    meeting.send("quit")
+    #expect(meeting.exitStatus() == 0)
+    first.signal(SIGTERM)
+    #expect(first.exitStatus() == 0)
+
+    let (bot, port) = try bot(environment)
+    #expect(bot.output.contains("Only players already known are let in"), "\(bot.output)")
+    let again = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--name", "pal"], environment: pal)
+    #expect(again.waitFor("game 1:"), "\(again.output)\(again.errors)")
+    let stranger = try join("stranger", port: port)
+    #expect(stranger.exitStatus() == 27)
+    #expect(
+      stranger.errors.contains("The host does not trust your key: robo is a practice bot"), "\(stranger.errors)")
+    #expect(stranger.errors.contains("--accept-new"))
+    again.send("quit")
+    #expect(again.exitStatus() == 0)
+    #expect(bot.exitStatus(timeout: 0.5) == nil, "the bot stopped serving")
+    bot.signal(SIGINT)
+    #expect(bot.exitStatus() == 0)
+    #expect(logLines(root).contains { $0.contains("refused stranger at 127.0.0.1:") })
+  }
+
+  @Test func theBotIsListedOnTheLANAsAPracticeBotThatIsAlwaysWaiting() throws {
+    let name = "robo-\(UUID().uuidString.prefix(6).lowercased())"
+    let (_, environment) = try home("botrunner")
+    let bot = try Player(
+      ["host", "--bot", "perfect", "--port", "0", "--bind", "127.0.0.1", "--name", name, "--accept-new"],
+      environment: environment)
+    defer { bot.signal(SIGTERM) }
+    let port = try #require(bot.announcedPort(), "\(bot.errors)")
+    #expect(bot.waitFor("Announced on the local network as \(name)."), "\(bot.output)")
+    let viewer = try home("viewer").environment
+    let listed = try Binary.run(["list", "--wait", "1.5", "--json"], environment: viewer)
+    let games = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+    let game = try #require(games.first { $0["name"] as? String == name }, "\(listed.stdout)")
+    #expect(game["bot"] as? String == "perfect")
+    #expect(game["state"] as? String == "waiting")
+    #expect(game["port"] as? Int == port)
+    let text = try Binary.run(["list", "--wait", "1.5"], environment: viewer)
+    let line = text.stdout.split(separator: "\n").first { $0.hasPrefix(name + "\t") }
+    #expect(line?.contains("waiting, practice bot (perfect)") == true, "\(text.stdout)")
+  }
+
+  @Test func aFloodOfSilentConnectionsDoesNotKeepARealJoinerOut() throws {
+    let (root, environment) = try home("botrunner", discovery: false)
+    let (bot, port) = try bot(environment, ["--accept-new"])
+    defer { bot.signal(SIGTERM) }
+    // More connections that never start TLS than the bot lets set up at once (256).
+    var silent: [Int32] = []
+    defer { for fd in silent { close(fd) } }
+    for _ in 0..<300 {
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var address = Loopback.address(port: UInt16(port))
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      guard connected == 0 else {
+        close(fd)
+        break
+      }
+      silent.append(fd)
+    }
+    #expect(silent.count == 300)
+    let joiner = try join("patient", port: port)
+    #expect(joiner.waitFor("game 1:", timeout: 30), "\(joiner.output)\(joiner.errors)")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0)
+    #expect(logLines(root).contains { $0.contains("connections are setting up TLS: dropping the oldest") })
+  }
+}
