@@ -84,7 +84,7 @@ final class BotHost {
     self.log = log
     self.clock = clock
     ai = AIPlayer(level: level, budget: BotHost.moveBudget, book: MoveBook())
-    context = try BotHost.makeContext(profile: profile, identity: identity, options: options)
+    context = try profile.tlsContext(.server, identity: identity, options: options, expectedHost: nil)
   }
 
   deinit {
@@ -93,12 +93,6 @@ final class BotHost {
   }
 
   /// The server context for joiners, with the known peers as they are now.
-  private static func makeContext(profile: Profile, identity: Identity, options: NetworkOptions) throws -> TLSContext {
-    let trust = try options.trust(
-      knownPeers: try profile.knownPeers(), knownPeersPath: profile.knownPeersPath, expectedHost: nil)
-    return try TLSContext(role: .server, identity: identity, options: trust)
-  }
-
   /// Solves the opening positions (the empty board and every first move) before anyone joins, so the first
   /// games do not pay for them on the shared loop. Returns the seconds it took (1.0–1.4 s on 4×4 with k = 4 here;
   /// nothing to do on boards too big to solve).
@@ -326,7 +320,7 @@ final class BotHost {
     guard remembered.insert(certificate.fingerprint).inserted else { return }
     do {
       try profile.remember(name: certificate.commonName, fingerprint: certificate.fingerprint)
-      context = try BotHost.makeContext(profile: profile, identity: identity, options: options)
+      context = try profile.tlsContext(.server, identity: identity, options: options, expectedHost: nil)
       log.write("remembered new peer \(certificate.commonName) \(certificate.fingerprint)")
     } catch {
       log.write("could not remember \(certificate.commonName): \(error)")

@@ -232,9 +232,8 @@ public final class NetworkMatch {
   }
 
   private func makeContext(expectedHost: String?) throws -> TLSContext {
-    let known = try profile.knownPeers()
-    let trust = try options.trust(knownPeers: known, knownPeersPath: profile.knownPeersPath, expectedHost: expectedHost)
-    return try TLSContext(role: role == .host ? .server : .client, identity: identity, options: trust)
+    try profile.tlsContext(
+      role == .host ? .server : .client, identity: identity, options: options, expectedHost: expectedHost)
   }
 
   // MARK: - The event loop

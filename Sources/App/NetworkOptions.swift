@@ -106,6 +106,16 @@ public struct Profile {
     return try IdentityStore(directory: identityDirectory).loadOrCreate(commonName: name)
   }
 
+  /// A TLS context for `role` presenting `identity` and judging the peer by `options` against the known peers
+  /// as they are now on disk (`expectedHost`: the name a CA-issued certificate must carry, for a joiner).
+  public func tlsContext(
+    _ role: TLSRole, identity: Identity, options: NetworkOptions, expectedHost: String?
+  ) throws -> TLSContext {
+    let trust = try options.trust(
+      knownPeers: try knownPeers(), knownPeersPath: knownPeersPath, expectedHost: expectedHost)
+    return try TLSContext(role: role, identity: identity, options: trust)
+  }
+
   public func knownPeers() throws -> KnownPeers {
     try KnownPeersFile(path: knownPeersPath).load()
   }

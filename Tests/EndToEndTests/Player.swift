@@ -97,8 +97,10 @@ final class Player {
 extension Player {
   /// Answers every "your move" prompt of either player with the next cell number (1, 2, 3, … wrapping), so
   /// taken cells are answered with "error:" and asked again, until both have seen the result (at most
-  /// `timeout` seconds).
-  static func playOut(_ host: Player, _ joiner: Player, timeout: Double = 30) {
+  /// `timeout` seconds). `afterAnswer` is called with the number of answers given so far, after each.
+  static func playOut(
+    _ host: Player, _ joiner: Player, timeout: Double = 30, afterAnswer: (Int) -> Void = { _ in }
+  ) {
     let deadline = Date().addingTimeInterval(timeout)
     var answered = [0, 0]
     var next = [1, 1]
@@ -108,6 +110,7 @@ extension Player {
         answered[index] = players[index].count("your move (")
         players[index].send("\(next[index])")
         next[index] = next[index] % 9 + 1
+        afterAnswer(answered[0] + answered[1])
       }
       usleep(10_000)
     }

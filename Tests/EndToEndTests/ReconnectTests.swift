@@ -62,25 +62,12 @@ import Testing
     let (host, joiner, proxy, _) = try match(delay: 0.2)
     defer { proxy.stop() }
     // Every second move is cut off by a drop 0.1 s after it left (it is still in the 0.2 s network).
-    let deadline = Date().addingTimeInterval(60)
-    var answered = [0, 0]
-    var next = [1, 1]
-    var moves = 0
     var drops = 0
-    let players = [host, joiner]
-    while !(host.output.contains("result: ") && joiner.output.contains("result: ")) && Date() < deadline {
-      for index in 0..<2 where players[index].count("your move (") > answered[index] {
-        answered[index] = players[index].count("your move (")
-        players[index].send("\(next[index])")
-        next[index] = next[index] % 9 + 1
-        moves += 1
-        if moves.isMultiple(of: 2) && drops < 3 {
-          usleep(100_000)
-          proxy.dropNow()
-          drops += 1
-        }
-      }
-      usleep(10_000)
+    Player.playOut(host, joiner, timeout: 60) { answers in
+      guard answers.isMultiple(of: 2) && drops < 3 else { return }
+      usleep(100_000)
+      proxy.dropNow()
+      drops += 1
     }
     #expect(host.output.contains("result: ") && joiner.output.contains("result: "), "\(host.output)\(joiner.output)")
     #expect(lastBoard(host) == lastBoard(joiner), "\(host.output)\n\(joiner.output)")
