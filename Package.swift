@@ -10,6 +10,8 @@ let package = Package(
   products: [
     .executable(name: "tictactoe", targets: ["tictactoe"]),
     .executable(name: "tictactoe-bench", targets: ["tictactoe-bench"]),
+    .executable(name: "tictactoe-bench-curses", targets: ["tictactoe-bench-curses"]),
+    .executable(name: "tictactoe-bench-foundation", targets: ["tictactoe-bench-foundation"]),
   ],
   targets: [
     .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
@@ -32,6 +34,9 @@ let package = Package(
     .executableTarget(
       name: "tictactoe-bench",
       dependencies: ["GameCore", "WireProtocol", "Session", "Security", "Transport", "COpenSSL"]),
+    // Baselines the benchmark runs beside the game: a C ncursesw program, a Swift program linking Foundation.
+    .executableTarget(name: "tictactoe-bench-curses", linkerSettings: [.linkedLibrary("ncursesw")]),
+    .executableTarget(name: "tictactoe-bench-foundation"),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "SecurityTests", dependencies: ["Security"], exclude: ["FuzzCorpus"]),
