@@ -6,7 +6,9 @@ extension Benchmarks {
   func idleRows() throws -> [Row] {
     let seconds = options.idleSeconds ?? (smoke ? 1 : 30)
     progress("idle lobby and waiting player, two windows of \(seconds) s")
-    let idle = try IdleBenchmark.run(seconds: seconds)
+    let idle = try IdleBenchmark.run(seconds: seconds, retryWhenBusy: !smoke)
+    let counted = [idle.signals.lobby, idle.signals.game].map { $0.map { "\($0)" } ?? "unknown" }
+    printError("avahi signals on the system bus during the kept windows: lobby \(counted[0]), game \(counted[1])")
     let window = "\(Table.significant(idle.seconds)) s"
     return [
       Row(
@@ -16,10 +18,10 @@ extension Benchmarks {
         figure: "Wakeups, idle lobby", value: idle.lobby.wakeupsPerSecond,
         baseline: idle.lobbyBaseline.wakeupsPerSecond, baselineKind: "cat in tmux", unit: .perSecond),
       Row(
-        figure: "CPU, player waiting for the opponent's move (\(window))", value: idle.waiting.cpuPercent,
+        figure: "CPU, host waiting for the joiner's move (\(window))", value: idle.waiting.cpuPercent,
         baseline: idle.waitingBaseline.cpuPercent, baselineKind: "cat in tmux", unit: .percent),
       Row(
-        figure: "Wakeups, player waiting for the opponent's move", value: idle.waiting.wakeupsPerSecond,
+        figure: "Wakeups, host waiting for the joiner's move", value: idle.waiting.wakeupsPerSecond,
         baseline: idle.waitingBaseline.wakeupsPerSecond, baselineKind: "cat in tmux", unit: .perSecond),
       Row(
         figure: "Resident memory, lobby", value: Double(idle.lobbyBytes),

@@ -24,6 +24,12 @@ final class Tmux {
     return pid
   }
 
+  /// Types `keys` (tmux key names such as Enter or Down) into a session.
+  func send(_ name: String, _ keys: String...) throws { try run(["send-keys", "-t", name] + keys) }
+
+  /// Ends a session (its program gets SIGHUP, as when a terminal closes).
+  func stop(_ name: String) throws { try run(["kill-session", "-t", name]) }
+
   /// The text on the session's screen.
   func screen(_ name: String) throws -> String { try run(["capture-pane", "-p", "-t", name]) }
 
