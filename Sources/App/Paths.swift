@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Where the game keeps its files, following the XDG base directories (so tests isolate themselves by
 /// setting XDG_CONFIG_HOME, XDG_DATA_HOME and XDG_STATE_HOME).
@@ -8,7 +8,7 @@ public struct Paths: Sendable, Equatable {
   public let state: String
 
   public init(environment: [String: String]) {
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? PosixFiles.homeDirectory()
     func base(_ variable: String, _ fallback: String) -> String {
       // The spec says a relative path must be ignored.
       if let value = environment[variable], value.hasPrefix("/") { return value }
@@ -27,10 +27,9 @@ public struct Paths: Sendable, Equatable {
 /// directory, flushed to disk, then renamed over the old one. Directories are made 0700, files 0600.
 public enum AtomicFile {
   public static func write(_ text: String, to path: String) throws {
-    let directory = (path as NSString).deletingLastPathComponent
-    try FileManager.default.createDirectory(
-      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let temporary = "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+    let directory = PosixFiles.directory(of: path)
+    try PosixFiles.makeDirectories(directory)
+    let temporary = "\(directory)/.\(PosixFiles.lastComponent(of: path)).\(getpid()).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw FileError(path: temporary, reason: String(cString: strerror(errno))) }
     var ok = true
@@ -38,7 +37,7 @@ public enum AtomicFile {
       var offset = 0
       let count = buffer.count - 1  // without the terminating NUL
       while offset < count {
-        let written = Foundation.write(fd, buffer.baseAddress! + offset, count - offset)
+        let written = Glibc.write(fd, buffer.baseAddress! + offset, count - offset)
         if written <= 0 {
           ok = false
           break

@@ -1,4 +1,3 @@
-import Foundation
 import GameCore
 import TerminalUI
 
@@ -7,9 +6,9 @@ public enum SettingsFile {
   public static func parse(_ text: String, path: String) throws(FileError) -> Settings {
     var settings = Settings()
     for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = rawLine.trimmingCharacters(in: .whitespaces)
+      let line = rawLine.trimmingWhitespace()
       if line.isEmpty || line.hasPrefix("#") { continue }
-      let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
       func fail(_ reason: String) -> FileError { FileError(path: path, line: index + 1, reason: reason) }
       guard parts.count == 2 else { throw fail("expected \"key = value\", found \"\(line)\"") }
       let (key, value) = (parts[0], parts[1])
@@ -61,11 +60,11 @@ public enum SettingsFile {
 
   /// The saved settings; defaults when there is no file yet; an error naming the line when it is corrupt.
   public static func load(from path: String) throws(FileError) -> Settings {
-    guard FileManager.default.fileExists(atPath: path) else { return Settings() }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard PosixFiles.exists(path) else { return Settings() }
+    guard let data = PosixFiles.read(path) else {
       throw FileError(path: path, reason: "cannot be read")
     }
-    guard let text = String(data: data, encoding: .utf8) else {
+    guard let text = String(validating: data, as: UTF8.self) else {
       throw FileError(path: path, reason: "is not UTF-8 text")
     }
     return try parse(text, path: path)
