@@ -10,7 +10,6 @@ let package = Package(
   products: [
     .executable(name: "tictactoe", targets: ["tictactoe"]),
     .executable(name: "tictactoe-bench", targets: ["tictactoe-bench"]),
-    .executable(name: "tictactoe-bench-curses", targets: ["tictactoe-bench-curses"]),
     .executable(name: "tictactoe-bench-foundation", targets: ["tictactoe-bench-foundation"]),
   ],
   targets: [
@@ -34,8 +33,9 @@ let package = Package(
     .executableTarget(
       name: "tictactoe-bench",
       dependencies: ["GameCore", "WireProtocol", "Session", "Security", "Transport", "COpenSSL"]),
-    // Baselines the benchmark runs beside the game: a C ncursesw program, a Swift program linking Foundation.
-    .executableTarget(name: "tictactoe-bench-curses", linkerSettings: [.linkedLibrary("ncursesw")]),
+    // A baseline the benchmark runs beside the game: a Swift program linking Foundation. (Its C baseline,
+    // scripts/bench-curses-baseline.c, is compiled by the benchmark with cc: SwiftPM would link the Swift
+    // runtime into it.)
     .executableTarget(name: "tictactoe-bench-foundation"),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),

@@ -12,7 +12,7 @@ enum FirstFrameBenchmark {
 
   static func run(iterations: Int, warmUp: Int) throws -> Result {
     let game = try Programs.path("tictactoe")
-    let curses = try Programs.path("tictactoe-bench-curses")
+    let curses = try CursesBaseline.path()
     let home = try PlayerHome("frame")
     // The frame to expect: the lobby as tmux shows it.
     let screen: String

@@ -37,7 +37,7 @@ enum IdleBenchmark {
 
   static func run(seconds: Double, retryWhenBusy: Bool) throws -> Result {
     let game = try Programs.path("tictactoe")
-    let curses = try Programs.path("tictactoe-bench-curses")
+    let curses = try CursesBaseline.path()
     let foundation = try Programs.path("tictactoe-bench-foundation")
     let watch = try AvahiSignalWatch()
     let attempts = retryWhenBusy ? Self.attempts : 1

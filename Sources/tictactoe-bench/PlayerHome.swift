@@ -22,6 +22,33 @@ enum Programs {
   }
 }
 
+/// The C baseline (scripts/bench-curses-baseline.c), compiled with the system's C compiler beside this
+/// executable when missing or older than its source.
+enum CursesBaseline {
+  /// The source, found from where this file was compiled (the benchmark runs from its package's build).
+  static let source: String = {
+    let here = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+    return (here.dropLast(3) + ["scripts", "bench-curses-baseline.c"]).joined(separator: "/")
+  }()
+
+  static func path() throws -> String {
+    let output = Programs.directory + "/tictactoe-bench-curses-baseline"
+    guard let sourceTime = modified(source) else { throw BenchError("the C baseline's source \(source) is missing") }
+    if let builtTime = modified(output), builtTime >= sourceTime { return output }
+    for compiler in ["cc", "clang"] {
+      _ = try? ChildProcess.output(compiler, ["-O2", "-o", output, source, "-lncursesw"], timeout: 60)
+      if modified(output) != nil { return output }
+    }
+    throw BenchError("cannot compile \(source) with cc or clang (are a C compiler and libncursesw5-dev installed?)")
+  }
+
+  /// When `path` was last modified (seconds since 1970), or nil if it does not exist.
+  private static func modified(_ path: String) -> Int? {
+    var info = stat()
+    return stat(path, &info) == 0 ? info.st_mtim.tv_sec : nil
+  }
+}
+
 /// A private home for one player: XDG directories under a fresh temporary directory, removed when dropped.
 final class PlayerHome {
   let root: String

@@ -1,6 +1,7 @@
 // The benchmark's C baseline for a terminal program: starts ncursesw the way the game does, draws the lines it
 // is given (one per screen row) in one refresh, then waits for a key without using the CPU. `q` or end of
 // input quits. Its first-frame time and its resident memory are what a C program pays for the same frame.
+// tictactoe-bench compiles it with `cc -O2 ... -lncursesw` when it runs (Sources/tictactoe-bench/PlayerHome.swift).
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
 #include <ncursesw/ncurses.h>
