@@ -9,8 +9,12 @@ import GameCore
 /// same round trips with none. Games alternate: one without junk, one with, and so on.
 ///
 /// One round trip: X's move is written to X's input; O prints it and prompts; O's answer is written to O's
-/// input; the round trip ends when X prompts for its next move.
+/// input; the round trip ends when X prompts for its next move. Round trips start `pace` seconds apart, so a
+/// game spans the junk's steady state (its reconnections a second after each drop, its byte-a-second writes),
+/// not only its first wave.
 enum JunkBenchmark {
+  static let pace = 0.1
+
   struct Result {
     var withJunk = Samples()
     var without = Samples()
@@ -49,7 +53,10 @@ enum JunkBenchmark {
         // The host takes the flood in: let its first wave of accepts and drops pass.
         usleep(500_000)
       }
+      let began = Clock.seconds()
       for index in 0..<moves {
+        let due = began + Double(index) * pace
+        while Clock.seconds() < due { usleep(UInt32(max(1, (due - Clock.seconds()) * 1e6))) }
         let time = try roundTrip(
           x: x, o: o, xMove: RoundTripBenchmark.cells(for: .x)[index], oMove: RoundTripBenchmark.cells(for: .o)[index])
         if junkProcess != nil { result.withJunk.append(time) } else { result.without.append(time) }
