@@ -10,6 +10,7 @@ let package = Package(
   products: [
     .executable(name: "tictactoe", targets: ["tictactoe"]),
     .executable(name: "tictactoe-bench", targets: ["tictactoe-bench"]),
+    .executable(name: "tictactoe-bench-foundation", targets: ["tictactoe-bench-foundation"]),
   ],
   targets: [
     .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
@@ -33,6 +34,10 @@ let package = Package(
     .executableTarget(
       name: "tictactoe-bench",
       dependencies: ["GameCore", "WireProtocol", "Session", "Security", "Transport", "COpenSSL"]),
+    // A baseline the benchmark runs beside the game: a Swift program linking Foundation. (Its C baseline,
+    // scripts/bench-curses-baseline.c, is compiled by the benchmark with cc: SwiftPM would link the Swift
+    // runtime into it.)
+    .executableTarget(name: "tictactoe-bench-foundation"),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "SecurityTests", dependencies: ["Security"], exclude: ["FuzzCorpus"]),

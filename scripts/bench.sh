@@ -1,8 +1,26 @@
 #!/bin/sh
-# Builds the benchmark in release mode and prints the table of figures (docs/BENCHMARKS.md explains them).
-# Usage: scripts/bench.sh [--smoke]     --smoke: a few iterations of everything, to check that it still runs.
+# Builds the benchmark and the game in release mode and prints the table of figures (docs/BENCHMARKS.md
+# explains them).
+# Usage: scripts/bench.sh [--private-network] [--smoke] [--only GROUP,...] [--idle-seconds S]
+#   --smoke: a few iterations of everything, to check that it still runs.
+# Discovery is measured against an avahi-daemon: this starts one confined to the loopback interface (or uses the
+# one already running) and stops only what it started.
 set -eu
 cd "$(dirname "$0")/.."
-swift build -c release --product tictactoe-bench
-swift build -c release --product tictactoe  # the bot host the load benchmark starts
-exec "$(swift build -c release --show-bin-path)/tictactoe-bench" "$@"
+# --private-network (as root): run everything in a network namespace with only loopback and a mount namespace
+# with its own /run/dbus, so the D-Bus system bus and avahi-daemon are the benchmark's own: nothing else on the
+# machine (other programs browsing or advertising) can wake the game during the idle windows or disturb
+# discovery. Without it the machine's bus and daemon are used when they run.
+if [ "${1:-}" = "--private-network" ]; then
+  shift
+  mkdir -p /run/dbus /run/avahi-daemon
+  exec unshare --net --mount sh -c \
+    'ip link set lo up && mount -t tmpfs tmpfs /run/dbus && mount -t tmpfs tmpfs /run/avahi-daemon && exec "$0" "$@"' \
+    "$0" "$@"
+fi
+swift build -c release
+avahi_dir=.build/bench-avahi
+scripts/avahi-test-daemon.sh start "$avahi_dir" >&2
+trap 'scripts/avahi-test-daemon.sh stop "$avahi_dir" >&2' EXIT
+trap 'exit 130' INT TERM
+"$(swift build -c release --show-bin-path)/tictactoe-bench" "$@"

@@ -1,5 +1,5 @@
-import Foundation
 import GameCore
+import Glibc
 import Security
 import Transport
 

@@ -1,6 +1,6 @@
 import Discovery
-import Foundation
 import GameCore
+import Glibc
 import Security
 import Session
 import Transport

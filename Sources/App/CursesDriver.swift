@@ -222,8 +222,9 @@ public final class CursesDriver {
     }
   }
 
+  /// Shows what the match reported, and the session's state even when it reported nothing: playing a move only
+  /// sends it, and the board must show it at once.
   func present(_ events: [MatchEvent], _ match: NetworkMatch) {
-    guard !events.isEmpty else { return }
     controller.updateNetwork { NetworkPresenter.apply(events, match: match, to: &$0) }
     for case .finished(let end) in events {
       log.write("network match ended: \(end)")

@@ -1,4 +1,3 @@
-import Foundation
 import Security
 
 /// `tictactoe identity` and `tictactoe peers`: look after the player's key and the peers it knows.
@@ -24,11 +23,11 @@ enum IdentityCommands {
         try store.replace(with: identity)
         writeAll(1, "\(identity.fingerprint)\nimported \(identity.commonName)\n")
       case .importPKCS12(let file, let passwordFile):
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard let data = PosixFiles.read(file) else {
           throw FileError(path: file, reason: "cannot be read")
         }
-        let password = try passwordFile.map { try text($0).trimmingCharacters(in: .newlines) } ?? ""
-        let identity = try Identity(pkcs12: Array(data), password: password)
+        let password = try passwordFile.map { try text($0).trimmingNewlines() } ?? ""
+        let identity = try Identity(pkcs12: data, password: password)
         try store.replace(with: identity)
         writeAll(1, "\(identity.fingerprint)\nimported \(identity.commonName)\n")
       case .exportCertificate:
@@ -67,7 +66,7 @@ enum IdentityCommands {
   }
 
   private static func text(_ path: String) throws -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard let data = PosixFiles.read(path) else {
       throw FileError(path: path, reason: "cannot be read")
     }
     return String(decoding: data, as: UTF8.self)

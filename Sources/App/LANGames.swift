@@ -1,5 +1,4 @@
 import Discovery
-import Foundation
 import Security
 import TerminalUI
 
@@ -51,24 +50,27 @@ enum LANGames {
   }
 
   static func json(_ games: [DiscoveredGame], known: KnownPeers) -> String {
-    let objects: [[String: Any]] = games.map { game in
-      var object: [String: Any] = [
-        "name": game.instanceName, "host": hostName(game), "addresses": game.addresses,
-        "trust": trust(game, known: known).rawValue,
+    let objects: [JSONText] = games.map { game in
+      var object: [String: JSONText] = [
+        "name": .string(game.instanceName), "host": .string(hostName(game)),
+        "addresses": .array(game.addresses.map { .string($0) }), "trust": .string(trust(game, known: known).rawValue),
       ]
-      if let port = game.port { object["port"] = Int(port) }
-      if let rules = game.txt?.rules { object["rules"] = ["rows": rules.rows, "columns": rules.columns, "k": rules.k] }
-      if let state = game.txt?.state { object["state"] = state.rawValue }
-      if let bot = game.txt?.bot { object["bot"] = bot }
-      if let fingerprint = game.txt?.fingerprint { object["fingerprint"] = fingerprint }
-      if let versions = game.txt?.protocolVersions { object["protocols"] = versions }
-      if let problems = game.txt?.problems, !problems.isEmpty { object["problems"] = problems.map { "\($0)" } }
-      return object
+      if let port = game.port { object["port"] = .number(Int(port)) }
+      if let rules = game.txt?.rules {
+        object["rules"] = .object([
+          "rows": .number(rules.rows), "columns": .number(rules.columns), "k": .number(rules.k),
+        ])
+      }
+      if let state = game.txt?.state { object["state"] = .string(state.rawValue) }
+      if let bot = game.txt?.bot { object["bot"] = .string(bot) }
+      if let fingerprint = game.txt?.fingerprint { object["fingerprint"] = .string(fingerprint) }
+      if let versions = game.txt?.protocolVersions { object["protocols"] = .array(versions.map { .number($0) }) }
+      if let problems = game.txt?.problems, !problems.isEmpty {
+        object["problems"] = .array(problems.map { .string("\($0)") })
+      }
+      return .object(object)
     }
-    guard
-      let data = try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
-    else { return "[]" }
-    return String(decoding: data, as: UTF8.self)
+    return JSONText.array(objects).text
   }
 
   /// `tictactoe list`: prints the games seen within `wait` seconds, leaving out this player's own.
@@ -103,8 +105,8 @@ enum LANGames {
       return .failure(.setup(error.message))
     }
     defer { browser.cancel() }
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
+    let deadline = Monotonic.now() + timeout
+    while Monotonic.now() < deadline {
       if let game = browser.games.first(where: { $0.instanceName == name && $0.isConnectable }) {
         return .success(game)
       }

@@ -1,25 +1,40 @@
-import Foundation
+import Glibc
+import Synchronization
 
 /// Appends timestamped lines to the log file under XDG_STATE_HOME; never writes to the terminal.
-public final class Log: @unchecked Sendable {
-  private let lock = NSLock()
-  private let handle: FileHandle?
-  /// Made once: creating a formatter costs tens of microseconds (ICU), too much for a line per game on a bot
-  /// host serving a thousand games. Used only under `lock`.
-  private let formatter = ISO8601DateFormatter()
+public final class Log: Sendable {
+  private let fd: Int32
+  /// Serialises writers (the computer player thinks on another thread).
+  private let lock = Mutex(())
 
   public init(path: String) {
-    let directory = (path as NSString).deletingLastPathComponent
-    try? FileManager.default.createDirectory(
-      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-    handle = fd >= 0 ? FileHandle(fileDescriptor: fd, closeOnDealloc: true) : nil
+    try? PosixFiles.makeDirectories(PosixFiles.directory(of: path))
+    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
   }
 
+  deinit { if fd >= 0 { close(fd) } }
+
   public func write(_ message: String) {
-    lock.lock()
-    defer { lock.unlock() }
-    let stamp = formatter.string(from: Date())
-    handle?.write(Data("\(stamp) [\(getpid())] \(message)\n".utf8))
+    guard fd >= 0 else { return }
+    let line = Array("\(Self.timestamp()) [\(getpid())] \(message)\n".utf8)
+    lock.withLock { _ in
+      var written = 0
+      while written < line.count {
+        let count = line[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return }
+        written += count
+      }
+    }
+  }
+
+  /// The current UTC time as ISO 8601, "2026-11-29T14:39:32Z".
+  static func timestamp(_ seconds: time_t = time(nil)) -> String {
+    var moment = seconds
+    var parts = tm()
+    gmtime_r(&moment, &parts)
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+      + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
   }
 }

@@ -1,6 +1,6 @@
 import Discovery
-import Foundation
 import GameCore
+import Glibc
 import Security
 import Session
 import Transport
@@ -440,7 +440,7 @@ public final class NetworkMatch {
     let delay = NetworkMatch.reconnectDelay(afterFailedAttempt: reconnectAttempts)
     reconnectAt = clock() + delay
     log.write("reconnection attempt \(reconnectAttempts) failed: \(reason)")
-    let wait = delay < 1 ? String(format: "%.1f", delay) : "\(Int(delay))"
+    let wait = delay < 1 ? "\(delay)" : "\(Int(delay))"  // "0.5", "2"
     return [.status("Reconnection attempt \(reconnectAttempts) failed: \(reason). Next try in \(wait) s.")]
   }
 

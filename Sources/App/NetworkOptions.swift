@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Security
 import Transport
 
@@ -56,7 +56,7 @@ public struct NetworkOptions: Sendable, Equatable {
       if caFile == "system" {
         anchors = nil
       } else {
-        guard let data = FileManager.default.contents(atPath: caFile) else {
+        guard let data = PosixFiles.read(caFile) else {
           throw FileError(path: caFile, reason: "cannot be read")
         }
         anchors = String(decoding: data, as: UTF8.self)
@@ -97,11 +97,11 @@ public struct Profile {
       return (try Identity(certificatePEM: certificate, privateKeyPEM: key), false)
     }
     if let pkcs12File = options.pkcs12File {
-      guard let data = FileManager.default.contents(atPath: pkcs12File) else {
+      guard let data = PosixFiles.read(pkcs12File) else {
         throw FileError(path: pkcs12File, reason: "cannot be read")
       }
-      let password = try options.passwordFile.map { try readText($0).trimmingCharacters(in: .newlines) } ?? ""
-      return (try Identity(pkcs12: Array(data), password: password), false)
+      let password = try options.passwordFile.map { try readText($0).trimmingNewlines() } ?? ""
+      return (try Identity(pkcs12: data, password: password), false)
     }
     return try IdentityStore(directory: identityDirectory).loadOrCreate(commonName: name)
   }
@@ -128,7 +128,7 @@ public struct Profile {
   }
 
   private func readText(_ path: String) throws -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard let data = PosixFiles.read(path) else {
       throw FileError(path: path, reason: "cannot be read")
     }
     return String(decoding: data, as: UTF8.self)

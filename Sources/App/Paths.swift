@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Where the game keeps its files, following the XDG base directories (so tests isolate themselves by
 /// setting XDG_CONFIG_HOME, XDG_DATA_HOME and XDG_STATE_HOME).
@@ -8,7 +8,7 @@ public struct Paths: Sendable, Equatable {
   public let state: String
 
   public init(environment: [String: String]) {
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? PosixFiles.homeDirectory()
     func base(_ variable: String, _ fallback: String) -> String {
       // The spec says a relative path must be ignored.
       if let value = environment[variable], value.hasPrefix("/") { return value }
@@ -28,10 +28,9 @@ public struct Paths: Sendable, Equatable {
 /// are made 0700, files 0600. Temporary files of writers that were killed are removed on the next write.
 public enum AtomicFile {
   public static func write(_ text: String, to path: String) throws {
-    let directory = (path as NSString).deletingLastPathComponent
-    try FileManager.default.createDirectory(
-      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let name = (path as NSString).lastPathComponent
+    let directory = PosixFiles.directory(of: path)
+    try PosixFiles.makeDirectories(directory)
+    let name = PosixFiles.lastComponent(of: path)
     removeStaleTemporaries(of: name, in: directory)
     let temporary = "\(directory)/.\(name).\(getpid()).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -41,7 +40,7 @@ public enum AtomicFile {
       var offset = 0
       let count = buffer.count - 1  // without the terminating NUL
       while offset < count {
-        let written = Foundation.write(fd, buffer.baseAddress! + offset, count - offset)
+        let written = Glibc.write(fd, buffer.baseAddress! + offset, count - offset)
         if written <= 0 {
           ok = false
           break
@@ -71,7 +70,7 @@ public enum AtomicFile {
   /// Removes `.NAME.PID.tmp` files whose process is gone (killed before its rename).
   private static func removeStaleTemporaries(of name: String, in directory: String) {
     let prefix = ".\(name)."
-    for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    for entry in PosixFiles.entries(of: directory)
     where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
       guard let pid = Int32(entry.dropFirst(prefix.count).dropLast(4)), pid > 0, kill(pid, 0) != 0 && errno == ESRCH
       else {

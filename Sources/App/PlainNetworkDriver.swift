@@ -1,4 +1,3 @@
-import Foundation
 import GameCore
 import Glibc
 import Security
@@ -136,7 +135,7 @@ final class PlainNetworkDriver {
 
   private func applies(_ raw: String) -> Bool {
     if match.pendingQuestion != nil { return true }
-    let line = raw.trimmingCharacters(in: .whitespaces).lowercased()
+    let line = raw.trimmingWhitespace().lowercased()
     let word = line.split(separator: " ").first.map(String.init) ?? ""
     if ["quit", "q", "exit", "chat", "say", "resign", ""].contains(word) { return true }
     guard let session = match.session else { return false }
@@ -150,7 +149,7 @@ final class PlainNetworkDriver {
   }
 
   private func handle(line raw: String) {
-    let line = raw.trimmingCharacters(in: .whitespaces)
+    let line = raw.trimmingWhitespace()
     if let question = match.pendingQuestion {
       let answer = line.lowercased()
       if ["y", "yes"].contains(answer) {

@@ -1,4 +1,3 @@
-import Foundation
 import GameCore
 import TerminalUI
 
@@ -7,9 +6,9 @@ public enum SettingsFile {
   public static func parse(_ text: String, path: String) throws(FileError) -> Settings {
     var settings = Settings()
     for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = rawLine.trimmingCharacters(in: .whitespaces)
+      let line = rawLine.trimmingWhitespace()
       if line.isEmpty || line.hasPrefix("#") { continue }
-      let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
       func fail(_ reason: String) -> FileError { FileError(path: path, line: index + 1, reason: reason) }
       guard parts.count == 2 else { throw fail("expected \"key = value\", found \"\(line)\"") }
       let (key, value) = (parts[0], parts[1])
@@ -61,12 +60,12 @@ public enum SettingsFile {
 
   /// The saved settings; defaults when there is no file yet; an error naming the line when it is corrupt.
   public static func load(from path: String) throws(FileError) -> Settings {
-    guard FileManager.default.fileExists(atPath: path) else { return Settings() }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard PosixFiles.exists(path) else { return Settings() }
+    guard let data = PosixFiles.read(path) else {
       throw FileError(path: path, reason: "cannot be read")
     }
-    guard let text = String(validating: Array(data), as: UTF8.self) else {
-      let lines = Array(data).split(separator: 10, omittingEmptySubsequences: false)
+    guard let text = String(validating: data, as: UTF8.self) else {
+      let lines = data.split(separator: 10, omittingEmptySubsequences: false)
       let bad = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0
       throw FileError(path: path, line: bad + 1, reason: "is not UTF-8 text")
     }
@@ -76,7 +75,7 @@ public enum SettingsFile {
   /// Replaces the settings file atomically. A file that exists but does not load is never replaced: it may hold
   /// the player's hand edits, so it is reported (with its line) instead, to be fixed or deleted.
   public static func save(_ settings: Settings, to path: String) throws {
-    if FileManager.default.fileExists(atPath: path) {
+    if PosixFiles.exists(path) {
       do {
         _ = try load(from: path)
       } catch {

@@ -1,6 +1,6 @@
 import CursesBackend
-import Foundation
 import GameCore
+import Glibc
 import Security
 import Session
 import TerminalUI

@@ -188,27 +188,31 @@ public final class TLSConnection {
       guard try handshake() else { return [] }
       return try readPlaintext()
     }
-    var plaintext: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 16_384)
-    OpenSSLErrorQueue.clear()
-    while true {
-      var count = 0
-      let result = chunk.withUnsafeMutableBytes { SSL_read_ex(ssl, $0.baseAddress, $0.count, &count) }
-      if result == 1 {
-        plaintext += chunk[0..<count]
-        continue
+    // One record's worth of scratch space on the stack (not cleared: SSL_read_ex says how much it filled).
+    return try withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 1) { (chunk) throws(TLSError) in
+      var plaintext: [UInt8] = []
+      OpenSSLErrorQueue.clear()
+      while true {
+        var count = 0
+        let result = SSL_read_ex(ssl, chunk.baseAddress, chunk.count, &count)
+        if result == 1 {
+          plaintext += UnsafeRawBufferPointer(rebasing: chunk[0..<count])
+          // Nothing buffered in OpenSSL and no more ciphertext fed: another read could only say "want read".
+          if SSL_has_pending(ssl) == 0 && BIO_ctrl_pending(incoming) == 0 { break }
+          continue
+        }
+        let code = SSL_get_error(ssl, result)
+        if code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE { break }
+        let error = classify(code: code)
+        if plaintext.isEmpty {
+          failure = error
+          throw error
+        }
+        deferredReadFailure = error
+        break
       }
-      let code = SSL_get_error(ssl, result)
-      if code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE { break }
-      let error = classify(code: code)
-      if plaintext.isEmpty {
-        failure = error
-        throw error
-      }
-      deferredReadFailure = error
-      break
+      return plaintext
     }
-    return plaintext
   }
 
   /// Sends close_notify (then send `takeCiphertext()` and close the socket).

@@ -54,26 +54,28 @@ public final class PeerConnection {
   /// Reads what the socket has and returns what it meant; throws when the connection failed.
   public func readable() throws(NetworkError) -> [Arrival] {
     var arrivals: [Arrival] = []
-    var buffer = [UInt8](repeating: 0, count: 16384)
     var endOfStream = false
-    while true {
-      let count = read(fd, &buffer, buffer.count)
-      if count > 0 {
-        tls.feed(ciphertext: Array(buffer[0..<count]))
-        if count < buffer.count { break }
-      } else if count == 0 {
-        endOfStream = true
-        tls.feedEndOfStream()
-        break
-      } else {
-        if errno == EINTR { continue }
-        if errno == EAGAIN || errno == EWOULDBLOCK { break }
-        if errno == ECONNRESET {
+    // Scratch space on the stack, not cleared: read() says how much it filled.
+    try withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 1) { (buffer) throws(NetworkError) in
+      while true {
+        let count = read(fd, buffer.baseAddress, buffer.count)
+        if count > 0 {
+          tls.feed(ciphertext: Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
+          if count < buffer.count { break }
+        } else if count == 0 {
           endOfStream = true
           tls.feedEndOfStream()
           break
+        } else {
+          if errno == EINTR { continue }
+          if errno == EAGAIN || errno == EWOULDBLOCK { break }
+          if errno == ECONNRESET {
+            endOfStream = true
+            tls.feedEndOfStream()
+            break
+          }
+          throw .socket(Sockets.errorText())
         }
-        throw .socket(Sockets.errorText())
       }
     }
     do {

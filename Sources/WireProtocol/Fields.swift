@@ -1,58 +1,53 @@
 /// The payload of a frame: fields of tag (1 byte), length (2 bytes, big-endian) and value. Unknown tags are
 /// skipped (so later versions can add fields); a tag may appear once.
+///
+/// Reading keeps the payload and where each field lies in it (a message has a handful of fields, so they are
+/// searched from the front); a value becomes an array or a string only when asked for. This runs for every
+/// message received, so it avoids allocating where it can.
 struct Fields {
-  private var values: [UInt8: [UInt8]] = [:]
-  let message: String
+  private let payload: [UInt8]
+  private var entries: [(tag: UInt8, range: Range<Int>)] = []
+  /// The message the fields belong to, named in errors.
+  let kind: Message.Kind
 
-  init(message: String) { self.message = message }
-
-  init(decoding payload: [UInt8], message: String) throws(WireError) {
-    self.message = message
+  init(decoding payload: [UInt8], kind: Message.Kind) throws(WireError) {
+    self.payload = payload
+    self.kind = kind
     var index = 0
     while index < payload.count {
       guard index + 3 <= payload.count else { throw .truncatedField(tag: payload[index]) }
       let tag = payload[index]
       let length = Int(payload[index + 1]) << 8 | Int(payload[index + 2])
       guard index + 3 + length <= payload.count else { throw .truncatedField(tag: tag) }
-      guard values[tag] == nil else { throw .duplicateField(tag: tag) }
-      values[tag] = Array(payload[(index + 3)..<(index + 3 + length)])
+      guard range(tag) == nil else { throw .duplicateField(tag: tag) }
+      entries.append((tag, (index + 3)..<(index + 3 + length)))
       index += 3 + length
     }
   }
 
-  /// The encoded payload, fields in tag order.
-  var bytes: [UInt8] {
-    values.keys.sorted().flatMap { tag -> [UInt8] in
-      let value = values[tag] ?? []
-      return [tag, UInt8(value.count >> 8), UInt8(value.count & 0xFF)] + value
-    }
+  /// Every field in the order it came, with its value.
+  var all: [(tag: UInt8, value: [UInt8])] { entries.map { ($0.tag, Array(payload[$0.range])) } }
+
+  private func range(_ tag: UInt8) -> Range<Int>? {
+    entries.first { $0.tag == tag }?.range
   }
 
-  // MARK: Writing
-
-  mutating func set(_ tag: UInt8, bytes: [UInt8]) { values[tag] = bytes }
-  mutating func set(_ tag: UInt8, string: String) { values[tag] = Array(string.utf8) }
-  mutating func set(_ tag: UInt8, u8: UInt8) { values[tag] = [u8] }
-  mutating func set(_ tag: UInt8, u16: UInt16) { values[tag] = [UInt8(u16 >> 8), UInt8(u16 & 0xFF)] }
-  mutating func set(_ tag: UInt8, u32: UInt32) {
-    values[tag] = (0..<4).map { UInt8(truncatingIfNeeded: u32 >> (24 - 8 * $0)) }
+  private func range(_ tag: UInt8, _ name: String, count: Int? = nil) throws(WireError) -> Range<Int> {
+    guard let range = range(tag) else { throw .missingField(name, in: "\(kind)") }
+    if let count, range.count != count { throw .badValue(name, reason: "\(range.count) bytes, expected \(count)") }
+    return range
   }
-  mutating func set(_ tag: UInt8, u16s: [UInt16]) { values[tag] = u16s.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
 
-  // MARK: Reading
-
-  func has(_ tag: UInt8) -> Bool { values[tag] != nil }
+  func has(_ tag: UInt8) -> Bool { range(tag) != nil }
 
   func bytes(_ tag: UInt8, _ name: String, count: Int? = nil) throws(WireError) -> [UInt8] {
-    guard let value = values[tag] else { throw .missingField(name, in: message) }
-    if let count, value.count != count { throw .badValue(name, reason: "\(value.count) bytes, expected \(count)") }
-    return value
+    Array(payload[try range(tag, name, count: count)])
   }
 
   func string(_ tag: UInt8, _ name: String, maximum: Int) throws(WireError) -> String {
-    let value = try bytes(tag, name)
-    guard value.count <= maximum else { throw .fieldTooLong(name, length: value.count, maximum: maximum) }
-    guard let text = String(validating: value, as: UTF8.self) else { throw .invalidUTF8(field: name) }
+    let range = try range(tag, name)
+    guard range.count <= maximum else { throw .fieldTooLong(name, length: range.count, maximum: maximum) }
+    guard let text = String(validating: payload[range], as: UTF8.self) else { throw .invalidUTF8(field: name) }
     return text
   }
 
@@ -61,12 +56,12 @@ struct Fields {
   }
 
   func u8(_ tag: UInt8, _ name: String) throws(WireError) -> UInt8 {
-    try bytes(tag, name, count: 1)[0]
+    payload[try range(tag, name, count: 1).lowerBound]
   }
 
   func u16(_ tag: UInt8, _ name: String) throws(WireError) -> UInt16 {
-    let value = try bytes(tag, name, count: 2)
-    return UInt16(value[0]) << 8 | UInt16(value[1])
+    let start = try range(tag, name, count: 2).lowerBound
+    return UInt16(payload[start]) << 8 | UInt16(payload[start + 1])
   }
 
   func u32(_ tag: UInt8, _ name: String) throws(WireError) -> UInt32 {
@@ -74,10 +69,52 @@ struct Fields {
   }
 
   func u16s(_ tag: UInt8, _ name: String) throws(WireError) -> [UInt16] {
-    let value = try bytes(tag, name)
-    guard value.count.isMultiple(of: 2), !value.isEmpty else {
-      throw .badValue(name, reason: "\(value.count) bytes is not a list of 2-byte numbers")
+    let range = try range(tag, name)
+    guard range.count.isMultiple(of: 2), !range.isEmpty else {
+      throw .badValue(name, reason: "\(range.count) bytes is not a list of 2-byte numbers")
     }
-    return stride(from: 0, to: value.count, by: 2).map { UInt16(value[$0]) << 8 | UInt16(value[$0 + 1]) }
+    return stride(from: range.lowerBound, to: range.upperBound, by: 2).map {
+      UInt16(payload[$0]) << 8 | UInt16(payload[$0 + 1])
+    }
+  }
+}
+
+/// Writes one frame straight into the bytes to send: the 2-byte length, the type, then each field as tag,
+/// length and value. Fields must be written in increasing tag order (the order a receiver's `Fields` does
+/// not need, but the one this encoding has always produced).
+struct FrameWriter {
+  private var bytes: [UInt8]
+  private var lastTag: UInt8?
+
+  init(type: UInt8) {
+    bytes = []
+    bytes.reserveCapacity(32)
+    bytes += [0, 0, type]
+  }
+
+  mutating func field(_ tag: UInt8, bytes value: some Collection<UInt8>) {
+    precondition(lastTag.map { $0 < tag } ?? true, "fields are written in increasing tag order")
+    lastTag = tag
+    bytes += [tag, UInt8(truncatingIfNeeded: value.count >> 8), UInt8(truncatingIfNeeded: value.count)]
+    bytes += value
+  }
+
+  mutating func field(_ tag: UInt8, string: String) { field(tag, bytes: string.utf8) }
+  mutating func field(_ tag: UInt8, u8: UInt8) { field(tag, bytes: CollectionOfOne(u8)) }
+  mutating func field(_ tag: UInt8, u16: UInt16) { field(tag, bytes: [UInt8(u16 >> 8), UInt8(u16 & 0xFF)]) }
+  mutating func field(_ tag: UInt8, u32: UInt32) {
+    field(tag, bytes: (0..<4).map { UInt8(truncatingIfNeeded: u32 >> (24 - 8 * $0)) })
+  }
+  mutating func field(_ tag: UInt8, u16s: [UInt16]) {
+    field(tag, bytes: u16s.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+  }
+
+  /// The whole frame, its length filled in.
+  func finish() -> [UInt8] {
+    var result = bytes
+    let length = result.count - 2
+    result[0] = UInt8(truncatingIfNeeded: length >> 8)
+    result[1] = UInt8(truncatingIfNeeded: length)
+    return result
   }
 }

@@ -95,56 +95,56 @@ public enum Message: Sendable, Equatable {
   }
 
   /// The message as a frame.
-  public var frame: Frame {
-    var fields = Fields(message: "\(kind)")
+  public var frame: Frame { Frame(type: kind.rawValue, payload: Array(bytes[3...])) }
+
+  /// The frame's bytes, ready to send, written in one pass.
+  public var bytes: [UInt8] {
+    var writer = FrameWriter(type: kind.rawValue)
     switch self {
     case .hello(let versions, let name, let software):
-      fields.set(1, u16s: versions)
-      fields.set(2, string: name)
-      fields.set(3, string: software)
+      writer.field(1, u16s: versions)
+      writer.field(2, string: name)
+      writer.field(3, string: software)
     case .welcome(let version, let rules):
-      fields.set(1, u16: version)
-      fields.set(2, u8: UInt8(rules.rows))
-      fields.set(3, u8: UInt8(rules.columns))
-      fields.set(4, u8: UInt8(rules.k))
+      writer.field(1, u16: version)
+      writer.field(2, u8: UInt8(rules.rows))
+      writer.field(3, u8: UInt8(rules.columns))
+      writer.field(4, u8: UInt8(rules.k))
     case .refuse(let reason, let text):
-      fields.set(1, u8: reason.rawValue)
-      fields.set(2, string: text)
-    case .coinCommit(let digest): fields.set(1, bytes: digest)
-    case .coinShare(let bytes): fields.set(1, bytes: bytes)
-    case .coinReveal(let secret): fields.set(1, bytes: secret)
+      writer.field(1, u8: reason.rawValue)
+      writer.field(2, string: text)
+    case .coinCommit(let digest): writer.field(1, bytes: digest)
+    case .coinShare(let bytes): writer.field(1, bytes: bytes)
+    case .coinReveal(let secret): writer.field(1, bytes: secret)
     case .move(let ply, let position):
-      fields.set(1, u16: ply)
-      fields.set(2, u8: UInt8(clamping: position.row))
-      fields.set(3, u8: UInt8(clamping: position.column))
+      writer.field(1, u16: ply)
+      writer.field(2, u8: UInt8(clamping: position.row))
+      writer.field(3, u8: UInt8(clamping: position.column))
     case .resign, .rematchOffer, .rematchAccept, .heartbeat: break
-    case .chat(let text): fields.set(1, string: text)
+    case .chat(let text): writer.field(1, string: text)
     case .bye(let reason, let text):
-      fields.set(1, u8: reason.rawValue)
-      fields.set(2, string: text)
-    case .error(let text): fields.set(1, string: text)
+      writer.field(1, u8: reason.rawValue)
+      writer.field(2, string: text)
+    case .error(let text): writer.field(1, string: text)
     case .resume(let received, let sent, let game, let ply, let digest):
-      fields.set(1, u32: received)
-      fields.set(2, u32: sent)
-      fields.set(3, u16: game)
-      fields.set(4, u16: ply)
-      fields.set(5, bytes: digest)
+      writer.field(1, u32: received)
+      writer.field(2, u32: sent)
+      writer.field(3, u16: game)
+      writer.field(4, u16: ply)
+      writer.field(5, bytes: digest)
     case .resumeCheck(let game, let ply, let digest):
-      fields.set(1, u16: game)
-      fields.set(2, u16: ply)
-      fields.set(3, bytes: digest)
+      writer.field(1, u16: game)
+      writer.field(2, u16: ply)
+      writer.field(3, bytes: digest)
     }
-    return Frame(type: kind.rawValue, payload: fields.bytes)
+    return writer.finish()
   }
-
-  /// The frame's bytes, ready to send.
-  public var bytes: [UInt8] { frame.bytes }
 
   /// Decodes a frame: nil for a message type this version does not know (to be ignored), an error for a
   /// known type that is malformed.
   public static func decode(_ frame: Frame) throws(WireError) -> Message? {
     guard let kind = Kind(rawValue: frame.type) else { return nil }
-    let f = try Fields(decoding: frame.payload, message: "\(kind)")
+    let f = try Fields(decoding: frame.payload, kind: kind)
     switch kind {
     case .hello:
       let versions = try f.u16s(1, "protocol versions")

@@ -4,7 +4,8 @@
 
 /// Every figure, in the order the table shows them, with full or smoke-test iteration counts.
 struct Benchmarks {
-  var smoke: Bool
+  var options: BenchOptions
+  var smoke: Bool { options.smoke }
 
   /// What one AI figure needs per-move: the board and the baseline it is judged against.
   private struct AIFigure {
@@ -13,10 +14,26 @@ struct Benchmarks {
     var baselineKind: String
   }
 
-  private static let millisecond = 1_000_000.0
+  static let millisecond = 1_000_000.0
   private static let budget = 250 * millisecond
 
   func run() throws -> [Row] {
+    var rows: [Row] = []
+    if options.wants("ai") { rows += try aiRows() }
+    if options.wants("handshake") || options.wants("round-trip") { rows += try tlsRows() }
+    if options.wants("memory") { rows += try memoryRows() }
+    if options.wants("idle") { rows += try idleRows() }
+    if options.wants("first-frame") { rows += try firstFrameRows() }
+    if options.wants("discovery") { rows += try discoveryRows() }
+    if options.wants("junk") { rows += try junkRows() }
+    if options.wants("bot") {
+      progress("bot host under load")
+      rows += try BotLoadBenchmark.rows(smoke: smoke)
+    }
+    return rows
+  }
+
+  private func aiRows() throws -> [Row] {
     var rows: [Row] = []
     for figure in aiFigures() {
       progress("AI \(figure.board.label)")
@@ -30,52 +47,61 @@ struct Benchmarks {
           figure: "AI move, \(figure.board.label), p99", value: samples.p99, baseline: figure.baseline,
           baselineKind: figure.baselineKind, unit: .time))
     }
+    return rows
+  }
 
+  private func tlsRows() throws -> [Row] {
+    var rows: [Row] = []
     progress("TLS identities")
     let contexts = try ProjectTLSPair.Contexts()
     let baseline = try BaselineContexts(contexts)
 
-    progress("TLS handshakes")
-    let handshakes = try HandshakeBenchmark.run(
-      iterations: smoke ? 5 : 300, warmUp: smoke ? 1 : 20, contexts: contexts, baseline: baseline)
-    let count = handshakes.project.count
-    rows.append(
-      Row(
-        figure: "TLS 1.3 handshake, mutual P-256, pinned, median (\(count))", value: handshakes.project.median,
-        baseline: handshakes.baseline.median, baselineKind: "OpenSSL C", unit: .time))
-    rows.append(
-      Row(
-        figure: "TLS 1.3 handshake, p99", value: handshakes.project.p99, baseline: handshakes.baseline.p99,
-        baselineKind: "OpenSSL C", unit: .time))
-    rows.append(
-      Row(
-        figure: "TLS 1.3 handshakes per second (one core)",
-        value: Double(count) * 1e9 / handshakes.project.total,
-        baseline: Double(count) * 1e9 / handshakes.baseline.total, baselineKind: "OpenSSL C", unit: .perSecond))
+    if options.wants("handshake") {
+      progress("TLS handshakes")
+      let handshakes = try HandshakeBenchmark.run(
+        iterations: smoke ? 5 : 300, warmUp: smoke ? 1 : 20, contexts: contexts, baseline: baseline)
+      let count = handshakes.project.count
+      rows.append(
+        Row(
+          figure: "TLS 1.3 handshake, mutual P-256, pinned, median (\(count))", value: handshakes.project.median,
+          baseline: handshakes.baseline.median, baselineKind: "OpenSSL C", unit: .time))
+      rows.append(
+        Row(
+          figure: "TLS 1.3 handshake, p99", value: handshakes.project.p99, baseline: handshakes.baseline.p99,
+          baselineKind: "OpenSSL C", unit: .time))
+      rows.append(
+        Row(
+          figure: "TLS 1.3 handshakes per second (one core)",
+          value: Double(count) * 1e9 / handshakes.project.total,
+          baseline: Double(count) * 1e9 / handshakes.baseline.total, baselineKind: "OpenSSL C", unit: .perSecond))
+    }
 
-    progress("round trips")
-    let trips = try RoundTripBenchmark.run(
-      iterations: smoke ? 20 : 5_000, warmUp: smoke ? 2 : 200, contexts: contexts, baseline: baseline)
-    rows.append(
-      Row(
-        figure: "Move round trip, session + codec + TLS, median (\(trips.project.count))",
-        value: trips.project.median, baseline: trips.baseline.median,
-        baselineKind: "\(trips.payloadBytes) B echo, OpenSSL C", unit: .time))
-    rows.append(
-      Row(
-        figure: "Move round trip, p99", value: trips.project.p99, baseline: trips.baseline.p99,
-        baselineKind: "\(trips.payloadBytes) B echo, OpenSSL C", unit: .time))
+    if options.wants("round-trip") {
+      progress("round trips")
+      let trips = try RoundTripBenchmark.run(
+        iterations: smoke ? 20 : 5_000, warmUp: smoke ? 2 : 200, contexts: contexts, baseline: baseline)
+      rows.append(
+        Row(
+          figure: "Move round trip, session + codec + TLS, median (\(trips.project.count))",
+          value: trips.project.median, baseline: trips.baseline.median,
+          baselineKind: "\(trips.payloadBytes) B echo, OpenSSL C", unit: .time))
+      rows.append(
+        Row(
+          figure: "Move round trip, p99", value: trips.project.p99, baseline: trips.baseline.p99,
+          baselineKind: "\(trips.payloadBytes) B echo, OpenSSL C", unit: .time))
+    }
+    return rows
+  }
 
+  private func memoryRows() throws -> [Row] {
     progress("memory")
     let bare = try MemoryBenchmark.measure("bare")
     let withTLS = try MemoryBenchmark.measure("tls")
-    rows.append(
+    return [
       Row(
         figure: "Resident memory after an identity + TLS context", value: withTLS, baseline: bare,
-        baselineKind: "same binary, bare", unit: .bytes))
-
-    rows += try BotLoadBenchmark.rows(smoke: smoke)
-    return rows
+        baselineKind: "same binary, bare", unit: .bytes)
+    ]
   }
 
   private func aiFigures() -> [AIFigure] {
@@ -98,7 +124,7 @@ struct Benchmarks {
   }
 
   /// Tells the person waiting what is being measured (on stderr, so stdout holds only the table).
-  private func progress(_ what: String) {
+  func progress(_ what: String) {
     printError("measuring \(what)...")
   }
 }

@@ -7,6 +7,8 @@ struct Row {
     case perSecond
     /// Bytes, printed as kB or MB.
     case bytes
+    /// Percent of one CPU.
+    case percent
   }
 
   var figure: String
@@ -31,7 +33,9 @@ enum Table {
     for row in rows {
       let value = format(row.value, row.unit)
       let baseline = format(row.baseline, row.unit) + " (" + row.baselineKind + ")"
-      lines.append("| \(row.figure) | \(value) | \(baseline) | \(significant(row.ratio))× |")
+      // A baseline of zero (an idle process that never woke) leaves the ratio undefined.
+      let ratio = row.baseline == 0 ? "n/a" : significant(row.ratio) + "×"
+      lines.append("| \(row.figure) | \(value) | \(baseline) | \(ratio) |")
     }
     return lines.joined(separator: "\n")
   }
@@ -48,6 +52,8 @@ enum Table {
     case .bytes:
       if value < 1_000_000 { return significant(value / 1_000) + " kB" }
       return significant(value / 1_000_000) + " MB"
+    case .percent:
+      return significant(value) + " %"
     }
   }
 

@@ -27,14 +27,22 @@ if arguments.first == EchoServer.argument {
   }
 }
 
-let smoke = arguments.contains("--smoke")
-if let unknown = arguments.first(where: { $0 != "--smoke" }) {
-  printError("tictactoe-bench: unknown argument \(unknown)\nusage: tictactoe-bench [--smoke]")
+if arguments.first == JunkConnections.probeArgument, arguments.count == 3, let port = UInt16(arguments[1]),
+  let count = Int(arguments[2])
+{
+  JunkConnections.run(port: port, count: count)
+}
+
+let options: BenchOptions
+do {
+  options = try BenchOptions.parse(arguments)
+} catch {
+  printError("tictactoe-bench: \(error)")
   exit(64)
 }
 
 do {
-  let rows = try Benchmarks(smoke: smoke).run()
+  let rows = try Benchmarks(options: options).run()
   print(Table.render(rows))
 } catch {
   printError("tictactoe-bench: \(error)")

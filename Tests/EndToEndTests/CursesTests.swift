@@ -134,6 +134,9 @@ import Testing
     let (first, second) = hostFirst ? (host, joiner) : (joiner, host)
     try first.waitFor(text: "Your turn (X)")
     try first.send("5")
+    // The mover's own board shows its move at once (playing reports nothing but the move sent).
+    let moved = try first.waitFor(text: "Waiting for")
+    #expect(moved.contains("│   │[X]│   │") || moved.contains("│   │ X │   │"))
     try second.waitFor(text: "Your turn (O)")
     let seen = try second.screen()
     #expect(seen.contains("│   │[X]│   │") || seen.contains("│   │ X │   │"))

@@ -35,6 +35,19 @@ import Testing
     #expect(try pair.client.readPlaintext() == big + Array("!".utf8))
   }
 
+  @Test func aRecordSplitAcrossFeedsArrivesWhenItsLastByteDoes() throws {
+    let pair = try Pair()
+    try pair.client.writePlaintext(Array("one".utf8))
+    try pair.client.writePlaintext(Array("two".utf8))
+    let ciphertext = pair.client.takeCiphertext()
+    // Everything but the last 5 bytes: the first record whole, the second cut short.
+    pair.server.feed(ciphertext: Array(ciphertext.dropLast(5)))
+    #expect(try pair.server.readPlaintext() == Array("one".utf8))
+    #expect(try pair.server.readPlaintext() == [])
+    pair.server.feed(ciphertext: Array(ciphertext.suffix(5)))
+    #expect(try pair.server.readPlaintext() == Array("two".utf8))
+  }
+
   @Test func cleanShutdownIsReportedAsClosedByPeer() throws {
     let pair = try Pair()
     try pair.client.writePlaintext(Array("bye".utf8))

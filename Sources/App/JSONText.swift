@@ -1,0 +1,43 @@
+/// A JSON value written as `tictactoe list --json` prints it: compact, object keys sorted, "/" not escaped,
+/// text other than ASCII written as UTF-8.
+enum JSONText: Equatable {
+  case string(String)
+  case number(Int)
+  case array([JSONText])
+  case object([String: JSONText])
+
+  var text: String {
+    switch self {
+    case .string(let value): return Self.quoted(value)
+    case .number(let value): return String(value)
+    case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
+    case .object(let members):
+      let pairs = members.keys.sorted().map { key in Self.quoted(key) + ":" + (members[key]?.text ?? "null") }
+      return "{" + pairs.joined(separator: ",") + "}"
+    }
+  }
+
+  /// `value` as a JSON string: quotes, backslashes and control characters escaped.
+  static func quoted(_ value: String) -> String {
+    var result = "\""
+    for scalar in value.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case "\u{08}": result += "\\b"
+      case "\u{0C}": result += "\\f"
+      default:
+        if scalar.value < 0x20 {
+          let hex = String(scalar.value, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result + "\""
+  }
+}

@@ -1,0 +1,81 @@
+/// The figures measured on the real game's processes: idle cost, memory, first frame, discovery, junk load.
+extension Benchmarks {
+  /// 12 MiB, the ceiling for a networked game.
+  static let memoryTarget = 12.0 * 1_048_576
+
+  func idleRows() throws -> [Row] {
+    let seconds = options.idleSeconds ?? (smoke ? 1 : 30)
+    progress("idle lobby and waiting player, two windows of \(seconds) s")
+    let idle = try IdleBenchmark.run(seconds: seconds, retryWhenBusy: !smoke)
+    let counted = [idle.signals.lobby, idle.signals.game].map { $0.map { "\($0)" } ?? "unknown" }
+    printError("avahi signals on the system bus during the kept windows: lobby \(counted[0]), game \(counted[1])")
+    let window = "\(Table.significant(idle.seconds)) s"
+    return [
+      Row(
+        figure: "CPU, idle lobby (\(window))", value: idle.lobby.cpuPercent,
+        baseline: idle.lobbyBaseline.cpuPercent, baselineKind: "cat in tmux", unit: .percent),
+      Row(
+        figure: "Wakeups, idle lobby", value: idle.lobby.wakeupsPerSecond,
+        baseline: idle.lobbyBaseline.wakeupsPerSecond, baselineKind: "cat in tmux", unit: .perSecond),
+      Row(
+        figure: "CPU, host waiting for the joiner's move (\(window))", value: idle.waiting.cpuPercent,
+        baseline: idle.waitingBaseline.cpuPercent, baselineKind: "cat in tmux", unit: .percent),
+      Row(
+        figure: "Wakeups, host waiting for the joiner's move", value: idle.waiting.wakeupsPerSecond,
+        baseline: idle.waitingBaseline.wakeupsPerSecond, baselineKind: "cat in tmux", unit: .perSecond),
+      Row(
+        figure: "Resident memory, lobby", value: Double(idle.lobbyBytes),
+        baseline: Double(idle.cursesBaselineBytes), baselineKind: "C ncursesw program", unit: .bytes),
+      Row(
+        figure: "Resident memory, networked game (larger of host and joiner)", value: Double(idle.gameBytes),
+        baseline: Double(idle.foundationBaselineBytes), baselineKind: "Swift program with Foundation", unit: .bytes),
+      Row(
+        figure: "Resident memory, networked game", value: Double(idle.gameBytes), baseline: Self.memoryTarget,
+        baselineKind: "12 MiB target", unit: .bytes),
+    ]
+  }
+
+  func firstFrameRows() throws -> [Row] {
+    progress("time to the first frame")
+    let frames = try FirstFrameBenchmark.run(iterations: smoke ? 2 : 30, warmUp: smoke ? 0 : 2)
+    return [
+      Row(
+        figure: "First frame of the lobby, median (\(frames.project.count))", value: frames.project.median,
+        baseline: frames.baseline.median, baselineKind: "C ncursesw program", unit: .time),
+      Row(
+        figure: "First frame of the lobby, p99", value: frames.project.p99, baseline: frames.baseline.p99,
+        baselineKind: "C ncursesw program", unit: .time),
+      Row(
+        figure: "First frame of the lobby, median, against the target", value: frames.project.median,
+        baseline: 100 * Self.millisecond, baselineKind: "100 ms target", unit: .time),
+    ]
+  }
+
+  func discoveryRows() throws -> [Row] {
+    progress("discovery of a new host")
+    let found = try DiscoveryBenchmark.run(rounds: smoke ? 1 : 10)
+    return [
+      Row(
+        figure: "Host advertised until listed in a lobby, median (\(found.project.count))",
+        value: found.project.median, baseline: found.baseline.median, baselineKind: "avahi-browse", unit: .time),
+      Row(
+        figure: "Host advertised until listed in a lobby, slowest", value: found.project.quantile(1),
+        baseline: found.baseline.quantile(1), baselineKind: "avahi-browse", unit: .time),
+    ]
+  }
+
+  func junkRows() throws -> [Row] {
+    let junk = 100
+    progress("move round trips through real processes, with and without \(junk) junk connections")
+    let trips = try JunkBenchmark.run(games: smoke ? 1 : 3, roundTripsPerGame: smoke ? 4 : 32, junk: junk)
+    if !trips.junkReport.isEmpty { printError("junk connections at the end: \(trips.junkReport)") }
+    return [
+      Row(
+        figure: "Move round trip, two real players, \(junk) junk connections open, median (\(trips.withJunk.count))",
+        value: trips.withJunk.median, baseline: trips.without.median, baselineKind: "no junk", unit: .time),
+      Row(
+        figure: "Move round trip, two real players, \(junk) junk connections open, p99",
+        value: trips.withJunk.p99, baseline: trips.without.p99, baselineKind: "no junk", unit: .time),
+    ]
+  }
+}

@@ -1,0 +1,86 @@
+import Testing
+
+@testable import tictactoe_bench
+
+/// The benchmark's deciding parts: what it reads from /proc, how it turns samples into figures, its command line
+/// and its table. (The figures themselves are only run, in BenchmarkSmokeTests: nothing here times anything.)
+@Suite struct BenchmarkPartsTests {
+  static let status = """
+    Name:\ttictactoe
+    State:\tS (sleeping)
+    VmRSS:\t   19044 kB
+    RssAnon:\t    2408 kB
+    voluntary_ctxt_switches:\t26
+    nonvoluntary_ctxt_switches:\t11
+    """
+
+  @Test func procFilesAreRead() {
+    #expect(ProcessSample.residentBytes(status: Self.status) == 19_044 * 1024)
+    #expect(ProcessSample.contextSwitches(status: Self.status) == 37)
+    #expect(ProcessSample.cpuNanoseconds(schedstat: "1234567 89 12\n") == 1_234_567)
+    #expect(ProcessSample.field("RssAnon", in: Self.status) == "2408 kB")
+    #expect(ProcessSample.contextSwitches(status: "VmRSS:\t1 kB\nvoluntary_ctxt_switches:\t3\n") == nil)
+    #expect(ProcessSample.residentBytes(status: "VmRSS:\t12 MB\n") == nil)
+  }
+
+  @Test func idleCostCountsThreadsBornAndLost() {
+    typealias Thread = ProcessSample.Thread
+    let start = ProcessSample(
+      threads: [
+        1: Thread(cpuNanoseconds: 1_000, contextSwitches: 10), 2: Thread(cpuNanoseconds: 500, contextSwitches: 4),
+      ],
+      residentBytes: 0)
+    let end = ProcessSample(
+      threads: [
+        1: Thread(cpuNanoseconds: 3_001_000, contextSwitches: 16),
+        3: Thread(cpuNanoseconds: 2_000_000, contextSwitches: 4),
+      ],
+      residentBytes: 0)
+    let cost = IdleCost(from: start, to: end, seconds: 2)
+    // Thread 1: 3 ms and 6 switches; thread 3 (born in the window): 2 ms and 4; thread 2 ended: not counted.
+    #expect(cost.cpuPercent == 5_000_000 / 2e9 * 100)
+    #expect(cost.wakeupsPerSecond == 5)
+    #expect(cost.threadsLost == 1)
+    let idle = IdleCost(from: start, to: start, seconds: 30)
+    #expect(idle.cpuPercent == 0 && idle.wakeupsPerSecond == 0 && idle.threadsLost == 0)
+  }
+
+  @Test func commandLine() throws {
+    #expect(try BenchOptions.parse([]) == BenchOptions())
+    let options = try BenchOptions.parse(["--smoke", "--only", "idle,junk", "--idle-seconds", "2.5"])
+    #expect(options.smoke && options.idleSeconds == 2.5 && options.only == ["idle", "junk"])
+    #expect(options.wants("idle") && !options.wants("ai"))
+    #expect(BenchOptions().wants("discovery"))
+    for wrong in [["--only"], ["--only", "idle,nope"], ["--idle-seconds", "0"], ["--idle-seconds", "x"], ["-v"]] {
+      #expect(throws: BenchError.self) { try BenchOptions.parse(wrong) }
+    }
+  }
+
+  @Test func tableCells() {
+    #expect(Table.format(0.0166, .percent) == "0.0166 %")
+    #expect(Table.format(0, .percent) == "0.00 %")
+    #expect(Table.format(19_400_000, .bytes) == "19.4 MB")
+    let rows = [
+      Row(figure: "Wakeups", value: 0.4, baseline: 0, baselineKind: "cat", unit: .perSecond),
+      Row(figure: "Memory", value: 19_400_000, baseline: 12.0 * 1_048_576, baselineKind: "target", unit: .bytes),
+    ]
+    let lines = Table.render(rows).split(separator: "\n")
+    #expect(lines[2] == "| Wakeups | 0.400/s | 0.00/s (cat) | n/a |")
+    #expect(lines[3] == "| Memory | 19.4 MB | 12.6 MB (target) | 1.54× |")
+  }
+
+  @Test func theLobbysTextAndItsLastWord() {
+    let screen = "\n   T I C   \n  Quit  \n\n q quit   \n\n\n"
+    #expect(LobbyText.lines(screen) == ["", "   T I C", "  Quit", "", " q quit"])
+    #expect(LobbyText.lastWord(screen) == "quit")
+    #expect(LobbyText.lastWord("\n  \n") == nil)
+  }
+
+  @Test func bytesAreFoundInsideOutput() {
+    let output = Array("\u{1b}[1mHost\u{1b}[0m bench12r0 listed".utf8)
+    #expect(output.contains(Array("bench12r0".utf8)))
+    #expect(output[10...].contains(Array("listed".utf8)))
+    #expect(!output.contains(Array("bench12r1".utf8)))
+    #expect(![UInt8]().contains(Array("x".utf8)))
+  }
+}

@@ -1,0 +1,28 @@
+import Glibc
+import Testing
+
+@testable import Transport
+
+/// Socket options the transport relies on, read back from real loopback sockets.
+@Suite struct SocketsTests {
+  private func noDelay(_ fd: Int32) -> Int32 {
+    var value: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    getsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length)
+    return value
+  }
+
+  @Test func bothEndsSendSmallMessagesWithoutWaiting() throws {
+    let listeners = try Sockets.listen(bind: "127.0.0.1", port: 0)
+    defer { for fd in listeners { close(fd) } }
+    let listener = try #require(listeners.first)
+    let client = try Sockets.connect(Endpoint(host: "127.0.0.1", port: Sockets.localPort(listener)))
+    defer { close(client) }
+    var pfd = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+    #expect(poll(&pfd, 1, 5_000) == 1)
+    let accepted = try #require(Sockets.accept(listener))
+    defer { close(accepted.fd) }
+    #expect(noDelay(client) != 0, "Nagle is on for the joiner's socket")
+    #expect(noDelay(accepted.fd) != 0, "Nagle is on for the host's socket")
+  }
+}
