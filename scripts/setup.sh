@@ -2,7 +2,8 @@
 # Installs the Debian packages tictactoe builds, runs and tests with (only those missing).
 set -euo pipefail
 
-packages=(libncursesw5-dev libssl-dev openssl tmux libavahi-compat-libdnssd-dev avahi-daemon avahi-utils libnss-mdns dbus)
+packages=(libncursesw5-dev libssl-dev openssl tmux libavahi-compat-libdnssd-dev avahi-daemon avahi-utils libnss-mdns dbus dbus-bin
+  gcc pkg-config)
 
 missing=()
 for package in "${packages[@]}"; do
