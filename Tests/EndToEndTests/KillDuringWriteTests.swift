@@ -97,7 +97,11 @@ import Testing
     #expect(try KillableRun.complete(["identity"], environment: environment) == 0)
     try writePrivate("# alice's peers\n", to: path)
     var outcomes = Outcomes()
-    for moment in KillableRun.moments(changes: 6, delays: []) {
+    // As in the settings test below: another round (at most three) when a loaded machine let every kill of
+    // one land on the same side of the rename.
+    let rounds = (0..<3).flatMap { _ in KillableRun.moments(changes: 6, delays: []) }
+    for (index, moment) in rounds.enumerated() {
+      if index > 0 && index.isMultiple(of: 6) && outcomes.old > 0 && outcomes.new > 0 { break }
       let old = try bytes(path)
       let watch = try ChangeWatch([data])
       let host = try Player(
@@ -135,7 +139,11 @@ import Testing
     let path = directory + "/settings.conf"
     try writePrivate("# mine\nsize = 3\nk = 3\nlevel = perfect\nfirst = me\n", to: path)
     var outcomes = Outcomes()
-    for moment in KillableRun.moments(changes: 6, delays: []) {
+    // On a loaded machine every kill of a round can land on the same side of the rename: go round again (at
+    // most three times) until some kill left the old file and some run got to the new one.
+    let rounds = (0..<3).flatMap { _ in KillableRun.moments(changes: 6, delays: []) }
+    for (index, moment) in rounds.enumerated() {
+      if index > 0 && index.isMultiple(of: 6) && outcomes.old > 0 && outcomes.new > 0 { break }
       guard case .afterChanges(let count) = moment else { continue }
       let old = try bytes(path)
       let oldSize = try #require(Int(setting("size", in: old) ?? ""))
