@@ -269,7 +269,10 @@ final class BotHost {
     link.admission = admission
     let ai = self.ai
     var seat = BotSeat(
-      configuration: .init(role: .host, name: profile.name, software: CommandLineParser.version, rules: rules),
+      // The bot keeps no game to resume, so it keeps no messages to send again either (they were a third of
+      // its memory per game).
+      configuration: .init(
+        role: .host, name: profile.name, software: CommandLineParser.version, rules: rules, resendLimit: 0),
       level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },
       sha256: Digest.sha256, now: now,
       chooseMove: { game in

@@ -592,6 +592,7 @@ public struct NetSession: Sendable {
   private mutating func send(_ message: Message, _ now: Double) -> SessionOutput {
     if Self.isCounted(message) {
       sentCount &+= 1
+      guard configuration.resendLimit > 0 else { return sendUncounted(message, now) }
       resendable.append(message)
       if resendable.count > configuration.resendLimit {
         resendable.removeFirst(resendable.count - configuration.resendLimit)
