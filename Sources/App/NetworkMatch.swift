@@ -82,6 +82,8 @@ public final class NetworkMatch {
     var mayResume = false
     /// Joiner: a new connection to the host to resume the game.
     var isReconnect = false
+    /// Joiner: the TCP connection is still being set up (TLS starts once poll says it is writable).
+    var connecting = false
     init(connection: PeerConnection, deadline: Double) {
       self.connection = connection
       self.handshakeDeadline = deadline
@@ -91,9 +93,6 @@ public final class NetworkMatch {
   public static let handshakeTimeout = 10.0
   /// Connections still setting up TLS beyond this many are closed at once (the oldest keep their slots).
   public static let maximumPending = 32
-  /// Joiner: how long each reconnection attempt may wait for the host to answer the connection.
-  public static let reconnectConnectTimeout = 3
-
   /// Seconds the joiner waits before reconnection attempt `attempt + 1` after `attempt` failed: 0.5, 1, 2, 4, 8,
   /// then every 10 seconds.
   public static func reconnectDelay(afterFailedAttempt attempt: Int) -> Double {
@@ -120,8 +119,10 @@ public final class NetworkMatch {
   public var advertisedFingerprint: Fingerprint?
   /// The key of the peer the game is played with: a reconnection must present the same.
   private var gamePeerKey: Fingerprint?
-  /// Joiner: where the host is, for reconnecting; when the next attempt is due, and how many were made.
+  /// Joiner: where the host is, for reconnecting (as typed, and the numeric address the first connection
+  /// reached); when the next attempt is due, and how many were made.
   private var joinEndpoint: Endpoint?
+  private var hostAddress: Endpoint?
   private var reconnectAt: Double?
   private var reconnectAttempts = 0
 
@@ -213,6 +214,7 @@ public final class NetworkMatch {
     joinEndpoint = endpoint
     do {
       let fd = try Sockets.connect(endpoint)
+      hostAddress = Sockets.remoteEndpoint(fd)
       let context = try makeContext(expectedHost: endpoint.host)
       let serverName = options.caFile != nil ? endpoint.host : nil
       let connection = try PeerConnection(
@@ -240,7 +242,7 @@ public final class NetworkMatch {
 
   /// Descriptors to poll, with whether each wants POLLOUT too.
   public var pollSet: [(fd: Int32, write: Bool)] {
-    listeners.map { ($0, false) } + links.map { ($0.connection.fd, $0.connection.wantsWrite) }
+    listeners.map { ($0, false) } + links.map { ($0.connection.fd, $0.connection.wantsWrite || $0.connecting) }
       + (advertiser?.descriptor.map { [($0, false)] } ?? [])
   }
 
@@ -262,6 +264,20 @@ public final class NetworkMatch {
     }
     for link in links where !link.connection.isClosed {
       let fd = link.connection.fd
+      if link.connecting {
+        guard readable.contains(fd) || writable.contains(fd) else { continue }
+        link.connecting = false
+        if let endpoint = hostAddress ?? joinEndpoint, let failure = Sockets.connectFailure(fd, endpoint) {
+          events += fail(link, .network(failure))  // refused or unreachable: said as such
+          continue
+        }
+        do {
+          try link.connection.start()
+        } catch {
+          events += fail(link, .network(error))
+        }
+        continue
+      }
       if writable.contains(fd) { link.connection.flush() }
       guard readable.contains(fd) else { continue }
       events += read(link)
@@ -420,15 +436,17 @@ public final class NetworkMatch {
     guard let endpoint = joinEndpoint else { return [] }
     let attempt = reconnectAttempts
     do {
-      let fd = try Sockets.connect(endpoint, timeout: NetworkMatch.reconnectConnectTimeout)
+      // Without waiting: the connection is set up on the event loop (the countdown keeps going), and a host
+      // that does not answer is given up at the handshake timeout.
+      let fd = try Sockets.connect(hostAddress ?? endpoint, wait: false)
       let context = try makeContext(expectedHost: endpoint.host)
       let connection = try PeerConnection(
         fd: fd, context: context, peerAddress: endpoint.description,
         serverName: options.caFile != nil ? endpoint.host : nil)
       let link = Link(connection: connection, deadline: clock() + NetworkMatch.handshakeTimeout)
       link.isReconnect = true
+      link.connecting = true
       links.append(link)
-      try connection.start()
       log.write("reconnecting to \(endpoint), attempt \(attempt)")
       return [.status("Reconnecting to \(endpoint) (attempt \(attempt))\u{2026}")]
     } catch {
@@ -441,7 +459,8 @@ public final class NetworkMatch {
     reconnectAt = clock() + delay
     log.write("reconnection attempt \(reconnectAttempts) failed: \(reason)")
     let wait = delay < 1 ? "\(delay)" : "\(Int(delay))"  // "0.5", "2"
-    return [.status("Reconnection attempt \(reconnectAttempts) failed: \(reason). Next try in \(wait) s.")]
+    let sentence = reason.hasSuffix(".") ? reason : reason + "."
+    return [.status("Reconnection attempt \(reconnectAttempts) failed: \(sentence) Next try in \(wait) s.")]
   }
 
   /// Joiner: a new connection to the host is secured. Only the key the game was played with may take it up.

@@ -100,9 +100,34 @@ public enum Sockets {
     return (fd, host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
   }
 
+  /// Why a connection started without waiting failed (nil while it is fine or still connecting). Reading it
+  /// clears it: call it when poll reports the socket ready.
+  public static func connectFailure(_ fd: Int32, _ endpoint: Endpoint) -> NetworkError? {
+    var code: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0, code != 0 else { return nil }
+    return classify(code, endpoint, 0)
+  }
+
+  /// The numeric address and port a connected socket reaches (nil when it is not connected).
+  public static func remoteEndpoint(_ fd: Int32) -> Endpoint? {
+    var storage = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let status = withUnsafeMutablePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+    }
+    guard status == 0 else { return nil }
+    let (host, port) = describe(storage)
+    return Endpoint(host: host, port: port)
+  }
+
   /// Resolves `endpoint` and connects to the first address that answers, waiting at most `timeout` seconds
-  /// per address. The socket returned is non-blocking.
-  public static func connect(_ endpoint: Endpoint, timeout: Int = 10) throws(NetworkError) -> Int32 {
+  /// per address. The socket returned is non-blocking. With `wait` false only the first address is tried and
+  /// the socket is returned while it may still be connecting: the caller polls it (POLLOUT), and a refusal
+  /// shows as an error on its first read or write. Give a numeric address then, so resolving cannot block.
+  public static func connect(_ endpoint: Endpoint, timeout: Int = 10, wait: Bool = true) throws(NetworkError)
+    -> Int32
+  {
     var hints = addrinfo()
     hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
     hints.ai_flags = AI_ADDRCONFIG
@@ -137,6 +162,7 @@ public enum Sockets {
         close(fd)
         continue
       }
+      if !wait { return fd }
       var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
       var ready: Int32
       repeat { ready = poll(&pfd, 1, Int32(timeout * 1000)) } while ready < 0 && errno == EINTR
