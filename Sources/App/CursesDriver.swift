@@ -54,7 +54,7 @@ public final class CursesDriver {
         if let deadline = match.nextDeadline {
           timeout = max(0, Int32(((deadline - Monotonic.now()) * 1000).rounded(.up)))
         }
-        if let graceEnd = match.session?.graceDeadline, match.session?.graceExpired == false {
+        if let graceEnd = match.session?.graceDeadline, graceEnd > Monotonic.now() {
           // The countdown on screen changes once a second.
           let fraction = (graceEnd - Monotonic.now()).truncatingRemainder(dividingBy: 1)
           let tick = max(1, Int32((fraction * 1000).rounded(.up)))
@@ -134,7 +134,9 @@ public final class CursesDriver {
           controller.updateNetwork { $0.notice = "\(error)" }
         }
       case .netChat(let text):
-        if let match {
+        if let match, match.session?.isResuming == true {
+          controller.updateNetwork { $0.notice = "Reconnecting: say it again in a moment." }
+        } else if let match {
           controller.updateNetwork { $0.chat.append("you: \(text)") }
           present(match.chat(text), match)
         }

@@ -439,10 +439,16 @@ public final class NetworkMatch {
       // Without waiting: the connection is set up on the event loop (the countdown keeps going), and a host
       // that does not answer is given up at the handshake timeout.
       let fd = try Sockets.connect(hostAddress ?? endpoint, wait: false)
-      let context = try makeContext(expectedHost: endpoint.host)
-      let connection = try PeerConnection(
-        fd: fd, context: context, peerAddress: endpoint.description,
-        serverName: options.caFile != nil ? endpoint.host : nil)
+      let connection: PeerConnection
+      do {
+        let context = try makeContext(expectedHost: endpoint.host)
+        connection = try PeerConnection(
+          fd: fd, context: context, peerAddress: endpoint.description,
+          serverName: options.caFile != nil ? endpoint.host : nil)
+      } catch {
+        close(fd)
+        throw error
+      }
       let link = Link(connection: connection, deadline: clock() + NetworkMatch.handshakeTimeout)
       link.isReconnect = true
       link.connecting = true
@@ -494,10 +500,20 @@ public final class NetworkMatch {
   private func resumeOrGreet(_ link: Link, first message: Message) -> [MatchEvent] {
     link.mayResume = false
     guard case .resume = message, let old = active, var session = old.session, session.keepsGameOnDrop else {
+      var events: [MatchEvent] = []
+      if case .hello(_, let name, _) = message, let old = active, old.session?.keepsGameOnDrop == true {
+        // The same player greets us afresh: its program lost the game (restarted, or gave up during the coin
+        // toss). The kept game is over; this is a new match.
+        log.write("\(name) at \(link.connection.peerAddress) came back without the game: starting a new match")
+        old.connection.close(gracefully: false)
+        old.session = nil
+        active = nil
+        events.append(.status("\(name) came back without the last game (its program restarted): a new match begins."))
+      }
       var session = newSession()
       let outputs = session.start(now: clock())
       link.session = session
-      return apply(outputs, on: link)
+      return events + apply(outputs, on: link)
     }
     log.write("\(link.connection.peerAddress) is back with the same key: resuming the game")
     let outputs = session.peerReconnected(now: clock())

@@ -40,6 +40,7 @@ enum NetworkPresenter {
       net.game = match.session?.game
       net.myMark = mark
       net.result = nil
+      net.dropped = nil
       net.rematchOfferedByPeer = false
       if let rules = net.game?.rules { net.cursor = Position(row: rules.rows / 2, column: rules.columns / 2) }
       net.chat.append("· Game \(number): you play \(mark)\(mark == .x ? " and move first" : "").")
@@ -50,8 +51,8 @@ enum NetworkPresenter {
     case .rematchOffered:
       net.rematchOfferedByPeer = true
     case .connectionLost(let until):
-      net.dropped = .init(secondsLeft: max(0, Int((until - Monotonic.now()).rounded(.up))))
-      let seconds = Int((match.session?.configuration.gracePeriod ?? 0).rounded())
+      let seconds = max(0, Int((until - Monotonic.now()).rounded(.up)))
+      net.dropped = .init(secondsLeft: seconds)
       net.chat.append(
         net.isHost
           ? "· The connection dropped. The game is kept \(seconds) s for \(peer) to reconnect."

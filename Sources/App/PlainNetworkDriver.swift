@@ -97,7 +97,7 @@ final class PlainNetworkDriver {
       if case .abandoned = result { return }  // the match is over
       emit("type rematch to play again, or quit: ")
     case .connectionLost(let until):
-      let seconds = Int((until - Monotonic.now()).rounded())
+      let seconds = max(0, Int((until - Monotonic.now()).rounded()))
       if match.role == .host {
         emit("connection lost: waiting up to \(seconds) s for \(peerName) to reconnect\n")
       } else {
@@ -137,6 +137,8 @@ final class PlainNetworkDriver {
     if match.pendingQuestion != nil { return true }
     let line = raw.trimmingWhitespace().lowercased()
     let word = line.split(separator: " ").first.map(String.init) ?? ""
+    // While a resume is confirmed (one round trip) chat, resign and rematch wait their turn, as moves do.
+    if match.session?.isResuming == true && ["chat", "say", "resign", "rematch"].contains(word) { return false }
     if ["quit", "q", "exit", "chat", "say", "resign", ""].contains(word) { return true }
     guard let session = match.session else { return false }
     if word == "rematch" { return session.phase == .betweenGames }

@@ -115,6 +115,10 @@ public struct NetSession: Sendable {
   private var peerSentAtResume: UInt32?
   private var resumeSent = false
   private var checkSent = false
+  /// When the current resume exchange began (it must finish within the silence limit).
+  private var resumeStartedAt = 0.0
+  /// Chats this player typed while the connection was down (at most `chatBurst` are kept to send).
+  private var chatsWhileLost = 0
 
   /// `coinBytes` are 32 fresh random bytes: the host's secret or the joiner's share of the coin toss.
   public init(
@@ -193,6 +197,11 @@ public struct NetSession: Sendable {
 
   public mutating func chat(_ text: String, now: Double) -> [SessionOutput] {
     guard !isClosed, peerGreeted, !isResuming else { return [] }
+    if case .lost = link {
+      // Kept to send on resume, but not without end: the peer takes them as one burst.
+      guard chatsWhileLost < configuration.chatBurst else { return [] }
+      chatsWhileLost += 1
+    }
     return [send(.chat(Self.clip(text, bytes: Message.maximumChatBytes)), now)]
   }
 
@@ -230,6 +239,9 @@ public struct NetSession: Sendable {
       }
       return [.graceExpired]
     }
+    if isResuming && now - resumeStartedAt >= configuration.silenceLimit {
+      return suspend(now)  // the exchange takes one round trip; a resume that never finishes is dropped
+    }
     if now - lastReceived >= configuration.silenceLimit {
       let seconds = Int(configuration.silenceLimit.rounded())
       if canResume { return suspend(now) }
@@ -243,7 +255,8 @@ public struct NetSession: Sendable {
   public var nextDeadline: Double? {
     guard !isClosed else { return nil }
     if case .lost = link { return graceExpired ? nil : graceDeadline }
-    return min(lastSent + configuration.heartbeatInterval, lastReceived + configuration.silenceLimit)
+    let deadline = min(lastSent + configuration.heartbeatInterval, lastReceived + configuration.silenceLimit)
+    return isResuming ? min(deadline, resumeStartedAt + configuration.silenceLimit) : deadline
   }
 
   // MARK: - From the peer
@@ -282,7 +295,8 @@ public struct NetSession: Sendable {
     peerSentAtResume = nil
     resumeSent = false
     checkSent = false
-    return [.connectionLost(until: since + configuration.gracePeriod)]
+    // A resume that failed after the grace period: the game may still be claimed.
+    return [.connectionLost(until: since + configuration.gracePeriod)] + (graceExpired ? [.graceExpired] : [])
   }
 
   /// Joiner: a new connection to the host is secured; ask to resume the game.
@@ -290,6 +304,7 @@ public struct NetSession: Sendable {
     guard configuration.role == .joiner, case .lost(let since) = link else { return [] }
     link = .resuming(since: since)
     lastReceived = now
+    resumeStartedAt = now
     resumeSent = true
     return [sendUncounted(resumeMessage, now)]
   }
@@ -307,6 +322,7 @@ public struct NetSession: Sendable {
     guard case .lost(let since) = link else { return outputs }
     link = .resuming(since: since)
     lastReceived = now
+    resumeStartedAt = now
     return outputs
   }
 
@@ -323,9 +339,9 @@ public struct NetSession: Sendable {
     return .resume(received: receivedCount, sent: sentCount, game: gameNumber, ply: ply, digest: digest)
   }
 
-  /// The game this side holds: its number, its ply count and the digest of the rules and the moves (during a
-  /// game) or of the result (between games: a move that crossed a resignation leaves the two boards different,
-  /// but both agree on the result).
+  /// The game this side holds: its number, its ply count and the digest of the rules and the moves during a
+  /// game. Between games only the number counts: a game-ending move that crossed a resignation leaves the two
+  /// boards, and even the two results, different (rule 6), and that is no reason to end the match.
   private var holding: (game: UInt16, ply: UInt16, digest: [UInt8]) {
     var bytes: [UInt8] = Array("tictactoe moves".utf8)
     bytes += [UInt8(gameNumber >> 8 & 0xFF), UInt8(gameNumber & 0xFF)]
@@ -336,13 +352,6 @@ public struct NetSession: Sendable {
       for position in game?.history ?? [] { bytes += [UInt8(position.row), UInt8(position.column)] }
     } else {
       bytes.append(0)
-      switch lastResult {
-      case .line(let winner): bytes += [1, winner == .x ? 0 : 1]
-      case .draw: bytes += [2]
-      case .resigned(let loser): bytes += [3, loser == .x ? 0 : 1]
-      case .abandoned(let loser): bytes += [4, loser == .x ? 0 : 1]
-      case nil: bytes += [0]
-      }
     }
     let ply = playing ? UInt16(clamping: game?.history.count ?? 0) : 0
     return (UInt16(clamping: gameNumber), ply, sha256(bytes))
@@ -360,6 +369,11 @@ public struct NetSession: Sendable {
     }
     guard sent >= receivedCount else {
       return violation("a resume claiming \(sent) messages sent when \(receivedCount) already arrived", now)
+    }
+    guard sent - receivedCount <= UInt32(configuration.resendLimit) else {
+      return violation(
+        "a resume announcing \(sent - receivedCount) messages to send again (at most \(configuration.resendLimit))", now
+      )
     }
     peerSentAtResume = sent
     var outputs: [SessionOutput] = []
@@ -391,6 +405,7 @@ public struct NetSession: Sendable {
     }
     link = .up
     graceExpired = false
+    chatsWhileLost = 0
     peerSentAtResume = nil
     resumeSent = false
     checkSent = false
@@ -402,13 +417,21 @@ public struct NetSession: Sendable {
     if case .lost = link { return [] }  // nothing arrives on a dropped connection
     lastReceived = now
     if Self.isCounted(message) {
-      if let peerSent = peerSentAtResume, receivedCount >= peerSent {
+      if let peerSent = peerSentAtResume, receivedCount >= peerSent, !Self.endsTheSession(message) {
         return violation("a new \(message.name) before the resume was confirmed", now)
       }
       receivedCount &+= 1
     }
     let outputs = process(message, now)
     return outputs + checkIfCaughtUp(now)
+  }
+
+  /// A goodbye or an error report may come at any moment, a resume included.
+  static func endsTheSession(_ message: Message) -> Bool {
+    switch message {
+    case .bye, .error: return true
+    default: return false
+    }
   }
 
   /// Heartbeats and the resume messages themselves are not counted (nor sent again).
@@ -435,6 +458,9 @@ public struct NetSession: Sendable {
     case .error(let text):
       return [close(.peerReportedError(text))]
     case .hello(let versions, let name, let software):
+      if isResuming && configuration.role == .joiner {
+        return [close(.gameNoLongerHeld)]  // a host greeting us afresh has no game to resume with us
+      }
       return hello(versions: versions, name: name, software: software, now)
     default:
       break
@@ -482,6 +508,8 @@ public struct NetSession: Sendable {
       guard phase == .betweenGames, rematchOfferedByMe else { return unexpected(message, now) }
       return startGame()
     case .chat(let text):
+      // Chats sent again after a drop arrive together; only new ones count towards the flood limit.
+      if peerSentAtResume != nil { return [.chat(text)] }
       recentChats = recentChats.filter { now - $0 < configuration.chatWindow } + [now]
       guard recentChats.count <= configuration.chatBurst else {
         return violation(

@@ -37,6 +37,8 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
   case peerVanished(seconds: Int)
   /// The connection closed without a goodbye (the program crashed, or the network dropped it).
   case connectionLost
+  /// After a drop the host answered as if new: it no longer holds the game (claimed, ended, or restarted).
+  case gameNoLongerHeld
   /// The connection dropped mid-match and the peer did not come back within the grace period; `claimed` when
   /// this player then claimed the game in progress.
   case peerDidNotReturn(seconds: Int, claimed: Bool)
@@ -58,6 +60,8 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
     case .peerVanished(let seconds):
       return "Your opponent vanished: nothing arrived for \(seconds) seconds (the program or the network stopped)."
     case .connectionLost: return "The connection to your opponent closed without a goodbye."
+    case .gameNoLongerHeld:
+      return "The host no longer has the game: it was claimed or ended, or the host restarted."
     case .peerDidNotReturn(let seconds, let claimed):
       return claimed
         ? "You claimed the game: your opponent did not come back within \(seconds) seconds."

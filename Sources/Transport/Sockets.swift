@@ -118,7 +118,14 @@ public enum Sockets {
     }
     guard status == 0 else { return nil }
     let (host, port) = describe(storage)
-    return Endpoint(host: host, port: port)
+    var scope: UInt32 = 0
+    if Int32(storage.ss_family) == AF_INET6 {
+      scope = withUnsafePointer(to: &storage) {
+        $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_scope_id }
+      }
+    }
+    // A link-local address needs its interface to be reached again (fe80::1%2).
+    return Endpoint(host: scope != 0 ? "\(host)%\(scope)" : host, port: port)
   }
 
   /// Resolves `endpoint` and connects to the first address that answers, waiting at most `timeout` seconds

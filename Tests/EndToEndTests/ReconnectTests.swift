@@ -105,6 +105,20 @@ import Testing
     #expect(host.exitStatus() == 30)
   }
 
+  @Test func aJoinerWhoseProgramRestartedStartsANewMatch() throws {
+    let (host, joiner, proxy, port) = try match()
+    defer { proxy.stop() }
+    joiner.signal(SIGKILL)
+    #expect(host.waitFor("connection lost: waiting up to"))
+    let again = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: joiner.environment)
+    #expect(host.waitFor("bob came back without the last game (its program restarted): a new match begins."))
+    #expect(again.waitFor("game 1:"), "\(again.output)\(again.errors)")
+    #expect(host.count("game 1:") == 2)
+    again.send("quit")
+    #expect(host.exitStatus() == 30)
+  }
+
   @Test func afterTheGracePeriodTheRemainingPlayerClaimsTheGame() throws {
     let (host, joiner, proxy, _) = try match(grace: 5)
     defer { proxy.stop() }

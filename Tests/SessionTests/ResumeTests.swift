@@ -339,6 +339,107 @@ struct TestRandom {
       })
   }
 
+  @Test func chatTypedWhileTheConnectionIsDownArrivesWithoutCountingAsAFlood() {
+    var link = LossyLink()
+    link.start()
+    link.drop()
+    for index in 0..<12 { link.fromHost(link.host.chat("still there? \(index)", now: Double(index))) }
+    link.reconnect()
+    link.settle()
+    #expect(link.closings.isEmpty, "\(link.closings)")
+    let chats = link.joinerEvents.filter { if case .chat = $0 { true } else { false } }
+    #expect(chats.count == 10)  // at most chatBurst kept while the connection is down
+    #expect(link.host.link == .up)
+  }
+
+  @Test func aGoodbyeDuringTheResumeIsAGoodbye() {
+    var link = LossyLink()
+    link.start()
+    link.drop()
+    link.reconnect()
+    link.deliverToHost()  // the joiner's resume; the host answers
+    link.fromJoiner(link.joiner.quit(text: "Bob left", now: 0))
+    link.settle()
+    #expect(link.host.phase == .closed(.peerQuit("Bob left")))
+  }
+
+  @Test func aResignationCrossingAWinningMoveInTheDropStillResumes() throws {
+    var link = LossyLink()
+    link.start()
+    let hostFirst = link.host.myTurn
+    for cell in [p(0, 0), p(1, 0), p(0, 1), p(1, 1)] {
+      if link.host.myTurn { try link.hostPlays(cell) } else { try link.joinerPlays(cell) }
+      link.settle()
+    }
+    link.drop()
+    // The first player completes the top row while the other resigns: each applies only its own.
+    if hostFirst {
+      try link.hostPlays(p(0, 2))
+      link.fromJoiner(link.joiner.resign(now: 0))
+    } else {
+      try link.joinerPlays(p(0, 2))
+      link.fromHost(link.host.resign(now: 0))
+    }
+    link.reconnect()
+    link.settle()
+    #expect(link.closings.isEmpty, "\(link.closings)")
+    #expect(link.host.phase == .betweenGames && link.joiner.phase == .betweenGames)
+    #expect(link.host.link == .up && link.joiner.link == .up)
+  }
+
+  @Test func theClaimSurvivesAResumeThatFailsAfterTheGracePeriod() throws {
+    var link = LossyLink()
+    link.start()
+    link.drop()
+    #expect(link.host.tick(now: 120) == [.graceExpired])
+    link.now = 121
+    link.reconnect()
+    link.deliverToHost()
+    link.now = 122
+    link.drop()
+    #expect(link.hostEvents.suffix(2) == [.connectionLost(until: 120), .graceExpired])
+    let mark = try #require(link.host.myMark)
+    #expect(link.host.claim(now: 123).first == .gameEnded(.abandoned(loser: mark.opponent)))
+  }
+
+  @Test func aResumeThatNeverFinishesIsDroppedAfterTheSilenceLimit() {
+    var link = LossyLink()
+    link.start()
+    link.drop()
+    link.now = 50
+    link.reconnect()
+    link.deliverToHost()
+    link.toJoiner.removeAll()  // the host's answer never arrives; the joiner keeps sending heartbeats
+    _ = link.host.receive(.heartbeat, now: 55)
+    #expect(link.host.isResuming)
+    #expect(link.host.tick(now: 59) == [.send(.heartbeat)])  // alive, but the resume is not finished
+    #expect(link.host.tick(now: 60) == [.connectionLost(until: 120)])
+    #expect(link.host.link == .lost(since: 0))
+  }
+
+  @Test func aResumeAnnouncingMoreThanCanBeKeptIsRefused() {
+    var link = LossyLink()
+    link.start()
+    link.drop()
+    link.reconnect()
+    link.toHost.removeAll()
+    let outputs = link.host.receive(
+      .resume(received: 0, sent: 5_000, game: 1, ply: 0, digest: Array(repeating: 0, count: 32)), now: 0)
+    #expect(
+      outputs.contains {
+        if case .closed(.protocolViolation(let text)) = $0 { text.contains("messages to send again") } else { false }
+      })
+  }
+
+  @Test func aJoinerGreetedAfreshLearnsTheHostNoLongerHasTheGame() {
+    var link = LossyLink()
+    link.start()
+    link.drop()
+    link.reconnect()
+    let outputs = link.joiner.receive(.hello(versions: [1], name: "Alice", software: "test"), now: 0)
+    #expect(outputs == [.closed(.gameNoLongerHeld)])
+  }
+
   @Test func afterTheGracePeriodTheRemainingPlayerMayClaimTheGame() throws {
     var link = LossyLink()
     link.start()
