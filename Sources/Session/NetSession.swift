@@ -497,8 +497,10 @@ public struct NetSession: Sendable {
     case .move(let ply, let position):
       return peerMove(ply: ply, position: position, now)
     case .resign:
-      guard phase == .playing, let myMark else { return [] }  // crossed with the end of the game: nothing to do
-      return end(.resigned(loser: myMark.opponent))
+      guard let myMark else { return [] }
+      if phase == .playing { return end(.resigned(loser: myMark.opponent)) }
+      guard phase == .betweenGames, let result = lastResult else { return [] }
+      return resignationCrossed(result, myMark: myMark)
     case .rematchOffer:
       guard phase == .betweenGames else { return unexpected(message, now) }
       if rematchOfferedByMe { return startGame() }
@@ -595,6 +597,33 @@ public struct NetSession: Sendable {
     case .win(let mark, _): return end(.line(winner: mark))
     case .draw: return end(.draw)
     }
+  }
+
+  /// The peer resigned before it saw this side end the game (rule 6). The peer ignores the move that crossed
+  /// its resignation, so this side takes the resignation too and both record the same result; when both
+  /// resigned at once, the game is a draw on both sides.
+  private mutating func resignationCrossed(_ result: GameResult, myMark: Mark) -> [SessionOutput] {
+    switch result {
+    case .resigned(let loser) where loser == myMark:
+      return rescore(result, as: .draw)
+    case .line, .draw:
+      // Only when this side's own move ended it (the peer never saw that move).
+      guard let game, game.outcome != nil, let last = game.history.indices.last,
+        (last.isMultiple(of: 2) ? Mark.x : .o) == myMark
+      else { return [] }
+      return rescore(result, as: .resigned(loser: myMark.opponent))
+    default:
+      return []
+    }
+  }
+
+  private mutating func rescore(_ old: GameResult, as new: GameResult) -> [SessionOutput] {
+    switch old.winner {
+    case nil: score.draws -= 1
+    case myMark: score.wins -= 1
+    default: score.losses -= 1
+    }
+    return end(new)
   }
 
   private mutating func end(_ result: GameResult) -> [SessionOutput] {

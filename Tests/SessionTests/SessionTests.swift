@@ -302,4 +302,40 @@ struct Pair {
     for case .send(let message) in move { #expect(other.receive(message, now: 0) == []) }
     #expect(!other.isClosed)
   }
+
+  /// Rule 6 both ways: the resigning side ignores the move that ended the game, and the side that made it
+  /// takes the resignation, so both screens show the same result and score.
+  @Test func aGameEndingMoveCrossingAResignationGivesOneResultOnBothSides() throws {
+    for finalCells in [
+      [p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2)],  // a line
+      [p(0, 0), p(0, 1), p(0, 2), p(1, 1), p(1, 0), p(1, 2), p(2, 1), p(2, 0), p(2, 2)],  // a draw
+    ] {
+      var pair = Pair()
+      pair.startMatch()
+      for cell in finalCells.dropLast() { try pair.play(cell) }
+      let moverIsHost = pair.host.myTurn
+      var mover = moverIsHost ? pair.host : pair.joiner
+      var other = moverIsHost ? pair.joiner : pair.host
+      let move = try mover.play(try #require(finalCells.last), now: 0)
+      let resignation = other.resign(now: 0)
+      for case .send(let message) in move { _ = other.receive(message, now: 0) }
+      for case .send(let message) in resignation { _ = mover.receive(message, now: 0) }
+      let otherMark = try #require(other.myMark)
+      #expect(mover.lastResult == .resigned(loser: otherMark) && other.lastResult == .resigned(loser: otherMark))
+      #expect(mover.score.wins == 1 && mover.score.draws == 0 && other.score.losses == 1)
+    }
+  }
+
+  @Test func resignationsCrossingEachOtherMakeADraw() throws {
+    var pair = Pair()
+    pair.startMatch()
+    let fromHost = pair.host.resign(now: 0)
+    let fromJoiner = pair.joiner.resign(now: 0)
+    for case .send(let message) in fromHost { _ = pair.joiner.receive(message, now: 0) }
+    for case .send(let message) in fromJoiner { _ = pair.host.receive(message, now: 0) }
+    #expect(pair.host.lastResult == .draw && pair.joiner.lastResult == .draw)
+    #expect(pair.host.score.draws == 1 && pair.host.score.losses == 0 && pair.joiner.score.losses == 0)
+    // A third resignation changes nothing.
+    #expect(pair.host.receive(.resign, now: 0).isEmpty)
+  }
 }
