@@ -174,7 +174,8 @@ struct BotSeat {
   }
 
   private mutating func finishedGame(_ result: GameResult, now: Double) -> [BotGameRecord] {
-    guard let mark = session.myMark else { return [] }
+    // One line per game: a resignation that crossed the bot's last move re-scores a game already logged.
+    guard gameStartedAt != nil, let mark = session.myMark else { return [] }
     let outcome: BotGameRecord.Outcome
     switch result {
     case .draw: outcome = .draw
