@@ -21,13 +21,13 @@ struct ProcessSample: Equatable {
 
   /// Reads the process now.
   static func read(pid: pid_t) throws -> ProcessSample {
-    guard let status = readText("/proc/\(pid)/status"), let resident = residentBytes(status: status) else {
+    guard let status = ProcFile.read("/proc/\(pid)/status"), let resident = residentBytes(status: status) else {
       throw BenchError("process \(pid) is gone (no /proc/\(pid)/status)")
     }
     var sample = ProcessSample(threads: [:], residentBytes: resident)
     for task in directoryEntries("/proc/\(pid)/task") {
-      guard let id = Int(task), let schedstat = readText("/proc/\(pid)/task/\(task)/schedstat"),
-        let cpu = cpuNanoseconds(schedstat: schedstat), let status = readText("/proc/\(pid)/task/\(task)/status"),
+      guard let id = Int(task), let schedstat = ProcFile.read("/proc/\(pid)/task/\(task)/schedstat"),
+        let cpu = cpuNanoseconds(schedstat: schedstat), let status = ProcFile.read("/proc/\(pid)/task/\(task)/status"),
         let switches = contextSwitches(status: status)
       else { continue }
       sample.threads[id] = Thread(cpuNanoseconds: cpu, contextSwitches: switches)
@@ -63,22 +63,6 @@ struct ProcessSample: Equatable {
       return String(parts[1].drop { $0 == " " || $0 == "\t" })
     }
     return nil
-  }
-
-  /// The whole of a small file (a /proc file), or nil if it cannot be read.
-  static func readText(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = Glibc.read(fd, &chunk, chunk.count)
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { break }
-      bytes += chunk[0..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The names in a directory, without "." and "..".

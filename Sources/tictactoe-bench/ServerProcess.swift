@@ -82,19 +82,19 @@ final class ServerProcess {
   /// Resident memory (VmRSS), in bytes.
   func residentBytes() throws -> Double {
     guard let text = ProcFile.read("/proc/\(pid)/status") else { throw BenchError("cannot read the server's status") }
-    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-      let kilobytes = Double(line.filter(\.isNumber))
-    else { throw BenchError("no VmRSS in the server's status") }
-    return kilobytes * 1024
+    guard let bytes = ProcessSample.residentBytes(status: text) else {
+      throw BenchError("no VmRSS in the server's status")
+    }
+    return Double(bytes)
   }
 
   /// CPU time used so far, in nanoseconds (the scheduler's count in /proc/PID/schedstat: exact, where the
   /// user and system times in /proc/PID/stat only count 10 ms ticks).
   func cpuNanoseconds() throws -> Double {
-    guard let text = ProcFile.read("/proc/\(pid)/schedstat"), let first = text.split(separator: " ").first,
-      let nanoseconds = Double(first)
+    guard let text = ProcFile.read("/proc/\(pid)/schedstat"),
+      let nanoseconds = ProcessSample.cpuNanoseconds(schedstat: text)
     else { throw BenchError("cannot read the server's CPU time from /proc/\(pid)/schedstat") }
-    return nanoseconds
+    return Double(nanoseconds)
   }
 
   /// Waits for the exit status, however long it takes.
@@ -119,17 +119,19 @@ final class ServerProcess {
   }
 }
 
-/// Reads small files such as /proc entries.
+/// Reads small files: /proc entries, and the PEM files the echo server is given.
 enum ProcFile {
+  /// The whole file, or nil if it cannot be read.
   static func read(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY)
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
       let count = Glibc.read(fd, &chunk, chunk.count)
-      if count <= 0 { break }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
       bytes += chunk[0..<count]
     }
     return String(decoding: bytes, as: UTF8.self)

@@ -105,6 +105,16 @@ struct LossyLink {
     joinerPlayed.append(position)
   }
 
+  /// The side whose turn it is (on the host's board) plays `position`.
+  mutating func moverPlays(_ position: Position) throws {
+    if host.myTurn { try hostPlays(position) } else { try joinerPlays(position) }
+  }
+
+  /// Whether `outputs` close the session as a protocol violation whose text contains `phrase`.
+  static func violation(_ outputs: [SessionOutput], containing phrase: String) -> Bool {
+    outputs.contains { if case .closed(.protocolViolation(let text)) = $0 { text.contains(phrase) } else { false } }
+  }
+
   var closings: [SessionEnd] {
     (hostEvents + joinerEvents).compactMap { if case .closed(let end) = $0 { end } else { nil } }
   }
@@ -126,9 +136,6 @@ struct TestRandom {
 
 @Suite struct ResumeTests {
   private func p(_ row: Int, _ column: Int) -> Position { Position(row: row, column: column) }
-
-  /// The side to move plays, on both sides' views of the board.
-  private func moverIsHost(_ link: LossyLink) -> Bool { link.host.myTurn }
 
   @Test func aMoveLostInTheDropIsSentAgainAndAppliedOnce() throws {
     var link = LossyLink()
@@ -158,7 +165,7 @@ struct TestRandom {
   @Test func aMoveThatArrivedBeforeTheDropIsNotSentAgain() throws {
     var link = LossyLink()
     link.start()
-    if link.host.myTurn { try link.hostPlays(p(2, 2)) } else { try link.joinerPlays(p(2, 2)) }
+    try link.moverPlays(p(2, 2))
     link.settle()
     link.drop()
     link.reconnect()
@@ -188,7 +195,7 @@ struct TestRandom {
     var link = LossyLink()
     link.start()
     for cell in [p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2)] {
-      if link.host.myTurn { try link.hostPlays(cell) } else { try link.joinerPlays(cell) }
+      try link.moverPlays(cell)
       link.settle()
     }
     #expect(link.host.phase == .betweenGames)
@@ -218,7 +225,7 @@ struct TestRandom {
   @Test func aDropDuringTheResumeIsResumedAgainOnTheFirstClock() throws {
     var link = LossyLink()
     link.start()
-    if link.host.myTurn { try link.hostPlays(p(1, 1)) } else { try link.joinerPlays(p(1, 1)) }
+    try link.moverPlays(p(1, 1))
     link.now = 1
     link.drop()
     link.now = 2
@@ -239,7 +246,7 @@ struct TestRandom {
   @Test func aSecondReconnectionDuringAResumeStartsItOver() throws {
     var link = LossyLink()
     link.start()
-    if link.host.myTurn { try link.hostPlays(p(0, 0)) } else { try link.joinerPlays(p(0, 0)) }
+    try link.moverPlays(p(0, 0))
     link.drop()
     link.reconnect()
     link.deliverToHost()  // the host has taken the first resume request and answered
@@ -281,10 +288,7 @@ struct TestRandom {
     link.fromJoiner(outputs)
     link.toJoiner.removeAll()
     let answer = link.host.receive(forged, now: 0)
-    #expect(
-      answer.contains {
-        if case .closed(.protocolViolation(let text)) = $0 { text.contains("the resumed games differ") } else { false }
-      })
+    #expect(LossyLink.violation(answer, containing: "the resumed games differ"))
   }
 
   @Test func aResumeWhereNoGameWasBegunIsRefusedWithAReason() {
@@ -318,10 +322,7 @@ struct TestRandom {
       link.toHost.removeAll()
       let outputs = link.host.receive(
         .resume(received: received, sent: sent, game: 1, ply: 0, digest: Array(repeating: 0, count: 32)), now: 0)
-      #expect(
-        outputs.contains {
-          if case .closed(.protocolViolation(let text)) = $0 { text.contains(expected) } else { false }
-        }, "\(received)/\(sent)")
+      #expect(LossyLink.violation(outputs, containing: expected), "\(received)/\(sent)")
     }
   }
 
@@ -368,7 +369,7 @@ struct TestRandom {
     link.start()
     let hostFirst = link.host.myTurn
     for cell in [p(0, 0), p(1, 0), p(0, 1), p(1, 1)] {
-      if link.host.myTurn { try link.hostPlays(cell) } else { try link.joinerPlays(cell) }
+      try link.moverPlays(cell)
       link.settle()
     }
     link.drop()
@@ -425,10 +426,7 @@ struct TestRandom {
     link.toHost.removeAll()
     let outputs = link.host.receive(
       .resume(received: 0, sent: 5_000, game: 1, ply: 0, digest: Array(repeating: 0, count: 32)), now: 0)
-    #expect(
-      outputs.contains {
-        if case .closed(.protocolViolation(let text)) = $0 { text.contains("messages to send again") } else { false }
-      })
+    #expect(LossyLink.violation(outputs, containing: "messages to send again"))
   }
 
   @Test func aJoinerGreetedAfreshLearnsTheHostNoLongerHasTheGame() {
