@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(libncursesw5-dev libssl-dev openssl tmux libavahi-compat-libdnssd-dev avahi-daemon avahi-utils libnss-mdns dbus dbus-bin
-  gcc pkg-config)
+  gcc pkg-config iproute2)
 
 missing=()
 for package in "${packages[@]}"; do
