@@ -508,7 +508,7 @@ public final class NetworkMatch {
         old.connection.close(gracefully: false)
         old.session = nil
         active = nil
-        events.append(.status("\(name) came back without the last game (its program restarted): a new match begins."))
+        events.append(.status("\(name) came back without the last game (restarted?): a new match begins."))
       }
       var session = newSession()
       let outputs = session.start(now: clock())

@@ -112,7 +112,7 @@ import Testing
     #expect(host.waitFor("connection lost: waiting up to"))
     let again = try Player(
       ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: joiner.environment)
-    #expect(host.waitFor("bob came back without the last game (its program restarted): a new match begins."))
+    #expect(host.waitFor("bob came back without the last game (restarted?): a new match begins."))
     #expect(again.waitFor("game 1:"), "\(again.output)\(again.errors)")
     #expect(host.count("game 1:") == 2)
     again.send("quit")
