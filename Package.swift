@@ -18,17 +18,19 @@ let package = Package(
     .systemLibrary(name: "CDNSSD", path: "Sources/CDNSSD"),
     .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "GameCore", swiftSettings: optimised),
+    .target(name: "UntrustedText"),
     .target(name: "WireProtocol", dependencies: ["GameCore"]),
-    .target(name: "Security", dependencies: ["COpenSSL"]),
+    .target(name: "Security", dependencies: ["COpenSSL", "UntrustedText"]),
     .target(name: "Discovery", dependencies: ["CDNSSD"]),
-    .target(name: "Session", dependencies: ["GameCore", "WireProtocol"]),
+    .target(name: "Session", dependencies: ["GameCore", "WireProtocol", "UntrustedText"]),
     .target(name: "Transport", dependencies: ["Security", "WireProtocol", "CEpoll"]),
-    .target(name: "TerminalUI", dependencies: ["GameCore"]),
+    .target(name: "TerminalUI", dependencies: ["GameCore", "UntrustedText"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
+        "UntrustedText",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
@@ -39,12 +41,13 @@ let package = Package(
     // runtime into it.)
     .executableTarget(name: "tictactoe-bench-foundation"),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore"]),
+    .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "SecurityTests", dependencies: ["Security"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery"]),
-    .testTarget(name: "SessionTests", dependencies: ["Session", "GameCore", "WireProtocol"]),
+    .testTarget(name: "SessionTests", dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
-    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore"]),
+    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "UntrustedText"]),
     .testTarget(
       name: "AppTests",
       dependencies: ["App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol"]),

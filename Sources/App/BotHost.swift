@@ -300,7 +300,7 @@ final class BotHost {
     }
     if !reaction.games.isEmpty {
       let peer = BotGameRecord.Peer(
-        name: link.seat?.session.peerName ?? "?", fingerprint: certificate?.fingerprint.description ?? "?",
+        name: link.seat?.session.peerName?.unsanitised ?? "?", fingerprint: certificate?.fingerprint.description ?? "?",
         address: connection.peerAddress)
       for game in reaction.games {
         if case .unfinished = game.outcome {} else { gamesPlayed += 1 }

@@ -1,4 +1,5 @@
 import Security
+import UntrustedText
 
 /// `tictactoe identity` and `tictactoe peers`: look after the player's key and the peers it knows.
 enum IdentityCommands {
@@ -48,15 +49,17 @@ enum IdentityCommands {
       switch command {
       case .list:
         if peers.entries.isEmpty { writeAll(1, "No known peers yet (\(profile.knownPeersPath)).\n") }
-        for entry in peers.entries { writeAll(1, "\(entry.name)\t\(entry.fingerprint)\tsince \(entry.added)\n") }
+        for entry in peers.entries {
+          writeAll(1, "\(PeerText(entry.name))\t\(entry.fingerprint)\tsince \(entry.added)\n")
+        }
       case .forget(let what):
         let removed = peers.remove(nameOrFingerprint: what)
         guard removed > 0 else {
-          writeError("tictactoe: no known peer is called or has the key \(what)\n")
+          writeError("tictactoe: no known peer is called or has the key \(VisibleText.escaping(what))\n")
           return ExitStatus.failure
         }
         try file.save(peers)
-        writeAll(1, "Forgot \(removed) key\(removed == 1 ? "" : "s") for \(what).\n")
+        writeAll(1, "Forgot \(removed) key\(removed == 1 ? "" : "s") for \(VisibleText.escaping(what)).\n")
       }
       return ExitStatus.ok
     } catch {

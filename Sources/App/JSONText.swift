@@ -1,3 +1,4 @@
+import UntrustedText
 /// A JSON value written as `tictactoe list --json` prints it: compact, object keys sorted, "/" not escaped,
 /// text other than ASCII written as UTF-8.
 enum JSONText: Equatable {
@@ -17,7 +18,7 @@ enum JSONText: Equatable {
     }
   }
 
-  /// `value` as a JSON string: quotes, backslashes and control characters escaped.
+  /// `value` as a JSON string: quotes, backslashes, control, bidirectional and invisible characters escaped.
   static func quoted(_ value: String) -> String {
     var result = "\""
     for scalar in value.unicodeScalars {
@@ -30,7 +31,9 @@ enum JSONText: Equatable {
       case "\u{08}": result += "\\b"
       case "\u{0C}": result += "\\f"
       default:
-        if scalar.value < 0x20 {
+        // Controls (C0, DEL, C1) and the bidirectional and invisible characters the terminal sanitiser
+        // escapes stay escaped here too, so the JSON is safe to print as it is.
+        if VisibleText.isUnsafe(scalar) {
           let hex = String(scalar.value, radix: 16)
           result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         } else {

@@ -2,6 +2,7 @@ import Discovery
 import Security
 import TerminalUI
 
+import UntrustedText
 /// Games found on the LAN, judged against the known peers before anyone connects.
 enum LANGames {
   /// What the player knows about an advertised host's key.
@@ -46,7 +47,8 @@ enum LANGames {
     if let problems = game.txt?.problems, !problems.isEmpty {
       fields.append("TXT problems: " + problems.map { "\($0)" }.joined(separator: "; "))
     }
-    return fields.joined(separator: "\t")
+    // Names and TXT values come from the network: each field is escaped, so none can add a column or a line.
+    return fields.map(VisibleText.escaping).joined(separator: "\t")
   }
 
   static func json(_ games: [DiscoveredGame], known: KnownPeers) -> String {

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import UntrustedText
 
 /// Appends timestamped lines to the log file under XDG_STATE_HOME; never writes to the terminal.
 public final class Log: Sendable {
@@ -14,9 +15,11 @@ public final class Log: Sendable {
 
   deinit { if fd >= 0 { close(fd) } }
 
+  /// Appends one line: a newline or control character in `message` (which may hold peer text) is escaped,
+  /// so one event is always one line and nobody can forge another.
   public func write(_ message: String) {
     guard fd >= 0 else { return }
-    let line = Array("\(Self.timestamp()) [\(getpid())] \(message)\n".utf8)
+    let line = Array("\(Self.timestamp()) [\(getpid())] \(VisibleText.escaping(message))\n".utf8)
     lock.withLock { _ in
       var written = 0
       while written < line.count {

@@ -4,14 +4,15 @@ import Glibc
 import Security
 import Session
 import Transport
+import UntrustedText
 import WireProtocol
 
 /// A question for the player about the other side's key (trust on first use).
 public struct TrustQuestion: Sendable, Equatable {
   public let role: Role
   /// The name the peer gave (its hello) and the name its certificate carries (remembered in known peers).
-  public let peerName: String
-  public let certificateName: String
+  public let peerName: PeerText
+  public let certificateName: PeerText
   public let fingerprint: Fingerprint
 
   /// The question in short lines, for a dialog.
@@ -407,7 +408,8 @@ public final class NetworkMatch {
       events.append(.status("Connected to \(link.connection.peerAddress) over \(tls.protocolVersion) (\(tls.cipher))."))
       link.session = session
       if case .askUser(let name, let fingerprint) = tls.trustDecision {
-        question = TrustQuestion(role: .joiner, peerName: name, certificateName: name, fingerprint: fingerprint)
+        question = TrustQuestion(
+          role: .joiner, peerName: PeerText(name), certificateName: PeerText(name), fingerprint: fingerprint)
         if let question { events.append(.ask(question)) }
         return events
       }
@@ -571,6 +573,9 @@ public final class NetworkMatch {
           finished = .session(end)
           events.append(.finished(.session(end)))
         }
+      case .chat where question != nil:
+        // Not admitted yet: its words must not appear under the question about its key.
+        log.write("chat from \(link.connection.peerAddress) dropped: the player has not decided on its key")
       case .peerHello(let name, let software):
         log.write("hello from \(name) (\(software)) at \(link.connection.peerAddress)")
         if role == .host {
@@ -586,7 +591,7 @@ public final class NetworkMatch {
   }
 
   /// Host: a joiner said hello. Busy hosts refuse; new peers are asked about; known ones are let in.
-  private func hostDecides(_ link: Link, name: String) -> [MatchEvent] {
+  private func hostDecides(_ link: Link, name: PeerText) -> [MatchEvent] {
     guard active == nil || active === link else {
       return decline(link, .busy, text: "\(profile.name) is already playing; try again later")
     }
@@ -594,7 +599,8 @@ public final class NetworkMatch {
     var events: [MatchEvent] = [.session(.peerHello(name: name, software: link.session?.peerSoftware ?? ""))]
     let certificate = link.connection.tls.peerCertificate
     if case .askUser(let certificateName, let fingerprint) = link.connection.tls.trustDecision {
-      question = TrustQuestion(role: .host, peerName: name, certificateName: certificateName, fingerprint: fingerprint)
+      question = TrustQuestion(
+        role: .host, peerName: name, certificateName: PeerText(certificateName), fingerprint: fingerprint)
       if let question { events.append(.ask(question)) }
       return events
     }
@@ -674,7 +680,7 @@ public final class NetworkMatch {
     self.question = nil
     if accept {
       do {
-        try profile.remember(name: question.certificateName, fingerprint: question.fingerprint)
+        try profile.remember(name: question.certificateName.unsanitised, fingerprint: question.fingerprint)
       } catch {
         log.write("could not remember \(question.certificateName): \(error)")
       }

@@ -10,7 +10,9 @@ enum NetworkPresenter {
       case .status(let text):
         if net.game == nil { net.info.append(text) } else { net.chat.append("· \(text)") }
       case .ask(let question):
-        net.question = question.lines + ["Read aloud: \(question.fingerprint.readAloud)"]
+        net.question = .init(
+          lines: question.lines + ["Read aloud: \(question.fingerprint.readAloud)"],
+          fingerprint: question.fingerprint.description)
       case .session(let output):
         apply(output, match: match, to: &net)
       case .finished(let end):
@@ -30,7 +32,7 @@ enum NetworkPresenter {
   }
 
   private static func apply(_ output: SessionOutput, match: NetworkMatch, to net: inout NetGameState) {
-    let peer = net.peerName ?? "Your opponent"
+    let peer = net.peerName.map { "\($0)" } ?? "Your opponent"
     switch output {
     case .peerHello(let name, _):
       net.peerName = name

@@ -3,6 +3,7 @@ import Glibc
 import Security
 import Session
 import TerminalUI
+import UntrustedText
 import WireProtocol
 
 /// Runs a networked match in the plain line mode: one poll() loop over standard input, the match's sockets
@@ -11,7 +12,7 @@ final class PlainNetworkDriver {
   private let match: NetworkMatch
   private let log: Log
   private var input = LineReader(fd: 0)
-  private var peerName = "your opponent"
+  private var peerName: PeerText = "your opponent"
   private var exitStatus: Int32?
   /// Lines typed ahead of time (a script can pipe its answers and moves): each is used when it applies.
   private var pending: [String] = []

@@ -1,10 +1,17 @@
 import CNcursesw
+import Glibc
 import TerminalUI
 
 /// The ncursesw terminal: draws screen buffers with colours (or without, under NO_COLOR or on a monochrome
 /// terminal) and reads keys, mouse clicks and resizes without blocking.
 public final class CursesTerminal: Terminal {
   private let colors: Bool
+  /// Key codes given to the terminal's bracketed-paste markers (ESC [ 200 ~ and ESC [ 201 ~).
+  private static let pasteStart: Int32 = 0x7F00
+  private static let pasteEnd: Int32 = 0x7F01
+  /// A bracketed paste still arriving (it may span reads), with at most `pasteLimit` characters kept.
+  private var paste: String?
+  private static let pasteLimit = 4096
 
   /// Starts curses on the controlling terminal. `useColor` false forces monochrome.
   public init(useColor: Bool) {
@@ -19,6 +26,9 @@ public final class CursesTerminal: Terminal {
     curs_set(0)
     mouseinterval(0)
     mousemask(ttt_button1_pressed() | ttt_button1_clicked(), nil)
+    define_key("\u{1B}[200~", Self.pasteStart)
+    define_key("\u{1B}[201~", Self.pasteEnd)
+    Self.writeControl("\u{1B}[?2004h")  // bracketed paste on: a terminal without it ignores this
     if useColor && has_colors() {
       start_color()
       use_default_colors()
@@ -69,19 +79,36 @@ public final class CursesTerminal: Terminal {
     return attributes
   }
 
+  /// Every key waiting now. Text that came at once (a bracketed paste, or several characters in one read, as
+  /// when a terminal without bracketed paste pastes) is reported as one `.paste`, never as key presses.
   public func readKeys() -> [Key] {
     var keys: [Key] = []
     var code: wint_t = 0
     while true {
       let kind = wget_wch(ttt_stdscr(), &code)
       if kind == ERR { break }
-      if kind == KEY_CODE_YES {
+      if kind == KEY_CODE_YES && Int32(code) == Self.pasteStart {
+        paste = ""
+      } else if kind == KEY_CODE_YES && Int32(code) == Self.pasteEnd {
+        if let text = paste { keys.append(.paste(text)) }
+        paste = nil
+      } else if var text = paste {
+        if kind != KEY_CODE_YES, let scalar = Unicode.Scalar(UInt32(code)), text.count < Self.pasteLimit {
+          text.unicodeScalars.append(scalar)
+        }
+        paste = text
+      } else if kind == KEY_CODE_YES {
         if let key = functionKey(Int32(code)) { keys.append(key) }
       } else if let key = characterKey(UInt32(code)) {
         keys.append(key)
       }
     }
-    return keys
+    return KeyMap.groupingText(keys)
+  }
+
+  private static func writeControl(_ sequence: String) {
+    let bytes = Array(sequence.utf8)
+    _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
   }
 
   private func functionKey(_ code: Int32) -> Key? {
@@ -126,6 +153,7 @@ public final class CursesTerminal: Terminal {
   }
 
   public func restore() {
+    Self.writeControl("\u{1B}[?2004l")
     endwin()
   }
 }

@@ -1,3 +1,5 @@
+import UntrustedText
+
 /// Why the other player's certificate was refused: what happened, why it matters, what to do.
 public enum TrustFailure: Error, Sendable, Equatable, CustomStringConvertible {
   /// The key is not the pinned one.
@@ -27,14 +29,17 @@ public enum TrustFailure: Error, Sendable, Equatable, CustomStringConvertible {
         Someone may be pretending to be them, or they made a new identity. Compare fingerprints \
         with them by another way (read them aloud) before pinning the new key.
         """
-    case .keyChanged(let name, let known, let presented, let file, let line):
+    case .keyChanged(let claimed, let known, let presented, let file, let line):
+      // The name is the certificate's, chosen by the peer: shown escaped, and never put in a command to copy
+      // (the command names the known key instead, which is ours).
+      let name = VisibleText.escaping(claimed)
       return """
         WARNING: \(name)'s key has changed.
           known:     \(known)  (\(file):\(line))
           presented: \(presented)
         Someone may be pretending to be \(name), or \(name) made a new identity. Compare the new \
         fingerprint with \(name) by another way; if it is right, run \
-        `tictactoe peers forget \(name)` and connect again.
+        `tictactoe peers forget \(known)` and connect again.
         """
     case .expired(let notAfter):
       return "The other player's certificate expired on \(UTCCalendar.format(notAfter)). They need"
@@ -43,16 +48,16 @@ public enum TrustFailure: Error, Sendable, Equatable, CustomStringConvertible {
       return "The other player's certificate is not valid before \(UTCCalendar.format(notBefore))."
         + " One of the two clocks is probably wrong: check the date on both machines."
     case .nameMismatch(let expected, let presented):
-      let names = presented.isEmpty ? "no name at all" : presented.joined(separator: ", ")
+      let names = presented.isEmpty ? "no name at all" : presented.map(VisibleText.escaping).joined(separator: ", ")
       return "The certificate is for \(names), not for \(expected). You may have reached the wrong"
         + " player; check the name, or turn off name checking if you know this is right."
     case .unknownAuthority(let detail):
       return "The other player's certificate was not issued by a certificate authority you trust"
-        + " (\(detail)). Ask them for a certificate from your authority, or trust their key directly."
+        + " (\(VisibleText.escaping(detail))). Ask them for a certificate from your authority, or trust their key directly."
     case .noCertificate:
       return "The other player presented no certificate, so there is no way to know who they are."
     case .untrustedChain(let reason):
-      return "The other player's certificate cannot be trusted: \(reason)."
+      return "The other player's certificate cannot be trusted: \(VisibleText.escaping(reason))."
     }
   }
 }

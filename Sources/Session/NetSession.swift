@@ -1,4 +1,5 @@
 import GameCore
+import UntrustedText
 import WireProtocol
 
 /// A networked match as a pure state machine: messages, local actions and the clock go in; messages to send,
@@ -84,8 +85,8 @@ public struct NetSession: Sendable {
   public private(set) var myMark: Mark?
   public private(set) var gameNumber = 0
   public private(set) var score = Score()
-  public private(set) var peerName: String?
-  public private(set) var peerSoftware: String?
+  public private(set) var peerName: PeerText?
+  public private(set) var peerSoftware: PeerText?
   public private(set) var version: UInt16?
   public private(set) var lastResult: GameResult?
   /// This player offered a rematch and waits for the answer.
@@ -454,9 +455,9 @@ public struct NetSession: Sendable {
     case .resumeCheck(let gameNumber, let ply, let digest):
       return peerResumeCheck(game: gameNumber, ply: ply, digest: digest, now)
     case .bye(_, let text):
-      return [close(.peerQuit(text))]
+      return [close(.peerQuit(PeerText(text)))]
     case .error(let text):
-      return [close(.peerReportedError(text))]
+      return [close(.peerReportedError(PeerText(text)))]
     case .hello(let versions, let name, let software):
       if isResuming && configuration.role == .joiner {
         return [close(.gameNoLongerHeld)]  // a host greeting us afresh has no game to resume with us
@@ -478,7 +479,7 @@ public struct NetSession: Sendable {
       return []
     case .refuse(let reason, let text):
       guard configuration.role == .joiner, phase == .awaitingWelcome else { return unexpected(message, now) }
-      return [close(.refused(reason, text))]
+      return [close(.refused(reason, PeerText(text)))]
     case .coinCommit(let digest):
       guard configuration.role == .joiner, phase == .tossing, commitment == nil else { return unexpected(message, now) }
       commitment = digest
@@ -511,13 +512,13 @@ public struct NetSession: Sendable {
       return startGame()
     case .chat(let text):
       // Chats sent again after a drop arrive together; only new ones count towards the flood limit.
-      if peerSentAtResume != nil { return [.chat(text)] }
+      if peerSentAtResume != nil { return [.chat(PeerText(text))] }
       recentChats = recentChats.filter { now - $0 < configuration.chatWindow } + [now]
       guard recentChats.count <= configuration.chatBurst else {
         return violation(
           "chat flood: more than \(configuration.chatBurst) messages in \(Int(configuration.chatWindow)) seconds", now)
       }
-      return [.chat(text)]
+      return [.chat(PeerText(text))]
     case .hello, .heartbeat, .bye, .error, .resume, .resumeCheck:
       return []
     }
@@ -526,8 +527,8 @@ public struct NetSession: Sendable {
   private mutating func hello(versions: [UInt16], name: String, software: String, _ now: Double) -> [SessionOutput] {
     guard !peerGreeted else { return violation("a second hello", now) }
     peerGreeted = true
-    peerName = name
-    peerSoftware = software
+    peerName = PeerText(name)
+    peerSoftware = PeerText(software)
     guard let chosen = ProtocolVersion.choose(ours: configuration.versions, theirs: versions) else {
       let ours = ProtocolVersion.describe(configuration.versions)
       var outputs: [SessionOutput] = []
@@ -544,7 +545,7 @@ public struct NetSession: Sendable {
     }
     version = chosen
     phase = configuration.role == .host ? .awaitingDecision : .awaitingWelcome
-    return [.peerHello(name: name, software: software)]
+    return [.peerHello(name: PeerText(name), software: PeerText(software))]
   }
 
   private mutating func peerMove(ply: UInt16, position: Position, _ now: Double) -> [SessionOutput] {

@@ -1,4 +1,5 @@
 import GameCore
+import UntrustedText
 import WireProtocol
 
 /// Which end of the connection this session is.
@@ -32,7 +33,7 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
   /// This player quit.
   case localQuit
   /// The peer said goodbye.
-  case peerQuit(String)
+  case peerQuit(PeerText)
   /// Nothing arrived from the peer for too long (killed, frozen, or the network dropped it).
   case peerVanished(seconds: Int)
   /// The connection closed without a goodbye (the program crashed, or the network dropped it).
@@ -43,13 +44,13 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
   /// this player then claimed the game in progress.
   case peerDidNotReturn(seconds: Int, claimed: Bool)
   /// The host turned us away.
-  case refused(RefusalReason, String)
+  case refused(RefusalReason, PeerText)
   /// The two programs share no protocol version.
   case versionMismatch(ours: [UInt16], theirs: [UInt16])
   /// The peer broke the protocol; we told it why and closed.
   case protocolViolation(String)
   /// The peer said we broke the protocol.
-  case peerReportedError(String)
+  case peerReportedError(PeerText)
   /// The host's coin-toss secret did not match its commitment.
   case coinTossCheated
 
@@ -86,12 +87,12 @@ public enum SessionOutput: Sendable, Equatable {
   /// Send this message to the peer.
   case send(Message)
   /// The peer introduced itself. On the host, answer with `accept()` or `decline()`.
-  case peerHello(name: String, software: String)
+  case peerHello(name: PeerText, software: PeerText)
   /// A new game began; `myMark` is this player's mark (X moves first).
   case gameStarted(number: Int, myMark: Mark)
   /// The peer played `position`.
   case peerMoved(Position)
-  case chat(String)
+  case chat(PeerText)
   /// The peer offers a rematch; `acceptRematch()` starts it.
   case rematchOffered
   case gameEnded(GameResult)

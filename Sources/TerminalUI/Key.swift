@@ -7,6 +7,9 @@ public enum Key: Sendable, Hashable {
   case tab
   case function(Int)
   case character(Character)
+  /// Text that arrived at once (a bracketed paste, or several characters in one read): never a key command
+  /// where that would matter, such as `y` at a trust question.
+  case paste(String)
   /// A mouse click at a screen cell (0-based).
   case click(row: Int, column: Int)
   case resize
@@ -34,6 +37,27 @@ public enum KeyMap {
     case menu
     case game(digitsPlace: Bool)
     case overlay
+  }
+
+  /// `keys` with each run of two or more characters read together turned into one `.paste`.
+  public static func groupingText(_ keys: [Key]) -> [Key] {
+    var grouped: [Key] = []
+    var run = ""
+    func flush() {
+      if run.count == 1, let only = run.first { grouped.append(.character(only)) }
+      if run.count > 1 { grouped.append(.paste(run)) }
+      run = ""
+    }
+    for key in keys {
+      if case .character(let c) = key {
+        run.append(c)
+      } else {
+        flush()
+        grouped.append(key)
+      }
+    }
+    flush()
+    return grouped
   }
 
   public static func action(for key: Key, in context: Context) -> Action? {

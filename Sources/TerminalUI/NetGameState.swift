@@ -1,11 +1,12 @@
 import GameCore
+import UntrustedText
 
 /// What the screen shows of a networked match. The app's network driver fills it from the session; the
 /// controller turns keys into `Effect`s for the driver.
 public struct NetGameState: Sendable, Equatable {
   public var isHost: Bool
   public var myName: String
-  public var peerName: String?
+  public var peerName: PeerText?
   public var peerFingerprint: String?
   public var connection: String?
   /// Knobs that weaken checking, shown while in force.
@@ -21,8 +22,8 @@ public struct NetGameState: Sendable, Equatable {
   public var chat: [String] = []
   /// The chat line being typed, when typing.
   public var chatDraft: String?
-  /// A trust question waiting for y or n: its lines.
-  public var question: [String]?
+  /// A trust question waiting for the player's answer.
+  public var question: TrustPrompt?
   public var result: String?
   public var rematchOfferedByPeer = false
   public var rematchOfferedByMe = false
@@ -52,6 +53,36 @@ public struct NetGameState: Sendable, Equatable {
       let seconds = max(0, secondsLeft)
       let tens = seconds % 60 < 10 ? "0" : ""
       return "\(seconds / 60):\(tens)\(seconds % 60)"
+    }
+  }
+
+  /// A question about the other side's key. `y` and `n` answer it only as single key presses; any other
+  /// printable key, or a paste, opens a field for the fingerprint, which must then match whole.
+  public struct TrustPrompt: Sendable, Equatable {
+    public var lines: [String]
+    /// The key in question, as printed (`SHA256:…`).
+    public var fingerprint: String
+    /// The fingerprint being typed or pasted, once the field is open.
+    public var entry: String?
+    /// Why the last fingerprint entered was refused.
+    public var problem: String?
+
+    public init(lines: [String], fingerprint: String) {
+      self.lines = lines
+      self.fingerprint = fingerprint
+    }
+
+    /// Whether `text` is this fingerprint: the `SHA256:` prefix may be left out, spaces and `=` padding are
+    /// ignored; base64 is case-sensitive, so nothing else is forgiven.
+    public func matches(_ text: String) -> Bool {
+      func canonical(_ value: String) -> String {
+        var value = value.filter { !$0.isWhitespace }
+        if value.hasPrefix("SHA256:") { value.removeFirst("SHA256:".count) }
+        while value.hasSuffix("=") { value.removeLast() }
+        return value
+      }
+      let typed = canonical(text)
+      return !typed.isEmpty && typed == canonical(fingerprint)
     }
   }
 

@@ -28,7 +28,7 @@ public enum NetGameView {
 
   public static func draw(_ state: UIState, net: NetGameState, into screen: inout ScreenBuffer) {
     let g = state.glyphs
-    let peer = net.peerName ?? "opponent"
+    let peer = net.peerName.map { "\($0)" } ?? "opponent"
     screen.put(" tictactoe", row: 0, column: 0, style: Style(bold: true, color: .title))
     let score = "You \(net.wins)\(g.separator)\(peer) \(net.losses)\(g.separator)draws \(net.draws)"
     if net.game != nil { screen.put(score, row: 0, column: max(0, state.width - score.count - 1)) }
@@ -74,7 +74,7 @@ public enum NetGameView {
 
   static func statusLine(_ net: NetGameState, game: Game, glyphs g: Glyphs) -> (String, Style) {
     if let ended = net.ended { return (ended, Style(bold: true, color: .warning)) }
-    let peer = net.peerName ?? "your opponent"
+    let peer = net.peerName.map { "\($0)" } ?? "your opponent"
     if let dropped = net.dropped, net.result == nil {
       if dropped.claimable {
         return ("\(peer) did not come back: w claim the win\(g.separator)q leave", Style(bold: true, color: .warning))
@@ -103,9 +103,17 @@ public enum NetGameView {
     }
   }
 
-  static func drawQuestion(_ lines: [String], state: UIState, into screen: inout ScreenBuffer) {
+  static func drawQuestion(_ question: NetGameState.TrustPrompt, state: UIState, into screen: inout ScreenBuffer) {
     let g = state.glyphs
-    drawDialog(lines, footer: "y accept\(g.separator)n refuse", state: state, into: &screen)
+    var lines = question.lines
+    if let problem = question.problem { lines += ["", "! " + problem] }
+    if let entry = question.entry {
+      lines += ["", "Fingerprint: \(entry)_"]
+      drawDialog(lines, footer: "Enter check\(g.separator)Esc back", state: state, into: &screen)
+    } else {
+      lines += ["", "Or type or paste their fingerprint to check it."]
+      drawDialog(lines, footer: "y accept\(g.separator)n refuse", state: state, into: &screen)
+    }
   }
 
   /// A box in the middle of the screen: `lines`, a blank line, and `footer`.
@@ -128,7 +136,10 @@ public enum NetGameView {
 
   static func legend(_ net: NetGameState, width: Int, glyphs g: Glyphs) -> String {
     if net.ended != nil { return "any key: leave" }
-    if net.question != nil { return "y accept\(g.separator)n refuse" }
+    if let question = net.question {
+      if question.entry != nil { return "type or paste the fingerprint\(g.separator)Enter check\(g.separator)Esc back" }
+      return "y accept\(g.separator)n refuse\(g.separator)or type the fingerprint"
+    }
     if net.chatDraft != nil { return "type a message\(g.separator)Enter send\(g.separator)Esc cancel" }
     if net.game == nil { return "q leave" }
     if net.dropped?.claimable == true, net.result == nil {

@@ -1,3 +1,4 @@
+import UntrustedText
 /// One character cell of the screen.
 public struct ScreenCell: Sendable, Hashable {
   public var character: Character
@@ -29,10 +30,11 @@ public struct ScreenBuffer: Sendable, Equatable {
     }
   }
 
-  /// Writes `text` from (`row`, `column`), clipped at the edges. Every character takes one column.
+  /// Writes `text` from (`row`, `column`), clipped at the edges. Every character takes one column. A control,
+  /// bidirectional or invisible character is written as its visible escape: no cell can hold terminal control.
   public mutating func put(_ text: String, row: Int, column: Int, style: Style = .plain) {
     var c = column
-    for character in text {
+    for character in VisibleText.escaping(text) {
       self[row, c] = ScreenCell(character, style: style)
       c += 1
     }

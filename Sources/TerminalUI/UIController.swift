@@ -1,4 +1,5 @@
 import GameCore
+import UntrustedText
 
 /// Something the controller asks its driver to do outside the pure model.
 public enum Effect: Sendable, Equatable {
@@ -43,6 +44,10 @@ public struct UIController: Sendable {
   }
 
   public mutating func handle(_ key: Key) -> [Effect] {
+    if case .paste(let text) = key, !takesText {
+      // Where nothing is being typed, pasted text means what its characters would mean one by one.
+      return text.flatMap { handle($0.isNewline ? .enter : .character($0)) }
+    }
     if state.helpVisible {
       if key != .resize { state.helpVisible = false }
       return []
@@ -57,6 +62,16 @@ public struct UIController: Sendable {
       return joinAddress(key)
     case .network:
       return network(key)
+    }
+  }
+
+  /// Whether the screen has a text field that takes a paste whole: the address, a chat line, a fingerprint.
+  private var takesText: Bool {
+    if state.helpVisible { return false }
+    switch state.page {
+    case .joinAddress: return true
+    case .network: return state.net?.question != nil || state.net?.chatDraft != nil
+    default: return false
     }
   }
 
@@ -373,6 +388,8 @@ public struct UIController: Sendable {
       state.addressDraft = recent[(next + recent.count) % recent.count]
     case .character(let c) where !c.isNewline && state.addressDraft.count < 200:
       state.addressDraft.append(c)
+    case .paste(let text):
+      state.addressDraft += Self.fieldText(text, limit: 200 - state.addressDraft.count)
     default:
       break
     }
@@ -385,12 +402,9 @@ public struct UIController: Sendable {
     if net.ended != nil { return [.netLeave] }
     net.notice = nil
     defer { state.net = net }
-    if net.question != nil {
-      switch key {
-      case .character("y"), .character("Y"): return [.netAnswer(true)]
-      case .character("n"), .character("N"), .escape: return [.netAnswer(false)]
-      default: return []
-      }
+    if var question = net.question {
+      defer { net.question = question }
+      return trustAnswer(key, &question)
     }
     if var draft = net.chatDraft {
       switch key {
@@ -403,6 +417,9 @@ public struct UIController: Sendable {
         net.chatDraft = draft
       case .character(let c) where draft.utf8.count < 400:
         draft.append(c)
+        net.chatDraft = draft
+      case .paste(let text):
+        for c in Self.fieldText(text, limit: 400) where draft.utf8.count + c.utf8.count <= 400 { draft.append(c) }
         net.chatDraft = draft
       default: break
       }
@@ -449,6 +466,49 @@ public struct UIController: Sendable {
     return []
   }
 
+  /// A key at the trust question. Only a lone `y` or `n` answers; anything else printable (or pasted) goes into
+  /// the fingerprint field, and Enter there accepts only the exact key shown.
+  private func trustAnswer(_ key: Key, _ question: inout NetGameState.TrustPrompt) -> [Effect] {
+    guard var entry = question.entry else {
+      switch key {
+      case .character("y"), .character("Y"): return [.netAnswer(true)]
+      case .character("n"), .character("N"), .escape: return [.netAnswer(false)]
+      case .character(let c) where !c.isWhitespace && !c.isNewline:
+        question.entry = String(c)
+        question.problem = nil
+      case .paste(let text):
+        question.entry = Self.fieldText(text, limit: 200)
+        question.problem = nil
+      default: break
+      }
+      return []
+    }
+    switch key {
+    case .escape:
+      question.entry = nil
+    case .backspace:
+      if !entry.isEmpty { entry.removeLast() }
+      question.entry = entry
+    case .enter:
+      if question.matches(entry) { return [.netAnswer(true)] }
+      question.entry = nil
+      question.problem = "That does not match the key shown: nothing was accepted or stored."
+    case .character(let c) where !c.isNewline && entry.count < 200:
+      question.entry = entry + String(c)
+    case .paste(let text):
+      question.entry = entry + Self.fieldText(text, limit: 200 - entry.count)
+    default: break
+    }
+    return []
+  }
+
+  /// Pasted text for a one-line field: controls and line breaks dropped, at most `limit` characters.
+  static func fieldText(_ text: String, limit: Int) -> String {
+    String(
+      text.filter { !$0.isNewline && !($0.unicodeScalars.first.map(VisibleText.isUnsafe) ?? false) }.prefix(
+        max(0, limit)))
+  }
+
   private func placeNetwork(_ position: Position, _ net: inout NetGameState) -> [Effect] {
     guard let game = net.game else { return [] }
     if game.isOver {
@@ -456,7 +516,7 @@ public struct UIController: Sendable {
       return []
     }
     guard net.myTurn else {
-      net.notice = "Wait for \(net.peerName ?? "your opponent")'s move."
+      net.notice = "Wait for \(net.peerName.map { "\($0)" } ?? "your opponent")'s move."
       return []
     }
     if let taken = game.board[position] {

@@ -188,7 +188,7 @@ private struct Table {
     var table = Table()
     table.joinerDoes { $0.chat("hello bot", now: $1) }
     table.joinerDoes { $0.chat("are you there?", now: $1) }
-    let chats = table.joinerEvents.compactMap { if case .chat(let text) = $0 { text } else { nil } }
+    let chats = table.joinerEvents.compactMap { if case .chat(let text) = $0 { text.unsanitised } else { nil } }
     #expect(chats == [table.bot.chatReply])
     #expect(chats.first?.contains("practice bot (perfect)") == true)
     #expect(table.joiner.phase == .playing)

@@ -223,8 +223,8 @@ private final class AttackedHost {
 
   /// Says hello as a well-behaved joiner would, takes the host's welcome and coin commitment, gives its coin
   /// share and takes the reveal; returns the host's mark in game 1.
-  func startGame(_ client: HostileClient) throws -> Mark {
-    try client.send(.hello(versions: [1], name: "mallory", software: "hostile 1"))
+  func startGame(_ client: HostileClient, name: String = "mallory", software: String = "hostile 1") throws -> Mark {
+    try client.send(.hello(versions: [1], name: name, software: software))
     guard client.next(where: { if case .welcome = $0 { true } else { false } }) != nil,
       client.next(where: { if case .coinCommit = $0 { true } else { false } }) != nil
     else { throw HostileClient.Failure(description: "no welcome and commitment\n\(context)") }
@@ -314,5 +314,45 @@ private final class AttackedHost {
     joiner.send("quit")
     #expect(joiner.exitStatus() == 0, sourceLocation: sourceLocation)
     #expect(host.exitStatus() == 30, "\(context)", sourceLocation: sourceLocation)
+  }
+}
+
+/// Peer text is data: names, chat and goodbyes full of terminal control, line breaks, NUL and bidirectional
+/// controls reach the host's terminal, its error output and its log only as visible escapes.
+@Suite struct HostilePeerTextTests {
+  /// What a hostile peer used to do to a terminal: retitle it (OSC 2), fill the clipboard (OSC 52), clear it
+  /// and draw a fake result, forge a line, cut a C string, and reverse text.
+  static let poison =
+    "\u{1B}]2;pwned\u{07}\u{1B}]52;c;Y3VybCBodHRwOi8vZXZpbC94fHNo\u{07}\u{1B}[2J\u{1B}[H"
+    + "\nFAKE: alice wins!\r\u{0}\u{9B}31m\u{202E}olleh"
+  /// The same within a name's 64 bytes.
+  static let shortPoison = "\u{1B}]2;pwned\u{07}\u{1B}[2J\nFAKE\r\u{0}\u{9B}\u{202E}"
+
+  @Test func aHostileNameChatAndGoodbyeReachThePlainTerminalAndLogOnlyAsEscapes() throws {
+    let host = try AttackedHost()
+    let client = try HostileClient(port: host.port, name: "cert" + Self.shortPoison)
+    _ = try host.startGame(client, name: "mallory" + Self.shortPoison, software: "soft" + Self.shortPoison)
+    try client.send(.chat("hi" + Self.poison))
+    #expect(host.host.waitFor("hi\\x1B]2;pwned"), "\(host.context)")
+    try client.send(.bye(.quit, text: "bye" + Self.poison))
+    #expect(host.host.exitStatus() == 30, "\(host.context)")
+    #expect(host.waitForLog("hello from mallory"), "\(host.context)")
+    let shown = Array(host.host.output.utf8) + Array(host.host.errors.utf8)
+    for forbidden: UInt8 in [0x1B, 0x07, 0x00, 0x0D] {
+      #expect(!shown.contains(forbidden), "byte \(forbidden) reached the terminal:\n\(host.context)")
+    }
+    let text = host.host.output + host.host.errors
+    #expect(!text.contains("\u{9B}") && !text.contains("\u{202E}"), "a C1 or bidi control reached the terminal")
+    #expect(!text.split(separator: "\n").contains { $0.hasPrefix("FAKE") }, "a peer forged a line:\n\(text)")
+    #expect(text.contains("opponent: mallory\\x1B]2;pwned\\x07"), "\(text)")
+    #expect(text.contains("Your opponent left: bye\\x1B]2;pwned"), "\(text)")
+    // One line per event in the log: every line starts with its timestamp, none was forged.
+    let lines = host.log.split(separator: "\n")
+    #expect(!lines.isEmpty)
+    for line in lines {
+      #expect(line.first == "2", "a log line does not start with its timestamp: \(line)")
+      #expect(!line.utf8.contains(0x1B) && !line.utf8.contains(0x00), "a control byte reached the log: \(line)")
+    }
+    #expect(host.log.contains("hello from mallory\\x1B]2;pwned"))
   }
 }

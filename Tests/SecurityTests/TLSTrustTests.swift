@@ -103,7 +103,7 @@ import Testing
     let message = failure.description
     #expect(message.contains("\(Self.file):2"))
     #expect(message.contains(remembered.description) && message.contains(impostor.fingerprint.description))
-    #expect(message.contains("tictactoe peers forget \(name)"))
+    #expect(message.contains("tictactoe peers forget \(remembered)"))
   }
 
   // MARK: pinning

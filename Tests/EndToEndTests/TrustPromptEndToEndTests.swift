@@ -1,0 +1,51 @@
+import Foundation
+import Security
+import Testing
+import WireProtocol
+
+/// The full-screen host's trust question in tmux, answered by a player typing or pasting: only a lone `y`
+/// lets the joiner in; a fingerprint with a `y` in it is read whole and refused when it is not the key shown.
+/// The joiner is a hostile client whose name is full of terminal control.
+@Suite(.serialized) struct TrustPromptEndToEndTests {
+  @Test func aPastedWrongFingerprintIsRefusedAndStoresNothingThenALoneYAccepts() throws {
+    let home = try Binary.sandbox()
+    defer { try? FileManager.default.removeItem(atPath: home.root) }
+    var environment = home.environment
+    environment["USER"] = "alice"
+    let tmux = try TmuxSession(
+      command: "sh -c '\(Binary.path) host --port 0 --bind 127.0.0.1; echo EXIT=$?; sleep 30'",
+      environment: environment)
+    let hosting = try tmux.waitFor(text: "on port ")
+    let port = try #require(
+      hosting.split(separator: "\n").lazy.compactMap { line -> UInt16? in
+        guard let range = line.range(of: "on port ") else { return nil }
+        return UInt16(line[range.upperBound...].prefix { $0.isNumber })
+      }.first, "no port on the screen:\n\(hosting)")
+    let client = try HostileClient(port: port, name: "eve\u{1B}]2;pwned\u{07}")
+    try client.send(.hello(versions: [1], name: "eve\u{1B}[2J", software: "hostile 1"))
+    let asked = try tmux.waitFor(text: "wants to join")
+    #expect(asked.contains("eve\\x1B[2J wants to join"), "\(asked)")
+    #expect(asked.contains("y accept"))
+
+    // Pasted in one go (tmux writes the whole string at once) and typed: neither is an answer.
+    try tmux.send("-l", "SHA256:QQYQ0000")
+    let field = try tmux.waitFor(text: "Fingerprint: SHA256:QQYQ0000_")
+    #expect(field.contains("Enter check"))
+    try tmux.send("Enter")
+    let refused = try tmux.waitFor(text: "does not match the key shown")
+    #expect(refused.contains("wants to join"), "the question went away:\n\(refused)")
+    #expect(
+      client.next(timeout: 0.5, where: { if case .welcome = $0 { true } else { false } }) == nil,
+      "the joiner was let in before the player decided")
+    let knownPeers = home.root + "/data/tictactoe/known_peers"
+    let stored = (try? String(contentsOfFile: knownPeers, encoding: .utf8)) ?? ""
+    #expect(!stored.contains("SHA256:"), "a key was stored:\n\(stored)")
+    let title = try tmux.tmux(["display-message", "-p", "-t", tmux.name, "#{pane_title}"])
+    #expect(!title.contains("pwned"), "the peer retitled the terminal: \(title)")
+
+    try tmux.send("y")
+    #expect(client.next(where: { if case .welcome = $0 { true } else { false } }) != nil, "no welcome after y")
+    try tmux.send("q")
+    try tmux.waitFor(text: "EXIT=")
+  }
+}
