@@ -19,23 +19,24 @@ let package = Package(
     .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "GameCore", swiftSettings: optimised),
     .target(name: "UntrustedText"),
-    .target(name: "WireProtocol", dependencies: ["GameCore"]),
+    .target(name: "WireProtocol", dependencies: ["GameCore", "UntrustedText"]),
     .target(name: "Security", dependencies: ["COpenSSL", "UntrustedText"]),
     .target(name: "Discovery", dependencies: ["CDNSSD"]),
     .target(name: "Session", dependencies: ["GameCore", "WireProtocol", "UntrustedText"]),
-    .target(name: "Transport", dependencies: ["Security", "WireProtocol", "CEpoll"]),
+    .target(name: "EventLoop", dependencies: ["CEpoll"]),
+    .target(name: "Transport", dependencies: ["Security", "WireProtocol"]),
     .target(name: "TerminalUI", dependencies: ["GameCore", "UntrustedText"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
-        "UntrustedText",
+        "UntrustedText", "EventLoop",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
       name: "tictactoe-bench",
-      dependencies: ["GameCore", "WireProtocol", "Session", "Security", "Transport", "COpenSSL"]),
+      dependencies: ["GameCore", "WireProtocol", "Session", "Security", "Transport", "COpenSSL", "EventLoop"]),
     // A baseline the benchmark runs beside the game: a Swift program linking Foundation. (Its C baseline,
     // scripts/bench-curses-baseline.c, is compiled by the benchmark with cc: SwiftPM would link the Swift
     // runtime into it.)
@@ -47,6 +48,7 @@ let package = Package(
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery"]),
     .testTarget(name: "SessionTests", dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
+    .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "UntrustedText"]),
     .testTarget(
       name: "AppTests",

@@ -96,9 +96,13 @@ private struct SessionRun {
         observe(error)
         check([], after: "a refused play")
       }
-    case .chat: check(session.chat(String(decoding: payload, as: UTF8.self), now: now), after: "chat")
-    case .resign: check(session.resign(now: now), after: "resign")
-    case .offerRematch: check(session.offerRematch(now: now), after: "offerRematch")
+    case .chat:
+      refusable("chat") { (session, now) throws(ActionRefusal) in
+        try session.chat(String(decoding: payload, as: UTF8.self), now: now)
+      }
+    case .resign: refusable("resign") { (session, now) throws(ActionRefusal) in try session.resign(now: now) }
+    case .offerRematch:
+      refusable("offerRematch") { (session, now) throws(ActionRefusal) in try session.offerRematch(now: now) }
     case .quit: check(session.quit(text: "bye", now: now), after: "quit")
     case .tick:
       now += Double(first) / 10
@@ -106,7 +110,18 @@ private struct SessionRun {
     case .connectionLost: check(session.connectionLost(now: now), after: "connectionLost")
     case .requestResume: check(session.requestResume(now: now), after: "requestResume")
     case .peerReconnected: check(session.peerReconnected(now: now), after: "peerReconnected")
-    case .claim: check(session.claim(now: now), after: "claim")
+    case .claim: refusable("claim") { (session, now) throws(ActionRefusal) in try session.claim(now: now) }
+    }
+  }
+
+  /// An action the session may refuse (a refusal emits nothing).
+  private mutating func refusable(
+    _ step: String, _ action: (inout NetSession, Double) throws(ActionRefusal) -> [SessionOutput]
+  ) {
+    do {
+      check(try action(&session, now), after: step)
+    } catch {
+      check([], after: "a refused \(step)")
     }
   }
 

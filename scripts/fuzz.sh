@@ -14,7 +14,7 @@ FLAGS=(-O -sanitize=fuzzer -parse-as-library -swift-version 6)
 WIRE_CORPUS=Tests/WireProtocolTests/FuzzCorpus
 mkdir -p "$MODULES"
 
-# A library module the targets import (GameCore, WireProtocol), built as a static archive.
+# A library module the targets import (GameCore, WireProtocol, UntrustedText), built as a static archive.
 library() {
   local name=$1
   shift
@@ -32,11 +32,13 @@ target() {
 
 echo "building into $OUT/ ..." >&2
 library GameCore Sources/GameCore/*.swift
-library WireProtocol -lGameCore Sources/WireProtocol/*.swift
-target frame-codec FrameCodecFuzz Fuzz/FrameCodecTarget.swift Sources/WireProtocol/*.swift -lGameCore
-target message-decode MessageDecodeFuzz Fuzz/MessageDecodeTarget.swift Sources/WireProtocol/*.swift -lGameCore
+library UntrustedText Sources/UntrustedText/*.swift
+library WireProtocol -lGameCore -lUntrustedText Sources/WireProtocol/*.swift
+target frame-codec FrameCodecFuzz Fuzz/FrameCodecTarget.swift Sources/WireProtocol/*.swift -lGameCore -lUntrustedText
+target message-decode MessageDecodeFuzz Fuzz/MessageDecodeTarget.swift Sources/WireProtocol/*.swift -lGameCore \
+  -lUntrustedText
 target hello-negotiation HelloNegotiationFuzz Fuzz/HelloNegotiationTarget.swift Sources/Session/*.swift \
-  -lWireProtocol -lGameCore
+  -lWireProtocol -lGameCore -lUntrustedText
 # Only the known-peers files and what they use; UTCCalendar imports COpenSSL (for time() and ASN1_TIME).
 target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -I Sources/COpenSSL -lssl -lcrypto \
   Sources/Security/{KnownPeers,KnownPeer,KnownPeersError,Fingerprint,Base64,CalendarDay,UTCCalendar}.swift

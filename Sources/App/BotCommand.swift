@@ -1,3 +1,4 @@
+import EventLoop
 import GameCore
 import Glibc
 import Security
@@ -9,7 +10,9 @@ extension TicTacToe {
   static func runBot(
     _ request: HostRequest, level: AILevel, options: NetworkOptions, environment: [String: String]
   ) -> Int32 {
-    let signals = SignalPipe()
+    // Signals are caught from here on: one that comes while the openings are solved is handled once serving.
+    let loop = EventLoop()
+    loop.handleSignals { _ in }
     let context = context(environment)
     if let warning = context.warning { writeError("tictactoe: warning: \(warning)\n") }
     let profile = profile(environment, name: options.name)
@@ -23,7 +26,7 @@ extension TicTacToe {
       if created { writeError("tictactoe: made a new identity for \(profile.name): \(identity.fingerprint)\n") }
       bot = try BotHost(
         level: level, rules: rules, profile: profile, identity: identity, options: options, log: context.log,
-        clock: { Monotonic.now() })
+        loop: loop)
       let descriptors = OpenFileLimit.raiseToHardLimit()
       let solving = bot.warmUp()
       if solving >= 0.1 {
@@ -51,7 +54,7 @@ extension TicTacToe {
       writeError("tictactoe: \(error)\n")
       return ExitStatus.badFile
     }
-    bot.run(signals: signals) { writeAll(1, $0 + "\n") }
+    bot.run { writeAll(1, $0 + "\n") }
     return ExitStatus.ok
   }
 }

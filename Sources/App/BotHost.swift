@@ -1,4 +1,5 @@
 import Discovery
+import EventLoop
 import GameCore
 import Glibc
 import Security
@@ -7,7 +8,7 @@ import Transport
 import WireProtocol
 
 /// A practice bot: serves AI games to any number of joiners at once, each on its own TLS connection with its
-/// own host session, all on one poll() loop (no thread per connection). Trust works as for `host`, except that
+/// own host session, all on the event loop (no thread per connection). Trust works as for `host`, except that
 /// nobody is there to be asked: a new joiner is let in only with `--accept-new`, otherwise refused with
 /// `RefusalReason.untrusted` and told how to get in. Every game that ends is one line in the log.
 final class BotHost {
@@ -60,7 +61,10 @@ final class BotHost {
   private var sweepCursor = 0
   /// Connections still setting up TLS, oldest first.
   private var pending: [Int32] = []
-  private var pollSet = PollSet()
+  private let loop: EventLoop
+  /// Connections whose goodbye is still going out: a peer that stops reading cannot stall the loop.
+  private let closing: ClosingSockets
+  private var stopping = false
   private var advertiser: Advertiser?
   /// Peers remembered since the start: a burst of connections from one new peer, all judged before the context
   /// was made again, writes the known-peers file once.
@@ -74,15 +78,17 @@ final class BotHost {
 
   init(
     level: AILevel, rules: Rules, profile: Profile, identity: Identity, options: NetworkOptions, log: Log,
-    clock: @escaping () -> Double
+    loop: EventLoop
   ) throws {
+    self.loop = loop
+    self.clock = { loop.now }
+    closing = ClosingSockets(clock: { loop.now })
     self.level = level
     self.rules = rules
     self.profile = profile
     self.identity = identity
     self.options = options
     self.log = log
-    self.clock = clock
     ai = AIPlayer(level: level, budget: BotHost.moveBudget, book: MoveBook())
     context = try profile.tlsContext(.server, identity: identity, options: options, expectedHost: nil)
   }
@@ -135,34 +141,27 @@ final class BotHost {
   // MARK: - The loop
 
   /// Serves until SIGINT, SIGTERM or SIGHUP, then says goodbye to every peer. `say` prints a status line.
-  func run(signals: SignalPipe, say: (String) -> Void) {
-    pollSet.insert(signals.readDescriptor, events: Int16(POLLIN))
-    for fd in listeners { pollSet.insert(fd, events: Int16(POLLIN)) }
-    if let fd = advertiser?.descriptor { pollSet.insert(fd, events: Int16(POLLIN)) }
-    var nextSweep = clock() + BotHost.sweepInterval
-    while true {
-      let wait = max(0, Int32(((nextSweep - clock()) * 1000).rounded(.up)))
-      for (fd, revents) in pollSet.wait(timeout: wait) {
-        if fd == signals.readDescriptor {
-          let received = signals.drain()
-          if received.contains(where: { [SIGINT, SIGTERM, SIGHUP].contains($0) }) {
-            shutDown(say: say)
-            return
-          }
-        } else if listeners.contains(fd) {
-          acceptWaiting(on: fd)
-        } else if fd == advertiser?.descriptor {
-          processAdvertiser(say: say)
-        } else if let link = links[fd] {
-          service(link, revents: revents)
-        }
-      }
-      let now = clock()
-      if now >= nextSweep {
-        sweep(now: now)
-        nextSweep = now + BotHost.sweepInterval
-      }
-      watchListeners(now: now)
+  func run(say: @escaping (String) -> Void) {
+    loop.handleSignals { [unowned self] number in
+      guard [SIGINT, SIGTERM, SIGHUP].contains(number), !self.stopping else { return }
+      self.shutDown(say: say)
+      // The goodbyes still going out get their moment (at most ClosingSockets.linger), then the bot stops.
+      self.stopping = true
+      if self.closing.count == 0 { self.loop.stop() }
+    }
+    for fd in listeners { loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.acceptWaiting(on: fd) } }
+    if let fd = advertiser?.descriptor {
+      loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.processAdvertiser(say: say) }
+    }
+    scheduleSweep()
+    loop.beforeEachWait { [unowned self] in self.watchListeners(now: self.clock()) }
+    loop.run()
+  }
+
+  private func scheduleSweep() {
+    loop.schedule(at: clock() + BotHost.sweepInterval) { [unowned self] in
+      self.sweep(now: self.clock())
+      self.scheduleSweep()
     }
   }
 
@@ -174,7 +173,7 @@ final class BotHost {
         say("Announced on the local network as \(name).")
       }
     } catch {
-      pollSet.remove(fd)
+      loop.unwatch(fd)
       self.advertiser = nil
       log.write("advertisement lost: \(error)")
       say("\(error.message) Players can still join by address.")
@@ -186,7 +185,7 @@ final class BotHost {
   private func watchListeners(now: Double) {
     let open =
       now >= acceptPausedUntil && pendingLimit.decide(pending: pending.count, oldest: oldestPending, now: now) != .wait
-    for fd in listeners { pollSet.setEvents(fd, open ? Int16(POLLIN) : 0) }
+    for fd in listeners { loop.setEvents(fd, open ? Int16(POLLIN) : 0) }
   }
 
   private var oldestPending: Double? { pending.first.flatMap { links[$0]?.acceptedAt } }
@@ -214,12 +213,15 @@ final class BotHost {
       setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
       do {
         let connection = try PeerConnection(fd: fd, context: context, peerAddress: peer)
+        connection.closer = closing
         let link = Link(connection: connection, acceptedAt: now)
         link.slot = order.count
         order.append(link)
         links[fd] = link
         pending.append(fd)
-        pollSet.insert(fd, events: Int16(POLLIN))
+        loop.watch(fd, events: Int16(POLLIN)) { [unowned self] revents in
+          if let link = self.links[fd] { self.service(link, revents: revents) }
+        }
       } catch {
         log.write("cannot serve \(peer): \(error)")
         Glibc.close(fd)
@@ -236,7 +238,7 @@ final class BotHost {
   private func watch(_ link: Link) {
     guard !link.connection.isClosed else { return }
     let events = POLLIN | (link.connection.wantsWrite ? POLLOUT : 0)
-    pollSet.setEvents(link.connection.fd, Int16(events))
+    loop.setEvents(link.connection.fd, Int16(events))
   }
 
   private func read(_ link: Link) {
@@ -332,7 +334,7 @@ final class BotHost {
 
   private func close(_ link: Link, gracefully: Bool = true) {
     let fd = link.connection.fd
-    pollSet.remove(fd)
+    loop.unwatch(fd)
     if links.removeValue(forKey: fd) != nil {
       let last = order.removeLast()
       if link.slot < order.count {
@@ -342,6 +344,23 @@ final class BotHost {
     }
     if let index = pending.firstIndex(of: fd) { pending.remove(at: index) }
     link.connection.close(gracefully: gracefully)
+    if closing.contains(fd) { linger(fd) }
+  }
+
+  /// Sends a closed connection's last bytes as its peer takes them; closes it when they are out or at its
+  /// deadline.
+  private func linger(_ fd: Int32) {
+    loop.watch(fd, events: Int16(POLLOUT)) { [unowned self] _ in
+      if self.closing.flush(fd) { self.closed(fd) }
+    }
+    loop.schedule(at: clock() + ClosingSockets.linger) { [unowned self] in
+      for fd in self.closing.expire() { self.closed(fd) }
+    }
+  }
+
+  private func closed(_ fd: Int32) {
+    loop.unwatch(fd)
+    if stopping && closing.count == 0 { loop.stop() }
   }
 
   /// Handshake deadlines, heartbeats and silences, for the next slice of the connections.
@@ -378,7 +397,10 @@ final class BotHost {
       }
       if !link.connection.isClosed { close(link, gracefully: link.connection.isSecured) }
     }
-    for fd in listeners { Glibc.close(fd) }
+    for fd in listeners {
+      loop.unwatch(fd)
+      Glibc.close(fd)
+    }
     listeners = []
     let summary =
       "said goodbye to \(BotHost.count(told, "player")); \(BotHost.count(gamesPlayed, "game")) played to the end, "

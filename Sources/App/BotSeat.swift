@@ -137,9 +137,10 @@ struct BotSeat {
       case .chat:
         guard !answeredChat else { continue }
         answeredChat = true
-        reaction += absorb(session.chat(chatReply, now: now), now: now)
+        // A refusal (the session is ending) leaves nothing to answer.
+        reaction += absorb((try? session.chat(chatReply, now: now)) ?? [], now: now)
       case .rematchOffered:
-        reaction += absorb(session.offerRematch(now: now), now: now)
+        reaction += absorb((try? session.offerRematch(now: now)) ?? [], now: now)
       case .gameEnded(let result):
         reaction.games += finishedGame(result, now: now)
       case .closed(let end):
@@ -164,12 +165,12 @@ struct BotSeat {
 
   private mutating func playIfMyTurn(now: Double) -> BotReaction {
     guard session.myTurn, let game = session.game else { return BotReaction() }
-    guard let position = chooseMove(game) else { return absorb(session.resign(now: now), now: now) }
+    guard let position = chooseMove(game) else { return absorb((try? session.resign(now: now)) ?? [], now: now) }
     do {
       return absorb(try session.play(position, now: now), now: now)
     } catch {
       // The chooser only offers legal moves; if it ever did not, resigning keeps the game honest.
-      return absorb(session.resign(now: now), now: now)
+      return absorb((try? session.resign(now: now)) ?? [], now: now)
     }
   }
 

@@ -1,37 +1,46 @@
 import Discovery
+import EventLoop
 import Glibc
 import Security
 import Session
 import TerminalUI
+import Transport
 
-/// Runs the full-screen UI: one poll() loop over the keyboard, signals and the AI's answers. It blocks
-/// until something happens, so an idle game uses no CPU.
+/// Runs the full-screen UI on the event loop: the keyboard, signals, the AI's answers, LAN browsing and a
+/// networked match. The loop blocks until something happens, so an idle game uses no CPU.
 public final class CursesDriver {
   private let terminal: Terminal
   private var controller: UIController
-  private let signals: SignalPipe
   private let computer = ComputerPlayer()
   /// Saves the options; returns why they could not be saved, for the screen.
   private let onSaveSettings: (Settings) -> String?
   private let log: Log
   /// Starts hosting (nil) or joining (an address): a match and its first events, or why it failed.
-  var startNetwork: ((String?, Fingerprint?) -> Result<(NetworkMatch, [MatchEvent]), MatchEnd>)?
+  var startNetwork: ((String?, Fingerprint?) -> Result<(NetworkMatch, [MatchEvent], Endpoint?), MatchEnd>)?
   /// The known peers and this player's own key, to judge LAN games (and leave out our own).
   var lanContext: (() -> (known: KnownPeers, own: String?))?
   /// Browses the LAN while the lobby shows; recreated a few seconds after it fails.
   private var browser: Browser?
   private var browserRetryAt = 0.0
   var onJoined: (([String]) -> Void)?
-  var match: NetworkMatch?
+  /// The networked match on screen, on the loop.
+  private var running: MatchOnLoop?
+  /// Matches left behind whose goodbye is still going out.
+  private var retiring: [MatchOnLoop] = []
+  var match: NetworkMatch? { running?.match }
   private var exitStatus: Int32?
+  private let loop: EventLoop
+  private var lanSync: DescriptorSync?
+  private var wakeUp: EventLoop.TimerID?
+  private var wakeUpDue: Double?
 
   public init(
-    terminal: Terminal, controller: UIController, signals: SignalPipe, log: Log,
+    terminal: Terminal, controller: UIController, loop: EventLoop, log: Log,
     onSaveSettings: @escaping (Settings) -> String?
   ) {
     self.terminal = terminal
     self.controller = controller
-    self.signals = signals
+    self.loop = loop
     self.log = log
     self.onSaveSettings = onSaveSettings
   }
@@ -41,60 +50,89 @@ public final class CursesDriver {
     defer { terminal.restore() }
     syncSize()
     if let status = perform(initial) { return status }
-    while true {
-      if let status = exitStatus { return status }
-      if let match { countDown(match) }
-      terminal.draw(Renderer.render(controller.state))
-      var descriptors = [terminal.inputDescriptor, signals.readDescriptor, computer.readDescriptor]
-      var writers: [Int32] = []
-      var timeout: Int32 = -1
-      if let match {
-        descriptors += match.pollSet.map(\.fd)
-        writers = match.pollSet.filter(\.write).map(\.fd)
-        if let deadline = match.nextDeadline {
-          timeout = max(0, Int32(((deadline - Monotonic.now()) * 1000).rounded(.up)))
-        }
-        if let graceEnd = match.session?.graceDeadline, graceEnd > Monotonic.now() {
-          // The countdown on screen changes once a second.
-          let fraction = (graceEnd - Monotonic.now()).truncatingRemainder(dividingBy: 1)
-          let tick = max(1, Int32((fraction * 1000).rounded(.up)))
-          timeout = timeout < 0 ? tick : min(timeout, tick)
-        }
-      }
-      updateBrowsing()
-      if let browser {
-        descriptors += browser.descriptors
-      } else if controller.state.page == .lobby && lanContext != nil {
-        let wait = max(0, Int32(((browserRetryAt - Monotonic.now()) * 1000).rounded(.up)))
-        timeout = timeout < 0 ? wait : min(timeout, wait)
-      }
-      let (ready, writable) = waitReadyFull(descriptors, writers: writers, timeout: timeout)
-      if let browser, !ready.isDisjoint(with: browser.descriptors) { browsed(browser.process(readable: ready)) }
-      if let match {
-        present(match.handle(readable: ready, writable: writable), match)
-        present(match.tick(), match)
-      }
-      if ready.contains(signals.readDescriptor) {
-        for number in signals.drain() {
-          if number == SIGWINCH {
-            terminal.resized()
-            syncSize()
-          } else {
-            log.write("ended by signal \(number)")
-            return 128 + number
-          }
-        }
-      }
-      if ready.contains(computer.readDescriptor) {
-        for (move, token) in computer.takeResults() {
-          _ = controller.computerMoved(move, token: token)
-        }
-      }
-      for key in terminal.readKeys() {
-        if key == .resize { syncSize() }
-        if let status = perform(controller.handle(key)) { return status }
+    loop.handleSignals { [unowned self] number in self.received(signal: number) }
+    loop.watch(terminal.inputDescriptor, events: Int16(POLLIN)) { [unowned self] _ in self.readKeys() }
+    loop.watch(computer.readDescriptor, events: Int16(POLLIN)) { [unowned self] _ in
+      for (move, token) in self.computer.takeResults() { _ = self.controller.computerMoved(move, token: token) }
+    }
+    lanSync = DescriptorSync(loop: loop) { [unowned self] fd, _ in
+      if let browser = self.browser { self.browsed(browser.process(readable: [fd])) }
+    }
+    loop.beforeEachWait { [unowned self] in self.beforeWaiting() }
+    if exitStatus == nil { loop.run() }
+    lanSync?.clear()
+    return exitStatus ?? 0
+  }
+
+  /// Ends the loop with `status` (once every goodbye is out).
+  private func finish(_ status: Int32) {
+    if exitStatus == nil { exitStatus = status }
+  }
+
+  private func readKeys() {
+    for key in terminal.readKeys() {
+      if key == .resize { syncSize() }
+      if let status = perform(controller.handle(key)) {
+        finish(status)
+        return
       }
     }
+  }
+
+  /// SIGWINCH redraws at the new size; SIGINT, SIGTERM and SIGHUP say goodbye to the peer and end the program.
+  private func received(signal number: Int32) {
+    if number == SIGWINCH {
+      terminal.resized()
+      syncSize()
+      return
+    }
+    log.write("ended by signal \(number)")
+    if exitStatus == nil { exitStatus = 128 + number }
+    if let match, match.finished == nil { present(match.quit(), match) }
+  }
+
+  /// Before each wait: the match's descriptors and timers, LAN browsing, the countdown, then the screen.
+  private func beforeWaiting() {
+    retiring.removeAll { old in
+      guard old.match.lingering > 0 else {
+        old.detach()
+        return true
+      }
+      old.refresh()
+      return false
+    }
+    if exitStatus != nil && retiring.isEmpty && (match?.lingering ?? 0) == 0 {
+      loop.stop()
+      return
+    }
+    if let running {
+      countDown(running.match)
+      running.refresh()
+    }
+    updateBrowsing()
+    lanSync?.update(
+      browser.map { browser in
+        browser.descriptors.map { .init(fd: $0, events: Int16(POLLIN), owner: ObjectIdentifier(browser)) }
+      } ?? [])
+    scheduleWakeUp()
+    terminal.draw(Renderer.render(controller.state))
+  }
+
+  /// Wakes the loop when the countdown on screen changes (once a second) or LAN browsing is due a retry.
+  private func scheduleWakeUp() {
+    var due: Double?
+    let now = loop.now
+    if let graceEnd = match?.session?.graceDeadline, graceEnd > now {
+      let fraction = (graceEnd - now).truncatingRemainder(dividingBy: 1)
+      due = now + max(0.001, fraction)
+    }
+    if browser == nil && controller.state.page == .lobby && lanContext != nil {
+      due = min(due ?? browserRetryAt, max(now, browserRetryAt))
+    }
+    guard due != wakeUpDue else { return }
+    loop.cancel(wakeUp)
+    wakeUpDue = due
+    wakeUp = due.map { loop.schedule(at: $0) { [unowned self] in self.wakeUpDue = nil } }
   }
 
   private func syncSize() {
@@ -134,25 +172,25 @@ public final class CursesDriver {
           controller.updateNetwork { $0.notice = "\(error)" }
         }
       case .netChat(let text):
-        if let match, match.session?.isResuming == true {
-          controller.updateNetwork { $0.notice = "Reconnecting: say it again in a moment." }
-        } else if let match {
+        attempt { (match) throws(ActionRefusal) in
+          let events = try match.chat(text)
           controller.updateNetwork { $0.chat.append("you: \(text)") }
-          present(match.chat(text), match)
+          return events
         }
       case .netResign:
-        if let match { present(match.resign(), match) }
+        attempt { (match) throws(ActionRefusal) in try match.resign() }
       case .netClaim:
-        if let match { present(match.claim(), match) }
+        attempt { (match) throws(ActionRefusal) in try match.claim() }
       case .netRematch:
-        if let match { present(match.rematch(), match) }
+        attempt { (match) throws(ActionRefusal) in try match.rematch() }
       case .netAnswer(let accept):
         controller.updateNetwork { $0.question = nil }
         if let match { present(match.answer(accept: accept), match) }
       case .netLeave:
         if let match, match.finished == nil { _ = match.quit() }
         if let end = match?.finished, controller.state.direct { exitStatus = ExitStatus.code(for: end) }
-        match = nil
+        if let old = running { retiring.append(old) }  // its goodbye may still be going out
+        running = nil
         if let status = perform(controller.leaveNetwork()) { return status }
       }
     }
@@ -194,15 +232,33 @@ public final class CursesDriver {
     controller.showLANGames(rows, status: nil)
   }
 
+  /// Runs a chat, resignation, rematch or claim; a refusal is shown in the status line, in the session's words.
+  private func attempt(_ action: (NetworkMatch) throws(ActionRefusal) -> [MatchEvent]) {
+    guard let match else { return }
+    do {
+      present(try action(match), match)
+    } catch {
+      controller.updateNetwork { $0.notice = "Not now: \(error)." }
+    }
+  }
+
+  /// Shows and runs `match`, started before the screen was (`tictactoe host` or `join` in the full-screen UI).
+  /// A joiner's match connects once `joining` resolved, off the loop: the screen and Esc stay live meanwhile.
+  func adopt(_ match: NetworkMatch, joining: Endpoint?) {
+    running?.detach()
+    let running = MatchOnLoop(match, loop: loop) { [unowned self] events in self.present(events, match) }
+    self.running = running
+    if let joining { running.join(joining) }
+  }
+
   private func begin(address: String?, advertised: Fingerprint? = nil) {
     var net = NetGameState(isHost: address == nil, myName: "you")
     net.info = [address.map { "Connecting to \($0)…" } ?? "Starting to host…"]
     controller.showNetwork(net)
-    terminal.draw(Renderer.render(controller.state))
     guard let startNetwork else { return }
     switch startNetwork(address, advertised) {
-    case .success(let (started, events)):
-      match = started
+    case .success(let (started, events, joining)):
+      adopt(started, joining: joining)
       controller.updateNetwork { net in
         net.myName = started.profileName
         net.info = []
@@ -230,7 +286,7 @@ public final class CursesDriver {
     controller.updateNetwork { NetworkPresenter.apply(events, match: match, to: &$0) }
     for case .finished(let end) in events {
       log.write("network match ended: \(end)")
-      if case .session(.localQuit) = end, controller.state.direct { exitStatus = ExitStatus.ok }
+      if case .session(.localQuit) = end, controller.state.direct, exitStatus == nil { exitStatus = ExitStatus.ok }
     }
   }
 }

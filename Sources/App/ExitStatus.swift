@@ -25,6 +25,7 @@ public enum ExitStatus {
   public static let hostRefused: Int32 = 27
   public static let impostor: Int32 = 28
   public static let discoveryUnavailable: Int32 = 69
+  public static let lanGameNotFound: Int32 = 29
   public static let peerQuit: Int32 = 30
   public static let peerVanished: Int32 = 31
   public static let protocolViolation: Int32 = 32
@@ -39,7 +40,8 @@ public enum ExitStatus {
     (22, "certificate expired or not yet valid"), (23, "certificate name mismatch"),
     (24, "unknown certificate authority"), (25, "the peer refused our certificate or required one"),
     (26, "you declined the peer's key"), (27, "the host refused (busy or declined)"),
-    (28, "the host's key differs from its LAN advertisement"), (69, "LAN discovery is unavailable (list)"),
+    (28, "the host's key differs from its LAN advertisement"),
+    (29, "no LAN game of that name answered (join --lan)"), (69, "LAN discovery is unavailable (list, join --lan)"),
     (30, "the opponent quit"), (31, "the opponent vanished, or did not come back after a drop"),
     (32, "the opponent broke the protocol"),
   ]
@@ -50,6 +52,8 @@ public enum ExitStatus {
     case .session(let end): return code(for: end)
     case .declinedByPlayer: return declinedByPlayer
     case .setup: return failure
+    case .discoveryUnavailable: return discoveryUnavailable
+    case .lanGameNotFound: return lanGameNotFound
     case .impostor: return impostor
     case .keyChangedOnReconnect: return keyChanged
     }

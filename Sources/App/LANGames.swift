@@ -1,8 +1,10 @@
 import Discovery
+import EventLoop
+import Glibc
 import Security
 import TerminalUI
-
 import UntrustedText
+
 /// Games found on the LAN, judged against the known peers before anyone connects.
 enum LANGames {
   /// What the player knows about an advertised host's key.
@@ -80,7 +82,7 @@ enum LANGames {
     let known = (try? profile.knownPeers()) ?? KnownPeers()
     let own = (try? IdentityStore(directory: profile.identityDirectory).load())??.fingerprint.description
     do {
-      let games = try Browser.collectGames(for: .milliseconds(Int(wait * 1000)))
+      let games = try browse(for: wait)
         .filter { $0.txt?.fingerprint == nil || $0.txt?.fingerprint != own }
         .sorted { $0.instanceName < $1.instanceName }
       if json {
@@ -98,28 +100,54 @@ enum LANGames {
     }
   }
 
+  /// Browses on an event loop of its own until `done` says so (it is asked after every change) or `timeout`
+  /// seconds pass; returns the browser with what it saw.
+  private static func browse(timeout: Double, until done: @escaping (Browser) -> Bool) throws(DiscoveryError) -> Browser
+  {
+    let browser = try Browser()
+    let loop = EventLoop()
+    var failure: DiscoveryError?
+    let sync = DescriptorSync(loop: loop) { fd, _ in
+      for case .failed(let error) in browser.process(readable: [fd]) { failure = error }
+    }
+    loop.schedule(at: loop.now + timeout) { loop.stop() }
+    loop.beforeEachWait {
+      if failure != nil || done(browser) {
+        loop.stop()
+        return
+      }
+      sync.update(browser.descriptors.map { .init(fd: $0, events: Int16(POLLIN), owner: ObjectIdentifier(browser)) })
+    }
+    loop.run()
+    sync.clear()
+    if let failure {
+      browser.cancel()
+      throw failure
+    }
+    return browser
+  }
+
+  /// The games seen within `seconds`: for `tictactoe list`.
+  static func browse(for seconds: Double) throws(DiscoveryError) -> [DiscoveredGame] {
+    let browser = try browse(timeout: seconds) { _ in false }
+    defer { browser.cancel() }
+    return browser.games
+  }
+
   /// Finds the game announced as `name` (waiting at most `timeout` seconds for it to resolve).
   static func find(_ name: String, timeout: Double) -> Result<DiscoveredGame, MatchEnd> {
     let browser: Browser
+    let wanted: (Browser) -> DiscoveredGame? = { browser in
+      browser.games.first { $0.instanceName == name && $0.isConnectable }
+    }
     do {
-      browser = try Browser()
+      browser = try browse(timeout: timeout) { wanted($0) != nil }
     } catch {
-      return .failure(.setup(error.message))
+      return .failure(.discoveryUnavailable(error.message))
     }
     defer { browser.cancel() }
-    let deadline = Monotonic.now() + timeout
-    while Monotonic.now() < deadline {
-      if let game = browser.games.first(where: { $0.instanceName == name && $0.isConnectable }) {
-        return .success(game)
-      }
-      for event in browser.waitForEvents(timeout: .milliseconds(200)) {
-        if case .failed(let error) = event { return .failure(.setup(error.message)) }
-      }
-    }
-    let seen = browser.games.map(\.instanceName).sorted()
-    return .failure(
-      .setup(
-        "No game called \"\(name)\" answered on the local network within \(Int(timeout)) s"
-          + (seen.isEmpty ? "." : "; found: \(seen.joined(separator: ", ")).")))
+    if let game = wanted(browser) { return .success(game) }
+    let seen = browser.games.map(\.instanceName).sorted().map { PeerText($0) }
+    return .failure(.lanGameNotFound(name: PeerText(name), seconds: Int(timeout), seen: seen))
   }
 }

@@ -1,4 +1,5 @@
 import Discovery
+import EventLoop
 import GameCore
 import Glibc
 import Security
@@ -38,6 +39,10 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
   case session(SessionEnd)
   case declinedByPlayer(String)
   case setup(String)
+  /// LAN discovery cannot work here (no avahi-daemon, no D-Bus): why.
+  case discoveryUnavailable(String)
+  /// Discovery works, but no game announced as `name` answered in time; `seen` are the games that did.
+  case lanGameNotFound(name: PeerText, seconds: Int, seen: [PeerText])
   /// The host's key is not the one its LAN advertisement announced.
   case impostor(advertised: Fingerprint, presented: Fingerprint)
   /// The host came back after a drop with another key than the one the game was played with.
@@ -49,6 +54,10 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
     case .session(let end): return end.description
     case .declinedByPlayer(let text): return text
     case .setup(let text): return text
+    case .discoveryUnavailable(let text): return text
+    case .lanGameNotFound(let name, let seconds, let seen):
+      return "No game called \"\(name)\" answered on the local network within \(seconds) s"
+        + (seen.isEmpty ? "." : "; found: \(seen.map(\.description).joined(separator: ", ")).")
     case .impostor(let advertised, let presented):
       return
         "The advertisement and the host disagree: the game was announced with key \(advertised) but the host "
@@ -65,6 +74,8 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
 public enum MatchEvent: Sendable, Equatable {
   case status(String)
   case ask(TrustQuestion)
+  /// The words both players compare aloud for this connection (see `VerificationCode`).
+  case verification(VerificationCode)
   case session(SessionOutput)
   case finished(MatchEnd)
 }
@@ -107,6 +118,8 @@ public final class NetworkMatch {
   private let rules: Rules
   private let log: Log
   private let clock: () -> Double
+  /// Connections whose goodbye is still going out (a graceful close never waits).
+  private let closing: ClosingSockets
   private var listeners: [Int32] = []
   private var links: [Link] = []
   /// The link whose game this is (host: the joiner it accepted or is asking about).
@@ -124,6 +137,8 @@ public final class NetworkMatch {
   /// reached); when the next attempt is due, and how many were made.
   private var joinEndpoint: Endpoint?
   private var hostAddress: Endpoint?
+  /// Joiner: addresses the host's name resolved to that the first connection has not tried yet.
+  private var untriedAddresses: [Sockets.Address] = []
   private var reconnectAt: Double?
   private var reconnectAttempts = 0
 
@@ -138,7 +153,12 @@ public final class NetworkMatch {
     self.rules = rules
     self.log = log
     self.clock = clock
+    closing = ClosingSockets(clock: clock)
   }
+
+  /// Connections still sending their last bytes: a front end that is ending waits for these (at most
+  /// `ClosingSockets.linger` seconds), so the goodbye gets out.
+  public var lingering: Int { closing.count }
 
   deinit {
     advertiser?.cancel()
@@ -210,28 +230,52 @@ public final class NetworkMatch {
     log.write("hosting on \(bind ?? "*"):\(self.port)")
   }
 
-  /// Joiner: connects (blocking for at most the connect timeout) and starts the TLS handshake.
-  public func join(_ endpoint: Endpoint) throws(MatchEnd) {
+  /// Joiner: connects to the first of `addresses` (what `endpoint` resolved to) that answers, without waiting:
+  /// the event loop sees each attempt through, and a refused or silent address gives way to the next.
+  public func join(_ endpoint: Endpoint, addresses: [Sockets.Address]) -> [MatchEvent] {
     joinEndpoint = endpoint
-    do {
-      let fd = try Sockets.connect(endpoint)
-      hostAddress = Sockets.remoteEndpoint(fd)
-      let context = try makeContext(expectedHost: endpoint.host)
-      let serverName = options.caFile != nil ? endpoint.host : nil
-      let connection = try PeerConnection(
-        fd: fd, context: context, peerAddress: endpoint.description, serverName: serverName)
-      let link = Link(connection: connection, deadline: clock() + NetworkMatch.handshakeTimeout)
-      links.append(link)
-      active = link
-      try connection.start()
-      log.write("connected to \(endpoint)")
-    } catch let error as NetworkError {
-      throw .network(error)
-    } catch let error as MatchEnd {
-      throw error
-    } catch {
-      throw .setup("\(error)")
+    untriedAddresses = addresses
+    return connectToNextAddress(after: nil)
+  }
+
+  /// Joiner: the name could not be resolved (or another failure before any connection): the match ends.
+  public func joinFailed(_ end: MatchEnd) -> [MatchEvent] {
+    guard finished == nil else { return [] }
+    log.write("cannot join: \(end)")
+    finished = end
+    return [.finished(end)]
+  }
+
+  private func connectToNextAddress(after failure: MatchEnd?) -> [MatchEvent] {
+    guard let endpoint = joinEndpoint else { return [] }
+    var failure = failure
+    while !untriedAddresses.isEmpty {
+      let address = untriedAddresses.removeFirst()
+      do {
+        let fd = try Sockets.startConnect(address, endpoint: endpoint)
+        let connection: PeerConnection
+        do {
+          connection = try PeerConnection(
+            fd: fd, context: try makeContext(expectedHost: endpoint.host), peerAddress: endpoint.description,
+            serverName: options.caFile != nil ? endpoint.host : nil)
+        } catch {
+          close(fd)
+          throw error
+        }
+        connection.closer = closing
+        let link = Link(connection: connection, deadline: clock() + NetworkMatch.handshakeTimeout)
+        link.connecting = true
+        links.append(link)
+        active = link
+        log.write("connecting to \(endpoint) at \(address)")
+        return failure.map { [.status("\($0) Trying \(address)\u{2026}")] } ?? []
+      } catch let error as NetworkError {
+        failure = .network(error)
+      } catch {
+        failure = .setup("\(error)")
+      }
     }
+    return joinFailed(failure ?? .network(.unreachable(endpoint, reason: "no usable address")))
   }
 
   private func makeContext(expectedHost: String?) throws -> TLSContext {
@@ -241,10 +285,22 @@ public final class NetworkMatch {
 
   // MARK: - The event loop
 
-  /// Descriptors to poll, with whether each wants POLLOUT too.
-  public var pollSet: [(fd: Int32, write: Bool)] {
-    listeners.map { ($0, false) } + links.map { ($0.connection.fd, $0.connection.wantsWrite || $0.connecting) }
-      + (advertiser?.descriptor.map { [($0, false)] } ?? [])
+  /// The descriptors the event loop must watch, each with its owner (so a reused number is noticed).
+  public var descriptors: [DescriptorSync.Want] {
+    let me = ObjectIdentifier(self)
+    var wanted = listeners.map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: me) }
+    for link in links where !link.connection.isClosed {
+      let write = link.connection.wantsWrite || link.connecting
+      wanted.append(
+        .init(fd: link.connection.fd, events: Int16(write ? POLLIN | POLLOUT : POLLIN), owner: ObjectIdentifier(link)))
+    }
+    if let advertiser, let fd = advertiser.descriptor {
+      wanted.append(.init(fd: fd, events: Int16(POLLIN), owner: ObjectIdentifier(advertiser)))
+    }
+    for fd in closing.descriptors {
+      wanted.append(.init(fd: fd, events: Int16(POLLOUT), owner: ObjectIdentifier(closing)))
+    }
+    return wanted
   }
 
   /// The next time `tick` must run.
@@ -254,11 +310,13 @@ public final class NetworkMatch {
     }
     if let waiting = waitingGame { deadlines.append(waiting.session?.nextDeadline) }
     deadlines.append(reconnectAt)
+    deadlines.append(closing.nextDeadline)
     return deadlines.compactMap { $0 }.min()
   }
 
   public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
     var events: [MatchEvent] = []
+    for fd in closing.descriptors where readable.contains(fd) || writable.contains(fd) { closing.flush(fd) }
     if let fd = advertiser?.descriptor, readable.contains(fd) { events += processAdvertiser() }
     for fd in listeners where readable.contains(fd) {
       while let (socket, peer) = Sockets.accept(fd) { events += accepted(socket, peer: peer) }
@@ -272,6 +330,7 @@ public final class NetworkMatch {
           events += fail(link, .network(failure))  // refused or unreachable: said as such
           continue
         }
+        if hostAddress == nil { hostAddress = Sockets.remoteEndpoint(fd) }  // where reconnections go
         do {
           try link.connection.start()
         } catch {
@@ -296,6 +355,7 @@ public final class NetworkMatch {
   }
 
   public func tick() -> [MatchEvent] {
+    closing.expire()
     let now = clock()
     var events: [MatchEvent] = []
     if let waiting = waitingGame, var session = waiting.session {
@@ -337,6 +397,7 @@ public final class NetworkMatch {
     log.write("connection from \(peer)")
     do {
       let connection = try PeerConnection(fd: fd, context: try makeContext(expectedHost: nil), peerAddress: peer)
+      connection.closer = closing
       links.append(Link(connection: connection, deadline: clock() + NetworkMatch.handshakeTimeout))
       return []
     } catch {
@@ -406,6 +467,7 @@ public final class NetworkMatch {
         return fail(link, .impostor(advertised: advertised, presented: presented))
       }
       events.append(.status("Connected to \(link.connection.peerAddress) over \(tls.protocolVersion) (\(tls.cipher))."))
+      if let code = tls.verificationCode { events.append(.verification(code)) }
       link.session = session
       if case .askUser(let name, let fingerprint) = tls.trustDecision {
         question = TrustQuestion(
@@ -451,6 +513,7 @@ public final class NetworkMatch {
         close(fd)
         throw error
       }
+      connection.closer = closing
       let link = Link(connection: connection, deadline: clock() + NetworkMatch.handshakeTimeout)
       link.isReconnect = true
       link.connecting = true
@@ -556,6 +619,9 @@ public final class NetworkMatch {
           reconnectAt = clock()
         }
         if link === active { events.append(.session(output)) }
+      case .chat where question != nil:
+        // Not admitted yet: its words must not appear under the question about its key.
+        log.write("chat from \(link.connection.peerAddress) dropped: the player has not decided on its key")
       case .resumed(let game, let ply):
         log.write("resumed game \(game) at ply \(ply) with \(link.connection.peerAddress)")
         if link === active { events.append(.session(output)) }
@@ -573,9 +639,6 @@ public final class NetworkMatch {
           finished = .session(end)
           events.append(.finished(.session(end)))
         }
-      case .chat where question != nil:
-        // Not admitted yet: its words must not appear under the question about its key.
-        log.write("chat from \(link.connection.peerAddress) dropped: the player has not decided on its key")
       case .peerHello(let name, let software):
         log.write("hello from \(name) (\(software)) at \(link.connection.peerAddress)")
         if role == .host {
@@ -597,6 +660,7 @@ public final class NetworkMatch {
     }
     active = link
     var events: [MatchEvent] = [.session(.peerHello(name: name, software: link.session?.peerSoftware ?? ""))]
+    if let code = link.connection.tls.verificationCode { events.append(.verification(code)) }
     let certificate = link.connection.tls.peerCertificate
     if case .askUser(let certificateName, let fingerprint) = link.connection.tls.trustDecision {
       question = TrustQuestion(
@@ -649,6 +713,10 @@ public final class NetworkMatch {
       return apply(outputs, on: link)
     }
     link.connection.close(gracefully: false)
+    if role == .joiner && link === active && link.session == nil && !link.isReconnect && !untriedAddresses.isEmpty {
+      active = nil  // the first connection: the host may answer at another of its addresses
+      return connectToNextAddress(after: end)
+    }
     if link.isReconnect {
       link.isReconnect = false
       guard waitingGame != nil else { return [] }
@@ -710,11 +778,29 @@ public final class NetworkMatch {
     return apply(outputs, on: link)
   }
 
-  public func chat(_ text: String) -> [MatchEvent] { act { $0.chat(text, now: $1) } }
-  public func resign() -> [MatchEvent] { act { $0.resign(now: $1) } }
-  public func rematch() -> [MatchEvent] { act { $0.offerRematch(now: $1) } }
+  /// Runs an action that may be refused (chat, resign, rematch, claim) on the game's session.
+  private func attempt(
+    _ action: (inout NetSession, Double) throws(ActionRefusal) -> [SessionOutput]
+  ) throws(ActionRefusal) -> [MatchEvent] {
+    guard let link = active, var session = link.session else { throw finished == nil ? .notStarted : .matchOver }
+    let outputs = try action(&session, clock())
+    link.session = session
+    return apply(outputs, on: link)
+  }
+
+  public func chat(_ text: String) throws(ActionRefusal) -> [MatchEvent] {
+    try attempt { (session, now) throws(ActionRefusal) in try session.chat(text, now: now) }
+  }
+  public func resign() throws(ActionRefusal) -> [MatchEvent] {
+    try attempt { (session, now) throws(ActionRefusal) in try session.resign(now: now) }
+  }
+  public func rematch() throws(ActionRefusal) -> [MatchEvent] {
+    try attempt { (session, now) throws(ActionRefusal) in try session.offerRematch(now: now) }
+  }
   /// After the grace period: the opponent did not come back; the game is won.
-  public func claim() -> [MatchEvent] { act { $0.claim(now: $1) } }
+  public func claim() throws(ActionRefusal) -> [MatchEvent] {
+    try attempt { (session, now) throws(ActionRefusal) in try session.claim(now: now) }
+  }
 
   public func quit() -> [MatchEvent] {
     reconnectAt = nil

@@ -1,3 +1,4 @@
+import EventLoop
 import GameCore
 import Session
 import TerminalUI
@@ -9,9 +10,12 @@ enum NetworkPresenter {
       switch event {
       case .status(let text):
         if net.game == nil { net.info.append(text) } else { net.chat.append("· \(text)") }
+      case .verification(let code):
+        net.verificationCode = code.description
       case .ask(let question):
         net.question = .init(
-          lines: question.lines + ["Read aloud: \(question.fingerprint.readAloud)"],
+          lines: question.lines + ["Read aloud: \(question.fingerprint.readAloud)"]
+            + (net.verificationCode.map { ["Verification code: \($0) (the same on both screens)"] } ?? []),
           fingerprint: question.fingerprint.description)
       case .session(let output):
         apply(output, match: match, to: &net)

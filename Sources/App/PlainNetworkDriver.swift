@@ -1,19 +1,22 @@
+import EventLoop
 import GameCore
 import Glibc
 import Security
 import Session
 import TerminalUI
+import Transport
 import UntrustedText
 import WireProtocol
 
-/// Runs a networked match in the plain line mode: one poll() loop over standard input, the match's sockets
-/// and its timers. Prompts are written unbuffered; trust questions accept y, n or the fingerprint itself.
+/// Runs a networked match in the plain line mode on the event loop: standard input, the match's sockets and
+/// its timers. Prompts are written unbuffered; trust questions accept y, n or the fingerprint itself.
 final class PlainNetworkDriver {
   private let match: NetworkMatch
   private let log: Log
   private var input = LineReader(fd: 0)
   private var peerName: PeerText = "your opponent"
   private var exitStatus: Int32?
+  private var verificationCode: VerificationCode?
   /// Lines typed ahead of time (a script can pipe its answers and moves): each is used when it applies.
   private var pending: [String] = []
 
@@ -22,36 +25,72 @@ final class PlainNetworkDriver {
     self.log = log
   }
 
-  func run(initial: [MatchEvent]) -> Int32 {
+  /// Runs the match; a joiner's (`joining`) connects once the host's name resolved, off the loop.
+  func run(initial: [MatchEvent], joining: Endpoint? = nil) -> Int32 {
+    let loop = EventLoop()
     show(initial)
-    while exitStatus == nil {
-      var fds = match.pollSet.map { pollfd(fd: $0.fd, events: Int16($0.write ? POLLIN | POLLOUT : POLLIN), revents: 0) }
-      if !input.closed { fds.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)) }
-      let timeout = match.nextDeadline.map { max(0, Int32((($0 - Monotonic.now()) * 1000).rounded(.up))) } ?? -1
-      let count = poll(&fds, nfds_t(fds.count), timeout)
-      if count < 0 && errno != EINTR { break }
-      let readable = Set(fds.filter { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }.map(\.fd))
-      let writable = Set(fds.filter { $0.revents & Int16(POLLOUT) != 0 }.map(\.fd))
-      if readable.contains(0) { pending += input.readLines() }
-      drain()
-      guard exitStatus == nil else { break }
-      show(match.handle(readable: readable.subtracting([0]), writable: writable))
-      show(match.tick())
-      drain()
-      if input.closed && exitStatus == nil && (pending.isEmpty || match.session?.phase == .betweenGames) {
-        show(match.quit())
+    loop.handleSignals { [unowned self] number in
+      guard number != SIGWINCH else { return }
+      // SIGINT, SIGTERM and SIGHUP: the other side is told this player left, as in every front end.
+      self.log.write("ended by signal \(number)")
+      if self.exitStatus == nil { self.exitStatus = 128 + number }
+      if self.match.finished == nil { self.show(self.match.quit()) }
+    }
+    if !input.closed {
+      loop.watch(0, events: Int16(POLLIN)) { [unowned self] _ in
+        self.pending += self.input.readLines()
+        if self.input.closed { loop.unwatch(0) }
+        self.drain()
       }
     }
+    let running = MatchOnLoop(match, loop: loop) { [unowned self] events in
+      self.show(events)
+      self.drain()
+    }
+    loop.beforeEachWait { [unowned self] in
+      // At the end of the input the match ends once nothing typed ahead can apply; a joiner still connecting
+      // first hears how that went.
+      let connecting = self.match.role == .joiner && self.match.session == nil && self.match.finished == nil
+      if self.input.closed && self.exitStatus == nil && !connecting
+        && (self.pending.isEmpty || self.match.session?.phase == .betweenGames)
+      {
+        self.show(self.match.quit())
+      }
+      // The end: once the goodbye is out (or given up on), not before.
+      if self.exitStatus != nil && self.match.lingering == 0 {
+        loop.stop()
+        return
+      }
+      running.refresh()
+    }
+    if let joining { running.join(joining) }
+    drain()
+    loop.run()
+    running.detach()
     return exitStatus ?? ExitStatus.failure
   }
 
   private func emit(_ text: String) { writeAll(1, text) }
+
+  /// Runs a chat, resignation, rematch or claim; a refusal is said as an `error:` line, in the session's words.
+  private func attempt(_ action: (NetworkMatch) throws(ActionRefusal) -> [MatchEvent]) {
+    do {
+      show(try action(match))
+    } catch {
+      emit("error: \(error)\n")
+    }
+  }
 
   private func show(_ events: [MatchEvent]) {
     for event in events {
       switch event {
       case .status(let text):
         emit(text + "\n")
+      case .verification(let code):
+        verificationCode = code
+        emit(
+          "verification code: \(code) (read it to each other: the same words on both screens mean nobody is in between)\n"
+        )
       case .ask(let question):
         emit("\(question.text)\nread aloud: \(question.fingerprint.readAloud)\n[y/n or paste the fingerprint]: ")
       case .session(let output):
@@ -140,7 +179,7 @@ final class PlainNetworkDriver {
     let word = line.split(separator: " ").first.map(String.init) ?? ""
     // While a resume is confirmed (one round trip) chat, resign and rematch wait their turn, as moves do.
     if match.session?.isResuming == true && ["chat", "say", "resign", "rematch"].contains(word) { return false }
-    if ["quit", "q", "exit", "chat", "say", "resign", ""].contains(word) { return true }
+    if ["quit", "q", "exit", "chat", "say", "resign", "code", "verify", ""].contains(word) { return true }
     guard let session = match.session else { return false }
     if word == "rematch" { return session.phase == .betweenGames }
     if word == "claim" { return session.graceExpired }
@@ -174,28 +213,27 @@ final class PlainNetworkDriver {
     let lower = line.lowercased()
     switch lower {
     case "": return
+    case "code", "verify":
+      emit(verificationCode.map { "verification code: \($0)\n" } ?? "error: not connected yet\n")
+      return
     case "quit", "q", "exit":
       show(match.quit())
       return
     case "resign":
-      show(match.resign())
+      attempt { (match) throws(ActionRefusal) in try match.resign() }
       return
     case "claim":
-      let events = match.claim()
-      if events.isEmpty {
-        emit("error: there is nothing to claim; the game can be claimed once the grace period is over\n")
-      }
-      show(events)
+      attempt { (match) throws(ActionRefusal) in try match.claim() }
       return
     case "rematch":
-      show(match.rematch())
+      attempt { (match) throws(ActionRefusal) in try match.rematch() }
       if match.session?.rematchOfferedByMe == true { emit("rematch offered; waiting for \(peerName)\n") }
       return
     default: break
     }
     if lower.hasPrefix("chat ") || lower.hasPrefix("say ") {
       let text = String(line.drop { $0 != " " }.dropFirst())
-      show(match.chat(text))
+      attempt { (match) throws(ActionRefusal) in try match.chat(text) }
       return
     }
     guard let session = match.session, let game = session.game, session.phase == .playing else {
@@ -252,14 +290,5 @@ struct LineReader {
       buffer.removeSubrange(...newline)
     }
     return lines
-  }
-}
-
-/// Seconds on a clock that never jumps.
-enum Monotonic {
-  static func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
   }
 }

@@ -1,4 +1,5 @@
 import CursesBackend
+import EventLoop
 import GameCore
 import Glibc
 import Security
@@ -39,7 +40,7 @@ public enum TicTacToe {
       switch LANGames.find(name, timeout: 5) {
       case .failure(let end):
         writeError("tictactoe: \(end)\n")
-        return ExitStatus.discoveryUnavailable
+        return ExitStatus.code(for: end)
       case .success(let game):
         guard let address = game.addresses.first, let port = game.port else { return ExitStatus.failure }
         let advertised = game.txt?.fingerprint.flatMap { Fingerprint(parsing: $0) }
@@ -121,31 +122,27 @@ public enum TicTacToe {
     if let warning = context.warning {
       if ui == .plain { writeError("tictactoe: warning: \(warning)\n") } else { initial.append(.status(warning)) }
     }
-    do {
-      switch role {
-      case .host(let request):
+    var joining: Endpoint?
+    switch role {
+    case .host(let request):
+      do {
         try match.host(bind: request.bind, port: request.port)
-        initial += hostIntroduction(match: match, profile: profile, identity: identity, rules: rules)
-        initial += match.advertise()
-      case .join(let endpoint):
-        match.advertisedFingerprint = advertised
-        initial.append(.status("Connecting to \(endpoint)…"))
-        try match.join(endpoint)
+      } catch {
+        writeError("tictactoe: \(error)\n")
+        return ExitStatus.code(for: .network(error))
       }
-    } catch let error as NetworkError {
-      writeError("tictactoe: \(error)\n")
-      return ExitStatus.code(for: .network(error))
-    } catch let error as MatchEnd {
-      writeError("tictactoe: \(error)\n")
-      return ExitStatus.code(for: error)
-    } catch {
-      writeError("tictactoe: \(error)\n")
-      return ExitStatus.failure
+      initial += hostIntroduction(match: match, profile: profile, identity: identity, rules: rules)
+      initial += match.advertise()
+    case .join(let endpoint):
+      match.advertisedFingerprint = advertised
+      initial.append(.status("Connecting to \(endpoint)…"))
+      joining = endpoint
     }
     if ui == .curses {
-      return runCursesNetwork(match: match, initial: initial, ascii: ascii, environment: environment, context: context)
+      return runCursesNetwork(
+        match: match, joining: joining, initial: initial, ascii: ascii, environment: environment, context: context)
     }
-    return PlainNetworkDriver(match: match, log: context.log).run(initial: initial)
+    return PlainNetworkDriver(match: match, log: context.log).run(initial: initial, joining: joining)
   }
 
   static func hostIntroduction(match: NetworkMatch, profile: Profile, identity: Security.Identity, rules: Rules)
@@ -247,13 +244,12 @@ public enum TicTacToe {
   private static func makeDriver(controller: UIController, environment: [String: String], context: Context)
     -> CursesDriver
   {
-    let signals = SignalPipe()
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     context.log.write(
       "curses UI started (\(controller.state.glyphs == .unicode ? "UTF-8" : "ASCII"), colour \(!noColor))")
     let terminal = CursesTerminal(useColor: !noColor)
     let driver = CursesDriver(
-      terminal: terminal, controller: controller, signals: signals, log: context.log,
+      terminal: terminal, controller: controller, loop: EventLoop(), log: context.log,
       onSaveSettings: { settings in
         do {
           try SettingsFile.save(settings, to: context.paths.settingsFile)
@@ -281,7 +277,7 @@ public enum TicTacToe {
   /// Hosting or joining chosen in the lobby: default trust (trust on first use), the saved rules.
   private static func startFromLobby(
     address: String?, advertised: Fingerprint?, settings: Settings, environment: [String: String], context: Context
-  ) -> Result<(NetworkMatch, [MatchEvent]), MatchEnd> {
+  ) -> Result<(NetworkMatch, [MatchEvent], Endpoint?), MatchEnd> {
     let options = NetworkOptions()
     let profile = profile(environment, name: nil)
     do {
@@ -294,12 +290,11 @@ public enum TicTacToe {
           return .failure(.setup("\"\(address)\" is not an address: use HOST, HOST:PORT or [IPv6]:PORT"))
         }
         match.advertisedFingerprint = advertised
-        try match.join(endpoint)
-        return .success((match, []))
+        return .success((match, [], endpoint))
       }
       try match.host(bind: nil, port: Endpoint.defaultPort)
       return .success(
-        (match, hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules)))
+        (match, hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules), nil))
     } catch let error as MatchEnd {
       return .failure(error)
     } catch let error as NetworkError {
@@ -311,7 +306,8 @@ public enum TicTacToe {
 
   /// `tictactoe host` or `join` in the full-screen UI.
   static func runCursesNetwork(
-    match: NetworkMatch, initial: [MatchEvent], ascii: Bool, environment: [String: String], context: Context
+    match: NetworkMatch, joining: Endpoint?, initial: [MatchEvent], ascii: Bool, environment: [String: String],
+    context: Context
   ) -> Int32 {
     guard isatty(0) == 1 && isatty(1) == 1 else {
       writeError("tictactoe: the full-screen game needs a terminal; for pipes and scripts use --ui plain\n")
@@ -324,7 +320,7 @@ public enum TicTacToe {
     net.warnings = match.warnings
     controller.showNetwork(net)
     let driver = makeDriver(controller: controller, environment: environment, context: context)
-    driver.match = match
+    driver.adopt(match, joining: joining)
     driver.present(
       initial.filter { if case .status(let text) = $0 { !text.hasPrefix("warning:") } else { true } }, match)
     let status = driver.run(initial: [])

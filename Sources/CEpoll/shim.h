@@ -1,4 +1,4 @@
-// Linux's epoll, which Swift's Glibc module leaves out. Used by Transport's PollSet only.
+// Linux's epoll, which Swift's Glibc module leaves out. Used by EventLoop's PollSet only.
 #ifndef TICTACTOE_CEPOLL_SHIM_H
 #define TICTACTOE_CEPOLL_SHIM_H
 #include <sys/epoll.h>

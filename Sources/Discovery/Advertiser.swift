@@ -88,13 +88,6 @@ public final class Advertiser {
     return events
   }
 
-  /// Waits up to `timeout` for the descriptor and processes it: for scripts and tests.
-  public func waitForEvents(timeout: Duration) throws(DiscoveryError) -> [AdvertiserEvent] {
-    guard let descriptor else { return [] }
-    guard !Readiness.wait(for: [descriptor], timeout: timeout).isEmpty else { return [] }
-    return try process()
-  }
-
   /// Replaces the published TXT record (e.g. `state` from waiting to playing).
   public func update(txt newTXT: ServiceTXT) throws(DiscoveryError) {
     guard let ref = registration.serviceRef else {

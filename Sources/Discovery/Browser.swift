@@ -77,24 +77,6 @@ public final class Browser {
     return process(readable: [descriptor])
   }
 
-  /// Polls `descriptors` for up to `timeout` and processes what is readable: for scripts and tests.
-  public func waitForEvents(timeout: Duration) -> [BrowserEvent] {
-    process(readable: Readiness.wait(for: descriptors, timeout: timeout))
-  }
-
-  /// Browses for `window` and returns the games seen by then: for `tictactoe list`.
-  public static func collectGames(for window: Duration) throws(DiscoveryError) -> [DiscoveredGame] {
-    let browser = try Browser()
-    let clock = ContinuousClock()
-    let deadline = clock.now + window
-    while clock.now < deadline {
-      for event in browser.waitForEvents(timeout: deadline - clock.now) {
-        if case .failed(let error) = event { throw error }
-      }
-    }
-    return browser.games
-  }
-
   /// Stops browsing and every resolve and query; idempotent. `games` becomes empty.
   public func cancel() {
     browse.cancel()

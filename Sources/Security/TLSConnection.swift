@@ -257,6 +257,25 @@ public final class TLSConnection {
     return String(cString: name)
   }
 
+  /// `count` bytes of keying material exported for `label` (RFC 8446 §7.5), the same on both ends of this
+  /// TLS session and on no other; nil before the handshake has finished.
+  public func exportedKeyingMaterial(label: String, count: Int) -> [UInt8]? {
+    guard handshakeDone, count > 0 else { return nil }
+    var out = [UInt8](repeating: 0, count: count)
+    let labelBytes = Array(label.utf8)
+    let status = labelBytes.withUnsafeBufferPointer { labelBuffer in
+      labelBuffer.withMemoryRebound(to: CChar.self) { label in
+        SSL_export_keying_material(ssl, &out, count, label.baseAddress, label.count, nil, 0, 0)
+      }
+    }
+    return status == 1 ? out : nil
+  }
+
+  /// The words both players compare aloud (see `VerificationCode`); nil before the handshake has finished.
+  public var verificationCode: VerificationCode? {
+    exportedKeyingMaterial(label: VerificationCode.exporterLabel, count: 8).flatMap(VerificationCode.init(material:))
+  }
+
   /// The highest TLS version in the peer's first hello, for explaining version mismatches.
   var peerHelloVersion: UInt16? {
     probe.helloVersion

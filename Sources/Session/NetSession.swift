@@ -196,24 +196,33 @@ public struct NetSession: Sendable {
     return outputs
   }
 
-  public mutating func chat(_ text: String, now: Double) -> [SessionOutput] {
-    guard !isClosed, peerGreeted, !isResuming else { return [] }
+  public mutating func chat(_ text: String, now: Double) throws(ActionRefusal) -> [SessionOutput] {
+    guard !isClosed else { throw .matchOver }
+    guard peerGreeted else { throw .notStarted }
+    guard !isResuming else { throw .reconnecting }
     if case .lost = link {
       // Kept to send on resume, but not without end: the peer takes them as one burst.
-      guard chatsWhileLost < configuration.chatBurst else { return [] }
+      guard chatsWhileLost < configuration.chatBurst else {
+        throw .chatHeldWhileDisconnected(limit: configuration.chatBurst)
+      }
       chatsWhileLost += 1
     }
     return [send(.chat(Self.clip(text, bytes: Message.maximumChatBytes)), now)]
   }
 
-  public mutating func resign(now: Double) -> [SessionOutput] {
-    guard phase == .playing, let myMark, !isResuming else { return [] }
+  public mutating func resign(now: Double) throws(ActionRefusal) -> [SessionOutput] {
+    guard !isClosed else { throw .matchOver }
+    guard !isResuming else { throw .reconnecting }
+    guard phase == .playing, let myMark else { throw .noGameInProgress }
     return [send(.resign, now)] + end(.resigned(loser: myMark))
   }
 
   /// Offers a rematch, or accepts the peer's offer.
-  public mutating func offerRematch(now: Double) -> [SessionOutput] {
-    guard phase == .betweenGames, !rematchOfferedByMe, !isResuming else { return [] }
+  public mutating func offerRematch(now: Double) throws(ActionRefusal) -> [SessionOutput] {
+    guard !isClosed else { throw .matchOver }
+    guard !isResuming else { throw .reconnecting }
+    guard phase == .betweenGames else { throw phase == .playing ? .gameInProgress : .notStarted }
+    guard !rematchOfferedByMe else { throw .rematchAlreadyOffered }
     if rematchOfferedByPeer { return [send(.rematchAccept, now)] + startGame() }
     rematchOfferedByMe = true
     return [send(.rematchOffer, now)]
@@ -328,8 +337,9 @@ public struct NetSession: Sendable {
   }
 
   /// The remaining player ends a game whose opponent did not come back within the grace period: a win.
-  public mutating func claim(now: Double) -> [SessionOutput] {
-    guard graceExpired, case .lost = link, phase == .playing, let myMark else { return [] }
+  public mutating func claim(now: Double) throws(ActionRefusal) -> [SessionOutput] {
+    guard !isClosed else { throw .matchOver }
+    guard graceExpired, case .lost = link, phase == .playing, let myMark else { throw .nothingToClaim }
     return end(.abandoned(loser: myMark.opponent)) + [
       close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: true))
     ]

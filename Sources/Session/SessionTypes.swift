@@ -107,6 +107,42 @@ public enum SessionOutput: Sendable, Equatable {
   case resumed(game: Int, ply: Int)
 }
 
+/// Why chat, a resignation, a rematch or a claim of this player's cannot be done now. Every front end says it
+/// in these words.
+public enum ActionRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The session is over.
+  case matchOver
+  /// The other side has not been let in (or said hello) yet.
+  case notStarted
+  /// A new connection is confirming the game; this waits the moment that takes.
+  case reconnecting
+  /// While the connection is down only this many chat messages are kept to send on resume.
+  case chatHeldWhileDisconnected(limit: Int)
+  /// No game is in progress (to resign).
+  case noGameInProgress
+  /// A game is in progress (a rematch comes after it).
+  case gameInProgress
+  /// This player already offered a rematch.
+  case rematchAlreadyOffered
+  /// Only a game whose opponent did not come back within the grace period can be claimed.
+  case nothingToClaim
+
+  public var description: String {
+    switch self {
+    case .matchOver: return "the match is over"
+    case .notStarted: return "the match has not started yet"
+    case .reconnecting: return "the connection is being restored; try again in a moment"
+    case .chatHeldWhileDisconnected(let limit):
+      return "the connection is down: only \(limit) messages are kept to send when it is back"
+    case .noGameInProgress: return "no game is in progress"
+    case .gameInProgress: return "the game is still going: finish it or resign first"
+    case .rematchAlreadyOffered: return "you already offered a rematch; waiting for the answer"
+    case .nothingToClaim:
+      return "there is nothing to claim; the game can be claimed once the grace period is over"
+    }
+  }
+}
+
 /// Why a move of this player's was not played.
 public enum PlayError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The move breaks the rules (or no game is in progress).

@@ -8,6 +8,8 @@ public struct NetGameState: Sendable, Equatable {
   public var myName: String
   public var peerName: PeerText?
   public var peerFingerprint: String?
+  /// The four words both players compare aloud (`v` shows them during the match).
+  public var verificationCode: String?
   public var connection: String?
   /// Knobs that weaken checking, shown while in force.
   public var warnings: [String] = []

@@ -431,6 +431,11 @@ public struct UIController: Sendable {
       return []
     case .character("R"):
       return net.game?.isOver == false ? [.netResign] : []
+    case .character("v"):
+      net.notice =
+        net.verificationCode.map { "Verification code: \($0) (the same on both screens)" }
+        ?? "No verification code yet: not connected."
+      return []
     case .character("w") where net.dropped?.claimable == true && net.result == nil:
       return [.netClaim]
     case .character("n"):

@@ -160,18 +160,25 @@ public final class PeerConnection {
     return true
   }
 
-  /// Sends close_notify (best effort), then closes the socket.
+  /// Where a graceful close leaves what the peer has not taken yet (nil: it is dropped).
+  public var closer: ClosingSockets?
+
+  /// Closes the connection. Gracefully, close_notify follows what is queued (a goodbye); what the socket does
+  /// not take at once goes to `closer`, which sends it as the peer reads and closes the socket then, or at its
+  /// deadline. Never waits.
   public func close(gracefully: Bool = true) {
     guard !isClosed else { return }
+    isClosed = true
     if gracefully && isSecured {
       tls.shutdown()
       queueCiphertext()
-      // Give a blocked peer a short moment to take the last bytes (the goodbye and close_notify).
-      var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-      for _ in 0..<10 where !flush() { _ = poll(&pfd, 1, 50) }
-      shutdown(fd, Int32(SHUT_WR))
+      if !flush(), let closer {
+        closer.adopt(fd, sending: outbox)
+        outbox = []
+        return
+      }
+      if outbox.isEmpty { shutdown(fd, Int32(SHUT_WR)) }
     }
-    isClosed = true
     Glibc.close(fd)
   }
 

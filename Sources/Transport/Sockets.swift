@@ -128,13 +128,23 @@ public enum Sockets {
     return Endpoint(host: scope != 0 ? "\(host)%\(scope)" : host, port: port)
   }
 
-  /// Resolves `endpoint` and connects to the first address that answers, waiting at most `timeout` seconds
-  /// per address. The socket returned is non-blocking. With `wait` false only the first address is tried and
-  /// the socket is returned while it may still be connecting: the caller polls it (POLLOUT), and a refusal
-  /// shows as an error on its first read or write. Give a numeric address then, so resolving cannot block.
-  public static func connect(_ endpoint: Endpoint, timeout: Int = 10, wait: Bool = true) throws(NetworkError)
-    -> Int32
-  {
+  /// One address a name resolved to, ready to connect to (IPv6 link-local ones carry their interface).
+  public struct Address: Sendable, CustomStringConvertible {
+    fileprivate var storage: sockaddr_storage
+    fileprivate var length: socklen_t
+
+    public var family: Int32 { Int32(storage.ss_family) }
+
+    /// The address as text ("192.0.2.1:7177", "[::1]:7177").
+    public var description: String {
+      let (host, port) = Sockets.describe(storage)
+      return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+  }
+
+  /// Every address `endpoint` names, in getaddrinfo's order. This may block on DNS: call it off the event
+  /// loop (`EventLoop.perform`), or with a numeric address.
+  public static func resolve(_ endpoint: Endpoint) throws(NetworkError) -> [Address] {
     var hints = addrinfo()
     hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
     hints.ai_flags = AI_ADDRCONFIG
@@ -151,22 +161,56 @@ public enum Sockets {
       throw .hostNotFound(endpoint.host, reason: String(cString: gai_strerror(status)))
     }
     defer { freeaddrinfo(result) }
-    var lastError: NetworkError = .unreachable(endpoint, reason: "no usable address")
+    var addresses: [Address] = []
     var entry = result
     while let info = entry {
       entry = info.pointee.ai_next
       if scope != 0 && info.pointee.ai_family == AF_INET6 {
         info.pointee.ai_addr.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_scope_id = scope }
       }
-      let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
-      guard fd >= 0 else { continue }
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      setNonBlocking(fd)
-      setNoDelay(fd)
-      if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
-      guard errno == EINPROGRESS else {
-        lastError = classify(errno, endpoint, timeout)
-        close(fd)
+      var storage = sockaddr_storage()
+      let length = min(info.pointee.ai_addrlen, socklen_t(MemoryLayout<sockaddr_storage>.size))
+      withUnsafeMutableBytes(of: &storage) { target in
+        target.copyMemory(from: UnsafeRawBufferPointer(start: info.pointee.ai_addr, count: Int(length)))
+      }
+      addresses.append(Address(storage: storage, length: length))
+    }
+    guard !addresses.isEmpty else { throw .unreachable(endpoint, reason: "no usable address") }
+    return addresses
+  }
+
+  /// Starts connecting to `address` without waiting: the socket returned is non-blocking and may still be
+  /// connecting. Poll it for POLLOUT, then `connectFailure` says whether it worked.
+  public static func startConnect(_ address: Address, endpoint: Endpoint) throws(NetworkError) -> Int32 {
+    let fd = socket(address.family, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw .unreachable(endpoint, reason: String(cString: strerror(errno))) }
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    setNonBlocking(fd)
+    setNoDelay(fd)
+    var storage = address.storage
+    let status = withUnsafePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, address.length) }
+    }
+    if status == 0 || errno == EINPROGRESS { return fd }
+    let failure = classify(errno, endpoint, 0)
+    close(fd)
+    throw failure
+  }
+
+  /// Resolves `endpoint` and connects to the first address that answers, waiting at most `timeout` seconds
+  /// per address; the socket returned is non-blocking. This blocks: for tests, tools and the benchmark (the
+  /// game resolves off its loop and connects with `startConnect`). With `wait` false only the first address
+  /// is tried and the socket is returned while it may still be connecting.
+  public static func connect(_ endpoint: Endpoint, timeout: Int = 10, wait: Bool = true) throws(NetworkError)
+    -> Int32
+  {
+    var lastError: NetworkError = .unreachable(endpoint, reason: "no usable address")
+    for address in try resolve(endpoint) {
+      let fd: Int32
+      do {
+        fd = try startConnect(address, endpoint: endpoint)
+      } catch {
+        lastError = error
         continue
       }
       if !wait { return fd }
@@ -178,11 +222,8 @@ public enum Sockets {
         close(fd)
         continue
       }
-      var code: Int32 = 0
-      var length = socklen_t(MemoryLayout<Int32>.size)
-      getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
-      if code == 0 { return fd }
-      lastError = classify(code, endpoint, timeout)
+      guard let failure = connectFailure(fd, endpoint) else { return fd }
+      lastError = failure
       close(fd)
     }
     throw lastError

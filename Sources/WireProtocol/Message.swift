@@ -1,4 +1,5 @@
 import GameCore
+import UntrustedText
 
 /// Why the host turned a joiner away.
 public enum RefusalReason: UInt8, Sendable, Equatable {
@@ -48,6 +49,23 @@ public enum Message: Sendable, Equatable {
   case resumeCheck(game: UInt16, ply: UInt16, digest: [UInt8])
 
   public static let maximumNameBytes = 64
+  /// A name is also at most this many characters (grapheme clusters, as a screen shows them).
+  public static let maximumNameCharacters = 32
+
+  /// Refuses text a peer's screen would show that could not be shown as it is: control characters (C0, C1,
+  /// DEL, NUL), line separators, bidirectional controls and invisible characters (which make two names look
+  /// alike), and text longer than `maximumCharacters` characters.
+  static func checkShownText(_ text: String, _ field: String, maximumCharacters: Int) throws(WireError) {
+    if let bad = text.unicodeScalars.first(where: VisibleText.isUnsafe) {
+      let hex = String(bad.value, radix: 16, uppercase: true)
+      let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+      throw .badValue(field, reason: "it contains \(code), a control, bidirectional or invisible character")
+    }
+    guard text.count <= maximumCharacters else {
+      throw .badValue(field, reason: "it has \(text.count) characters (at most \(maximumCharacters))")
+    }
+    if !text.isEmpty && text.allSatisfy(\.isWhitespace) { throw .badValue(field, reason: "it is only spaces") }
+  }
   public static let maximumChatBytes = 500
   public static let maximumTextBytes = 500
   public static let coinBytes = 32
@@ -150,7 +168,10 @@ public enum Message: Sendable, Equatable {
       let versions = try f.u16s(1, "protocol versions")
       let name = try f.string(2, "player name", maximum: maximumNameBytes)
       guard !name.isEmpty else { throw .badValue("player name", reason: "it is empty") }
-      return .hello(versions: versions, name: name, software: try f.string(3, "software version", maximum: 64))
+      try checkShownText(name, "player name", maximumCharacters: maximumNameCharacters)
+      let software = try f.string(3, "software version", maximum: 64)
+      try checkShownText(software, "software version", maximumCharacters: 64)
+      return .hello(versions: versions, name: name, software: software)
     case .welcome:
       let version = try f.u16(1, "protocol version")
       let rows = Int(try f.u8(2, "rows"))

@@ -1,4 +1,5 @@
 import COpenSSL
+import EventLoop
 import Security
 import Transport
 

@@ -1,3 +1,4 @@
+import EventLoop
 import GameCore
 import Security
 import Session
@@ -231,9 +232,9 @@ final class LoadGenerator {
         scheduleIfReady(client, now: now)
       case .gameEnded:
         client.awaitingSince = nil
-        if let more = client.session?.offerRematch(now: seconds(now)) { apply(more, to: client, now: now) }
+        if let more = try? client.session?.offerRematch(now: seconds(now)) { apply(more, to: client, now: now) }
       case .rematchOffered:
-        if let more = client.session?.offerRematch(now: seconds(now)) { apply(more, to: client, now: now) }
+        if let more = try? client.session?.offerRematch(now: seconds(now)) { apply(more, to: client, now: now) }
       case .closed(let end):
         fail(client, "the session ended: \(end)")
       case .connectionLost:

@@ -123,8 +123,13 @@ private struct Table {
     }
   }
 
-  mutating func joinerDoes(_ action: (inout NetSession, Double) -> [SessionOutput]) {
-    takeJoiner(action(&joiner, now))
+  /// The joiner acts; a refusal of what the test asked for fails the test.
+  mutating func joinerDoes(_ action: (inout NetSession, Double) throws -> [SessionOutput]) {
+    do {
+      takeJoiner(try action(&joiner, now))
+    } catch {
+      Issue.record("the joiner's action was refused: \(error)")
+    }
     pump()
   }
 }
@@ -158,7 +163,7 @@ private struct Table {
     var random = SplitMix(seed: seed &* 31 &+ 5)
     var botMarks: [Mark] = []
     for game in 1...4 {
-      if game > 1 { table.joinerDoes { $0.offerRematch(now: $1) } }
+      if game > 1 { table.joinerDoes { try $0.offerRematch(now: $1) } }
       #expect(table.joiner.phase == .playing && table.joiner.gameNumber == game)
       if let mark = table.joiner.myMark { botMarks.append(mark.opponent) }
       // Half the games against random moves, half against a perfect joiner.
@@ -186,8 +191,8 @@ private struct Table {
 
   @Test func theFirstChatIsAnsweredOnceAndLaterOnesAreIgnored() {
     var table = Table()
-    table.joinerDoes { $0.chat("hello bot", now: $1) }
-    table.joinerDoes { $0.chat("are you there?", now: $1) }
+    table.joinerDoes { try $0.chat("hello bot", now: $1) }
+    table.joinerDoes { try $0.chat("are you there?", now: $1) }
     let chats = table.joinerEvents.compactMap { if case .chat(let text) = $0 { text.unsanitised } else { nil } }
     #expect(chats == [table.bot.chatReply])
     #expect(chats.first?.contains("practice bot (perfect)") == true)
@@ -196,9 +201,9 @@ private struct Table {
 
   @Test func aJoinerWhoResignsOrLeavesMidGameIsRecorded() {
     var table = Table()
-    table.joinerDoes { $0.resign(now: $1) }
+    table.joinerDoes { try $0.resign(now: $1) }
     #expect(table.records.map(\.outcome) == [.peerResigned])
-    table.joinerDoes { $0.offerRematch(now: $1) }
+    table.joinerDoes { try $0.offerRematch(now: $1) }
     #expect(table.joiner.phase == .playing)
     table.joinerDoes { $0.quit(text: "bye", now: $1) }
     #expect(table.records.map(\.outcome) == [.peerResigned, .unfinished("the peer left")])

@@ -328,15 +328,29 @@ private final class AttackedHost {
   /// The same within a name's 64 bytes.
   static let shortPoison = "\u{1B}]2;pwned\u{07}\u{1B}[2J\nFAKE\r\u{0}\u{9B}\u{202E}"
 
-  @Test func aHostileNameChatAndGoodbyeReachThePlainTerminalAndLogOnlyAsEscapes() throws {
+  @Test func aNameOrSoftwareWithControlCharactersIsRefusedWhenDecoded() throws {
+    let host = try AttackedHost()
+    let named = try host.attacker()
+    try named.send(.hello(versions: [1], name: "mallory" + Self.shortPoison, software: "hostile 1"))
+    host.expectRefusal(named, naming: "a bad player name: it contains U+001B")
+    let software = try host.attacker()
+    try software.send(.hello(versions: [1], name: "mallory", software: "x\u{202E}"))
+    host.expectRefusal(software, naming: "a bad software version: it contains U+202E")
+    let invisible = try host.attacker()
+    try invisible.send(.hello(versions: [1], name: "alice\u{200B}", software: "hostile 1"))
+    host.expectRefusal(invisible, naming: "a bad player name: it contains U+200B")
+    host.expectStillServing()
+  }
+
+  @Test func aHostileCertificateNameChatAndGoodbyeReachThePlainTerminalAndLogOnlyAsEscapes() throws {
     let host = try AttackedHost()
     let client = try HostileClient(port: host.port, name: "cert" + Self.shortPoison)
-    _ = try host.startGame(client, name: "mallory" + Self.shortPoison, software: "soft" + Self.shortPoison)
+    _ = try host.startGame(client)
     try client.send(.chat("hi" + Self.poison))
     #expect(host.host.waitFor("hi\\x1B]2;pwned"), "\(host.context)")
     try client.send(.bye(.quit, text: "bye" + Self.poison))
     #expect(host.host.exitStatus() == 30, "\(host.context)")
-    #expect(host.waitForLog("hello from mallory"), "\(host.context)")
+    #expect(host.waitForLog("remembered new peer cert"), "\(host.context)")
     let shown = Array(host.host.output.utf8) + Array(host.host.errors.utf8)
     for forbidden: UInt8 in [0x1B, 0x07, 0x00, 0x0D] {
       #expect(!shown.contains(forbidden), "byte \(forbidden) reached the terminal:\n\(host.context)")
@@ -344,7 +358,7 @@ private final class AttackedHost {
     let text = host.host.output + host.host.errors
     #expect(!text.contains("\u{9B}") && !text.contains("\u{202E}"), "a C1 or bidi control reached the terminal")
     #expect(!text.split(separator: "\n").contains { $0.hasPrefix("FAKE") }, "a peer forged a line:\n\(text)")
-    #expect(text.contains("opponent: mallory\\x1B]2;pwned\\x07"), "\(text)")
+    #expect(text.contains("mallory says: hi\\x1B]2;pwned\\x07"), "\(text)")
     #expect(text.contains("Your opponent left: bye\\x1B]2;pwned"), "\(text)")
     // One line per event in the log: every line starts with its timestamp, none was forged.
     let lines = host.log.split(separator: "\n")
@@ -353,6 +367,7 @@ private final class AttackedHost {
       #expect(line.first == "2", "a log line does not start with its timestamp: \(line)")
       #expect(!line.utf8.contains(0x1B) && !line.utf8.contains(0x00), "a control byte reached the log: \(line)")
     }
-    #expect(host.log.contains("hello from mallory\\x1B]2;pwned"))
+    #expect(host.log.contains("remembered new peer cert\\x1B]2;pwned\\x07"), "\(host.log)")
   }
+
 }

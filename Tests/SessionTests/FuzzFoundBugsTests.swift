@@ -26,7 +26,7 @@ import WireProtocol
     var pair = Pair()
     pair.startMatch()
     let text = String(repeating: "a", count: 499) + "é"
-    let outputs = pair.joiner.chat(text, now: 0)
+    let outputs = try pair.joiner.chat(text, now: 0)
     guard case .send(let message) = outputs.first else {
       Issue.record("nothing sent")
       return

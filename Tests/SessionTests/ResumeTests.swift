@@ -199,9 +199,9 @@ struct TestRandom {
       link.settle()
     }
     #expect(link.host.phase == .betweenGames)
-    link.fromHost(link.host.offerRematch(now: 0))
+    link.fromHost(try link.host.offerRematch(now: 0))
     link.settle()
-    link.fromJoiner(link.joiner.offerRematch(now: 0))  // accepts: game 2 starts on the joiner only
+    link.fromJoiner(try link.joiner.offerRematch(now: 0))  // accepts: game 2 starts on the joiner only
     link.drop()
     #expect(link.joiner.gameNumber == 2 && link.host.gameNumber == 1)
     link.reconnect()
@@ -214,7 +214,7 @@ struct TestRandom {
   @Test func aResignationLostInTheDropEndsTheGameOnBothSides() throws {
     var link = LossyLink()
     link.start()
-    link.fromJoiner(link.joiner.resign(now: 0))
+    link.fromJoiner(try link.joiner.resign(now: 0))
     link.drop()
     link.reconnect()
     link.settle()
@@ -268,7 +268,7 @@ struct TestRandom {
     link.reconnect()
     #expect(link.joiner.isResuming && !link.joiner.myTurn)
     #expect(throws: PlayError.reconnecting) { try link.joiner.play(p(0, 0), now: 0) }
-    #expect(link.joiner.chat("hello?", now: 0).isEmpty)
+    #expect(throws: ActionRefusal.reconnecting) { try link.joiner.chat("hello?", now: 0) }
     link.settle()
     #expect(!link.joiner.isResuming)
   }
@@ -331,7 +331,7 @@ struct TestRandom {
     link.start()
     link.drop()
     // Chat piles up while the connection is down: more than the three kept.
-    for index in 0..<5 { link.fromHost(link.host.chat("are you there? \(index)", now: 0)) }
+    for index in 0..<5 { link.fromHost(try link.host.chat("are you there? \(index)", now: 0)) }
     link.reconnect()
     link.settle()
     #expect(
@@ -340,11 +340,17 @@ struct TestRandom {
       })
   }
 
-  @Test func chatTypedWhileTheConnectionIsDownArrivesWithoutCountingAsAFlood() {
+  @Test func chatTypedWhileTheConnectionIsDownArrivesWithoutCountingAsAFlood() throws {
     var link = LossyLink()
     link.start()
     link.drop()
-    for index in 0..<12 { link.fromHost(link.host.chat("still there? \(index)", now: Double(index))) }
+    for index in 0..<10 { link.fromHost(try link.host.chat("still there? \(index)", now: Double(index))) }
+    // The ones beyond what is kept are refused, saying so, instead of vanishing.
+    for index in 10..<12 {
+      #expect(throws: ActionRefusal.chatHeldWhileDisconnected(limit: 10)) {
+        try link.host.chat("still there? \(index)", now: Double(index))
+      }
+    }
     link.reconnect()
     link.settle()
     #expect(link.closings.isEmpty, "\(link.closings)")
@@ -376,10 +382,10 @@ struct TestRandom {
     // The first player completes the top row while the other resigns: each applies only its own.
     if hostFirst {
       try link.hostPlays(p(0, 2))
-      link.fromJoiner(link.joiner.resign(now: 0))
+      link.fromJoiner(try link.joiner.resign(now: 0))
     } else {
       try link.joinerPlays(p(0, 2))
-      link.fromHost(link.host.resign(now: 0))
+      link.fromHost(try link.host.resign(now: 0))
     }
     link.reconnect()
     link.settle()
@@ -400,7 +406,7 @@ struct TestRandom {
     link.drop()
     #expect(link.hostEvents.suffix(2) == [.connectionLost(until: 120), .graceExpired])
     let mark = try #require(link.host.myMark)
-    #expect(link.host.claim(now: 123).first == .gameEnded(.abandoned(loser: mark.opponent)))
+    #expect(try link.host.claim(now: 123).first == .gameEnded(.abandoned(loser: mark.opponent)))
   }
 
   @Test func aResumeThatNeverFinishesIsDroppedAfterTheSilenceLimit() {
@@ -445,10 +451,10 @@ struct TestRandom {
     link.drop()
     #expect(link.host.nextDeadline == 130)
     #expect(link.host.tick(now: 129).isEmpty)
-    #expect(link.host.claim(now: 129).isEmpty)  // too early
+    #expect(throws: ActionRefusal.nothingToClaim) { try link.host.claim(now: 129) }  // too early
     #expect(link.host.tick(now: 130) == [.graceExpired])
     #expect(link.host.nextDeadline == nil)
-    let outputs = link.host.claim(now: 131)
+    let outputs = try link.host.claim(now: 131)
     let mark = try #require(link.host.myMark)
     #expect(
       outputs == [
@@ -460,7 +466,7 @@ struct TestRandom {
   @Test func betweenGamesTheMatchEndsWhenTheGraceRunsOut() throws {
     var link = LossyLink()
     link.start()
-    link.fromJoiner(link.joiner.resign(now: 0))
+    link.fromJoiner(try link.joiner.resign(now: 0))
     link.settle()
     link.drop()
     #expect(link.joiner.tick(now: 120) == [.closed(.peerDidNotReturn(seconds: 120, claimed: false))])
@@ -520,8 +526,8 @@ struct TestRandom {
         let hostActs = random.chance(50)
         var session = hostActs ? link.host : link.joiner
         guard !session.isResuming, !session.isClosed else { continue }
-        if session.phase == .betweenGames, session.gameNumber < 4 {
-          let outputs = session.offerRematch(now: link.now)
+        if session.phase == .betweenGames, session.gameNumber < 4, !session.rematchOfferedByMe {
+          let outputs = try session.offerRematch(now: link.now)
           if hostActs {
             link.host = session
             link.fromHost(outputs)

@@ -106,7 +106,7 @@ struct Pair {
   }
 
   @Test(arguments: [(0, 0, true), (1, 0, false), (0, 1, false), (3, 1, true)])
-  func theCoinDecidesWhoStartsAndNeitherSideChoosesAlone(secret: UInt8, share: UInt8, hostFirst: Bool) {
+  func theCoinDecidesWhoStartsAndNeitherSideChoosesAlone(secret: UInt8, share: UInt8, hostFirst: Bool) throws {
     var pair = Pair(hostSecret: secret, joinerShare: share)
     pair.startMatch()
     #expect(pair.host.myMark == (hostFirst ? .x : .o))
@@ -119,33 +119,34 @@ struct Pair {
     let firstX = pair.host.myMark
     try pair.play(p(0, 0))
     pair.deliver(
-      fromHost: pair.host.phase == .playing && !pair.host.myTurn ? pair.host.resign(now: 0) : pair.joiner.resign(now: 0)
+      fromHost: pair.host.phase == .playing && !pair.host.myTurn
+        ? try pair.host.resign(now: 0) : try pair.joiner.resign(now: 0)
     )
     #expect(pair.joiner.phase == .betweenGames && pair.host.phase == .betweenGames)
-    pair.deliver(fromJoiner: pair.joiner.offerRematch(now: 0))
+    pair.deliver(fromJoiner: try pair.joiner.offerRematch(now: 0))
     #expect(pair.hostEvents.last == .rematchOffered)
-    pair.deliver(fromHost: pair.host.offerRematch(now: 0))
+    pair.deliver(fromHost: try pair.host.offerRematch(now: 0))
     #expect(pair.host.gameNumber == 2 && pair.joiner.gameNumber == 2)
     #expect(pair.host.myMark == firstX?.opponent)
     #expect(pair.host.game?.history == [])
   }
 
-  @Test func crossedRematchOffersStartOneGame() {
+  @Test func crossedRematchOffersStartOneGame() throws {
     var pair = Pair()
     pair.startMatch()
-    pair.deliver(fromHost: pair.host.resign(now: 0))
-    let hostOffer = pair.host.offerRematch(now: 0)
-    let joinerOffer = pair.joiner.offerRematch(now: 0)
+    pair.deliver(fromHost: try pair.host.resign(now: 0))
+    let hostOffer = try pair.host.offerRematch(now: 0)
+    let joinerOffer = try pair.joiner.offerRematch(now: 0)
     pair.deliver(fromHost: hostOffer)
     pair.deliver(fromJoiner: joinerOffer)
     #expect(pair.host.gameNumber == 2 && pair.joiner.gameNumber == 2)
     #expect(pair.host.phase == .playing && pair.joiner.phase == .playing)
   }
 
-  @Test func resignationEndsTheGameForBoth() {
+  @Test func resignationEndsTheGameForBoth() throws {
     var pair = Pair()
     pair.startMatch()
-    pair.deliver(fromJoiner: pair.joiner.resign(now: 0))
+    pair.deliver(fromJoiner: try pair.joiner.resign(now: 0))
     let joinerMark = pair.joiner.myMark ?? .x
     #expect(pair.host.lastResult == .resigned(loser: joinerMark))
     #expect(pair.host.score.wins == 1 && pair.joiner.score.losses == 1)
@@ -260,10 +261,10 @@ struct Pair {
     #expect(pair.host.tick(now: 20).isEmpty)  // no heartbeats into a dead connection
   }
 
-  @Test func chatArrivesAndAFloodIsStopped() {
+  @Test func chatArrivesAndAFloodIsStopped() throws {
     var pair = Pair()
     pair.startMatch()
-    pair.deliver(fromJoiner: pair.joiner.chat("good luck", now: 0))
+    pair.deliver(fromJoiner: try pair.joiner.chat("good luck", now: 0))
     #expect(pair.hostEvents.contains(.chat("good luck")))
     var outputs: [SessionOutput] = []
     for i in 0..<11 { outputs += pair.host.receive(.chat("spam \(i)"), now: 1) }
@@ -298,7 +299,7 @@ struct Pair {
     var mover = moverIsHost ? pair.host : pair.joiner
     var other = moverIsHost ? pair.joiner : pair.host
     let move = try mover.play(p(0, 0), now: 0)
-    _ = other.resign(now: 0)
+    _ = try other.resign(now: 0)
     for case .send(let message) in move { #expect(other.receive(message, now: 0) == []) }
     #expect(!other.isClosed)
   }
@@ -317,7 +318,7 @@ struct Pair {
       var mover = moverIsHost ? pair.host : pair.joiner
       var other = moverIsHost ? pair.joiner : pair.host
       let move = try mover.play(try #require(finalCells.last), now: 0)
-      let resignation = other.resign(now: 0)
+      let resignation = try other.resign(now: 0)
       for case .send(let message) in move { _ = other.receive(message, now: 0) }
       for case .send(let message) in resignation { _ = mover.receive(message, now: 0) }
       let otherMark = try #require(other.myMark)
@@ -329,8 +330,8 @@ struct Pair {
   @Test func resignationsCrossingEachOtherMakeADraw() throws {
     var pair = Pair()
     pair.startMatch()
-    let fromHost = pair.host.resign(now: 0)
-    let fromJoiner = pair.joiner.resign(now: 0)
+    let fromHost = try pair.host.resign(now: 0)
+    let fromJoiner = try pair.joiner.resign(now: 0)
     for case .send(let message) in fromHost { _ = pair.joiner.receive(message, now: 0) }
     for case .send(let message) in fromJoiner { _ = pair.host.receive(message, now: 0) }
     #expect(pair.host.lastResult == .draw && pair.joiner.lastResult == .draw)

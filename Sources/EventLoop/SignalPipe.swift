@@ -51,24 +51,3 @@ public func unblockInheritedSignals() {
   sigemptyset(&none)
   sigprocmask(SIG_SETMASK, &none, nil)
 }
-
-/// Waits until one of `descriptors` is readable or `timeout` milliseconds pass (-1: forever). Returns the
-/// readable ones; an interrupted wait returns none.
-public func waitReadable(_ descriptors: [Int32], timeout: Int32) -> Set<Int32> {
-  var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-  let count = poll(&fds, nfds_t(fds.count), timeout)
-  guard count > 0 else { return [] }
-  return Set(fds.filter { $0.revents != 0 }.map(\.fd))
-}
-
-/// Waits until one of `descriptors` is readable or one of `writers` writable, or `timeout` ms pass.
-public func waitReadyFull(_ descriptors: [Int32], writers: [Int32], timeout: Int32) -> (Set<Int32>, Set<Int32>) {
-  var fds = descriptors.map { fd in
-    pollfd(fd: fd, events: Int16(writers.contains(fd) ? POLLIN | POLLOUT : POLLIN), revents: 0)
-  }
-  let count = poll(&fds, nfds_t(fds.count), timeout)
-  guard count > 0 else { return ([], []) }
-  let readable = fds.filter { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }.map(\.fd)
-  let writable = fds.filter { $0.revents & Int16(POLLOUT) != 0 }.map(\.fd)
-  return (Set(readable), Set(writable))
-}

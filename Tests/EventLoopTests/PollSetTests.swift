@@ -1,6 +1,6 @@
+import EventLoop
 import Glibc
 import Testing
-import Transport
 
 @Suite struct PollSetTests {
   private func makePipe() -> (read: Int32, write: Int32) {

@@ -1,0 +1,71 @@
+import EventLoop
+import Glibc
+import Transport
+
+/// Runs a `NetworkMatch` on the event loop: keeps its descriptors watched and its next deadline scheduled,
+/// and hands everything it reports to the front end.
+final class MatchOnLoop {
+  let match: NetworkMatch
+  private let loop: EventLoop
+  private let report: ([MatchEvent]) -> Void
+  private var sync: DescriptorSync?
+  private var timer: EventLoop.TimerID?
+  private var timerDue: Double?
+
+  init(_ match: NetworkMatch, loop: EventLoop, report: @escaping ([MatchEvent]) -> Void) {
+    self.match = match
+    self.loop = loop
+    self.report = report
+    sync = DescriptorSync(loop: loop) { [unowned self] fd, revents in
+      let readable = revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
+      let writable = revents & Int16(POLLOUT) != 0
+      self.report(self.match.handle(readable: readable ? [fd] : [], writable: writable ? [fd] : []))
+    }
+  }
+
+  /// Brings the loop up to date with the match (call before each wait).
+  func refresh() {
+    sync?.update(match.descriptors)
+    let due = match.nextDeadline
+    guard due != timerDue else { return }
+    loop.cancel(timer)
+    timerDue = due
+    timer = due.map { due in
+      loop.schedule(at: due) { [unowned self] in
+        self.timerDue = nil
+        self.timer = nil
+        self.report(self.match.tick())
+      }
+    }
+  }
+
+  /// Joiner: resolves the host's name on a worker thread (DNS can take seconds; the screen and Ctrl-C stay
+  /// live), then connects on the loop.
+  func join(_ endpoint: Endpoint) {
+    let resolve: @Sendable () -> Result<[Sockets.Address], NetworkError> = {
+      do throws(NetworkError) {
+        return .success(try Sockets.resolve(endpoint))
+      } catch {
+        return .failure(error)
+      }
+    }
+    loop.perform(
+      resolve,
+      then: { [weak self] result in
+        guard let self, self.sync != nil else { return }  // left while the name was being looked up
+        switch result {
+        case .success(let addresses): self.report(self.match.join(endpoint, addresses: addresses))
+        case .failure(let error): self.report(self.match.joinFailed(.network(error)))
+        }
+      })
+  }
+
+  /// Lets go of the loop: nothing of the match is watched any more.
+  func detach() {
+    sync?.clear()
+    sync = nil
+    loop.cancel(timer)
+    timer = nil
+    timerDue = nil
+  }
+}

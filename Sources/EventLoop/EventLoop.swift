@@ -1,0 +1,177 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// The one place the program waits: descriptors (epoll, through `PollSet`), timers, signals and the answers of
+/// work handed to a worker thread, all dispatched on the thread that calls `run`. Every front end (full-screen,
+/// plain, the bot host, LAN look-ups) runs on one of these; nothing else in the program blocks.
+public final class EventLoop {
+  /// What a descriptor is ready for, as poll() flags (POLLIN, POLLOUT, POLLHUP, POLLERR).
+  public typealias Handler = (_ revents: Int16) -> Void
+  public typealias TimerID = Int
+
+  private let pollSet = PollSet()
+  private var handlers: [Int32: Handler] = [:]
+  private var timers: [TimerID: (due: Double, action: () -> Void)] = [:]
+  private var nextTimer: TimerID = 0
+  private var hooks: [() -> Void] = []
+  private var stopped = false
+  private let clock: @Sendable () -> Double
+  /// Work done elsewhere: its answers wait here until the loop's thread takes them.
+  private let finished = Mailbox()
+  private var completions: [Int: (any Sendable) -> Void] = [:]
+  private var nextWork = 0
+  private let wake: (read: Int32, write: Int32)
+  private var signalPipe: SignalPipe?
+  private var signalHandler: ((Int32) -> Void)?
+
+  /// `clock`: seconds on a clock that never jumps (the monotonic clock unless a test gives its own).
+  public init(clock: @escaping @Sendable () -> Double = Monotonic.now) {
+    self.clock = clock
+    var fds: [Int32] = [-1, -1]
+    _ = pipe(&fds)
+    for fd in fds {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    wake = (fds[0], fds[1])
+    watch(wake.read, events: Int16(POLLIN)) { [unowned self] _ in self.takeFinishedWork() }
+  }
+
+  deinit {
+    close(wake.read)
+    close(wake.write)
+  }
+
+  public var now: Double { clock() }
+
+  // MARK: descriptors
+
+  /// Calls `handler` whenever `fd` is ready for `events` (level-triggered, like poll). Replaces an earlier
+  /// handler for the same descriptor.
+  public func watch(_ fd: Int32, events: Int16, _ handler: @escaping Handler) {
+    handlers[fd] = handler
+    pollSet.insert(fd, events: events)
+  }
+
+  /// Changes what `fd` is watched for (0: kept, but not woken for).
+  public func setEvents(_ fd: Int32, _ events: Int16) { pollSet.setEvents(fd, events) }
+
+  /// Stops watching `fd`; call it before closing the descriptor.
+  public func unwatch(_ fd: Int32) {
+    handlers[fd] = nil
+    pollSet.remove(fd)
+  }
+
+  public func isWatching(_ fd: Int32) -> Bool { handlers[fd] != nil }
+
+  public var watchedCount: Int { handlers.count }
+
+  // MARK: timers
+
+  /// Runs `action` once, on the loop, when the clock reaches `due` (at once if it already has).
+  @discardableResult
+  public func schedule(at due: Double, _ action: @escaping () -> Void) -> TimerID {
+    nextTimer += 1
+    timers[nextTimer] = (due, action)
+    return nextTimer
+  }
+
+  public func cancel(_ timer: TimerID?) {
+    if let timer { timers[timer] = nil }
+  }
+
+  /// Runs `hook` before every wait (to draw the screen, or to bring a set of descriptors up to date).
+  public func beforeEachWait(_ hook: @escaping () -> Void) { hooks.append(hook) }
+
+  // MARK: signals
+
+  /// Turns SIGINT, SIGTERM, SIGHUP and SIGWINCH into calls of `handler` on the loop (SIGPIPE is ignored).
+  public func handleSignals(_ handler: @escaping (Int32) -> Void) {
+    let pipe = signalPipe ?? SignalPipe()
+    signalPipe = pipe
+    signalHandler = handler
+    watch(pipe.readDescriptor, events: Int16(POLLIN)) { [unowned self] _ in
+      for number in pipe.drain() { self.signalHandler?(number) }
+    }
+  }
+
+  // MARK: work off the loop
+
+  /// Runs `work` on a worker thread (for what must block: name resolution, a blocking C library call, a file
+  /// written with fsync) and then `completion` with its answer on the loop.
+  public func perform<Answer: Sendable>(
+    _ work: @escaping @Sendable () -> Answer, then completion: @escaping (Answer) -> Void
+  ) {
+    nextWork += 1
+    let id = nextWork
+    completions[id] = { answer in
+      if let answer = answer as? Answer { completion(answer) }
+    }
+    let finished = self.finished
+    let writer = wake.write
+    DispatchQueue.global().async {
+      let answer = work()
+      finished.answers.withLock { $0.append((id, answer)) }
+      var byte: UInt8 = 1
+      _ = write(writer, &byte, 1)
+    }
+  }
+
+  /// Work handed out whose answer has not been taken yet.
+  public var workInFlight: Int { completions.count }
+
+  private func takeFinishedWork() {
+    var buffer = [UInt8](repeating: 0, count: 64)
+    while read(wake.read, &buffer, buffer.count) > 0 {}
+    let answers = finished.answers.withLock { list in
+      defer { list.removeAll() }
+      return list
+    }
+    for (id, answer) in answers {
+      completions.removeValue(forKey: id)?(answer)
+    }
+  }
+
+  // MARK: running
+
+  /// Runs rounds until `stop()`.
+  public func run() {
+    stopped = false
+    while !stopped { runOnce() }
+  }
+
+  /// Ends `run` after the round in progress.
+  public func stop() { stopped = true }
+
+  public var isStopped: Bool { stopped }
+
+  /// One round: the hooks, a wait until a descriptor is ready or the first timer is due (at most
+  /// `maximumWait` seconds when given), then every ready handler and every due timer.
+  public func runOnce(maximumWait: Double? = nil) {
+    for hook in hooks { hook() }
+    guard !stopped else { return }
+    var wait = timers.values.map(\.due).min().map { max(0, $0 - clock()) }
+    if let maximumWait { wait = min(wait ?? maximumWait, maximumWait) }
+    let nanoseconds = wait.map { Int64(($0 * 1e9).rounded(.up)) } ?? -1
+    for (fd, revents) in pollSet.wait(nanoseconds: nanoseconds) {
+      guard !stopped else { return }
+      handlers[fd]?(revents)
+    }
+    runDueTimers()
+  }
+
+  private func runDueTimers() {
+    let now = clock()
+    let due = timers.filter { $0.value.due <= now }.sorted { ($0.value.due, $0.key) < ($1.value.due, $1.key) }
+    for (id, timer) in due where !stopped {
+      guard timers.removeValue(forKey: id) != nil else { continue }  // cancelled by an earlier one
+      timer.action()
+    }
+  }
+}
+
+/// Answers of finished work, handed from the worker threads to the loop.
+private final class Mailbox: Sendable {
+  let answers = Mutex<[(Int, any Sendable)]>([])
+}
