@@ -1,8 +1,23 @@
+import Glibc
 import Security
 import UntrustedText
 
 /// `tictactoe identity` and `tictactoe peers`: look after the player's key and the peers it knows.
 enum IdentityCommands {
+  /// Asks at the terminal before an identity is replaced; false when the answer is not yes, or there is no
+  /// terminal to ask at.
+  private static func confirmReplacing(_ old: Identity) -> Bool {
+    guard isatty(0) == 1 else { return false }
+    writeAll(
+      2,
+      "Replace your identity \(old.fingerprint)? Every friend who knows you will see your key as changed "
+        + "(KEY CHANGED) until they forget the old one. [y/N] ")
+    var reader = LineReader(fd: 0)
+    var lines: [String] = []
+    while lines.isEmpty && !reader.closed { lines = reader.readLines() }
+    return ["y", "yes"].contains(lines.first?.trimmingWhitespace().lowercased() ?? "")
+  }
+
   static func run(_ command: IdentityCommand, profile: Profile) -> Int32 {
     let store = IdentityStore(directory: profile.identityDirectory)
     do {
@@ -13,12 +28,26 @@ enum IdentityCommands {
         writeAll(1, "read aloud: \(identity.fingerprint.readAloud)\n")
         writeAll(1, "name: \(identity.commonName)\n")
         writeAll(1, "certificate: \(store.certificatePath)\(created ? " (new)" : "")\n")
-      case .new:
-        let identity = try Identity.generate(commonName: profile.name)
+      case .new(let confirmed):
+        let old = try store.load()
+        // The name stays the one friends know; only the key changes.
+        let name = old?.commonName ?? profile.name
+        if let old, !confirmed {
+          guard confirmReplacing(old) else {
+            writeError(
+              "tictactoe: your identity was kept (\(old.fingerprint)). To replace it, answer y at a terminal or "
+                + "run `tictactoe identity new --yes`.\n")
+            return ExitStatus.failure
+          }
+        }
+        let identity = try Identity.generate(commonName: name)
         try store.replace(with: identity)
         writeAll(1, "\(identity.fingerprint)\n")
         writeAll(1, "read aloud: \(identity.fingerprint.readAloud)\n")
-        writeAll(1, "A new identity for \(profile.name); peers who knew the old key will see it as changed.\n")
+        writeAll(
+          1,
+          "A new identity for \(PeerText(name)). Every friend who knew the old key will see KEY CHANGED when you "
+            + "next play: tell them by another way, and give them the new fingerprint.\n")
       case .importPEM(let certificate, let key):
         let identity = try Identity(certificatePEM: try text(certificate), privateKeyPEM: try text(key))
         try store.replace(with: identity)

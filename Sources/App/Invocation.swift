@@ -40,8 +40,9 @@ public struct HostRequest: Sendable, Equatable {
 public enum IdentityCommand: Sendable, Equatable {
   /// Print the fingerprint (first line, SHA256:...) and the read-aloud form.
   case show
-  /// Make a new key and certificate (the old ones are replaced).
-  case new
+  /// Make a new key and certificate, keeping the name; an existing identity is replaced only when
+  /// `confirmed` (`--yes`) or the player says yes at the terminal.
+  case new(confirmed: Bool)
   /// Use the identity in these PEM files, or this PKCS#12 file.
   case importPEM(certificate: String, key: String)
   case importPKCS12(file: String, passwordFile: String?)
@@ -93,7 +94,7 @@ public enum CommandLineParser {
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe list [--wait SECONDS] [--json]
-      tictactoe identity [show | new | import CERT.pem KEY.pem | import FILE.p12 [--password-file F] | export]
+      tictactoe identity [show | new [--yes] | import CERT.pem KEY.pem | import FILE.p12 [--password-file F] | export]
       tictactoe peers [list | forget NAME|FINGERPRINT]
       tictactoe --help | --version
 
@@ -174,6 +175,7 @@ public enum CommandLineParser {
     var lanName: String?
     var wait = 2.0
     var json = false
+    var yes = false
 
     func value(for option: String) throws(UsageError) -> String {
       guard let next = rest.first else { throw UsageError(message: "\(option) needs a value") }
@@ -275,6 +277,9 @@ public enum CommandLineParser {
       case "--json":
         try only(argument, .list)
         json = true
+      case "--yes":
+        try only(argument, .identity)
+        yes = true
       case "--accept-new":
         try only(argument, .host, .join)
         network.acceptNew = true
@@ -379,7 +384,8 @@ public enum CommandLineParser {
       try network.validate()
       return .join(endpoint, network, ui: ui, ascii: ascii)
     case .identity:
-      return .identity(try identityCommand(positional, passwordFile: network.passwordFile), name: network.name)
+      return .identity(
+        try identityCommand(positional, passwordFile: network.passwordFile, yes: yes), name: network.name)
     case .peers:
       switch positional.first {
       case nil, "list":
@@ -394,13 +400,16 @@ public enum CommandLineParser {
     }
   }
 
-  private static func identityCommand(_ words: [String], passwordFile: String?) throws(UsageError) -> IdentityCommand {
+  private static func identityCommand(_ words: [String], passwordFile: String?, yes: Bool) throws(UsageError)
+    -> IdentityCommand
+  {
     switch words.first {
     case nil, "show":
       guard words.count <= 1 else { throw UsageError(message: "identity show takes no arguments") }
       return .show
     case "new":
-      return .new
+      guard words.count == 1 else { throw UsageError(message: "identity new takes no arguments (only --yes)") }
+      return .new(confirmed: yes)
     case "export":
       return .exportCertificate
     case "import":

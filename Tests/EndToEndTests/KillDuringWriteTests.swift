@@ -17,7 +17,7 @@ import Testing
     for moment in KillableRun.moments(changes: 12, delays: stride(from: 0, through: 0.04, by: 0.001)) {
       let before = (key: try bytes(store.keyPath), certificate: try bytes(store.certificatePath))
       let killed = try KillableRun.kill(
-        ["identity", "new"], environment: home.environment, watching: [store.directory], at: moment)
+        ["identity", "new", "--yes"], environment: home.environment, watching: [store.directory], at: moment)
       let loaded: Identity
       do {
         loaded = try #require(try store.load(), "the identity is gone after a kill \(moment)")
@@ -39,7 +39,7 @@ import Testing
     }
     outcomes.expectBothSeen()
     // The next complete write also clears what the killed ones left (temporary files that may hold a key).
-    #expect(try KillableRun.complete(["identity", "new"], environment: home.environment) == 0)
+    #expect(try KillableRun.complete(["identity", "new", "--yes"], environment: home.environment) == 0)
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: store.directory).sorted() == ["identity.crt", "identity.key"])
   }

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// `identity new` replaces a player's key only when asked twice: it asks at the terminal (or takes --yes),
+/// keeps the name friends know, and says that they will see a changed key.
+@Suite struct IdentityNewTests {
+  /// The fingerprint `identity` prints on its first line.
+  private func key(_ environment: [String: String]) throws -> String {
+    String(try Binary.run(["identity"], environment: environment).stdout.prefix { $0 != "\n" })
+  }
+
+  @Test func withoutATerminalOrYesTheIdentityIsKept() throws {
+    var home = try Binary.sandbox()
+    defer { try? FileManager.default.removeItem(atPath: home.root) }
+    home.environment["USER"] = "alice"
+    let before = try key(home.environment)
+    let refused = try Binary.run(["identity", "new"], environment: home.environment)
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("your identity was kept") && refused.stderr.contains("--yes"), "\(refused.stderr)")
+    #expect(try key(home.environment) == before)
+    #expect(try Binary.run(["identity", "new", "extra"], environment: home.environment).status == 64)
+  }
+
+  @Test func withYesTheKeyChangesAndTheNameStays() throws {
+    var home = try Binary.sandbox()
+    defer { try? FileManager.default.removeItem(atPath: home.root) }
+    home.environment["USER"] = "alice"
+    let before = try key(home.environment)
+    home.environment["USER"] = "somebody-else"  // the login changed: the name friends know does not
+    let replaced = try Binary.run(["identity", "new", "--yes"], environment: home.environment)
+    #expect(replaced.status == 0, "\(replaced.stderr)")
+    #expect(replaced.stdout.contains("KEY CHANGED"), "\(replaced.stdout)")
+    #expect(try key(home.environment) != before)
+    let after = try Binary.run(["identity"], environment: home.environment).stdout
+    #expect(after.contains("name: alice"), "\(after)")
+  }
+
+  @Test func atATerminalOnlyYesReplaces() throws {
+    var home = try Binary.sandbox()
+    defer { try? FileManager.default.removeItem(atPath: home.root) }
+    home.environment["USER"] = "alice"
+    let before = try key(home.environment)
+    let tmux = try TmuxSession(
+      command: "sh -c '\(Binary.path) identity new; echo EXIT=$?; sleep 30'", environment: home.environment)
+    try tmux.waitFor(text: "Replace your identity \(before)?")
+    try tmux.send("n", "Enter")
+    try tmux.waitFor(text: "EXIT=1")
+    #expect(try key(home.environment) == before)
+    let again = try TmuxSession(
+      command: "sh -c '\(Binary.path) identity new; echo EXIT=$?; sleep 30'", environment: home.environment)
+    try again.waitFor(text: "[y/N]")
+    try again.send("y", "Enter")
+    try again.waitFor(text: "EXIT=0")
+    #expect(try key(home.environment) != before)
+  }
+}
