@@ -38,7 +38,10 @@ let package = Package(
     // scripts/bench-curses-baseline.c, is compiled by the benchmark with cc: SwiftPM would link the Swift
     // runtime into it.)
     .executableTarget(name: "tictactoe-bench-foundation"),
-    .testTarget(name: "GameCoreTests", dependencies: ["GameCore"]),
+    // What the tests share: the seeded generator, the reference solver the AI proofs check against (no code in
+    // common with GameCore's), the process spawner and the sandboxed home. Optimised for the 4×4 reference.
+    .target(name: "TestSupport", path: "Tests/Support", swiftSettings: optimised),
+    .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "SecurityTests", dependencies: ["Security"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery"]),
