@@ -44,7 +44,7 @@ let package = Package(
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "SecurityTests", dependencies: ["Security"], exclude: ["FuzzCorpus"]),
-    .testTarget(name: "DiscoveryTests", dependencies: ["Discovery"]),
+    .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
     .testTarget(name: "SessionTests", dependencies: ["Session", "GameCore", "WireProtocol"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore"]),
@@ -52,7 +52,8 @@ let package = Package(
       name: "AppTests",
       dependencies: ["App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol"]),
     .testTarget(
-      name: "EndToEndTests", dependencies: ["tictactoe", "tictactoe-bench", "Security", "WireProtocol", "GameCore"]),
+      name: "EndToEndTests",
+      dependencies: ["tictactoe", "tictactoe-bench", "Security", "WireProtocol", "GameCore", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
