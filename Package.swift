@@ -45,7 +45,7 @@ let package = Package(
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "SecurityTests", dependencies: ["Security"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
-    .testTarget(name: "SessionTests", dependencies: ["Session", "GameCore", "WireProtocol"]),
+    .testTarget(name: "SessionTests", dependencies: ["Session", "GameCore", "WireProtocol", "TestSupport"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore"]),
     .testTarget(

@@ -129,7 +129,12 @@ import Testing
     #expect(stranger.errors.contains("--accept-new"))
     again.send("quit")
     #expect(again.exitStatus() == 0)
-    #expect(bot.exitStatus(timeout: 0.5) == nil, "the bot stopped serving")
+    // Still serving after the refusal: pal gets a new game.
+    let third = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--name", "pal"], environment: pal)
+    #expect(third.waitFor("game 1:"), "the bot stopped serving: \(third.output)\(third.errors)\(bot.errors)")
+    third.send("quit")
+    #expect(third.exitStatus() == 0)
     bot.signal(SIGINT)
     #expect(bot.exitStatus() == 0)
     #expect(logLines(root).contains { $0.contains("refused stranger at 127.0.0.1:") })

@@ -42,7 +42,8 @@ struct AIProof {
     let reference = reference ?? ReferenceSolver(rows: rules.rows, columns: rules.columns, k: rules.k)
     var seen = Set<Board>()
     var stack = [Game(rules: rules)]
-    while let game = stack.popLast() {
+    // A wrong AI is shown well enough by a hundred wrong moves; stopping there keeps a broken AI's run short.
+    while findingCount < 100, let game = stack.popLast() {
       guard seen.insert(game.board).inserted else { continue }
       positions += 1
       if let outcome = game.outcome {
