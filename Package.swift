@@ -50,7 +50,9 @@ let package = Package(
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore"]),
     .testTarget(
       name: "AppTests",
-      dependencies: ["App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol"]),
+      dependencies: [
+        "App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol", "TestSupport",
+      ]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: ["tictactoe", "tictactoe-bench", "Security", "WireProtocol", "GameCore", "TestSupport"]),

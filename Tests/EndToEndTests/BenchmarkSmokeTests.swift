@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `tictactoe-bench --smoke` so the benchmark cannot rot. Only the shape of the table is checked:
@@ -28,7 +29,7 @@ import Testing
 
   /// Runs the benchmark; its exit status (128 + the signal when killed), standard output and error.
   private static func runBench(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-    let base = NSTemporaryDirectory() + "ttt-bench-\(UUID().uuidString)"
+    let base = TestDirectory.path("bench")
     defer {
       unlink(base + ".out")
       unlink(base + ".err")

@@ -150,13 +150,13 @@ import Testing
     let port = try #require(bot.announcedPort(), "\(bot.errors)")
     #expect(bot.waitFor("Announced on the local network as \(name)."), "\(bot.output)")
     let viewer = try home("viewer").environment
-    let listed = try Binary.run(["list", "--wait", "1.5", "--json"], environment: viewer)
+    let listed = try Binary.list(["--json"], environment: viewer) { $0.stdout.contains("\"\(name)\"") }
     let games = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
     let game = try #require(games.first { $0["name"] as? String == name }, "\(listed.stdout)")
     #expect(game["bot"] as? String == "perfect")
     #expect(game["state"] as? String == "waiting")
     #expect(game["port"] as? Int == port)
-    let text = try Binary.run(["list", "--wait", "1.5"], environment: viewer)
+    let text = try Binary.list([], environment: viewer) { $0.stdout.contains(name + "\t") }
     let line = text.stdout.split(separator: "\n").first { $0.hasPrefix(name + "\t") }
     #expect(line?.contains("waiting, practice bot (perfect)") == true, "\(text.stdout)")
   }

@@ -32,7 +32,7 @@ private struct ScriptRun {
   var timedOut = false
 
   init(_ script: String, _ arguments: [String], timeout: Double, grace: Double = 20) throws {
-    let outputPath = NSTemporaryDirectory() + "ttt-script-\(UUID().uuidString)"
+    let outputPath = TestDirectory.path("script")
     defer { unlink(outputPath) }
     // A clean signal state matters here: the script stops its daemons with SIGTERM.
     let pid = try Spawn.start("/bin/bash", [script] + arguments, output: outputPath, errors: outputPath)
