@@ -28,11 +28,12 @@ trap cleanup EXIT
 
 # part NAME COMMAND...: runs COMMAND and records how long it took.
 part() {
-  local name=$1 started=$SECONDS
+  local name=$1 started=$SECONDS status=0
   shift
   echo "test.sh: == $name"
-  "$@"
-  timings+=("$(printf '%-16s %4d s' "$name" $((SECONDS - started)))")
+  "$@" || status=$?
+  timings+=("$(printf '%-16s %4d s%s' "$name" $((SECONDS - started)) "$( ((status == 0)) || echo ', FAILED')")")
+  return "$status"
 }
 
 # tests NAME COMMAND...: runs COMMAND (a `swift test`), its output kept to count the skipped tests.

@@ -78,9 +78,10 @@ import Testing
       player.output.components(separatedBy: "\n").first { $0.hasPrefix("result: ") } ?? ""
     }
     #expect(results[0] == results[1] && !results[0].isEmpty)
-    // Each drop was followed by a reconnection through the proxy.
+    // Each drop was followed by a new connection through the proxy, and the game was resumed (a drop that
+    // lands while a resume is under way, or after the last move, shows no resume of its own).
     #expect(proxy.counters.accepted == 1 + drops, "\(drops) drops; \(host.output)")
-    #expect(host.count("reconnected: game 1") == drops, "\(drops) drops; \(host.output)")
+    #expect((1...max(1, drops)).contains(host.count("reconnected: game 1")), "\(drops) drops; \(host.output)")
     // Each move the host saw from the joiner appears once: no cell was announced twice.
     for player in [host, joiner] {
       for cell in 1...9 { #expect(player.count("plays \(cell) (") <= 1, "cell \(cell): \(player.output)") }
