@@ -26,7 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# part NAME COMMAND...: runs COMMAND and records how long it took.
+# part NAME COMMAND...: runs COMMAND and records how long it took; returns its status. (COMMAND runs where
+# `set -e` is off, so a shell function given as COMMAND must return its failures itself.)
 part() {
   local name=$1 started=$SECONDS status=0
   shift
@@ -38,15 +39,17 @@ part() {
 
 # tests NAME COMMAND...: runs COMMAND (a `swift test`), its output kept to count the skipped tests.
 skipped=()
+# Returns COMMAND's status explicitly: `part` runs this in an `||` list, where `set -e` does not apply.
 tests() {
-  local name=$1 count
+  local name=$1 count status=0
   shift
-  "$@" 2>&1 | tee "$logs/$name.log"
+  "$@" 2>&1 | tee "$logs/$name.log" || status=$?
   count=$(grep -cE '^➜ (Test|Suite) .*( skipped|was cancelled)' "$logs/$name.log" || true)
   if ((count)); then
     skipped+=("$name: $count")
     grep -E '^➜ (Test|Suite) .*( skipped|was cancelled)' "$logs/$name.log" | sed 's/^/  /' >&2
   fi
+  return "$status"
 }
 
 part setup scripts/setup.sh
@@ -76,11 +79,13 @@ part discovery discovery
 everything_else() {
   avahi_dir="$PWD/.build/avahi-test"
   mkdir -p "$avahi_dir"
-  scripts/avahi-test-daemon.sh start "$avahi_dir"
-  tests rest swift test --skip-build --skip DiscoveryTests
+  scripts/avahi-test-daemon.sh start "$avahi_dir" || return
+  local status=0
+  tests rest swift test --skip-build --skip DiscoveryTests || status=$?
   scripts/avahi-test-daemon.sh stop "$avahi_dir"
   scripts/avahi-test-daemon.sh remove "$avahi_dir"
   avahi_dir=""
+  return "$status"
 }
 part tests everything_else
 
