@@ -39,15 +39,17 @@ part() {
 
 # tests NAME COMMAND...: runs COMMAND (a `swift test`), its output kept to count the skipped tests.
 skipped=()
+# A skipped or cancelled test's line (its mark may come in colour escapes when the output is coloured).
+skip_line=$'^(\e\\[[0-9;]*m)?➜(\e\\[[0-9;]*m)? (Test|Suite) .*( skipped|was cancelled)'
 # Returns COMMAND's status explicitly: `part` runs this in an `||` list, where `set -e` does not apply.
 tests() {
   local name=$1 count status=0
   shift
   "$@" 2>&1 | tee "$logs/$name.log" || status=$?
-  count=$(grep -cE '^➜ (Test|Suite) .*( skipped|was cancelled)' "$logs/$name.log" || true)
+  count=$(grep -cE "$skip_line" "$logs/$name.log" || true)
   if ((count)); then
     skipped+=("$name: $count")
-    grep -E '^➜ (Test|Suite) .*( skipped|was cancelled)' "$logs/$name.log" | sed 's/^/  /' >&2
+    grep -E "$skip_line" "$logs/$name.log" | sed 's/^/  /' >&2
   fi
   return "$status"
 }
