@@ -41,20 +41,27 @@ let package = Package(
     // scripts/bench-curses-baseline.c, is compiled by the benchmark with cc: SwiftPM would link the Swift
     // runtime into it.)
     .executableTarget(name: "tictactoe-bench-foundation"),
-    .testTarget(name: "GameCoreTests", dependencies: ["GameCore"]),
+    // What the tests share: the seeded generator, the reference solver the AI proofs check against (no code in
+    // common with GameCore's), the process spawner and the sandboxed home. Optimised for the 4×4 reference.
+    .target(name: "TestSupport", path: "Tests/Support", swiftSettings: optimised),
+    .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "SecurityTests", dependencies: ["Security"], exclude: ["FuzzCorpus"]),
-    .testTarget(name: "DiscoveryTests", dependencies: ["Discovery"]),
-    .testTarget(name: "SessionTests", dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText"]),
+    .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
+    .testTarget(
+      name: "SessionTests", dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText", "TestSupport"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "UntrustedText"]),
     .testTarget(
       name: "AppTests",
-      dependencies: ["App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol"]),
+      dependencies: [
+        "App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol", "TestSupport",
+      ]),
     .testTarget(
-      name: "EndToEndTests", dependencies: ["tictactoe", "tictactoe-bench", "Security", "WireProtocol", "GameCore"]),
+      name: "EndToEndTests",
+      dependencies: ["tictactoe", "tictactoe-bench", "Security", "WireProtocol", "GameCore", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

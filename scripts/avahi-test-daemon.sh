@@ -4,6 +4,7 @@
 #   scripts/avahi-test-daemon.sh start DIR       start D-Bus (if no system bus) and avahi-daemon (if none answers)
 #   scripts/avahi-test-daemon.sh stop DIR        stop only what `start DIR` started, by recorded PID
 #   scripts/avahi-test-daemon.sh stop-avahi DIR  stop only the avahi-daemon `start DIR` started (D-Bus stays)
+#   scripts/avahi-test-daemon.sh remove DIR      remove DIR once nothing `start DIR` started still runs
 #   scripts/avahi-test-daemon.sh status          say whether the system bus and avahi-daemon answer
 #
 # When an avahi-daemon already answers on the system bus (a desktop), `start` uses it and says so; `stop` then
@@ -17,7 +18,7 @@ set -euo pipefail
 readonly wait_seconds=10
 
 usage() {
-  echo "usage: $0 start DIR | stop DIR | stop-avahi DIR | status" >&2
+  echo "usage: $0 start DIR | stop DIR | stop-avahi DIR | remove DIR | status" >&2
   exit 64
 }
 
@@ -149,6 +150,15 @@ stop() {
   stop_pid_file "$dir/dbus.pid" dbus-daemon
 }
 
+remove() {
+  local dir=$1
+  if [ -f "$dir/avahi.pid" ] || [ -f "$dir/dbus.pid" ]; then
+    echo "avahi-test-daemon: not removing $dir: a daemon started from it may still run (run stop first)" >&2
+    return 1
+  fi
+  rm -rf "$dir"
+}
+
 status() {
   if ! bus_answers; then
     echo "D-Bus system bus: not running"
@@ -168,6 +178,7 @@ case "${1:-}" in
   start) [ $# -eq 2 ] || usage; start "$2" ;;
   stop) [ $# -eq 2 ] || usage; stop "$2" ;;
   stop-avahi) [ $# -eq 2 ] || usage; stop_avahi "$2" ;;
+  remove) [ $# -eq 2 ] || usage; remove "$2" ;;
   status) [ $# -eq 1 ] || usage; status ;;
   *) usage ;;
 esac

@@ -2,8 +2,12 @@
 # Installs the Debian packages tictactoe builds, runs and tests with (only those missing).
 set -euo pipefail
 
+# Besides the build: what scripts/test.sh and the tests call. A bare Debian 12 root (mmdebstrap --variant=apt)
+# lacks some of them: mount (the Discovery part and the namespace LAN test mount tmpfs), mawk (awk, in
+# netns-lan-test.sh), python3 and python3-venv (sslyze's virtual environment), ca-certificates (pip fetches
+# sslyze), perl (the mutation check's substitutions; perl-base is Essential, listed for clarity).
 packages=(libncursesw5-dev libssl-dev openssl tmux libavahi-compat-libdnssd-dev avahi-daemon avahi-utils libnss-mdns dbus dbus-bin
-  gcc pkg-config iproute2)
+  gcc pkg-config iproute2 mount util-linux mawk python3 python3-venv ca-certificates perl-base)
 
 missing=()
 for package in "${packages[@]}"; do

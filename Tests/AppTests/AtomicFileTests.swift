@@ -1,5 +1,6 @@
 import Foundation
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import App
@@ -8,7 +9,7 @@ import Testing
 /// must fix first.
 @Suite struct AtomicFileTests {
   private func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "ttt-atomic-\(UUID().uuidString)/config"
+    let path = TestDirectory.path("atomic") + "/config"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
   }

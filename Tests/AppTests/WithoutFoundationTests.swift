@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import App
@@ -55,7 +56,7 @@ import Testing
   }
 
   @Test func filesAreMadeReadAndFound() throws {
-    let root = NSTemporaryDirectory() + "ttt-posix-\(UUID().uuidString)"
+    let root = TestDirectory.path("posix")
     defer { try? FileManager.default.removeItem(atPath: root) }
     let nested = root + "/one/two"
     try PosixFiles.makeDirectories(nested)

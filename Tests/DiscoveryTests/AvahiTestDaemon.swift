@@ -1,8 +1,14 @@
 import Glibc
+import TestSupport
 import Testing
 
-/// Runs a suite against a real avahi-daemon: `scripts/avahi-test-daemon.sh start` before it (the suite is
-/// cancelled, with the reason printed, if that fails) and `stop` after it, which ends only what `start` started.
+/// Runs a suite against a real avahi-daemon: `scripts/avahi-test-daemon.sh start` before it (if that fails, the
+/// suite is skipped with the reason, or fails under CI) and `stop` after it, which ends only what `start`
+/// started; its directory is removed afterwards.
+///
+/// Needs: dbus-daemon and avahi-daemon installed (scripts/setup.sh), and root unless a system bus and an
+/// avahi-daemon already run. scripts/test.sh runs these tests as a part of their own (as root in a private
+/// network namespace), so that the test that stops the daemon disturbs no other test.
 struct AvahiTestDaemon: SuiteTrait, TestScoping {
   /// Where the script keeps its config, log and PID files for these tests.
   static let directory = "/tmp/tictactoe-discovery-tests-avahi"
@@ -39,12 +45,11 @@ struct AvahiTestDaemon: SuiteTrait, TestScoping {
     let (status, output) = Self.run(["start", Self.directory])
     print(output, terminator: "")
     guard status == 0 else {
-      let reason = "skipping the avahi-daemon tests: `\(Self.script) start` failed: \(output)"
-      print(reason)
-      try Test.cancel(Comment(rawValue: reason))
+      try Requirement.unmet("an avahi-daemon: `\(Self.script) start` failed: \(output)")
     }
     defer {
       print(Self.run(["stop", Self.directory]).output, terminator: "")
+      _ = Self.run(["remove", Self.directory])
     }
     try await function()
   }

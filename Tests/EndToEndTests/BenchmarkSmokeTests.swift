@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `tictactoe-bench --smoke` so the benchmark cannot rot. Only the shape of the table is checked:
@@ -26,9 +27,9 @@ import Testing
     return Double(number)
   }
 
-  /// Runs the benchmark; its standard output and error.
-  private static func runBench(_ arguments: [String]) throws -> (output: String, errors: String) {
-    let base = NSTemporaryDirectory() + "ttt-bench-\(UUID().uuidString)"
+  /// Runs the benchmark; its exit status (128 + the signal when killed), standard output and error.
+  private static func runBench(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    let base = TestDirectory.path("bench")
     defer {
       unlink(base + ".out")
       unlink(base + ".err")
@@ -37,12 +38,14 @@ import Testing
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-    return (read(base + ".out"), read(base + ".err"))
+    let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    return (exit, read(base + ".out"), read(base + ".err"))
   }
 
   /// Needs the loopback avahi-daemon that scripts/test.sh starts (the discovery rows).
   @Test func everyRowHasAValueABaselineAndARatio() throws {
-    let (output, errors) = try Self.runBench(["--smoke"])
+    let (status, output, errors) = try Self.runBench(["--smoke"])
+    #expect(status == 0, "the benchmark exited \(status):\n\(errors)")
     #expect(!errors.contains("tictactoe-bench:"), "the benchmark failed:\n\(errors)")
     let lines = output.split(separator: "\n").map(String.init)
     #expect(lines.first == "| Figure | Project | Baseline | Ratio |", "output was:\n\(output)")

@@ -129,7 +129,12 @@ import Testing
     #expect(stranger.errors.contains("--accept-new"))
     again.send("quit")
     #expect(again.exitStatus() == 0)
-    #expect(bot.exitStatus(timeout: 0.5) == nil, "the bot stopped serving")
+    // Still serving after the refusal: pal gets a new game.
+    let third = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--name", "pal"], environment: pal)
+    #expect(third.waitFor("game 1:"), "the bot stopped serving: \(third.output)\(third.errors)\(bot.errors)")
+    third.send("quit")
+    #expect(third.exitStatus() == 0)
     bot.signal(SIGINT)
     #expect(bot.exitStatus() == 0)
     #expect(logLines(root).contains { $0.contains("refused stranger at 127.0.0.1:") })
@@ -145,13 +150,13 @@ import Testing
     let port = try #require(bot.announcedPort(), "\(bot.errors)")
     #expect(bot.waitFor("Announced on the local network as \(name)."), "\(bot.output)")
     let viewer = try home("viewer").environment
-    let listed = try Binary.run(["list", "--wait", "1.5", "--json"], environment: viewer)
+    let listed = try Binary.list(["--json"], environment: viewer) { $0.stdout.contains("\"\(name)\"") }
     let games = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
     let game = try #require(games.first { $0["name"] as? String == name }, "\(listed.stdout)")
     #expect(game["bot"] as? String == "perfect")
     #expect(game["state"] as? String == "waiting")
     #expect(game["port"] as? Int == port)
-    let text = try Binary.run(["list", "--wait", "1.5"], environment: viewer)
+    let text = try Binary.list([], environment: viewer) { $0.stdout.contains(name + "\t") }
     let line = text.stdout.split(separator: "\n").first { $0.hasPrefix(name + "\t") }
     #expect(line?.contains("waiting, practice bot (perfect)") == true, "\(text.stdout)")
   }

@@ -18,11 +18,17 @@ import Testing
     return (player, port)
   }
 
-  private func list(_ environment: [String: String]) throws -> [[String: Any]] {
-    let result = try Binary.run(["list", "--wait", "1.5", "--json"], environment: environment)
+  /// The games `list --json` shows, listing again (bounded) until `found` holds for them.
+  private func list(
+    _ environment: [String: String], until found: @escaping ([[String: Any]]) -> Bool = { _ in true }
+  ) throws -> [[String: Any]] {
+    let parse = { (result: Binary.Result) -> [[String: Any]] in
+      let parsed = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+      return parsed as? [[String: Any]] ?? []
+    }
+    let result = try Binary.list(["--json"], environment: environment) { found(parse($0)) }
     #expect(result.status == 0, "\(result.stderr)")
-    let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
-    return parsed as? [[String: Any]] ?? []
+    return parse(result)
   }
 
   private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(6).lowercased())" }
@@ -33,7 +39,7 @@ import Testing
     let fingerprint = try #require(
       host.output.split(separator: "\n").first { $0.hasPrefix("Your key: ") }?.dropFirst(10))
     let bob = try home("bob")
-    let games = try list(bob).filter { $0["name"] as? String == name }
+    let games = try list(bob) { $0.contains { $0["name"] as? String == name } }.filter { $0["name"] as? String == name }
     #expect(games.count == 1)
     let game = try #require(games.first)
     #expect(game["port"] as? Int == port)
@@ -51,18 +57,16 @@ import Testing
     let joiner = try Player(["join", "--lan", name, "--ui", "plain", "--accept-new"], environment: bob)
     #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
     // The updated record takes a moment to spread: look again, within a bound.
-    var playing = try list(bob).first { $0["name"] as? String == name }
-    let deadline = Date().addingTimeInterval(10)
-    while playing?["state"] as? String != "playing" && Date() < deadline {
-      playing = try list(bob).first { $0["name"] as? String == name }
-    }
+    let playing = try list(bob) { games in
+      games.contains { $0["name"] as? String == name && $0["state"] as? String == "playing" }
+    }.first { $0["name"] as? String == name }
     #expect(playing?["state"] as? String == "playing")
     #expect(playing?["trust"] as? String == "known")
     joiner.send("quit")
     #expect(host.exitStatus() == 30)
-    var after = try list(bob).filter { $0["name"] as? String == name }
-    let gone = Date().addingTimeInterval(10)
-    while !after.isEmpty && Date() < gone { after = try list(bob).filter { $0["name"] as? String == name } }
+    let after = try list(bob) { !$0.contains { $0["name"] as? String == name } }.filter {
+      $0["name"] as? String == name
+    }
     #expect(after.isEmpty, "the advertisement was not withdrawn")
   }
 
@@ -74,11 +78,12 @@ import Testing
       executable: "/usr/bin/avahi-publish")
     defer { publisher.signal(SIGTERM) }
     #expect(publisher.waitFor("Established", in: \.errors) || publisher.waitFor("Established"))
-    let game = try list(try home("bob")).first { $0["name"] as? String == name }
+    let game = try list(try home("bob")) { $0.contains { $0["name"] as? String == name } }
+      .first { $0["name"] as? String == name }
     let problems = try #require(game?["problems"] as? [String], "\(String(describing: game))")
     #expect(problems.contains { $0.contains("rules") })
     #expect(game?["trust"] as? String == "no key advertised")
-    let text = try Binary.run(["list", "--wait", "1.5"], environment: try home("bob"))
+    let text = try Binary.list([], environment: try home("bob")) { $0.stdout.contains(name) }
     #expect(text.stdout.contains(name) && text.stdout.contains("TXT problems"))
   }
 

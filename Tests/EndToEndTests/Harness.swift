@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Finds the built `tictactoe` binary beside the test bundle (or at $TICTACTOE_BIN) and runs it.
@@ -13,20 +14,9 @@ enum Binary {
     return bundle.appendingPathComponent("tictactoe").path
   }
 
-  /// A private home for one test: XDG directories under a fresh temporary directory.
+  /// A private home for one test (TestSupport's SandboxHome: removed with the test process's directory).
   static func sandbox() throws -> (root: String, environment: [String: String]) {
-    let root = NSTemporaryDirectory() + "ttt-e2e-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    var environment = ProcessInfo.processInfo.environment
-    environment["XDG_CONFIG_HOME"] = root + "/config"
-    environment["XDG_DATA_HOME"] = root + "/data"
-    environment["XDG_STATE_HOME"] = root + "/state"
-    environment["HOME"] = root
-    environment["LANG"] = "C.UTF-8"
-    environment["AVAHI_COMPAT_NOWARN"] = "1"
-    // The test runner may set NO_COLOR for itself; a test that wants it sets it explicitly.
-    environment.removeValue(forKey: "NO_COLOR")
-    return (root, environment)
+    try SandboxHome.make()
   }
 
   struct Result {
@@ -62,6 +52,22 @@ enum Binary {
       finished.wait()
     }
     return Result(status: process.terminationStatus, stdout: collectedOut.text(), stderr: collectedErr.text())
+  }
+}
+
+extension Binary {
+  /// `tictactoe list ARGUMENTS` run again (each run listens for 1.5 s) until `found` holds for its result or
+  /// `timeout` seconds have passed; the last result. One listening window decides nothing on a loaded machine:
+  /// the bound is only there so that a game that never shows up fails the test.
+  static func list(
+    _ arguments: [String], environment: [String: String], timeout: Double = 30, until found: (Result) -> Bool
+  ) throws -> Result {
+    let deadline = Date().addingTimeInterval(timeout)
+    var result = try run(["list", "--wait", "1.5"] + arguments, environment: environment)
+    while !found(result) && Date() < deadline {
+      result = try run(["list", "--wait", "1.5"] + arguments, environment: environment)
+    }
+    return result
   }
 }
 
@@ -106,7 +112,12 @@ final class TmuxSession {
       capture: false)
   }
 
-  deinit { try? tmux(["kill-server"]) }
+  deinit {
+    _ = try? tmux(["kill-server"])
+    // The server leaves its socket behind.
+    let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+    unlink("\(directory)/tmux-\(getuid())/\(socket)")
+  }
 
   @discardableResult
   func tmux(_ arguments: [String]) throws -> String { try Tool.run("tmux", ["-L", socket] + arguments) }
@@ -208,7 +219,7 @@ enum Spawn {
 enum Tool {
   @discardableResult
   static func run(_ name: String, _ arguments: [String], capture: Bool = true) throws -> String {
-    let output = NSTemporaryDirectory() + "ttt-tool-\(UUID().uuidString)"
+    let output = TestDirectory.path("tool")
     defer { unlink(output) }
     let pid: pid_t
     do {

@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// LAN play between two real hosts: scripts/netns-lan-test.sh builds them from network namespaces (a veth pair,
 /// its own D-Bus and avahi-daemon in each, 10.99.0.0/24 made unreachable from the root namespace first) and
 /// checks list, join by name, a whole game and the refusal of a spoofed advertisement, then tears it all down.
-/// It needs root; CI runs as root, so there it must pass: as root, a skip (exit 77) counts as a failure.
+/// Needs root, `ip` (iproute2), `mount`, dbus-daemon and avahi-daemon: without root it is skipped, or fails
+/// under CI; as root, a skip of the script (exit 77) counts as a failure.
 @Suite struct NamespaceLANTests {
   /// The script beside this file's package: Tests/EndToEndTests/ -> the package root.
   private static var script: String {
@@ -12,8 +14,8 @@ import Testing
       .deletingLastPathComponent().appendingPathComponent("scripts/netns-lan-test.sh").path
   }
 
-  @Test(.enabled(if: geteuid() == 0, "network namespaces need root"))
-  func twoNamespacesFindEachOtherPlayAGameAndRefuseASpoof() throws {
+  @Test func twoNamespacesFindEachOtherPlayAGameAndRefuseASpoof() throws {
+    try Requirement.require(geteuid() == 0, "root (network namespaces need it)")
     let run = try ScriptRun(Self.script, [Binary.path], timeout: 120)
     #expect(!run.timedOut, "the script did not finish within 120 s; its output:\n\(run.output)")
     #expect(run.status == 0, "scripts/netns-lan-test.sh exited \(run.status); its output:\n\(run.output)")
@@ -30,7 +32,7 @@ private struct ScriptRun {
   var timedOut = false
 
   init(_ script: String, _ arguments: [String], timeout: Double, grace: Double = 20) throws {
-    let outputPath = NSTemporaryDirectory() + "ttt-script-\(UUID().uuidString)"
+    let outputPath = TestDirectory.path("script")
     defer { unlink(outputPath) }
     // A clean signal state matters here: the script stops its daemons with SIGTERM.
     let pid = try Spawn.start("/bin/bash", [script] + arguments, output: outputPath, errors: outputPath)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Two real `tictactoe` processes over loopback, in plain mode: games, trust on first use, pins, changed keys,
@@ -27,6 +28,24 @@ import Testing
 
   private func join(_ home: Home, _ address: String, _ extra: [String] = []) throws -> Player {
     try Player(["join", address, "--ui", "plain"] + extra, environment: home.environment)
+  }
+
+  /// That `host` still serves: a new joiner gets a game started (the host asked to accept it when `asks`),
+  /// leaves, and the host ends as it does when its opponent leaves (exit 30).
+  private func expectServesANewJoiner(
+    _ host: Player, port: Int, asks: Bool, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let next = try join(try Home("dave"), "127.0.0.1:\(port)", ["--accept-new"])
+    if asks {
+      #expect(host.waitFor("dave ("), "\(host.output)", sourceLocation: sourceLocation)
+      host.send("y")
+    }
+    #expect(
+      next.waitFor("game 1:") && host.waitFor("game 1:"), "no game after the refusal: \(host.output)\(next.errors)",
+      sourceLocation: sourceLocation)
+    next.send("quit")
+    #expect(next.exitStatus() == 0, sourceLocation: sourceLocation)
+    #expect(host.exitStatus() == 30, sourceLocation: sourceLocation)
   }
 
   @Test func aWholeMatchOverIPv4WithTrustOnFirstUseOnBothSides() throws {
@@ -113,7 +132,7 @@ import Testing
     let joiner = try join(bob, "127.0.0.1:\(port2)", ["--accept-new"])
     #expect(joiner.exitStatus() == 25, "\(joiner.errors)")
     #expect(joiner.errors.contains("refused"), "\(joiner.errors)")
-    #expect(host.exitStatus(timeout: 1) == nil)
+    try expectServesANewJoiner(host, port: port2, asks: false)
   }
 
   @Test func pinsAcceptOnlyThatKey() throws {
@@ -153,7 +172,7 @@ import Testing
     #expect(wary.waitFor("Trust it?"))
     wary.send("n")
     #expect(wary.exitStatus() == 26)
-    #expect(host.exitStatus(timeout: 1) == nil)
+    try expectServesANewJoiner(host, port: port, asks: true)
   }
 
   @Test func connectionFailuresHaveTheirOwnStatus() throws {
@@ -161,9 +180,11 @@ import Testing
     let refused = try Binary.run(["join", "127.0.0.1:1", "--ui", "plain"], environment: home.environment)
     #expect(refused.status == 10)
     #expect(refused.stderr.contains("Connection refused by 127.0.0.1:1"))
-    let unknown = try Binary.run(["join", "no-such-host.invalid", "--ui", "plain"], environment: home.environment)
+    // A name with an empty label: the C library refuses it without asking a DNS server (a name that merely
+    // does not exist, even under .invalid, would be sent to the machine's resolver, off the machine).
+    let unknown = try Binary.run(["join", "no-such-host..invalid", "--ui", "plain"], environment: home.environment)
     #expect(unknown.status == 12)
-    #expect(unknown.stderr.contains("Host not found: no-such-host.invalid"))
+    #expect(unknown.stderr.contains("Host not found: no-such-host..invalid"))
   }
 
   @Test func weakenedChecksAreShownWhileInForce() throws {
@@ -182,9 +203,11 @@ import Testing
     #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"))
     host.signal(SIGSTOP)
     defer { host.signal(SIGCONT) }
+    // The silence limit is 10 s; how long detection takes is the benchmark's to measure, not a test's to
+    // assert (a loaded machine is slow): the bound here only keeps a missing notice from hanging the test.
     let started = Date()
-    #expect(joiner.waitFor("connection lost: reconnecting", timeout: 20))
-    #expect(Date().timeIntervalSince(started) < 15)
+    #expect(joiner.waitFor("connection lost: reconnecting", timeout: 30))
+    print("frozen host noticed after \(Date().timeIntervalSince(started)) s")
     // Thawed, the host notices the silence too, takes the joiner back and the game goes on.
     host.signal(SIGCONT)
     #expect(joiner.waitFor("reconnected: game 1 goes on at move 1", timeout: 30), "\(joiner.output)")
@@ -216,11 +239,10 @@ import Testing
 
   @Test func aServerThatNeverAnswersTimesOut() throws {
     let port = try fakeServer(reply: nil, hold: 15)
-    let started = Date()
+    // The joiner gives up at its handshake timeout and says which (the time it takes is not asserted).
     let joiner = try join(try Home("bob"), "127.0.0.1:\(port)")
-    #expect(joiner.exitStatus(timeout: 15) == 11)
+    #expect(joiner.exitStatus(timeout: 30) == 11)
     #expect(joiner.errors.contains("was not set up within 10 s"), "\(joiner.errors)")
-    #expect(Date().timeIntervalSince(started) < 14)
   }
 
   @Test func identitiesExportAndImport() throws {
@@ -228,7 +250,7 @@ import Testing
     let exported = try Binary.run(["identity", "export"], environment: alice.environment)
     #expect(exported.stdout.hasPrefix("-----BEGIN CERTIFICATE-----"))
     // Import certificates made by certs/make-certs.sh, as PEM files and as PKCS#12 with a password.
-    let directory = NSTemporaryDirectory() + "ttt-certs-\(UUID().uuidString)"
+    let directory = TestDirectory.path("certs")
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("certs/make-certs.sh").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -245,7 +267,7 @@ import Testing
       environment: dave.environment)
     #expect(p12.status == 0, "\(p12.stderr)")
     #expect(try dave.fingerprint() == shown)
-    let wrong = NSTemporaryDirectory() + "ttt-wrong-\(UUID().uuidString)"
+    let wrong = TestDirectory.path("wrong-password")
     try "not the password\n".write(toFile: wrong, atomically: true, encoding: .utf8)
     let refused = try Binary.run(
       ["identity", "import", directory + "/carol.p12", "--password-file", wrong],

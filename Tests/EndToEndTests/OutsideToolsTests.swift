@@ -166,6 +166,9 @@ import Testing
     #expect(scanRan(report), "sslyze could not scan the host:\n\(scan.transcript)\n\(host.context)")
     let certificateChecks: Set<String> = ["certificate_path_validation", "maximum_certificate_lifespan"]
     let failed = failedChecks(report)
+    // The self-signed certificate is faulted (so the scan did judge it), and nothing else is.
+    #expect(
+      failed.contains("certificate_path_validation"), "sslyze did not fault the self-signed certificate:\n\(report)")
     #expect(
       Set(failed).isSubset(of: certificateChecks),
       "sslyze faults the TLS configuration, not only the certificate:\n\(complianceSection(report))")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A `tictactoe` process in plain mode that a test talks to: lines in through a pipe, output collected in
@@ -13,7 +14,7 @@ final class Player {
 
   init(_ arguments: [String], environment: [String: String], executable: String = Binary.path) throws {
     self.environment = environment
-    let base = NSTemporaryDirectory() + "ttt-player-\(UUID().uuidString)"
+    let base = TestDirectory.path("player")
     outPath = base + ".out"
     errPath = base + ".err"
     var fds: [Int32] = [-1, -1]

@@ -35,7 +35,9 @@ import Testing
   @Test func aMoveSentJustBeforeTheDropIsAppliedExactlyOnce() throws {
     let (host, joiner, proxy, _) = try match()
     defer { proxy.stop() }
-    let hostFirst = host.waitFor("your move (X)", timeout: 3)
+    // Who moves first is in the line that starts the game (not in how long a prompt takes to appear).
+    #expect(host.waitFor("(X moves first)"), "\(host.output)")
+    let hostFirst = host.output.contains("you play X")
     let (mover, other) = hostFirst ? (host, joiner) : (joiner, host)
     #expect(mover.waitFor("your move ("))
     // The move leaves the mover, is held by the network, and is lost with the connection.
@@ -61,22 +63,25 @@ import Testing
   @Test func gamesCompleteOverASlowNetworkThatDropsAgainAndAgain() throws {
     let (host, joiner, proxy, _) = try match(delay: 0.2)
     defer { proxy.stop() }
-    // Every second move is cut off by a drop 0.1 s after it left (it is still in the 0.2 s network).
+    // After every second answer, three times, the connection is dropped while that move is in the 0.2 s
+    // network or just past it (which of the two is up to the scheduler: both must come out right).
     var drops = 0
     Player.playOut(host, joiner, timeout: 60) { answers in
       guard answers.isMultiple(of: 2) && drops < 3 else { return }
-      usleep(100_000)
       proxy.dropNow()
       drops += 1
     }
+    #expect(drops >= 1, "no drop happened: \(host.output)")
     #expect(host.output.contains("result: ") && joiner.output.contains("result: "), "\(host.output)\(joiner.output)")
     #expect(lastBoard(host) == lastBoard(joiner), "\(host.output)\n\(joiner.output)")
     let results = [host, joiner].map { player in
       player.output.components(separatedBy: "\n").first { $0.hasPrefix("result: ") } ?? ""
     }
     #expect(results[0] == results[1] && !results[0].isEmpty)
-    #expect(host.count("reconnected: game 1") >= 1, "\(host.output)")
-    #expect(proxy.counters.accepted >= 2)
+    // Each drop was followed by a new connection through the proxy, and the game was resumed (a drop that
+    // lands while a resume is under way, or after the last move, shows no resume of its own).
+    #expect(proxy.counters.accepted == 1 + drops, "\(drops) drops; \(host.output)")
+    #expect((1...max(1, drops)).contains(host.count("reconnected: game 1")), "\(drops) drops; \(host.output)")
     // Each move the host saw from the joiner appears once: no cell was announced twice.
     for player in [host, joiner] {
       for cell in 1...9 { #expect(player.count("plays \(cell) (") <= 1, "cell \(cell): \(player.output)") }

@@ -1,28 +1,12 @@
+import TestSupport
 import Testing
 
 @testable import GameCore
 
 @Suite struct MoveBookTests {
-  /// Every 3×3 position reachable in play, each once.
-  private func every3x3Position() -> [Game] {
-    var seen = Set<Board>()
-    var games: [Game] = []
-    func visit(_ game: Game) {
-      guard seen.insert(game.board).inserted else { return }
-      games.append(game)
-      for move in game.legalMoves {
-        var next = game
-        try? next.play(move)
-        visit(next)
-      }
-    }
-    visit(Game())
-    return games
-  }
-
-  @Test func theBookAgreesWithTheSolverOnEvery3x3PositionAndStoresEachOnce() {
+  @Test func theBookAgreesWithTheSolverOnEvery3x3PositionAndStoresEachOnce() throws {
     let book = MoveBook()
-    let games = every3x3Position()
+    let games = try everyPosition(rules: .standard)
     for game in games {
       #expect(book.perfectMoves(in: game) == AIPlayer.perfectMoves(in: game), "\(game.history)")
     }
@@ -55,26 +39,15 @@ import Testing
   }
 
   @Test(arguments: [Mark.x, .o])
-  func aPerfectPlayerWithABookNeverLosesOn3x3(side: Mark) {
+  func aPerfectPlayerWithABookKeepsTheBestResultOn3x3(side: Mark) throws {
     let ai = AIPlayer(level: .perfect, book: MoveBook())
-    var seen = Set<Board>()
-    var losses = 0
-    func visit(_ game: Game) {
-      guard seen.insert(game.board).inserted else { return }
-      if let outcome = game.outcome {
-        if outcome.winner == side.opponent { losses += 1 }
-        return
-      }
-      var rng = SplitMix(seed: UInt64(truncatingIfNeeded: game.board.hashValue))
-      let moves = game.turn == side ? [ai.chooseMove(in: game, using: &rng)].compactMap { $0 } : game.legalMoves
-      #expect(!moves.isEmpty)
-      for move in moves {
-        var next = game
-        try? next.play(move)
-        visit(next)
-      }
+    let walk = try AIProof(rules: .standard, aiPlays: side) { game in
+      var rng = AIProof.generator(for: game)
+      return [ai.chooseMove(in: game, using: &rng)].compactMap { $0 }
     }
-    visit(Game())
-    #expect(losses == 0)
+    walk.expectNoFindings()
+    #expect(walk.aiLosses == 0)
+    // The same walk as without a book: the book answers what the solver would.
+    #expect(walk.positions == (side == .x ? 285 : 856))
   }
 }

@@ -1,4 +1,5 @@
 import GameCore
+import TestSupport
 import Testing
 import WireProtocol
 
@@ -118,20 +119,6 @@ struct LossyLink {
   var closings: [SessionEnd] {
     (hostEvents + joinerEvents).compactMap { if case .closed(let end) = $0 { end } else { nil } }
   }
-}
-
-/// A small deterministic generator for the randomised runs.
-struct TestRandom {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-  mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 }
 
 @Suite struct ResumeTests {
@@ -503,7 +490,7 @@ struct TestRandom {
   /// moves played while it is down and rematches: every move is applied exactly once on the
   /// other side, both sides always end up with the same game, and no drop ends the match.
   @Test(arguments: 0..<60) func randomDropsNeverLoseOrRepeatAMove(seed: Int) throws {
-    var random = TestRandom(state: UInt64(seed) &* 7919)
+    var random = SeededGenerator(seed: UInt64(seed) &* 7919)
     var link = LossyLink()
     link.start()
     var steps = 0

@@ -190,7 +190,7 @@ struct Pair {
   /// Every way a peer can break the rules: answered with an error message and the session closed.
   @Test(arguments: [
     ("a second hello", Message.hello(versions: [1], name: "Bob", software: "t"), "a second hello"),
-    ("out of turn", .move(ply: 0, position: Position(row: 0, column: 0)), ""),
+    ("out of turn", .move(ply: 0, position: Position(row: 0, column: 0)), "an illegal move: it is "),
     ("duplicate ply", .move(ply: 5, position: Position(row: 2, column: 2)), "repeated or out of order"),
     ("out of range", .move(ply: 0, position: Position(row: 3, column: 0)), "off the 3×3 board"),
     ("welcome to a host", .welcome(version: 1, rules: .standard), "an unexpected welcome (during a game)"),
@@ -208,12 +208,16 @@ struct Pair {
     let ply = UInt16(pair.host.game?.history.count ?? 0)
     var toSend = message
     if name == "out of range" { toSend = .move(ply: ply, position: Position(row: 3, column: 0)) }
+    // The right ply on a free cell, so only the turn is wrong.
+    if name == "out of turn" { toSend = .move(ply: ply, position: Position(row: 0, column: 0)) }
+    let hostMark = pair.host.myMark
     let outputs = pair.host.receive(toSend, now: 0)
     guard case .closed(.protocolViolation(let text)) = pair.host.phase else {
       Issue.record("\(name): still open after \(toSend)")
       return
     }
     #expect(text.contains(expected), "\(name): \(text)")
+    if name == "out of turn" { #expect(text == "an illegal move: it is \(hostMark?.description ?? "nobody")'s turn") }
     #expect(outputs.first == .send(.error(text: text)))
   }
 
@@ -238,7 +242,8 @@ struct Pair {
     #expect(host.receive(.chat("hi"), now: 0).last == .closed(.protocolViolation("chat before hello")))
   }
 
-  @Test func unknownMessagesAreIgnoredByTheCodecAndHeartbeatsKeepItAlive() {
+  /// (That the codec skips unknown message types is MessageTests' unknownMessageTypesAreIgnoredAndUnknownFieldsSkipped.)
+  @Test func heartbeatsKeepAnIdleMatchAliveForThirtySeconds() {
     var pair = Pair()
     pair.startMatch()
     for second in 1...30 {
@@ -300,7 +305,9 @@ struct Pair {
     var other = moverIsHost ? pair.joiner : pair.host
     let move = try mover.play(p(0, 0), now: 0)
     _ = try other.resign(now: 0)
-    for case .send(let message) in move { #expect(other.receive(message, now: 0) == []) }
+    let sent = move.compactMap { output -> Message? in if case .send(let message) = output { message } else { nil } }
+    #expect(sent.contains { if case .move = $0 { true } else { false } }, "the move sent nothing: \(move)")
+    for message in sent { #expect(other.receive(message, now: 0) == []) }
     #expect(!other.isClosed)
   }
 

@@ -12,8 +12,54 @@ import Testing
     #expect(!FuzzCorpus.inputs(target).isEmpty, "no inputs in \(FuzzCorpus.directory.path)/\(target)")
   }
 
+  /// What a saved input must come to.
+  enum Outcome: Equatable {
+    /// Decodes (for frame-codec: the whole stream is read without an error).
+    case accepted
+    /// A message of a type this version does not know: skipped, as the protocol says.
+    case ignored
+    /// Refused with an error whose description starts with this text.
+    case refused(String)
+  }
+
+  /// Each saved input's outcome. A new input (a crash scripts/fuzz.sh saved) fails its replay until it is
+  /// triaged and listed here.
+  static let expected: [String: Outcome] = [
+    "frame-codec/empty-frame": .refused("a frame of length 0"),
+    "frame-codec/ends-mid-frame": .accepted,
+    "frame-codec/max-length-frame": .accepted,
+    "frame-codec/oversize-header": .refused("a frame of 4097 bytes (the limit is 4096)"),
+    "frame-codec/past-8k-compaction": .accepted,
+    "frame-codec/valid-hello-byte-by-byte": .accepted,
+    "message-decode/duplicate-field": .refused("field 2 appears twice"),
+    "message-decode/invalid-utf8-chat": .refused("the chat text is not valid UTF-8"),
+    "message-decode/name-too-long": .refused("a player name of 65 bytes (the limit is 64)"),
+    "message-decode/truncated-field": .refused("field 2 runs past the end of its frame"),
+    "message-decode/unknown-field-dropped": .accepted,
+    "message-decode/valid-hello": .accepted,
+    "message-decode/welcome-bad-rules": .refused("a bad rules: "),
+  ]
+
+  /// The outcome `input` must come to (nil, with an issue recorded, when it has none).
+  static func expectation(_ input: FuzzCorpus.Input) -> Outcome? {
+    guard let outcome = expected[input.testDescription] else {
+      Issue.record("\(input.testDescription) has no expected outcome: triage it and add it to `expected`")
+      return nil
+    }
+    return outcome
+  }
+
+  static func outcome(of error: WireError?, expected: Outcome) -> Bool {
+    switch (error, expected) {
+    case (nil, .accepted): return true
+    case (let error?, .refused(let start)): return error.description.hasPrefix(start)
+    default: return false
+    }
+  }
+
   @Test(arguments: FuzzCorpus.inputs("frame-codec"))
   func frameCodec(input: FuzzCorpus.Input) throws {
+    let expected = try #require(Self.expectation(input))
     let bytes = try input.bytes()
     let count = Int(bytes.first ?? 0)
     let sizes = bytes.dropFirst().prefix(count).map(Int.init)
@@ -38,14 +84,28 @@ import Testing
       #expect(Decoded([encoded[...]]) == Decoded(frames: [frame]), "the re-encoded frame decodes alone")
     }
     if chunked.error == nil { #expect(chunked.pending == stream.count - consumed) }
+    #expect(
+      Self.outcome(of: chunked.error, expected: expected), "\(String(describing: chunked.error)), expected \(expected)")
   }
 
   @Test(arguments: FuzzCorpus.inputs("message-decode"))
   func messageDecode(input: FuzzCorpus.Input) throws {
+    let expected = try #require(Self.expectation(input))
     let bytes = try input.bytes()
-    guard let type = bytes.first else { return }
+    let type = try #require(bytes.first, "an empty input has no frame type")
     let frame = Frame(type: type, payload: Array(bytes.dropFirst()))
-    guard let message = try? Message.decode(frame) else { return }
+    let decoded: Message?
+    do throws(WireError) {
+      decoded = try Message.decode(frame)
+    } catch {
+      #expect(Self.outcome(of: error, expected: expected), "refused with “\(error)”, expected \(expected)")
+      return
+    }
+    guard let message = decoded else {
+      #expect(expected == .ignored, "type \(type) was ignored, expected \(expected)")
+      return
+    }
+    #expect(expected == .accepted, "decoded to \(message), expected \(expected)")
     let encoded = message.frame
     #expect(encoded.type == frame.type)
     #expect(encoded.payload.count <= frame.payload.count)
