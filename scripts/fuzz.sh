@@ -40,7 +40,7 @@ target message-decode MessageDecodeFuzz Fuzz/MessageDecodeTarget.swift Sources/W
 target hello-negotiation HelloNegotiationFuzz Fuzz/HelloNegotiationTarget.swift Sources/Session/*.swift \
   -lWireProtocol -lGameCore -lUntrustedText
 # Only the known-peers files and what they use; UTCCalendar imports COpenSSL (for time() and ASN1_TIME).
-target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -I Sources/COpenSSL -lssl -lcrypto \
+target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
   Sources/Security/{KnownPeers,KnownPeer,KnownPeersError,Fingerprint,Base64,CalendarDay,UTCCalendar}.swift
 
 # The regression inputs of each target. Inputs named bug-* reproduce known bugs not fixed yet: they are left out of

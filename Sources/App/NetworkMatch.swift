@@ -15,10 +15,34 @@ public struct TrustQuestion: Sendable, Equatable {
   public let peerName: PeerText
   public let certificateName: PeerText
   public let fingerprint: Fingerprint
+  /// Known peers whose names look like this one's (another key): it is not them.
+  public var lookalikes: [KnownPeer] = []
+
+  public init(
+    role: Role, peerName: PeerText, certificateName: PeerText, fingerprint: Fingerprint, lookalikes: [KnownPeer] = []
+  ) {
+    self.role = role
+    self.peerName = peerName
+    self.certificateName = certificateName
+    self.fingerprint = fingerprint
+    self.lookalikes = lookalikes
+  }
+
+  /// The warning for a new key under a name like a known peer's: both keys, and where the known one is.
+  public static func notTheOneYouKnow(claimed: PeerText, fingerprint: Fingerprint, lookalikes: [KnownPeer])
+    -> [String]
+  {
+    ["WARNING: a new player calling itself \(claimed) — not the \(claimed) you know."]
+      + lookalikes.map { "  known \(PeerText($0.name)): \($0.fingerprint) (known_peers line \($0.line))" }
+      + ["  this one:  \(fingerprint)"]
+  }
 
   /// The question in short lines, for a dialog.
   public var lines: [String] {
     switch role {
+    case .host where !lookalikes.isEmpty:
+      return TrustQuestion.notTheOneYouKnow(claimed: peerName, fingerprint: fingerprint, lookalikes: lookalikes)
+        + ["Let this new player join?"]
     case .host: return ["\(peerName) wants to join — accept?", "Key: \(fingerprint)"]
     case .joiner: return ["The host \(peerName) is new to you. Trust it?", "Key: \(fingerprint)"]
     }
@@ -27,6 +51,7 @@ public struct TrustQuestion: Sendable, Equatable {
   /// "Bob (SHA256:…) wants to join — accept?" on the host; "Alice (SHA256:…) is new — trust?" on the joiner.
   public var text: String {
     switch role {
+    case .host where !lookalikes.isEmpty: return lines.joined(separator: "\n")
     case .host: return "\(peerName) (\(fingerprint)) wants to join — accept?"
     case .joiner: return "The host \(peerName) is new to you: \(fingerprint). Trust it?"
     }
@@ -662,11 +687,28 @@ public final class NetworkMatch {
     var events: [MatchEvent] = [.session(.peerHello(name: name, software: link.session?.peerSoftware ?? ""))]
     if let code = link.connection.tls.verificationCode { events.append(.verification(code)) }
     let certificate = link.connection.tls.peerCertificate
+    // A new key under a name like one the player knows is a new player, never that peer: say so, with both keys.
+    var lookalikes: [KnownPeer] = []
+    if case .trusted(.knownPeer) = link.connection.tls.trustDecision {
+    } else if let certificate, let known = try? profile.knownPeers() {
+      lookalikes = (known.lookalikes(of: certificate.commonName) + known.lookalikes(of: name.unsanitised))
+        .filter { $0.fingerprint != certificate.fingerprint }
+      lookalikes = lookalikes.enumerated().filter { index, entry in
+        !lookalikes.prefix(index).contains { $0.fingerprint == entry.fingerprint }
+      }.map(\.element)
+    }
     if case .askUser(let certificateName, let fingerprint) = link.connection.tls.trustDecision {
       question = TrustQuestion(
-        role: .host, peerName: name, certificateName: PeerText(certificateName), fingerprint: fingerprint)
+        role: .host, peerName: name, certificateName: PeerText(certificateName), fingerprint: fingerprint,
+        lookalikes: lookalikes)
       if let question { events.append(.ask(question)) }
       return events
+    }
+    if let certificate, !lookalikes.isEmpty {
+      let warning = TrustQuestion.notTheOneYouKnow(
+        claimed: name, fingerprint: certificate.fingerprint, lookalikes: lookalikes)
+      log.write(warning.joined(separator: " "))
+      events += warning.map { .status($0) }
     }
     log.write("letting in \(name) (\(certificate?.fingerprint.description ?? "?"))")
     rememberIfAcceptedNew(link)

@@ -153,8 +153,10 @@ public final class EventLoop {
     guard !stopped else { return }
     var wait = timers.values.map(\.due).min().map { max(0, $0 - clock()) }
     if let maximumWait { wait = min(wait ?? maximumWait, maximumWait) }
-    let nanoseconds = wait.map { Int64(($0 * 1e9).rounded(.up)) } ?? -1
-    for (fd, revents) in pollSet.wait(nanoseconds: nanoseconds) {
+    // Milliseconds, rounded up (a timer is never run early): epoll_wait, whose timeout shows in
+    // /proc/PID/syscall, so a test can see how long an idle game sleeps.
+    let milliseconds = wait.map { Int32(min(Double(Int32.max), ($0 * 1000).rounded(.up))) } ?? -1
+    for (fd, revents) in pollSet.wait(timeout: milliseconds) {
       guard !stopped else { return }
       handlers[fd]?(revents)
     }

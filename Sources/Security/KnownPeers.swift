@@ -1,3 +1,5 @@
+import UntrustedText
+
 /// The players this player has met, like OpenSSH's known_hosts: one peer per line,
 /// `NAME SHA256:FINGERPRINT YYYY-MM-DD`, with blank lines and `#` comments kept as they are.
 ///
@@ -69,6 +71,23 @@ public struct KnownPeers: Sendable, Equatable {
   /// Every entry for `name`.
   public func entries(named name: String) -> [KnownPeer] {
     entries.filter { $0.name == name }
+  }
+
+  /// The entries whose name looks like `name` to a person: the same after case folding and without
+  /// whitespace and invisible, bidirectional or control characters ("Alice", "alice\u{200B}", "a lice").
+  public func lookalikes(of name: String) -> [KnownPeer] {
+    let folded = KnownPeers.folded(name)
+    return entries.filter { KnownPeers.folded($0.name) == folded }
+  }
+
+  /// `name` as `lookalikes` compares it.
+  static func folded(_ name: String) -> String {
+    var kept = String.UnicodeScalarView()
+    for scalar in name.lowercased().unicodeScalars
+    where !VisibleText.isUnsafe(scalar) && !scalar.properties.isWhitespace {
+      kept.append(scalar)
+    }
+    return String(kept)
   }
 
   /// The first entry with `fingerprint`.

@@ -35,7 +35,8 @@ extension TLSConnection {
     if let peerName {
       decision = context.evaluator.evaluate(peer: peer, peerName: peerName, now: UTCCalendar.now())
     } else {
-      decision = context.evaluator.evaluateSelfNamed(peer: peer, now: UTCCalendar.now())
+      decision = context.evaluator.evaluateSelfNamed(
+        peer: peer, now: UTCCalendar.now(), judgingJoiner: context.role == .server)
     }
     trustDecision = decision
     guard case .rejected(let failure) = decision else {

@@ -36,19 +36,23 @@ public final class TrustEvaluator: Sendable {
     TrustEvaluator.evaluate(peer: peer, peerName: peerName, options: options, now: now, verifier: verifier)
   }
 
-  /// As `evaluate(peer:peerName:now:)` for a peer whose name comes from its own certificate
-  /// (a server judging a joining client): there is no independent name to check it against,
-  /// so only the policy's `expectedName`, if any, is checked.
-  func evaluateSelfNamed(peer: PeerCertificate, now: Int64) -> TrustDecision {
+  /// As `evaluate(peer:peerName:now:)` for a peer whose name comes from its own certificate: there is no
+  /// independent name to check it against, so only the policy's `expectedName`, if any, is checked.
+  ///
+  /// `judgingJoiner` (a host judging a joining client): a joiner is its key, never its name. A known key is
+  /// that known peer; an unknown key is a new player even when it calls itself by a known name (it is asked
+  /// about, or let in with accept-new), so players who share a name never lock each other out.
+  func evaluateSelfNamed(peer: PeerCertificate, now: Int64, judgingJoiner: Bool = false) -> TrustDecision {
     var adjusted = options
     if case .certificateAuthority(_, nil) = options.policy { adjusted.verifyName = false }
     return TrustEvaluator.evaluate(
-      peer: peer, peerName: peer.commonName, options: adjusted, now: now, verifier: verifier)
+      peer: peer, peerName: peer.commonName, options: adjusted, now: now, verifier: verifier,
+      keyDecides: judgingJoiner)
   }
 
   static func evaluate(
     peer: PeerCertificate, peerName: String, options: TrustOptions, now: Int64,
-    verifier: CertificateAuthorityVerifier?
+    verifier: CertificateAuthorityVerifier?, keyDecides: Bool = false
   ) -> TrustDecision {
     let presented = peer.fingerprint
     switch options.policy {
@@ -58,6 +62,13 @@ public final class TrustEvaluator: Sendable {
     case .pinned(let pin):
       guard presented == pin else { return .rejected(.pinMismatch(expected: pin, got: presented)) }
       return checkDates(peer, options: options, now: now) ?? .trusted(.pinned)
+
+    case .trustOnFirstUse(let known, _, let acceptNew) where keyDecides:
+      if let entry = known.lookup(fingerprint: presented) {
+        return checkDates(peer, options: options, now: now) ?? .trusted(.knownPeer(name: entry.name))
+      }
+      if let failure = checkDates(peer, options: options, now: now) { return failure }
+      return acceptNew ? .trusted(.acceptedNew) : .askUser(name: peerName, fingerprint: presented)
 
     case .trustOnFirstUse(let known, let file, let acceptNew):
       let named = known.entries(named: peerName)

@@ -119,7 +119,9 @@ import Testing
     #expect(joiner2.exitStatus() == 0)
   }
 
-  @Test func aChangedJoinerKeyIsRefusedByTheHost() throws {
+  /// A host knows joiners by key: Bob with a new key is a new player calling himself bob, let in with
+  /// --accept-new, and the host's player is warned that this is not the bob it knows, with both keys.
+  @Test func aChangedJoinerKeyIsANewPlayerAndTheHostIsWarned() throws {
     let alice = try Home("alice")
     let bob = try Home("bob")
     let (first, port) = try host(alice, ["--accept-new"])
@@ -127,12 +129,24 @@ import Testing
     #expect(meet.waitFor("game 1:"))
     meet.send("quit")
     #expect(first.exitStatus() == 30)
+    let oldBob = try bob.fingerprint()
     _ = try Binary.run(["identity", "new", "--yes"], environment: bob.environment)
+    let newBob = try bob.fingerprint()
     let (host, port2) = try self.host(alice, ["--accept-new"])
     let joiner = try join(bob, "127.0.0.1:\(port2)", ["--accept-new"])
-    #expect(joiner.exitStatus() == 25, "\(joiner.errors)")
-    #expect(joiner.errors.contains("refused"), "\(joiner.errors)")
-    try expectServesANewJoiner(host, port: port2, asks: false)
+    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    #expect(host.waitFor("WARNING: a new player calling itself bob — not the bob you know."), "\(host.output)")
+    #expect(host.output.contains(oldBob) && host.output.contains(newBob), "\(host.output)")
+    joiner.send("quit")
+    #expect(host.exitStatus() == 30)
+    // Without --accept-new the host's player is asked, with the same warning.
+    let (asking, port3) = try self.host(alice)
+    _ = try Binary.run(["identity", "new", "--yes"], environment: bob.environment)
+    let third = try join(bob, "127.0.0.1:\(port3)", ["--accept-new"])
+    #expect(asking.waitFor("Let this new player join?"), "\(asking.output)")
+    #expect(asking.output.contains("not the bob you know"))
+    asking.send("n")
+    #expect(third.exitStatus() == 27, "\(third.errors)")
   }
 
   @Test func pinsAcceptOnlyThatKey() throws {

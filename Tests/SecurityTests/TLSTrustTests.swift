@@ -89,7 +89,10 @@ import Testing
     Self.expectAccepted(pair, judge, .trusted(.knownPeer(name: name)))
   }
 
-  @Test(arguments: judges) func changedKeyIsRefusedWithFileAndLine(judge: TLSRole) throws {
+  /// The joiner judging the host it reached: a known name with another key is KEY CHANGED, even with
+  /// accept-new. (The host judges joiners by key alone: see `aJoinerIsItsKeyNotTheNameItClaims`.)
+  @Test func changedHostKeyIsRefusedWithFileAndLine() throws {
+    let judge = TLSRole.client
     let impostor = Fixtures.makeIdentity(Self.judgedName(judge))
     let name = Self.judgedName(judge)
     let remembered = judge == .client ? Fixtures.bob.fingerprint : Fixtures.alice.fingerprint
@@ -104,6 +107,25 @@ import Testing
     #expect(message.contains("\(Self.file):2"))
     #expect(message.contains(remembered.description) && message.contains(impostor.fingerprint.description))
     #expect(message.contains("tictactoe peers forget \(remembered)"))
+  }
+
+  @Test func aJoinerIsItsKeyNotTheNameItClaims() throws {
+    let known = try KnownPeers.parse(
+      "alice \(Fixtures.alice.fingerprint) 2026-11-01\ncarol \(Fixtures.bob.fingerprint) 2026-11-02\n", path: Self.file)
+    // Another "alice": a new player, let in with accept-new and asked about without it, never KEY CHANGED.
+    let otherAlice = Fixtures.makeIdentity("alice")
+    let lenient = TrustOptions(policy: .trustOnFirstUse(known: known, file: Self.file, acceptNew: true))
+    Self.expectAccepted(
+      try Self.connect(judge: .server, options: lenient, judged: otherAlice), .server, .trusted(.acceptedNew))
+    let asking = TrustOptions(policy: .trustOnFirstUse(known: known, file: Self.file, acceptNew: false))
+    let asked = try Self.connect(judge: .server, options: asking, judged: otherAlice)
+    #expect(asked.server.trustDecision == .askUser(name: "alice", fingerprint: otherAlice.fingerprint))
+    // A known key is that known peer, whatever its certificate now calls it.
+    // (Bob's certificate says "bob"; the player knows that key as carol.)
+    let bobAsCarol = try Self.connect(judge: .server, options: asking, judged: Fixtures.bob)
+    Self.expectAccepted(bobAsCarol, .server, .trusted(.knownPeer(name: "carol")))
+    #expect(known.lookalikes(of: "ALICE\u{200B}").map(\.fingerprint) == [Fixtures.alice.fingerprint])
+    #expect(known.lookalikes(of: "a lice").count == 1 && known.lookalikes(of: "alicia").isEmpty)
   }
 
   // MARK: pinning
