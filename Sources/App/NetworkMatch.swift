@@ -44,6 +44,9 @@ public struct TrustQuestion: Sendable, Equatable {
       return TrustQuestion.notTheOneYouKnow(claimed: peerName, fingerprint: fingerprint, lookalikes: lookalikes)
         + ["Let this new player join?"]
     case .host: return ["\(peerName) wants to join — accept?", "Key: \(fingerprint)"]
+    case .joiner where !lookalikes.isEmpty:
+      return TrustQuestion.notTheOneYouKnow(claimed: peerName, fingerprint: fingerprint, lookalikes: lookalikes)
+        + ["Trust this new host?"]
     case .joiner: return ["The host \(peerName) is new to you. Trust it?", "Key: \(fingerprint)"]
     }
   }
@@ -51,7 +54,7 @@ public struct TrustQuestion: Sendable, Equatable {
   /// "Bob (SHA256:…) wants to join — accept?" on the host; "Alice (SHA256:…) is new — trust?" on the joiner.
   public var text: String {
     switch role {
-    case .host where !lookalikes.isEmpty: return lines.joined(separator: "\n")
+    case _ where !lookalikes.isEmpty: return lines.joined(separator: "\n")
     case .host: return "\(peerName) (\(fingerprint)) wants to join — accept?"
     case .joiner: return "The host \(peerName) is new to you: \(fingerprint). Trust it?"
     }
@@ -305,7 +308,15 @@ public final class NetworkMatch {
 
   private func makeContext(expectedHost: String?) throws -> TLSContext {
     try profile.tlsContext(
-      role == .host ? .server : .client, identity: identity, options: options, expectedHost: expectedHost)
+      role == .host ? .server : .client, identity: identity, options: options, expectedHost: expectedHost,
+      boundAddress: boundAddress)
+  }
+
+  /// A joiner's host as typed, to which its key is bound in known_peers. Not for a LAN join: there the
+  /// advertised key decides, and the address is whatever the network handed out.
+  private var boundAddress: String? {
+    guard role == .joiner, advertisedFingerprint == nil else { return nil }
+    return joinEndpoint?.description
   }
 
   // MARK: - The event loop
@@ -496,9 +507,19 @@ public final class NetworkMatch {
       link.session = session
       if case .askUser(let name, let fingerprint) = tls.trustDecision {
         question = TrustQuestion(
-          role: .joiner, peerName: PeerText(name), certificateName: PeerText(name), fingerprint: fingerprint)
+          role: .joiner, peerName: PeerText(name), certificateName: PeerText(name), fingerprint: fingerprint,
+          lookalikes: lookalikes(of: link, claiming: nil))
         if let question { events.append(.ask(question)) }
         return events
+      }
+      if case .trusted(.knownPeer) = tls.trustDecision, let address = boundAddress,
+        let key = tls.peerCertificate?.fingerprint
+      {
+        do {
+          try profile.bind(key, to: address)  // a known key met at a new address: the key decides
+        } catch {
+          log.write("could not remember \(address) for \(key): \(error)")
+        }
       }
       rememberIfAcceptedNew(link)
       return events + begin(link)
@@ -688,15 +709,7 @@ public final class NetworkMatch {
     if let code = link.connection.tls.verificationCode { events.append(.verification(code)) }
     let certificate = link.connection.tls.peerCertificate
     // A new key under a name like one the player knows is a new player, never that peer: say so, with both keys.
-    var lookalikes: [KnownPeer] = []
-    if case .trusted(.knownPeer) = link.connection.tls.trustDecision {
-    } else if let certificate, let known = try? profile.knownPeers() {
-      lookalikes = (known.lookalikes(of: certificate.commonName) + known.lookalikes(of: name.unsanitised))
-        .filter { $0.fingerprint != certificate.fingerprint }
-      lookalikes = lookalikes.enumerated().filter { index, entry in
-        !lookalikes.prefix(index).contains { $0.fingerprint == entry.fingerprint }
-      }.map(\.element)
-    }
+    let lookalikes = self.lookalikes(of: link, claiming: name)
     if case .askUser(let certificateName, let fingerprint) = link.connection.tls.trustDecision {
       question = TrustQuestion(
         role: .host, peerName: name, certificateName: PeerText(certificateName), fingerprint: fingerprint,
@@ -715,6 +728,23 @@ public final class NetworkMatch {
     return events + admit(link)
   }
 
+  /// Known peers whose names look like the one `link`'s new key claims (its certificate's or its hello's):
+  /// none when the key is known.
+  private func lookalikes(of link: Link, claiming name: PeerText?) -> [KnownPeer] {
+    if case .trusted(.knownPeer) = link.connection.tls.trustDecision { return [] }
+    guard let certificate = link.connection.tls.peerCertificate, let known = try? profile.knownPeers() else {
+      return []
+    }
+    var found: [KnownPeer] = []
+    for entry in known.lookalikes(of: certificate.commonName) + known.lookalikes(of: name?.unsanitised ?? "")
+    where entry.fingerprint != certificate.fingerprint
+      && !found.contains(where: { $0.fingerprint == entry.fingerprint })
+    {
+      found.append(entry)
+    }
+    return found
+  }
+
   /// With --accept-new a new peer is let in without asking, and remembered like one the player accepted
   /// (so a later change of its key is caught).
   private func rememberIfAcceptedNew(_ link: Link) {
@@ -722,7 +752,7 @@ public final class NetworkMatch {
       let certificate = link.connection.tls.peerCertificate
     else { return }
     do {
-      try profile.remember(name: certificate.commonName, fingerprint: certificate.fingerprint)
+      try profile.remember(name: certificate.commonName, fingerprint: certificate.fingerprint, address: boundAddress)
       log.write("remembered new peer \(certificate.commonName) \(certificate.fingerprint)")
     } catch {
       log.write("could not remember \(certificate.commonName): \(error)")
@@ -790,7 +820,8 @@ public final class NetworkMatch {
     self.question = nil
     if accept {
       do {
-        try profile.remember(name: question.certificateName.unsanitised, fingerprint: question.fingerprint)
+        try profile.remember(
+          name: question.certificateName.unsanitised, fingerprint: question.fingerprint, address: boundAddress)
       } catch {
         log.write("could not remember \(question.certificateName): \(error)")
       }

@@ -108,11 +108,13 @@ public struct Profile {
 
   /// A TLS context for `role` presenting `identity` and judging the peer by `options` against the known peers
   /// as they are now on disk (`expectedHost`: the name a CA-issued certificate must carry, for a joiner).
+  /// `boundAddress`: a joiner's host as typed, to which first-use trust binds the host's key.
   public func tlsContext(
-    _ role: TLSRole, identity: Identity, options: NetworkOptions, expectedHost: String?
+    _ role: TLSRole, identity: Identity, options: NetworkOptions, expectedHost: String?, boundAddress: String? = nil
   ) throws -> TLSContext {
-    let trust = try options.trust(
+    var trust = try options.trust(
       knownPeers: try knownPeers(), knownPeersPath: knownPeersPath, expectedHost: expectedHost)
+    trust.boundAddress = boundAddress
     return try TLSContext(role: role, identity: identity, options: trust)
   }
 
@@ -120,10 +122,18 @@ public struct Profile {
     try KnownPeersFile(path: knownPeersPath).load()
   }
 
-  /// Remembers a peer the player accepted.
-  public func remember(name: String, fingerprint: Fingerprint) throws {
+  /// Remembers a peer the player accepted; a host's key also with the `address` it was met at.
+  public func remember(name: String, fingerprint: Fingerprint, address: String? = nil) throws {
     var peers = try knownPeers()
-    peers.add(name: name, fingerprint: fingerprint, date: CalendarDay.today())
+    peers.add(name: name, fingerprint: fingerprint, date: CalendarDay.today(), address: address)
+    try KnownPeersFile(path: knownPeersPath).save(peers)
+  }
+
+  /// Records that a known host's key was met at `address` too (nothing to write when it is already there).
+  public func bind(_ fingerprint: Fingerprint, to address: String) throws {
+    var peers = try knownPeers()
+    guard let entry = peers.lookup(fingerprint: fingerprint), !entry.addresses.contains(address) else { return }
+    peers.bind(fingerprint, to: address)
     try KnownPeersFile(path: knownPeersPath).save(peers)
   }
 

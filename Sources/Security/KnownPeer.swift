@@ -7,4 +7,7 @@ public struct KnownPeer: Sendable, Hashable {
   public let added: CalendarDay
   /// The 1-based line of this entry in the rendered file (for messages such as "file:line").
   public let line: Int
+  /// Where this key was met as a host, as the player typed it ("alice.example:7177"); empty for a joiner
+  /// met while hosting, and for entries written before addresses were kept.
+  public var addresses: [String] = []
 }

@@ -1,7 +1,9 @@
 import UntrustedText
 
 /// The players this player has met, like OpenSSH's known_hosts: one peer per line,
-/// `NAME SHA256:FINGERPRINT YYYY-MM-DD`, with blank lines and `#` comments kept as they are.
+/// `NAME SHA256:FINGERPRINT YYYY-MM-DD [at=ADDRESS ...]`, with blank lines and `#` comments kept as they are.
+/// The key is the peer; the name is the label the player knows it by; each `at=` is an address (as typed,
+/// host and port) where this key was met as a host.
 ///
 /// Names are written with percent-escapes so that one never contains a field separator:
 /// `%` followed by two uppercase hex digits stands for a byte, and every space, control
@@ -11,7 +13,7 @@ public struct KnownPeers: Sendable, Equatable {
   /// A line of the file: kept text (comment or blank) or a peer.
   enum Line: Sendable, Equatable {
     case text(String)
-    case peer(name: String, fingerprint: Fingerprint, added: CalendarDay)
+    case peer(name: String, fingerprint: Fingerprint, added: CalendarDay, addresses: [String] = [])
   }
 
   private(set) var lines: [Line]
@@ -47,8 +49,9 @@ public struct KnownPeers: Sendable, Equatable {
       switch line {
       case .text(let text):
         output += text
-      case .peer(let name, let fingerprint, let added):
+      case .peer(let name, let fingerprint, let added, let addresses):
         output += "\(KnownPeers.escape(name)) \(fingerprint) \(added)"
+        for address in addresses { output += " at=\(KnownPeers.escape(address))" }
       }
       output += "\n"
     }
@@ -58,8 +61,8 @@ public struct KnownPeers: Sendable, Equatable {
   /// Every peer, in file order, with its line number.
   public var entries: [KnownPeer] {
     lines.enumerated().compactMap { index, line in
-      guard case .peer(let name, let fingerprint, let added) = line else { return nil }
-      return KnownPeer(name: name, fingerprint: fingerprint, added: added, line: index + 1)
+      guard case .peer(let name, let fingerprint, let added, let addresses) = line else { return nil }
+      return KnownPeer(name: name, fingerprint: fingerprint, added: added, line: index + 1, addresses: addresses)
     }
   }
 
@@ -102,10 +105,27 @@ public struct KnownPeers: Sendable, Equatable {
     return copy
   }
 
-  /// Appends `name` → `fingerprint` unless that exact pair is already known.
-  public mutating func add(name: String, fingerprint: Fingerprint, date: CalendarDay) {
-    if entries.contains(where: { $0.name == name && $0.fingerprint == fingerprint }) { return }
-    lines.append(.peer(name: name, fingerprint: fingerprint, added: date))
+  /// Appends `name` → `fingerprint` unless that exact pair is already known; `address` (where it was met as
+  /// a host) is added to the entry for the key.
+  public mutating func add(name: String, fingerprint: Fingerprint, date: CalendarDay, address: String? = nil) {
+    if !entries.contains(where: { $0.name == name && $0.fingerprint == fingerprint }) {
+      lines.append(.peer(name: name, fingerprint: fingerprint, added: date))
+    }
+    if let address { bind(fingerprint, to: address) }
+  }
+
+  /// Records that the key `fingerprint` was met as a host at `address` (on its first entry).
+  public mutating func bind(_ fingerprint: Fingerprint, to address: String) {
+    guard let index = lines.firstIndex(where: { if case .peer(_, fingerprint, _, _) = $0 { true } else { false } }),
+      case .peer(let name, _, let added, var addresses) = lines[index], !addresses.contains(address)
+    else { return }
+    addresses.append(address)
+    lines[index] = .peer(name: name, fingerprint: fingerprint, added: added, addresses: addresses)
+  }
+
+  /// The entry whose key was met as a host at `address`.
+  public func lookup(address: String) -> KnownPeer? {
+    entries.first { $0.addresses.contains(address) }
   }
 
   /// A copy without the entries whose name is `nameOrFingerprint`, or whose fingerprint it
@@ -122,7 +142,7 @@ public struct KnownPeers: Sendable, Equatable {
     let fingerprint = Fingerprint(parsing: nameOrFingerprint)
     let before = lines.count
     lines.removeAll { line in
-      guard case .peer(let name, let known, _) = line else { return false }
+      guard case .peer(let name, let known, _, _) = line else { return false }
       return name == nameOrFingerprint || known == fingerprint
     }
     return before - lines.count
@@ -139,8 +159,16 @@ public struct KnownPeers: Sendable, Equatable {
     let trimmed = line.trimmingASCIIWhitespace()
     if trimmed.isEmpty || trimmed.hasPrefix("#") { return .text(line) }
     let fields = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
-    guard fields.count == 3 else {
+    guard fields.count >= 3 else {
       throw LineError(reason: "expected 3 fields (name, fingerprint, date) but found \(fields.count)")
+    }
+    var addresses: [String] = []
+    for field in fields.dropFirst(3) {
+      guard field.hasPrefix("at="), field.count > 3 else {
+        throw LineError(
+          reason: "expected name, fingerprint, date and at=ADDRESS fields, but found \"\(field)\" after the date")
+      }
+      addresses.append(try unescape(String(field.dropFirst(3))))
     }
     let name = try unescape(String(fields[0]))
     guard let fingerprint = Fingerprint(parsing: String(fields[1])) else {
@@ -149,7 +177,7 @@ public struct KnownPeers: Sendable, Equatable {
     guard let added = CalendarDay(parsing: String(fields[2])) else {
       throw LineError(reason: "\"\(fields[2])\" is not a date of the form YYYY-MM-DD")
     }
-    return .peer(name: name, fingerprint: fingerprint, added: added)
+    return .peer(name: name, fingerprint: fingerprint, added: added, addresses: addresses)
   }
 
   /// The name as written in the file (an empty name is written `%00`).

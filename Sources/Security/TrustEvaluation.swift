@@ -63,9 +63,23 @@ public final class TrustEvaluator: Sendable {
       guard presented == pin else { return .rejected(.pinMismatch(expected: pin, got: presented)) }
       return checkDates(peer, options: options, now: now) ?? .trusted(.pinned)
 
-    case .trustOnFirstUse(let known, _, let acceptNew) where keyDecides:
+    case .trustOnFirstUse(let known, let file, let acceptNew) where keyDecides || options.boundAddress != nil:
+      // The key decides who this is: a known key is that peer, wherever it is met and whatever it calls itself.
       if let entry = known.lookup(fingerprint: presented) {
         return checkDates(peer, options: options, now: now) ?? .trusted(.knownPeer(name: entry.name))
+      }
+      if !keyDecides, let address = options.boundAddress {
+        // A joiner: another key at the address where a known host was met is KEY CHANGED, whatever its name.
+        if let bound = known.lookup(address: address) {
+          return .rejected(
+            .keyChanged(name: bound.name, known: bound.fingerprint, presented: presented, file: file, line: bound.line))
+        }
+        // Entries written before addresses were kept still protect the name they were met under.
+        if let legacy = known.entries(named: peerName).first(where: { $0.addresses.isEmpty }) {
+          return .rejected(
+            .keyChanged(
+              name: peerName, known: legacy.fingerprint, presented: presented, file: file, line: legacy.line))
+        }
       }
       if let failure = checkDates(peer, options: options, now: now) { return failure }
       return acceptNew ? .trusted(.acceptedNew) : .askUser(name: peerName, fingerprint: presented)

@@ -22,10 +22,15 @@ public struct TrustOptions: Sendable, Equatable {
   /// `.certificateAuthority`: with pinning and first-use trust, the key itself is the identity
   /// and the name is one the peer chose.
   public var verifyName: Bool
+  /// A joiner's first-use trust: the address and port as the player typed them ("alice.example:7177"). The
+  /// host's key is bound to it, as OpenSSH binds host keys to the host name: another key there is KEY
+  /// CHANGED whatever name it claims. Nil for a host, and for a LAN join (the advertised key decides).
+  public var boundAddress: String?
 
-  public init(policy: TrustPolicy, allowExpired: Bool = false, verifyName: Bool = true) {
+  public init(policy: TrustPolicy, allowExpired: Bool = false, verifyName: Bool = true, boundAddress: String? = nil) {
     self.policy = policy
     self.allowExpired = allowExpired
     self.verifyName = verifyName
+    self.boundAddress = boundAddress
   }
 }

@@ -20,8 +20,8 @@ import Testing
     }
   }
 
-  private func host(_ home: Home, _ extra: [String] = []) throws -> (Player, Int) {
-    let player = try Player(["host", "--port", "0", "--ui", "plain"] + extra, environment: home.environment)
+  private func host(_ home: Home, _ extra: [String] = [], port: Int = 0) throws -> (Player, Int) {
+    let player = try Player(["host", "--port", "\(port)", "--ui", "plain"] + extra, environment: home.environment)
     let port = try #require(player.announcedPort(), "host did not start: \(player.errors)")
     return (player, port)
   }
@@ -103,7 +103,8 @@ import Testing
     _ = try Binary.run(["identity", "new", "--yes"], environment: alice.environment)
     let new = try alice.fingerprint()
     #expect(new != old)
-    let (host, port2) = try self.host(alice, ["--accept-new"])
+    // At the address where Bob met her: another key there is KEY CHANGED, even with --accept-new.
+    let (host, port2) = try self.host(alice, ["--accept-new"], port: port)
     let joiner = try join(bob, "127.0.0.1:\(port2)", ["--accept-new"])
     #expect(joiner.exitStatus() == 21)
     let message = joiner.errors
@@ -111,6 +112,14 @@ import Testing
     #expect(message.contains("known_peers") && message.contains("tictactoe peers forget \(old)"), "\(message)")
     // The host keeps serving and saw its certificate refused.
     #expect(host.exitStatus(timeout: 1) == nil)
+    // Elsewhere (another port) the new key is a new host, not the alice Bob knows: asked about afresh.
+    let (elsewhere, port3) = try self.host(alice, ["--accept-new"])
+    let wary = try join(bob, "127.0.0.1:\(port3)")
+    #expect(wary.waitFor("Trust this new host?"), "\(wary.output)\(wary.errors)")
+    #expect(wary.output.contains("not the alice you know") && wary.output.contains(old), "\(wary.output)")
+    wary.send("n")
+    #expect(wary.exitStatus() == 26)
+    elsewhere.signal(SIGTERM)
     // After forgetting the old key, Bob can meet the new Alice.
     _ = try Binary.run(["peers", "forget", "alice"], environment: bob.environment)
     let joiner2 = try join(bob, "127.0.0.1:\(port2)", ["--accept-new"])
