@@ -25,8 +25,11 @@ final class BotHost {
     }
   }
 
-  /// Seconds a joiner has to finish the TLS handshake.
+  /// Seconds a joiner has to finish the TLS handshake and say hello (as sshd's LoginGraceTime): until then it
+  /// counts among the pending connections, whose number is capped.
   static let handshakeTimeout = 10.0
+  /// A joiner that leaves more than this queued (it does not read) is cut off: its outbox would grow the bot.
+  static let outboxLimit = 256 * 1024
   /// How often heartbeats, silences and handshake deadlines are checked, instead of computing the nearest
   /// deadline on every wake-up: every 100 ms a tenth of the connections, so each is looked at once a second
   /// (heartbeats are due every 3 s and the silence limit is 10 s) and a thousand games that fall quiet
@@ -204,7 +207,8 @@ final class BotHost {
       }
       if decision == .dropOldestThenAccept, let oldest = pending.first, let link = links[oldest] {
         log.write(
-          "\(pending.count) connections are setting up TLS: dropping the oldest, \(link.connection.peerAddress)")
+          "\(pending.count) connections are setting up TLS or have not said hello: dropping the oldest, \(link.connection.peerAddress)"
+        )
         close(link, gracefully: false)
       }
       // Answers go out at once: without this, a second small message (a rematch acceptance, then the bot's
@@ -266,7 +270,6 @@ final class BotHost {
   }
 
   private func secured(_ link: Link, now: Double) {
-    pending.removeAll { $0 == link.connection.fd }
     let admission = BotAdmission.decide(link.connection.tls.trustDecision, botName: profile.name)
     link.admission = admission
     let ai = self.ai
@@ -294,6 +297,15 @@ final class BotHost {
       } catch {
         log.write("send failed to \(connection.peerAddress): \(error)")
       }
+    }
+    // Said hello: no longer pending (the handshake and hello deadline is behind it).
+    if link.seat?.session.peerName != nil, let index = pending.firstIndex(of: connection.fd) {
+      pending.remove(at: index)
+    }
+    if connection.queuedBytes > BotHost.outboxLimit {
+      log.write("\(connection.peerAddress): \(connection.queuedBytes) bytes it does not read: closed")
+      close(link, gracefully: false)
+      return
     }
     let certificate = connection.tls.peerCertificate
     if reaction.admitted {
@@ -370,9 +382,10 @@ final class BotHost {
       if sweepCursor >= order.count { sweepCursor = 0 }
       let link = order[sweepCursor]
       sweepCursor += 1
-      if !link.connection.isSecured {
+      if !link.connection.isSecured || link.seat?.session.peerName == nil {
         if now - link.acceptedAt >= BotHost.handshakeTimeout {
-          log.write("\(link.connection.peerAddress): no TLS handshake within \(Int(BotHost.handshakeTimeout)) s")
+          let missing = link.connection.isSecured ? "hello" : "TLS handshake"
+          log.write("\(link.connection.peerAddress): no \(missing) within \(Int(BotHost.handshakeTimeout)) s")
           close(link, gracefully: false)
         }
       } else if let reaction = link.seat?.tick(now: now), !reaction.isEmpty {

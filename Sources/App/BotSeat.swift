@@ -59,8 +59,13 @@ struct BotSeat {
   /// When the game in progress began (nil between games).
   private var gameStartedAt: Double?
   private var answeredChat = false
-  /// The bot said goodbye on its own (`shutDown`): nothing more happens on this seat.
+  /// The bot said goodbye on its own (`shutDown`, or an idle joiner): nothing more happens on this seat.
   private var saidGoodbye = false
+  /// When the match last moved on (a game started, a move, a rematch): a joiner that lets `idleLimit` pass
+  /// without playing loses the seat, so nobody holds one forever.
+  private var lastProgress: Double
+  /// Seconds a joiner may hold a seat without moving (in a game, or between games without a rematch).
+  static let idleLimit = 300.0
 
   /// The bot's reply to the first chat of a connection; later chats are read and ignored.
   var chatReply: String { "\(botName) is a practice bot (\(level)); it does not read chat. Good game!" }
@@ -74,6 +79,7 @@ struct BotSeat {
     self.level = level
     self.admission = admission
     self.chooseMove = chooseMove
+    lastProgress = now
   }
 
   /// Says hello (once the connection is secured).
@@ -95,6 +101,15 @@ struct BotSeat {
 
   /// Heartbeats and the silence limit (call it at least once a second).
   mutating func tick(now: Double) -> BotReaction {
+    if !session.isClosed, !saidGoodbye, now - lastProgress >= BotSeat.idleLimit {
+      saidGoodbye = true
+      let minutes = Int(BotSeat.idleLimit / 60)
+      var reaction = BotReaction(
+        messages: [.bye(.timeout, text: "\(botName) ends the game: no move for \(minutes) minutes")])
+      reaction.games += unfinishedGame(now: now, reason: "the peer did not move for \(minutes) minutes")
+      reaction.end = .localQuit
+      return reaction
+    }
     // A drop found by the tick is the joiner's silence.
     let silence = SessionEnd.peerVanished(seconds: Int(session.configuration.silenceLimit.rounded()))
     return absorb(session.tick(now: now), now: now, dropped: silence)
@@ -131,8 +146,10 @@ struct BotSeat {
         }
       case .gameStarted:
         gameStartedAt = now
+        lastProgress = now
         reaction += playIfMyTurn(now: now)
       case .peerMoved:
+        lastProgress = now
         reaction += playIfMyTurn(now: now)
       case .chat:
         guard !answeredChat else { continue }

@@ -2,32 +2,60 @@ import Glibc
 import Synchronization
 import UntrustedText
 
-/// Appends timestamped lines to the log file under XDG_STATE_HOME; never writes to the terminal.
+/// Appends timestamped lines to the log file under XDG_STATE_HOME; never writes to the terminal. With a size
+/// cap the file is rotated: past the cap it becomes `FILE.1` (replacing an older one) and a new file begins, so
+/// the log never holds much more than twice the cap.
 public final class Log: Sendable {
-  private let fd: Int32
-  /// Serialises writers (the computer player thinks on another thread).
-  private let lock = Mutex(())
-
-  public init(path: String) {
-    try? PosixFiles.makeDirectories(PosixFiles.directory(of: path))
-    fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+  private struct State {
+    var fd: Int32
+    var size: Int
   }
 
-  deinit { if fd >= 0 { close(fd) } }
+  /// The size at which the program's log is rotated (8 MiB: a practice bot logs a line per game).
+  public static let cap = 8 * 1024 * 1024
+
+  private let path: String
+  private let maximumBytes: Int?
+  /// Serialises writers (the computer player thinks on another thread).
+  private let state: Mutex<State>
+
+  public init(path: String, maximumBytes: Int? = nil) {
+    self.path = path
+    self.maximumBytes = maximumBytes
+    try? PosixFiles.makeDirectories(PosixFiles.directory(of: path))
+    state = Mutex(Log.open(path))
+  }
+
+  deinit {
+    state.withLock { if $0.fd >= 0 { close($0.fd) } }
+  }
+
+  private static func open(_ path: String) -> State {
+    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    var info = stat()
+    let size = fd >= 0 && fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+    return State(fd: fd, size: size)
+  }
 
   /// Appends one line: a newline or control character in `message` (which may hold peer text) is escaped,
   /// so one event is always one line and nobody can forge another.
   public func write(_ message: String) {
-    guard fd >= 0 else { return }
     let line = Array("\(Self.timestamp()) [\(getpid())] \(VisibleText.escaping(message))\n".utf8)
-    lock.withLock { _ in
+    state.withLock { state in
+      if let maximumBytes, state.size > 0, state.size + line.count > maximumBytes {
+        if state.fd >= 0 { close(state.fd) }
+        rename(path, path + ".1")
+        state = Log.open(path)
+      }
+      guard state.fd >= 0 else { return }
       var written = 0
       while written < line.count {
-        let count = line[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let count = line[written...].withUnsafeBytes { Glibc.write(state.fd, $0.baseAddress, $0.count) }
         if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return }
+        guard count > 0 else { break }
         written += count
       }
+      state.size += written
     }
   }
 

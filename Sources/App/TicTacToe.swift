@@ -170,7 +170,7 @@ public enum TicTacToe {
 
   static func context(_ environment: [String: String]) -> Context {
     let paths = Paths(environment: environment)
-    let log = Log(path: paths.logFile)
+    let log = Log(path: paths.logFile, maximumBytes: Log.cap)
     do {
       return Context(paths: paths, log: log, settings: try SettingsFile.load(from: paths.settingsFile))
     } catch {

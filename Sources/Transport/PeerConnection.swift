@@ -51,6 +51,9 @@ public final class PeerConnection {
 
   public var wantsWrite: Bool { !outbox.isEmpty }
 
+  /// Bytes queued that the peer has not taken yet.
+  public var queuedBytes: Int { outbox.count }
+
   /// Reads what the socket has and returns what it meant; throws when the connection failed.
   public func readable() throws(NetworkError) -> [Arrival] {
     var arrivals: [Arrival] = []

@@ -69,3 +69,21 @@ import Testing
     }
   }
 }
+
+/// The log is capped: past its size it is rotated to FILE.1, whole lines only, one line per event.
+@Suite struct LogRotationTests {
+  @Test func pastTheCapTheLogBecomesFileDot1AndANewOneBegins() throws {
+    let directory = "/tmp/ttt-log-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    defer { _ = try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/tictactoe.log"
+    let log = Log(path: path, maximumBytes: 4096)
+    for index in 0..<500 { log.write("event \(index) with a name\nthat tries to break the line") }
+    let current = try String(contentsOfFile: path, encoding: .utf8)
+    let previous = try String(contentsOfFile: path + ".1", encoding: .utf8)
+    #expect(current.utf8.count <= 4096 && previous.utf8.count <= 4096)
+    for line in (previous + current).split(separator: "\n") {
+      #expect(line.hasPrefix("20") && line.contains("event ") && line.hasSuffix("that tries to break the line"))
+    }
+    #expect(current.contains("event 499 "))
+  }
+}

@@ -221,6 +221,34 @@ private struct Table {
     #expect(table.records.map(\.outcome) == [.unfinished("the peer vanished")])
   }
 
+  @Test func aJoinerWhoNeverMovesLosesTheSeatAfterTheIdleLimit() {
+    var table = Table()
+    let start = table.now
+    var time = start
+    // The joiner keeps its connection alive with heartbeats but never plays.
+    while table.botEnd == nil && time < start + BotSeat.idleLimit + 10 {
+      time += 2
+      table.take(table.bot.receive(.heartbeat, now: time))
+      table.take(table.bot.tick(now: time))
+    }
+    #expect(time >= start + BotSeat.idleLimit, "the seat was taken back early, after \(time - start) s")
+    #expect(table.botEnd == .localQuit)
+    #expect(table.botSent.last == .bye(.timeout, text: "Robo ends the game: no move for 5 minutes"))
+    #expect(table.records.map(\.outcome) == [.unfinished("the peer did not move for 5 minutes")])
+  }
+
+  @Test func aMoveKeepsTheSeat() {
+    var table = Table()
+    let start = table.now
+    table.now = start + BotSeat.idleLimit - 10
+    if table.joiner.myTurn, let move = table.joiner.game?.legalMoves.first {
+      table.joinerDoes { try $0.play(move, now: $1) }
+    }
+    table.take(table.bot.receive(.heartbeat, now: start + BotSeat.idleLimit + 1))
+    table.take(table.bot.tick(now: start + BotSeat.idleLimit + 1))
+    #expect(table.botEnd == nil, "a joiner who moved was cut off")
+  }
+
   @Test func shuttingDownSaysGoodbyeWithTheReasonAndRecordsTheGameInProgress() {
     var table = Table()
     let reaction = table.bot.shutDown(now: table.now + 1)

@@ -187,6 +187,29 @@ import Testing
     #expect(joiner.waitFor("game 1:", timeout: 30), "\(joiner.output)\(joiner.errors)")
     joiner.send("quit")
     #expect(joiner.exitStatus() == 0)
-    #expect(logLines(root).contains { $0.contains("connections are setting up TLS: dropping the oldest") })
+    #expect(
+      logLines(root).contains {
+        $0.contains("connections are setting up TLS or have not said hello: dropping the oldest")
+      })
+  }
+
+  /// A connection that finishes TLS and then only sends heartbeats (so it is never silent) is closed once the
+  /// time to say hello is over, as sshd's LoginGraceTime; a real joiner plays meanwhile and afterwards.
+  @Test func aConnectionThatNeverSaysHelloIsClosedAndAJoinerStillPlays() throws {
+    let (root, environment) = try home("botrunner", discovery: false)
+    let (bot, port) = try bot(environment, ["--accept-new"])
+    defer { bot.signal(SIGTERM) }
+    let lurker = try HostileClient(port: UInt16(port))
+    var ended = HostileClient.End.stillOpen
+    for _ in 0..<15 where ended == .stillOpen {
+      try? lurker.send(.heartbeat)
+      ended = lurker.waitForEnd(timeout: 1)
+    }
+    #expect(ended != .stillOpen, "the bot kept a connection that never said hello")
+    #expect(logLines(root).contains { $0.contains("no hello within 10 s") }, "\(logLines(root))")
+    let joiner = try join("honest", port: port)
+    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0)
   }
 }

@@ -31,10 +31,18 @@ import Testing
     for digit in 1...9 {
       let (xs, os) = (Self.marks("X", on: screen), Self.marks("O", on: screen))
       try tmux.send("\(digit)")
-      // The answer is on the board: one more O (the old screen still says "Your turn"), or the cell was taken
-      // (no new X), or the game is over.
+      // The answer is on the board: one more O with the status line asking again (a capture can catch the board
+      // redrawn before the status line), or the cell was taken (no new X), or the game is over.
       screen = try tmux.waitFor("the computer's answer to \(digit)") {
-        isOver($0) || Self.marks("O", on: $0) > os || (Self.marks("X", on: $0) == xs && $0.contains("taken"))
+        isOver($0) || (Self.marks("O", on: $0) > os && $0.contains("Your turn"))
+          || (Self.marks("X", on: $0) == xs && $0.contains("taken"))
+      }
+      // And settled: the same screen twice in a row, so a half-drawn one is not taken for the answer.
+      for _ in 0..<40 {
+        usleep(25_000)
+        let again = try tmux.screen()
+        if again == screen { break }
+        screen = again
       }
       if isOver(screen) { break }
     }
