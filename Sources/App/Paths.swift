@@ -32,8 +32,11 @@ public enum AtomicFile {
     try PosixFiles.makeDirectories(directory)
     let name = PosixFiles.lastComponent(of: path)
     removeStaleTemporaries(of: name, in: directory)
-    let temporary = "\(directory)/.\(name).\(getpid()).tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    // A name nobody can guess, created afresh and never through a symbolic link: a link planted in the
+    // directory cannot make this write land in another file.
+    let unguessable = (0..<6).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
+    let temporary = "\(directory)/.\(name).\(getpid()).\(unguessable).tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw FileError(path: temporary, reason: String(cString: strerror(errno))) }
     var ok = true
     text.utf8CString.withUnsafeBufferPointer { buffer in
@@ -67,13 +70,14 @@ public enum AtomicFile {
     }
   }
 
-  /// Removes `.NAME.PID.tmp` files whose process is gone (killed before its rename).
+  /// Removes `.NAME.PID.RANDOM.tmp` (and older `.NAME.PID.tmp`) files whose process is gone (killed before its
+  /// rename).
   private static func removeStaleTemporaries(of name: String, in directory: String) {
     let prefix = ".\(name)."
     for entry in PosixFiles.entries(of: directory)
     where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
-      guard let pid = Int32(entry.dropFirst(prefix.count).dropLast(4)), pid > 0, kill(pid, 0) != 0 && errno == ESRCH
-      else {
+      let pidText = entry.dropFirst(prefix.count).dropLast(4).prefix { $0 != "." }
+      guard let pid = Int32(pidText), pid > 0, kill(pid, 0) != 0 && errno == ESRCH else {
         continue
       }
       unlink("\(directory)/\(entry)")

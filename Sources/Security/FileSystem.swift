@@ -73,7 +73,7 @@ enum FileSystem {
     var suffix = [UInt8](repeating: 0, count: 6)
     for index in suffix.indices { suffix[index] = UInt8.random(in: 0...255) }
     let temporary = path + ".tmp-\(getpid())-" + suffix.map { String($0, radix: 16) }.joined()
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
     guard descriptor >= 0 else {
       throw SecurityError.unwritableFile(path: path, reason: describeErrno())
     }

@@ -1,3 +1,4 @@
+import Glibc
 /// Keeps the player's identity in a private directory as `identity.crt` and `identity.key`.
 ///
 /// The directory is made 0700 and the key file 0600; files are written atomically. A damaged
@@ -25,8 +26,33 @@ public struct IdentityStore: Sendable {
 
   /// The stored identity, or nil when neither file exists. A replacement that was cut short is
   /// finished first.
+  /// Refuses a private key that is not the user's own, or that group or others may read or write, and a
+  /// directory holding it that others may write (they could swap the key): OpenSSH's rule for its keys.
+  static func checkPrivate(_ key: String, directory: String) throws(SecurityError) {
+    var info = stat()
+    guard lstat(key, &info) == 0 else { return }
+    if info.st_mode & S_IFMT == S_IFLNK || info.st_mode & S_IFMT != S_IFREG {
+      throw .exposedPrivateKey(path: key, reason: "is not a plain file", fix: "ls -l \(key)")
+    }
+    if info.st_uid != geteuid() {
+      throw .exposedPrivateKey(
+        path: key, reason: "belongs to another user (uid \(info.st_uid))", fix: "chown $(id -u) \(key)")
+    }
+    if info.st_mode & 0o077 != 0 {
+      let mode = String(info.st_mode & 0o777, radix: 8)
+      throw .exposedPrivateKey(path: key, reason: "can be read by others (mode \(mode))", fix: "chmod 600 \(key)")
+    }
+    var folder = stat()
+    if stat(directory, &folder) == 0, folder.st_mode & 0o022 != 0 {
+      let mode = String(folder.st_mode & 0o777, radix: 8)
+      throw .exposedPrivateKey(
+        path: key, reason: "is in \(directory), which others can write (mode \(mode))", fix: "chmod 700 \(directory)")
+    }
+  }
+
   public func load() throws(SecurityError) -> Identity? {
     if let pending = try FileSystem.read(pendingPath) {
+      try Self.checkPrivate(pendingPath, directory: directory)
       let text = String(decoding: pending, as: UTF8.self)
       let identity: Identity
       do {
@@ -39,6 +65,7 @@ public struct IdentityStore: Sendable {
     }
     let certificateBytes = try FileSystem.read(certificatePath)
     let keyBytes = try FileSystem.read(keyPath)
+    if keyBytes != nil { try Self.checkPrivate(keyPath, directory: directory) }
     switch (certificateBytes, keyBytes) {
     case (nil, nil):
       return nil

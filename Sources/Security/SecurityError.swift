@@ -26,6 +26,8 @@ public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidTrustAnchors(reason: String)
   /// An argument was refused before anything was attempted.
   case invalidArgument(String)
+  /// A private key (or the directory holding it) others could read or change, as OpenSSH refuses one.
+  case exposedPrivateKey(path: String, reason: String, fix: String)
 
   public var description: String {
     switch self {
@@ -58,6 +60,9 @@ public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
       return "Could not load the certificate authority certificates: \(reason)."
     case .invalidArgument(let reason):
       return reason
+    case .exposedPrivateKey(let path, let reason, let fix):
+      return "\(path) \(reason), so someone else could take your identity. It was not used: run `\(fix)`, "
+        + "or make a new identity if others may have copied it."
     }
   }
 }

@@ -87,3 +87,19 @@ import Testing
     #expect(current.contains("event 499 "))
   }
 }
+
+/// A symbolic link planted where the writer used to put its temporary file cannot make a write land elsewhere.
+@Suite struct PlantedLinkTests {
+  @Test func aLinkAtTheOldTemporaryNameDoesNotRedirectTheWrite() throws {
+    let directory = "/tmp/ttt-link-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    defer { _ = try? FileManager.default.removeItem(atPath: directory) }
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let victim = directory + "/victim"
+    try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
+    // The name settings.conf's temporary file used to have: predictable from the process ID alone.
+    symlink(victim, directory + "/.settings.conf.\(getpid()).tmp")
+    try AtomicFile.write("size = 4\n", to: directory + "/settings.conf")
+    #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+    #expect(try String(contentsOfFile: directory + "/settings.conf", encoding: .utf8) == "size = 4\n")
+  }
+}

@@ -54,3 +54,28 @@ import Testing
     #expect(try key(home.environment) != before)
   }
 }
+
+/// A private key others could read, or one in a directory others can write, is refused with the command
+/// that fixes it, as OpenSSH refuses such keys.
+@Suite struct ExposedKeyTests {
+  @Test func aKeyReadableByOthersIsRefusedWithTheChmodToRun() throws {
+    var home = try Binary.sandbox()
+    defer { try? FileManager.default.removeItem(atPath: home.root) }
+    home.environment["USER"] = "alice"
+    #expect(try Binary.run(["identity"], environment: home.environment).status == 0)
+    let directory = home.root + "/data/tictactoe/identity"
+    let key = directory + "/identity.key"
+    #expect(chmod(key, 0o644) == 0)
+    let refused = try Binary.run(["identity"], environment: home.environment)
+    #expect(refused.status == 65, "\(refused.stdout)\(refused.stderr)")
+    #expect(refused.stderr.contains("can be read by others (mode 644)"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("chmod 600 \(key)"), "\(refused.stderr)")
+    let host = try Binary.run(["host", "--ui", "plain", "--port", "0"], environment: home.environment)
+    #expect(host.status == 65 && host.stderr.contains("chmod 600"), "\(host.stderr)")
+    #expect(chmod(key, 0o600) == 0 && chmod(directory, 0o777) == 0)
+    let folder = try Binary.run(["identity"], environment: home.environment)
+    #expect(folder.status == 65 && folder.stderr.contains("chmod 700 \(directory)"), "\(folder.stderr)")
+    #expect(chmod(directory, 0o700) == 0)
+    #expect(try Binary.run(["identity"], environment: home.environment).status == 0)
+  }
+}

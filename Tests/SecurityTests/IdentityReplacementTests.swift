@@ -13,6 +13,7 @@ import Testing
     let pending = Fixtures.bob.privateKeyPEM + Fixtures.bob.certificatePEM
     try pending.write(toFile: store.pendingPath, atomically: false, encoding: .utf8)
     try Fixtures.bob.privateKeyPEM.write(toFile: store.keyPath, atomically: false, encoding: .utf8)
+    for path in [store.pendingPath, store.keyPath] { chmod(path, 0o600) }  // as the program writes them
     #expect(try store.load()?.fingerprint == Fixtures.bob.fingerprint)
     #expect(try String(contentsOfFile: store.keyPath, encoding: .utf8) == Fixtures.bob.privateKeyPEM)
     #expect(try String(contentsOfFile: store.certificatePath, encoding: .utf8) == Fixtures.bob.certificatePEM)
@@ -35,6 +36,7 @@ import Testing
     let store = IdentityStore(directory: try makeTemporaryDirectory())
     try store.replace(with: Fixtures.alice)
     try "-----BEGIN PRIVATE KEY-----\ncut short".write(toFile: store.pendingPath, atomically: false, encoding: .utf8)
+    chmod(store.pendingPath, 0o600)
     #expect {
       try store.load()
     } throws: { error in
