@@ -127,7 +127,8 @@ public enum CommandLineParser {
 
     Trust (TRUST above; the default is trust on first use, like OpenSSH):
       --accept-new      accept peers never met before without asking (a changed key is still refused)
-      --pin SHA256:...  accept only the peer with this key fingerprint
+      --pin SHA256:...|CERT  accept only this key (a fingerprint, or the key of a PEM or DER certificate file); give it
+                        again for a second key (any is accepted)
       --ca FILE         accept peers whose certificate chains to the CAs in FILE ("system": the system store)
       --peer-name NAME  with --ca: the name the peer's certificate must carry (default: the host typed)
       --allow-expired   accept expired certificates (shown on screen while in force)
@@ -286,10 +287,18 @@ public enum CommandLineParser {
       case "--pin":
         try only(argument, .host, .join)
         let text = try value(for: argument)
-        guard let fingerprint = Fingerprint(parsing: text) else {
-          throw UsageError(message: "--pin needs a fingerprint like SHA256:…, not \"\(text)\"")
+        if let fingerprint = Fingerprint(parsing: text) {
+          network.pins.append(PinnedKey(fingerprint))
+        } else if let bytes = PosixFiles.read(text) {
+          do {
+            network.pins.append(try PinnedKey.fromCertificate(bytes, file: text))
+          } catch {
+            throw UsageError(message: "--pin \(text): \(error)")
+          }
+        } else {
+          throw UsageError(
+            message: "--pin needs a fingerprint like SHA256:… or a certificate file (PEM or DER), not \"\(text)\"")
         }
-        network.pin = fingerprint
       case "--ca":
         try only(argument, .host, .join)
         network.caFile = try value(for: argument)

@@ -5,7 +5,8 @@ import Transport
 /// How this player proves who it is and judges the other side, from the command line.
 public struct NetworkOptions: Sendable, Equatable {
   public var acceptNew = false
-  public var pin: Fingerprint?
+  /// Keys pinned with --pin (a fingerprint or a certificate file; any of them is accepted).
+  public var pins: [PinnedKey] = []
   /// A PEM file of trust anchors, or "system" for the system store.
   public var caFile: String?
   public var peerName: String?
@@ -24,7 +25,7 @@ public struct NetworkOptions: Sendable, Equatable {
 
   /// Checks that the flags make sense together.
   public func validate() throws(UsageError) {
-    let modes = [pin != nil, caFile != nil, insecure].filter { $0 }.count
+    let modes = [!pins.isEmpty, caFile != nil, insecure].filter { $0 }.count
     if modes > 1 { throw UsageError(message: "choose one of --pin, --ca and --insecure") }
     if (certificateFile == nil) != (keyFile == nil) { throw UsageError(message: "--cert and --key go together") }
     if pkcs12File != nil && certificateFile != nil {
@@ -49,8 +50,8 @@ public struct NetworkOptions: Sendable, Equatable {
     let policy: TrustPolicy
     if insecure {
       policy = .insecure
-    } else if let pin {
-      policy = .pinned(pin)
+    } else if !pins.isEmpty {
+      policy = .pinned(pins)
     } else if let caFile {
       let anchors: String?
       if caFile == "system" {

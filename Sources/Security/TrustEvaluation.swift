@@ -59,8 +59,10 @@ public final class TrustEvaluator: Sendable {
     case .insecure:
       return .trusted(.insecure)
 
-    case .pinned(let pin):
-      guard presented == pin else { return .rejected(.pinMismatch(expected: pin, got: presented)) }
+    case .pinned(let pins):
+      guard pins.contains(where: { $0.fingerprint == presented }) else {
+        return .rejected(.pinMismatch(expected: pins, got: presented))
+      }
       return checkDates(peer, options: options, now: now) ?? .trusted(.pinned)
 
     case .trustOnFirstUse(let known, let file, let acceptNew) where keyDecides || options.boundAddress != nil:

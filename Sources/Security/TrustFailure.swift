@@ -3,7 +3,7 @@ import UntrustedText
 /// Why the other player's certificate was refused: what happened, why it matters, what to do.
 public enum TrustFailure: Error, Sendable, Equatable, CustomStringConvertible {
   /// The key is not the pinned one.
-  case pinMismatch(expected: Fingerprint, got: Fingerprint)
+  case pinMismatch(expected: [PinnedKey], got: Fingerprint)
   /// `name` is remembered with another key at `file`:`line`.
   case keyChanged(name: String, known: Fingerprint, presented: Fingerprint, file: String, line: Int)
   /// The certificate ended at `notAfter` (seconds since 1970).
@@ -22,9 +22,10 @@ public enum TrustFailure: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .pinMismatch(let expected, let got):
+      let pinned = expected.map { "  pinned:    \($0)" }.joined(separator: "\n")
       return """
-        The other player's key is not the one you pinned.
-          expected:  \(expected)
+        The other player's key is not \(expected.count == 1 ? "the one" : "any of those") you pinned.
+        \(pinned)
           presented: \(got)
         Someone may be pretending to be them, or they made a new identity. Compare fingerprints \
         with them by another way (read them aloud) before pinning the new key.

@@ -4,8 +4,8 @@ public enum TrustPolicy: Sendable, Equatable {
   /// `file` is the known-peers path shown in messages; with `acceptNew`, unknown peers are
   /// accepted without asking (`TrustReason.acceptedNew`: the caller records them).
   case trustOnFirstUse(known: KnownPeers, file: String, acceptNew: Bool)
-  /// Accept exactly one key.
-  case pinned(Fingerprint)
+  /// Accept only these keys (one, or more for a planned change of identity: any of them is accepted).
+  case pinned([PinnedKey])
   /// Accept certificates issued by these authorities (PEM; nil = the system's store), for
   /// `expectedName` (nil = the name the peer is being connected as).
   case certificateAuthority(anchorsPEM: String?, expectedName: String?)

@@ -91,7 +91,8 @@ enum BotLoadBenchmark {
     var fingerprint = echoKey
     if kind == .bot { fingerprint = Fingerprint(parsing: try server.waitForLine(startingWith: "Key: ")) }
     guard let fingerprint else { throw BenchError("the server's key is unknown:\n\(server.output)") }
-    let context = try TLSContext(role: .client, identity: client, options: TrustOptions(policy: .pinned(fingerprint)))
+    let context = try TLSContext(
+      role: .client, identity: client, options: TrustOptions(policy: .pinned([PinnedKey(fingerprint)])))
     let before = try server.residentBytes()
     let generator = LoadGenerator(server: kind, port: port, context: context)
     var measured = Measured()

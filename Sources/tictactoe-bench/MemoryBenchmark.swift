@@ -15,7 +15,7 @@ enum MemoryBenchmark {
     if what == "tls" {
       let identity = try Identity.generate(commonName: "bench-memory")
       let context = try TLSContext(
-        role: .server, identity: identity, options: TrustOptions(policy: .pinned(identity.fingerprint)))
+        role: .server, identity: identity, options: TrustOptions(policy: .pinned([PinnedKey(identity.fingerprint)])))
       try withExtendedLifetime(context) { print(try residentBytes()) }
     } else {
       print(try residentBytes())

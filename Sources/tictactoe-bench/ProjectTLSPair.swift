@@ -13,9 +13,11 @@ final class ProjectTLSPair {
       clientIdentity = try Identity.generate(commonName: "bench-client")
       serverIdentity = try Identity.generate(commonName: serverName)
       client = try TLSContext(
-        role: .client, identity: clientIdentity, options: TrustOptions(policy: .pinned(serverIdentity.fingerprint)))
+        role: .client, identity: clientIdentity,
+        options: TrustOptions(policy: .pinned([PinnedKey(serverIdentity.fingerprint)])))
       server = try TLSContext(
-        role: .server, identity: serverIdentity, options: TrustOptions(policy: .pinned(clientIdentity.fingerprint)))
+        role: .server, identity: serverIdentity,
+        options: TrustOptions(policy: .pinned([PinnedKey(clientIdentity.fingerprint)])))
     }
   }
 

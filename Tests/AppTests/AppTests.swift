@@ -48,7 +48,10 @@ import Transport
   @Test(arguments: [
     (["join"], "join needs an address: HOST, HOST:PORT or [IPv6]:PORT"),
     (["join", "host:abc"], "\"host:abc\" is not an address: use HOST, HOST:PORT or [IPv6]:PORT"),
-    (["host", "--pin", "nope"], "--pin needs a fingerprint like SHA256:…, not \"nope\""),
+    (
+      ["host", "--pin", "nope"],
+      "--pin needs a fingerprint like SHA256:… or a certificate file (PEM or DER), not \"nope\""
+    ),
     (
       ["host", "--insecure", "--pin", "SHA256:" + String(repeating: "A", count: 43)],
       "choose one of --pin, --ca and --insecure"
@@ -139,7 +142,8 @@ import Transport
     #expect(ExitStatus.code(for: .network(.connectionRefused(Endpoint(host: "h", port: 1)))) == 10)
     #expect(ExitStatus.code(for: .network(.tls(.notTLS))) == 14)
     #expect(
-      ExitStatus.code(for: .network(.tls(.untrusted(.pinMismatch(expected: fingerprint(1), got: fingerprint(2))))))
+      ExitStatus.code(
+        for: .network(.tls(.untrusted(.pinMismatch(expected: [PinnedKey(fingerprint(1))], got: fingerprint(2))))))
         == 20)
     #expect(ExitStatus.code(for: .session(.peerVanished(seconds: 10))) == 31)
     #expect(ExitStatus.code(for: .session(.refused(.busy, ""))) == 27)

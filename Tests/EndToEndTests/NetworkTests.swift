@@ -158,6 +158,32 @@ import Testing
     #expect(third.exitStatus() == 27, "\(third.errors)")
   }
 
+  /// `--pin` takes a certificate file and pins its key, and may be given twice (a backup key): any is accepted,
+  /// and a refusal names every pin tried.
+  @Test func aCertificateFileAndABackupKeyCanBePinned() throws {
+    let alice = try Home("alice")
+    let (host, port) = try host(alice, ["--accept-new"])
+    let directory = NSTemporaryDirectory() + "ttt-pin-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let certificate = directory + "/alice.crt"
+    try Binary.run(["identity", "export"], environment: alice.environment).stdout
+      .write(toFile: certificate, atomically: false, encoding: .utf8)
+    let backup = "SHA256:" + String(repeating: "A", count: 43)
+    let pinned = try join(try Home("carol"), "127.0.0.1:\(port)", ["--pin", backup, "--pin", certificate])
+    #expect(pinned.waitFor("game 1:"), "\(pinned.output)\(pinned.errors)")
+    #expect(!pinned.output.contains("Trust it?"))
+    pinned.send("quit")
+    #expect(pinned.exitStatus() == 0)
+    #expect(host.exitStatus() == 30)
+    let (other, otherPort) = try self.host(try Home("mallory"), ["--accept-new"])
+    let refused = try join(try Home("dave"), "127.0.0.1:\(otherPort)", ["--pin", backup, "--pin", certificate])
+    #expect(refused.exitStatus() == 20)
+    #expect(refused.errors.contains("\(backup) (--pin)"), "\(refused.errors)")
+    #expect(refused.errors.contains("(the key in \(certificate))"), "\(refused.errors)")
+    other.signal(SIGTERM)
+  }
+
   @Test func pinsAcceptOnlyThatKey() throws {
     let alice = try Home("alice")
     let (host, port) = try host(alice, ["--accept-new"])

@@ -133,24 +133,25 @@ import Testing
   @Test(arguments: judges) func pinnedKeyIsTrusted(judge: TLSRole) throws {
     let judged = judge == .client ? Fixtures.bob : Fixtures.alice
     let pair = try Self.connect(
-      judge: judge, options: TrustOptions(policy: .pinned(judged.fingerprint)), judged: judged)
+      judge: judge, options: TrustOptions(policy: .pinned([PinnedKey(judged.fingerprint)])), judged: judged)
     Self.expectAccepted(pair, judge, .trusted(.pinned))
   }
 
   @Test(arguments: judges) func otherKeyThanThePinIsRefused(judge: TLSRole) throws {
     let judged = judge == .client ? Fixtures.bob : Fixtures.alice
     let pin = Fixtures.makeIdentity("someone-else").fingerprint
-    let pair = try Self.connect(judge: judge, options: TrustOptions(policy: .pinned(pin)), judged: judged)
-    Self.expectRefused(pair, judge, .pinMismatch(expected: pin, got: judged.fingerprint), alert: "bad_certificate")
+    let pair = try Self.connect(judge: judge, options: TrustOptions(policy: .pinned([PinnedKey(pin)])), judged: judged)
+    Self.expectRefused(
+      pair, judge, .pinMismatch(expected: [PinnedKey(pin)], got: judged.fingerprint), alert: "bad_certificate")
   }
 
   @Test(arguments: judges) func expiredPinnedKeyIsRefusedUnlessAllowed(judge: TLSRole) throws {
     let start = nowSeconds() - 400 * 86_400
     let judged = try Identity.generate(commonName: Self.judgedName(judge), validDays: 30, notBefore: start, issuer: nil)
-    let strict = TrustOptions(policy: .pinned(judged.fingerprint))
+    let strict = TrustOptions(policy: .pinned([PinnedKey(judged.fingerprint)]))
     let refused = try Self.connect(judge: judge, options: strict, judged: judged)
     Self.expectRefused(refused, judge, .expired(notAfter: judged.notAfter), alert: "certificate_expired")
-    let lenient = TrustOptions(policy: .pinned(judged.fingerprint), allowExpired: true)
+    let lenient = TrustOptions(policy: .pinned([PinnedKey(judged.fingerprint)]), allowExpired: true)
     Self.expectAccepted(try Self.connect(judge: judge, options: lenient, judged: judged), judge, .trusted(.pinned))
   }
 

@@ -28,7 +28,7 @@ import Testing
   }
 
   @Test func datesAreCheckedUnlessAllowed() {
-    let pinned = TrustOptions(policy: .pinned(peer.fingerprint))
+    let pinned = TrustOptions(policy: .pinned([PinnedKey(peer.fingerprint)]))
     let early = dated(notBefore: now + 3600, notAfter: now + 7200)
     let late = dated(notBefore: now - 7200, notAfter: now - 3600)
     #expect(
@@ -47,8 +47,8 @@ import Testing
     let other = Fixtures.alice.fingerprint
     let late = dated(notBefore: now - 7200, notAfter: now - 3600)
     #expect(
-      evaluate(peer: late, peerName: "bob", options: TrustOptions(policy: .pinned(other)), now: now)
-        == .rejected(.pinMismatch(expected: other, got: peer.fingerprint)))
+      evaluate(peer: late, peerName: "bob", options: TrustOptions(policy: .pinned([PinnedKey(other)])), now: now)
+        == .rejected(.pinMismatch(expected: [PinnedKey(other)], got: peer.fingerprint)))
   }
 
   @Test func failureTextsSayWhatWhyAndWhatToDo() {
@@ -59,7 +59,8 @@ import Testing
     #expect(expired.contains("expired on 2026-05-28 20:26 UTC"))
     let early = TrustFailure.notYetValid(notBefore: 1_780_000_000).description
     #expect(early.contains("not valid before 2026-05-28 20:26 UTC") && early.contains("clock"))
-    let pin = TrustFailure.pinMismatch(expected: Fixtures.alice.fingerprint, got: Fixtures.bob.fingerprint).description
+    let pin = TrustFailure.pinMismatch(expected: [PinnedKey(Fixtures.alice.fingerprint)], got: Fixtures.bob.fingerprint)
+      .description
     #expect(pin.contains(Fixtures.alice.fingerprint.description) && pin.contains(Fixtures.bob.fingerprint.description))
     let name = TrustFailure.nameMismatch(expected: "bob", presented: ["mallory", "mallory.local"]).description
     #expect(name.contains("for mallory, mallory.local, not for bob"))
