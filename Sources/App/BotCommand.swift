@@ -19,7 +19,13 @@ extension TicTacToe {
     var play = PlayRequest()
     play.size = request.size
     play.k = request.k
-    guard let rules = try? play.rules(settings: context.settings) else { return ExitStatus.usage }
+    let rules: Rules
+    do {
+      rules = try play.rules(settings: context.settings)
+    } catch {
+      writeError("tictactoe: \(error) (with the saved settings)\n")
+      return ExitStatus.usage
+    }
     let bot: BotHost
     do {
       let (identity, created) = try profile.identity(options: options)

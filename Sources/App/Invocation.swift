@@ -21,6 +21,18 @@ public struct PlayRequest: Sendable, Equatable {
   public init() {}
 
   /// The rules: `--size` alone picks k = min(size, 5); nothing given keeps the saved settings.
+  /// What can be checked without the saved settings: a size given is 3–15, a k given is 3–15 and, with a
+  /// size, no larger than it. The rest is checked against the saved settings when the game starts (with size 9
+  /// saved, `--k 4` alone is fine).
+  func checkAlone() throws(UsageError) {
+    do throws(RulesError) {
+      if let size { _ = try Rules(size: size, k: min(size, 3)) }
+      if let k { _ = try Rules(size: max(size ?? 15, 3), k: k) }
+    } catch {
+      throw UsageError(message: error.description)
+    }
+  }
+
   public func rules(settings: Settings) throws(RulesError) -> Rules {
     let size = size ?? settings.size
     let k = k ?? (self.size == nil ? min(settings.k, size) : min(size, 5))
@@ -354,20 +366,12 @@ public enum CommandLineParser {
     case .play:
       try noPositional()
       // Check the rules now so a bad size is a usage error, not a failure later.
-      do throws(RulesError) {
-        _ = try request.rules(settings: Settings())
-      } catch {
-        throw UsageError(message: error.description)
-      }
+      try request.checkAlone()
       return .play(request, ui: ui, ascii: ascii)
     case .host:
       try noPositional()
       try network.validate()
-      do throws(RulesError) {
-        _ = try request.rules(settings: Settings())
-      } catch {
-        throw UsageError(message: error.description)
-      }
+      try request.checkAlone()
       if let botLevel {
         if let screenOption {
           throw UsageError(message: "\(screenOption) does not apply to --bot: the bot has no screen, only status lines")

@@ -15,7 +15,8 @@ public enum TicTacToe {
     do {
       invocation = try CommandLineParser.parse(arguments)
     } catch {
-      writeError("tictactoe: \(error)\n\n\(CommandLineParser.usage)\n")
+      // One line that names the problem (the whole help would scroll it away), and where the help is.
+      writeError("tictactoe: \(error)\nTry 'tictactoe --help' for the commands and their options.\n")
       return 64
     }
     switch invocation {
@@ -109,8 +110,12 @@ public enum TicTacToe {
       var play = PlayRequest()
       play.size = request.size
       play.k = request.k
-      guard let chosen = try? play.rules(settings: context.settings) else { return ExitStatus.usage }
-      rules = chosen
+      do {
+        rules = try play.rules(settings: context.settings)
+      } catch {
+        writeError("tictactoe: \(error) (with the saved settings)\n")
+        return ExitStatus.usage
+      }
     }
     let clock = { Monotonic.now() }
     let isHost: Bool
@@ -131,7 +136,7 @@ public enum TicTacToe {
         writeError("tictactoe: \(error)\n")
         return ExitStatus.code(for: .network(error))
       }
-      initial += hostIntroduction(match: match, profile: profile, identity: identity, rules: rules)
+      initial += hostIntroduction(match: match, profile: profile, identity: identity, rules: rules, bind: request.bind)
       initial += match.advertise()
     case .join(let endpoint):
       match.advertisedFingerprint = advertised
@@ -145,10 +150,12 @@ public enum TicTacToe {
     return PlainNetworkDriver(match: match, log: context.log).run(initial: initial, joining: joining)
   }
 
-  static func hostIntroduction(match: NetworkMatch, profile: Profile, identity: Security.Identity, rules: Rules)
-    -> [MatchEvent]
-  {
-    let addresses = Sockets.localAddresses().map { $0.contains(":") ? "[\($0)]:\(match.port)" : "\($0):\(match.port)" }
+  /// What the host's player is told first; with `bind`, only the address it listens on is offered.
+  static func hostIntroduction(
+    match: NetworkMatch, profile: Profile, identity: Security.Identity, rules: Rules, bind: String? = nil
+  ) -> [MatchEvent] {
+    let addresses = (bind.map { [$0] } ?? Sockets.localAddresses())
+      .map { $0.contains(":") ? "[\($0)]:\(match.port)" : "\($0):\(match.port)" }
     return [
       .status("Hosting \(rules) as \(profile.name) on port \(match.port)."),
       .status("Your key: \(identity.fingerprint)"),

@@ -21,12 +21,34 @@ import Testing
     ["play", "--k", "5", "--size", "4"], ["play", "--hotseat", "--ai", "easy"], ["play", "--size"],
     ["--ui", "html"],
   ])
-  func usageErrorsExit64WithTheUsageOnStderr(arguments: [String]) throws {
+  func usageErrorsExit64WithOneLineAndWhereTheHelpIs(arguments: [String]) throws {
     let result = try Binary.run(arguments)
     #expect(result.status == 64)
-    #expect(result.stderr.hasPrefix("tictactoe: "))
-    #expect(result.stderr.contains("Usage:"))
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 2, "\(result.stderr)")
+    #expect(lines.first?.hasPrefix("tictactoe: ") == true)
+    #expect(lines.last == "Try 'tictactoe --help' for the commands and their options.")
     #expect(result.stdout.isEmpty)
+  }
+
+  /// Rules given on the command line are checked against the saved settings, not the defaults: with size 9
+  /// saved, `--k 4` alone plays 9×9 with 4 in a row.
+  @Test func rulesAreCheckedAgainstTheSavedSettings() throws {
+    var home = try Binary.sandbox()
+    defer { try? FileManager.default.removeItem(atPath: home.root) }
+    home.environment["USER"] = "alice"
+    let config = home.root + "/config/tictactoe"
+    try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    try "size = 9\nk = 5\nlevel = easy\nfirst = me\n".write(
+      toFile: config + "/settings.conf", atomically: false, encoding: .utf8)
+    let played = try Binary.run(["play", "--k", "4", "--ui", "plain"], environment: home.environment)
+    // (9x9 without a UTF-8 locale, as here.)
+    #expect(
+      played.stdout.contains("9x9, 4 in a row") || played.stdout.contains("9×9, 4 in a row"),
+      "\(played.stdout)\(played.stderr)")
+    #expect(!played.stderr.contains("out of range"), "\(played.stderr)")
+    let tooLong = try Binary.run(["play", "--k", "10", "--ui", "plain"], environment: home.environment)
+    #expect(tooLong.status == 64 && tooLong.stderr.contains("10 in a row is out of range"), "\(tooLong.stderr)")
   }
 
   @Test func theManPageDocumentsEveryOptionOfTheHelp() throws {

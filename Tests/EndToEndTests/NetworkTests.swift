@@ -184,6 +184,14 @@ import Testing
     other.signal(SIGTERM)
   }
 
+  @Test func aHostBoundToOneAddressOffersOnlyThatAddress() throws {
+    let (host, port) = try host(try Home("alice"), ["--bind", "127.0.0.1"])
+    let line = host.output.split(separator: "\n").first { $0.hasPrefix("Friends join with:") } ?? ""
+    #expect(line.hasSuffix("ADDRESS one of 127.0.0.1:\(port)"), "\(host.output)")
+    host.signal(SIGTERM)
+    #expect(host.exitStatus() == 128 + SIGTERM)
+  }
+
   @Test func pinsAcceptOnlyThatKey() throws {
     let alice = try Home("alice")
     let (host, port) = try host(alice, ["--accept-new"])
