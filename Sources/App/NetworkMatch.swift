@@ -879,7 +879,7 @@ public final class NetworkMatch {
     reconnectAt = nil
     advertiser?.cancel()
     advertiser = nil
-    var events = act { $0.quit(text: "\(profile.name) left", now: $1) }
+    var events = act { $0.quit(text: "", now: $1) }
     for link in links where !link.connection.isClosed { link.connection.close() }
     if finished == nil {
       finished = .session(.localQuit)

@@ -183,7 +183,7 @@ import Testing
     try second.waitFor(text: "resigned: you win!")
     try joiner.send("q")
     try joiner.waitFor(text: "EXIT=0")
-    try host.waitFor(text: "Your opponent left: bob left")
+    try host.waitFor(text: "Your opponent left the game.")
     try host.send("x")
     try host.waitFor(text: "EXIT=30")
   }
