@@ -25,6 +25,9 @@ public final class CursesDriver {
   var onJoined: (([String]) -> Void)?
   /// The networked match on screen, on the loop.
   private var running: MatchOnLoop?
+  /// Warnings about keys (KEY CHANGED, a pin mismatch, an impostor) to print again on stderr once the screen
+  /// is closed, so they are not lost with it.
+  private(set) var warningsToRepeat: [String] = []
   /// Matches left behind whose goodbye is still going out.
   private var retiring: [MatchOnLoop] = []
   var match: NetworkMatch? { running?.match }
@@ -286,6 +289,7 @@ public final class CursesDriver {
     controller.updateNetwork { NetworkPresenter.apply(events, match: match, to: &$0) }
     for case .finished(let end) in events {
       log.write("network match ended: \(end)")
+      if end.isTrustWarning { warningsToRepeat.append(end.description) }
       if case .session(.localQuit) = end, controller.state.direct, exitStatus == nil { exitStatus = ExitStatus.ok }
     }
   }

@@ -63,6 +63,14 @@ public struct TrustQuestion: Sendable, Equatable {
 
 /// Why a networked match ended, as the player is told and the command line reports it.
 public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
+  /// A warning about the other side's key: worth repeating after the screen closes.
+  public var isTrustWarning: Bool {
+    switch self {
+    case .network(.tls(.untrusted)), .impostor, .keyChangedOnReconnect: return true
+    default: return false
+    }
+  }
+
   case network(NetworkError)
   case session(SessionEnd)
   case declinedByPlayer(String)

@@ -234,6 +234,7 @@ public enum TicTacToe {
     if let request { initial = controller.startDirect(opponent: request.opponent ?? .computer(settings.aiLevel)) }
     let driver = makeDriver(controller: controller, environment: environment, context: context)
     let status = driver.run(initial: initial)
+    for warning in driver.warningsToRepeat { writeError("tictactoe: \(warning)\n") }
     context.log.write("curses UI ended with status \(status)")
     return status
   }
@@ -331,6 +332,7 @@ public enum TicTacToe {
     driver.present(
       initial.filter { if case .status(let text) = $0 { !text.hasPrefix("warning:") } else { true } }, match)
     let status = driver.run(initial: [])
+    for warning in driver.warningsToRepeat { writeError("tictactoe: \(warning)\n") }
     context.log.write("curses network UI ended with status \(status)")
     return status
   }

@@ -62,14 +62,57 @@ public enum NetGameView {
         screen.put(" " + Fit.clip(line, width: state.width - 2, ellipsis: g.ellipsis), row: row + 1 + index, column: 0)
       }
       if let ended = net.ended {
-        screen.putCentred(
-          Fit.clip(ended, width: state.width, ellipsis: g.ellipsis), row: state.height - 3,
-          style: Style(bold: true, color: .warning))
+        // Whole, as OpenSSH prints its warnings: both fingerprints, the file and line, the command to run.
+        let lines = endedLines(ended, width: state.width - 2)
+        let top = max(row + 1, state.height - 2 - lines.count)
+        for (index, line) in lines.enumerated() where top + index < state.height - 1 {
+          screen.put(
+            " " + Fit.clip(line, width: state.width - 2, ellipsis: g.ellipsis), row: top + index, column: 0,
+            style: index == 0 ? Style(bold: true, color: .warning) : .plain)
+        }
       }
     }
     if let question = net.question { drawQuestion(question, state: state, into: &screen) }
     screen.put(
       " " + legend(net, width: state.width - 1, glyphs: g), row: state.height - 1, column: 0, style: Style(dim: true))
+  }
+
+  /// Why the match ended, in lines of at most `width`: its own lines kept (indented ones stay indented), long
+  /// ones wrapped at spaces.
+  static func endedLines(_ text: String, width: Int) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
+      let line = String(line)
+      guard line.count > width else { return [line] }
+      // Break at spaces, keeping runs of spaces inside a line (the aligned fingerprints).
+      let indent = String(line.prefix { $0 == " " })
+      var lines: [String] = []
+      var current = ""
+      for word in line.dropFirst(indent.count).split(separator: " ", omittingEmptySubsequences: false) {
+        let candidate = current.isEmpty ? String(word) : current + " " + word
+        if !current.trimmingCharacters(" ").isEmpty
+          && (lines.isEmpty ? indent : indent + "  ").count
+            + candidate.count > width
+        {
+          lines.append(current.trimmingCharacters(" "))
+          current = String(word)
+        } else {
+          current = candidate
+        }
+      }
+      lines.append(current.trimmingCharacters(" "))
+      // A word longer than the line (a long path) is cut into pieces rather than lost behind an ellipsis.
+      return lines.enumerated().flatMap { index, part -> [String] in
+        let lead = index == 0 ? indent : indent + "  "
+        var pieces: [String] = []
+        var rest = Substring(part)
+        let room = max(10, width - lead.count)
+        repeat {
+          pieces.append(lead + rest.prefix(room))
+          rest = rest.dropFirst(room)
+        } while !rest.isEmpty
+        return pieces
+      }
+    }
   }
 
   static func statusLine(_ net: NetGameState, game: Game, glyphs g: Glyphs) -> (String, Style) {
@@ -150,5 +193,15 @@ public enum NetGameView {
       ("q leave", 1),
     ]
     return Fit.legend(items, separator: g.separator, width: width)
+  }
+}
+
+extension String {
+  /// The string without `character` at either end.
+  fileprivate func trimmingCharacters(_ character: Character) -> String {
+    guard let first = firstIndex(where: { $0 != character }), let last = lastIndex(where: { $0 != character }) else {
+      return ""
+    }
+    return String(self[first...last])
   }
 }

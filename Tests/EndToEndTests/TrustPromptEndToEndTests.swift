@@ -48,4 +48,36 @@ import WireProtocol
     try tmux.send("q")
     try tmux.waitFor(text: "EXIT=")
   }
+
+  /// KEY CHANGED in the full-screen UI is shown whole (both fingerprints, the file and line, the command), and
+  /// printed again on stderr once the screen has closed, so it is not lost with it.
+  @Test func keyChangedIsShownWholeAndRepeatedAfterTheScreenCloses() throws {
+    var alice = try Binary.sandbox()
+    var bob = try Binary.sandbox()
+    defer { for root in [alice.root, bob.root] { try? FileManager.default.removeItem(atPath: root) } }
+    alice.environment["USER"] = "alice"
+    bob.environment["USER"] = "bob"
+    let first = try Player(["host", "--port", "0", "--ui", "plain", "--accept-new"], environment: alice.environment)
+    let port = try #require(first.announcedPort(), "\(first.errors)")
+    let meet = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob.environment)
+    #expect(meet.waitFor("game 1:"))
+    meet.send("quit")
+    #expect(meet.exitStatus() == 0 && first.exitStatus() == 30)
+    _ = try Binary.run(["identity", "new", "--yes"], environment: alice.environment)
+    let again = try Player(
+      ["host", "--port", "\(port)", "--ui", "plain", "--accept-new"], environment: alice.environment)
+    #expect(again.announcedPort() == port, "\(again.errors)")
+    defer { again.signal(SIGTERM) }
+    let tmux = try TmuxSession(
+      command: "sh -c '\(Binary.path) join 127.0.0.1:\(port); echo EXIT=$?; sleep 30'", environment: bob.environment)
+    let screen = try tmux.waitFor(text: "WARNING: alice's key has changed.")
+    // (A long path is cut across lines: read the screen without its line breaks and indentation.)
+    let joined = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+    #expect(screen.contains("presented: ") && joined.contains("known_peers:1"), "\(screen)")
+    #expect(screen.contains("tictactoe peers forget SHA256:"), "\(screen)")
+    try tmux.send("q")
+    let after = try tmux.waitFor(text: "EXIT=21")
+    #expect(after.contains("tictactoe: WARNING: alice's key has changed."), "\(after)")
+  }
 }

@@ -132,3 +132,32 @@ import UntrustedText
     #expect(screen.lines == ["a\\x1Bb\\u{202E}c"])
   }
 }
+
+/// A warning about keys is shown whole at 80×24, as OpenSSH prints it: both fingerprints, the file and line,
+/// and the command to run; nothing is cut off with "…".
+@Suite struct KeyWarningScreenTests {
+  @Test func keyChangedIsShownWholeAt80By24() {
+    let known = "SHA256:WgkImN8BI+nzbNpiYKH6QUG7u2uLe/mithogm/sn2D4"
+    let presented = "SHA256:DDM70ZNVevl2E9VZ3Q9P3t55KaukXzErkfeyf3FQ1Kw"
+    let warning = """
+      WARNING: alice's key has changed.
+        known:     \(known)  (/home/bob/.local/share/tictactoe/known_peers:1)
+        presented: \(presented)
+      Someone may be pretending to be alice, or alice made a new identity. Compare the new fingerprint with \
+      alice by another way; if it is right, run `tictactoe peers forget \(known)` and connect again.
+      """
+    var ui = Screens.ui(80, 24, .unicode)
+    var net = NetGameState(isHost: false, myName: "bob")
+    net.info = ["Connecting to 127.0.0.1:7392…"]
+    net.ended = warning
+    ui.showNetwork(net)
+    let text = Screens.text(ui)
+    #expect(text.contains("WARNING: alice's key has changed."), "\(text)")
+    #expect(text.contains("known:     \(known)"), "\(text)")
+    #expect(text.contains("presented: \(presented)"), "\(text)")
+    #expect(text.contains("known_peers:1"), "\(text)")
+    #expect(text.contains("`tictactoe peers forget \(known)`"), "\(text)")
+    // (The "Connecting to …" line ends in an ellipsis of its own.)
+    #expect(!text.split(separator: "\n").contains { $0.hasSuffix("…") && !$0.contains("Connecting") }, "\(text)")
+  }
+}
