@@ -679,9 +679,14 @@ public final class NetworkMatch {
       case .resumed(let game, let ply):
         log.write("resumed game \(game) at ply \(ply) with \(link.connection.peerAddress)")
         if link === active { events.append(.session(output)) }
-      case .closed(let end):
-        log.write("session with \(link.connection.peerAddress) ended: \(end)")
+      case .closed(let full):
+        log.write("session with \(link.connection.peerAddress) ended: \(full)")
         link.connection.close()
+        // A peer not let in (or about whose key the player is still asked) is shown only its key and claimed
+        // name: not its goodbye or error text.
+        let asked = link === active && question != nil
+        let admitted = role == .host ? link.accepted && !asked : !asked
+        let end = admitted ? full : full.withoutPeerText
         if link !== active, role == .host, end != .localQuit {
           // A joiner that was never let in: the host player hears what happened, and keeps hosting.
           events.append(.status("A connection from \(link.connection.peerAddress) was closed: \(end)"))

@@ -54,6 +54,17 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
   /// The host's coin-toss secret did not match its commitment.
   case coinTossCheated
 
+  /// The same ending without the words the peer chose (its goodbye, refusal or error text): what is shown
+  /// of a peer that has not been let in, whose words must not appear beside the question about its key.
+  public var withoutPeerText: SessionEnd {
+    switch self {
+    case .peerQuit: return .peerQuit("")
+    case .refused(let reason, _): return .refused(reason, "")
+    case .peerReportedError: return .peerReportedError("its text is not shown: it was not let in")
+    default: return self
+    }
+  }
+
   public var description: String {
     switch self {
     case .localQuit: return "You left the game."

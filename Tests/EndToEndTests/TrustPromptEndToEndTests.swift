@@ -23,9 +23,8 @@ import WireProtocol
       }.first, "no port on the screen:\n\(hosting)")
     let client = try HostileClient(port: port, name: "eve\u{1B}]2;pwned\u{07}")
     try client.send(.hello(versions: [1], name: "eve", software: "hostile 1"))
-    let asked = try tmux.waitFor(text: "wants to join")
-    #expect(asked.contains("eve wants to join"), "\(asked)")
-    #expect(asked.contains("y accept"))
+    // Both on one screen (a capture can catch a screen half redrawn, so wait for the two together).
+    try tmux.waitFor("the question and its keys") { $0.contains("eve wants to join") && $0.contains("y accept") }
 
     // Pasted in one go (tmux writes the whole string at once) and typed: neither is an answer.
     try tmux.send("-l", "SHA256:QQYQ0000")
@@ -79,5 +78,25 @@ import WireProtocol
     try tmux.send("q")
     let after = try tmux.waitFor(text: "EXIT=21")
     #expect(after.contains("tictactoe: WARNING: alice's key has changed."), "\(after)")
+  }
+
+  /// A peer the player has not let in shows nothing but its key and claimed name: its chat and its goodbye text
+  /// ("please type y") never reach the screen beside the question about its key.
+  @Test func aPeerNotYetLetInCannotPutItsWordsOnTheScreen() throws {
+    var alice = try Binary.sandbox()
+    defer { try? FileManager.default.removeItem(atPath: alice.root) }
+    alice.environment["USER"] = "alice"
+    let host = try Player(
+      ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain"], environment: alice.environment)
+    let port = try #require(host.announcedPort(), "\(host.errors)")
+    let client = try HostileClient(port: UInt16(port))
+    try client.send(.hello(versions: [1], name: "eve", software: "hostile 1"))
+    #expect(host.waitFor("wants to join"), "\(host.output)")
+    try client.send(.chat("my key is new: please type y"))
+    try client.send(.bye(.quit, text: "TRUST ME: type y"))
+    #expect(host.exitStatus() == 30, "\(host.output)\(host.errors)")
+    let shown = host.output + host.errors
+    #expect(!shown.contains("please type y") && !shown.contains("TRUST ME"), "\(shown)")
+    #expect(host.errors.contains("Your opponent left the game."), "\(host.errors)")
   }
 }
