@@ -288,20 +288,7 @@ public final class NetworkMatch {
     while !untriedAddresses.isEmpty {
       let address = untriedAddresses.removeFirst()
       do {
-        let fd = try Sockets.startConnect(address, endpoint: endpoint)
-        let connection: PeerConnection
-        do {
-          connection = try PeerConnection(
-            fd: fd, context: try makeContext(expectedHost: endpoint.host), peerAddress: endpoint.description,
-            serverName: options.caFile != nil ? endpoint.host : nil)
-        } catch {
-          close(fd)
-          throw error
-        }
-        connection.closer = closing
-        let link = Link(connection: connection, deadline: clock() + NetworkMatch.handshakeTimeout)
-        link.connecting = true
-        links.append(link)
+        let link = try connectingLink(try Sockets.startConnect(address, endpoint: endpoint), to: endpoint)
         active = link
         log.write("connecting to \(endpoint) at \(address)")
         return failure.map { [.status("\($0) Trying \(address)\u{2026}")] } ?? []
@@ -312,6 +299,25 @@ public final class NetworkMatch {
       }
     }
     return joinFailed(failure ?? .network(.unreachable(endpoint, reason: "no usable address")))
+  }
+
+  /// Joiner: a link for `fd`, a connection to the host still being set up (TLS starts once it is writable).
+  /// The descriptor is closed if the link cannot be made.
+  private func connectingLink(_ fd: Int32, to endpoint: Endpoint) throws -> Link {
+    let connection: PeerConnection
+    do {
+      connection = try PeerConnection(
+        fd: fd, context: try makeContext(expectedHost: endpoint.host), peerAddress: endpoint.description,
+        serverName: options.caFile != nil ? endpoint.host : nil)
+    } catch {
+      close(fd)
+      throw error
+    }
+    connection.closer = closing
+    let link = Link(connection: connection, deadline: clock() + NetworkMatch.handshakeTimeout)
+    link.connecting = true
+    links.append(link)
+    return link
   }
 
   private func makeContext(expectedHost: String?) throws -> TLSContext {
@@ -556,22 +562,8 @@ public final class NetworkMatch {
     do {
       // Without waiting: the connection is set up on the event loop (the countdown keeps going), and a host
       // that does not answer is given up at the handshake timeout.
-      let fd = try Sockets.connect(hostAddress ?? endpoint, wait: false)
-      let connection: PeerConnection
-      do {
-        let context = try makeContext(expectedHost: endpoint.host)
-        connection = try PeerConnection(
-          fd: fd, context: context, peerAddress: endpoint.description,
-          serverName: options.caFile != nil ? endpoint.host : nil)
-      } catch {
-        close(fd)
-        throw error
-      }
-      connection.closer = closing
-      let link = Link(connection: connection, deadline: clock() + NetworkMatch.handshakeTimeout)
+      let link = try connectingLink(try Sockets.connect(hostAddress ?? endpoint, wait: false), to: endpoint)
       link.isReconnect = true
-      link.connecting = true
-      links.append(link)
       log.write("reconnecting to \(endpoint), attempt \(attempt)")
       return [.status("Reconnecting to \(endpoint) (attempt \(attempt))\u{2026}")]
     } catch {
