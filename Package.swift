@@ -43,7 +43,7 @@ let package = Package(
     .executableTarget(name: "tictactoe-bench-foundation"),
     // What the tests share: the seeded generator, the reference solver the AI proofs check against (no code in
     // common with GameCore's), the process spawner and the sandboxed home. Optimised for the 4×4 reference.
-    .target(name: "TestSupport", path: "Tests/Support", swiftSettings: optimised),
+    .target(name: "TestSupport", dependencies: ["GameCore"], path: "Tests/Support", swiftSettings: optimised),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),

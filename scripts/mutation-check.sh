@@ -24,7 +24,7 @@ let package = Package(
   name: "tictactoe-mutant",
   targets: [
     .target(name: "GameCore", swiftSettings: optimised),
-    .target(name: "TestSupport", path: "Tests/Support", swiftSettings: optimised),
+    .target(name: "TestSupport", dependencies: ["GameCore"], path: "Tests/Support", swiftSettings: optimised),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,19 +1,16 @@
+import GameCore
+
 /// The tests' one deterministic random number generator (SplitMix64), so a randomised test replays the same
 /// cases in every process and a failure comes back with the same seed.
+/// GameCore's `SplitMix` underneath, with the helpers the tests use.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
-  private var state: UInt64
+  private var core: SplitMix
 
   public init(seed: UInt64) {
-    state = seed
+    core = SplitMix(seed: seed)
   }
 
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  public mutating func next() -> UInt64 { core.next() }
 
   /// A number in 0..<bound.
   public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
