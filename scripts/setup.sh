@@ -6,7 +6,8 @@ set -euo pipefail
 # lacks some of them: mount (the Discovery part and the namespace LAN test mount tmpfs), mawk (awk, in
 # netns-lan-test.sh), python3 and python3-venv (sslyze's virtual environment), ca-certificates (pip fetches
 # sslyze), perl (the mutation check's substitutions; perl-base is Essential, listed for clarity).
-packages=(libncursesw5-dev libssl-dev openssl tmux libavahi-compat-libdnssd-dev avahi-daemon avahi-utils libnss-mdns dbus dbus-bin
+# zsh, fish and bash-completion: the completion tests run the real shells.
+packages=(libncursesw5-dev libssl-dev openssl tmux zsh fish bash-completion libavahi-compat-libdnssd-dev avahi-daemon avahi-utils libnss-mdns dbus dbus-bin
   gcc pkg-config iproute2 mount util-linux mawk python3 python3-venv ca-certificates perl-base)
 
 missing=()

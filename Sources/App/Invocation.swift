@@ -82,6 +82,8 @@ public enum Invocation: Sendable, Equatable {
   case list(wait: Double, json: Bool)
   case identity(IdentityCommand, name: String?)
   case peers(PeersCommand)
+  /// Print the completion script for this shell.
+  case completions(Shell)
   case help
   case version
 }
@@ -108,6 +110,7 @@ public enum CommandLineParser {
       tictactoe list [--wait SECONDS] [--json]
       tictactoe identity [show | new [--yes] | import CERT.pem KEY.pem | import FILE.p12 [--password-file F] | export]
       tictactoe peers [list | forget NAME|FINGERPRINT]
+      tictactoe completions bash|zsh|fish
       tictactoe --help | --version
 
     With no command, tictactoe opens the lobby: play the computer, two players on one keyboard, options.
@@ -115,6 +118,7 @@ public enum CommandLineParser {
     `host` waits for one opponent over TLS (IPv4 and IPv6); `join` connects to a host. HOST may be a name,
     an IPv4 address or an IPv6 address; write [v6addr]:port to give a port with an IPv6 address.
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins, many at once, until stopped.
+    `completions SHELL` prints the completion script of bash, zsh or fish: source <(tictactoe completions bash).
 
     Options:
       --ai LEVEL        play the computer at LEVEL: easy, normal or perfect (default: the saved setting)
@@ -159,9 +163,7 @@ public enum CommandLineParser {
     130/143/129 ended by SIGINT/SIGTERM/SIGHUP.
     """
 
-  private enum Command: String {
-    case lobby, play, host, join, identity, peers, list
-  }
+  private typealias Command = CommandLineGrammar.Command
 
   public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
     // --help and --version win wherever they stand.
@@ -200,21 +202,23 @@ public enum CommandLineParser {
       guard let number = Int(text) else { throw UsageError(message: "\(option) needs a number, not \"\(text)\"") }
       return number
     }
-    func only(_ option: String, _ commands: Command...) throws(UsageError) {
+    // Where an option may stand is the grammar's table, which the shell completions are written from.
+    func belongs(_ option: String) throws(UsageError) {
+      let commands = CommandLineGrammar.option(named: option)?.commands ?? []
       guard commands.contains(command) else {
-        let names = commands.map { "`tictactoe \($0.rawValue)`" }.joined(separator: " or ")
+        let names = commands.map { $0 == .lobby ? "`tictactoe`" : "`tictactoe \($0.rawValue)`" }
+          .joined(separator: " or ")
         throw UsageError(message: "\(option) belongs to \(names)")
       }
     }
 
     func handle(_ argument: String) throws(UsageError) {
+      if CommandLineGrammar.option(named: argument) != nil { try belongs(argument) }
       switch argument {
       case "--ascii":
-        try only(argument, .lobby, .play, .host, .join)
         ascii = true
         screenOption = argument
       case "--ui":
-        try only(argument, .lobby, .play, .host, .join)
         screenOption = argument
         let text = try value(for: argument)
         guard let mode = UIMode(rawValue: text) else {
@@ -222,7 +226,6 @@ public enum CommandLineParser {
         }
         ui = mode
       case "--ai":
-        try only(argument, .play)
         let text = try value(for: argument)
         guard let level = AILevel(rawValue: text) else {
           throw UsageError(message: "--ai must be easy, normal or perfect, not \"\(text)\"")
@@ -230,74 +233,59 @@ public enum CommandLineParser {
         if request.opponent == .hotseat { throw UsageError(message: "--ai and --hotseat cannot be combined") }
         request.opponent = .computer(level)
       case "--bot":
-        try only(argument, .host)
         let text = try value(for: argument)
         guard let level = AILevel(rawValue: text) else {
           throw UsageError(message: "--bot must be easy, normal or perfect, not \"\(text)\"")
         }
         botLevel = level
       case "--hotseat":
-        try only(argument, .play)
         if case .computer = request.opponent { throw UsageError(message: "--ai and --hotseat cannot be combined") }
         request.opponent = .hotseat
       case "--size":
-        try only(argument, .play, .host)
         request.size = try number(for: argument)
         host.size = request.size
       case "--k":
-        try only(argument, .play, .host)
         request.k = try number(for: argument)
         host.k = request.k
       case "--first":
-        try only(argument, .play)
         let text = try value(for: argument)
         guard let first = FirstPlayer(rawValue: text) else {
           throw UsageError(message: "--first must be me, them or random, not \"\(text)\"")
         }
         request.first = first
       case "--port":
-        try only(argument, .host)
         let port = try number(for: argument)
         guard (0...65535).contains(port) else { throw UsageError(message: "--port must be from 0 to 65535") }
         host.port = UInt16(port)
       case "--bind":
-        try only(argument, .host)
         host.bind = try value(for: argument)
       case "--name":
-        try only(argument, .host, .join, .identity)
         let name = try value(for: argument)
         guard !name.isEmpty, name.utf8.count <= 64 else {
           throw UsageError(message: "--name must be 1 to 64 bytes long")
         }
         network.name = name
       case "--grace":
-        try only(argument, .host, .join)
         let text = try value(for: argument)
         guard let seconds = Double(text), seconds >= 5, seconds <= 3600 else {
           throw UsageError(message: "--grace needs seconds from 5 to 3600, not \"\(text)\"")
         }
         network.gracePeriod = seconds
       case "--lan":
-        try only(argument, .join)
         lanName = try value(for: argument)
       case "--wait":
-        try only(argument, .list)
         let text = try value(for: argument)
         guard let seconds = Double(text), seconds > 0, seconds <= 60 else {
           throw UsageError(message: "--wait needs seconds from 0 to 60, not \"\(text)\"")
         }
         wait = seconds
       case "--json":
-        try only(argument, .list)
         json = true
       case "--yes":
-        try only(argument, .identity)
         yes = true
       case "--accept-new":
-        try only(argument, .host, .join)
         network.acceptNew = true
       case "--pin":
-        try only(argument, .host, .join)
         let text = try value(for: argument)
         if let fingerprint = Fingerprint(parsing: text) {
           network.pins.append(PinnedKey(fingerprint))
@@ -312,31 +300,22 @@ public enum CommandLineParser {
             message: "--pin needs a fingerprint like SHA256:… or a certificate file (PEM or DER), not \"\(text)\"")
         }
       case "--ca":
-        try only(argument, .host, .join)
         network.caFile = try value(for: argument)
       case "--peer-name":
-        try only(argument, .host, .join)
         network.peerName = try value(for: argument)
       case "--allow-expired":
-        try only(argument, .host, .join)
         network.allowExpired = true
       case "--no-verify-name":
-        try only(argument, .host, .join)
         network.verifyName = false
       case "--insecure":
-        try only(argument, .host, .join)
         network.insecure = true
       case "--cert":
-        try only(argument, .host, .join)
         network.certificateFile = try value(for: argument)
       case "--key":
-        try only(argument, .host, .join)
         network.keyFile = try value(for: argument)
       case "--identity":
-        try only(argument, .host, .join)
         network.pkcs12File = try value(for: argument)
       case "--password-file":
-        try only(argument, .host, .join, .identity)
         network.passwordFile = try value(for: argument)
       default:
         if argument.hasPrefix("-") && argument.count > 1 { throw UsageError(message: "unknown option \"\(argument)\"") }
@@ -399,6 +378,12 @@ public enum CommandLineParser {
     case .identity:
       return .identity(
         try identityCommand(positional, passwordFile: network.passwordFile, yes: yes), name: network.name)
+    case .completions:
+      guard positional.count == 1, let shell = Shell(rawValue: positional[0]) else {
+        let shells = Shell.allCases.map(\.rawValue).joined(separator: ", ")
+        throw UsageError(message: "completions needs one shell: \(shells)")
+      }
+      return .completions(shell)
     case .peers:
       switch positional.first {
       case nil, "list":

@@ -26,6 +26,9 @@ public enum TicTacToe {
     case .version:
       writeAll(1, CommandLineParser.version + "\n")
       return 0
+    case .completions(let shell):
+      writeAll(1, Completions.script(for: shell))
+      return 0
     case .lobby(let ui, let ascii):
       if ui == .plain { return play(PlayRequest(), ui: ui, ascii: ascii, environment: environment) }
       return runCurses(request: nil, ascii: ascii, environment: environment)
