@@ -23,4 +23,7 @@ avahi_dir=.build/bench-avahi
 scripts/avahi-test-daemon.sh start "$avahi_dir" >&2
 trap 'scripts/avahi-test-daemon.sh stop "$avahi_dir" >&2' EXIT
 trap 'exit 130' INT TERM
+# The binary the Debian package installs (static standard library, stripped), for the package rows.
+scripts/install.sh --prefix /usr --destdir .build/bench-packaged --bindir /usr/games >/dev/null
+export TICTACTOE_PACKAGED_BIN="$PWD/.build/bench-packaged/usr/games/tictactoe"
 "$(swift build -c release --show-bin-path)/tictactoe-bench" "$@"

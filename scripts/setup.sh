@@ -6,9 +6,11 @@ set -euo pipefail
 # lacks some of them: mount (the Discovery part and the namespace LAN test mount tmpfs), mawk (awk, in
 # netns-lan-test.sh), python3 and python3-venv (sslyze's virtual environment), ca-certificates (pip fetches
 # sslyze), perl (the mutation check's substitutions; perl-base is Essential, listed for clarity).
-# zsh, fish and bash-completion: the completion tests run the real shells.
+# zsh, fish and bash-completion: the completion tests run the real shells. The package test: mmdebstrap,
+# lintian, dpkg-dev (dpkg-shlibdeps), binutils (strip, readelf), file.
 packages=(libncursesw5-dev libssl-dev openssl tmux zsh fish bash-completion libavahi-compat-libdnssd-dev avahi-daemon avahi-utils libnss-mdns dbus dbus-bin
-  gcc pkg-config iproute2 mount util-linux mawk python3 python3-venv ca-certificates perl-base)
+  gcc pkg-config iproute2 mount util-linux mawk python3 python3-venv ca-certificates perl-base
+  mmdebstrap lintian dpkg-dev binutils file)
 
 missing=()
 for package in "${packages[@]}"; do

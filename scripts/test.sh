@@ -8,6 +8,7 @@
 #   the rest          tmux (terminal tests), an avahi-daemon on lo (LAN tests; started here), root for the
 #                     network-namespace LAN test (ip, mount), sslyze (in a venv, python3-venv), a C compiler
 #   mutation check    nothing more: a copy of GameCore and its tests in a temporary directory
+#   package           root, mmdebstrap, lintian, dpkg-dev and Debian's archive (scripts/test-deb.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -93,6 +94,19 @@ part tests everything_else
 
 # The AI tests must fail for a wrong AI: a few mutations of a copy of GameCore, each of which must be caught.
 part mutation scripts/mutation-check.sh
+
+# The Debian package on a bare Debian 12 root (scripts/test-deb.sh): root for mmdebstrap and chroot, and
+# Debian's archive for the root's packages. Exit status 77 means a requirement was missing: a skip.
+package() {
+  local status=0
+  scripts/test-deb.sh || status=$?
+  if ((status == 77)); then
+    skipped+=("package: 1")
+    return 0
+  fi
+  return "$status"
+}
+part package package
 
 if ((${#skipped[@]})); then
   echo "test.sh: tests skipped (listed above): ${skipped[*]}" >&2

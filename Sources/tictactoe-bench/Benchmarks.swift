@@ -30,6 +30,7 @@ struct Benchmarks {
       progress("bot host under load")
       rows += try BotLoadBenchmark.rows(smoke: smoke)
     }
+    if options.wants("package") { rows += try packageRows() }
     return rows
   }
 

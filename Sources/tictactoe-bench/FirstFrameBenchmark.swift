@@ -43,7 +43,7 @@ enum FirstFrameBenchmark {
   }
 
   /// Nanoseconds from spawning `arguments` on a new pseudo-terminal until `marker` has been written to it.
-  private static func time(_ arguments: [String], marker: String, environment: [String: String]) throws -> Double {
+  static func time(_ arguments: [String], marker: String, environment: [String: String]) throws -> Double {
     let terminal = try PseudoTerminal(width: 80, height: 24)
     let wanted = Array(marker.utf8)
     let start = Clock.now()

@@ -136,7 +136,7 @@ enum IdleBenchmark {
 
   /// Waits until the game has started on both screens; the session ("host" or "join") whose player waits
   /// for the other's move.
-  private static func whoWaits(_ tmux: Tmux) throws -> String {
+  static func whoWaits(_ tmux: Tmux) throws -> String {
     let deadline = Clock.seconds() + 20
     while Clock.seconds() < deadline {
       let host = try tmux.screen("host")
