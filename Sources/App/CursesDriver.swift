@@ -189,6 +189,8 @@ public final class CursesDriver {
       case .netAnswer(let accept):
         controller.updateNetwork { $0.question = nil }
         if let match { present(match.answer(accept: accept), match) }
+      case .repaint:
+        terminal.repaint()
       case .netLeave:
         if let match, match.finished == nil { _ = match.quit() }
         if let end = match?.finished, controller.state.direct { exitStatus = ExitStatus.code(for: end) }

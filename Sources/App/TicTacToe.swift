@@ -6,6 +6,7 @@ import Security
 import Session
 import TerminalUI
 import Transport
+import UntrustedText
 
 /// The program: reads the command line, loads settings, and runs the chosen front end.
 public enum TicTacToe {
@@ -30,17 +31,21 @@ public enum TicTacToe {
       writeAll(1, Completions.script(for: shell))
       return 0
     case .lobby(let ui, let ascii):
+      let ui = screenMode(ui, environment)
       if ui == .plain { return play(PlayRequest(), ui: ui, ascii: ascii, environment: environment) }
       return runCurses(request: nil, ascii: ascii, environment: environment)
     case .play(let request, let ui, let ascii):
-      return play(request, ui: ui, ascii: ascii, environment: environment)
+      return play(request, ui: screenMode(ui, environment), ascii: ascii, environment: environment)
     case .host(let request, let options, let ui, let ascii):
-      return network(.host(request), options: options, ui: ui, ascii: ascii, environment: environment)
+      return network(
+        .host(request), options: options, ui: screenMode(ui, environment), ascii: ascii, environment: environment)
     case .bot(let request, let level, let options):
       return runBot(request, level: level, options: options, environment: environment)
     case .join(let endpoint, let options, let ui, let ascii):
-      return network(.join(endpoint), options: options, ui: ui, ascii: ascii, environment: environment)
+      return network(
+        .join(endpoint), options: options, ui: screenMode(ui, environment), ascii: ascii, environment: environment)
     case .joinLAN(let name, let options, let ui, let ascii):
+      let ui = screenMode(ui, environment)
       switch LANGames.find(name, timeout: 5) {
       case .failure(let end):
         writeError("tictactoe: \(end)\n")
@@ -61,6 +66,14 @@ public enum TicTacToe {
     case .peers(let command):
       return IdentityCommands.run(command, profile: profile(environment, name: nil))
     }
+  }
+
+  /// The full-screen UI where the terminal can show it; plain mode, with a note on stderr, on a terminal that
+  /// cannot address the cursor (TERM=dumb) or whose TERM terminfo does not know.
+  static func screenMode(_ ui: UIMode, _ environment: [String: String]) -> UIMode {
+    guard ui == .curses, let problem = CursesTerminal.unusable(term: environment["TERM"]) else { return ui }
+    writeError("tictactoe: \(VisibleText.escaping(problem)): playing line by line, as with --ui plain\n")
+    return .plain
   }
 
   /// Why the settings file could not be used, as a warning (nil when it loads or does not exist).

@@ -7,6 +7,7 @@
 #include <locale.h>
 #include <sys/ioctl.h>
 #include <ncursesw/ncurses.h>
+#include <ncursesw/term.h>
 
 static inline WINDOW *ttt_stdscr(void) { return stdscr; }
 static inline int ttt_lines(void) { return LINES; }
@@ -28,6 +29,19 @@ static inline mmask_t ttt_button1_released(void) { return BUTTON1_RELEASED; }
 static inline mmask_t ttt_button1_double(void) { return BUTTON1_DOUBLE_CLICKED; }
 
 static inline void ttt_set_locale(void) { setlocale(LC_ALL, ""); }
+
+// Whether the terminal TERM names can be drawn on full screen, asked of terminfo without initscr (which
+// exits the program with "Error opening terminal" when it cannot): 0 yes; 1 known, but it cannot move the
+// cursor or clear the screen (TERM=dumb); -1 not in terminfo, or no TERM.
+static inline int ttt_terminal_usable(void) {
+  int error = 0;
+  if (setupterm(NULL, 1, &error) != OK) return -1;
+  char *move = tigetstr("cup");
+  char *clear = tigetstr("clear");
+  int usable = move != NULL && move != (char *)-1 && clear != NULL && clear != (char *)-1;
+  del_curterm(cur_term);
+  return usable ? 0 : 1;
+}
 
 /// The terminal's size from the kernel (after SIGWINCH); 0 on success.
 static inline int ttt_window_size(int fd, int *rows, int *cols) {

@@ -14,6 +14,17 @@ public final class CursesTerminal: Terminal {
   private static let pasteLimit = 4096
 
   /// Starts curses on the controlling terminal. `useColor` false forces monochrome.
+  /// Why the terminal cannot show the full-screen UI (nil when it can): TERM unknown to terminfo, or a
+  /// terminal that cannot address the cursor, such as TERM=dumb. Asked before `init`, which would exit.
+  public static func unusable(term: String?) -> String? {
+    let name = term.map { "\"\($0)\"" } ?? "(TERM is not set)"
+    switch ttt_terminal_usable() {
+    case 0: return nil
+    case 1: return "the terminal type \(name) cannot move the cursor"
+    default: return "the terminal type \(name) is not known to terminfo"
+    }
+  }
+
   public init(useColor: Bool) {
     ttt_set_locale()
     initscr()
@@ -117,6 +128,9 @@ public final class CursesTerminal: Terminal {
     case KEY_DOWN: return .down
     case KEY_LEFT: return .left
     case KEY_RIGHT: return .right
+    case KEY_HOME: return .home
+    case KEY_END: return .end
+    case KEY_DC: return .delete
     case KEY_ENTER: return .enter
     case KEY_BACKSPACE: return .backspace
     case KEY_RESIZE: return .resize
@@ -138,6 +152,7 @@ public final class CursesTerminal: Terminal {
     case 27: return .escape
     case 8, 127: return .backspace
     case 9: return .tab
+    case 1...26: return Unicode.Scalar(code + 96).map { .control(Character($0)) }
     default:
       guard let scalar = Unicode.Scalar(code) else { return nil }
       return .character(Character(scalar))
@@ -150,6 +165,10 @@ public final class CursesTerminal: Terminal {
     if ttt_window_size(1, &rows, &columns) == 0 && rows > 0 && columns > 0 {
       resizeterm(rows, columns)
     }
+  }
+
+  public func repaint() {
+    clearok(ttt_stdscr(), true)
   }
 
   public func restore() {

@@ -5,9 +5,8 @@ public enum JoinView {
     screen.putCentred("Join a game by address", row: 1, style: Style(bold: true, color: .title))
     screen.put(
       " HOST, HOST:PORT or [IPv6]:PORT (the port defaults to 7177)", row: 3, column: 0, style: Style(dim: true))
-    let field = Fit.clip(state.addressDraft, width: max(1, state.width - 14), ellipsis: g.ellipsis)
     screen.put(" Address: ", row: 5, column: 0, style: Style(bold: true))
-    screen.put(field + "_", row: 5, column: 10, style: Style(underline: true))
+    FieldView.draw(state.addressField, row: 5, column: 10, width: max(1, state.width - 12), into: &screen)
     if !state.recentAddresses.isEmpty {
       screen.put(" Recent (\(g.upDown) to pick):", row: 7, column: 0, style: Style(dim: true))
       for (index, address) in state.recentAddresses.prefix(5).enumerated() {

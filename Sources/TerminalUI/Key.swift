@@ -1,6 +1,9 @@
 /// A key press or terminal event, as the backends report it.
 public enum Key: Sendable, Hashable {
   case up, down, left, right
+  case home, end, delete
+  /// A control key, by its lowercase letter: `.control("l")` is Ctrl-L.
+  case control(Character)
   case enter
   case escape
   case backspace

@@ -23,7 +23,14 @@ public struct NetGameState: Sendable, Equatable {
   public var draws = 0
   public var chat: [String] = []
   /// The chat line being typed, when typing.
-  public var chatDraft: String?
+  /// The chat line being typed, while the chat field is open.
+  public var chatField: TextField?
+  public var chatDraft: String? {
+    get { chatField?.text }
+    set { chatField = newValue.map { TextField($0, limit: Self.chatLimit) } }
+  }
+  /// The longest chat line in UTF-8 bytes.
+  public static let chatLimit = 400
   /// A trust question waiting for the player's answer.
   public var question: TrustPrompt?
   public var result: String?
@@ -65,7 +72,11 @@ public struct NetGameState: Sendable, Equatable {
     /// The key in question, as printed (`SHA256:…`).
     public var fingerprint: String
     /// The fingerprint being typed or pasted, once the field is open.
-    public var entry: String?
+    public var entryField: TextField?
+    public var entry: String? {
+      get { entryField?.text }
+      set { entryField = newValue.map { TextField($0, limit: 200) } }
+    }
     /// Why the last fingerprint entered was refused.
     public var problem: String?
 

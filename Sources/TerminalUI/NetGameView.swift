@@ -138,11 +138,15 @@ public enum NetGameView {
   }
 
   static func drawChat(_ net: NetGameState, from top: Int, state: UIState, into screen: inout ScreenBuffer) {
-    var lines = Array(net.chat.suffix(chatRows - 1))
-    if let draft = net.chatDraft { lines.append("say: \(draft)_") }
+    let lines = Array(net.chat.suffix(chatRows - 1))
     for (index, line) in lines.enumerated() where top + index < state.height - 1 {
       screen.put(
         " " + Fit.clip(line, width: state.width - 2, ellipsis: state.glyphs.ellipsis), row: top + index, column: 0)
+    }
+    let row = top + lines.count
+    if let field = net.chatField, row < state.height - 1 {
+      screen.put(" say: ", row: row, column: 0, style: Style(bold: true))
+      FieldView.draw(field, row: row, column: 6, width: max(1, state.width - 7), into: &screen)
     }
   }
 
@@ -150,17 +154,25 @@ public enum NetGameView {
     let g = state.glyphs
     var lines = question.lines
     if let problem = question.problem { lines += ["", "! " + problem] }
-    if let entry = question.entry {
-      lines += ["", "Fingerprint: \(entry)_"]
-      drawDialog(lines, footer: "Enter check\(g.separator)Esc back", state: state, into: &screen)
+    if let field = question.entryField {
+      let label = "Fingerprint: "
+      lines += ["", label]
+      let box = drawDialog(lines, footer: "Enter check\(g.separator)Esc back", state: state, into: &screen)
+      FieldView.draw(
+        field, row: box.top + lines.count, column: box.left + 2 + label.count, width: max(1, box.inner - label.count),
+        into: &screen)
     } else {
       lines += ["", "Or type or paste their fingerprint to check it."]
       drawDialog(lines, footer: "y accept\(g.separator)n refuse", state: state, into: &screen)
     }
   }
 
-  /// A box in the middle of the screen: `lines`, a blank line, and `footer`.
-  static func drawDialog(_ lines: [String], footer: String, state: UIState, into screen: inout ScreenBuffer) {
+  /// A box in the middle of the screen: `lines`, a blank line, and `footer`. Returns where it went: line i of
+  /// `lines` is on row top + 1 + i, its text from column left + 2, at most `inner` columns.
+  @discardableResult
+  static func drawDialog(_ lines: [String], footer: String, state: UIState, into screen: inout ScreenBuffer) -> (
+    top: Int, left: Int, inner: Int
+  ) {
     let g = state.glyphs
     let body = lines + ["", footer]
     let inner = min(state.width - 4, max(30, body.map(\.count).max() ?? 0))
@@ -175,6 +187,7 @@ public enum NetGameView {
         row: top + 1 + index, column: left, style: Style(bold: index == 0))
     }
     screen.put("\(g.bottomLeft)\(horizontal)\(g.bottomRight)", row: top + body.count + 1, column: left)
+    return (top, left, inner)
   }
 
   static func legend(_ net: NetGameState, width: Int, glyphs g: Glyphs) -> String {

@@ -10,6 +10,8 @@ public protocol Terminal: AnyObject {
   func readKeys() -> [Key]
   /// Adopts a new size after the window changed.
   func resized()
+  /// Makes the next `draw` clear the terminal and send every cell, whatever it believes is on the screen.
+  func repaint()
   /// Gives the terminal back as it was found.
   func restore()
 }

@@ -22,6 +22,8 @@ public enum Effect: Sendable, Equatable {
   case netAnswer(Bool)
   /// Leave the networked match (saying goodbye) and return to the lobby.
   case netLeave
+  /// Clear the terminal and draw the whole screen again (Ctrl-L): another program wrote over it.
+  case repaint
 }
 
 /// The terminal UI's state machine: keys and computer moves in, new state and effects out. No I/O.
@@ -44,6 +46,8 @@ public struct UIController: Sendable {
   }
 
   public mutating func handle(_ key: Key) -> [Effect] {
+    // Ctrl-L repaints on every screen, as in every full-screen terminal program; nothing else changes.
+    if key == .control("l") { return [.repaint] }
     if case .paste(let text) = key, !takesText {
       // Where nothing is being typed, pasted text means what its characters would mean one by one.
       return text.flatMap { handle($0.isNewline ? .enter : .character($0)) }
@@ -378,20 +382,14 @@ public struct UIController: Sendable {
       guard !address.isEmpty else { return [] }
       state.recentAddresses = [address] + state.recentAddresses.filter { $0 != address }.prefix(4)
       return [.join(address)]
-    case .backspace:
-      if !state.addressDraft.isEmpty { state.addressDraft.removeLast() }
     case .up, .down:
       let recent = state.recentAddresses
       guard !recent.isEmpty else { return [] }
       let index = recent.firstIndex(of: state.addressDraft) ?? -1
       let next = key == .down ? index + 1 : index - 1
       state.addressDraft = recent[(next + recent.count) % recent.count]
-    case .character(let c) where !c.isNewline && state.addressDraft.count < 200:
-      state.addressDraft.append(c)
-    case .paste(let text):
-      state.addressDraft += Self.fieldText(text, limit: 200 - state.addressDraft.count)
     default:
-      break
+      state.addressField.handle(key)
     }
     return []
   }
@@ -406,28 +404,21 @@ public struct UIController: Sendable {
       defer { net.question = question }
       return trustAnswer(key, &question)
     }
-    if var draft = net.chatDraft {
+    if var field = net.chatField {
       switch key {
-      case .escape: net.chatDraft = nil
+      case .escape: net.chatField = nil
       case .enter:
-        net.chatDraft = nil
-        if !draft.trimmingSpaces().isEmpty { return [.netChat(draft)] }
-      case .backspace:
-        if !draft.isEmpty { draft.removeLast() }
-        net.chatDraft = draft
-      case .character(let c) where draft.utf8.count < 400:
-        draft.append(c)
-        net.chatDraft = draft
-      case .paste(let text):
-        for c in Self.fieldText(text, limit: 400) where draft.utf8.count + c.utf8.count <= 400 { draft.append(c) }
-        net.chatDraft = draft
-      default: break
+        net.chatField = nil
+        if !field.text.trimmingSpaces().isEmpty { return [.netChat(field.text)] }
+      default:
+        field.handle(key)
+        net.chatField = field
       }
       return []
     }
     switch key {
     case .character("c"), .character("t"):
-      net.chatDraft = ""
+      net.chatField = TextField(limit: NetGameState.chatLimit)
       return []
     case .character("R"):
       return net.game?.isOver == false ? [.netResign] : []
@@ -474,7 +465,7 @@ public struct UIController: Sendable {
   /// A key at the trust question. Only a lone `y` or `n` answers; anything else printable (or pasted) goes into
   /// the fingerprint field, and Enter there accepts only the exact key shown.
   private func trustAnswer(_ key: Key, _ question: inout NetGameState.TrustPrompt) -> [Effect] {
-    guard var entry = question.entry else {
+    guard var field = question.entryField else {
       switch key {
       case .character("y"), .character("Y"): return [.netAnswer(true)]
       case .character("n"), .character("N"), .escape: return [.netAnswer(false)]
@@ -482,7 +473,7 @@ public struct UIController: Sendable {
         question.entry = String(c)
         question.problem = nil
       case .paste(let text):
-        question.entry = Self.fieldText(text, limit: 200)
+        question.entry = text
         question.problem = nil
       default: break
       }
@@ -490,28 +481,16 @@ public struct UIController: Sendable {
     }
     switch key {
     case .escape:
-      question.entry = nil
-    case .backspace:
-      if !entry.isEmpty { entry.removeLast() }
-      question.entry = entry
+      question.entryField = nil
     case .enter:
-      if question.matches(entry) { return [.netAnswer(true)] }
-      question.entry = nil
+      if question.matches(field.text) { return [.netAnswer(true)] }
+      question.entryField = nil
       question.problem = "That does not match the key shown: nothing was accepted or stored."
-    case .character(let c) where !c.isNewline && entry.count < 200:
-      question.entry = entry + String(c)
-    case .paste(let text):
-      question.entry = entry + Self.fieldText(text, limit: 200 - entry.count)
-    default: break
+    default:
+      field.handle(key)
+      question.entryField = field
     }
     return []
-  }
-
-  /// Pasted text for a one-line field: controls and line breaks dropped, at most `limit` characters.
-  static func fieldText(_ text: String, limit: Int) -> String {
-    String(
-      text.filter { !$0.isNewline && !($0.unicodeScalars.first.map(VisibleText.isUnsafe) ?? false) }.prefix(
-        max(0, limit)))
   }
 
   private func placeNetwork(_ position: Position, _ net: inout NetGameState) -> [Effect] {

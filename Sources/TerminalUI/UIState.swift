@@ -51,7 +51,13 @@ public struct UIState: Sendable, Equatable {
   public var match: Match?
   public var net: NetGameState?
   /// The address being typed on the join screen, and the last few used.
-  public var addressDraft = ""
+  /// The join screen's address field.
+  public var addressField = TextField(limit: 200)
+  /// The address typed so far.
+  public var addressDraft: String {
+    get { addressField.text }
+    set { addressField.set(newValue) }
+  }
   /// Games announced on the LAN, and what the lobby says about LAN discovery (looking, unavailable and why).
   public var lanGames: [LANGameRow] = []
   public var lanStatus: String?

@@ -1,4 +1,5 @@
 import App
+import Foundation
 import Testing
 
 /// The grammar table is what the parser checks an option's place against and what the completions are written
@@ -137,6 +138,23 @@ import Testing
         let name = shell == .fish ? "-l \(option.name.dropFirst(2))" : option.name
         #expect(script.contains(name), "\(shell): \(option.name)")
       }
+    }
+  }
+
+  @Test("every command line in the man page's EXAMPLES parses")
+  func manPageExamplesParse() throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Assets/tictactoe.6").path
+    let man = try String(contentsOfFile: path, encoding: .utf8)
+    let examples = (man.components(separatedBy: ".Sh EXAMPLES\n").last ?? "").components(separatedBy: "\n.Sh ")[0]
+    let lines = examples.split(separator: "\n").filter { $0.hasPrefix(".Dl ") }
+    #expect(lines.count >= 3)
+    for line in lines {
+      let command = line.dropFirst(4).components(separatedBy: "| ").last ?? ""
+      let words = command.split(separator: " ").map(String.init)
+      #expect(words.first == "tictactoe", "\(line)")
+      #expect(
+        Self.usageError(Array(words.dropFirst())) == nil, "\(line): \(Self.usageError(Array(words.dropFirst())) ?? "")")
     }
   }
 }

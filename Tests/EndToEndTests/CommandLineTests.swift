@@ -67,6 +67,32 @@ import Testing
     for level in ["easy", "normal", "perfect"] { #expect(man.contains(level)) }
   }
 
+  /// The man page's scripted example, run with its input. (Every example's command line is parsed in
+  /// CommandLineGrammarTests.)
+  @Test func theManPageExamplesRun() throws {
+    let manPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Assets/tictactoe.6").path
+    let man = try String(contentsOfFile: manPath, encoding: .utf8)
+    let examples =
+      try #require(man.components(separatedBy: ".Sh EXAMPLES\n").last)
+      .components(separatedBy: "\n.Sh ").first ?? ""
+    let commands = examples.split(separator: "\n").filter { $0.hasPrefix(".Dl ") }.map { String($0.dropFirst(4)) }
+    #expect(commands.filter { $0.contains(" | tictactoe ") }.count == 1, "\(examples)")
+    let home = try Binary.sandbox()
+    for command in commands {
+      // mdoc's \e is a backslash.
+      let shell = command.replacingOccurrences(of: "\\e", with: "\\")
+      guard shell.contains(" | tictactoe ") else { continue }
+      let parts = shell.components(separatedBy: " | ")
+      let input = try #require(parts.first?.split(separator: "'").dropFirst().first).replacingOccurrences(
+        of: "\\n", with: "\n")
+      let arguments = parts[1].split(separator: " ").dropFirst().map(String.init)
+      let result = try Binary.run(arguments, input: input, environment: home.environment)
+      #expect(result.status == 0, "\(shell): \(result.stderr)")
+      #expect(result.stdout.contains("result: X wins"), "\(shell):\n\(result.stdout)")
+    }
+  }
+
   @Test func theCursesUIRefusesAPipeWithAHint() throws {
     let result = try Binary.run(["play"])
     #expect(result.status == 1)

@@ -13,6 +13,28 @@ import Testing
       width: width, height: height)
   }
 
+  /// Another program writes over the screen (here: straight to the pane's terminal); Ctrl-L draws it all again.
+  @Test func ctrlLRepaintsAfterAnotherProgramWroteOverTheScreen() throws {
+    let tmux = try start("")
+    try tmux.waitFor(text: "Play the computer")
+    // The whole lobby: the same screen twice in a row.
+    var lobby = ""
+    try tmux.waitFor("the lobby, drawn whole") { screen in
+      defer { lobby = screen }
+      return screen == lobby
+    }
+    let terminal = try tmux.tmux(["display-message", "-p", "-t", tmux.name, "#{pane_tty}"])
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let handle = try #require(FileHandle(forWritingAtPath: terminal), "cannot open \(terminal)")
+    handle.write(Data("\u{1B}[2J\u{1B}[5;1HSCRIBBLE FROM ANOTHER PROGRAM".utf8))
+    try handle.close()
+    try tmux.waitFor(text: "SCRIBBLE FROM ANOTHER PROGRAM")
+    #expect(!(try tmux.screen()).contains("Play the computer"), "the scribble cleared the screen")
+    try tmux.send("C-l")
+    let repainted = try tmux.waitFor("the same lobby as before the scribble") { $0 == lobby }
+    #expect(!repainted.contains("SCRIBBLE"))
+  }
+
   /// How many cells of the board on `screen` hold `mark` (board rows look like "│ X │[ ]│ O │", the cursor's
   /// cell in brackets).
   private static func marks(_ mark: String, on screen: String) -> Int {
@@ -93,6 +115,34 @@ import Testing
     try tmux.waitFor(text: "Press any key to close.")
     try tmux.send("x")
     try tmux.waitFor("the help to close") { !$0.contains("Press any key") }
+    try tmux.send("Escape")
+    try tmux.waitFor(text: "Play the computer")
+    try tmux.send("q")
+    try tmux.waitFor(text: "EXIT=0")
+  }
+
+  /// The address field takes the line-editing keys as the terminal sends them (tmux's Home, End, Left, Delete,
+  /// Ctrl-W, Ctrl-U), and Esc leaves it without joining.
+  @Test func theAddressFieldEditsLikeAShellLine() throws {
+    let tmux = try start("")
+    try tmux.waitFor(text: "Play the computer")
+    try tmux.send("Down", "Down", "Down", "Enter")
+    try tmux.waitFor(text: "Join a game by address")
+    try tmux.send("-l", "bob.exampel:7177")
+    try tmux.waitFor(text: "Address: bob.exampel:7177")
+    try tmux.send("Left", "Left", "Left", "Left", "Left", "BSpace", "BSpace")
+    try tmux.send("-l", "le")
+    try tmux.waitFor(text: "Address: bob.example:7177")
+    try tmux.send("Home", "Delete")
+    try tmux.send("-l", "B")
+    try tmux.waitFor(text: "Address: Bob.example:7177")
+    try tmux.send("End")
+    try tmux.send("-l", " extra words")
+    try tmux.send("C-w", "C-w")
+    try tmux.waitFor(text: "Address: Bob.example:7177 _")
+    try tmux.send("C-u")
+    let empty = try tmux.waitFor("an empty field") { $0.contains("Address: _") }
+    #expect(!empty.contains("Bob"))
     try tmux.send("Escape")
     try tmux.waitFor(text: "Play the computer")
     try tmux.send("q")

@@ -19,6 +19,23 @@ import Testing
     #expect(result.stdout.contains("computer plays "))
   }
 
+  /// A terminal that cannot draw the full screen gets plain mode with a note, where curses' initscr would exit
+  /// with "Error opening terminal".
+  @Test(arguments: [
+    ("dumb", "the terminal type \"dumb\" cannot move the cursor"),
+    ("no-such-terminal", "the terminal type \"no-such-terminal\" is not known to terminfo"),
+  ])
+  func aTerminalThatCannotDrawTheScreenGetsPlainMode(term: String, note: String) throws {
+    var home = try Binary.sandbox()
+    home.environment["TERM"] = term
+    let result = try Binary.run(["play", "--ai", "easy"], input: everyCell(9), environment: home.environment)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr == "tictactoe: \(note): playing line by line, as with --ui plain\n")
+    #expect(result.stdout.contains("your move (X): "))
+    #expect(result.stdout.split(separator: "\n").contains { $0.hasPrefix("result: ") })
+    #expect(!result.stdout.contains("\u{1B}"), "no escape sequences were sent to the terminal")
+  }
+
   @Test func hotseatGameIsDecidedByTheInput() throws {
     // X takes 1, 3, 5, 7 and wins on the anti-diagonal 3-5-7; O takes 2, 4, 6.
     let result = try Binary.run(["play", "--ui", "plain", "--hotseat"], input: everyCell(9))
