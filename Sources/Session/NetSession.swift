@@ -228,9 +228,13 @@ public struct NetSession: Sendable {
     return [send(.rematchOffer, now)]
   }
 
-  /// Says goodbye and ends the session.
+  /// Whether a game is being played: begun and not yet over.
+  public var gameInProgress: Bool { phase == .playing && game?.isOver == false }
+
+  /// Says goodbye and ends the session. Leaving a game in progress loses it (the peer scores it as a win).
   public mutating func quit(text: String, now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
+    if gameInProgress { score.losses += 1 }
     return [send(.bye(.quit, text: text), now), close(.localQuit)]
   }
 
@@ -465,6 +469,8 @@ public struct NetSession: Sendable {
     case .resumeCheck(let gameNumber, let ply, let digest):
       return peerResumeCheck(game: gameNumber, ply: ply, digest: digest, now)
     case .bye(_, let text):
+      // An opponent who leaves a game in progress loses it, as the leaver's own score says.
+      if gameInProgress { score.wins += 1 }
       return [close(.peerQuit(PeerText(text)))]
     case .error(let text):
       return [close(.peerReportedError(PeerText(text)))]

@@ -1,22 +1,42 @@
 /// The help overlay: every key, in a box over the current screen.
 public enum HelpView {
-  static func lines(glyphs g: Glyphs) -> [(String, String)] {
-    [
-      ("\(g.arrows), hjkl", "move the cursor / choose"),
-      ("Enter, Space", "place your mark / select"),
-      ("1-9", "place on that cell (3\(g.times)3; 1 is top left)"),
-      ("mouse click", "place on the clicked cell"),
-      ("u", "undo your last move"),
-      ("n", "new game"),
-      ("? or F1", "this help"),
-      ("q or Esc", "back to the menu / quit"),
-      ("Ctrl-C", "quit at once"),
-    ]
+  /// The keys of the screen the help was opened on.
+  static func lines(for state: UIState) -> [(String, String)] {
+    let g = state.glyphs
+    let common = [("? or F1", "this help"), ("Ctrl-L", "draw the screen again"), ("Ctrl-C", "quit at once")]
+    switch state.page {
+    case .lobby, .options:
+      return [
+        ("\(g.upDown), jk", "choose"), ("Enter, Space", "select"), ("\(g.leftRight), hl", "change a setting"),
+        ("q or Esc", "back / quit"),
+      ] + common
+    case .joinAddress:
+      return [
+        ("Enter", "connect"), ("\(g.upDown)", "a recent address"), ("Home End", "to the start, the end"),
+        ("Ctrl-U Ctrl-K", "delete to the start, the end"), ("Ctrl-W", "delete a word"), ("Esc", "back"),
+      ] + common
+    case .game:
+      let digits = state.match?.rules == .standard
+      return [("\(g.arrows), hjkl", "move the cursor"), ("Enter, Space", "place your mark")]
+        + (digits ? [("1-9", "place on that cell (1 is top left)")] : []) + [
+          ("mouse click", "place on the clicked cell"), ("u", "undo your last move"), ("n", "new game"),
+          ("q or Esc", "back to the menu / quit"),
+        ] + common
+    case .network:
+      let digits = state.net?.game?.rules == .standard
+      return [("\(g.arrows), hjkl", "move the cursor"), ("Enter, Space", "place your mark")]
+        + (digits ? [("1-9", "place on that cell (1 is top left)")] : []) + [
+          ("mouse click", "place on the clicked cell"), ("c", "chat (Enter sends, Esc cancels)"),
+          ("R", "resign the game (asks first)"), ("n", "rematch, once a game is over"),
+          ("v", "the verification code to compare"), ("w", "claim the win if they do not come back"),
+          ("q or Esc", "leave (asks first during a game)"),
+        ] + common
+    }
   }
 
   public static func draw(_ state: UIState, into screen: inout ScreenBuffer) {
     let g = state.glyphs
-    let entries = lines(glyphs: g)
+    let entries = lines(for: state)
     let keyWidth = entries.map(\.0.count).max() ?? 0
     let body = entries.map { $0.0 + String(repeating: " ", count: keyWidth - $0.0.count) + "  " + $0.1 }
     let inner = max(body.map(\.count).max() ?? 0, 24)

@@ -15,7 +15,8 @@ public enum JoinView {
       }
     }
     let legend = Fit.legend(
-      [("Enter connect", 0), ("Esc back", 1), ("\(g.upDown) recent", 2)], separator: g.separator, width: state.width - 1
+      [("Enter connect", 0), ("Esc back", 1), ("\(g.upDown) recent", 2), ("F1 help", 3)], separator: g.separator,
+      width: state.width - 1
     )
     screen.put(" " + legend, row: state.height - 1, column: 0, style: Style(dim: true))
   }

@@ -33,6 +33,11 @@ public struct NetGameState: Sendable, Equatable {
   public static let chatLimit = 400
   /// A trust question waiting for the player's answer.
   public var question: TrustPrompt?
+  /// What the player is asked to confirm: leaving during a game (q or Esc), or resigning (R).
+  public var confirming: Confirmation?
+  public enum Confirmation: Sendable, Equatable {
+    case leave, resign
+  }
   public var result: String?
   public var rematchOfferedByPeer = false
   public var rematchOfferedByMe = false
@@ -97,6 +102,12 @@ public struct NetGameState: Sendable, Equatable {
       let typed = canonical(text)
       return !typed.isEmpty && typed == canonical(fingerprint)
     }
+  }
+
+  /// Whether a game is being played: begun, with no result yet (a resignation leaves the board unfinished).
+  public var gameInProgress: Bool {
+    guard let game, ended == nil else { return false }
+    return result == nil && !game.isOver
   }
 
   public var myTurn: Bool {

@@ -73,6 +73,17 @@ public enum NetGameView {
       }
     }
     if let question = net.question { drawQuestion(question, state: state, into: &screen) }
+    switch net.confirming {
+    case .leave:
+      drawDialog(
+        ["Leave the match?", "The game in progress counts as a loss for you, and a win for \(peerLabel(net))."],
+        footer: "y leave\(g.separator)n stay", state: state, into: &screen)
+    case .resign:
+      drawDialog(
+        ["Resign this game?", "It counts as a loss for you, and a win for \(peerLabel(net))."],
+        footer: "y resign\(g.separator)n play on", state: state, into: &screen)
+    case nil: break
+    }
     screen.put(
       " " + legend(net, width: state.width - 1, glyphs: g), row: state.height - 1, column: 0, style: Style(dim: true))
   }
@@ -190,8 +201,17 @@ public enum NetGameView {
     return (top, left, inner)
   }
 
+  /// The opponent's name as shown, or "your opponent" before its hello.
+  static func peerLabel(_ net: NetGameState) -> String {
+    net.peerName.map { "\($0)" } ?? "your opponent"
+  }
+
   static func legend(_ net: NetGameState, width: Int, glyphs g: Glyphs) -> String {
     if net.ended != nil { return "any key: leave" }
+    if let confirming = net.confirming {
+      return confirming == .leave
+        ? "y leave the match\(g.separator)n or Esc stay" : "y resign\(g.separator)n or Esc play on"
+    }
     if let question = net.question {
       if question.entry != nil { return "type or paste the fingerprint\(g.separator)Enter check\(g.separator)Esc back" }
       return "y accept\(g.separator)n refuse\(g.separator)or type the fingerprint"
@@ -201,10 +221,10 @@ public enum NetGameView {
     if net.dropped?.claimable == true, net.result == nil {
       return Fit.legend([("w claim the win", 0), ("c chat", 2), ("q leave", 1)], separator: g.separator, width: width)
     }
-    let items = [
-      ("\(g.arrows)/hjkl move", 3), ("Enter place", 0), ("c chat", 2), ("n rematch", 4), ("R resign", 5),
-      ("q leave", 1),
-    ]
+    let over = !net.gameInProgress
+    let items =
+      [("\(g.arrows)/hjkl move", 4), ("Enter place", 0), ("c chat", 3)]
+      + (over ? [("n rematch", 5)] : [("R resign", 6)]) + [("? help", 2), ("q leave", 1)]
     return Fit.legend(items, separator: g.separator, width: width)
   }
 }

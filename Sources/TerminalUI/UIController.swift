@@ -382,6 +382,9 @@ public struct UIController: Sendable {
       guard !address.isEmpty else { return [] }
       state.recentAddresses = [address] + state.recentAddresses.filter { $0 != address }.prefix(4)
       return [.join(address)]
+    case .function(1):
+      // `?` is typed into the field here: F1 is the help.
+      state.helpVisible = true
     case .up, .down:
       let recent = state.recentAddresses
       guard !recent.isEmpty else { return [] }
@@ -404,6 +407,17 @@ public struct UIController: Sendable {
       defer { net.question = question }
       return trustAnswer(key, &question)
     }
+    if let confirming = net.confirming {
+      switch key {
+      case .character("y"), .character("Y"):
+        net.confirming = nil
+        return confirming == .leave ? [.netLeave] : (net.gameInProgress ? [.netResign] : [])
+      case .character("n"), .character("N"), .escape, .character("q"):
+        net.confirming = nil
+      default: break
+      }
+      return []
+    }
     if var field = net.chatField {
       switch key {
       case .escape: net.chatField = nil
@@ -421,7 +435,8 @@ public struct UIController: Sendable {
       net.chatField = TextField(limit: NetGameState.chatLimit)
       return []
     case .character("R"):
-      return net.game?.isOver == false ? [.netResign] : []
+      if net.gameInProgress { net.confirming = .resign }
+      return []
     case .character("v"):
       net.notice =
         net.verificationCode.map { "Verification code: \($0) (the same on both screens)" }
@@ -455,6 +470,11 @@ public struct UIController: Sendable {
       net.cursor = position
       return placeNetwork(position, &net)
     case .back:
+      // Leaving a game in progress loses it: asked first, so that one Esc too many (after chat) ends nothing.
+      if net.gameInProgress && net.dropped == nil {
+        net.confirming = .leave
+        return []
+      }
       return [.netLeave]
     default:
       break

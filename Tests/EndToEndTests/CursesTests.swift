@@ -229,7 +229,15 @@ import Testing
     #expect(seen.contains("│   │[X]│   │") || seen.contains("│   │ X │   │"))
     try second.send("c", "g", "g", "Enter")
     try first.waitFor(text: ": gg")
+    // Esc during a game asks first (one Esc too many after chat ends nothing); n stays.
+    try first.send("Escape")
+    try first.waitFor(text: "Leave the match?")
+    try first.send("n")
+    try first.waitFor("the question to close") { !$0.contains("Leave the match?") }
     try first.send("R")
+    try first.waitFor(text: "Resign this game?")
+    #expect(!(try second.screen()).contains("resigned"), "nothing is sent before the answer")
+    try first.send("y")
     try second.waitFor(text: "resigned: you win!")
     try joiner.send("q")
     try joiner.waitFor(text: "EXIT=0")

@@ -297,6 +297,26 @@ struct Pair {
     #expect(pair.host.phase == .closed(.localQuit))
   }
 
+  @Test func leavingAGameInProgressLosesItOnBothSides() {
+    var pair = Pair()
+    pair.startMatch()
+    #expect(pair.host.gameInProgress && pair.joiner.gameInProgress)
+    pair.deliver(fromHost: pair.host.quit(text: "", now: 0))
+    #expect(pair.host.score.losses == 1 && pair.host.score.wins == 0)
+    #expect(pair.joiner.score.wins == 1 && pair.joiner.score.losses == 0)
+  }
+
+  @Test func leavingBetweenGamesScoresNothing() throws {
+    var pair = Pair()
+    pair.startMatch()
+    pair.deliver(fromHost: try pair.host.resign(now: 0))
+    #expect(!pair.host.gameInProgress && !pair.joiner.gameInProgress)
+    let before = (pair.host.score, pair.joiner.score)
+    pair.deliver(fromJoiner: pair.joiner.quit(text: "", now: 0))
+    #expect(pair.host.score == before.0 && pair.joiner.score == before.1)
+    #expect(pair.host.score.losses == 1 && pair.joiner.score.wins == 1, "only the resignation counts")
+  }
+
   @Test func movesCrossingAResignationAreIgnored() throws {
     var pair = Pair()
     pair.startMatch()

@@ -165,22 +165,22 @@ enum Goldens {
      You play X against the computer (normal)
 
 
-               +-------------------------------------------------------+
-               | Keys                                                  |
-               |                                                       |
-               | arrows, hjkl  move the cursor / choose                |
-               | Enter, Space  place your mark / select                |
-               | 1-9           place on that cell (3x3; 1 is top left) |
-               | mouse click   place on the clicked cell               |
-               | u             undo your last move                     |
-               | n             new game                                |
-               | ? or F1       this help                               |
-               | q or Esc      back to the menu / quit                 |
-               | Ctrl-C        quit at once                            |
-               |                                                       |
-               | Press any key to close.                               |
-               +-------------------------------------------------------+
-
+                  +--------------------------------------------------+
+                  | Keys                                             |
+                  |                                                  |
+                  | arrows, hjkl  move the cursor                    |
+                  | Enter, Space  place your mark                    |
+                  | 1-9           place on that cell (1 is top left) |
+                  | mouse click   place on the clicked cell          |
+                  | u             undo your last move                |
+                  | n             new game                           |
+                  | q or Esc      back to the menu / quit            |
+                  | ? or F1       this help                          |
+                  | Ctrl-L        draw the screen again              |
+                  | Ctrl-C        quit at once                       |
+                  |                                                  |
+                  | Press any key to close.                          |
+                  +--------------------------------------------------+
 
 
 
