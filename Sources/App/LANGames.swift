@@ -39,7 +39,8 @@ enum LANGames {
       id: game.instanceName, rules: rules, state: state,
       trust: trust(game, known: known).rawValue,
       addresses: addresses.isEmpty
-        ? (game.resolveError.map { $0.message } ?? "not resolved") : addresses.joined(separator: " "))
+        ? (game.resolveError.map { $0.message } ?? "not resolved") : addresses.joined(separator: " "),
+      board: game.txt?.rules.map { LANGameRow.Board(rows: $0.rows, columns: $0.columns, k: $0.k) })
   }
 
   /// One line for `tictactoe list`.

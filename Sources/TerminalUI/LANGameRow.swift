@@ -6,13 +6,38 @@ public struct LANGameRow: Sendable, Equatable {
   public var state: String
   /// "known", "new" or "KEY CHANGED".
   public var trust: String
+  /// Every address with its port, separated by spaces (or why there is none).
   public var addresses: String
+  /// The board and k when the advertisement gave them, for the lobby to draw as the rest of the UI does.
+  public var board: Board?
 
-  public init(id: String, rules: String, state: String, trust: String, addresses: String) {
+  public struct Board: Sendable, Equatable {
+    public var rows: Int
+    public var columns: Int
+    public var k: Int
+
+    public init(rows: Int, columns: Int, k: Int) {
+      self.rows = rows
+      self.columns = columns
+      self.k = k
+    }
+  }
+
+  public init(id: String, rules: String, state: String, trust: String, addresses: String, board: Board? = nil) {
     self.id = id
     self.rules = rules
     self.state = state
     self.trust = trust
     self.addresses = addresses
+    self.board = board
+  }
+
+  /// The row as the lobby lists it: the name, the trust, the first address with its port (and how many more),
+  /// the rules, the state; in that order, so that a short line loses the least needed fields last.
+  func fields(glyphs g: Glyphs) -> [String] {
+    let all = addresses.split(separator: " ")
+    let address = all.count > 1 ? "\(all[0]) (+\(all.count - 1))" : addresses
+    let rules = board.map { "\($0.rows)\(g.times)\($0.columns), \($0.k) in a row" } ?? self.rules
+    return [id, trust, address, rules, state]
   }
 }

@@ -46,7 +46,7 @@ public enum LobbyView {
     }
     for (index, game) in state.lanGames.enumerated() where top + 1 + index < state.height - 3 {
       let selected = state.lanSelection == index
-      let text = [game.id, game.rules, game.state, game.trust, game.addresses].joined(separator: g.separator)
+      let text = game.fields(glyphs: g).joined(separator: g.separator)
       let style = Style(
         bold: selected || game.trust == "KEY CHANGED", reverse: selected,
         color: game.trust == "KEY CHANGED" ? .warning : nil)
