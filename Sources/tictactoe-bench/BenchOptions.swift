@@ -2,7 +2,7 @@
 struct BenchOptions: Equatable {
   /// The groups of figures, in table order.
   static let groups = [
-    "ai", "handshake", "round-trip", "memory", "idle", "first-frame", "discovery", "junk", "bot",
+    "ai", "handshake", "round-trip", "memory", "idle", "first-frame", "discovery", "dead-peer", "junk", "bot",
   ]
   static let usage =
     "usage: tictactoe-bench [--smoke] [--only GROUP,...] [--idle-seconds S]\n  groups: "

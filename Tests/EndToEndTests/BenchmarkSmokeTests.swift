@@ -51,8 +51,8 @@ import Testing
     #expect(lines.first == "| Figure | Project | Baseline | Ratio |", "output was:\n\(output)")
     let rows = lines.dropFirst(2)
     // AI (4 boards × 2), handshake (3), round trip (2), memory (1), idle CPU, wakeups and memory (7), first
-    // frame (3), discovery (2), round trips with junk connections (2), bot host under load (8).
-    #expect(rows.count == 36, "output was:\n\(output)")
+    // frame (3), discovery (3), dead peers (3), round trips with junk connections (2), bot host under load (8).
+    #expect(rows.count == 40, "output was:\n\(output)")
     #expect(rows.filter { $0.hasPrefix("| Bot host") }.count == 8, "output was:\n\(output)")
     for row in rows {
       let cells = row.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
@@ -69,7 +69,10 @@ import Testing
       let ratioIsNumber = cells[3].hasSuffix("×") && Double(cells[3].dropLast()) != nil
       #expect(ratioIsNumber || (cells[3] == "n/a" && baseline == 0), "no ratio: \(row)")
     }
-    for figure in ["CPU, idle lobby", "Resident memory, lobby", "First frame of the lobby", "Host advertised", "junk"] {
+    for figure in [
+      "CPU, idle lobby", "Resident memory, lobby", "First frame of the lobby", "Host advertised", "withdrawn",
+      "Frozen peer", "Silent connection", "Killed peer", "junk",
+    ] {
       #expect(rows.contains { $0.contains(figure) }, "no row for \(figure):\n\(output)")
     }
   }
