@@ -14,15 +14,6 @@ import Testing
     return path
   }
 
-  /// The PID of a process that has ended (and was reaped).
-  private func deadProcessID() throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/true")
-    try process.run()
-    process.waitUntilExit()
-    return process.processIdentifier
-  }
-
   @Test func writesAPrivateFileInAPrivateDirectoryAndLeavesNothingElse() throws {
     let directory = try temporaryDirectory() + "/new"
     try AtomicFile.write("size = 4\n", to: directory + "/settings.conf")
@@ -35,7 +26,7 @@ import Testing
 
   @Test func removesTheTemporaryFilesOfKilledWritersOnly() throws {
     let directory = try temporaryDirectory()
-    let dead = try deadProcessID()
+    let dead = try ChildProcess.endedProcessID()
     let stale = ".settings.conf.\(dead).tmp"
     let live = ".settings.conf.\(getppid()).tmp"
     let other = ".recent_addresses.\(dead).tmp"

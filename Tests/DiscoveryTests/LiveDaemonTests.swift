@@ -29,7 +29,8 @@ struct LiveDaemonTests {
     #expect(pump.run(timeout: Self.bound) { pump.advertiserEvents == [.registered(name: name)] })
     #expect(pump.advertisers[0].registeredName == name)
 
-    let browse = try ChildProcess(["avahi-browse", "-rp", ServiceType.tictactoe])
+    let browse = try ChildProcess(
+      "avahi-browse", ["-rp", ServiceType.tictactoe], output: .capture, errors: .withOutput)
     pump.children = [browse]
     let found = pump.run(timeout: Self.bound) {
       browse.lines.contains { $0.hasPrefix("=;") && $0.contains(";\(name);") }
@@ -53,10 +54,12 @@ struct LiveDaemonTests {
     let name = Self.uniqueName("ttt-pub")
     let pump = EventPump()
     pump.browser = try Browser()
-    let publisher = try ChildProcess([
-      "avahi-publish", "-s", name, ServiceType.tictactoe, "40124", "txtvers=1", "proto=1,2", "rules=4x4k3",
-      "state=playing", "fp=\(Self.fingerprint)", "name=Bob",
-    ])
+    let publisher = try ChildProcess(
+      "avahi-publish",
+      [
+        "-s", name, ServiceType.tictactoe, "40124", "txtvers=1", "proto=1,2", "rules=4x4k3",
+        "state=playing", "fp=\(Self.fingerprint)", "name=Bob",
+      ], output: .capture, errors: .withOutput)
     pump.children = [publisher]
     let resolved = pump.run(timeout: Self.bound) {
       pump.game(named: name)?.isConnectable == true && pump.game(named: name)?.txt != nil
@@ -77,7 +80,7 @@ struct LiveDaemonTests {
       #expect(game.interfaceIndex == if_nametoindex("lo"))
     }
 
-    publisher.terminate()
+    publisher.stop()
     #expect(pump.run(timeout: Self.bound) { pump.browserEvents.contains(.disappeared(game.id)) })
     #expect(pump.game(named: name) == nil)
     // Other programs may publish games on the same daemon: count 1 browse + at most 3 per game still listed.
@@ -88,10 +91,12 @@ struct LiveDaemonTests {
   @Test("a new Browser lists a game published before it started, resolved")
   func collectGames() throws {
     let name = Self.uniqueName("ttt-list")
-    let publisher = try ChildProcess([
-      "avahi-publish", "-s", name, ServiceType.tictactoe, "40131", "txtvers=1", "proto=1", "rules=3x3k3",
-      "state=waiting", "fp=\(Self.fingerprint)",
-    ])
+    let publisher = try ChildProcess(
+      "avahi-publish",
+      [
+        "-s", name, ServiceType.tictactoe, "40131", "txtvers=1", "proto=1", "rules=3x3k3",
+        "state=waiting", "fp=\(Self.fingerprint)",
+      ], output: .capture, errors: .withOutput)
     let pump = EventPump()
     pump.children = [publisher]
     #expect(pump.run(timeout: Self.bound) { publisher.lines.contains { $0.hasPrefix("Established under name") } })
@@ -107,9 +112,11 @@ struct LiveDaemonTests {
     let name = Self.uniqueName("ttt-bad")
     let pump = EventPump()
     pump.browser = try Browser()
-    let publisher = try ChildProcess([
-      "avahi-publish", "-s", name, ServiceType.tictactoe, "40125", "txtvers=1", "rules=banana", "state", "proto=x",
-    ])
+    let publisher = try ChildProcess(
+      "avahi-publish",
+      [
+        "-s", name, ServiceType.tictactoe, "40125", "txtvers=1", "rules=banana", "state", "proto=x",
+      ], output: .capture, errors: .withOutput)
     pump.children = [publisher]
     #expect(pump.run(timeout: Self.bound) { pump.game(named: name)?.txt != nil })
     let txt = try #require(pump.game(named: name)?.txt)

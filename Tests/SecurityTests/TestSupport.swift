@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Security
@@ -92,17 +93,9 @@ func makeTemporaryDirectory() throws -> String {
   return path
 }
 
-/// Runs a shell command line and returns its standard output.
+/// Runs a shell command line and returns its standard output (its standard error is dropped, as before).
 func shell(_ command: String) throws -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/bin/sh")
-  process.arguments = ["-c", command]
-  let output = Pipe()
-  process.standardOutput = output
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return String(decoding: data, as: UTF8.self)
+  try ChildProcess.run("/bin/sh", ["-c", command], errors: .null).output
 }
 
 /// The current time in seconds since 1970.
