@@ -163,9 +163,7 @@ import Testing
   @Test func aCertificateFileAndABackupKeyCanBePinned() throws {
     let alice = try Home("alice")
     let (host, port) = try host(alice, ["--accept-new"])
-    let directory = NSTemporaryDirectory() + "ttt-pin-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let directory = try TestDirectory.make("pin")
     let certificate = directory + "/alice.crt"
     try Binary.run(["identity", "export"], environment: alice.environment).stdout
       .write(toFile: certificate, atomically: false, encoding: .utf8)

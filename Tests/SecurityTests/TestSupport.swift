@@ -85,12 +85,9 @@ struct Pair {
   }
 }
 
-/// A fresh empty directory under the system's temporary directory.
+/// A fresh empty directory in the test process's own (TestSupport's TestDirectory, removed at exit).
 func makeTemporaryDirectory() throws -> String {
-  let path = FileManager.default.temporaryDirectory
-    .appendingPathComponent("tictactoe-security-\(UUID().uuidString)").path
-  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  return path
+  try TestDirectory.make("security")
 }
 
 /// Runs a shell command line and returns its standard output (its standard error is dropped, as before).
