@@ -43,14 +43,19 @@ let package = Package(
     .executableTarget(name: "tictactoe-bench-foundation"),
     // What the tests share: the seeded generator, the reference solver the AI proofs check against (no code in
     // common with GameCore's), the process spawner and the sandboxed home. Optimised for the 4×4 reference.
-    .target(name: "TestSupport", dependencies: ["GameCore"], path: "Tests/Support", swiftSettings: optimised),
+    // GameCore is its only dependency: the mutation check builds it beside a copy of GameCore alone.
+    .target(name: "TestSupport", dependencies: ["GameCore"], path: "Tests/Support/Core", swiftSettings: optimised),
+    // The in-memory session pair: two NetSessions connected through the wire codec.
+    .target(
+      name: "SessionTestSupport", dependencies: ["Session", "WireProtocol", "GameCore"], path: "Tests/Support/Sessions"),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
-    .testTarget(name: "SecurityTests", dependencies: ["Security"], exclude: ["FuzzCorpus"]),
+    .testTarget(name: "SecurityTests", dependencies: ["Security", "TestSupport"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
     .testTarget(
-      name: "SessionTests", dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText", "TestSupport"]),
+      name: "SessionTests",
+      dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText", "TestSupport", "SessionTestSupport"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "UntrustedText"]),

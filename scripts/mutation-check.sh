@@ -3,17 +3,18 @@
 # never touched), runs the AI tests against it, and fails unless every test named for that mutation fails.
 # The unmutated copy must pass first, so a failure is the mutation's and not the copy's.
 #
-# The copy is a package of its own holding GameCore, Tests/Support and Tests/GameCoreTests (the AI tests need
-# nothing else), built in a temporary directory that is removed at the end.
+# The copy is a package of its own holding GameCore, Tests/Support/Core (TestSupport) and Tests/GameCoreTests
+# (the AI tests need nothing else), built in a temporary directory that is removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/tictactoe-mutants.XXXXXX")"
 # SwiftPM also leaves lock files named after the scratch path beside it.
 trap 'rm -rf "$work"; rm -f "$(dirname "$work")/${work//\//_}_"*.lock' EXIT
-mkdir -p "$work/Sources" "$work/Tests"
+mkdir -p "$work/Sources" "$work/Tests/Support"
 cp -R Sources/GameCore "$work/Sources/"
-cp -R Tests/GameCoreTests Tests/Support "$work/Tests/"
+cp -R Tests/GameCoreTests "$work/Tests/"
+cp -R Tests/Support/Core "$work/Tests/Support/"
 cat >"$work/Package.swift" <<'EOF'
 // swift-tools-version:6.0
 import PackageDescription
@@ -24,7 +25,7 @@ let package = Package(
   name: "tictactoe-mutant",
   targets: [
     .target(name: "GameCore", swiftSettings: optimised),
-    .target(name: "TestSupport", dependencies: ["GameCore"], path: "Tests/Support", swiftSettings: optimised),
+    .target(name: "TestSupport", dependencies: ["GameCore"], path: "Tests/Support/Core", swiftSettings: optimised),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -12,13 +12,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-logs="$(mktemp -d "${TMPDIR:-/tmp}/tictactoe-test-logs.XXXXXX")"
+# One temporary directory for the whole run, removed at the end: the tests keep their files in it (TestSupport's
+# TestDirectory follows TMPDIR) and tmux its sockets (TMUX_TMPDIR), and so does swift itself, which leaves a few
+# TemporaryDirectory.* behind for every `swift test` (5 each here, with no test run at all).
+run_tmp="$(mktemp -d "${TMPDIR:-/tmp}/tictactoe-test-run.XXXXXX")"
+export TMPDIR="$run_tmp" TMUX_TMPDIR="$run_tmp"
+logs="$run_tmp/logs"
+mkdir "$logs"
 timings=()
 cleanup() {
   local status=$?
   [ -z "${avahi_dir:-}" ] || scripts/avahi-test-daemon.sh stop "$avahi_dir" || true
   [ -z "${avahi_dir:-}" ] || scripts/avahi-test-daemon.sh remove "$avahi_dir" || true
-  rm -rf "$logs"
+  rm -rf "$run_tmp"
   if ((${#timings[@]})); then
     echo "test.sh: time per part:"
     printf '  %s\n' "${timings[@]}"

@@ -2,7 +2,8 @@
 struct BenchOptions: Equatable {
   /// The groups of figures, in table order.
   static let groups = [
-    "ai", "handshake", "round-trip", "memory", "idle", "first-frame", "discovery", "junk", "bot", "package",
+    "ai", "handshake", "round-trip", "memory", "idle", "first-frame", "discovery", "dead-peer", "junk", "bot",
+    "package",
   ]
   static let usage =
     "usage: tictactoe-bench [--smoke] [--only GROUP,...] [--idle-seconds S]\n  groups: "

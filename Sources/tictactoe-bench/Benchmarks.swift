@@ -25,6 +25,7 @@ struct Benchmarks {
     if options.wants("idle") { rows += try idleRows() }
     if options.wants("first-frame") { rows += try firstFrameRows() }
     if options.wants("discovery") { rows += try discoveryRows() }
+    if options.wants("dead-peer") { rows += try deadPeerRows() }
     if options.wants("junk") { rows += try junkRows() }
     if options.wants("bot") {
       progress("bot host under load")

@@ -153,5 +153,17 @@ final class PlainPlayer {
     throw BenchError("no line starting \"\(prefix)\" within \(timeout) s; the output ends:\n\(tail)")
   }
 
+  /// The descriptor its output arrives on, for a poll() over several sources.
+  var outputDescriptor: Int32 { output.reader }
+
+  /// Takes the output that has arrived, without waiting; whether `needle` is now in it after byte `offset`.
+  func takeOutput(thenFind needle: String, after offset: Int) -> Bool {
+    while let chunk = output.read(waitingAtMost: 0), !chunk.isEmpty { text += chunk }
+    return text[min(offset, text.count)...].contains(Array(needle.utf8))
+  }
+
+  /// Sends `number` to the process (by its PID).
+  func signal(_ number: Int32) { kill(process.pid, number) }
+
   private var tail: String { String(String(decoding: text, as: UTF8.self).suffix(600)) }
 }

@@ -61,6 +61,28 @@ extension Benchmarks {
       Row(
         figure: "Host advertised until listed in a lobby, slowest", value: found.project.quantile(1),
         baseline: found.baseline.quantile(1), baselineKind: "avahi-browse", unit: .time),
+      Row(
+        figure: "Host stopped until withdrawn (seen by avahi-browse), median (\(found.withdrawn.count))",
+        value: found.withdrawn.median, baseline: found.withdrawnBaseline.median, baselineKind: "avahi-publish",
+        unit: .time),
+    ]
+  }
+
+  func deadPeerRows() throws -> [Row] {
+    progress("dead peers and silent connections, a silence limit per round")
+    let dead = try DeadPeerBenchmark.run(rounds: smoke ? 1 : 3)
+    let silence = "\(Table.significant(DeadPeerBenchmark.silenceLimit)) s poll() timer"
+    let handshake = "\(Table.significant(DeadPeerBenchmark.handshakeLimit)) s poll() timer"
+    return [
+      Row(
+        figure: "Frozen peer noticed by the host (SIGSTOP), median (\(dead.frozen.count))", value: dead.frozen.median,
+        baseline: dead.frozenBaseline.median, baselineKind: silence, unit: .time),
+      Row(
+        figure: "Silent connection dropped before TLS, median (\(dead.silent.count))", value: dead.silent.median,
+        baseline: dead.silentBaseline.median, baselineKind: handshake, unit: .time),
+      Row(
+        figure: "Killed peer noticed by the host (SIGKILL), median (\(dead.killed.count))", value: dead.killed.median,
+        baseline: dead.killedBaseline.median, baselineKind: "killed cat's socket", unit: .time),
     ]
   }
 

@@ -3,11 +3,16 @@
 #endif
 
 /// A tmux server of the benchmark's own (its own `-L` socket, no configuration file), holding programs in
-/// sessions of a fixed size, the way a player's terminal holds the game. The server is killed when dropped.
+/// sessions of a fixed size, the way a player's terminal holds the game. The server is killed when dropped, and
+/// the socket it leaves behind removed.
 final class Tmux {
   let socket = "ttt-bench-\(getpid())-\(Clock.now() % 1_000_000)"
 
-  deinit { _ = try? run(["kill-server"]) }
+  deinit {
+    _ = try? run(["kill-server"])
+    let directory = ChildProcess.currentEnvironment()["TMUX_TMPDIR"] ?? "/tmp"
+    unlink("\(directory)/tmux-\(getuid())/\(socket)")
+  }
 
   /// Starts `arguments` (a program and its arguments) in a new session named `name`; returns its PID.
   @discardableResult

@@ -14,15 +14,6 @@ import Testing
     return path
   }
 
-  /// The PID of a process that has ended (and was reaped).
-  private func deadProcessID() throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/true")
-    try process.run()
-    process.waitUntilExit()
-    return process.processIdentifier
-  }
-
   @Test func writesAPrivateFileInAPrivateDirectoryAndLeavesNothingElse() throws {
     let directory = try temporaryDirectory() + "/new"
     try AtomicFile.write("size = 4\n", to: directory + "/settings.conf")
@@ -35,7 +26,7 @@ import Testing
 
   @Test func removesTheTemporaryFilesOfKilledWritersOnly() throws {
     let directory = try temporaryDirectory()
-    let dead = try deadProcessID()
+    let dead = try ChildProcess.endedProcessID()
     let stale = ".settings.conf.\(dead).tmp"
     let live = ".settings.conf.\(getppid()).tmp"
     let other = ".recent_addresses.\(dead).tmp"
@@ -73,8 +64,7 @@ import Testing
 /// The log is capped: past its size it is rotated to FILE.1, whole lines only, one line per event.
 @Suite struct LogRotationTests {
   @Test func pastTheCapTheLogBecomesFileDot1AndANewOneBegins() throws {
-    let directory = "/tmp/ttt-log-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    defer { _ = try? FileManager.default.removeItem(atPath: directory) }
+    let directory = TestDirectory.path("log")
     let path = directory + "/tictactoe.log"
     let log = Log(path: path, maximumBytes: 4096)
     for index in 0..<500 { log.write("event \(index) with a name\nthat tries to break the line") }
@@ -91,9 +81,7 @@ import Testing
 /// A symbolic link planted where the writer used to put its temporary file cannot make a write land elsewhere.
 @Suite struct PlantedLinkTests {
   @Test func aLinkAtTheOldTemporaryNameDoesNotRedirectTheWrite() throws {
-    let directory = "/tmp/ttt-link-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    defer { _ = try? FileManager.default.removeItem(atPath: directory) }
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let directory = try TestDirectory.make("link")
     let victim = directory + "/victim"
     try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
     // The name settings.conf's temporary file used to have: predictable from the process ID alone.

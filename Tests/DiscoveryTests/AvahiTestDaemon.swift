@@ -29,9 +29,7 @@ struct AvahiTestDaemon: SuiteTrait, TestScoping {
   /// Runs the script with `arguments`; its exit status and output.
   static func run(_ arguments: [String]) -> (status: Int32?, output: String) {
     do {
-      let child = try ChildProcess([script] + arguments)
-      let status = child.waitForExit(timeout: .seconds(30))
-      return (status, child.text)
+      return try ChildProcess.run(script, arguments, timeout: 30)
     } catch {
       return (nil, "\(error)")
     }

@@ -29,7 +29,8 @@ struct LiveDaemonTests {
     #expect(pump.run(timeout: Self.bound) { pump.advertiserEvents == [.registered(name: name)] })
     #expect(pump.advertisers[0].registeredName == name)
 
-    let browse = try ChildProcess(["avahi-browse", "-rp", ServiceType.tictactoe])
+    let browse = try ChildProcess(
+      "avahi-browse", ["-rp", ServiceType.tictactoe], output: .capture, errors: .withOutput)
     pump.children = [browse]
     let found = pump.run(timeout: Self.bound) {
       browse.lines.contains { $0.hasPrefix("=;") && $0.contains(";\(name);") }
@@ -53,10 +54,12 @@ struct LiveDaemonTests {
     let name = Self.uniqueName("ttt-pub")
     let pump = EventPump()
     pump.browser = try Browser()
-    let publisher = try ChildProcess([
-      "avahi-publish", "-s", name, ServiceType.tictactoe, "40124", "txtvers=1", "proto=1,2", "rules=4x4k3",
-      "state=playing", "fp=\(Self.fingerprint)", "name=Bob",
-    ])
+    let publisher = try ChildProcess(
+      "avahi-publish",
+      [
+        "-s", name, ServiceType.tictactoe, "40124", "txtvers=1", "proto=1,2", "rules=4x4k3",
+        "state=playing", "fp=\(Self.fingerprint)", "name=Bob",
+      ], output: .capture, errors: .withOutput)
     pump.children = [publisher]
     let resolved = pump.run(timeout: Self.bound) {
       pump.game(named: name)?.isConnectable == true && pump.game(named: name)?.txt != nil
@@ -77,7 +80,7 @@ struct LiveDaemonTests {
       #expect(game.interfaceIndex == if_nametoindex("lo"))
     }
 
-    publisher.terminate()
+    publisher.stop()
     #expect(pump.run(timeout: Self.bound) { pump.browserEvents.contains(.disappeared(game.id)) })
     #expect(pump.game(named: name) == nil)
     // Other programs may publish games on the same daemon: count 1 browse + at most 3 per game still listed.
@@ -85,17 +88,21 @@ struct LiveDaemonTests {
     #expect(browser.descriptors.count <= 1 + 3 * browser.games.count, "a withdrawn game's lookups are closed")
   }
 
-  @Test("collectGames (for `tictactoe list`) returns the games seen within its window")
+  @Test("a new Browser lists a game published before it started, resolved")
   func collectGames() throws {
     let name = Self.uniqueName("ttt-list")
-    let publisher = try ChildProcess([
-      "avahi-publish", "-s", name, ServiceType.tictactoe, "40131", "txtvers=1", "proto=1", "rules=3x3k3",
-      "state=waiting", "fp=\(Self.fingerprint)",
-    ])
+    let publisher = try ChildProcess(
+      "avahi-publish",
+      [
+        "-s", name, ServiceType.tictactoe, "40131", "txtvers=1", "proto=1", "rules=3x3k3",
+        "state=waiting", "fp=\(Self.fingerprint)",
+      ], output: .capture, errors: .withOutput)
     let pump = EventPump()
     pump.children = [publisher]
     #expect(pump.run(timeout: Self.bound) { publisher.lines.contains { $0.hasPrefix("Established under name") } })
-    let games = try Browser.collectGames(for: .seconds(2))
+    let games = try Browser.collectGames(within: Self.bound) { games in
+      games.contains { $0.instanceName == name && $0.isConnectable && $0.txt != nil }
+    }
     let game = try #require(games.first { $0.instanceName == name })
     #expect(game.isConnectable && game.port == 40_131 && game.txt?.problems == [])
   }
@@ -105,9 +112,11 @@ struct LiveDaemonTests {
     let name = Self.uniqueName("ttt-bad")
     let pump = EventPump()
     pump.browser = try Browser()
-    let publisher = try ChildProcess([
-      "avahi-publish", "-s", name, ServiceType.tictactoe, "40125", "txtvers=1", "rules=banana", "state", "proto=x",
-    ])
+    let publisher = try ChildProcess(
+      "avahi-publish",
+      [
+        "-s", name, ServiceType.tictactoe, "40125", "txtvers=1", "rules=banana", "state", "proto=x",
+      ], output: .capture, errors: .withOutput)
     pump.children = [publisher]
     #expect(pump.run(timeout: Self.bound) { pump.game(named: name)?.txt != nil })
     let txt = try #require(pump.game(named: name)?.txt)
@@ -120,44 +129,33 @@ struct LiveDaemonTests {
       ])
   }
 
-  @Test("register → browse → TXT update → withdrawal, timed")
+  @Test("register → browse → TXT update → withdrawal")
   func lifecycle() throws {
+    // How long each step takes is the benchmark's (its discovery rows); here each is waited for with a bound.
     let name = Self.uniqueName("ttt-life")
-    let clock = ContinuousClock()
     let pump = EventPump()
     pump.browser = try Browser()
-    let start = clock.now
     let advertiser = try Advertiser(name: name, port: 40_126, txt: Self.txt(.waiting))
     pump.advertisers = [advertiser]
 
     #expect(pump.run(timeout: Self.bound) { advertiser.registeredName != nil })
-    let registered = clock.now - start
     #expect(pump.run(timeout: Self.bound) { pump.game(named: name) != nil })
-    let appeared = clock.now - start
     #expect(pump.run(timeout: Self.bound) { pump.game(named: name)?.isConnectable == true })
-    let connectable = clock.now - start
     let game = try #require(pump.game(named: name))
     #expect(game.txt == Self.txt(.waiting))
     #expect(game.port == 40_126)
 
-    let updateStart = clock.now
     try advertiser.update(txt: Self.txt(.playing))
     #expect(advertiser.txt.state == .playing)
     #expect(pump.run(timeout: Self.bound) { pump.game(named: name)?.txt?.state == .playing })
-    let updated = clock.now - updateStart
     #expect(pump.game(named: name)?.txt == Self.txt(.playing))
 
-    let withdrawStart = clock.now
     advertiser.cancel()
     #expect(advertiser.descriptor == nil && !advertiser.isActive)
     #expect(pump.run(timeout: Self.bound) { pump.browserEvents.contains(.disappeared(game.id)) })
-    let withdrawn = clock.now - withdrawStart
-    print(
-      "discovery timings: registered \(registered), browse saw it \(appeared), connectable \(connectable), "
-        + "TXT update seen after \(updated), withdrawal seen after \(withdrawn)")
   }
 
-  @Test("once a game is found, the descriptors stay quiet: no busy loop")
+  @Test("once a game is found, handling what is readable leaves the descriptors quiet: no busy loop")
   func idleDescriptorsStayQuiet() throws {
     let name = Self.uniqueName("ttt-idle")
     let pump = EventPump()
@@ -165,17 +163,12 @@ struct LiveDaemonTests {
     let advertiser = try Advertiser(name: name, port: 40_132, txt: Self.txt())
     pump.advertisers = [advertiser]
     #expect(pump.run(timeout: Self.bound) { pump.game(named: name)?.isConnectable == true })
-    // Count poll() wake-ups for 3 s, processing each as the game loop would. Measured alone: a few in the
-    // first second (mDNS re-announcements), then none; other programs' services on the same daemon add a few
-    // dozen. A descriptor left readable would spin: thousands.
-    var wakeups = 0
-    let clock = ContinuousClock()
-    let end = clock.now + .seconds(3)
-    pump.run(timeout: .seconds(3)) {
-      wakeups += 1
-      return clock.now >= end
-    }
-    #expect(wakeups < 1000, "poll() woke \(wakeups) times in 3 s (it waits at most 200 ms per round)")
+    // A descriptor that stays readable after its events are processed would make the game's loop spin. Handle
+    // whatever is readable (without waiting) until nothing is: a few rounds (mDNS re-announcements, other
+    // programs' services on the same daemon), where a stuck descriptor would still be readable after any number.
+    // How often an idle lobby wakes is the benchmark's "Wakeups, idle lobby" row.
+    let rounds = pump.roundsUntilQuiet(atMost: 1000)
+    #expect(rounds != nil, "a descriptor was still readable after 1000 rounds of processing")
     #expect(pump.advertiserErrors.isEmpty)
   }
 
@@ -238,13 +231,10 @@ struct LiveDaemonTests {
 
     let stopped = AvahiTestDaemon.run(["stop-avahi", AvahiTestDaemon.directory])
     #expect(stopped.status == 0, "\(stopped.output)")
-    let clock = ContinuousClock()
-    let stoppedAt = clock.now
     let failed = pump.run(timeout: Self.bound) {
       pump.browserEvents.contains { if case .failed = $0 { true } else { false } }
     }
     #expect(failed)
-    print("discovery timings: daemon stopped → browser failed after \(clock.now - stoppedAt)")
     let failures = pump.browserEvents.compactMap { event -> DiscoveryError? in
       if case .failed(let error) = event { error } else { nil }
     }

@@ -28,12 +28,15 @@ extension Browser {
     process(readable: Readiness.wait(for: descriptors, timeout: timeout))
   }
 
-  /// Browses for `window` and returns the games seen by then.
-  static func collectGames(for window: Duration) throws(DiscoveryError) -> [DiscoveredGame] {
+  /// Browses until the games seen satisfy `found` or `bound` has passed (the bound only keeps a game that never
+  /// shows up from hanging the test); the games seen by then.
+  static func collectGames(
+    within bound: Duration, until found: ([DiscoveredGame]) -> Bool
+  ) throws(DiscoveryError) -> [DiscoveredGame] {
     let browser = try Browser()
     let clock = ContinuousClock()
-    let deadline = clock.now + window
-    while clock.now < deadline {
+    let deadline = clock.now + bound
+    while !found(browser.games) && clock.now < deadline {
       for event in browser.waitForEvents(timeout: deadline - clock.now) {
         if case .failed(let error) = event { throw error }
       }

@@ -27,19 +27,18 @@ import Testing
     return Double(number)
   }
 
-  /// Runs the benchmark; its exit status (128 + the signal when killed), standard output and error.
+  /// Runs the benchmark; its exit status (128 + the signal when killed, -1 when it did not end within 10 minutes),
+  /// standard output and error.
   private static func runBench(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
     let base = TestDirectory.path("bench")
     defer {
       unlink(base + ".out")
       unlink(base + ".err")
     }
-    let pid = try Spawn.start(benchPath, arguments, output: base + ".out", errors: base + ".err")
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let child = try ChildProcess(benchPath, arguments, output: .file(base + ".out"), errors: .file(base + ".err"))
+    let status = child.wait(timeout: 600)
     let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-    let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return (exit, read(base + ".out"), read(base + ".err"))
+    return (status ?? -1, read(base + ".out"), read(base + ".err"))
   }
 
   /// Needs the loopback avahi-daemon that scripts/test.sh starts (the discovery rows).
@@ -51,8 +50,8 @@ import Testing
     #expect(lines.first == "| Figure | Project | Baseline | Ratio |", "output was:\n\(output)")
     let rows = lines.dropFirst(2)
     // AI (4 boards × 2), handshake (3), round trip (2), memory (1), idle CPU, wakeups and memory (7), first
-    // frame (3), discovery (2), round trips with junk connections (2), bot host under load (8).
-    #expect(rows.count == 36, "output was:\n\(output)")
+    // frame (3), discovery (3), dead peers (3), round trips with junk connections (2), bot host under load (8).
+    #expect(rows.count == 40, "output was:\n\(output)")
     #expect(rows.filter { $0.hasPrefix("| Bot host") }.count == 8, "output was:\n\(output)")
     for row in rows {
       let cells = row.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
@@ -69,7 +68,10 @@ import Testing
       let ratioIsNumber = cells[3].hasSuffix("×") && Double(cells[3].dropLast()) != nil
       #expect(ratioIsNumber || (cells[3] == "n/a" && baseline == 0), "no ratio: \(row)")
     }
-    for figure in ["CPU, idle lobby", "Resident memory, lobby", "First frame of the lobby", "Host advertised", "junk"] {
+    for figure in [
+      "CPU, idle lobby", "Resident memory, lobby", "First frame of the lobby", "Host advertised", "withdrawn",
+      "Frozen peer", "Silent connection", "Killed peer", "junk",
+    ] {
       #expect(rows.contains { $0.contains(figure) }, "no row for \(figure):\n\(output)")
     }
   }

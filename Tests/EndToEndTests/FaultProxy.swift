@@ -21,9 +21,17 @@ final class FaultProxy: Sendable {
   struct Counters: Sendable, Equatable {
     /// Connections accepted from clients (refused ones included).
     var accepted = 0
+    /// Bytes read from the client (towards the target) and from the target (towards the client), held or not.
+    var bytesFromClient = 0
+    var bytesFromTarget = 0
     /// Bytes delivered to the target (client to host) and to the client (host to client).
     var bytesToTarget = 0
     var bytesToClient = 0
+    /// Bytes that were due while a stall held them, delivered when it ended.
+    var bytesHeldByStall = 0
+    /// The least time, by the proxy's clock, between reading a chunk and delivering it (infinity: none yet).
+    /// What the proxy itself decided, so no slowness of the machine can make it smaller than the delay.
+    var shortestHold = Double.infinity
     /// Connections the proxy ended itself: dropped, refused, or cut after a byte count.
     var dropped = 0
     /// Connections that ended by themselves (both sides closed, or one reset).
@@ -208,11 +216,14 @@ private final class Engine: @unchecked Sendable {
 
   // MARK: - The poll loop
 
-  /// Bytes (or the end of the stream: `end`, no bytes) waiting to be delivered at `due`.
+  /// Bytes (or the end of the stream: `end`, no bytes) read at `read`, waiting to be delivered at `due`.
   private struct Chunk {
     var bytes: [UInt8]
     var end: Bool
+    var read: Double
     var due: Double
+    /// It fell due while a stall was holding everything.
+    var heldByStall = false
   }
 
   /// One direction of a connection: read from `source`, written to `destination`.
@@ -297,7 +308,7 @@ private final class Engine: @unchecked Sendable {
       let (delay, stallUntil) = locked { (settings.delay, settings.stallUntil) }
       let now = monotonicNow()
       for link in links where !link.closed {
-        for flow in link.flows where flow.sourceOpen && !link.closed { receive(flow, link, due: now + delay) }
+        for flow in link.flows where flow.sourceOpen && !link.closed { receive(flow, link, now: now, delay: delay) }
         for flow in link.flows where !flow.finished && !link.closed {
           deliver(flow, link, now: now, stallUntil: stallUntil)
         }
@@ -378,12 +389,18 @@ private final class Engine: @unchecked Sendable {
   }
 
   /// Reads what the source has into the flow's queue; the end of the stream is queued as a marker.
-  private func receive(_ flow: Flow, _ link: Link, due: Double) {
+  private func receive(_ flow: Flow, _ link: Link, now: Double, delay: Double) {
     var buffer = [UInt8](repeating: 0, count: 16_384)
     while true {
       let count = read(flow.source, &buffer, buffer.count)
       if count > 0 {
-        flow.queue.append(Chunk(bytes: Array(buffer[0..<count]), end: false, due: due))
+        flow.queue.append(Chunk(bytes: Array(buffer[0..<count]), end: false, read: now, due: now + delay))
+        locked {
+          switch flow.direction {
+          case .toTarget: counters.bytesFromClient += count
+          case .toClient: counters.bytesFromTarget += count
+          }
+        }
         continue
       }
       if count < 0 && errno == EINTR { continue }
@@ -394,7 +411,7 @@ private final class Engine: @unchecked Sendable {
         locked { counters.ended += 1 }
         end(link, .reset, counted: false)
       } else {
-        flow.queue.append(Chunk(bytes: [], end: true, due: due))
+        flow.queue.append(Chunk(bytes: [], end: true, read: now, due: now + delay))
       }
       return
     }
@@ -402,7 +419,12 @@ private final class Engine: @unchecked Sendable {
 
   /// Writes the chunks that are due (and allowed by a byte budget) to the destination.
   private func deliver(_ flow: Flow, _ link: Link, now: Double, stallUntil: Double) {
-    while let first = flow.queue.first, max(first.due, stallUntil) <= now {
+    while let first = flow.queue.first {
+      guard max(first.due, stallUntil) <= now else {
+        // What is already due and still here is waiting for the stall to end.
+        for index in flow.queue.indices where flow.queue[index].due <= now { flow.queue[index].heldByStall = true }
+        return
+      }
       if first.end {
         shutdown(flow.destination, Int32(SHUT_WR))
         flow.queue.removeFirst()
@@ -425,6 +447,8 @@ private final class Engine: @unchecked Sendable {
         case .toTarget: counters.bytesToTarget += written
         case .toClient: counters.bytesToClient += written
         }
+        if first.heldByStall { counters.bytesHeldByStall += written }
+        counters.shortestHold = min(counters.shortestHold, now - first.read)
       }
       if let budget = flow.budget {
         flow.budget = budget - written

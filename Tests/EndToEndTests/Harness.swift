@@ -25,33 +25,26 @@ enum Binary {
     var stderr: String
   }
 
-  /// Runs the binary with `input` on stdin; gives up (and kills it) after `timeout` seconds.
+  /// Runs the binary with `input` on stdin; gives up (and stops it) after `timeout` seconds.
   static func run(
     _ arguments: [String], input: String = "", environment: [String: String]? = nil, timeout: Double = 60
   ) throws -> Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.environment = try environment ?? sandbox().environment
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    let finished = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in finished.signal() }
-    try process.run()
-    let collectedOut = Collector(stdout.fileHandleForReading)
-    let collectedErr = Collector(stderr.fileHandleForReading)
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    if finished.wait(timeout: .now() + timeout) == .timedOut {
-      process.terminate()
-      Issue.record("tictactoe \(arguments) did not finish within \(timeout) s")
-      finished.wait()
+    let base = TestDirectory.path("run")
+    defer {
+      unlink(base + ".out")
+      unlink(base + ".err")
     }
-    return Result(status: process.terminationStatus, stdout: collectedOut.text(), stderr: collectedErr.text())
+    let child = try ChildProcess(
+      path, arguments, environment: try environment ?? sandbox().environment, input: .writer,
+      output: .file(base + ".out"), errors: .file(base + ".err"))
+    child.send(input)
+    child.closeInput()
+    if child.wait(timeout: timeout) == nil {
+      child.stop()
+      Issue.record("tictactoe \(arguments) did not finish within \(timeout) s")
+    }
+    let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    return Result(status: child.exitStatus ?? -1, stdout: read(base + ".out"), stderr: read(base + ".err"))
   }
 }
 
@@ -68,24 +61,6 @@ extension Binary {
       result = try run(["list", "--wait", "1.5"] + arguments, environment: environment)
     }
     return result
-  }
-}
-
-/// Reads a pipe to its end on a background thread.
-final class Collector: @unchecked Sendable {
-  private var data = Data()
-  private let done = DispatchSemaphore(value: 0)
-
-  init(_ handle: FileHandle) {
-    Thread.detachNewThread { [self] in
-      data = handle.readDataToEndOfFile()
-      done.signal()
-    }
-  }
-
-  func text() -> String {
-    done.wait()
-    return String(decoding: data, as: UTF8.self)
   }
 }
 
@@ -156,80 +131,21 @@ final class TmuxSession {
   }
 }
 
-/// Starts child processes with posix_spawn: only standard input, output and error open, an empty signal mask
-/// and every signal at its default action. (The test process blocks some signals, and a child would inherit
-/// that: it could then not be stopped with SIGTERM. Foundation's Process misses exits when tests run on
-/// several threads and leaks pipes into daemons such as tmux's server.)
-enum Spawn {
-  /// Where a child's standard input comes from.
-  enum Input {
-    case null
-    /// Duplicated from this descriptor (the read end of a pipe the test writes to).
-    case descriptor(Int32)
-  }
-
-  static func start(
-    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Input = .null,
-    output: String?, errors: String?
-  ) throws -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    switch input {
-    case .null: posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    case .descriptor(let fd): posix_spawn_file_actions_adddup2(&actions, fd, 0)
-    }
-    posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    if let errors, errors == output {
-      posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    } else {
-      posix_spawn_file_actions_addopen(&actions, 2, errors ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    }
-    // Close everything else the test process has open, so no daemon the child starts inherits it.
-    for fd in 3..<256 { posix_spawn_file_actions_addclose(&actions, Int32(fd)) }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    var allSignals = sigset_t()
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-    defer {
-      for pointer in argv { free(pointer) }
-      for pointer in envp ?? [] { free(pointer) }
-    }
-    var pid: pid_t = 0
-    let result: Int32
-    if let envp {
-      result = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
-    } else {
-      result = posix_spawnp(&pid, executable, &actions, &attributes, argv, environ)
-    }
-    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .ENOENT) }
-    return pid
-  }
-}
-
-/// Runs a helper program to completion, its output through a temporary file.
+/// Runs a helper program to completion (TestSupport's ChildProcess) and returns its standard output.
 enum Tool {
   @discardableResult
   static func run(_ name: String, _ arguments: [String], capture: Bool = true) throws -> String {
-    let output = TestDirectory.path("tool")
-    defer { unlink(output) }
-    let pid: pid_t
     do {
-      pid = try Spawn.start(name, arguments, output: capture ? output : nil, errors: nil)
+      if !capture {
+        // Nothing to read: the tmux server such a command starts keeps whatever it was given.
+        let child = try ChildProcess(name, arguments)
+        if child.wait(timeout: 60) == nil { Issue.record("\(name) \(arguments) did not finish within 60 s") }
+        return ""
+      }
+      return try ChildProcess.run(name, arguments, errors: .null).output
     } catch {
       Issue.record("cannot start \(name): \(error)")
       return ""
     }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return capture ? ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "") : ""
   }
 }

@@ -131,10 +131,10 @@ final class HostileClient {
   /// deadline passed or the connection ended with nothing new.
   private func pump(until deadline: Double) -> Bool {
     guard !sawEOF && !sawReset else { return false }
+    // Past the deadline it still takes what is already there (a deadline of now: look without waiting).
     let remaining = deadline - monotonicNow()
-    guard remaining > 0 else { return false }
     var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    let ready = poll(&pfd, 1, Int32(max(1, (remaining * 1000).rounded(.up))))
+    let ready = poll(&pfd, 1, remaining > 0 ? Int32(max(1, (remaining * 1000).rounded(.up))) : 0)
     if ready < 0 && errno == EINTR { return true }
     guard ready > 0 else { return false }
     var buffer = [UInt8](repeating: 0, count: 16_384)

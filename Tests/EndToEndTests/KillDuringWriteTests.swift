@@ -1,5 +1,6 @@
 import Foundation
 import Security
+import TestSupport
 import Testing
 
 /// Killing the real binary (SIGKILL) while it writes one of its files, at many moments: right after each change
@@ -255,36 +256,24 @@ enum KillableRun {
     _ arguments: [String], environment: [String: String], watching directories: [String], at moment: Moment
   ) throws -> Bool {
     let watch = try ChangeWatch(directories)
-    let pid = try Spawn.start(Binary.path, arguments, environment: environment, output: nil, errors: nil)
-    let pinned = CPUPinning(holding: pid)
+    let child = try ChildProcess(Binary.path, arguments, environment: environment)
+    let pinned = CPUPinning(holding: child.pid)
     defer { pinned.release() }
-    var status: Int32?
     switch moment {
     case .afterChanges(let count):
-      _ = watch.wait(forChanges: count, timeout: 10) {
-        var raw: Int32 = 0
-        guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
-        status = raw
-        return false
-      }
+      _ = watch.wait(forChanges: count, timeout: 10) { child.isRunning }
     case .afterDelay(let seconds):
       usleep(UInt32(seconds * 1_000_000))
     }
-    if status == nil {
-      Glibc.kill(pid, SIGKILL)
-      var raw: Int32 = 0
-      while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-      status = raw
-    }
-    return (status ?? 0) & 0x7F == SIGKILL
+    child.signal(SIGKILL)
+    child.wait(timeout: 30)
+    return child.terminatingSignal == SIGKILL
   }
 
   /// Runs the binary to its end; its exit status.
   static func complete(_ arguments: [String], environment: [String: String]) throws -> Int32 {
-    let pid = try Spawn.start(Binary.path, arguments, environment: environment, output: nil, errors: nil)
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    let child = try ChildProcess(Binary.path, arguments, environment: environment)
+    return child.wait(timeout: 60) ?? -1
   }
 
   /// Runs the binary to its end with `input`; what it wrote to standard output and error.

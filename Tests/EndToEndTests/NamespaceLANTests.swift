@@ -23,9 +23,9 @@ import Testing
   }
 }
 
-/// Runs a shell script to completion with posix_spawn and waitpid (as `Tool.run` does; Foundation's Process
-/// misbehaves in concurrent tests), its stdout and stderr together in a temporary file, within a bound.
-/// The script starts with default signal handling. On timeout it gets SIGTERM (its trap tears down what it built), then SIGKILL after a grace period.
+/// Runs a shell script to completion (TestSupport's ChildProcess: default signal handling, which matters here:
+/// the script stops its daemons with SIGTERM), its stdout and stderr together in a temporary file, within a
+/// bound. On timeout it gets SIGTERM (its trap tears down what it built), then SIGKILL after a grace period.
 private struct ScriptRun {
   var status: Int32 = -1
   var output = ""
@@ -34,28 +34,12 @@ private struct ScriptRun {
   init(_ script: String, _ arguments: [String], timeout: Double, grace: Double = 20) throws {
     let outputPath = TestDirectory.path("script")
     defer { unlink(outputPath) }
-    // A clean signal state matters here: the script stops its daemons with SIGTERM.
-    let pid = try Spawn.start("/bin/bash", [script] + arguments, output: outputPath, errors: outputPath)
-
-    var raw: Int32 = 0
-    func reaped(within seconds: Double) -> Bool {
-      let deadline = Date().addingTimeInterval(seconds)
-      repeat {
-        let result = waitpid(pid, &raw, WNOHANG)
-        if result == pid || (result < 0 && errno != EINTR) { return true }
-        usleep(100_000)
-      } while Date() < deadline
-      return false
-    }
-    if !reaped(within: timeout) {
+    let child = try ChildProcess("/bin/bash", [script] + arguments, output: .file(outputPath), errors: .withOutput)
+    if child.wait(timeout: timeout) == nil {
       timedOut = true
-      kill(pid, SIGTERM)
-      if !reaped(within: grace) {
-        kill(pid, SIGKILL)
-        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-      }
+      child.stop(grace: grace)
     }
-    status = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+    status = child.exitStatus ?? -1
     output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
   }
 }

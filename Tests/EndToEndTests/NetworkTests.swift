@@ -110,8 +110,7 @@ import Testing
     let message = joiner.errors
     #expect(message.contains(old) && message.contains(new), "\(message)")
     #expect(message.contains("known_peers") && message.contains("tictactoe peers forget \(old)"), "\(message)")
-    // The host keeps serving and saw its certificate refused.
-    #expect(host.exitStatus(timeout: 1) == nil)
+    // The host keeps serving: Bob plays a game on it at the end.
     // Elsewhere (another port) the new key is a new host, not the alice Bob knows: asked about afresh.
     let (elsewhere, port3) = try self.host(alice, ["--accept-new"])
     let wary = try join(bob, "127.0.0.1:\(port3)")
@@ -126,6 +125,7 @@ import Testing
     #expect(joiner2.waitFor("game 1:"))
     joiner2.send("quit")
     #expect(joiner2.exitStatus() == 0)
+    #expect(host.exitStatus() == 30, "\(host.output)\(host.errors)")
   }
 
   /// A host knows joiners by key: Bob with a new key is a new player calling himself bob, let in with
@@ -163,9 +163,7 @@ import Testing
   @Test func aCertificateFileAndABackupKeyCanBePinned() throws {
     let alice = try Home("alice")
     let (host, port) = try host(alice, ["--accept-new"])
-    let directory = NSTemporaryDirectory() + "ttt-pin-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let directory = try TestDirectory.make("pin")
     let certificate = directory + "/alice.crt"
     try Binary.run(["identity", "export"], environment: alice.environment).stdout
       .write(toFile: certificate, atomically: false, encoding: .utf8)
@@ -260,11 +258,9 @@ import Testing
     #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"))
     host.signal(SIGSTOP)
     defer { host.signal(SIGCONT) }
-    // The silence limit is 10 s; how long detection takes is the benchmark's to measure, not a test's to
-    // assert (a loaded machine is slow): the bound here only keeps a missing notice from hanging the test.
-    let started = Date()
+    // The silence limit is 10 s; how long detection takes is the benchmark's "Frozen peer noticed" row, not a
+    // test's to assert (a loaded machine is slow): the bound only keeps a missing notice from hanging the test.
     #expect(joiner.waitFor("connection lost: reconnecting", timeout: 30))
-    print("frozen host noticed after \(Date().timeIntervalSince(started)) s")
     // Thawed, the host notices the silence too, takes the joiner back and the game goes on.
     host.signal(SIGCONT)
     #expect(joiner.waitFor("reconnected: game 1 goes on at move 1", timeout: 30), "\(joiner.output)")

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Tools from outside the project against a real host on 127.0.0.1: the openssl command-line client, raw TCP
@@ -278,15 +279,13 @@ private final class Sandbox {
   }
 }
 
-/// A child process started with posix_spawn: standard input from a socket the test writes to (or /dev/null),
-/// standard output and error into files, every other descriptor closed. Stopped by its PID, never by name.
+/// A program a test runs (TestSupport's ChildProcess): standard input from a socket the test writes to (or
+/// /dev/null), standard output and error into files of the sandbox named after `label`, for failure messages.
 private final class Child {
-  let pid: pid_t
   let label: String
+  private let process: ChildProcess
   private let outputPath: String
   private let errorPath: String
-  private var inputWriter: Int32 = -1
-  private var waitStatus: Int32?
 
   init(
     _ executable: String, _ arguments: [String], environment: [String: String], in directory: String,
@@ -296,41 +295,16 @@ private final class Child {
     let stamp = UUID().uuidString.prefix(8)
     outputPath = "\(directory)/\(label)-\(stamp).out"
     errorPath = "\(directory)/\(label)-\(stamp).err"
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    var pair: [Int32] = [-1, -1]
-    if input {
-      // A socket rather than a pipe: writes use MSG_NOSIGNAL, so a dead child cannot SIGPIPE the test runner.
-      guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else {
-        throw HelperFailure(description: "socketpair: \(String(cString: strerror(errno)))")
-      }
-      for fd in pair { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-      posix_spawn_file_actions_adddup2(&actions, pair[0], 0)
-    } else {
-      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    do {
+      process = try ChildProcess(
+        executable, arguments, environment: environment, input: input ? .writer : .null, output: .file(outputPath),
+        errors: .file(errorPath))
+    } catch {
+      throw HelperFailure(description: "\(error)")
     }
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    for fd in 3..<256 { posix_spawn_file_actions_addclose(&actions, Int32(fd)) }
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv + envp { free(pointer) }
-    }
-    var pid: pid_t = 0
-    let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, envp)
-    if input { close(pair[0]) }
-    guard spawned == 0 else {
-      if input { close(pair[1]) }
-      throw HelperFailure(description: "cannot start \(executable): \(String(cString: strerror(spawned)))")
-    }
-    self.pid = pid
-    if input { inputWriter = pair[1] }
   }
 
-  deinit { stop() }
-
+  var pid: pid_t { process.pid }
   var output: String { Self.read(outputPath) }
   var errors: String { Self.read(errorPath) }
   var transcript: String { output + (errors.isEmpty ? "" : "\n[stderr]\n" + errors) }
@@ -341,55 +315,25 @@ private final class Child {
 
   /// Writes to the child's standard input; false if it is closed or the child stopped reading.
   @discardableResult
-  func send(_ text: String) -> Bool {
-    guard inputWriter >= 0 else { return false }
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let count = bytes.withUnsafeBytes { Glibc.send(inputWriter, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      if count < 0 && errno == EINTR { continue }
-      if count <= 0 { return false }
-      bytes = bytes.dropFirst(count)
-    }
-    return true
-  }
+  func send(_ text: String) -> Bool { process.send(text) }
 
-  func closeInput() {
-    if inputWriter >= 0 { close(inputWriter) }
-    inputWriter = -1
-  }
+  func closeInput() { process.closeInput() }
 
-  var isRunning: Bool {
-    if waitStatus != nil { return false }
-    var status: Int32 = 0
-    if waitpid(pid, &status, WNOHANG) == pid { waitStatus = status }
-    return waitStatus == nil
-  }
+  var isRunning: Bool { process.isRunning }
 
   /// Waits (bounded) for the child to end; true if it did.
-  func wait(timeout: Double) -> Bool { waitUntil(timeout: timeout) { !isRunning } }
+  func wait(timeout: Double) -> Bool { process.wait(timeout: timeout) != nil }
 
   /// Ends the child: its input closed, then SIGTERM, then SIGKILL, each sent to this PID only.
-  func stop() {
-    closeInput()
-    guard isRunning else { return }
-    kill(pid, SIGTERM)
-    if wait(timeout: 5) { return }
-    kill(pid, SIGKILL)
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    waitStatus = status
-  }
+  func stop() { process.stop() }
 
   /// The exit code, if the child exited by itself.
-  var exitCode: Int32? {
-    guard !isRunning, let status = waitStatus, status & 0x7F == 0 else { return nil }
-    return (status >> 8) & 0xFF
-  }
+  var exitCode: Int32? { process.terminatingSignal == nil ? process.exitStatus : nil }
 
   var exitDescription: String {
-    guard !isRunning, let status = waitStatus else { return "still running" }
+    if isRunning { return "still running" }
     if let code = exitCode { return "exited with status \(code)" }
-    let signal = status & 0x7F
+    let signal = process.terminatingSignal ?? 0
     let names: [Int32: String] = [SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV"]
     return "killed by signal \(signal)\(names[signal].map { " (\($0))" } ?? "")"
   }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The plain line mode through pipes, as a script or a screen reader uses it.
@@ -69,35 +70,14 @@ import Testing
 
   @Test func promptsArriveBeforeInputIsGiven() throws {
     // A screen reader or script needs the prompt without waiting for more output: read it before answering.
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Binary.path)
-    process.arguments = ["play", "--ui", "plain", "--hotseat"]
-    process.environment = try Binary.sandbox().environment
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    try process.run()
-    defer {
-      try? stdin.fileHandleForWriting.close()
-      process.terminate()
-      process.waitUntilExit()
-    }
-    var seen = ""
-    let deadline = Date().addingTimeInterval(20)
-    while !seen.hasSuffix("X to move: ") && Date() < deadline {
-      let chunk = stdout.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      seen += String(decoding: chunk, as: UTF8.self)
-    }
-    #expect(seen.hasSuffix("X to move: "))
-    stdin.fileHandleForWriting.write(Data("5\n".utf8))
-    seen = ""
-    while !seen.hasSuffix("O to move: ") && Date() < deadline {
-      let chunk = stdout.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      seen += String(decoding: chunk, as: UTF8.self)
-    }
+    let player = try ChildProcess(
+      Binary.path, ["play", "--ui", "plain", "--hotseat"], environment: try Binary.sandbox().environment,
+      input: .writer, output: .capture)
+    #expect(player.waitForOutput { $0.hasSuffix("X to move: ") }, "\(player.text)")
+    let before = player.captured.count
+    player.send("5\n")
+    #expect(player.waitForOutput { $0.hasSuffix("O to move: ") && $0.utf8.count > before }, "\(player.text)")
+    let seen = String(decoding: player.captured[before...], as: UTF8.self)
     #expect(seen.contains(" 4 | X | 6"))
     #expect(seen.hasSuffix("O to move: "))
   }

@@ -18,9 +18,8 @@ import Testing
     let port = UInt16(try #require(host.announcedPort()))
 
     // One opens the connection and says nothing; the other sends a genuine TLS ClientHello a byte a second,
-    // so the host sees a handshake that is always about to arrive.
-    // Timed from before the connections exist, so the host's 10 s (which start at the connection) cannot run out
-    // before `opened` + 10 s however slowly this test gets going: the check below is a lower bound only.
+    // so the host sees a handshake that is always about to arrive. (How long the host takes to drop such a
+    // connection is the benchmark's "Silent connection dropped" row; here the drop is waited for, bounded.)
     let clientHello = try firstFlight()
     let opened = monotonicNow()
     let silent = try TestSocket.connect(port: port)
@@ -36,24 +35,23 @@ import Testing
     let sockets = ["silent": silent, "trickling": trickling]
     var sent = 1
     var nextByte = opened + 1
-    var ended: [String: Double] = [:]
+    var ended: Set<String> = []
     while ended.count < 2 && monotonicNow() - opened < 25 {
-      let open = sockets.filter { ended[$0.key] == nil }
+      let open = sockets.filter { !ended.contains($0.key) }
       var fds = open.values.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
       _ = poll(&fds, nfds_t(fds.count), Int32(max(0, (nextByte - monotonicNow()) * 1000)))
       for (name, socket) in open where fds.contains(where: { $0.fd == socket.fd && $0.revents != 0 }) {
         _ = socket.read(count: 1, timeout: 0.05)
-        if socket.lastEnd != nil { ended[name] = monotonicNow() - opened }
+        if socket.lastEnd != nil { ended.insert(name) }
       }
-      if monotonicNow() >= nextByte && ended["trickling"] == nil && sent < clientHello.count {
+      if monotonicNow() >= nextByte && !ended.contains("trickling") && sent < clientHello.count {
         _ = trickling.write([clientHello[sent]])
         sent += 1
         nextByte += 1
       }
     }
-    #expect(ended.count == 2, "the host kept a connection open for 25 s: \(ended)")
-    // The timeout is 10 s from the connection; neither was dropped before it, whatever the trickle sent.
-    for (name, after) in ended { #expect(after >= 9.9, "\(name) was dropped after \(after) s") }
+    #expect(ended.count == 2, "the host kept a connection open for 25 s; ended: \(ended)")
+    // The trickle did not finish the handshake: the host ended it for taking too long, not for a bad hello.
     #expect(sent < clientHello.count, "the whole ClientHello went out before the timeout")
 
     let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""

@@ -1,22 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Security
 
 /// Atomic writes in the Security module: what a killed writer leaves behind is cleaned up, and nothing else.
 @Suite struct FileSystemTests {
-  /// The PID of a process that has ended (and was reaped).
-  private func deadProcessID() throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/true")
-    try process.run()
-    process.waitUntilExit()
-    return process.processIdentifier
-  }
-
   @Test func aWriteRemovesTheTemporaryFilesOfKilledWritersOfTheSameFile() throws {
     let directory = try makeTemporaryDirectory()
-    let dead = try deadProcessID()
+    let dead = try ChildProcess.endedProcessID()
     let stale = "identity.key.tmp-\(dead)-0a1b2c"
     let live = "identity.key.tmp-\(getppid())-0a1b2c"
     let otherFile = "identity.crt.tmp-\(dead)-0a1b2c"

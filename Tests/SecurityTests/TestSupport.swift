@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Security
@@ -84,25 +85,14 @@ struct Pair {
   }
 }
 
-/// A fresh empty directory under the system's temporary directory.
+/// A fresh empty directory in the test process's own (TestSupport's TestDirectory, removed at exit).
 func makeTemporaryDirectory() throws -> String {
-  let path = FileManager.default.temporaryDirectory
-    .appendingPathComponent("tictactoe-security-\(UUID().uuidString)").path
-  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  return path
+  try TestDirectory.make("security")
 }
 
-/// Runs a shell command line and returns its standard output.
+/// Runs a shell command line and returns its standard output (its standard error is dropped, as before).
 func shell(_ command: String) throws -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/bin/sh")
-  process.arguments = ["-c", command]
-  let output = Pipe()
-  process.standardOutput = output
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return String(decoding: data, as: UTF8.self)
+  try ChildProcess.run("/bin/sh", ["-c", command], errors: .null).output
 }
 
 /// The current time in seconds since 1970.

@@ -1,4 +1,5 @@
 import GameCore
+import SessionTestSupport
 import Testing
 
 @testable import Session
@@ -6,7 +7,7 @@ import Testing
 /// Chat, resign, rematch and claim say why they cannot be done now, instead of doing nothing.
 @Suite struct ActionRefusalTests {
   @Test func beforeTheMatchStartsEveryActionIsRefusedAsNotStarted() {
-    var pair = Pair()
+    var pair = SessionPair()
     #expect(throws: ActionRefusal.notStarted) { try pair.joiner.chat("hi", now: 0) }
     #expect(throws: ActionRefusal.noGameInProgress) { try pair.joiner.resign(now: 0) }
     #expect(throws: ActionRefusal.notStarted) { try pair.joiner.offerRematch(now: 0) }
@@ -14,7 +15,7 @@ import Testing
   }
 
   @Test func duringAGameARematchWaitsAndResigningWorks() throws {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     #expect(throws: ActionRefusal.gameInProgress) { try pair.host.offerRematch(now: 0) }
     #expect(throws: ActionRefusal.nothingToClaim) { try pair.host.claim(now: 0) }
@@ -26,7 +27,7 @@ import Testing
   }
 
   @Test func afterTheMatchEveryActionIsRefusedAsOver() {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     pair.deliver(fromJoiner: pair.joiner.quit(text: "bye", now: 0))
     for session in [pair.host, pair.joiner] {
@@ -39,7 +40,7 @@ import Testing
   }
 
   @Test func whileTheConnectionIsDownChatIsKeptUpToItsLimitThenRefused() throws {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     _ = pair.host.connectionLost(now: 1)
     let limit = pair.host.configuration.chatBurst

@@ -1,4 +1,5 @@
 import GameCore
+import SessionTestSupport
 import Testing
 import WireProtocol
 
@@ -23,7 +24,7 @@ import WireProtocol
   }
 
   @Test func chatIsCutAtACharacterBoundarySoThePeerAcceptsIt() throws {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     let text = String(repeating: "a", count: 499) + "é"
     let outputs = try pair.joiner.chat(text, now: 0)

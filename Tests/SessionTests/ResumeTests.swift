@@ -1,132 +1,17 @@
 import GameCore
+import SessionTestSupport
 import TestSupport
 import Testing
 import WireProtocol
 
 @testable import Session
 
-/// A host and a joiner over a connection that can drop: messages in flight sit in a queue each way until they
-/// are delivered, and a drop loses whatever is still queued (as a broken TCP connection does).
-struct LossyLink {
-  var host: NetSession
-  var joiner: NetSession
-  var toJoiner: [Message] = []
-  var toHost: [Message] = []
-  var connected = true
-  var now = 0.0
-  /// Moves each side played, and moves each side saw arrive from the other.
-  var hostPlayed: [Position] = []
-  var joinerPlayed: [Position] = []
-  var hostSaw: [Position] = []
-  var joinerSaw: [Position] = []
-  var hostEvents: [SessionOutput] = []
-  var joinerEvents: [SessionOutput] = []
-
-  init(rules: Rules = .standard, resendLimit: Int = 256) {
-    host = NetSession(
-      configuration: .init(role: .host, name: "Alice", software: "test", rules: rules, resendLimit: resendLimit),
-      coinBytes: Array(repeating: 1, count: 32), sha256: testHash, now: 0)
-    joiner = NetSession(
-      configuration: .init(role: .joiner, name: "Bob", software: "test", resendLimit: resendLimit),
-      coinBytes: Array(repeating: 2, count: 32), sha256: testHash, now: 0)
-  }
-
-  mutating func fromHost(_ outputs: [SessionOutput]) {
-    hostEvents += outputs
-    for output in outputs {
-      switch output {
-      case .send(let message) where connected: toJoiner.append(message)
-      case .peerMoved(let position): hostSaw.append(position)
-      default: break
-      }
-    }
-  }
-
-  mutating func fromJoiner(_ outputs: [SessionOutput]) {
-    joinerEvents += outputs
-    for output in outputs {
-      switch output {
-      case .send(let message) where connected: toHost.append(message)
-      case .peerMoved(let position): joinerSaw.append(position)
-      default: break
-      }
-    }
-  }
-
-  /// Delivers the oldest message in flight to the joiner (true if there was one).
-  @discardableResult mutating func deliverToJoiner() -> Bool {
-    guard !toJoiner.isEmpty else { return false }
-    fromJoiner(joiner.receive(toJoiner.removeFirst(), now: now))
-    return true
-  }
-
-  @discardableResult mutating func deliverToHost() -> Bool {
-    guard !toHost.isEmpty else { return false }
-    fromHost(host.receive(toHost.removeFirst(), now: now))
-    return true
-  }
-
-  /// Delivers everything in flight, both ways, until nothing moves.
-  mutating func settle() {
-    while deliverToJoiner() || deliverToHost() {}
-  }
-
-  mutating func start() {
-    let hello = joiner.start(now: now)
-    fromHost(host.start(now: now))
-    fromJoiner(hello)
-    settle()
-    fromHost(host.accept(now: now))
-    settle()
-  }
-
-  /// The connection breaks: what is in flight is lost and both sides notice.
-  mutating func drop() {
-    connected = false
-    toJoiner.removeAll()
-    toHost.removeAll()
-    fromHost(host.connectionLost(now: now))
-    fromJoiner(joiner.connectionLost(now: now))
-  }
-
-  /// The joiner is back on a new connection and asks to resume.
-  mutating func reconnect() {
-    connected = true
-    fromHost(host.peerReconnected(now: now))
-    fromJoiner(joiner.requestResume(now: now))
-  }
-
-  mutating func hostPlays(_ position: Position) throws {
-    fromHost(try host.play(position, now: now))
-    hostPlayed.append(position)
-  }
-
-  mutating func joinerPlays(_ position: Position) throws {
-    fromJoiner(try joiner.play(position, now: now))
-    joinerPlayed.append(position)
-  }
-
-  /// The side whose turn it is (on the host's board) plays `position`.
-  mutating func moverPlays(_ position: Position) throws {
-    if host.myTurn { try hostPlays(position) } else { try joinerPlays(position) }
-  }
-
-  /// Whether `outputs` close the session as a protocol violation whose text contains `phrase`.
-  static func violation(_ outputs: [SessionOutput], containing phrase: String) -> Bool {
-    outputs.contains { if case .closed(.protocolViolation(let text)) = $0 { text.contains(phrase) } else { false } }
-  }
-
-  var closings: [SessionEnd] {
-    (hostEvents + joinerEvents).compactMap { if case .closed(let end) = $0 { end } else { nil } }
-  }
-}
-
 @Suite struct ResumeTests {
   private func p(_ row: Int, _ column: Int) -> Position { Position(row: row, column: column) }
 
   @Test func aMoveLostInTheDropIsSentAgainAndAppliedOnce() throws {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     let hostFirst = link.host.myTurn
     if hostFirst { try link.hostPlays(p(0, 0)) } else { try link.joinerPlays(p(0, 0)) }
     link.settle()
@@ -150,8 +35,8 @@ struct LossyLink {
   }
 
   @Test func aMoveThatArrivedBeforeTheDropIsNotSentAgain() throws {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     try link.moverPlays(p(2, 2))
     link.settle()
     link.drop()
@@ -167,8 +52,8 @@ struct LossyLink {
   }
 
   @Test func theMoverMayPlayWhileTheConnectionIsDownAndTheMoveArrivesOnResume() throws {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     let hostFirst = link.host.myTurn
     link.drop()
     if hostFirst { try link.hostPlays(p(0, 2)) } else { try link.joinerPlays(p(0, 2)) }
@@ -179,16 +64,16 @@ struct LossyLink {
   }
 
   @Test func aRematchAcceptedInTheDropStartsTheNextGameOnBothSides() throws {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     for cell in [p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2)] {
       try link.moverPlays(cell)
       link.settle()
     }
     #expect(link.host.phase == .betweenGames)
-    link.fromHost(try link.host.offerRematch(now: 0))
+    link.send(fromHost: try link.host.offerRematch(now: 0))
     link.settle()
-    link.fromJoiner(try link.joiner.offerRematch(now: 0))  // accepts: game 2 starts on the joiner only
+    link.send(fromJoiner: try link.joiner.offerRematch(now: 0))  // accepts: game 2 starts on the joiner only
     link.drop()
     #expect(link.joiner.gameNumber == 2 && link.host.gameNumber == 1)
     link.reconnect()
@@ -199,9 +84,9 @@ struct LossyLink {
   }
 
   @Test func aResignationLostInTheDropEndsTheGameOnBothSides() throws {
-    var link = LossyLink()
-    link.start()
-    link.fromJoiner(try link.joiner.resign(now: 0))
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
+    link.send(fromJoiner: try link.joiner.resign(now: 0))
     link.drop()
     link.reconnect()
     link.settle()
@@ -210,8 +95,8 @@ struct LossyLink {
   }
 
   @Test func aDropDuringTheResumeIsResumedAgainOnTheFirstClock() throws {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     try link.moverPlays(p(1, 1))
     link.now = 1
     link.drop()
@@ -231,15 +116,15 @@ struct LossyLink {
   }
 
   @Test func aSecondReconnectionDuringAResumeStartsItOver() throws {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     try link.moverPlays(p(0, 0))
     link.drop()
     link.reconnect()
     link.deliverToHost()  // the host has taken the first resume request and answered
     // That connection stalls; the joiner gives up on it and comes back on another one.
     link.toJoiner.removeAll()
-    link.fromJoiner(link.joiner.connectionLost(now: 1))
+    link.send(fromJoiner: link.joiner.connectionLost(now: 1))
     link.reconnect()
     #expect(link.hostEvents.filter { if case .connectionLost = $0 { true } else { false } }.count == 2)
     link.settle()
@@ -249,8 +134,8 @@ struct LossyLink {
   }
 
   @Test func movesWaitWhileTheResumeIsConfirmed() throws {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     link.drop()
     link.reconnect()
     #expect(link.joiner.isResuming && !link.joiner.myTurn)
@@ -261,8 +146,8 @@ struct LossyLink {
   }
 
   @Test func differentMovesOnTheTwoSidesAreCaughtByTheCheck() throws {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     let hostFirst = link.host.myTurn
     if hostFirst { try link.hostPlays(p(0, 0)) } else { try link.joinerPlays(p(0, 0)) }
     link.settle()
@@ -272,10 +157,10 @@ struct LossyLink {
     let forged = Message.resumeCheck(game: 1, ply: 1, digest: Array(repeating: 7, count: 32))
     link.deliverToHost()  // the joiner's resume
     let outputs = link.joiner.receive(link.toJoiner.removeFirst(), now: 0)  // the host's resume
-    link.fromJoiner(outputs)
+    link.send(fromJoiner: outputs)
     link.toJoiner.removeAll()
     let answer = link.host.receive(forged, now: 0)
-    #expect(LossyLink.violation(answer, containing: "the resumed games differ"))
+    #expect(SessionPair.violation(answer, containing: "the resumed games differ"))
   }
 
   @Test func aResumeWhereNoGameWasBegunIsRefusedWithAReason() {
@@ -291,8 +176,8 @@ struct LossyLink {
   }
 
   @Test func aResumeRequestOnALiveConnectionIsAViolation() {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     let outputs = link.host.receive(
       .resume(received: 0, sent: 0, game: 1, ply: 0, digest: Array(repeating: 0, count: 32)), now: 0)
     #expect(outputs.contains(.send(.error(text: "a resume request when none was expected"))))
@@ -302,23 +187,23 @@ struct LossyLink {
     for (received, sent, expected) in [
       (UInt32(99), UInt32(5), "messages received when"), (UInt32(0), UInt32(0), "messages sent when"),
     ] {
-      var link = LossyLink()
-      link.start()
+      var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+      link.startMatch()
       link.drop()
       link.reconnect()
       link.toHost.removeAll()
       let outputs = link.host.receive(
         .resume(received: received, sent: sent, game: 1, ply: 0, digest: Array(repeating: 0, count: 32)), now: 0)
-      #expect(LossyLink.violation(outputs, containing: expected), "\(received)/\(sent)")
+      #expect(SessionPair.violation(outputs, containing: expected), "\(received)/\(sent)")
     }
   }
 
   @Test func moreLostMessagesThanWereKeptCannotBeResumed() throws {
-    var link = LossyLink(resendLimit: 3)
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2, resendLimit: 3)
+    link.startMatch()
     link.drop()
     // Chat piles up while the connection is down: more than the three kept.
-    for index in 0..<5 { link.fromHost(try link.host.chat("are you there? \(index)", now: 0)) }
+    for index in 0..<5 { link.send(fromHost: try link.host.chat("are you there? \(index)", now: 0)) }
     link.reconnect()
     link.settle()
     #expect(
@@ -328,10 +213,10 @@ struct LossyLink {
   }
 
   @Test func chatTypedWhileTheConnectionIsDownArrivesWithoutCountingAsAFlood() throws {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     link.drop()
-    for index in 0..<10 { link.fromHost(try link.host.chat("still there? \(index)", now: Double(index))) }
+    for index in 0..<10 { link.send(fromHost: try link.host.chat("still there? \(index)", now: Double(index))) }
     // The ones beyond what is kept are refused, saying so, instead of vanishing.
     for index in 10..<12 {
       #expect(throws: ActionRefusal.chatHeldWhileDisconnected(limit: 10)) {
@@ -347,19 +232,19 @@ struct LossyLink {
   }
 
   @Test func aGoodbyeDuringTheResumeIsAGoodbye() {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     link.drop()
     link.reconnect()
     link.deliverToHost()  // the joiner's resume; the host answers
-    link.fromJoiner(link.joiner.quit(text: "Bob left", now: 0))
+    link.send(fromJoiner: link.joiner.quit(text: "Bob left", now: 0))
     link.settle()
     #expect(link.host.phase == .closed(.peerQuit("Bob left")))
   }
 
   @Test func aResignationCrossingAWinningMoveInTheDropStillResumes() throws {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     let hostFirst = link.host.myTurn
     for cell in [p(0, 0), p(1, 0), p(0, 1), p(1, 1)] {
       try link.moverPlays(cell)
@@ -369,10 +254,10 @@ struct LossyLink {
     // The first player completes the top row while the other resigns: each applies only its own.
     if hostFirst {
       try link.hostPlays(p(0, 2))
-      link.fromJoiner(try link.joiner.resign(now: 0))
+      link.send(fromJoiner: try link.joiner.resign(now: 0))
     } else {
       try link.joinerPlays(p(0, 2))
-      link.fromHost(try link.host.resign(now: 0))
+      link.send(fromHost: try link.host.resign(now: 0))
     }
     link.reconnect()
     link.settle()
@@ -382,8 +267,8 @@ struct LossyLink {
   }
 
   @Test func theClaimSurvivesAResumeThatFailsAfterTheGracePeriod() throws {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     link.drop()
     #expect(link.host.tick(now: 120) == [.graceExpired])
     link.now = 121
@@ -397,8 +282,8 @@ struct LossyLink {
   }
 
   @Test func aResumeThatNeverFinishesIsDroppedAfterTheSilenceLimit() {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     link.drop()
     link.now = 50
     link.reconnect()
@@ -412,19 +297,19 @@ struct LossyLink {
   }
 
   @Test func aResumeAnnouncingMoreThanCanBeKeptIsRefused() {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     link.drop()
     link.reconnect()
     link.toHost.removeAll()
     let outputs = link.host.receive(
       .resume(received: 0, sent: 5_000, game: 1, ply: 0, digest: Array(repeating: 0, count: 32)), now: 0)
-    #expect(LossyLink.violation(outputs, containing: "messages to send again"))
+    #expect(SessionPair.violation(outputs, containing: "messages to send again"))
   }
 
   @Test func aJoinerGreetedAfreshLearnsTheHostNoLongerHasTheGame() {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     link.drop()
     link.reconnect()
     let outputs = link.joiner.receive(.hello(versions: [1], name: "Alice", software: "test"), now: 0)
@@ -432,8 +317,8 @@ struct LossyLink {
   }
 
   @Test func afterTheGracePeriodTheRemainingPlayerMayClaimTheGame() throws {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     link.now = 10
     link.drop()
     #expect(link.host.nextDeadline == 130)
@@ -451,17 +336,17 @@ struct LossyLink {
   }
 
   @Test func betweenGamesTheMatchEndsWhenTheGraceRunsOut() throws {
-    var link = LossyLink()
-    link.start()
-    link.fromJoiner(try link.joiner.resign(now: 0))
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
+    link.send(fromJoiner: try link.joiner.resign(now: 0))
     link.settle()
     link.drop()
     #expect(link.joiner.tick(now: 120) == [.closed(.peerDidNotReturn(seconds: 120, claimed: false))])
   }
 
   @Test func silenceInTheMiddleOfAMatchKeepsTheGame() {
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     let outputs = link.joiner.tick(now: 10)
     #expect(outputs == [.connectionLost(until: 130)])
     #expect(link.joiner.link == .lost(since: 10))
@@ -491,8 +376,8 @@ struct LossyLink {
   /// other side, both sides always end up with the same game, and no drop ends the match.
   @Test(arguments: 0..<60) func randomDropsNeverLoseOrRepeatAMove(seed: Int) throws {
     var random = SeededGenerator(seed: UInt64(seed) &* 7919)
-    var link = LossyLink()
-    link.start()
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
     var steps = 0
     while steps < 4000
       && (link.host.gameNumber < 4 || link.host.phase != .betweenGames || link.joiner.phase != .betweenGames
@@ -517,10 +402,10 @@ struct LossyLink {
           let outputs = try session.offerRematch(now: link.now)
           if hostActs {
             link.host = session
-            link.fromHost(outputs)
+            link.send(fromHost: outputs)
           } else {
             link.joiner = session
-            link.fromJoiner(outputs)
+            link.send(fromJoiner: outputs)
           }
         } else if session.myTurn, let game = session.game {
           let empty = game.board.emptyPositions

@@ -1,88 +1,15 @@
 import GameCore
+import SessionTestSupport
 import Testing
 import WireProtocol
 
 @testable import Session
 
-/// A stand-in hash for the coin toss (the real one is SHA-256 from the Security module): any function works
-/// for the state machine as long as both sides use the same.
-let testHash: @Sendable ([UInt8]) -> [UInt8] = { bytes in
-  var state: UInt64 = 0xCBF2_9CE4_8422_2325
-  for byte in bytes { state = (state ^ UInt64(byte)) &* 0x100_0000_01B3 }
-  return (0..<32).map { UInt8(truncatingIfNeeded: state >> (($0 % 8) * 8)) ^ UInt8($0) }
-}
-
-/// A host and a joiner wired back to back: every message one sends is delivered to the other.
-struct Pair {
-  var host: NetSession
-  var joiner: NetSession
-  var now = 0.0
-  var hostEvents: [SessionOutput] = []
-  var joinerEvents: [SessionOutput] = []
-
-  init(hostSecret: UInt8 = 0, joinerShare: UInt8 = 0, rules: Rules = .standard) {
-    host = NetSession(
-      configuration: .init(role: .host, name: "Alice", software: "test", rules: rules),
-      coinBytes: Array(repeating: hostSecret, count: 32), sha256: testHash, now: 0)
-    joiner = NetSession(
-      configuration: .init(role: .joiner, name: "Bob", software: "test"),
-      coinBytes: Array(repeating: joinerShare, count: 32), sha256: testHash, now: 0)
-  }
-
-  mutating func deliver(fromHost outputs: [SessionOutput]) {
-    hostEvents += outputs
-    for case .send(let message) in outputs { deliver(toJoiner: message) }
-  }
-
-  mutating func deliver(fromJoiner outputs: [SessionOutput]) {
-    joinerEvents += outputs
-    for case .send(let message) in outputs { deliver(toHost: message) }
-  }
-
-  mutating func deliver(toJoiner message: Message) {
-    let outputs = joiner.receive(roundTrip(message), now: now)
-    deliver(fromJoiner: outputs)
-  }
-
-  mutating func deliver(toHost message: Message) {
-    let outputs = host.receive(roundTrip(message), now: now)
-    deliver(fromHost: outputs)
-  }
-
-  /// Every message goes through the real codec.
-  private func roundTrip(_ message: Message) -> Message {
-    var decoder = FrameDecoder()
-    decoder.feed(message.bytes)
-    guard let frame = try? decoder.next(), let decoded = try? Message.decode(frame) else {
-      Issue.record("\(message) did not survive the codec")
-      return message
-    }
-    return decoded
-  }
-
-  /// Greets, accepts and tosses the coin: ends with game 1 started on both sides.
-  mutating func startMatch() {
-    let joinerHello = joiner.start(now: now)
-    deliver(fromHost: host.start(now: now))
-    deliver(fromJoiner: joinerHello)
-    deliver(fromHost: host.accept(now: now))
-  }
-
-  /// The side whose turn it is plays `position`.
-  mutating func play(_ position: Position) throws {
-    if host.myTurn {
-      deliver(fromHost: try host.play(position, now: now))
-    } else {
-      deliver(fromJoiner: try joiner.play(position, now: now))
-    }
-  }
-}
-
 @Suite struct SessionTests {
   private func p(_ row: Int, _ column: Int) -> Position { Position(row: row, column: column) }
 
   @Test func aWholeMatchWithTheHostAccepting() throws {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     #expect(pair.hostEvents.contains(.peerHello(name: "Bob", software: "test")))
     #expect(pair.joinerEvents.contains(.peerHello(name: "Alice", software: "test")))
@@ -99,7 +26,7 @@ struct Pair {
   }
 
   @Test func theHostsRulesReachTheJoiner() throws {
-    var pair = Pair(rules: try Rules(size: 5, k: 4))
+    var pair = SessionPair(rules: try Rules(size: 5, k: 4))
     pair.startMatch()
     #expect(pair.joiner.rules == (try Rules(size: 5, k: 4)))
     #expect(pair.joiner.game?.rules.cellCount == 25)
@@ -107,14 +34,14 @@ struct Pair {
 
   @Test(arguments: [(0, 0, true), (1, 0, false), (0, 1, false), (3, 1, true)])
   func theCoinDecidesWhoStartsAndNeitherSideChoosesAlone(secret: UInt8, share: UInt8, hostFirst: Bool) throws {
-    var pair = Pair(hostSecret: secret, joinerShare: share)
+    var pair = SessionPair(hostCoin: secret, joinerCoin: share)
     pair.startMatch()
     #expect(pair.host.myMark == (hostFirst ? .x : .o))
     #expect(pair.joiner.myMark == (hostFirst ? .o : .x))
   }
 
   @Test func rematchesAlternateTheFirstPlayer() throws {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     let firstX = pair.host.myMark
     try pair.play(p(0, 0))
@@ -132,7 +59,7 @@ struct Pair {
   }
 
   @Test func crossedRematchOffersStartOneGame() throws {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     pair.deliver(fromHost: try pair.host.resign(now: 0))
     let hostOffer = try pair.host.offerRematch(now: 0)
@@ -144,7 +71,7 @@ struct Pair {
   }
 
   @Test func resignationEndsTheGameForBoth() throws {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     pair.deliver(fromJoiner: try pair.joiner.resign(now: 0))
     let joinerMark = pair.joiner.myMark ?? .x
@@ -153,7 +80,7 @@ struct Pair {
   }
 
   @Test func hostDecliningTellsTheJoinerWhy() {
-    var pair = Pair()
+    var pair = SessionPair()
     let joinerHello = pair.joiner.start(now: 0)
     pair.deliver(fromHost: pair.host.start(now: 0))
     pair.deliver(fromJoiner: joinerHello)
@@ -178,7 +105,7 @@ struct Pair {
   }
 
   @Test func joinerWaitsForTheWelcomeBeforeTheGameStarts() {
-    var pair = Pair()
+    var pair = SessionPair()
     let joinerHello = pair.joiner.start(now: 0)
     pair.deliver(fromHost: pair.host.start(now: 0))
     pair.deliver(fromJoiner: joinerHello)
@@ -197,7 +124,7 @@ struct Pair {
     ("rematch accept unasked", .rematchAccept, "an unexpected rematch acceptance (during a game)"),
   ])
   func violationsAreAnsweredAndClosed(name: String, message: Message, expected: String) {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     // Make it the host's turn, so any joiner move is out of turn.
     if !pair.host.myTurn { try? pair.play(Position(row: 1, column: 1)) }
@@ -222,13 +149,13 @@ struct Pair {
   }
 
   @Test func occupiedCellsAndMovesAfterTheEndAreViolations() throws {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     try pair.play(p(1, 1))
     var mover = pair.host.myTurn ? pair.joiner : pair.host
     let outputs = mover.receive(.move(ply: 1, position: p(1, 1)), now: 0)
     #expect(outputs.last == .closed(.protocolViolation("an illegal move: row 2, column 2 is already taken by X")))
-    var finished = Pair()
+    var finished = SessionPair()
     finished.startMatch()
     for cell in [p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2)] { try finished.play(cell) }
     let after = finished.host.receive(.move(ply: 5, position: p(2, 2)), now: 0)
@@ -244,7 +171,7 @@ struct Pair {
 
   /// (That the codec skips unknown message types is MessageTests' unknownMessageTypesAreIgnoredAndUnknownFieldsSkipped.)
   @Test func heartbeatsKeepAnIdleMatchAliveForThirtySeconds() {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     for second in 1...30 {
       pair.now = Double(second)
@@ -257,7 +184,7 @@ struct Pair {
   /// Mid-match the game is then kept for the peer to come back (ResumeTests); the grace period is the next
   /// deadline.
   @Test func aSilentPeerIsDeclaredGoneAfterTheLimit() {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     #expect(pair.host.tick(now: 3) == [.send(.heartbeat)])
     #expect(pair.host.tick(now: 9.9) == [.send(.heartbeat)])
@@ -267,7 +194,7 @@ struct Pair {
   }
 
   @Test func chatArrivesAndAFloodIsStopped() throws {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     pair.deliver(fromJoiner: try pair.joiner.chat("good luck", now: 0))
     #expect(pair.hostEvents.contains(.chat("good luck")))
@@ -277,7 +204,7 @@ struct Pair {
   }
 
   @Test func aCheatingCoinRevealIsCaught() {
-    var pair = Pair()
+    var pair = SessionPair()
     let joinerHello = pair.joiner.start(now: 0)
     _ = pair.host.start(now: 0)
     _ = pair.joiner.receive(.hello(versions: [1], name: "Alice", software: "t"), now: 0)
@@ -290,7 +217,7 @@ struct Pair {
   }
 
   @Test func byeEndsTheSessionWithTheReason() {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     pair.deliver(fromHost: pair.host.quit(text: "Alice left", now: 0))
     #expect(pair.joiner.phase == .closed(.peerQuit("Alice left")))
@@ -298,7 +225,7 @@ struct Pair {
   }
 
   @Test func leavingAGameInProgressLosesItOnBothSides() {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     #expect(pair.host.gameInProgress && pair.joiner.gameInProgress)
     pair.deliver(fromHost: pair.host.quit(text: "", now: 0))
@@ -307,7 +234,7 @@ struct Pair {
   }
 
   @Test func leavingBetweenGamesScoresNothing() throws {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     pair.deliver(fromHost: try pair.host.resign(now: 0))
     #expect(!pair.host.gameInProgress && !pair.joiner.gameInProgress)
@@ -318,7 +245,7 @@ struct Pair {
   }
 
   @Test func movesCrossingAResignationAreIgnored() throws {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     let moverIsHost = pair.host.myTurn
     var mover = moverIsHost ? pair.host : pair.joiner
@@ -338,7 +265,7 @@ struct Pair {
       [p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2)],  // a line
       [p(0, 0), p(0, 1), p(0, 2), p(1, 1), p(1, 0), p(1, 2), p(2, 1), p(2, 0), p(2, 2)],  // a draw
     ] {
-      var pair = Pair()
+      var pair = SessionPair()
       pair.startMatch()
       for cell in finalCells.dropLast() { try pair.play(cell) }
       let moverIsHost = pair.host.myTurn
@@ -355,7 +282,7 @@ struct Pair {
   }
 
   @Test func resignationsCrossingEachOtherMakeADraw() throws {
-    var pair = Pair()
+    var pair = SessionPair()
     pair.startMatch()
     let fromHost = try pair.host.resign(now: 0)
     let fromJoiner = try pair.joiner.resign(now: 0)
