@@ -58,6 +58,13 @@ public enum NetGameView {
       screen.putCentred(Fit.clip(status, width: state.width, ellipsis: g.ellipsis), row: statusRow, style: style)
       drawChat(net, from: statusRow + 1, state: state, into: &screen)
     } else {
+      // The joiner knows the host (its hello came) but has no game yet: the host is deciding whether to let
+      // it in (or the coin is being tossed, a moment).
+      if !net.isHost, net.ended == nil, net.question == nil, let host = net.peerName {
+        screen.putCentred(
+          Fit.clip("Waiting for \(host) to let you in\(g.ellipsis)", width: state.width, ellipsis: g.ellipsis),
+          row: state.height - 3, style: Style(bold: true))
+      }
       for (index, line) in net.info.suffix(max(0, state.height - row - 4)).enumerated() {
         screen.put(" " + Fit.clip(line, width: state.width - 2, ellipsis: g.ellipsis), row: row + 1 + index, column: 0)
       }

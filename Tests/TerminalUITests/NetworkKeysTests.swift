@@ -71,3 +71,25 @@ import Testing
     #expect(help.contains("Ctrl-W") && help.contains("a recent address"), "\(help)")
   }
 }
+
+@Suite struct JoinerWaitingTests {
+  @Test("a joiner that knows its host but has no game yet is told the host is letting it in")
+  func waitingToBeLetIn() {
+    var ui = Screens.ui(80, 24, .unicode)
+    var net = NetGameState(isHost: false, myName: "bob")
+    ui.showNetwork(net)
+    #expect(!Screens.text(ui).contains("to let you in"), "before the host's hello there is no name to wait for")
+    net.peerName = "alice"
+    ui.showNetwork(net)
+    #expect(Screens.text(ui).contains("Waiting for alice to let you in…"))
+    net.game = Game(rules: .standard)
+    net.myMark = .o
+    ui.showNetwork(net)
+    #expect(!Screens.text(ui).contains("to let you in"), "the game started")
+    var host = Screens.ui(80, 24, .unicode)
+    var hosting = NetGameState(isHost: true, myName: "alice")
+    hosting.peerName = "bob"
+    host.showNetwork(hosting)
+    #expect(!Screens.text(host).contains("to let you in"))
+  }
+}
