@@ -45,6 +45,20 @@ mount --bind /dev/pts "$root/dev/pts" && mounted+=("$root/dev/pts")
 mkdir -p "$root/opt/swift"
 mount --bind -o ro /opt/swift "$root/opt/swift" && mounted+=("$root/opt/swift")
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# This machine's own network settings, which a new machine of its kind has too: local CA certificates (an
+# egress proxy's; ca-certificates adds them to the store when setup.sh installs it) and pip's configuration
+# (pip checks against certifi, not the system store, unless told).
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+fi
+[ ! -f /etc/pip.conf ] || cp /etc/pip.conf "$root/etc/pip.conf"
+# No service starts in the root: it shares this machine's network, and the avahi-daemon that setup.sh installs
+# would otherwise start with Debian's configuration and announce on every interface. (The suite starts its
+# own, confined to lo.)
+printf '#!/bin/sh\n# bare-root-test.sh: no service starts here (the root shares the network).\nexit 101\n' \
+  >"$root/usr/sbin/policy-rc.d"
+chmod 0755 "$root/usr/sbin/policy-rc.d"
 
 # The committed tree, as a fresh clone has it.
 mkdir -p "$root/work/tictactoe"

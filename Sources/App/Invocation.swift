@@ -84,7 +84,8 @@ public enum Invocation: Sendable, Equatable {
   case peers(PeersCommand)
   /// Print the completion script for this shell.
   case completions(Shell)
-  case help
+  /// The help: of one command (`tictactoe host --help`), or all of it.
+  case help(CommandLineGrammar.Command?)
   case version
 }
 
@@ -167,7 +168,9 @@ public enum CommandLineParser {
 
   public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
     // --help and --version win wherever they stand.
-    if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help }
+    if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
+      return .help(arguments.first.flatMap { Command(rawValue: $0) })
+    }
     if arguments.contains("--version") { return .version }
 
     var rest = arguments[...]

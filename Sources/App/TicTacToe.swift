@@ -16,13 +16,18 @@ public enum TicTacToe {
     do {
       invocation = try CommandLineParser.parse(arguments)
     } catch {
-      // One line that names the problem (the whole help would scroll it away), and where the help is.
-      writeError("tictactoe: \(error)\nTry 'tictactoe --help' for the commands and their options.\n")
+      // One line that names the problem (the whole help would scroll it away), and where the help is: the
+      // command's own when one was given.
+      let command = arguments.first.flatMap { CommandLineGrammar.Command(rawValue: $0) }.flatMap {
+        $0 == .lobby ? nil : " \($0.rawValue)"
+      }
+      let help = command.map { "Try 'tictactoe\($0) --help' for its options." }
+      writeError("tictactoe: \(error)\n\(help ?? "Try 'tictactoe --help' for the commands and their options.")\n")
       return 64
     }
     switch invocation {
-    case .help:
-      writeAll(1, CommandLineParser.usage + "\n")
+    case .help(let command):
+      writeAll(1, CommandHelp.text(for: command) + "\n")
       return 0
     case .version:
       writeAll(1, CommandLineParser.version + "\n")

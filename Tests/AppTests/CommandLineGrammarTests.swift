@@ -157,4 +157,30 @@ import Testing
         Self.usageError(Array(words.dropFirst())) == nil, "\(line): \(Self.usageError(Array(words.dropFirst())) ?? "")")
     }
   }
+
+  @Test("each command's --help shows its usage and exactly its options, cut from the whole help")
+  func perCommandHelp() throws {
+    #expect(try CommandLineParser.parse(["host", "--help"]) == .help(.host))
+    #expect(try CommandLineParser.parse(["--help"]) == .help(nil))
+    #expect(try CommandLineParser.parse(["play", "--size", "x", "-h"]) == .help(.play))
+    #expect(CommandHelp.text(for: nil) == CommandLineParser.usage)
+    for command in Grammar.Command.allCases where command != .lobby {
+      let help = CommandHelp.text(for: command)
+      #expect(help.hasPrefix("Usage:\n  tictactoe \(command.rawValue)"), "\(command):\n\(help)")
+      let own = Set(Grammar.options(of: command).map(\.name))
+      for option in Grammar.options {
+        let shown =
+          help.contains("  \(option.name) ") || help.contains(" \(option.name) FILE")
+          || help.contains("[\(option.name) ")
+        if own.contains(option.name) {
+          #expect(help.contains(option.name), "\(command) --help lacks \(option.name)")
+        } else {
+          #expect(!shown, "\(command) --help shows \(option.name), which is not its option:\n\(help)")
+        }
+      }
+      for line in help.split(separator: "\n") where line.hasPrefix("  tictactoe ") {
+        #expect(line.hasPrefix("  tictactoe \(command.rawValue)"), "\(command): \(line)")
+      }
+    }
+  }
 }
