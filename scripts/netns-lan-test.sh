@@ -250,11 +250,13 @@ enable-reflector=no
 CONF
 }
 
-# Runs a command inside a host: nsenter -t HOLDER -n -m, with stray descriptors closed.
+# Runs a command inside a host: nsenter -t HOLDER -n -m, with stray descriptors closed. -r and -w keep the
+# holder's root and directory: entering a mount namespace otherwise resets the root to the namespace's own,
+# which in a chroot (scripts/bare-root-test.sh) is the machine's /, not the chroot's.
 in_host() {
   local holder=$1
   shift
-  nsenter -t "$holder" -n -m -- "$@" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9<&-
+  nsenter -t "$holder" -n -m -r -w -- "$@" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9<&-
 }
 
 wait_until() { # SECONDS COMMAND...: polls every 0.1 s; true when COMMAND succeeded in time
@@ -285,13 +287,13 @@ start_host() {
   wait_until 10 test -s "$dir/holder-$letter.ready" || fatal "host $letter: the holder did not start"
   # D-Bus in the foreground, a child of this script (so it is reaped here, not left to PID 1 as a zombie).
   # A background job is not a process-group leader, so setsid and nsenter exec in place: $! is the daemon.
-  setsid nsenter -t "$holder" -n -m -- dbus-daemon --system --nofork </dev/null >>"$dir/dbus-$letter.log" 2>&1 \
+  setsid nsenter -t "$holder" -n -m -r -w -- dbus-daemon --system --nofork </dev/null >>"$dir/dbus-$letter.log" 2>&1 \
     3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9<&- &
   daemons+=("$! dbus-daemon")
   wait_until 10 in_host "$holder" dbus-send --system --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
     org.freedesktop.DBus.GetId >/dev/null 2>&1 || fatal "host $letter: its system bus does not answer"
   write_avahi_config "$dir/avahi-$letter.conf" "$host" "$veth"
-  setsid nsenter -t "$holder" -n -m -- avahi-daemon -f "$dir/avahi-$letter.conf" --no-rlimits --no-drop-root \
+  setsid nsenter -t "$holder" -n -m -r -w -- avahi-daemon -f "$dir/avahi-$letter.conf" --no-rlimits --no-drop-root \
     --no-chroot </dev/null >>"$dir/avahi-$letter.log" 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9<&- &
   avahi=$!
   daemons+=("$avahi avahi-daemon")
@@ -330,7 +332,7 @@ start_player() {
   mapfile -t environment < <(player_env "$name")
   mkfifo "$dir/$name.in"
   eval "exec $fd<>\"\$dir/\$name.in\""
-  nsenter -t "$holder" -n -m -- "${environment[@]}" "$binary" "$@" <"$dir/$name.in" >"$dir/$name.out" \
+  nsenter -t "$holder" -n -m -r -w -- "${environment[@]}" "$binary" "$@" <"$dir/$name.in" >"$dir/$name.out" \
     2>"$dir/$name.err" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9<&- &
   players+=("$! $binary")
   printf -v "pid_$name" '%s' "$!"
@@ -440,7 +442,7 @@ grep -qF "Connected to $address_a" "$dir/bob.out" || fail "bob did not connect t
 # The spoof: in A, while alice still runs, a second advertisement with her port and a made-up key.
 
 mapfile -t publisher_env < <(player_env publisher)
-nsenter -t "$holder_a" -n -m -- "${publisher_env[@]}" /usr/bin/avahi-publish -s alice-spoof _tictactoe._tcp "$port" \
+nsenter -t "$holder_a" -n -m -r -w -- "${publisher_env[@]}" /usr/bin/avahi-publish -s alice-spoof _tictactoe._tcp "$port" \
   txtvers=1 proto=1 rules=3x3k3 state=waiting "fp=$fake_key" </dev/null >"$dir/publisher.out" 2>&1 \
   3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9<&- &
 players+=("$! avahi-publish")
@@ -449,7 +451,7 @@ wait_until 15 grep -qs "Established under name" "$dir/publisher.out" || fatal "a
 mapfile -t mallory_env < <(player_env bob2)
 mkfifo "$dir/spoof.in"
 exec 6<>"$dir/spoof.in"
-timeout --kill-after=5 30 nsenter -t "$holder_b" -n -m -- "${mallory_env[@]}" "$binary" join --lan alice-spoof --ui plain \
+timeout --kill-after=5 30 nsenter -t "$holder_b" -n -m -r -w -- "${mallory_env[@]}" "$binary" join --lan alice-spoof --ui plain \
   --accept-new <"$dir/spoof.in" >"$dir/spoof.out" 2>"$dir/spoof.err" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9<&-
 spoof_status=$?
 exec 6>&-
