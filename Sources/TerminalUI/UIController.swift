@@ -116,6 +116,8 @@ public struct UIController: Sendable {
     match.aiThinking = false
     do {
       try match.game.play(position)
+      // "Wait for the computer's move." and the like are over once it has moved.
+      match.notice = nil
     } catch {
       match.notice = "The computer tried an illegal move: \(error)"
     }
@@ -209,6 +211,8 @@ public struct UIController: Sendable {
     switch item {
     case .size:
       settings.size = wrap(settings.size + delta, in: Rules.sideRange)
+      // A new board comes with its natural k, as `--size` gives it: 3 on 3×3, 4 on 4×4, five in a row above.
+      settings.k = min(settings.size, 5)
       settings.clamp()
     case .k:
       settings.k = wrap(settings.k + delta, in: 3...settings.size)

@@ -34,6 +34,7 @@ import Testing
     _ = ui.computerMoved(p(0, 0), token: match.token)
     #expect(ui.state.match?.game.board[p(0, 0)] == .o)
     #expect(ui.state.match?.aiThinking == false)
+    #expect(ui.state.match?.notice == nil, "the wait is over once the computer has moved")
   }
 
   @Test func aStaleComputerMoveIsIgnored() throws {
@@ -128,20 +129,33 @@ import Testing
     for _ in 0..<4 { _ = ui.handle(.down) }
     _ = ui.handle(.enter)
     #expect(ui.state.page == .options)
-    _ = ui.handle(.right)  // size 4
+    _ = ui.handle(.right)  // size 4, and with it k 4
+    #expect(ui.state.settings.k == 4)
     _ = ui.handle(.down)
-    _ = ui.handle(.right)  // k 4
+    _ = ui.handle(.left)  // k 3
     _ = ui.handle(.down)
     _ = ui.handle(.left)  // level easy
     _ = ui.handle(.down)
     _ = ui.handle(.right)  // first: them
     var expected = Settings()
     expected.size = 4
-    expected.k = 4
+    expected.k = 3
     expected.aiLevel = .easy
     expected.first = .them
     #expect(ui.handle(.escape) == [.saveSettings(expected)])
     #expect(ui.state.page == .lobby)
+  }
+
+  @Test func growingTheBoardGivesItsNaturalK() {
+    var ui = controller()
+    for _ in 0..<4 { _ = ui.handle(.down) }
+    _ = ui.handle(.enter)
+    var seen: [String] = []
+    for _ in 0..<12 {
+      _ = ui.handle(.right)
+      seen.append("\(ui.state.settings.size):\(ui.state.settings.k)")
+    }
+    #expect(seen == ["4:4", "5:5", "6:5", "7:5", "8:5", "9:5", "10:5", "11:5", "12:5", "13:5", "14:5", "15:5"])
   }
 
   @Test func shrinkingTheBoardKeepsKOnIt() {
