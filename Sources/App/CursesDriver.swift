@@ -156,7 +156,6 @@ public final class CursesDriver {
       case .host:
         begin(address: nil)
       case .join(let address):
-        onJoined?(controller.state.recentAddresses)
         begin(address: address)
       case .joinLAN(let name):
         guard let game = browser?.games.first(where: { $0.instanceName == name }), game.isConnectable,
@@ -289,6 +288,12 @@ public final class CursesDriver {
   /// sends it, and the board must show it at once.
   func present(_ events: [MatchEvent], _ match: NetworkMatch) {
     controller.updateNetwork { NetworkPresenter.apply(events, match: match, to: &$0) }
+    // An address is remembered once its host has answered (its hello came over TLS), not when a join fails.
+    if events.contains(where: { if case .session(.peerHello) = $0 { true } else { false } }),
+      let recent = controller.joinAnswered()
+    {
+      onJoined?(recent)
+    }
     for case .finished(let end) in events {
       log.write("network match ended: \(end)")
       if end.isTrustWarning { warningsToRepeat.append(end.description) }

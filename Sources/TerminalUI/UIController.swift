@@ -102,9 +102,19 @@ public struct UIController: Sendable {
     state.net = net
   }
 
+  /// The host being joined answered: its address goes to the top of the recent ones. Returns the new list
+  /// to save (nil when no join by address was waiting for its answer).
+  public mutating func joinAnswered() -> [String]? {
+    guard let address = state.joiningAddress else { return nil }
+    state.joiningAddress = nil
+    state.recentAddresses = [address] + state.recentAddresses.filter { $0 != address }.prefix(4)
+    return state.recentAddresses
+  }
+
   /// Back to the lobby after a networked match (or quit when it was started from the command line).
   public mutating func leaveNetwork() -> [Effect] {
     state.net = nil
+    state.joiningAddress = nil
     if state.direct { return quit() }
     state.page = .lobby
     return []
@@ -384,7 +394,7 @@ public struct UIController: Sendable {
     case .enter:
       let address = state.addressDraft.trimmingSpaces()
       guard !address.isEmpty else { return [] }
-      state.recentAddresses = [address] + state.recentAddresses.filter { $0 != address }.prefix(4)
+      state.joiningAddress = address
       return [.join(address)]
     case .function(1):
       // `?` is typed into the field here: F1 is the help.

@@ -64,6 +64,8 @@ public struct UIState: Sendable, Equatable {
   /// The LAN game row chosen in the lobby (nil: the selection is in the menu).
   public var lanSelection: Int?
   public var recentAddresses: [String] = []
+  /// The address being joined: it becomes a recent address once the host answers, never when the join fails.
+  public var joiningAddress: String?
   public var helpVisible = false
   /// A message for the lobby (a settings file that could not be read, say).
   public var notice: String?

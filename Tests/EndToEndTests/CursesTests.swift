@@ -201,6 +201,47 @@ import Testing
     #expect(wait.timeout == -1 || wait.timeout >= 1000, "it polls with a timeout of \(wait.timeout) ms: \(last)")
   }
 
+  /// From the lobby: a join that fails leaves no recent address; one whose host answers is listed next time.
+  @Test func onlyAnsweredJoinsBecomeRecentAddresses() throws {
+    var alice = try Binary.sandbox().environment
+    alice["USER"] = "alice"
+    let port = 20000 + Int.random(in: 0..<20000)
+    let host = try TmuxSession(
+      command: "sh -c '\(Binary.path) host --port \(port) --accept-new; echo EXIT=$?; sleep 30'", environment: alice)
+    try host.waitFor(text: "Waiting for an opponent")
+    let lobby = try start("")
+    try lobby.waitFor(text: "Play the computer")
+    // The lobby keeps its selection: go to the top first, then down to "Join by address".
+    func toJoinScreen() throws {
+      try lobby.send("Up", "Up", "Up", "Up", "Up", "Up")
+      try lobby.send("Down", "Down", "Down", "Enter")
+    }
+    func join(_ address: String) throws {
+      try toJoinScreen()
+      try lobby.waitFor(text: "Join a game by address")
+      try lobby.send("C-u")
+      try lobby.send("-l", address)
+      try lobby.send("Enter")
+    }
+    // Port 1 on loopback: nothing listens there.
+    try join("127.0.0.1:1")
+    try lobby.waitFor(text: "refused")
+    try lobby.send("x")
+    try lobby.waitFor(text: "Play the computer")
+    try join("127.0.0.1:\(port)")
+    try lobby.waitFor(text: "The host alice is new to you. Trust it?")
+    try lobby.send("y")
+    try lobby.waitFor(text: "Game 1:")
+    try lobby.send("q")
+    try lobby.waitFor(text: "Leave the match?")
+    try lobby.send("y")
+    try lobby.waitFor(text: "Play the computer")
+    try toJoinScreen()
+    let recent = try lobby.waitFor(text: "Recent")
+    #expect(recent.contains("127.0.0.1:\(port)"))
+    #expect(!recent.contains("127.0.0.1:1\n") && !recent.contains("127.0.0.1:1 "), "\(recent)")
+  }
+
   @Test func aNetworkMatchBetweenTwoFullScreenPlayers() throws {
     var alice = try Binary.sandbox().environment
     alice["USER"] = "alice"

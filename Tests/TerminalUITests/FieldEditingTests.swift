@@ -108,3 +108,30 @@ import Testing
     #expect(chat.state.net?.chatDraft == "hi")
   }
 }
+
+@Suite struct RecentAddressTests {
+  @Test("an address becomes a recent one when its host answers, never when the join fails")
+  func onlyAnsweredJoinsAreRemembered() {
+    var state = Screens.ui(80, 24, .unicode).state
+    state.recentAddresses = ["old.example"]
+    state.lobbySelection = .join
+    var failing = UIController(state: state)
+    _ = failing.handle(.enter)
+    _ = failing.handle(.control("u"))
+    _ = failing.handle(.paste("127.0.0.1:1"))
+    #expect(failing.handle(.enter) == [.join("127.0.0.1:1")])
+    #expect(failing.state.recentAddresses == ["old.example"], "not yet: the host has not answered")
+    failing.showNetwork(NetGameState(isHost: false, myName: "bob"))
+    _ = failing.leaveNetwork()
+    #expect(failing.joinAnswered() == nil, "the failed join is forgotten")
+    #expect(failing.state.recentAddresses == ["old.example"])
+
+    var answered = UIController(state: state)
+    _ = answered.handle(.enter)
+    _ = answered.handle(.control("u"))
+    _ = answered.handle(.paste("alice.example"))
+    _ = answered.handle(.enter)
+    #expect(answered.joinAnswered() == ["alice.example", "old.example"])
+    #expect(answered.joinAnswered() == nil, "once")
+  }
+}
