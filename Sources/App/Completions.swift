@@ -23,7 +23,7 @@ public enum Completions {
 
   /// A shell word in single quotes ('\'' for a quote inside).
   static func quoted(_ text: String) -> String {
-    "'" + text.replacingAll("'", with: #"'\''"#) + "'"
+    "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
   }
 
   // MARK: bash
@@ -192,14 +192,5 @@ public enum Completions {
     }
     lines.append("complete -c tictactoe -n " + quoted("__fish_seen_subcommand_from import") + " -F")
     return lines.joined(separator: "\n") + "\n"
-  }
-}
-
-extension String {
-  /// Every `target` replaced (App does without Foundation).
-  func replacingAll(_ target: Character, with replacement: String) -> String {
-    var result = ""
-    for character in self { if character == target { result += replacement } else { result.append(character) } }
-    return result
   }
 }

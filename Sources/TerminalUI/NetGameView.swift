@@ -135,7 +135,7 @@ public enum NetGameView {
 
   static func statusLine(_ net: NetGameState, game: Game, glyphs g: Glyphs) -> (String, Style) {
     if let ended = net.ended { return (ended, Style(bold: true, color: .warning)) }
-    let peer = net.peerName.map { "\($0)" } ?? "your opponent"
+    let peer = peerLabel(net)
     if let dropped = net.dropped, net.result == nil {
       if dropped.claimable {
         return ("\(peer) did not come back: w claim the win\(g.separator)q leave", Style(bold: true, color: .warning))

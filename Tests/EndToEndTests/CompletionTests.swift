@@ -65,14 +65,20 @@ import Testing
     }
   }
 
+  /// For a shell at a prompt: the directory holding the built binary (to put on PATH), and a sandboxed
+  /// environment whose HOME is `home` (no rc files of the machine's).
+  static func prompt(home: String) throws -> (binary: String, environment: [String: String]) {
+    var sandbox = try Binary.sandbox()
+    sandbox.environment["HOME"] = home
+    return (URL(fileURLWithPath: Binary.path).deletingLastPathComponent().path, sandbox.environment)
+  }
+
   @Test("zsh: the script autoloaded from $fpath completes at the prompt")
   func zshCompletes() throws {
     let zsh = try Self.shell("zsh")
     let (directory, _) = try Self.script("zsh", named: "_tictactoe")
-    let binary = URL(fileURLWithPath: Binary.path).deletingLastPathComponent().path
-    var home = try Binary.sandbox()
-    home.environment["HOME"] = directory
-    let tmux = try TmuxSession(command: "\(zsh) -f", environment: home.environment)
+    let (binary, environment) = try Self.prompt(home: directory)
+    let tmux = try TmuxSession(command: "\(zsh) -f", environment: environment)
     try tmux.send("-l", "PS1='zsh> '; path=(\(binary) $path); fpath=(\(directory) $fpath); autoload -U compinit; ")
     try tmux.send("-l", "compinit -u -D; clear")
     try tmux.send("Enter")
@@ -87,13 +93,11 @@ import Testing
   func fishCompletes() throws {
     let fish = try Self.shell("fish")
     let (directory, file) = try Self.script("fish", named: "tictactoe.fish")
-    let binary = URL(fileURLWithPath: Binary.path).deletingLastPathComponent().path
-    var home = try Binary.sandbox()
-    home.environment["HOME"] = directory
+    let (binary, environment) = try Self.prompt(home: directory)
     let tmux = try TmuxSession(
       command:
         "\(fish) --no-config -C \"function fish_prompt; echo 'fish> '; end; set PATH \(binary) \\$PATH; source \(file)\"",
-      environment: home.environment)
+      environment: environment)
     try tmux.waitFor(text: "fish>")
     try Self.tab(tmux, "tictactoe h", shows: ["fish> tictactoe host"])
     try Self.tab(tmux, "tictactoe play --ui ", shows: ["curses", "plain"])

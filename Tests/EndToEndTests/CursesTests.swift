@@ -201,14 +201,21 @@ import Testing
     #expect(wait.timeout == -1 || wait.timeout >= 1000, "it polls with a timeout of \(wait.timeout) ms: \(last)")
   }
 
-  /// From the lobby: a join that fails leaves no recent address; one whose host answers is listed next time.
-  @Test func onlyAnsweredJoinsBecomeRecentAddresses() throws {
+  /// alice hosting full-screen in tmux on a random port, waiting for an opponent.
+  private func aliceHosts(_ options: String = "") throws -> (host: TmuxSession, port: Int) {
     var alice = try Binary.sandbox().environment
     alice["USER"] = "alice"
     let port = 20000 + Int.random(in: 0..<20000)
     let host = try TmuxSession(
-      command: "sh -c '\(Binary.path) host --port \(port) --accept-new; echo EXIT=$?; sleep 30'", environment: alice)
+      command: "sh -c '\(Binary.path) host --port \(port)\(options); echo EXIT=$?; sleep 30'", environment: alice)
     try host.waitFor(text: "Waiting for an opponent")
+    return (host, port)
+  }
+
+  /// From the lobby: a join that fails leaves no recent address; one whose host answers is listed next time.
+  @Test func onlyAnsweredJoinsBecomeRecentAddresses() throws {
+    let (host, port) = try aliceHosts(" --accept-new")
+    defer { withExtendedLifetime(host) {} }
     let lobby = try start("")
     try lobby.waitFor(text: "Play the computer")
     // The lobby keeps its selection: go to the top first, then down to "Join by address".
@@ -243,14 +250,9 @@ import Testing
   }
 
   @Test func aNetworkMatchBetweenTwoFullScreenPlayers() throws {
-    var alice = try Binary.sandbox().environment
-    alice["USER"] = "alice"
+    let (host, port) = try aliceHosts()
     var bob = try Binary.sandbox().environment
     bob["USER"] = "bob"
-    let port = 20000 + Int.random(in: 0..<20000)
-    let host = try TmuxSession(
-      command: "sh -c '\(Binary.path) host --port \(port); echo EXIT=$?; sleep 30'", environment: alice)
-    try host.waitFor(text: "Waiting for an opponent")
     let joiner = try TmuxSession(
       command: "sh -c '\(Binary.path) join 127.0.0.1:\(port); echo EXIT=$?; sleep 30'", environment: bob)
     try joiner.waitFor(text: "The host alice is new to you. Trust it?")
