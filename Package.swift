@@ -51,7 +51,8 @@ let package = Package(
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
-    .testTarget(name: "SecurityTests", dependencies: ["Security", "TestSupport"], exclude: ["FuzzCorpus"]),
+    .testTarget(
+      name: "SecurityTests", dependencies: ["Security", "TestSupport"], exclude: ["FuzzCorpus", "InviteFuzzCorpus"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
     .testTarget(
       name: "SessionTests",

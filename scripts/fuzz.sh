@@ -42,12 +42,16 @@ target hello-negotiation HelloNegotiationFuzz Fuzz/HelloNegotiationTarget.swift 
 # Only the known-peers files and what they use; UTCCalendar imports COpenSSL (for time() and ASN1_TIME).
 target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
   Sources/Security/{KnownPeers,KnownPeer,KnownPeersError,Fingerprint,Base64,CalendarDay,UTCCalendar}.swift
+# Invites and what they use (Digest's SHA-256 is OpenSSL's).
+target invite InviteFuzz Fuzz/InviteTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
+  Sources/Security/{Invite,Fingerprint,Base64,Digest,HostName}.swift
 
 # The regression inputs of each target. Inputs named bug-* reproduce known bugs not fixed yet: they are left out of
 # the seeds so that the rest of the target is still explored (the fuzzer may well find the same bug again).
 corpus_of() {
   case "$1" in
     known-peers) echo Tests/SecurityTests/FuzzCorpus ;;
+    invite) echo Tests/SecurityTests/InviteFuzzCorpus ;;
     *) echo "$WIRE_CORPUS/$1" ;;
   esac
 }
@@ -89,6 +93,10 @@ prepare() {
       ;;
     known-peers)
       seed "$name" peer "# known peers\n\n$peer"
+      ;;
+    invite)
+      seed "$name" three "tictactoe:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8@192.0.2.7/7177,2001:db8::7/7177,alice.example/7000+a93f17"
+      seed "$name" zone "Invite: tictactoe:--__--__--__--__--__--__--__--__--__--__AQI@fe80::1%eth0/7177+28e130\n"
       ;;
   esac
 }
@@ -135,4 +143,5 @@ run frame-codec -max_len=16384 || status=1
 run message-decode || status=1
 run hello-negotiation || status=1
 run known-peers || status=1
+run invite || status=1
 exit "$status"

@@ -4,7 +4,7 @@
 public enum CommandLineGrammar {
   /// A command, the first word; `lobby` is what no command means.
   public enum Command: String, CaseIterable, Sendable {
-    case lobby, play, host, join, list, identity, peers, completions
+    case lobby, play, host, join, invite, list, identity, peers, completions
 
     /// What the command does, in a few words (shown by the shells that show descriptions).
     public var summary: String {
@@ -12,10 +12,11 @@ public enum CommandLineGrammar {
       case .lobby: "open the lobby"
       case .play: "start a local game at once"
       case .host: "host a network game over TLS"
-      case .join: "join a host by address or on the LAN"
+      case .join: "join a host by address, invite or on the LAN"
+      case .invite: "print the invite of the game you are hosting"
       case .list: "list the games announced on the LAN"
       case .identity: "show, make, import or export your key"
-      case .peers: "list or forget the peers you know"
+      case .peers: "list, rename or forget the peers you know"
       case .completions: "print shell completions"
       }
     }
@@ -24,7 +25,7 @@ public enum CommandLineGrammar {
     public var subcommands: [String] {
       switch self {
       case .identity: ["show", "new", "import", "export"]
-      case .peers: ["list", "forget"]
+      case .peers: ["list", "rename", "forget"]
       case .completions: Shell.allCases.map(\.rawValue)
       default: []
       }

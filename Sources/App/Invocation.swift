@@ -65,6 +65,8 @@ public enum IdentityCommand: Sendable, Equatable {
 /// `tictactoe peers ...`
 public enum PeersCommand: Sendable, Equatable {
   case list
+  /// Give the peer named or with this fingerprint another name (its petname).
+  case rename(String, to: String)
   case forget(String)
 }
 
@@ -76,6 +78,10 @@ public enum Invocation: Sendable, Equatable {
   /// `host --bot LEVEL`: a practice bot serving AI games to any number of joiners.
   case bot(HostRequest, level: AILevel, NetworkOptions)
   case join(Endpoint, NetworkOptions, ui: UIMode, ascii: Bool)
+  /// Join with an invite: its addresses in order, its key pinned (in the options).
+  case joinInvite(Invite, NetworkOptions, ui: UIMode, ascii: Bool)
+  /// Print the invites of the games this user is hosting.
+  case invite
   /// Join the game announced on the LAN under this name.
   case joinLAN(String, NetworkOptions, ui: UIMode, ascii: Bool)
   /// Print the games announced on the LAN.
@@ -107,10 +113,12 @@ public enum CommandLineParser {
       tictactoe host [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [--grace S] [TRUST] [--ui MODE]
       tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [TRUST]
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
+      tictactoe join INVITE [--name NAME] [--grace S] [--ui MODE]
       tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe list [--wait SECONDS] [--json]
       tictactoe identity [show | new [--yes] | import CERT.pem KEY.pem | import FILE.p12 [--password-file F] | export]
-      tictactoe peers [list | forget NAME|FINGERPRINT]
+      tictactoe invite
+      tictactoe peers [list | rename NAME|FINGERPRINT NEWNAME | forget NAME|FINGERPRINT]
       tictactoe completions bash|zsh|fish
       tictactoe --help | --version
 
@@ -118,6 +126,8 @@ public enum CommandLineParser {
     `play` starts a local game at once; leaving it quits.
     `host` waits for one opponent over TLS (IPv4 and IPv6); `join` connects to a host. HOST may be a name,
     an IPv4 address or an IPv6 address; write [v6addr]:port to give a port with an IPv6 address.
+    `host` also shows an invite (tictactoe:KEY@ADDRESS/PORT,...+CHECK; `invite` prints it again): `join INVITE`
+    tries its addresses with the host's key pinned, so nothing is asked and any other key is refused.
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins, many at once, until stopped.
     `completions SHELL` prints the completion script of bash, zsh or fish: source <(tictactoe completions bash).
 
@@ -370,14 +380,32 @@ public enum CommandLineParser {
         try network.validate()
         return .joinLAN(lanName, network, ui: ui, ascii: ascii)
       }
+      if positional.count == 1, Invite.isInvite(positional[0]) {
+        let invite: Invite
+        do {
+          invite = try Invite.parse(positional[0])
+        } catch {
+          throw UsageError(message: "that invite cannot be used: \(error)")
+        }
+        guard network.pins.isEmpty, network.caFile == nil, !network.insecure else {
+          throw UsageError(
+            message: "an invite pins the host's key: it cannot be combined with --pin, --ca or --insecure")
+        }
+        network.pins = [PinnedKey(invite.key, source: "the invite")]
+        try network.validate()
+        return .joinInvite(invite, network, ui: ui, ascii: ascii)
+      }
       guard positional.count == 1, let endpoint = Endpoint(parsing: positional[0]) else {
         throw UsageError(
           message: positional.isEmpty
-            ? "join needs an address: HOST, HOST:PORT or [IPv6]:PORT"
+            ? "join needs an address (HOST, HOST:PORT or [IPv6]:PORT) or an invite"
             : "\"\(positional.joined(separator: " "))\" is not an address: use HOST, HOST:PORT or [IPv6]:PORT")
       }
       try network.validate()
       return .join(endpoint, network, ui: ui, ascii: ascii)
+    case .invite:
+      try noPositional()
+      return .invite
     case .identity:
       return .identity(
         try identityCommand(positional, passwordFile: network.passwordFile, yes: yes), name: network.name)
@@ -392,11 +420,16 @@ public enum CommandLineParser {
       case nil, "list":
         guard positional.count <= 1 else { throw UsageError(message: "peers list takes no arguments") }
         return .peers(.list)
+      case "rename":
+        guard positional.count == 3 else {
+          throw UsageError(message: "peers rename needs NAME or FINGERPRINT, then the new name")
+        }
+        return .peers(.rename(positional[1], to: positional[2]))
       case "forget":
         guard positional.count == 2 else { throw UsageError(message: "peers forget needs one NAME or FINGERPRINT") }
         return .peers(.forget(positional[1]))
       default:
-        throw UsageError(message: "peers knows list and forget, not \"\(positional[0])\"")
+        throw UsageError(message: "peers knows list, rename and forget, not \"\(positional[0])\"")
       }
     }
   }

@@ -39,22 +39,29 @@ final class MatchOnLoop {
     }
   }
 
-  /// Joiner: resolves the host's name on a worker thread (DNS can take seconds; the screen and Ctrl-C stay
-  /// live), then connects on the loop.
-  func join(_ endpoint: Endpoint) {
-    let resolve: @Sendable () -> Result<[Sockets.Address], NetworkError> = {
-      do throws(NetworkError) {
-        return .success(try Sockets.resolve(endpoint))
-      } catch {
-        return .failure(error)
+  /// Joiner: resolves the host's names on a worker thread (DNS can take seconds; the screen and Ctrl-C stay
+  /// live), then connects on the loop to the first address that answers, in the order of `endpoints` (an
+  /// invite gives several). The join fails with the first error only when no name resolved.
+  func join(_ endpoints: [Endpoint]) {
+    let resolve: @Sendable () -> Result<[(Endpoint, Sockets.Address)], NetworkError> = {
+      var found: [(Endpoint, Sockets.Address)] = []
+      var firstError: NetworkError?
+      for endpoint in endpoints {
+        do throws(NetworkError) {
+          found += try Sockets.resolve(endpoint).map { (endpoint, $0) }
+        } catch {
+          firstError = firstError ?? error
+        }
       }
+      if found.isEmpty, let firstError { return .failure(firstError) }
+      return .success(found)
     }
     loop.perform(
       resolve,
       then: { [weak self] result in
         guard let self, self.sync != nil else { return }  // left while the name was being looked up
         switch result {
-        case .success(let addresses): self.report(self.match.join(endpoint, addresses: addresses))
+        case .success(let candidates): self.report(self.match.join(candidates))
         case .failure(let error): self.report(self.match.joinFailed(.network(error)))
         }
       })

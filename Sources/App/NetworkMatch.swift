@@ -173,8 +173,11 @@ public final class NetworkMatch {
   /// reached); when the next attempt is due, and how many were made.
   private var joinEndpoint: Endpoint?
   private var hostAddress: Endpoint?
-  /// Joiner: addresses the host's name resolved to that the first connection has not tried yet.
-  private var untriedAddresses: [Sockets.Address] = []
+  /// Joiner: addresses the host's names resolved to that the first connection has not tried yet, each with the
+  /// endpoint it came from (an invite gives several).
+  private var untriedAddresses: [(Endpoint, Sockets.Address)] = []
+  /// Joiner: the key of the invite joined with (pinned by the options); remembered once the host is reached.
+  public var inviteKey: Fingerprint?
   private var reconnectAt: Double?
   private var reconnectAttempts = 0
 
@@ -196,7 +199,11 @@ public final class NetworkMatch {
   /// `ClosingSockets.linger` seconds), so the goodbye gets out.
   public var lingering: Int { closing.count }
 
+  /// Host: the file `tictactoe invite` reads this host's invite from (removed when the match goes).
+  var invitePath: String?
+
   deinit {
+    RunningHosts.withdraw(invitePath)
     advertiser?.cancel()
     for fd in listeners { close(fd) }
   }
@@ -269,8 +276,13 @@ public final class NetworkMatch {
   /// Joiner: connects to the first of `addresses` (what `endpoint` resolved to) that answers, without waiting:
   /// the event loop sees each attempt through, and a refused or silent address gives way to the next.
   public func join(_ endpoint: Endpoint, addresses: [Sockets.Address]) -> [MatchEvent] {
-    joinEndpoint = endpoint
-    untriedAddresses = addresses
+    join(addresses.map { (endpoint, $0) })
+  }
+
+  /// Joiner: as `join(_:addresses:)` for several endpoints (an invite's), tried in the order given.
+  public func join(_ candidates: [(Endpoint, Sockets.Address)]) -> [MatchEvent] {
+    joinEndpoint = candidates.first?.0
+    untriedAddresses = candidates
     return connectToNextAddress(after: nil)
   }
 
@@ -283,10 +295,12 @@ public final class NetworkMatch {
   }
 
   private func connectToNextAddress(after failure: MatchEnd?) -> [MatchEvent] {
-    guard let endpoint = joinEndpoint else { return [] }
+    guard var endpoint = joinEndpoint else { return [] }
     var failure = failure
     while !untriedAddresses.isEmpty {
-      let address = untriedAddresses.removeFirst()
+      let address: Sockets.Address
+      (endpoint, address) = untriedAddresses.removeFirst()
+      joinEndpoint = endpoint
       do {
         let link = try connectingLink(try Sockets.startConnect(address, endpoint: endpoint), to: endpoint)
         active = link
@@ -695,7 +709,7 @@ public final class NetworkMatch {
         if role == .host {
           events += hostDecides(link, name: name)
         } else {
-          events.append(.session(output))
+          events.append(.session(.peerHello(name: shownName(link, claimed: name), software: software)))
         }
       default:
         if link === active { events.append(.session(output)) }
@@ -710,7 +724,8 @@ public final class NetworkMatch {
       return decline(link, .busy, text: "\(profile.name) is already playing; try again later")
     }
     active = link
-    var events: [MatchEvent] = [.session(.peerHello(name: name, software: link.session?.peerSoftware ?? ""))]
+    let shown = shownName(link, claimed: name)
+    var events: [MatchEvent] = [.session(.peerHello(name: shown, software: link.session?.peerSoftware ?? ""))]
     if let code = link.connection.tls.verificationCode { events.append(.verification(code)) }
     let certificate = link.connection.tls.peerCertificate
     // A new key under a name like one the player knows is a new player, never that peer: say so, with both keys.
@@ -728,9 +743,27 @@ public final class NetworkMatch {
       log.write(warning.joined(separator: " "))
       events += warning.map { .status($0) }
     }
-    log.write("letting in \(name) (\(certificate?.fingerprint.description ?? "?"))")
+    log.write("letting in \(shown) (\(certificate?.fingerprint.description ?? "?"))")
     rememberIfAcceptedNew(link)
     return events + admit(link)
+  }
+
+  /// The name the opponent is shown by: the one trust was decided on (the player's own name for a known key,
+  /// or the name in a certificate a chosen CA vouched for), with the name it calls itself marked when it
+  /// differs. A new peer is shown by the name it claims (the question about it says it is a claim).
+  private func shownName(_ link: Link, claimed: PeerText) -> PeerText {
+    let tls = link.connection.tls
+    var decided: String?
+    switch tls.trustDecision {
+    case .trusted(.knownPeer(let name)): decided = name
+    case .trusted(.certificateAuthority): decided = tls.peerCertificate?.commonName
+    default:
+      if let key = tls.peerCertificate?.fingerprint {
+        decided = (try? profile.knownPeers())?.lookup(fingerprint: key)?.name
+      }
+    }
+    guard let decided, decided != claimed.unsanitised else { return claimed }
+    return PeerText("\(decided) (calls itself \(claimed.unsanitised))")
   }
 
   /// Known peers whose names look like the one `link`'s new key claims (its certificate's or its hello's):
@@ -752,10 +785,23 @@ public final class NetworkMatch {
 
   /// With --accept-new a new peer is let in without asking, and remembered like one the player accepted
   /// (so a later change of its key is caught).
+  /// The same for a host joined by its invite: the player chose its key by joining with it.
   private func rememberIfAcceptedNew(_ link: Link) {
-    guard case .trusted(.acceptedNew) = link.connection.tls.trustDecision,
-      let certificate = link.connection.tls.peerCertificate
-    else { return }
+    guard let certificate = link.connection.tls.peerCertificate else { return }
+    switch link.connection.tls.trustDecision {
+    case .trusted(.acceptedNew): break
+    case .trusted(.pinned) where inviteKey == certificate.fingerprint:
+      if (try? profile.knownPeers().lookup(fingerprint: certificate.fingerprint)) != nil {
+        guard let address = boundAddress else { return }
+        do {
+          try profile.bind(certificate.fingerprint, to: address)
+        } catch {
+          log.write("could not remember \(address) for \(certificate.fingerprint): \(error)")
+        }
+        return
+      }
+    default: return
+    }
     do {
       try profile.remember(name: certificate.commonName, fingerprint: certificate.fingerprint, address: boundAddress)
       log.write("remembered new peer \(certificate.commonName) \(certificate.fingerprint)")

@@ -49,6 +49,11 @@ public enum TicTacToe {
     case .join(let endpoint, let options, let ui, let ascii):
       return network(
         .join(endpoint), options: options, ui: screenMode(ui, environment), ascii: ascii, environment: environment)
+    case .joinInvite(let invite, let options, let ui, let ascii):
+      return network(
+        .joinInvite(invite), options: options, ui: screenMode(ui, environment), ascii: ascii, environment: environment)
+    case .invite:
+      return RunningHosts.run(paths: Paths(environment: environment))
     case .joinLAN(let name, let options, let ui, let ascii):
       let ui = screenMode(ui, environment)
       switch LANGames.find(name, timeout: 5) {
@@ -101,6 +106,8 @@ public enum TicTacToe {
   enum NetworkRole {
     case host(HostRequest)
     case join(Endpoint)
+    /// Join with an invite: its addresses in order, its key pinned by the options.
+    case joinInvite(Invite)
   }
 
   private static func network(
@@ -148,7 +155,7 @@ public enum TicTacToe {
     if let warning = context.warning {
       if ui == .plain { writeError("tictactoe: warning: \(warning)\n") } else { initial.append(.status(warning)) }
     }
-    var joining: Endpoint?
+    var joining: [Endpoint] = []
     switch role {
     case .host(let request):
       do {
@@ -162,7 +169,12 @@ public enum TicTacToe {
     case .join(let endpoint):
       match.advertisedFingerprint = advertised
       initial.append(.status("Connecting to \(endpoint)…"))
-      joining = endpoint
+      joining = [endpoint]
+    case .joinInvite(let invite):
+      match.inviteKey = invite.key
+      joining = invite.addresses.map { Endpoint(host: $0.host, port: $0.port) }
+      initial.append(.status("Joining with the invite: the host's key must be \(invite.key)."))
+      initial.append(.status("Connecting to \(joining[0])…"))
     }
     if ui == .curses {
       return runCursesNetwork(
@@ -177,10 +189,14 @@ public enum TicTacToe {
   ) -> [MatchEvent] {
     let addresses = (bind.map { [$0] } ?? Sockets.localAddresses())
       .map { $0.contains(":") ? "[\($0)]:\(match.port)" : "\($0):\(match.port)" }
+    // The invite: a friend who joins with it needs to check nothing. `tictactoe invite` prints it again.
+    let invite = RunningHosts.invite(key: identity.fingerprint, port: match.port, bind: bind)
+    if let invite { match.invitePath = RunningHosts.publish(invite, paths: profile.paths) }
     return [
       .status("Hosting \(rules) as \(profile.name) on port \(match.port)."),
       .status("Your key: \(identity.fingerprint)"),
       .status("Read aloud: \(identity.fingerprint.readAloud)"),
+    ] + (invite.map { [.status("Invite: \($0)")] } ?? []) + [
       .status(
         addresses.isEmpty
           ? "Friends on this machine join with: tictactoe join localhost:\(match.port)"
@@ -306,24 +322,41 @@ public enum TicTacToe {
   /// Hosting or joining chosen in the lobby: default trust (trust on first use), the saved rules.
   private static func startFromLobby(
     address: String?, advertised: Fingerprint?, settings: Settings, environment: [String: String], context: Context
-  ) -> Result<(NetworkMatch, [MatchEvent], Endpoint?), MatchEnd> {
-    let options = NetworkOptions()
+  ) -> Result<(NetworkMatch, [MatchEvent], [Endpoint]), MatchEnd> {
+    var options = NetworkOptions()
     let profile = profile(environment, name: nil)
+    var endpoints: [Endpoint] = []
+    var invite: Invite?
+    if let address {
+      if Invite.isInvite(address) {
+        do {
+          invite = try Invite.parse(address)
+        } catch {
+          return .failure(.setup("That invite cannot be used: \(error)."))
+        }
+        options.pins = invite.map { [PinnedKey($0.key, source: "the invite")] } ?? []
+        endpoints = invite?.addresses.map { Endpoint(host: $0.host, port: $0.port) } ?? []
+      } else if let endpoint = Endpoint(parsing: address) {
+        endpoints = [endpoint]
+      } else {
+        return .failure(
+          .setup("\"\(VisibleText.escaping(address))\" is not an address (HOST, HOST:PORT or [IPv6]:PORT) or an invite")
+        )
+      }
+    }
     do {
       let (identity, _) = try profile.identity(options: options)
       let match = NetworkMatch(
         role: address == nil ? .host : .joiner, profile: profile, identity: identity, options: options,
         rules: settings.rules, log: context.log, clock: { Monotonic.now() })
-      if let address {
-        guard let endpoint = Endpoint(parsing: address) else {
-          return .failure(.setup("\"\(address)\" is not an address: use HOST, HOST:PORT or [IPv6]:PORT"))
-        }
+      if address != nil {
         match.advertisedFingerprint = advertised
-        return .success((match, [], endpoint))
+        match.inviteKey = invite?.key
+        return .success((match, [], endpoints))
       }
       try match.host(bind: nil, port: Endpoint.defaultPort)
       return .success(
-        (match, hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules), nil))
+        (match, hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules), []))
     } catch let error as MatchEnd {
       return .failure(error)
     } catch let error as NetworkError {
@@ -335,7 +368,7 @@ public enum TicTacToe {
 
   /// `tictactoe host` or `join` in the full-screen UI.
   static func runCursesNetwork(
-    match: NetworkMatch, joining: Endpoint?, initial: [MatchEvent], ascii: Bool, environment: [String: String],
+    match: NetworkMatch, joining: [Endpoint], initial: [MatchEvent], ascii: Bool, environment: [String: String],
     context: Context
   ) -> Int32 {
     guard isatty(0) == 1 && isatty(1) == 1 else {
