@@ -167,6 +167,9 @@ public final class NetworkMatch {
   private var advertiser: Advertiser?
   /// Joiner: the fingerprint the LAN advertisement promised; the host's certificate must match it.
   public var advertisedFingerprint: Fingerprint?
+  /// Joiner: the name of the LAN game chosen, which a CA-issued certificate must carry (unless --peer-name
+  /// says another): the numeric address mDNS handed out proves nothing about who answers there.
+  public var lanGameName: String?
   /// The key of the peer the game is played with: a reconnection must present the same.
   private var gamePeerKey: Fingerprint?
   /// Joiner: where the host is, for reconnecting (as typed, and the numeric address the first connection
@@ -321,8 +324,8 @@ public final class NetworkMatch {
     let connection: PeerConnection
     do {
       connection = try PeerConnection(
-        fd: fd, context: try makeContext(expectedHost: endpoint.host), peerAddress: endpoint.description,
-        serverName: options.caFile != nil ? endpoint.host : nil)
+        fd: fd, context: try makeContext(expectedHost: lanGameName ?? endpoint.host), peerAddress: endpoint.description,
+        serverName: options.caFile != nil ? lanGameName ?? endpoint.host : nil)
     } catch {
       close(fd)
       throw error

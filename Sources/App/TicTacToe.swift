@@ -65,7 +65,7 @@ public enum TicTacToe {
         let advertised = game.txt?.fingerprint.flatMap { Fingerprint(parsing: $0) }
         return network(
           .join(Endpoint(host: address, port: port)), options: options, ui: ui, ascii: ascii, environment: environment,
-          advertised: advertised)
+          advertised: advertised, lanName: name)
       }
     case .list(let wait, let json):
       return LANGames.list(wait: wait, json: json, profile: profile(environment, name: nil))
@@ -112,7 +112,7 @@ public enum TicTacToe {
 
   private static func network(
     _ role: NetworkRole, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String],
-    advertised: Fingerprint? = nil
+    advertised: Fingerprint? = nil, lanName: String? = nil
   ) -> Int32 {
     let context = context(environment)
     let profile = profile(environment, name: options.name)
@@ -168,6 +168,7 @@ public enum TicTacToe {
       initial += match.advertise()
     case .join(let endpoint):
       match.advertisedFingerprint = advertised
+      match.lanGameName = lanName
       initial.append(.status("Connecting to \(endpoint)…"))
       joining = [endpoint]
     case .joinInvite(let invite):
