@@ -1,4 +1,5 @@
 import GameCore
+import Security
 import TerminalUI
 
 /// Reads and writes the settings file: "key = value" lines, "#" comments.
@@ -60,6 +61,9 @@ public enum SettingsFile {
 
   /// The saved settings; defaults when there is no file yet; an error naming the line when it is corrupt.
   public static func load(from path: String) throws(FileError) -> Settings {
+    if let (reason, fix) = FileExposure.problem(file: path) {
+      throw FileError(path: path, reason: "\(reason), so someone else could change your settings: run `\(fix)`")
+    }
     guard PosixFiles.exists(path) else { return Settings() }
     guard let data = PosixFiles.read(path) else {
       throw FileError(path: path, reason: "cannot be read")
@@ -75,6 +79,9 @@ public enum SettingsFile {
   /// Replaces the settings file atomically. A file that exists but does not load is never replaced: it may hold
   /// the player's hand edits, so it is reported (with its line) instead, to be fixed or deleted.
   public static func save(_ settings: Settings, to path: String) throws {
+    if let (reason, fix) = FileExposure.problem(file: path) {
+      throw FileError(path: path, reason: "\(reason); not written: run `\(fix)`")
+    }
     if PosixFiles.exists(path) {
       do {
         _ = try load(from: path)
