@@ -130,7 +130,7 @@ final class BotHost {
   func advertise() -> String? {
     guard let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else { return nil }
     let txt = ServiceTXT(
-      protocolVersions: ProtocolVersion.supported.map(Int.init), rules: txtRules, state: .waiting,
+      protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
       fingerprint: identity.fingerprint.description, displayName: profile.name, bot: level.rawValue)
     do {
       advertiser = try Advertiser(name: profile.name, port: port, txt: txt)

@@ -218,7 +218,7 @@ public final class NetworkMatch {
       return []
     }
     let txt = ServiceTXT(
-      protocolVersions: ProtocolVersion.supported.map(Int.init), rules: txtRules, state: .waiting,
+      protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
       fingerprint: identity.fingerprint.description, displayName: profile.name)
     do {
       advertiser = try Advertiser(name: profile.name, port: port, txt: txt)
@@ -629,16 +629,20 @@ public final class NetworkMatch {
     link.mayResume = false
     guard case .resume = message, let old = active, var session = old.session, session.keepsGameOnDrop else {
       var events: [MatchEvent] = []
+      var kept: Bool?
       if case .hello(_, let name, _) = message, let old = active, old.session?.keepsGameOnDrop == true {
         // The same player greets us afresh: its program lost the game (restarted, or gave up during the coin
         // toss). The kept game is over; this is a new match.
         log.write("\(name) at \(link.connection.peerAddress) came back without the game: starting a new match")
+        kept = old.session?.hostPlayedXLast
         old.connection.close(gracefully: false)
         old.session = nil
         active = nil
         events.append(.status("\(name) came back without the last game (restarted?): a new match begins."))
       }
       var session = newSession()
+      // Leaving and coming back must not re-roll the coin: the new match starts with the same first player.
+      session.keptHostPlaysX = kept
       let outputs = session.start(now: clock())
       link.session = session
       return events + apply(outputs, on: link)
@@ -714,6 +718,12 @@ public final class NetworkMatch {
         } else {
           events.append(.session(.peerHello(name: shownName(link, claimed: name), software: software)))
         }
+      case .gameStarted(1, let mark) where link === active && link.session?.firstPlayerWasKept == true:
+        let who = role == .host ? "Your opponent" : "You"
+        log.write("first player kept from the game left within the grace period: \(mark) here")
+        events.append(
+          .status("\(who) left a game here moments ago and came back: its first player is kept (no new coin toss)."))
+        events.append(.session(output))
       default:
         if link === active { events.append(.session(output)) }
       }

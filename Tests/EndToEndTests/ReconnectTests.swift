@@ -124,6 +124,38 @@ import Testing
     #expect(host.exitStatus() == 30)
   }
 
+  /// The mark a player was given in its latest "game 1:" line.
+  private func firstMark(_ player: Player) -> String? {
+    guard let line = player.output.components(separatedBy: "\n").last(where: { $0.hasPrefix("game 1:") }),
+      let range = line.range(of: "you play ")
+    else { return nil }
+    return String(line[range.upperBound...].prefix(1))
+  }
+
+  /// Leaving after the coin toss and joining again within the grace period cannot re-roll the coin: five times
+  /// over, the new match gives the joiner the mark it had (a re-toss would change it half the time).
+  @Test func leavingAndComingBackCannotRerollTheCoin() throws {
+    let (host, joiner, proxy, port) = try match()
+    defer { proxy.stop() }
+    let mark = try #require(firstMark(joiner), "\(joiner.output)")
+    var current = joiner
+    for round in 1...5 {
+      current.signal(SIGKILL)
+      let deadline = Date().addingTimeInterval(20)
+      while host.count("connection lost: waiting up to") < round && Date() < deadline { usleep(20_000) }
+      #expect(host.count("connection lost: waiting up to") == round, "\(host.output)")
+      let again = try Player(
+        ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: joiner.environment)
+      #expect(again.waitFor("game 1:"), "round \(round): \(again.output)\(again.errors)")
+      #expect(firstMark(again) == mark, "round \(round): \(again.output)")
+      #expect(again.output.contains("You left a game here moments ago and came back: its first player is kept"))
+      #expect(host.count("its first player is kept") == round, "\(host.output)")
+      current = again
+    }
+    current.send("quit")
+    #expect(host.exitStatus() == 30)
+  }
+
   @Test func afterTheGracePeriodTheRemainingPlayerClaimsTheGame() throws {
     let (host, joiner, proxy, _) = try match(grace: 5)
     defer { proxy.stop() }
