@@ -63,7 +63,8 @@ let package = Package(
     .testTarget(
       name: "AppTests",
       dependencies: [
-        "App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol", "TestSupport",
+        "App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol", "Discovery",
+        "TestSupport",
       ]),
     .testTarget(
       name: "EndToEndTests",

@@ -313,9 +313,12 @@ final class BotHost {
       if case .letIn(remember: true) = link.admission, let certificate { remember(certificate) }
     }
     if !reaction.games.isEmpty {
+      // Logged by the name trust was decided on (a known key's known name), with the claimed one beside it.
+      let claimed = link.seat?.session.peerName?.unsanitised ?? "?"
+      let decided = ShownName.decided(connection.tls.trustDecision, certificate: certificate) { nil }
       let peer = BotGameRecord.Peer(
-        name: link.seat?.session.peerName?.unsanitised ?? "?", fingerprint: certificate?.fingerprint.description ?? "?",
-        address: connection.peerAddress)
+        name: decided ?? claimed, fingerprint: certificate?.fingerprint.description ?? "?",
+        address: connection.peerAddress, claimed: decided.map { $0 == claimed ? nil : claimed } ?? nil)
       for game in reaction.games {
         if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
         log.write(game.logLine(peer: peer))

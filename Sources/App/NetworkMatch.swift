@@ -766,17 +766,8 @@ public final class NetworkMatch {
   /// differs. A new peer is shown by the name it claims (the question about it says it is a claim).
   private func shownName(_ link: Link, claimed: PeerText) -> PeerText {
     let tls = link.connection.tls
-    var decided: String?
-    switch tls.trustDecision {
-    case .trusted(.knownPeer(let name)): decided = name
-    case .trusted(.certificateAuthority): decided = tls.peerCertificate?.commonName
-    default:
-      if let key = tls.peerCertificate?.fingerprint {
-        decided = (try? profile.knownPeers())?.lookup(fingerprint: key)?.name
-      }
-    }
-    guard let decided, decided != claimed.unsanitised else { return claimed }
-    return PeerText("\(decided) (calls itself \(claimed.unsanitised))")
+    let decided = ShownName.decided(tls.trustDecision, certificate: tls.peerCertificate) { try? profile.knownPeers() }
+    return ShownName.label(decided: decided, claimed: claimed)
   }
 
   /// Known peers whose names look like the one `link`'s new key claims (its certificate's or its hello's):

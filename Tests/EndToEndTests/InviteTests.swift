@@ -82,6 +82,43 @@ import Testing
     #expect(host.exitStatus() == 128 + SIGTERM)
   }
 
+  /// The full-screen host and the lobby: the invite pasted into the join field pins the key (no question on the
+  /// joiner's side), and one with a typo is refused on the screen before anything is sent.
+  @Test func anInvitePastedIntoTheLobbyJoinsWithNothingToCheck() throws {
+    let alice = try Home("alice")
+    let host = try TmuxSession(
+      command: "sh -c '\(Binary.path) host --port 0 --bind 127.0.0.1; echo EXIT=$?; sleep 30'",
+      environment: alice.environment)
+    try host.waitFor(text: "Waiting for an opponent")
+    let invite = try Binary.run(["invite"], environment: alice.environment).stdout.trimmingCharacters(in: .newlines)
+    #expect(invite.hasPrefix("tictactoe:"), "\(invite)")
+    let lobby = try TmuxSession(
+      command: "sh -c '\(Binary.path); echo EXIT=$?; sleep 30'", environment: try Home("bob").environment)
+    try lobby.waitFor(text: "Play the computer")
+    func join(_ text: String) throws {
+      try lobby.send("Up", "Up", "Up", "Up", "Up", "Up")
+      try lobby.send("Down", "Down", "Down", "Enter")
+      let screen = try lobby.waitFor(text: "Join a game by address")
+      #expect(screen.contains("or an invite (tictactoe:…)"), "\(screen)")
+      try lobby.send("C-u")
+      try lobby.send("-l", text)
+      try lobby.send("Enter")
+    }
+    var typo = Array(invite)
+    typo[15] = typo[15] == "x" ? "y" : "x"
+    try join(String(typo))
+    try lobby.waitFor(text: "its check does not match")
+    try lobby.send("Escape")
+    try lobby.waitFor(text: "Play the computer")
+    try join(invite)
+    let waiting = try lobby.waitFor(text: "Waiting for alice to let you in")
+    #expect(!waiting.contains("Trust it?"))
+    try host.waitFor(text: "bob wants to join — accept?")
+    try host.send("y")
+    try lobby.waitFor(text: "Game 1:")
+    try host.waitFor(text: "Game 1:")
+  }
+
   @Test func aMistypedInviteIsCaughtBeforeConnecting() throws {
     let alice = try Home("alice")
     let (host, _, invite) = try host(alice)
