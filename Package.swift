@@ -17,6 +17,8 @@ let package = Package(
     .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl"),
     .systemLibrary(name: "CDNSSD", path: "Sources/CDNSSD"),
     .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+    .systemLibrary(name: "CMiniUPnPc", path: "Sources/CMiniUPnPc"),
+    .systemLibrary(name: "CNatPMP", path: "Sources/CNatPMP"),
     .target(name: "GameCore", swiftSettings: optimised),
     .target(name: "UntrustedText"),
     .target(name: "WireProtocol", dependencies: ["GameCore", "UntrustedText"]),
@@ -24,6 +26,9 @@ let package = Package(
     .target(name: "Discovery", dependencies: ["CDNSSD"]),
     .target(name: "Session", dependencies: ["GameCore", "WireProtocol", "UntrustedText"]),
     .target(name: "EventLoop", dependencies: ["CEpoll"]),
+    // Asking the LAN's router to open the host's port: PCP (its own codec), NAT-PMP (libnatpmp), UPnP IGD
+    // (its own bounded SSDP and HTTP; libminiupnpc parses what the router sends).
+    .target(name: "PortMapping", dependencies: ["CMiniUPnPc", "CNatPMP"]),
     .target(name: "Transport", dependencies: ["Security", "WireProtocol"]),
     .target(name: "TerminalUI", dependencies: ["GameCore", "UntrustedText"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
@@ -31,7 +36,7 @@ let package = Package(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
-        "UntrustedText", "EventLoop",
+        "UntrustedText", "EventLoop", "PortMapping",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
@@ -59,6 +64,7 @@ let package = Package(
       dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText", "TestSupport", "SessionTestSupport"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+    .testTarget(name: "PortMappingTests", dependencies: ["PortMapping"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "UntrustedText"]),
     .testTarget(
       name: "AppTests",

@@ -71,6 +71,10 @@ public enum CommandLineGrammar {
     Option(name: "--grace", value: .text("S"), commands: trustCommands, summary: "seconds kept for a reconnection"),
     Option(name: "--lan", value: .text("GAME"), commands: [.join], summary: "join the game announced as GAME"),
     Option(name: "--wait", value: .text("SECONDS"), commands: [.list], summary: "how long to look for games"),
+    Option(
+      name: "--map-port", value: .none, commands: [.host],
+      summary: "ask the router to open the port (UPnP, NAT-PMP, PCP)"),
+    Option(name: "--no-map-port", value: .none, commands: [.host], summary: "never ask the router"),
     Option(name: "--json", value: .none, commands: [.list], summary: "print JSON"),
     Option(name: "--yes", value: .none, commands: [.identity], summary: "replace the identity without asking"),
     Option(name: "--accept-new", value: .none, commands: trustCommands, summary: "accept new peers without asking"),

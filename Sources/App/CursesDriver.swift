@@ -65,6 +65,9 @@ public final class CursesDriver {
     loop.beforeEachWait { [unowned self] in self.beforeWaiting() }
     if exitStatus == nil { loop.run() }
     lanSync?.clear()
+    // Whatever is still attached lets go (a host's port mapping is removed from the router).
+    running?.detach()
+    for old in retiring { old.detach() }
     return exitStatus ?? 0
   }
 

@@ -110,7 +110,8 @@ public enum CommandLineParser {
       tictactoe [--ui curses|plain] [--ascii]
       tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first me|them|random]
                      [--ui curses|plain] [--ascii]
-      tictactoe host [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [--grace S] [TRUST] [--ui MODE]
+      tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME] [--size N] [--k K] [--grace S] [TRUST]
+                     [--ui MODE]
       tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [TRUST]
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe join INVITE [--name NAME] [--grace S] [--ui MODE]
@@ -141,6 +142,9 @@ public enum CommandLineParser {
                         joiners at once, until Ctrl-C or SIGTERM; new joiners are let in only with --accept-new
       --port P          host on port P (default 7177; 0 picks a free port)
       --bind ADDR       host on this address only (default: every address, IPv6 and IPv4)
+      --map-port        ask the router to open the port for players on the internet (UPnP, NAT-PMP, PCP);
+                        the mapping is removed when hosting stops (default: the map_port setting, else no)
+      --no-map-port     never ask the router (the practice bot never asks unless told to)
       --name NAME       your name for this game (default: the `name` setting, else the login name)
       --lan GAME        join the game announced on the local network under the name GAME
       --grace S         keep a game S seconds after the connection drops, for the joiner to reconnect
@@ -322,6 +326,12 @@ public enum CommandLineParser {
         network.verifyName = false
       case "--insecure":
         network.insecure = true
+      case "--map-port", "--no-map-port":
+        let wanted = argument == "--map-port"
+        if let earlier = network.mapPort, earlier != wanted {
+          throw UsageError(message: "--map-port and --no-map-port cannot be combined")
+        }
+        network.mapPort = wanted
       case "--cert":
         network.certificateFile = try value(for: argument)
       case "--key":

@@ -11,6 +11,8 @@ final class MatchOnLoop {
   private var sync: DescriptorSync?
   private var timer: EventLoop.TimerID?
   private var timerDue: Double?
+  /// A host's port mapping on its router, when asked for.
+  private var mapping: PortMappingOnLoop?
 
   init(_ match: NetworkMatch, loop: EventLoop, report: @escaping ([MatchEvent]) -> Void) {
     self.match = match
@@ -21,6 +23,20 @@ final class MatchOnLoop {
       let writable = revents & Int16(POLLOUT) != 0
       self.report(self.match.handle(readable: readable ? [fd] : [], writable: writable ? [fd] : []))
     }
+    if match.role == .host && match.mapsPort { startPortMapping() }
+  }
+
+  private func startPortMapping() {
+    let mapping = PortMappingOnLoop(loop: loop, port: match.port, paths: match.paths) { [weak self] lines, external in
+      guard let self else { return }
+      var events = lines.map { MatchEvent.status($0) }
+      if let external, let invite = self.match.inviteWith(external: external) {
+        events.append(.status("Invite: \(invite)"))
+      }
+      self.report(events)
+    }
+    self.mapping = mapping
+    mapping.start()
   }
 
   /// Brings the loop up to date with the match (call before each wait).
@@ -69,6 +85,8 @@ final class MatchOnLoop {
 
   /// Lets go of the loop: nothing of the match is watched any more.
   func detach() {
+    mapping?.stop()  // the router closes the port again (waiting at most a second)
+    mapping = nil
     sync?.clear()
     sync = nil
     loop.cancel(timer)

@@ -204,6 +204,24 @@ public final class NetworkMatch {
 
   /// Host: the file `tictactoe invite` reads this host's invite from (removed when the match goes).
   var invitePath: String?
+  /// Host: ask the router to open the port (the front end's loop runs `PortMappingOnLoop`).
+  public var mapsPort = false
+  /// Host: the address given to `host(bind:)`, for the invite.
+  private(set) var hostBind: String?
+  public var paths: Paths { profile.paths }
+
+  /// Host: the invite again, with `external` (a port the router opened) as its first address, published for
+  /// `tictactoe invite`; nil when there is nothing new to say.
+  func inviteWith(external: Invite.Address) -> Invite? {
+    guard let local = RunningHosts.invite(key: identity.fingerprint, port: port, bind: hostBind),
+      let invite = Invite(
+        key: local.key,
+        addresses: Array(([external] + local.addresses.filter { $0 != external }).prefix(Invite.maximumAddresses)))
+    else { return nil }
+    RunningHosts.withdraw(invitePath)
+    invitePath = RunningHosts.publish(invite, paths: profile.paths)
+    return invite
+  }
 
   deinit {
     RunningHosts.withdraw(invitePath)
@@ -272,6 +290,7 @@ public final class NetworkMatch {
   /// Host: listens for joiners.
   public func host(bind: String?, port: UInt16) throws(NetworkError) {
     listeners = try Sockets.listen(bind: bind, port: port)
+    hostBind = bind
     self.port = listeners.first.map(Sockets.localPort) ?? port
     log.write("hosting on \(bind ?? "*"):\(self.port)")
   }

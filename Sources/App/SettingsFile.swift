@@ -37,6 +37,9 @@ public enum SettingsFile {
           throw fail("name must be 1 to 64 bytes, found \"\(value)\"")
         }
         settings.name = value
+      case "map_port":
+        guard value == "yes" || value == "no" else { throw fail("map_port must be yes or no, found \"\(value)\"") }
+        settings.mapPort = value == "yes"
       default:
         // Unknown keys are kept for a later version's sake and otherwise ignored.
         continue
@@ -55,7 +58,7 @@ public enum SettingsFile {
     k = \(settings.k)
     level = \(settings.aiLevel.rawValue)
     first = \(settings.first.rawValue)
-    \(settings.name.map { "name = \($0)\n" } ?? "")
+    \(settings.name.map { "name = \($0)\n" } ?? "")\(settings.mapPort.map { "map_port = \($0 ? "yes" : "no")\n" } ?? "")
     """
   }
 

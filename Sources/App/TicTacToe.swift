@@ -164,6 +164,8 @@ public enum TicTacToe {
         writeError("tictactoe: \(error)\n")
         return ExitStatus.code(for: .network(error))
       }
+      // Only when asked (here or in the settings) is the router asked to open the port.
+      match.mapsPort = options.mapPort ?? context.settings.mapPort ?? false
       initial += hostIntroduction(match: match, profile: profile, identity: identity, rules: rules, bind: request.bind)
       initial += match.advertise()
     case .join(let endpoint):

@@ -13,6 +13,9 @@ public struct Settings: Sendable, Equatable {
   public var first = FirstPlayer.me
   /// The name shown to other players; nil means the login name.
   public var name: String?
+  /// Whether hosting asks the router to open the port (UPnP, NAT-PMP, PCP); nil: not decided yet (the
+  /// full-screen host offers it, and nothing else asks the router).
+  public var mapPort: Bool?
 
   public init() {}
 

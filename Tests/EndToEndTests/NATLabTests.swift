@@ -1,0 +1,141 @@
+import Foundation
+import Security
+import TestSupport
+import Testing
+
+/// Play across a home router: network namespaces with a host at home (10.203.0.2), a router that masquerades and
+/// runs Debian's miniupnpd (10.203.0.1 inside, 198.51.101.1 outside), and a joiner on the "internet"
+/// (198.51.101.2), made by scripts/nat-lab.sh. The outside range is blocked in this machine's own namespace
+/// first, and nothing is sent to it from here. Needs root (scripts/test.sh runs as root; under CI a skip fails).
+@Suite(.serialized) struct NATLabTests {
+  static var canRun: Bool { getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/miniupnpd") }
+
+  /// One lab: its namespaces, and the router's log.
+  final class Lab {
+    let directory: String
+    let env: [String: String]
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("scripts/nat-lab.sh").path
+
+    init(_ mode: String) throws {
+      directory = try TestDirectory.make("nat-lab")
+      _ = try Tool.run("bash", [Self.script, "up", directory, mode])
+      var values: [String: String] = [:]
+      for line in try String(contentsOfFile: directory + "/lab.env", encoding: .utf8).split(separator: "\n") {
+        let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2 { values[parts[0]] = parts[1] }
+      }
+      env = values
+    }
+
+    deinit { _ = try? Tool.run("bash", [Self.script, "down", directory]) }
+
+    var routerLog: String { (try? String(contentsOfFile: directory + "/miniupnpd.log", encoding: .utf8)) ?? "" }
+    var mappings: Int {
+      let rules = (try? Tool.run("bash", [Self.script, "ruleset", directory])) ?? ""
+      return rules.components(separatedBy: "dnat ip to").count - 1
+    }
+
+    /// A `tictactoe` in namespace `namespace` (plain mode), with its own home.
+    func player(in namespace: String, _ name: String, _ arguments: [String]) throws -> Player {
+      var environment = try Binary.sandbox().environment
+      environment["USER"] = name
+      return try Player(
+        ["netns", "exec", env[namespace]!, Binary.path] + arguments + ["--ui", "plain"], environment: environment,
+        executable: "/usr/sbin/ip")
+    }
+
+    /// Whether a TCP connection from the internet side reaches the router's outside port.
+    func reachableFromOutside(port: Int) -> Bool {
+      let probe = "exec 3<>/dev/tcp/\(env["ROUTER_WAN_IP"]!)/\(port)"
+      let result = try? ChildProcess.run(
+        "/usr/sbin/ip", ["netns", "exec", env["INTERNET_NS"]!, "timeout", "3", "bash", "-c", probe], errors: .null)
+      return result?.status == 0
+    }
+  }
+
+  /// The invite printed last (the one with the router's outside address first, once it is known).
+  private func lastInvite(_ player: Player) -> String? {
+    player.output.split(separator: "\n").last { $0.hasPrefix("Invite: ") }.map { String($0.dropFirst(8)) }
+  }
+
+  @Test(.enabled(if: canRun)) func aGameAcrossTheRouterFromThePrintedInviteAlone() throws {
+    let lab = try Lab("both")
+    let host = try lab.player(in: "HOME_NS", "alice", ["host", "--port", "7177", "--map-port", "--accept-new"])
+    #expect(
+      host.waitFor("players on the internet can join at 198.51.101.1:7177."), "\(host.output)\(host.errors)")
+    #expect(host.output.contains("(PCP, renewed while you host)"), "PCP is kept first: \(host.output)")
+    #expect(host.waitFor("Invite: tictactoe:") && host.count("Invite: ") == 2)
+    let invite = try #require(lastInvite(host))
+    #expect(try Invite.parse(invite).addresses.first == .init(host: "198.51.101.1", port: 7177), "\(invite)")
+    // One mapping: the others that succeeded were removed again. The router's log says which protocol.
+    #expect(lab.mappings == 1, "\(lab.routerLog)")
+    #expect(lab.routerLog.contains("PCP"), "\(lab.routerLog)")
+    let joiner = try lab.player(in: "INTERNET_NS", "bob", ["join", invite])
+    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    #expect(!joiner.output.contains("Trust it?"))
+    #expect(joiner.output.contains("Connected to 198.51.101.1:7177"), "\(joiner.output)")
+    Player.playOut(host, joiner)
+    #expect(host.output.contains("result: ") && joiner.output.contains("result: "), "\(host.output)")
+    host.send("quit")
+    #expect(host.exitStatus() == 0)
+    // Gone with the host: the router's rule, and the port from outside.
+    #expect(lab.mappings == 0, "\(lab.routerLog)")
+    #expect(!lab.reachableFromOutside(port: 7177))
+  }
+
+  /// A router that speaks UPnP only: mapped by UPnP, removed on SIGTERM.
+  @Test(.enabled(if: canRun)) func aUPnPOnlyRouterIsUsedAndTheMappingGoesOnSIGTERM() throws {
+    let lab = try Lab("upnp")
+    let host = try lab.player(in: "HOME_NS", "alice", ["host", "--port", "7177", "--map-port"])
+    #expect(
+      host.waitFor("(UPnP, renewed while you host): players on the internet can join at 198.51.101.1:7177."),
+      "\(host.output)\(host.errors)")
+    #expect(lab.mappings == 1)
+    #expect(lab.reachableFromOutside(port: 7177))
+    host.signal(SIGTERM)
+    #expect(host.exitStatus() == 128 + SIGTERM)
+    #expect(lab.mappings == 0, "\(lab.routerLog)")
+  }
+
+  /// NAT-PMP and PCP only (miniupnpd serves both on one switch): PCP is kept.
+  @Test(.enabled(if: canRun)) func aNATPMPAndPCPRouterKeepsPCP() throws {
+    let lab = try Lab("natpmp")
+    let host = try lab.player(in: "HOME_NS", "alice", ["host", "--port", "7177", "--map-port"])
+    #expect(
+      host.waitFor("(PCP, renewed while you host): players on the internet can join at 198.51.101.1:7177."),
+      "\(host.output)\(host.errors)")
+    #expect(lab.mappings == 1)
+    host.signal(SIGINT)
+    #expect(host.exitStatus() == 128 + SIGINT)
+    #expect(lab.mappings == 0, "\(lab.routerLog)")
+  }
+
+  /// No mapping daemon: the player is told what to do, and hosting on the LAN goes on (a joiner on the router's
+  /// side of the home LAN plays).
+  @Test(.enabled(if: canRun)) func aRouterThatAnswersNothingIsNamedAndTheLANStillPlays() throws {
+    let lab = try Lab("none")
+    let host = try lab.player(in: "HOME_NS", "alice", ["host", "--port", "7177", "--map-port", "--accept-new"])
+    let said =
+      "No answer from your router 10.203.0.1 to UPnP, NAT-PMP or PCP: forward TCP port 7177 to 10.203.0.2 in your"
+      + " router's settings by hand, or ask your friend to host instead."
+    #expect(host.waitFor(said, timeout: 10), "\(host.output)")
+    let neighbour = try lab.player(in: "ROUTER_NS", "carol", ["join", "10.203.0.2:7177", "--accept-new"])
+    #expect(neighbour.waitFor("game 1:"), "\(neighbour.output)\(neighbour.errors)")
+    neighbour.send("quit")
+    #expect(host.exitStatus() == 30)
+  }
+
+  /// Without --map-port (and no setting) the router is never asked.
+  @Test(.enabled(if: canRun)) func withoutMapPortTheRouterIsNeverAsked() throws {
+    let lab = try Lab("both")
+    let host = try lab.player(in: "HOME_NS", "alice", ["host", "--port", "7177"])
+    #expect(host.waitFor("Waiting for an opponent"))
+    usleep(500_000)
+    #expect(!host.output.contains("router"), "\(host.output)")
+    #expect(
+      !lab.routerLog.contains("request received") && !lab.routerLog.contains("AddPortMapping"), "\(lab.routerLog)")
+    host.signal(SIGTERM)
+    #expect(host.exitStatus() == 128 + SIGTERM)
+  }
+}
