@@ -54,6 +54,128 @@ import Testing
     }
   }
 
+  /// scripts/fake-gateway.py in the lab's router namespace (a lab made with "none": no miniupnpd), or at
+  /// `address` in another namespace; its log of requests.
+  final class FakeGateway {
+    let process: ChildProcess
+    let logPath: String
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("scripts/fake-gateway.py").path
+
+    init(_ mode: String, lab: Lab, namespace: String = "ROUTER_NS", address: String = "10.203.0.1") throws {
+      logPath = lab.directory + "/fake-\(mode)-\(namespace).log"
+      process = try ChildProcess(
+        "/usr/sbin/ip", ["netns", "exec", lab.env[namespace]!, "python3", Self.script, mode, address, logPath],
+        output: .null, errors: .null)
+      let deadline = Date().addingTimeInterval(10)
+      while !log.contains("ready") && Date() < deadline { usleep(20_000) }
+    }
+
+    deinit {
+      process.signal(SIGTERM)
+      process.stop()
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+  }
+
+  /// A host with --map-port against a fake gateway in `mode`, until it has said how the mapping went.
+  private func hostAgainstFake(_ mode: String, lab: Lab, expecting words: String) throws -> (Player, FakeGateway) {
+    let fake = try FakeGateway(mode, lab: lab)
+    let host = try lab.player(in: "HOME_NS", "alice", ["host", "--port", "7177", "--map-port"])
+    #expect(host.waitFor(words, timeout: 10), "\(host.output)\(host.errors)\nfake: \(fake.log)")
+    return (host, fake)
+  }
+
+  @Test(.enabled(if: canRun)) func aSharedOrPrivateOutsideAddressIsNamedAndLeftOutOfTheInvite() throws {
+    let lab = try Lab("none")
+    let (shared, _) = try hostAgainstFake(
+      "shared", lab: lab,
+      expecting: "but the router's own outside address 100.64.1.2 is shared (carrier-grade NAT, 100.64.0.0/10):"
+        + " players on the internet cannot reach this host. Play over IPv6, or ask your friend to host.")
+    #expect(shared.count("Invite: ") == 1, "no invite with an address nobody outside can use: \(shared.output)")
+    shared.signal(SIGTERM)
+    #expect(shared.exitStatus() == 128 + SIGTERM)
+    let (privately, _) = try hostAgainstFake(
+      "private", lab: lab, expecting: "outside address 192.168.0.5 is private: it is behind another router")
+    privately.signal(SIGTERM)
+    #expect(privately.exitStatus() == 128 + SIGTERM)
+  }
+
+  @Test(.enabled(if: canRun)) func aRefusalIsGivenInTheRoutersWords() throws {
+    let lab = try Lab("none")
+    let (host, _) = try hostAgainstFake(
+      "refuse", lab: lab,
+      expecting: "Your router 10.203.0.1 did not open port 7177 (UPnP: AddPortMapping: 606 Action not authorized):"
+        + " forward TCP port 7177 to 10.203.0.2")
+    host.signal(SIGTERM)
+    #expect(host.exitStatus() == 128 + SIGTERM)
+  }
+
+  @Test(.enabled(if: canRun)) func aTakenOutsidePortMovesToTheNextAndSaysWhich() throws {
+    let lab = try Lab("none")
+    let (host, fake) = try hostAgainstFake(
+      "taken", lab: lab, expecting: "Port 7177 is mapped to outside port 7178 (7177 was taken) on your router")
+    #expect(host.waitFor("Invite: tictactoe:") && host.count("/7178") == 1, "\(host.output)")
+    host.signal(SIGTERM)
+    #expect(host.exitStatus() == 128 + SIGTERM)
+    #expect(fake.log.contains("SOAP DeletePortMapping port=7178"), "\(fake.log)")
+  }
+
+  /// A router that takes only permanent leases: mapped permanently and recorded; removed on the way out, and a
+  /// crashed run's mapping is removed at the next start.
+  @Test(.enabled(if: canRun)) func permanentLeasesAreRecordedAndRemovedEvenAfterACrash() throws {
+    let lab = try Lab("none")
+    let fake = try FakeGateway("permanent", lab: lab)
+    var environment = try Binary.sandbox().environment
+    environment["USER"] = "alice"
+    let state = environment["XDG_STATE_HOME"]! + "/tictactoe/permanent-mapping"
+    func host() throws -> Player {
+      try Player(
+        ["netns", "exec", lab.env["HOME_NS"]!, Binary.path, "host", "--port", "7177", "--map-port", "--ui", "plain"],
+        environment: environment, executable: "/usr/sbin/ip")
+    }
+    let first = try host()
+    #expect(first.waitFor("(UPnP, permanently, until you stop hosting)", timeout: 10), "\(first.output)\(fake.log)")
+    #expect(fake.log.contains("SOAP AddPortMapping port=7177 lease=0"), "\(fake.log)")
+    #expect(FileManager.default.fileExists(atPath: state))
+    first.signal(SIGKILL)
+    _ = first.exitStatus()
+    #expect(!fake.log.contains("DeletePortMapping"))
+    let second = try host()
+    #expect(
+      second.waitFor("Removed the permanent mapping of port 7177 a crashed run left.", timeout: 10), "\(second.output)")
+    #expect(second.waitFor("(UPnP, permanently, until you stop hosting)", timeout: 10))
+    second.signal(SIGTERM)
+    #expect(second.exitStatus() == 128 + SIGTERM)
+    #expect(fake.log.components(separatedBy: "SOAP DeletePortMapping port=7177").count - 1 == 2, "\(fake.log)")
+    #expect(!FileManager.default.fileExists(atPath: state))
+  }
+
+  /// A description elsewhere, a huge one, or a router that never answers: named, bounded, and no request to any
+  /// other host.
+  @Test(.enabled(if: canRun)) func aHostileGatewayCostsAtMostItsDeadlineAndIsNeverFollowed() throws {
+    let lab = try Lab("none")
+    let bystander = try FakeGateway("silent", lab: lab, namespace: "INTERNET_NS", address: "198.51.101.2")
+    let (elsewhere, _) = try hostAgainstFake(
+      "elsewhere", lab: lab, expecting: "it points to a description on another host (198.51.101.2); not asked")
+    elsewhere.signal(SIGTERM)
+    #expect(elsewhere.exitStatus() == 128 + SIGTERM)
+    #expect(!bystander.log.contains("held"), "the program went to another host: \(bystander.log)")
+    let (huge, _) = try hostAgainstFake(
+      "huge", lab: lab, expecting: "its description could not be read: the reply is larger than 65536 bytes")
+    huge.signal(SIGTERM)
+    #expect(huge.exitStatus() == 128 + SIGTERM)
+    let started = Date()
+    let (silent, _) = try hostAgainstFake(
+      "silent", lab: lab, expecting: "its description could not be read: no whole answer from 10.203.0.1:5000 in time")
+    // The attempts take about 2 s in all; the bound is loose (a loaded machine), the point is that it ends.
+    #expect(Date().timeIntervalSince(started) < 8)
+    #expect(silent.waitFor("Waiting for an opponent"))
+    silent.signal(SIGTERM)
+    #expect(silent.exitStatus() == 128 + SIGTERM)
+  }
+
   /// The invite printed last (the one with the router's outside address first, once it is known).
   private func lastInvite(_ player: Player) -> String? {
     player.output.split(separator: "\n").last { $0.hasPrefix("Invite: ") }.map { String($0.dropFirst(8)) }
