@@ -64,7 +64,7 @@ let package = Package(
       dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText", "TestSupport", "SessionTestSupport"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
-    .testTarget(name: "PortMappingTests", dependencies: ["PortMapping"]),
+    .testTarget(name: "PortMappingTests", dependencies: ["PortMapping"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "UntrustedText"]),
     .testTarget(
       name: "AppTests",

@@ -42,6 +42,8 @@ target hello-negotiation HelloNegotiationFuzz Fuzz/HelloNegotiationTarget.swift 
 # Only the known-peers files and what they use; UTCCalendar imports COpenSSL (for time() and ASN1_TIME).
 target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
   Sources/Security/{KnownPeers,KnownPeer,KnownPeersError,Fingerprint,Base64,CalendarDay,UTCCalendar}.swift
+# PCP answers: the codec alone.
+target pcp-response PCPResponseFuzz Fuzz/PCPResponseTarget.swift Sources/PortMapping/PCPMessage.swift
 # Invites and what they use (Digest's SHA-256 is OpenSSL's).
 target invite InviteFuzz Fuzz/InviteTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
   Sources/Security/{Invite,Fingerprint,Base64,Digest,HostName}.swift
@@ -52,6 +54,7 @@ corpus_of() {
   case "$1" in
     known-peers) echo Tests/SecurityTests/FuzzCorpus ;;
     invite) echo Tests/SecurityTests/InviteFuzzCorpus ;;
+    pcp-response) echo Tests/PortMappingTests/FuzzCorpus ;;
     *) echo "$WIRE_CORPUS/$1" ;;
   esac
 }
@@ -93,6 +96,10 @@ prepare() {
       ;;
     known-peers)
       seed "$name" peer "# known peers\n\n$peer"
+      ;;
+    pcp-response)
+      seed "$name" success '\x02\x81\x00\x00\x00\x00\x02\x58\x00\x00\x10\x00'"$(printf '\\x00%.0s' {1..12})$(printf '\\x%02x' {1..12})"'\x06\x00\x00\x00\x1c\x09\x1c\x0b'"$(printf '\\x00%.0s' {1..10})"'\xff\xff\xc6\x33\x65\x01'
+      seed "$name" natpmp '\x00\x81\x00\x01'
       ;;
     invite)
       seed "$name" three "tictactoe:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8@192.0.2.7/7177,2001:db8::7/7177,alice.example/7000+a93f17"
@@ -144,4 +151,5 @@ run message-decode || status=1
 run hello-negotiation || status=1
 run known-peers || status=1
 run invite || status=1
+run pcp-response || status=1
 exit "$status"

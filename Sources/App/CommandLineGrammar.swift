@@ -4,7 +4,7 @@
 public enum CommandLineGrammar {
   /// A command, the first word; `lobby` is what no command means.
   public enum Command: String, CaseIterable, Sendable {
-    case lobby, play, host, join, invite, list, identity, peers, completions
+    case lobby, play, host, join, invite, list, identity, peers, doctor, completions
 
     /// What the command does, in a few words (shown by the shells that show descriptions).
     public var summary: String {
@@ -17,6 +17,7 @@ public enum CommandLineGrammar {
       case .list: "list the games announced on the LAN"
       case .identity: "show, make, import or export your key"
       case .peers: "list, rename or forget the peers you know"
+      case .doctor: "check what stands between you and a game"
       case .completions: "print shell completions"
       }
     }
@@ -75,6 +76,7 @@ public enum CommandLineGrammar {
       name: "--map-port", value: .none, commands: [.host],
       summary: "ask the router to open the port (UPnP, NAT-PMP, PCP)"),
     Option(name: "--no-map-port", value: .none, commands: [.host], summary: "never ask the router"),
+    Option(name: "--router", value: .none, commands: [.doctor], summary: "also ask the router (changing nothing)"),
     Option(name: "--json", value: .none, commands: [.list], summary: "print JSON"),
     Option(name: "--yes", value: .none, commands: [.identity], summary: "replace the identity without asking"),
     Option(name: "--accept-new", value: .none, commands: trustCommands, summary: "accept new peers without asking"),

@@ -82,6 +82,8 @@ public enum Invocation: Sendable, Equatable {
   case joinInvite(Invite, NetworkOptions, ui: UIMode, ascii: Bool)
   /// Print the invites of the games this user is hosting.
   case invite
+  /// Check the files, the LAN, the addresses, the router (with `router`) and the firewall.
+  case doctor(router: Bool)
   /// Join the game announced on the LAN under this name.
   case joinLAN(String, NetworkOptions, ui: UIMode, ascii: Bool)
   /// Print the games announced on the LAN.
@@ -119,6 +121,7 @@ public enum CommandLineParser {
       tictactoe list [--wait SECONDS] [--json]
       tictactoe identity [show | new [--yes] | import CERT.pem KEY.pem | import FILE.p12 [--password-file F] | export]
       tictactoe invite
+      tictactoe doctor [--router]
       tictactoe peers [list | rename NAME|FINGERPRINT NEWNAME | forget NAME|FINGERPRINT]
       tictactoe completions bash|zsh|fish
       tictactoe --help | --version
@@ -130,6 +133,7 @@ public enum CommandLineParser {
     `host` also shows an invite (tictactoe:KEY@ADDRESS/PORT,...+CHECK; `invite` prints it again): `join INVITE`
     tries its addresses with the host's key pinned, so nothing is asked and any other key is refused.
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins, many at once, until stopped.
+    `doctor` checks the files, LAN discovery, the addresses, the router and the firewall, each with a hint.
     `completions SHELL` prints the completion script of bash, zsh or fish: source <(tictactoe completions bash).
 
     Options:
@@ -145,6 +149,7 @@ public enum CommandLineParser {
       --map-port        ask the router to open the port for players on the internet (UPnP, NAT-PMP, PCP);
                         the mapping is removed when hosting stops (default: the map_port setting, else no)
       --no-map-port     never ask the router (the practice bot never asks unless told to)
+      --router          `doctor` also asks the router which mapping protocols it speaks and its outside address
       --name NAME       your name for this game (default: the `name` setting, else the login name)
       --lan GAME        join the game announced on the local network under the name GAME
       --grace S         keep a game S seconds after the connection drops, for the joiner to reconnect
@@ -208,6 +213,7 @@ public enum CommandLineParser {
     var wait = 2.0
     var json = false
     var yes = false
+    var router = false
 
     func value(for option: String) throws(UsageError) -> String {
       guard let next = rest.first else { throw UsageError(message: "\(option) needs a value") }
@@ -326,6 +332,8 @@ public enum CommandLineParser {
         network.verifyName = false
       case "--insecure":
         network.insecure = true
+      case "--router":
+        router = true
       case "--map-port", "--no-map-port":
         let wanted = argument == "--map-port"
         if let earlier = network.mapPort, earlier != wanted {
@@ -416,6 +424,9 @@ public enum CommandLineParser {
     case .invite:
       try noPositional()
       return .invite
+    case .doctor:
+      try noPositional()
+      return .doctor(router: router)
     case .identity:
       return .identity(
         try identityCommand(positional, passwordFile: network.passwordFile, yes: yes), name: network.name)

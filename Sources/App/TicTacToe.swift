@@ -54,6 +54,9 @@ public enum TicTacToe {
         .joinInvite(invite), options: options, ui: screenMode(ui, environment), ascii: ascii, environment: environment)
     case .invite:
       return RunningHosts.run(paths: Paths(environment: environment))
+    case .doctor(let router):
+      return Doctor.run(
+        paths: Paths(environment: environment), profile: profile(environment, name: nil), router: router)
     case .joinLAN(let name, let options, let ui, let ascii):
       let ui = screenMode(ui, environment)
       switch LANGames.find(name, timeout: 5) {

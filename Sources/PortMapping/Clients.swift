@@ -46,7 +46,28 @@ public struct MappingClients: Sendable {
     }
   }
 
+  /// Whether the gateway answers PCP at all (an ANNOUNCE, which changes nothing on it).
+  public func speaksPCP(seconds: Double) -> Bool {
+    guard let client = Exchange.localAddress(toward: gateway),
+      let answer = Exchange.udp(
+        PCPMessage.announceRequest(client: client), to: gateway, port: 5351, until: Exchange.now() + seconds,
+        limit: PCPMessage.maximumLength)
+    else { return false }
+    return (try? PCPMessage.parseAnnounceResponse(answer)) != nil
+  }
+
   // MARK: NAT-PMP
+
+  /// The gateway's outside address by NAT-PMP (a public address request, which changes nothing), or nil.
+  public func natPMPExternalAddress(seconds: Double) -> String? {
+    guard let gatewayAddress = Exchange.address(gateway, 0)?.sin_addr.s_addr else { return nil }
+    let address = tictactoe_natpmp_request(gatewayAddress, 1, 0, 0, 0, Int32(seconds * 1000))
+    guard address.result >= 0 else { return nil }
+    var raw = in_addr(s_addr: address.public_address)
+    var text = [CChar](repeating: 0, count: 16)
+    guard inet_ntop(AF_INET, &raw, &text, 16) != nil else { return nil }
+    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
 
   public func natPMPMap(port: UInt16, externalPort: UInt16, lifetime: UInt32, seconds: Double) -> AttemptOutcome {
     guard let gatewayAddress = Exchange.address(gateway, 0)?.sin_addr.s_addr else { return .silent }
@@ -57,14 +78,7 @@ public struct MappingClients: Sendable {
       via: .natPMP, gateway: gateway, internalPort: port, externalPort: answer.public_port, externalAddress: nil,
       lifetime: answer.lifetime, epoch: answer.epoch)
     guard lifetime > 0 else { return .mapped(mapping) }
-    let address = tictactoe_natpmp_request(gatewayAddress, 1, 0, 0, 0, milliseconds)
-    if address.result >= 0 {
-      var raw = in_addr(s_addr: address.public_address)
-      var text = [CChar](repeating: 0, count: 16)
-      if inet_ntop(AF_INET, &raw, &text, 16) != nil {
-        mapping.externalAddress = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      }
-    }
+    mapping.externalAddress = natPMPExternalAddress(seconds: seconds)
     return .mapped(mapping)
   }
 

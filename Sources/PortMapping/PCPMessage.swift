@@ -24,6 +24,22 @@ public enum PCPMessage {
     return bytes
   }
 
+  /// An ANNOUNCE request (opcode 0, RFC 6887 §14.1): asks nothing of the gateway but whether it speaks PCP.
+  public static func announceRequest(client: [UInt8]) -> [UInt8] {
+    precondition(client.count == 4)
+    return [version, 0, 0, 0, 0, 0, 0, 0] + mapped(client)
+  }
+
+  /// Whether `bytes` answer an ANNOUNCE (any result code: a PCP server answered), and its epoch.
+  public static func parseAnnounceResponse(_ bytes: [UInt8]) throws(PCPError) -> (result: ResultCode, epoch: UInt32) {
+    guard let first = bytes.first else { throw .malformed("it is empty") }
+    guard first == version else { throw first == 0 ? .natPMPOnly : .malformed("it is PCP version \(first), not 2") }
+    guard bytes.count >= 24, bytes.count <= maximumLength, bytes[1] == 0x80 else {
+      throw .malformed("it is not an ANNOUNCE response")
+    }
+    return (ResultCode(bytes[3]), uint32(bytes, 8))
+  }
+
   /// What a gateway answered to a MAP request.
   public struct MapResponse: Sendable, Equatable {
     public var result: ResultCode

@@ -1,4 +1,5 @@
 import Discovery
+import Foundation
 import Security
 import Testing
 
@@ -46,5 +47,38 @@ import Testing
     #expect(LANGames.trust(stranger, known: Self.known) == .new)
     #expect(!LANGames.row(stranger, known: Self.known).isWarning)
     #expect(LANGames.trust(Self.game("carol", key: nil), known: Self.known) == .unknownKey)
+  }
+}
+
+/// `doctor`'s reading of firewall rules as nft and iptables print them.
+@Suite struct DoctorFirewallTests {
+  static let dropping = """
+    table inet filter {
+    \tchain input {
+    \t\ttype filter hook input priority filter; policy drop;
+    \t\tct state established,related accept
+    \t\ttcp dport 22 accept
+    \t}
+    \tchain output {
+    \t\ttype filter hook output priority filter; policy accept;
+    \t}
+    }
+    """
+
+  @Test func anInputChainThatDropsAndDoesNotAcceptThePortIsFound() {
+    #expect(Doctor.firewallDrops(port: 7177, nftables: Self.dropping, iptables: nil)?.contains("nftables") == true)
+    let opened = Self.dropping.replacingOccurrences(of: "tcp dport 22 accept", with: "tcp dport { 22, 7177 } accept")
+    #expect(Doctor.firewallDrops(port: 7177, nftables: opened, iptables: nil) == nil)
+    let accepting = Self.dropping.replacingOccurrences(of: "policy drop", with: "policy accept")
+    #expect(Doctor.firewallDrops(port: 7177, nftables: accepting, iptables: nil) == nil)
+    let finalDrop = accepting.replacingOccurrences(of: "tcp dport 22 accept", with: "tcp dport 22 accept\n\t\tdrop")
+    #expect(Doctor.firewallDrops(port: 7177, nftables: finalDrop, iptables: nil) != nil)
+    #expect(Doctor.firewallDrops(port: 7177, nftables: "", iptables: "-P INPUT ACCEPT\n") == nil)
+    #expect(
+      Doctor.firewallDrops(port: 7177, nftables: nil, iptables: "-P INPUT DROP\n-A INPUT -p tcp --dport 22 -j ACCEPT\n")
+        != nil)
+    #expect(
+      Doctor.firewallDrops(
+        port: 7177, nftables: nil, iptables: "-P INPUT DROP\n-A INPUT -p tcp -m tcp --dport 7177 -j ACCEPT\n") == nil)
   }
 }

@@ -176,6 +176,52 @@ import Testing
     #expect(silent.exitStatus() == 128 + SIGTERM)
   }
 
+  /// `doctor --router` in the home namespace: which protocols the router speaks and whether its outside address
+  /// is public; a shared one is a problem; and this machine's own firewall dropping the port is found.
+  @Test(.enabled(if: canRun)) func doctorNamesTheRouterItsProtocolsAndTheFirewall() throws {
+    let lab = try Lab("both")
+    func doctor(_ extra: [String] = ["--router"]) throws -> (status: Int32?, output: String) {
+      var environment = try Binary.sandbox().environment
+      environment["USER"] = "alice"
+      return try ChildProcess.run(
+        "/usr/sbin/ip", ["netns", "exec", lab.env["HOME_NS"]!, Binary.path, "doctor"] + extra,
+        environment: environment)
+    }
+    let good = try doctor()
+    #expect(good.output.contains("ok      router: 10.203.0.1 (the default route)"), "\(good.output)")
+    #expect(good.output.contains("ok      port mapping: 10.203.0.1 speaks PCP, NAT-PMP, UPnP"), "\(good.output)")
+    #expect(good.output.contains("ok      outside address: 198.51.101.1 (public)"), "\(good.output)")
+    #expect(!lab.routerLog.contains("AddPortMapping") && lab.mappings == 0, "doctor changed nothing: \(lab.routerLog)")
+    // The home machine's own firewall drops what it does not accept.
+    let nft = ["netns", "exec", lab.env["HOME_NS"]!, "nft"]
+    _ = try Tool.run(
+      "/usr/sbin/ip",
+      nft + ["add table inet home; add chain inet home input { type filter hook input priority 0; policy drop; }"])
+    let blocked = try doctor([])
+    #expect(blocked.status == 1, "\(blocked.output)")
+    #expect(
+      blocked.output.contains(
+        "PROBLEM firewall: an nftables input chain drops what it does not accept, and does not accept TCP port 7177"),
+      "\(blocked.output)")
+    _ = try Tool.run("/usr/sbin/ip", nft + ["add rule inet home input tcp dport 7177 accept"])
+    #expect(try doctor([]).output.contains("ok      firewall: nothing drops TCP port 7177 coming in"))
+  }
+
+  @Test(.enabled(if: canRun)) func doctorSaysASharedOutsideAddressIsAProblem() throws {
+    let lab = try Lab("none")
+    let fake = try FakeGateway("shared", lab: lab)
+    var environment = try Binary.sandbox().environment
+    environment["USER"] = "alice"
+    let result = try ChildProcess.run(
+      "/usr/sbin/ip", ["netns", "exec", lab.env["HOME_NS"]!, Binary.path, "doctor", "--router"],
+      environment: environment)
+    #expect(result.status == 1)
+    #expect(result.output.contains("ok      port mapping: 10.203.0.1 speaks UPnP"), "\(result.output)")
+    #expect(
+      result.output.contains("PROBLEM outside address: 100.64.1.2 is shared (carrier-grade NAT)"), "\(result.output)")
+    #expect(!fake.log.contains("AddPortMapping"), "\(fake.log)")
+  }
+
   /// The invite printed last (the one with the router's outside address first, once it is known).
   private func lastInvite(_ player: Player) -> String? {
     player.output.split(separator: "\n").last { $0.hasPrefix("Invite: ") }.map { String($0.dropFirst(8)) }

@@ -242,3 +242,34 @@ import Testing
     #expect(moved.publicEndpoint?.port == 7178)
   }
 }
+
+/// Replays the `pcp-response` fuzzer's saved inputs (FuzzCorpus/; scripts/fuzz.sh adds every crash it finds):
+/// each comes to its listed outcome.
+@Suite struct PCPFuzzRegressionTests {
+  static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+    "FuzzCorpus")
+  static var inputs: [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+  }
+  static let expected: [String: String] = [
+    "success": "198.51.101.1:7179",
+    "natpmp-answer": "the gateway speaks NAT-PMP but not PCP",
+    "cut-after-header":
+      "the gateway's PCP answer is malformed: a MAP response is at least 60 bytes in whole words, not 24",
+    "ipv6-external": "the gateway's PCP answer is malformed: its external address is not an IPv4 one",
+  ]
+
+  @Test func corpusIsThere() { #expect(!Self.inputs.isEmpty) }
+
+  @Test(arguments: inputs) func replay(name: String) throws {
+    let bytes = Array(try Data(contentsOf: Self.directory.appendingPathComponent(name)))
+    let outcome: String
+    do {
+      let answer = try PCPMessage.parseMapResponse(bytes, nonce: Array(1...12), internalPort: 7177)
+      outcome = "\(answer.externalAddress):\(answer.externalPort)"
+    } catch {
+      outcome = "\(error)"
+    }
+    #expect(Self.expected[name] == outcome, "\(name) came to \(outcome); list it once triaged")
+  }
+}
