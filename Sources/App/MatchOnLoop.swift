@@ -11,6 +11,8 @@ final class MatchOnLoop {
   private var sync: DescriptorSync?
   private var timer: EventLoop.TimerID?
   private var timerDue: Double?
+  /// A joiner's host name is being looked up again (to reconnect).
+  private var resolving = false
   /// A host's port mapping on its router, when asked for.
   private var mapping: PortMappingOnLoop?
 
@@ -41,6 +43,18 @@ final class MatchOnLoop {
 
   /// Brings the loop up to date with the match (call before each wait).
   func refresh() {
+    if let endpoint = match.nameToResolve, !resolving {
+      resolving = true
+      loop.perform(
+        { () -> Result<[Sockets.Address], NetworkError> in
+          do throws(NetworkError) { return .success(try Sockets.resolve(endpoint)) } catch { return .failure(error) }
+        },
+        then: { [weak self] result in
+          guard let self, self.sync != nil else { return }
+          self.resolving = false
+          self.report(self.match.reconnect(to: result))
+        })
+    }
     sync?.update(match.descriptors)
     let due = match.nextDeadline
     guard due != timerDue else { return }

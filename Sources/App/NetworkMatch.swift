@@ -589,19 +589,47 @@ public final class NetworkMatch {
 
   // MARK: - Reconnecting
 
-  /// Joiner: the next attempt to reach the host again while the game is kept.
+  /// Joiner: a host name to look up again before reconnecting (the front end's loop does it on a worker
+  /// thread, then calls `reconnect(to:)`): a host whose address changed is found again.
+  public private(set) var nameToResolve: Endpoint?
+
+  /// Joiner: the next attempt to reach the host again while the game is kept. A host typed as an address is
+  /// reached there; one typed as a name is looked up again first.
   private func reconnect() -> [MatchEvent] {
     reconnectAt = nil
     reconnectAttempts += 1
     guard let endpoint = joinEndpoint else { return [] }
-    let attempt = reconnectAttempts
+    log.write("reconnecting to \(endpoint), attempt \(reconnectAttempts)")
+    if !Sockets.isNumeric(endpoint.host) {
+      nameToResolve = endpoint
+      return [.status("Reconnecting to \(endpoint) (attempt \(reconnectAttempts))\u{2026}")]
+    }
+    return reconnect(
+      endpoint, fd: { () throws(NetworkError) in try Sockets.connect(self.hostAddress ?? endpoint, wait: false) })
+  }
+
+  /// Joiner: the host's name looked up again (`nameToResolve`): connect to the first of `addresses`.
+  public func reconnect(to addresses: Result<[Sockets.Address], NetworkError>) -> [MatchEvent] {
+    guard let endpoint = nameToResolve else { return [] }
+    nameToResolve = nil
+    guard waitingGame != nil, finished == nil else { return [] }
+    switch addresses {
+    case .failure(let error):
+      return reconnectFailed("\(error)")
+    case .success(let found):
+      guard let first = found.first else { return reconnectFailed("\(endpoint.host) has no address") }
+      hostAddress = nil  // wherever it is now
+      return reconnect(endpoint, fd: { () throws(NetworkError) in try Sockets.startConnect(first, endpoint: endpoint) })
+    }
+  }
+
+  private func reconnect(_ endpoint: Endpoint, fd: () throws(NetworkError) -> Int32) -> [MatchEvent] {
     do {
       // Without waiting: the connection is set up on the event loop (the countdown keeps going), and a host
       // that does not answer is given up at the handshake timeout.
-      let link = try connectingLink(try Sockets.connect(hostAddress ?? endpoint, wait: false), to: endpoint)
+      let link = try connectingLink(try fd(), to: endpoint)
       link.isReconnect = true
-      log.write("reconnecting to \(endpoint), attempt \(attempt)")
-      return [.status("Reconnecting to \(endpoint) (attempt \(attempt))\u{2026}")]
+      return [.status("Reconnecting to \(endpoint) (attempt \(reconnectAttempts))\u{2026}")]
     } catch {
       return reconnectFailed("\(error)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Reconnect and resume with the real program: a connection dropped in the middle of a match (by the fault
@@ -154,6 +155,41 @@ import Testing
     }
     current.send("quit")
     #expect(host.exitStatus() == 30)
+  }
+
+  /// A joiner that typed a host name looks the name up again for each reconnection: the host, moved to another
+  /// address, is found there. (The name is in a hosts file bind-mounted over /etc/hosts in the joiner's own
+  /// mount namespace, changed while the game waits; both addresses are on loopback.) The restarted host no
+  /// longer has the game, which is what the joiner is told once it reaches it.
+  @Test(.enabled(if: getuid() == 0)) func aHostNameIsLookedUpAgainWhenReconnecting() throws {
+    let directory = try TestDirectory.make("hosts")
+    let hosts = directory + "/hosts"
+    try "127.0.0.2 tttlab.test\n".write(toFile: hosts, atomically: false, encoding: .utf8)
+    let alice = try home("alice")
+    let port = 20000 + Int.random(in: 0..<20000)
+    func host(at address: String) throws -> Player {
+      try Player(
+        ["host", "--port", "\(port)", "--bind", address, "--ui", "plain", "--accept-new"], environment: alice)
+    }
+    let first = try host(at: "127.0.0.2")
+    #expect(first.waitFor("Waiting for an opponent"), "\(first.errors)")
+    let joiner = try Player(
+      [
+        "-m", "sh", "-c",
+        "mount --bind \(hosts) /etc/hosts && exec \(Binary.path) join tttlab.test:\(port) --ui plain --accept-new",
+      ], environment: try home("bob"), executable: "/usr/bin/unshare")
+    #expect(joiner.waitFor("game 1:") && first.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    #expect(joiner.output.contains("Connected to tttlab.test:\(port)"), "\(joiner.output)")
+    first.signal(SIGKILL)
+    #expect(joiner.waitFor("Reconnection attempt 1 failed"), "\(joiner.output)")
+    // The same file (same inode, so the bind mount sees it): the name now points elsewhere.
+    try "127.0.0.3 tttlab.test\n".write(toFile: hosts, atomically: false, encoding: .utf8)
+    let moved = try host(at: "127.0.0.3")
+    #expect(moved.waitFor("Waiting for an opponent"), "\(moved.errors)")
+    #expect(
+      joiner.waitFor("The host no longer has the game", timeout: 30, in: \.errors), "\(joiner.output)\(joiner.errors)")
+    moved.signal(SIGTERM)
+    _ = moved.exitStatus()
   }
 
   @Test func afterTheGracePeriodTheRemainingPlayerClaimsTheGame() throws {
