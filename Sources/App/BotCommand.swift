@@ -27,6 +27,7 @@ extension TicTacToe {
       return ExitStatus.usage
     }
     let bot: BotHost
+    var mapping: PortMappingOnLoop?
     do {
       let (identity, created) = try profile.identity(options: options)
       if created { writeError("tictactoe: made a new identity for \(profile.name): \(identity.fingerprint)\n") }
@@ -53,6 +54,19 @@ extension TicTacToe {
       writeAll(1, trust + capacity + "\n")
       writeAll(1, "Games are logged to \(context.paths.logFile). Stop with Ctrl-C.\n")
       if let problem = bot.advertise() { writeAll(1, problem + "\n") }
+      // The bot asks the router only when told to (--map-port), never from the settings.
+      if options.mapPort == true {
+        let invite = RunningHosts.invite(key: identity.fingerprint, port: bot.port, bind: request.bind)
+        mapping = PortMappingOnLoop(loop: loop, port: bot.port, paths: context.paths) { lines, external in
+          for line in lines { writeAll(1, line + "\n") }
+          if let external, let invite,
+            let outside = Invite(key: invite.key, addresses: [external] + invite.addresses.filter { $0 != external })
+          {
+            writeAll(1, "Invite: \(outside)\n")
+          }
+        }
+        mapping?.start()
+      }
     } catch let error as NetworkError {
       writeError("tictactoe: \(error)\n")
       return ExitStatus.code(for: .network(error))
@@ -61,6 +75,7 @@ extension TicTacToe {
       return ExitStatus.badFile
     }
     bot.run { writeAll(1, $0 + "\n") }
+    mapping?.stop()  // the router closes the port again
     return ExitStatus.ok
   }
 }

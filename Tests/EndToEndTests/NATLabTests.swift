@@ -37,12 +37,12 @@ import Testing
     }
 
     /// A `tictactoe` in namespace `namespace` (plain mode), with its own home.
-    func player(in namespace: String, _ name: String, _ arguments: [String]) throws -> Player {
+    func player(in namespace: String, _ name: String, _ arguments: [String], plain: Bool = true) throws -> Player {
       var environment = try Binary.sandbox().environment
       environment["USER"] = name
       return try Player(
-        ["netns", "exec", env[namespace]!, Binary.path] + arguments + ["--ui", "plain"], environment: environment,
-        executable: "/usr/sbin/ip")
+        ["netns", "exec", env[namespace]!, Binary.path] + arguments + (plain ? ["--ui", "plain"] : []),
+        environment: environment, executable: "/usr/sbin/ip")
     }
 
     /// Whether a TCP connection from the internet side reaches the router's outside port.
@@ -276,6 +276,24 @@ import Testing
     #expect(lab.mappings == 1)
     host.signal(SIGINT)
     #expect(host.exitStatus() == 128 + SIGINT)
+    #expect(lab.mappings == 0, "\(lab.routerLog)")
+  }
+
+  /// The practice bot maps only when told to: with --map-port a joiner on the internet plays it through the
+  /// router, and SIGTERM removes the mapping.
+  @Test(.enabled(if: canRun)) func thePracticeBotMapsWhenToldAndRemovesItOnSIGTERM() throws {
+    let lab = try Lab("both")
+    let bot = try lab.player(
+      in: "HOME_NS", "botty", ["host", "--bot", "easy", "--port", "7177", "--map-port", "--accept-new"], plain: false)
+    #expect(
+      bot.waitFor("players on the internet can join at 198.51.101.1:7177.", timeout: 15), "\(bot.output)\(bot.errors)")
+    let invite = try #require(lastInvite(bot))
+    let joiner = try lab.player(in: "INTERNET_NS", "bob", ["join", invite])
+    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0)
+    bot.signal(SIGTERM)
+    #expect(bot.exitStatus() == 0)
     #expect(lab.mappings == 0, "\(lab.routerLog)")
   }
 
