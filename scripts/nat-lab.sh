@@ -7,6 +7,7 @@
 #   scripts/nat-lab.sh ruleset DIR     the router's nftables ruleset (the mappings show as dnat rules)
 #
 #     home    10.203.0.2  --  10.203.0.1  router  198.51.101.1  --  198.51.101.2  internet
+#             2001:db8:1::2   2001:db8:1::1       2001:db8:2::1      2001:db8:2::2
 #
 # `up` writes DIR/lab.env (HOME_NS, ROUTER_NS, INTERNET_NS, and the addresses) and DIR/miniupnpd.log. The router's
 # outside range 198.51.101.0/24 is an ordinary one (miniupnpd refuses to map behind a reserved external address),
@@ -16,6 +17,8 @@ set -euo pipefail
 
 LAN=10.203.0.0/24
 WAN=198.51.101.0/24
+LAN6=2001:db8:1::/64
+WAN6=2001:db8:2::/64
 HOME_IP=10.203.0.2
 ROUTER_LAN_IP=10.203.0.1
 ROUTER_WAN_IP=198.51.101.1
@@ -50,6 +53,7 @@ HOME_NS=$HOME_NS
 ROUTER_NS=$ROUTER_NS
 INTERNET_NS=$INTERNET_NS
 HOME_IP=$HOME_IP
+HOME_IP6=2001:db8:1::2
 ROUTER_LAN_IP=$ROUTER_LAN_IP
 ROUTER_WAN_IP=$ROUTER_WAN_IP
 INTERNET_IP=$INTERNET_IP
@@ -58,6 +62,8 @@ EOF
   # The rule: block the subnets here before they exist anywhere (removed by `down`).
   ip route add unreachable "$LAN" 2>/dev/null || true
   ip route add unreachable "$WAN" 2>/dev/null || true
+  ip -6 route add unreachable "$LAN6" 2>/dev/null || true
+  ip -6 route add unreachable "$WAN6" 2>/dev/null || true
   echo routes >"$dir/routes"
   ip netns add "$HOME_NS"
   ip netns add "$ROUTER_NS"
@@ -80,6 +86,15 @@ EOF
   ip -n "$INTERNET_NS" addr add "$INTERNET_IP/24" dev ti-$tag
   ip -n "$INTERNET_NS" link set ti-$tag up
   ip netns exec "$ROUTER_NS" sysctl -q -w net.ipv4.ip_forward=1
+  # IPv6 too (no duplicate address detection, so the addresses are usable at once): the host's global address
+  # goes into its invite, and the router's IPv6 firewall is what a pinhole opens.
+  ip -n "$HOME_NS" addr add 2001:db8:1::2/64 dev th-$tag nodad
+  ip -n "$HOME_NS" route add default via 2001:db8:1::1
+  ip -n "$ROUTER_NS" addr add 2001:db8:1::1/64 dev tr-$tag nodad
+  ip -n "$ROUTER_NS" addr add 2001:db8:2::1/64 dev tw-$tag nodad
+  ip -n "$INTERNET_NS" addr add 2001:db8:2::2/64 dev ti-$tag nodad
+  ip -n "$INTERNET_NS" route add default via 2001:db8:2::1
+  ip netns exec "$ROUTER_NS" sysctl -q -w net.ipv6.conf.all.forwarding=1
   # miniupnpd's nftables build wants one `inet filter` table holding its chains (see shared/PLATFORM.md).
   ip netns exec "$ROUTER_NS" nft -f - <<EOF
 table inet filter {
@@ -147,6 +162,8 @@ down() {
   if [ -f "$dir/routes" ]; then
     ip route del unreachable "$LAN" 2>/dev/null || true
     ip route del unreachable "$WAN" 2>/dev/null || true
+    ip -6 route del unreachable "$LAN6" 2>/dev/null || true
+    ip -6 route del unreachable "$WAN6" 2>/dev/null || true
     rm -f "$dir/routes"
   fi
   rm -f "$dir/lab.env"

@@ -2,6 +2,7 @@ import EventLoop
 import Glibc
 import PortMapping
 import Security
+import Transport
 
 /// Asks the LAN's router to open the host's port, on the event loop: PCP, NAT-PMP and UPnP side by side on
 /// worker threads (about 2 s in all), one mapping kept (PCP, then NAT-PMP, then UPnP) and any other removed,
@@ -23,6 +24,9 @@ final class PortMappingOnLoop {
   /// Other protocols' records of the kept forwarding (removed with it).
   private var alsoHeld: [Mapping] = []
   private var renewal: EventLoop.TimerID?
+  /// The pinhole opened in the router's IPv6 firewall, and its renewal.
+  private var pinhole: (firewall: UPnPControl, id: String, router6: String)?
+  private var pinholeRenewal: EventLoop.TimerID?
   private var stopped = false
 
   /// `report` gets the lines to show and, once known, the public endpoint to put first in the invite.
@@ -95,6 +99,77 @@ final class PortMappingOnLoop {
     let endpoint = decision.publicEndpoint.map { Invite.Address(host: $0.host, port: $0.port) }
     report(decision.lines, endpoint)
     scheduleRenewal()
+    openIPv6(clients)
+  }
+
+  /// This machine's global IPv6 addresses are in the invite, but a home router's IPv6 firewall usually drops
+  /// what comes in: a router with UPnP IGDv2's IPv6 firewall control is asked for a pinhole; otherwise the
+  /// player is told inbound IPv6 may be blocked.
+  private func openIPv6(_ clients: MappingClients) {
+    guard let address = Sockets.localAddresses().first(where: PortMappingOnLoop.isGlobalIPv6) else { return }
+    let table = PosixFiles.read("/proc/net/ipv6_route").map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let router6 = Gateway.defaultIPv6(routeTable: table)
+    let port = self.port
+    let lease = Self.lease
+    let job: @Sendable () -> (UPnPControl?, Result<String, UPnPFailure>?) = {
+      guard let router6, case .success(let gateway?) = clients.upnpGateway(seconds: Self.attemptSeconds),
+        let firewall = gateway.ipv6Firewall
+      else { return (nil, nil) }
+      return (
+        firewall,
+        clients.upnpPinhole(
+          firewall, address: address, port: port, lease: lease, seconds: Self.attemptSeconds, router6: router6)
+      )
+    }
+    loop.perform(job) { [weak self] answer in
+      guard let self else { return }
+      let place = "[\(address)]:\(port)"
+      switch answer {
+      case (let firewall?, .success(let id)?):
+        let router6 = router6 ?? ""
+        if self.stopped {
+          _ = clients.upnpPinhole(firewall, id: id, lease: 0, seconds: Self.removalSeconds, router6: router6)
+          return
+        }
+        self.pinhole = (firewall, id, router6)
+        self.report(["Inbound IPv6 is open for \(place) on your router (UPnP pinhole, renewed while you host)."], nil)
+        self.schedulePinholeRenewal(clients)
+      case (_, .failure(let failure)?):
+        self.report(
+          ["Your router did not open IPv6 for \(place) (\(failure.words)): inbound IPv6 may be blocked."], nil)
+      default:
+        self.report(
+          ["Inbound IPv6 to \(place) may be blocked: your router offers no IPv6 firewall control to open it."], nil)
+      }
+    }
+  }
+
+  private func schedulePinholeRenewal(_ clients: MappingClients) {
+    loop.cancel(pinholeRenewal)
+    guard let pinhole else { return }
+    pinholeRenewal = loop.schedule(at: Monotonic.now() + Double(Self.lease) / 2) { [weak self] in
+      self?.loop.perform(
+        {
+          clients.upnpPinhole(
+            pinhole.firewall, id: pinhole.id, lease: Self.lease, seconds: Self.attemptSeconds, router6: pinhole.router6)
+        },
+        then: { [weak self] renewed in
+          guard let self, !self.stopped else { return }
+          if renewed {
+            self.schedulePinholeRenewal(clients)
+          } else {
+            self.pinhole = nil
+            self.openIPv6(clients)
+          }
+        })
+    }
+  }
+
+  /// A global unicast IPv6 address (2000::/3), as an invite lists one for the internet.
+  static func isGlobalIPv6(_ address: String) -> Bool {
+    guard address.contains(":"), let first = address.split(separator: ":").first, let word = UInt16(first, radix: 16)
+    else { return false }
+    return word & 0xE000 == 0x2000
   }
 
   /// At half the lease: the same request again. A router that lost the mapping (a PCP or NAT-PMP epoch that
@@ -151,6 +226,12 @@ final class PortMappingOnLoop {
     stopped = true
     loop.cancel(renewal)
     renewal = nil
+    loop.cancel(pinholeRenewal)
+    if let pinhole, let clients {
+      _ = clients.upnpPinhole(
+        pinhole.firewall, id: pinhole.id, lease: 0, seconds: Self.removalSeconds, router6: pinhole.router6)
+      self.pinhole = nil
+    }
     guard let kept, let clients else { return }
     let deadline = Monotonic.now() + Self.removalSeconds
     for other in alsoHeld.reversed() {

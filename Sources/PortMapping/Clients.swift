@@ -98,6 +98,17 @@ public struct MappingClients: Sendable {
   /// Finds the gateway's WAN connection service: an M-SEARCH to the gateway itself, its description (from the
   /// gateway's address only), parsed by libminiupnpc.
   public func upnpControl(until deadline: Double) -> Result<UPnPControl?, UPnPFailure> {
+    upnpGateway(until: deadline).map { $0?.wan }
+  }
+
+  /// `upnpGateway(until:)` within `seconds` from now.
+  public func upnpGateway(seconds: Double) -> Result<UPnPGateway?, UPnPFailure> {
+    upnpGateway(until: Exchange.now() + seconds)
+  }
+
+  /// As `upnpControl`, with the IPv6 firewall control service (UPnP IGDv2's WANIPv6FirewallControl) when the
+  /// router offers it.
+  public func upnpGateway(until deadline: Double) -> Result<UPnPGateway?, UPnPFailure> {
     guard
       let answer = Exchange.udp(
         UPnPMessage.search(), to: gateway, port: 1900, until: min(deadline, Exchange.now() + 1.2), limit: 4096)
@@ -122,26 +133,34 @@ public struct MappingClients: Sendable {
     }
     let field = { (which: Int32) in String(cString: tictactoe_igd_field(&igd, which)) }
     let base = HTTPURL(field(0)) ?? location
+    var firewall: UPnPControl?
+    if field(4).contains("WANIPv6FirewallControl"), let url = base.resolving(field(3)), url.host == gateway {
+      firewall = UPnPControl(url: url, service: field(4))
+    }
     for (control, service) in [(field(1), field(2)), (field(5), field(6))]
     where service.contains("WANIPConnection") || service.contains("WANPPPConnection") {
       guard let url = base.resolving(control) else { continue }
       guard url.host == gateway else {
         return .failure(UPnPFailure("its control URL is on another host (\(url.host)); not asked"))
       }
-      return .success(UPnPControl(url: url, service: service))
+      return .success(UPnPGateway(wan: UPnPControl(url: url, service: service), ipv6Firewall: firewall))
     }
     return .failure(UPnPFailure("it is a UPnP device but not an internet gateway"))
   }
 
   /// Runs one SOAP action; the reply's values, or the router's error in words.
-  public func soap(_ control: UPnPControl, _ action: String, _ arguments: [(String, String)], until deadline: Double)
-    -> Result<[String: String], UPnPFailure>
-  {
+  /// `via`: the gateway's IPv6 address, for what must be asked over IPv6 (a pinhole for an IPv6 address).
+  public func soap(
+    _ control: UPnPControl, _ action: String, _ arguments: [(String, String)], until deadline: Double,
+    via: String? = nil
+  ) -> Result<[String: String], UPnPFailure> {
     let reply: HTTPReply
+    var url = control.url
+    if let via { url.host = via }
     do {
       reply = try Exchange.http(
-        UPnPMessage.soap(control.url, service: control.service, action: action, arguments: arguments), to: gateway,
-        port: control.url.port, until: deadline, limit: Self.replyLimit)
+        UPnPMessage.soap(url, service: control.service, action: action, arguments: arguments), to: via ?? gateway,
+        port: url.port, until: deadline, limit: Self.replyLimit)
     } catch {
       return .failure(UPnPFailure("\(action): \(error)"))
     }
@@ -160,7 +179,7 @@ public struct MappingClients: Sendable {
       return .failure(UPnPFailure("\(action): \(code.map { "\($0) " } ?? "")\(words)", code: code))
     }
     var values: [String: String] = [:]
-    for name in ["NewExternalIPAddress", "NewReservedPort"] {
+    for name in ["NewExternalIPAddress", "NewReservedPort", "UniqueID"] {
       if let found = value(name) { values[name] = UPnPFailure.printable(found) }
     }
     return .success(values)
@@ -204,6 +223,42 @@ public struct MappingClients: Sendable {
         return .refused(failure.words)
       }
     }
+  }
+
+  // MARK: IPv6
+
+  /// Opens a pinhole in the router's IPv6 firewall for TCP `port` of `address` (any remote host), for `lease`
+  /// seconds; its UniqueID (to renew or remove it), or the router's words.
+  ///
+  /// It is asked over IPv6, from that address to the router's own IPv6 address `router6` (the default IPv6
+  /// route's next hop): a router opens a pinhole only for the address that asks.
+  public func upnpPinhole(
+    _ firewall: UPnPControl, address: String, port: UInt16, lease: UInt32, seconds: Double, router6: String
+  ) -> Result<String, UPnPFailure> {
+    let arguments = [
+      ("RemoteHost", ""), ("RemotePort", "0"), ("InternalClient", address), ("InternalPort", "\(port)"),
+      ("Protocol", "6"), ("LeaseTime", "\(lease)"),
+    ]
+    switch soap(firewall, "AddPinhole", arguments, until: Exchange.now() + seconds, via: router6) {
+    case .success(let values):
+      guard let id = values["UniqueID"], !id.isEmpty else { return .failure(UPnPFailure("AddPinhole: no UniqueID")) }
+      return .success(id)
+    case .failure(let failure): return .failure(failure)
+    }
+  }
+
+  /// Renews (`lease` > 0) or removes (0) a pinhole; true when the router agreed.
+  public func upnpPinhole(_ firewall: UPnPControl, id: String, lease: UInt32, seconds: Double, router6: String)
+    -> Bool
+  {
+    let deadline = Exchange.now() + seconds
+    let result =
+      lease == 0
+      ? soap(firewall, "DeletePinhole", [("UniqueID", id)], until: deadline, via: router6)
+      : soap(
+        firewall, "UpdatePinhole", [("UniqueID", id), ("NewLeaseTime", "\(lease)")], until: deadline, via: router6)
+    if case .success = result { return true }
+    return false
   }
 
   // MARK: removing

@@ -18,16 +18,18 @@ enum Exchange {
     return address
   }
 
-  /// A socket connected to `host:port` (non-blocking), or nil.
+  /// A socket connected to `host:port` (non-blocking), or nil. `host` is a numeric IPv4 or IPv6 address (with
+  /// a zone for a link-local one): nothing is looked up.
   static func connected(_ type: Int32, _ host: String, _ port: UInt16, until deadline: Double) -> Int32? {
-    guard var address = address(host, port) else { return nil }
-    let fd = socket(AF_INET, type | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var hints = addrinfo()
+    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
+    hints.ai_socktype = type
+    var found: UnsafeMutablePointer<addrinfo>?
+    guard getaddrinfo(host, "\(port)", &hints, &found) == 0, let info = found else { return nil }
+    defer { freeaddrinfo(found) }
+    let fd = socket(info.pointee.ai_family, type | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return nil }
-    let status = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
+    let status = connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)
     if status != 0 {
       guard errno == EINPROGRESS, wait(fd, Int16(POLLOUT), until: deadline) else {
         close(fd)

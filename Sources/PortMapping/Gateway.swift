@@ -14,4 +14,24 @@ public enum Gateway {
     }
     return nil
   }
+
+  /// The default IPv6 route's next hop in `table` (the text of /proc/net/ipv6_route), with its interface as the
+  /// zone when it is link-local (`fe80::1%eth0`); nil without one.
+  public static func defaultIPv6(routeTable table: String) -> String? {
+    for line in table.split(separator: "\n") {
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      // destination, prefix length, source, source prefix length, next hop, metric, refcount, use, flags, device
+      guard fields.count >= 10, fields[0].allSatisfy({ $0 == "0" }), fields[1] == "00",
+        fields[4].count == 32, !fields[4].allSatisfy({ $0 == "0" }), let flags = UInt32(fields[8], radix: 16),
+        flags & 3 == 3
+      else { continue }
+      let hex = Array(fields[4])
+      let groups = stride(from: 0, to: 32, by: 4).map {
+        String(UInt16(String(hex[$0..<$0 + 4]), radix: 16) ?? 0, radix: 16)
+      }
+      let address = groups.joined(separator: ":")
+      return groups[0] == "fe80" ? address + "%" + fields[9] : address
+    }
+    return nil
+  }
 }

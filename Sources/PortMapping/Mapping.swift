@@ -53,6 +53,12 @@ public struct UPnPControl: Sendable, Equatable {
   }
 }
 
+/// A UPnP gateway's services: the WAN connection's, and the IPv6 firewall control's when it has one.
+public struct UPnPGateway: Sendable, Equatable {
+  public var wan: UPnPControl
+  public var ipv6Firewall: UPnPControl?
+}
+
 /// How one protocol's attempt went.
 public enum AttemptOutcome: Sendable, Equatable {
   case mapped(Mapping)

@@ -82,3 +82,14 @@ import Testing
         port: 7177, nftables: nil, iptables: "-P INPUT DROP\n-A INPUT -p tcp -m tcp --dport 7177 -j ACCEPT\n") == nil)
   }
 }
+
+@Suite struct GlobalIPv6Tests {
+  @Test func onlyGlobalUnicastAddressesCount() {
+    for address in ["2001:db8:1::2", "2a00:1450::1", "3fff::1"] {
+      #expect(PortMappingOnLoop.isGlobalIPv6(address), "\(address)")
+    }
+    for address in ["fe80::1", "fd00::2", "::1", "ff02::1", "10.0.0.1", "4000::1"] {
+      #expect(!PortMappingOnLoop.isGlobalIPv6(address), "\(address)")
+    }
+  }
+}

@@ -108,6 +108,11 @@ import Testing
       "refuse", lab: lab,
       expecting: "Your router 10.203.0.1 did not open port 7177 (UPnP: AddPortMapping: 606 Action not authorized):"
         + " forward TCP port 7177 to 10.203.0.2")
+    // Its description has no IPv6 firewall control: the host's IPv6 address may not be reachable, and it says so.
+    #expect(
+      host.waitFor(
+        "Inbound IPv6 to [2001:db8:1::2]:7177 may be blocked: your router offers no IPv6 firewall control to open it."),
+      "\(host.output)")
     host.signal(SIGTERM)
     #expect(host.exitStatus() == 128 + SIGTERM)
   }
@@ -277,6 +282,32 @@ import Testing
     host.signal(SIGINT)
     #expect(host.exitStatus() == 128 + SIGINT)
     #expect(lab.mappings == 0, "\(lab.routerLog)")
+  }
+
+  /// IPv6: the host's global address is in the invite, and the router's IPv6 firewall (which drops what comes in)
+  /// is asked for a pinhole over IPv6; a joiner on the internet then reaches the host's IPv6 address directly,
+  /// and the pinhole is removed at the end. Without it the same join does not get through.
+  @Test(.enabled(if: canRun)) func anIPv6PinholeLetsTheInternetJoinTheHostsOwnAddress() throws {
+    let lab = try Lab("both")
+    let closed = try lab.player(in: "HOME_NS", "alice", ["host", "--port", "7177", "--accept-new"])
+    #expect(closed.waitFor("Waiting for an opponent"))
+    let blocked = try lab.player(in: "INTERNET_NS", "bob", ["join", "[2001:db8:1::2]:7177", "--accept-new"])
+    #expect(blocked.exitStatus(timeout: 30) == 11, "no pinhole, no way in: \(blocked.output)\(blocked.errors)")
+    closed.signal(SIGTERM)
+    #expect(closed.exitStatus() == 128 + SIGTERM)
+    let host = try lab.player(in: "HOME_NS", "alice", ["host", "--port", "7177", "--map-port", "--accept-new"])
+    #expect(
+      host.waitFor(
+        "Inbound IPv6 is open for [2001:db8:1::2]:7177 on your router (UPnP pinhole, renewed while you host)."),
+      "\(host.output)\(lab.routerLog)")
+    #expect(lastInvite(host)?.contains("2001:db8:1::2/7177") == true)
+    let joiner = try lab.player(in: "INTERNET_NS", "bob", ["join", "[2001:db8:1::2]:7177", "--accept-new"])
+    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0)
+    #expect(host.exitStatus() == 30)  // its opponent left: hosting stops, and the pinhole goes
+    #expect(lab.routerLog.contains("AddPinhole: (inbound) from []:0 to [2001:db8:1::2]:7177"), "\(lab.routerLog)")
+    #expect(lab.routerLog.contains("successfully removed"), "\(lab.routerLog)")
   }
 
   /// The practice bot maps only when told to: with --map-port a joiner on the internet plays it through the

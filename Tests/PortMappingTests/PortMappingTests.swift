@@ -102,6 +102,24 @@ import Testing
   }
 }
 
+@Suite struct IPv6GatewayTests {
+  static let table = [
+    "20010db8000100000000000000000000 40 00000000000000000000000000000000 00 00000000000000000000000000000000 00000100 00000001 00000000 00000001  th-1",
+    "00000000000000000000000000000000 00 00000000000000000000000000000000 00 20010db8000100000000000000000001 00000400 00000001 00000000 00000003  th-1",
+    "00000000000000000000000000000000 00 00000000000000000000000000000000 00 00000000000000000000000000000000 ffffffff 00000001 00000000 00200200       lo",
+  ]
+
+  @Test func theDefaultIPv6RoutesNextHopWithItsZoneWhenLinkLocal() {
+    let global = Self.table.joined(separator: "\n")
+    #expect(Gateway.defaultIPv6(routeTable: global) == "2001:db8:1:0:0:0:0:1")
+    let linkLocal = global.replacingOccurrences(
+      of: "20010db8000100000000000000000001", with: "fe800000000000000000000000000001")
+    #expect(Gateway.defaultIPv6(routeTable: linkLocal) == "fe80:0:0:0:0:0:0:1%th-1")
+    // Only the unreachable catch-all: no gateway.
+    #expect(Gateway.defaultIPv6(routeTable: Self.table[2]) == nil)
+  }
+}
+
 @Suite struct ExternalAddressTests {
   @Test(arguments: [
     ("198.51.101.1", ExternalAddressKind.public), ("8.8.8.8", .public), ("10.1.2.3", .private),
