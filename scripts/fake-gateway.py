@@ -11,6 +11,8 @@ serves the description and the SOAP control URL over HTTP, in one of these ways 
   elsewhere   the LOCATION names another host (198.51.101.2): a client must not go there
   huge        the description claims a 100 MB body
   silent      the HTTP server accepts and never answers
+  pcp-short   no UPnP; PCP MAP requests are granted for 4 s only (so a client renews within seconds)
+  pcp-reboot  as pcp-short, but every answer after the first has an epoch that went back (the router rebooted)
 
   scripts/fake-gateway.py MODE ADDRESS LOG
 
@@ -62,6 +64,33 @@ def ssdp():
             f"LOCATION: http://{host}:{HTTP_PORT}/desc.xml\r\n\r\n"
         )
         server.sendto(answer.encode(), peer)
+
+
+def pcp():
+    """PCP (RFC 6887) MAP answers on UDP 5351, for the pcp-* modes; NAT-PMP requests get nothing."""
+    import struct
+    import time
+
+    server = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    server.bind((ADDRESS, 5351))
+    started = time.monotonic()
+    answered = 0
+    while True:
+        data, peer = server.recvfrom(1100)
+        if len(data) < 60 or data[0] != 2 or data[1] != 1:
+            continue
+        lifetime = struct.unpack(">I", data[4:8])[0]
+        nonce, internal, suggested = data[24:36], data[40:42], data[42:44]
+        epoch = 1000 + int(time.monotonic() - started)
+        if MODE == "pcp-reboot" and answered > 0:
+            epoch = 5
+        log(f"pcp map lifetime={lifetime}")
+        granted = min(lifetime, 4)
+        answer = bytes([2, 0x81, 0, 0]) + struct.pack(">II", granted, epoch) + bytes(12)
+        answer += nonce + bytes([6, 0, 0, 0]) + internal + (suggested if suggested != bytes(2) else internal)
+        answer += bytes(10) + b"\xff\xff" + bytes([198, 51, 101, 1])
+        server.sendto(answer, peer)
+        answered += 1
 
 
 def reply(connection, status, body, content_type="text/xml"):
@@ -155,6 +184,10 @@ def http():
         threading.Thread(target=serve, args=(connection,), daemon=True).start()
 
 
+if MODE.startswith("pcp-"):
+    threading.Thread(target=pcp, daemon=True).start()
+    log("ready")
+    threading.Event().wait()
 threading.Thread(target=ssdp, daemon=True).start()
 log("ready")
 http()

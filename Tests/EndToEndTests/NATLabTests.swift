@@ -157,6 +157,32 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: state))
   }
 
+  /// A lease is renewed at half of what the router granted (4 s here: the request for 1200 s is cut), and a
+  /// router whose epoch went back (it rebooted and lost its mappings) is asked afresh.
+  @Test(.enabled(if: canRun)) func leasesAreRenewedAndALostMappingIsMadeAgain() throws {
+    let lab = try Lab("none")
+    do {
+      let (host, fake) = try hostAgainstFake(
+        "pcp-short", lab: lab, expecting: "Port 7177 is mapped on your router 10.203.0.1 (PCP, renewed while you host)")
+      let deadline = Date().addingTimeInterval(15)
+      while fake.log.components(separatedBy: "pcp map lifetime=1200").count - 1 < 3 && Date() < deadline {
+        usleep(50_000)
+      }
+      #expect(fake.log.components(separatedBy: "pcp map lifetime=1200").count - 1 >= 3, "renewed twice: \(fake.log)")
+      #expect(!host.output.contains("lost the mapping"), "\(host.output)")
+      host.signal(SIGTERM)
+      #expect(host.exitStatus() == 128 + SIGTERM)
+      #expect(fake.log.contains("pcp map lifetime=0"), "removed at the end: \(fake.log)")
+    }  // that gateway stops here: the next one takes its port
+
+    let (rebooted, _) = try hostAgainstFake(
+      "pcp-reboot", lab: lab, expecting: "Port 7177 is mapped on your router 10.203.0.1 (PCP, renewed while you host)")
+    #expect(
+      rebooted.waitFor("Your router lost the mapping of port 7177; asking again…", timeout: 15), "\(rebooted.output)")
+    rebooted.signal(SIGTERM)
+    #expect(rebooted.exitStatus() == 128 + SIGTERM)
+  }
+
   /// A description elsewhere, a huge one, or a router that never answers: named, bounded, and no request to any
   /// other host.
   @Test(.enabled(if: canRun)) func aHostileGatewayCostsAtMostItsDeadlineAndIsNeverFollowed() throws {
