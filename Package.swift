@@ -19,6 +19,8 @@ let package = Package(
     .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "GameCore", swiftSettings: optimised),
     .target(name: "UntrustedText"),
+    // Game records: SGF read and written, pure (docs/RECORDS.md).
+    .target(name: "GameRecords", dependencies: ["GameCore"]),
     .target(name: "WireProtocol", dependencies: ["GameCore", "UntrustedText"]),
     .target(name: "Security", dependencies: ["COpenSSL", "UntrustedText"]),
     .target(name: "Discovery", dependencies: ["CDNSSD"]),
@@ -50,6 +52,7 @@ let package = Package(
       name: "SessionTestSupport", dependencies: ["Session", "WireProtocol", "GameCore"], path: "Tests/Support/Sessions"),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
+    .testTarget(name: "GameRecordsTests", dependencies: ["GameRecords", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "SecurityTests", dependencies: ["Security", "TestSupport"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),

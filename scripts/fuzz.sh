@@ -43,11 +43,15 @@ target hello-negotiation HelloNegotiationFuzz Fuzz/HelloNegotiationTarget.swift 
 target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
   Sources/Security/{KnownPeers,KnownPeer,KnownPeersError,Fingerprint,Base64,CalendarDay,UTCCalendar}.swift
 
+# The SGF reader of game records, with the GameCore it replays moves on.
+target sgf-record SGFRecordFuzz Fuzz/SGFRecordTarget.swift Sources/GameRecords/*.swift -lGameCore
+
 # The regression inputs of each target. Inputs named bug-* reproduce known bugs not fixed yet: they are left out of
 # the seeds so that the rest of the target is still explored (the fuzzer may well find the same bug again).
 corpus_of() {
   case "$1" in
     known-peers) echo Tests/SecurityTests/FuzzCorpus ;;
+    sgf-record) echo Tests/GameRecordsTests/FuzzCorpus ;;
     *) echo "$WIRE_CORPUS/$1" ;;
   esac
 }
@@ -89,6 +93,10 @@ prepare() {
       ;;
     known-peers)
       seed "$name" peer "# known peers\n\n$peer"
+      ;;
+    sgf-record)
+      seed "$name" game '(;FF[4]GM[4]SZ[3]PB[a]PW[b]RE[B+]TTK[3]TTE[line]\n;B[aa];W[ba];B[ab];W[bb];B[ac])\n'
+      seed "$name" other '(;GM[4]SZ[7:5]PB[x\\]y]RE[W+R](;B[aa];W[gd])(;B[bb]))(;GM[4]SZ[15];B[hh])'
       ;;
   esac
 }
@@ -135,4 +143,5 @@ run frame-codec -max_len=16384 || status=1
 run message-decode || status=1
 run hello-negotiation || status=1
 run known-peers || status=1
+run sgf-record || status=1
 exit "$status"
