@@ -33,7 +33,7 @@ let package = Package(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
-        "UntrustedText", "EventLoop",
+        "UntrustedText", "EventLoop", "GameRecords",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
@@ -66,10 +66,13 @@ let package = Package(
       name: "AppTests",
       dependencies: [
         "App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol", "TestSupport",
+        "GameRecords", "SessionTestSupport",
       ]),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["tictactoe", "tictactoe-bench", "Security", "WireProtocol", "GameCore", "TestSupport"]),
+      dependencies: [
+        "tictactoe", "tictactoe-bench", "Security", "WireProtocol", "GameCore", "GameRecords", "TestSupport",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -150,6 +150,10 @@ public final class NetworkMatch {
   public let role: Role
   private let profile: Profile
   private let identity: Identity
+  /// Where finished games are recorded (nil: not recorded).
+  var archive: GameArchive?
+  /// The UTC day the current game started, for its record.
+  private var gameDate: String?
   private let options: NetworkOptions
   private let rules: Rules
   private let log: Log
@@ -648,6 +652,14 @@ public final class NetworkMatch {
   private func apply(_ outputs: [SessionOutput], on link: Link) -> [MatchEvent] {
     var events: [MatchEvent] = []
     for output in outputs {
+      if case .gameStarted = output { gameDate = RecordOfGame.today() }
+      if link === active, let archive, let session = link.session,
+        let record = RecordOfGame.network(
+          after: output, session: session, myKey: identity.publicKeyBase64,
+          peerKey: link.connection.tls.peerCertificate?.publicKeyBase64, date: gameDate ?? RecordOfGame.today())
+      {
+        archive.keep(record)
+      }
       switch output {
       case .send(let message):
         guard !link.connection.isClosed else { continue }  // the connection dropped: sent again on resume

@@ -36,6 +36,11 @@ public enum SettingsFile {
           throw fail("name must be 1 to 64 bytes, found \"\(value)\"")
         }
         settings.name = value
+      case "records":
+        guard let on = ["on": true, "off": false][value] else {
+          throw fail("records must be on or off, found \"\(value)\"")
+        }
+        settings.records = on
       default:
         // Unknown keys are kept for a later version's sake and otherwise ignored.
         continue
@@ -54,6 +59,7 @@ public enum SettingsFile {
     k = \(settings.k)
     level = \(settings.aiLevel.rawValue)
     first = \(settings.first.rawValue)
+    records = \(settings.records ? "on" : "off")
     \(settings.name.map { "name = \($0)\n" } ?? "")
     """
   }

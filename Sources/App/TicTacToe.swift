@@ -144,6 +144,7 @@ public enum TicTacToe {
     let match = NetworkMatch(
       role: isHost ? .host : .joiner, profile: profile, identity: identity, options: options, rules: rules,
       log: context.log, clock: clock)
+    match.archive = context.archive
     var initial: [MatchEvent] = options.warnings.map { .status("warning: \($0)") }
     if let warning = context.warning {
       if ui == .plain { writeError("tictactoe: warning: \(warning)\n") } else { initial.append(.status(warning)) }
@@ -194,6 +195,16 @@ public enum TicTacToe {
     let log: Log
     var settings: Settings
     var warning: String?
+    /// Where this run's finished games are recorded.
+    let archive: GameArchive
+
+    init(paths: Paths, log: Log, settings: Settings, warning: String? = nil) {
+      self.paths = paths
+      self.log = log
+      self.settings = settings
+      self.warning = warning
+      archive = GameArchive(paths: paths, enabled: settings.records, log: log)
+    }
   }
 
   static func context(_ environment: [String: String]) -> Context {
@@ -228,7 +239,9 @@ public enum TicTacToe {
     }
     let human: Mark = opponent == .hotseat || humanFirst ? .x : .o
     context.log.write("plain game: \(rules), \(opponent), human \(human)")
-    return PlainDriver.run(session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log)
+    let recorder = PlainDriver.Recorder(archive: context.archive, playerName: profile(environment, name: nil).name)
+    return PlainDriver.run(
+      session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log, recorder: recorder)
   }
 
   private static func runCurses(request: PlayRequest?, ascii: Bool, environment: [String: String]) -> Int32 {
@@ -288,6 +301,8 @@ public enum TicTacToe {
           return "Options not saved (they apply until you quit): \(error)"
         }
       })
+    driver.localRecords = LocalGameRecorder(archive: context.archive, playerName: profile(environment, name: nil).name)
+    context.archive.report = { [unowned driver] text in driver.showRecordProblem(text) }
     let settings = controller.state.settings
     driver.onJoined = { addresses in RecentAddresses.save(addresses, context.paths, log: context.log) }
     driver.startNetwork = { address, advertised in
@@ -314,6 +329,7 @@ public enum TicTacToe {
       let match = NetworkMatch(
         role: address == nil ? .host : .joiner, profile: profile, identity: identity, options: options,
         rules: settings.rules, log: context.log, clock: { Monotonic.now() })
+      match.archive = context.archive
       if let address {
         guard let endpoint = Endpoint(parsing: address) else {
           return .failure(.setup("\"\(address)\" is not an address: use HOST, HOST:PORT or [IPv6]:PORT"))

@@ -26,10 +26,10 @@ public struct GameRecord: Sendable, Hashable {
   public var white: Player
   /// The UTC day the game started, `YYYY-MM-DD` (empty when a record from elsewhere has none).
   public var date: String
-  public var result: GameResult
+  public var result: RecordResult
   public var moves: [Position]
 
-  public init(rules: Rules, black: Player, white: Player, date: String, result: GameResult, moves: [Position]) {
+  public init(rules: Rules, black: Player, white: Player, date: String, result: RecordResult, moves: [Position]) {
     self.rules = rules
     self.black = black
     self.white = white
@@ -65,7 +65,7 @@ public struct GameRecord: Sendable, Hashable {
 }
 
 /// How a game ended, as its record states it.
-public enum GameResult: Sendable, Hashable, CustomStringConvertible {
+public enum RecordResult: Sendable, Hashable, CustomStringConvertible {
   case won(Mark, EndReason)
   case drawn
   /// The record does not say (an SGF file from elsewhere without RE, or RE[?] or RE[Void]).

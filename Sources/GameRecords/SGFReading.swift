@@ -72,10 +72,10 @@ extension GameRecord {
     return (columns, rows)
   }
 
-  static func result(re: String?, end: String?, root: SGFNode) throws(SGFError) -> GameResult {
+  static func result(re: String?, end: String?, root: SGFNode) throws(SGFError) -> RecordResult {
     let location = root["RE"]?.location ?? root.location
     let text = (re ?? "?").trimmed
-    let stated: GameResult
+    let stated: RecordResult
     if text == "?" || text.isEmpty || text.lowercased() == "void" {
       stated = .unknown
     } else if text == "0" || text.lowercased() == "draw" || text.lowercased() == "jigo" {

@@ -46,7 +46,7 @@ extension GameRecord {
   }
 }
 
-extension GameResult {
+extension RecordResult {
   /// RE's value: `B+` (a line), `B+R`, `B+T`, `B+F`, `W+…`, `0` for a draw, `?` when unknown.
   var sgfValue: String {
     switch self {

@@ -13,6 +13,8 @@ public struct Settings: Sendable, Equatable {
   public var first = FirstPlayer.me
   /// The name shown to other players; nil means the login name.
   public var name: String?
+  /// Whether finished games are kept as records (`records = off` in settings.conf turns them off).
+  public var records = true
 
   public init() {}
 

@@ -49,6 +49,8 @@ public struct UIState: Sendable, Equatable {
   public var optionSelection = OptionItem.size
   public var settings: Settings
   public var match: Match?
+  /// Local games started in this run, to number them.
+  public var gamesStarted = 0
   public var net: NetGameState?
   /// The address being typed on the join screen, and the last few used.
   /// The join screen's address field.

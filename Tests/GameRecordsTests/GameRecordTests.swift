@@ -45,7 +45,7 @@ import Testing
   }
 
   @Test func everyResultAndReasonSurvivesTheRoundTrip() throws {
-    let results: [GameResult] =
+    let results: [RecordResult] =
       [.drawn, .unknown] + Mark.allCases.flatMap { mark in EndReason.allCases.map { .won(mark, $0) } }
     for result in results {
       var record = Self.won

@@ -1,0 +1,42 @@
+/// The decisions about the records directory, kept pure: file names, and which files a size cap removes.
+public enum RecordDirectory {
+  /// The directory's size cap: 16 MiB, some 8000 games of 15×15 (a record of a full 15×15 game is about 2 KiB).
+  public static let defaultCap = 16 << 20
+
+  /// `2026-12-01T16-05-09Z-3fa9c1.sgf`: the UTC time the record was first written, so the names sort oldest first,
+  /// then six random hex digits, so two games ending in the same second do not collide and no name can be guessed.
+  public static func fileName(
+    year: Int, month: Int, day: Int, secondOfDay: Int, random: UInt32, suffix: String = "sgf"
+  ) -> String {
+    func pad(_ value: Int, _ width: Int) -> String {
+      let text = String(value)
+      return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+    let hex = String(random & 0xFF_FFFF, radix: 16)
+    let time = "\(pad(secondOfDay / 3600, 2))-\(pad(secondOfDay % 3600 / 60, 2))-\(pad(secondOfDay % 60, 2))"
+    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(time)Z-"
+      + String(repeating: "0", count: 6 - hex.count) + hex + "." + suffix
+  }
+
+  /// Whether `name` is one this program writes (so nothing else in the directory is ever listed or removed).
+  public static func isRecordName(_ name: String) -> Bool {
+    let scalars = Array(name.unicodeScalars)
+    guard name.hasSuffix(".sgf"), scalars.count == 31, scalars[10] == "T", scalars[19] == "Z" else { return false }
+    let digits = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+    return digits.allSatisfy { ("0"..."9").contains(scalars[$0]) }
+      && scalars[21..<27].allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+  }
+
+  /// The records to remove, oldest (smallest name) first, until the rest fit in `cap` bytes. The newest record
+  /// is always kept, even when it alone is larger than the cap.
+  public static func overCap(_ entries: [(name: String, bytes: Int)], cap: Int) -> [String] {
+    let sorted = entries.sorted { $0.name < $1.name }
+    var total = sorted.reduce(0) { $0 + $1.bytes }
+    var removed: [String] = []
+    for entry in sorted.dropLast() where total > cap {
+      removed.append(entry.name)
+      total -= entry.bytes
+    }
+    return removed
+  }
+}
