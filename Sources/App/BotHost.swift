@@ -49,6 +49,8 @@ final class BotHost {
   let rules: Rules
   private let profile: Profile
   private let identity: Identity
+  /// Where the bot's games are recorded (nil: not recorded).
+  var collection: BotCollection?
   private let options: NetworkOptions
   private let log: Log
   private let clock: () -> Double
@@ -319,6 +321,11 @@ final class BotHost {
       for game in reaction.games {
         if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
         log.write(game.logLine(peer: peer))
+        if var record = game.record, let collection {
+          record.addKeys(bot: identity.publicKeyBase64, peer: certificate?.publicKeyBase64, botMark: game.botMark)
+          record.date = RecordOfGame.today()
+          collection.append(record, day: record.date)
+        }
       }
     }
     if let end = reaction.end {

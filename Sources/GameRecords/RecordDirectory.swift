@@ -39,4 +39,18 @@ public enum RecordDirectory {
     }
     return removed
   }
+
+  /// The bot's collection of one UTC day: `bot-2026-12-01.sgf`.
+  public static func botCollectionName(day: String) -> String { "bot-\(day).sgf" }
+
+  /// Whether `name` is a bot collection's (`bot-YYYY-MM-DD.sgf`).
+  public static func isBotCollectionName(_ name: String) -> Bool {
+    let scalars = Array(name.unicodeScalars)
+    guard scalars.count == 18, name.hasPrefix("bot-"), name.hasSuffix(".sgf"), scalars[8] == "-", scalars[11] == "-"
+    else { return false }
+    return [4, 5, 6, 7, 9, 10, 12, 13].allSatisfy { ("0"..."9").contains(scalars[$0]) }
+  }
+
+  /// A day's collection stops growing at 4 MiB (half what the parser reads), so every collection stays readable.
+  public static let botCollectionCap = 4 << 20
 }
