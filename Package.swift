@@ -27,7 +27,7 @@ let package = Package(
     .target(name: "Session", dependencies: ["GameCore", "WireProtocol", "UntrustedText"]),
     .target(name: "EventLoop", dependencies: ["CEpoll"]),
     .target(name: "Transport", dependencies: ["Security", "WireProtocol"]),
-    .target(name: "TerminalUI", dependencies: ["GameCore", "UntrustedText"]),
+    .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
       name: "App",
@@ -61,7 +61,7 @@ let package = Package(
       dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText", "TestSupport", "SessionTestSupport"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
-    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "UntrustedText"]),
+    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "GameRecords", "UntrustedText"]),
     .testTarget(
       name: "AppTests",
       dependencies: [

@@ -4,7 +4,7 @@
 public enum CommandLineGrammar {
   /// A command, the first word; `lobby` is what no command means.
   public enum Command: String, CaseIterable, Sendable {
-    case lobby, play, host, join, list, identity, peers, completions
+    case lobby, play, host, join, list, identity, peers, games, replay, completions
 
     /// What the command does, in a few words (shown by the shells that show descriptions).
     public var summary: String {
@@ -16,6 +16,8 @@ public enum CommandLineGrammar {
       case .list: "list the games announced on the LAN"
       case .identity: "show, make, import or export your key"
       case .peers: "list or forget the peers you know"
+      case .games: "list or delete your saved games"
+      case .replay: "step through a saved game or an SGF file"
       case .completions: "print shell completions"
       }
     }
@@ -25,6 +27,7 @@ public enum CommandLineGrammar {
       switch self {
       case .identity: ["show", "new", "import", "export"]
       case .peers: ["list", "forget"]
+      case .games: ["list", "delete"]
       case .completions: Shell.allCases.map(\.rawValue)
       default: []
       }
@@ -52,7 +55,7 @@ public enum CommandLineGrammar {
 
   static let levels = ["easy", "normal", "perfect"]
   static let trustCommands: [Command] = [.host, .join]
-  static let screenCommands: [Command] = [.lobby, .play, .host, .join]
+  static let screenCommands: [Command] = [.lobby, .play, .host, .join, .replay]
 
   /// Every option but `--help` and `--version`, which stand anywhere.
   public static let options: [Option] = [
@@ -70,7 +73,7 @@ public enum CommandLineGrammar {
     Option(name: "--grace", value: .text("S"), commands: trustCommands, summary: "seconds kept for a reconnection"),
     Option(name: "--lan", value: .text("GAME"), commands: [.join], summary: "join the game announced as GAME"),
     Option(name: "--wait", value: .text("SECONDS"), commands: [.list], summary: "how long to look for games"),
-    Option(name: "--json", value: .none, commands: [.list], summary: "print JSON"),
+    Option(name: "--json", value: .none, commands: [.list, .games], summary: "print JSON"),
     Option(name: "--yes", value: .none, commands: [.identity], summary: "replace the identity without asking"),
     Option(name: "--accept-new", value: .none, commands: trustCommands, summary: "accept new peers without asking"),
     Option(name: "--pin", value: .file, commands: trustCommands, summary: "accept only this key or certificate"),

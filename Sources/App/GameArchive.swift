@@ -64,11 +64,13 @@ final class GameArchive {
 
   /// A new record's file name: now, in UTC, and random digits.
   static func newName() -> String {
-    let now = Int64(time(nil))
+    var clock = timespec()
+    clock_gettime(CLOCK_REALTIME, &clock)
+    let now = Int64(clock.tv_sec)
     let day = CalendarDay(secondsSince1970: now)
     let secondOfDay = Int(now - (now / 86_400) * 86_400)
     return RecordDirectory.fileName(
-      year: day.year, month: day.month, day: day.day, secondOfDay: secondOfDay, random: UInt32.random(in: 0...0xFF_FFFF)
-    )
+      year: day.year, month: day.month, day: day.day, secondOfDay: secondOfDay,
+      millisecond: Int(clock.tv_nsec / 1_000_000), random: UInt32.random(in: 0...0xFF_FFFF))
   }
 }

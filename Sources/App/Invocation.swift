@@ -82,6 +82,9 @@ public enum Invocation: Sendable, Equatable {
   case list(wait: Double, json: Bool)
   case identity(IdentityCommand, name: String?)
   case peers(PeersCommand)
+  case games(GamesCommand)
+  /// Step through a saved game (its number in `games`) or an SGF file.
+  case replay(String, ui: UIMode, ascii: Bool)
   /// Print the completion script for this shell.
   case completions(Shell)
   /// The help: of one command (`tictactoe host --help`), or all of it.
@@ -111,6 +114,8 @@ public enum CommandLineParser {
       tictactoe list [--wait SECONDS] [--json]
       tictactoe identity [show | new [--yes] | import CERT.pem KEY.pem | import FILE.p12 [--password-file F] | export]
       tictactoe peers [list | forget NAME|FINGERPRINT]
+      tictactoe games [list] [--json] | games delete N...|all
+      tictactoe replay FILE|N [--ui curses|plain] [--ascii]
       tictactoe completions bash|zsh|fish
       tictactoe --help | --version
 
@@ -119,6 +124,8 @@ public enum CommandLineParser {
     `host` waits for one opponent over TLS (IPv4 and IPv6); `join` connects to a host. HOST may be a name,
     an IPv4 address or an IPv6 address; write [v6addr]:port to give a port with an IPv6 address.
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins, many at once, until stopped.
+    `games` lists the games you finished (kept as SGF in $XDG_DATA_HOME/tictactoe/games), newest first;
+    `replay N` steps through game N of that list (or any GM[4] SGF file): ←/→, Home/End, q.
     `completions SHELL` prints the completion script of bash, zsh or fish: source <(tictactoe completions bash).
 
     Options:
@@ -136,7 +143,7 @@ public enum CommandLineParser {
       --grace S         keep a game S seconds after the connection drops, for the joiner to reconnect
                         (default 120, from 5 to 3600); after that the game may be claimed
       --wait SECONDS    how long `list` looks for games (default 2)
-      --json            `list` prints JSON, one object per game
+      --json            `list` and `games` print JSON, one object per game
       --ui MODE         curses (full screen, the default) or plain (lines on stdin/stdout)
       --ascii           draw with ASCII only (also chosen when the locale is not UTF-8)
       -h, --help        show this help and exit
@@ -157,7 +164,8 @@ public enum CommandLineParser {
     Environment:
       NO_COLOR          when set, draw without colours
       XDG_CONFIG_HOME   settings.conf lives in $XDG_CONFIG_HOME/tictactoe (default ~/.config)
-      XDG_DATA_HOME     the identity and known_peers live in $XDG_DATA_HOME/tictactoe (default ~/.local/share)
+      XDG_DATA_HOME     the identity, known_peers and games/ live in $XDG_DATA_HOME/tictactoe (default
+                        ~/.local/share)
       XDG_STATE_HOME    the log lives in $XDG_STATE_HOME/tictactoe (default ~/.local/state)
 
     Exit status: 0 done, 1 error, 64 usage error, 65 bad file, 10-32 network failures (see the man page),
@@ -387,6 +395,11 @@ public enum CommandLineParser {
         throw UsageError(message: "completions needs one shell: \(shells)")
       }
       return .completions(shell)
+    case .games:
+      return .games(try GamesCommand.parse(positional, json: json))
+    case .replay:
+      guard positional.count == 1 else { throw UsageError(message: "replay needs one FILE or game number") }
+      return .replay(positional[0], ui: ui, ascii: ascii)
     case .peers:
       switch positional.first {
       case nil, "list":

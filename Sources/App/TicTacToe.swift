@@ -70,6 +70,10 @@ public enum TicTacToe {
       return IdentityCommands.run(command, profile: profile(environment, name: name))
     case .peers(let command):
       return IdentityCommands.run(command, profile: profile(environment, name: nil))
+    case .games(let command):
+      return command.run(profile: profile(environment, name: nil))
+    case .replay(let target, let ui, let ascii):
+      return ReplayCommand.run(target, ui: ui, ascii: ascii, environment: environment)
     }
   }
 

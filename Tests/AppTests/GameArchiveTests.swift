@@ -76,7 +76,10 @@ import Testing
     let (archive, paths, _) = try setUp(cap: size * 3)
     let directory = paths.data + "/games"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let old = ["2020-01-01T00-00-00Z-000001.sgf", "2020-01-02T00-00-00Z-000002.sgf", "2020-01-03T00-00-00Z-000003.sgf"]
+    let old = [
+      "2020-01-01T00-00-00-000Z-000001.sgf", "2020-01-02T00-00-00-000Z-000002.sgf",
+      "2020-01-03T00-00-00-000Z-000003.sgf",
+    ]
     for name in old + ["notes.txt"] {
       #expect(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data(Self.record.sgf.utf8)))
     }
@@ -94,10 +97,18 @@ import Testing
   }
 
   @Test func fileNamesSortByTimeAndAreRecognised() {
-    let name = RecordDirectory.fileName(year: 2026, month: 12, day: 1, secondOfDay: 3723, random: 0xAB)
-    #expect(name == "2026-12-01T01-02-03Z-0000ab.sgf")
+    let name = RecordDirectory.fileName(
+      year: 2026, month: 12, day: 1, secondOfDay: 3723, millisecond: 45, random: 0xAB)
+    #expect(name == "2026-12-01T01-02-03-045Z-0000ab.sgf")
     #expect(RecordDirectory.isRecordName(name))
-    for other in ["notes.txt", "2026-12-01T01-02-03Z-0000ab.sgf.tmp", ".2026-12-01T01-02-03Z-0000ab.sgf", "x.sgf"] {
+    let later = RecordDirectory.fileName(
+      year: 2026, month: 12, day: 1, secondOfDay: 3723, millisecond: 46, random: 0)
+    #expect(name < later)
+    let others = [
+      "notes.txt", name + ".tmp", "." + name, "x.sgf", "2026-12-01T01-02-03-045Z-0000aG.sgf",
+      "2026-12-01T01-02-03x045Z-0000ab.sgf",
+    ]
+    for other in others {
       #expect(!RecordDirectory.isRecordName(other), "\(other)")
     }
   }
