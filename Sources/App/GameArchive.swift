@@ -30,9 +30,9 @@ final class GameArchive {
   /// Writes `record`; `key` names a game whose record may be written again (a local game's number). Returns the
   /// file written, or nil when records are off or the write failed.
   @discardableResult
-  func keep(_ record: GameRecord, key: Int? = nil) -> String? {
+  func keep(_ record: GameRecord, key: Int? = nil, replacing old: String? = nil) -> String? {
     guard enabled else { return nil }
-    let path = key.flatMap { files[$0] } ?? directory + "/" + GameArchive.newName()
+    let path = old ?? key.flatMap { files[$0] } ?? directory + "/" + GameArchive.newName()
     do {
       try AtomicFile.write(record.sgf, to: path)
     } catch {

@@ -154,6 +154,10 @@ public final class NetworkMatch {
   var archive: GameArchive?
   /// The UTC day the current game started, for its record.
   private var gameDate: String?
+  /// The signing of the records of this match's games.
+  private lazy var exchange = RecordExchange(
+    isHost: role == .host, sign: { [identity] bytes in try? identity.sign(bytes) },
+    verify: { signature, bytes, key in RecordSignature.verify(signature, of: bytes, publicKeyBase64: key) })
   private let options: NetworkOptions
   private let rules: Rules
   private let log: Log
@@ -475,6 +479,9 @@ public final class NetworkMatch {
         events += secured(link)
       case .message(let message):
         if link.mayResume && link.session == nil { events += resumeOrGreet(link, first: message) }
+        if case .recordSignature(let game, let date, let signature) = message, link === active, archive != nil {
+          events += exchangeRecords(exchange.received(game: Int(game), date: date, signature: signature), link)
+        }
         guard var session = link.session else { continue }
         let outputs = session.receive(message, now: clock())
         link.session = session
@@ -649,16 +656,35 @@ public final class NetworkMatch {
     return apply(outputs, on: link)
   }
 
+  /// Carries out a step of the record exchange: writes the record, sends the signature, tells of a problem.
+  private func exchangeRecords(_ step: RecordExchange.Step, _ link: Link) -> [MatchEvent] {
+    if let record = step.write, let path = archive?.keep(record, replacing: step.path), let game = step.game {
+      exchange.written(game: game, to: path)
+    }
+    if let message = step.send, !link.connection.isClosed {
+      do {
+        try link.connection.send(message)
+      } catch {
+        log.write("record signature not sent to \(link.connection.peerAddress): \(error)")
+      }
+    }
+    if let problem = step.problem {
+      log.write(problem)
+      return [.status(problem)]
+    }
+    return []
+  }
+
   private func apply(_ outputs: [SessionOutput], on link: Link) -> [MatchEvent] {
     var events: [MatchEvent] = []
     for output in outputs {
       if case .gameStarted = output { gameDate = RecordOfGame.today() }
-      if link === active, let archive, let session = link.session,
+      if link === active, archive != nil, let session = link.session,
         let record = RecordOfGame.network(
           after: output, session: session, myKey: identity.publicKeyBase64,
           peerKey: link.connection.tls.peerCertificate?.publicKeyBase64, date: gameDate ?? RecordOfGame.today())
       {
-        archive.keep(record)
+        events += exchangeRecords(exchange.ended(record, game: session.gameNumber, myMark: session.myMark ?? .x), link)
       }
       switch output {
       case .send(let message):

@@ -79,6 +79,14 @@ import Testing
       ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob.environment)
     #expect(host.waitFor("game 1:") && joiner.waitFor("game 1:"), "\(host.output)\(joiner.errors)")
     Player.playOut(host, joiner)
+    // The signatures cross after the last move: quitting before they arrive leaves a record the other side never
+    // signed, so wait (bounded) for both on both sides.
+    let deadline = Date().addingTimeInterval(20)
+    func signedTwice(_ environment: [String: String]) -> Bool {
+      let texts = (try? Self.records(environment).map(\.text)) ?? []
+      return texts.count == 1 && texts[0].contains("TTSB[") && texts[0].contains("TTSW[")
+    }
+    while !(signedTwice(alice.environment) && signedTwice(bob.environment)) && Date() < deadline { usleep(20_000) }
     host.send("quit")
     #expect(host.exitStatus() == 0)
     #expect(joiner.exitStatus() == 30)
