@@ -4,7 +4,7 @@
 public enum CommandLineGrammar {
   /// A command, the first word; `lobby` is what no command means.
   public enum Command: String, CaseIterable, Sendable {
-    case lobby, play, host, join, list, identity, peers, games, replay, completions
+    case lobby, play, host, join, list, identity, peers, games, replay, verify, completions
 
     /// What the command does, in a few words (shown by the shells that show descriptions).
     public var summary: String {
@@ -18,6 +18,7 @@ public enum CommandLineGrammar {
       case .peers: "list or forget the peers you know"
       case .games: "list or delete your saved games"
       case .replay: "step through a saved game or an SGF file"
+      case .verify: "check the moves and both signatures of a record"
       case .completions: "print shell completions"
       }
     }

@@ -85,6 +85,8 @@ public enum Invocation: Sendable, Equatable {
   case games(GamesCommand)
   /// Step through a saved game (its number in `games`) or an SGF file.
   case replay(String, ui: UIMode, ascii: Bool)
+  /// Check a record's moves and signatures.
+  case verify(String)
   /// Print the completion script for this shell.
   case completions(Shell)
   /// The help: of one command (`tictactoe host --help`), or all of it.
@@ -116,6 +118,7 @@ public enum CommandLineParser {
       tictactoe peers [list | forget NAME|FINGERPRINT]
       tictactoe games [list] [--json] | games delete N...|all
       tictactoe replay FILE|N [--ui curses|plain] [--ascii]
+      tictactoe verify FILE|N
       tictactoe completions bash|zsh|fish
       tictactoe --help | --version
 
@@ -126,6 +129,7 @@ public enum CommandLineParser {
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins, many at once, until stopped.
     `games` lists the games you finished (kept as SGF in $XDG_DATA_HOME/tictactoe/games), newest first;
     `replay N` steps through game N of that list (or any GM[4] SGF file): ←/→, Home/End, q.
+    `verify N` checks that its moves give its result and that both players signed it (network games).
     `completions SHELL` prints the completion script of bash, zsh or fish: source <(tictactoe completions bash).
 
     Options:
@@ -400,6 +404,9 @@ public enum CommandLineParser {
     case .replay:
       guard positional.count == 1 else { throw UsageError(message: "replay needs one FILE or game number") }
       return .replay(positional[0], ui: ui, ascii: ascii)
+    case .verify:
+      guard positional.count == 1 else { throw UsageError(message: "verify needs one FILE or game number") }
+      return .verify(positional[0])
     case .peers:
       switch positional.first {
       case nil, "list":

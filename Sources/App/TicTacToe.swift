@@ -74,6 +74,8 @@ public enum TicTacToe {
       return command.run(profile: profile(environment, name: nil))
     case .replay(let target, let ui, let ascii):
       return ReplayCommand.run(target, ui: ui, ascii: ascii, environment: environment)
+    case .verify(let target):
+      return VerifyCommand.run(target, environment: environment)
     }
   }
 
