@@ -656,6 +656,14 @@ public final class NetworkMatch {
     return apply(outputs, on: link)
   }
 
+  /// The record against this opponent from the saved games (`you and alice: 5–3, 2 drawn`), named as the player
+  /// knows its key, or by the name it gave.
+  private func greeting(_ fingerprint: Fingerprint, helloName: PeerText) -> [MatchEvent] {
+    let known = (try? profile.knownPeers())?.lookup(fingerprint: fingerprint)?.name
+    let name = known.map { PeerText($0).description } ?? helloName.description
+    return OpponentRecords.load(profile).greeting(fingerprint, name: name).map { [.status($0)] } ?? []
+  }
+
   /// Carries out a step of the record exchange: writes the record, sends the signature, tells of a problem.
   private func exchangeRecords(_ step: RecordExchange.Step, _ link: Link) -> [MatchEvent] {
     if let record = step.write, let path = archive?.keep(record, replacing: step.path), let game = step.game {
@@ -734,6 +742,9 @@ public final class NetworkMatch {
           events += hostDecides(link, name: name)
         } else {
           events.append(.session(output))
+        }
+        if archive != nil, let fingerprint = link.connection.tls.peerCertificate?.fingerprint {
+          events += greeting(fingerprint, helloName: name)
         }
       default:
         if link === active { events.append(.session(output)) }
