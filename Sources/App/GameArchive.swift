@@ -7,7 +7,8 @@ import Security
 /// once through `report` and never stops the game.
 final class GameArchive {
   let directory: String
-  let enabled: Bool
+  /// Whether records are kept (the `records` setting; the Options screen changes it while the game runs).
+  var enabled: Bool
   let cap: Int
   private let log: Log
   /// How a failure is shown, once: on stderr unless a front end shows it on its screen.

@@ -299,6 +299,7 @@ public enum TicTacToe {
     let driver = CursesDriver(
       terminal: terminal, controller: controller, loop: EventLoop(), log: context.log,
       onSaveSettings: { settings in
+        context.archive.enabled = settings.records
         do {
           try SettingsFile.save(settings, to: context.paths.settingsFile)
           return nil

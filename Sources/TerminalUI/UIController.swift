@@ -241,6 +241,8 @@ public struct UIController: Sendable {
       settings.aiLevel = step(settings.aiLevel, by: delta, wrapping: true)
     case .first:
       settings.first = step(settings.first, by: delta, wrapping: true)
+    case .records:
+      settings.records.toggle()
     case .back:
       return []
     }

@@ -29,7 +29,7 @@ public enum LobbyItem: Int, Sendable, CaseIterable {
 
 /// Options screen entries.
 public enum OptionItem: Int, Sendable, CaseIterable {
-  case size, k, level, first, back
+  case size, k, level, first, records, back
 
   public var title: String {
     switch self {
@@ -37,6 +37,7 @@ public enum OptionItem: Int, Sendable, CaseIterable {
     case .k: return "In a row (k)"
     case .level: return "Computer level"
     case .first: return "Who starts"
+    case .records: return "Keep records"
     case .back: return "Back"
     }
   }
