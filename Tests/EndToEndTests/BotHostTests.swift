@@ -1,5 +1,6 @@
 import Foundation
 import GameRecords
+import Security
 import Testing
 
 /// `tictactoe host --bot`: the real binary serving several real joiners at once over loopback, its trust rules,
@@ -116,6 +117,10 @@ import Testing
       #expect(names.contains(peer.name) && peer.publicKey != nil && peer.level == nil)
       #expect(record.resultProblem == nil && record.result != .unknown)
       #expect(record.date == files.first?.dropFirst(4).prefix(10).description)
+      // The bot signed its record (and sent the signature to its joiner); the joiner's answer is not waited for.
+      let signature = try #require(bot.signature.flatMap { Data(base64Encoded: $0) })
+      #expect(RecordSignature.verify(Array(signature), of: record.signedBytes, publicKeyBase64: bot.publicKey ?? ""))
+      #expect(peer.signature == nil)
     }
     #expect(Set(records.map(\.white.name) + records.map(\.black.name)) == Set(names + ["robo"]))
   }

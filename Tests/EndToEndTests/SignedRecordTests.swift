@@ -127,4 +127,38 @@ import Testing
     let wrong = try Binary.run(["verify", folder + "/wrong.sgf"], environment: home)
     #expect(wrong.status == 1 && wrong.stdout.hasPrefix("moves: WRONG: "), "\(wrong.stdout)\(wrong.stderr)")
   }
+
+  @Test func aJoinersRecordOfAGameWithTheBotCarriesBothSignatures() throws {
+    var botHome = try Binary.sandbox().environment
+    botHome["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
+    let bot = try Player(
+      ["host", "--bot", "easy", "--port", "0", "--bind", "127.0.0.1", "--name", "robo", "--accept-new"],
+      environment: botHome)
+    defer {
+      bot.signal(SIGTERM)
+      _ = bot.exitStatus()
+    }
+    let port = try #require(bot.announcedPort(), "the bot did not start: \(bot.errors)")
+    let bob = try Binary.sandbox().environment
+    let player = try Player(["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob)
+    #expect(player.waitFor("game 1:"))
+    let deadline = Date().addingTimeInterval(30)
+    var (answered, next) = (0, 1)
+    var text = ""
+    while !(text.contains("TTSB[") && text.contains("TTSW[")) && Date() < deadline {
+      if player.count("your move (") > answered {
+        answered = player.count("your move (")
+        player.send("\(next)")
+        next = next % 9 + 1
+      }
+      text = (try? RecordsEndToEndTests.records(bob).first?.text) ?? ""
+      usleep(10_000)
+    }
+    player.send("quit")
+    _ = player.exitStatus()
+    let folder = try TestDirectory.make("bot-record")
+    try text.write(toFile: folder + "/game.sgf", atomically: true, encoding: .utf8)
+    let verified = try Binary.run(["verify", folder + "/game.sgf"], environment: bob)
+    #expect(verified.status == 0 && verified.stdout.hasSuffix("verified\n"), "\(verified.stdout)\(text)")
+  }
 }
