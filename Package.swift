@@ -17,6 +17,8 @@ let package = Package(
     .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl"),
     .systemLibrary(name: "CDNSSD", path: "Sources/CDNSSD"),
     .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+    .systemLibrary(name: "CMiniUPnPc", path: "Sources/CMiniUPnPc"),
+    .systemLibrary(name: "CNatPMP", path: "Sources/CNatPMP"),
     .target(name: "GameCore", swiftSettings: optimised),
     .target(name: "UntrustedText"),
     // Game records: SGF read and written, pure (docs/RECORDS.md).
@@ -26,6 +28,9 @@ let package = Package(
     .target(name: "Discovery", dependencies: ["CDNSSD"]),
     .target(name: "Session", dependencies: ["GameCore", "WireProtocol", "UntrustedText"]),
     .target(name: "EventLoop", dependencies: ["CEpoll"]),
+    // Asking the LAN's router to open the host's port: PCP (its own codec), NAT-PMP (libnatpmp), UPnP IGD
+    // (its own bounded SSDP and HTTP; libminiupnpc parses what the router sends).
+    .target(name: "PortMapping", dependencies: ["CMiniUPnPc", "CNatPMP"]),
     .target(name: "Transport", dependencies: ["Security", "WireProtocol"]),
     .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
@@ -33,7 +38,7 @@ let package = Package(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
-        "UntrustedText", "EventLoop", "GameRecords",
+        "UntrustedText", "EventLoop", "PortMapping", "GameRecords",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
@@ -54,19 +59,21 @@ let package = Package(
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
     .testTarget(name: "GameRecordsTests", dependencies: ["GameRecords", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
-    .testTarget(name: "SecurityTests", dependencies: ["Security", "TestSupport"], exclude: ["FuzzCorpus"]),
+    .testTarget(
+      name: "SecurityTests", dependencies: ["Security", "TestSupport"], exclude: ["FuzzCorpus", "InviteFuzzCorpus"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
     .testTarget(
       name: "SessionTests",
       dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText", "TestSupport", "SessionTestSupport"]),
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+    .testTarget(name: "PortMappingTests", dependencies: ["PortMapping"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "GameRecords", "UntrustedText"]),
     .testTarget(
       name: "AppTests",
       dependencies: [
-        "App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol", "TestSupport",
-        "GameRecords", "SessionTestSupport",
+        "App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol", "Discovery",
+        "TestSupport", "GameRecords", "SessionTestSupport",
       ]),
     .testTarget(
       name: "EndToEndTests",

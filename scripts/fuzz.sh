@@ -42,6 +42,11 @@ target hello-negotiation HelloNegotiationFuzz Fuzz/HelloNegotiationTarget.swift 
 # Only the known-peers files and what they use; UTCCalendar imports COpenSSL (for time() and ASN1_TIME).
 target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
   Sources/Security/{KnownPeers,KnownPeer,KnownPeersError,Fingerprint,Base64,CalendarDay,UTCCalendar}.swift
+# PCP answers: the codec alone.
+target pcp-response PCPResponseFuzz Fuzz/PCPResponseTarget.swift Sources/PortMapping/PCPMessage.swift
+# Invites and what they use (Digest's SHA-256 is OpenSSL's).
+target invite InviteFuzz Fuzz/InviteTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
+  Sources/Security/{Invite,Fingerprint,Base64,Digest,HostName}.swift
 
 # The SGF reader of game records, with the GameCore it replays moves on.
 target sgf-record SGFRecordFuzz Fuzz/SGFRecordTarget.swift Sources/GameRecords/*.swift -lGameCore
@@ -52,6 +57,8 @@ corpus_of() {
   case "$1" in
     known-peers) echo Tests/SecurityTests/FuzzCorpus ;;
     sgf-record) echo Tests/GameRecordsTests/FuzzCorpus ;;
+    invite) echo Tests/SecurityTests/InviteFuzzCorpus ;;
+    pcp-response) echo Tests/PortMappingTests/FuzzCorpus ;;
     *) echo "$WIRE_CORPUS/$1" ;;
   esac
 }
@@ -97,6 +104,14 @@ prepare() {
     sgf-record)
       seed "$name" game '(;FF[4]GM[4]SZ[3]PB[a]PW[b]RE[B+]TTK[3]TTE[line]\n;B[aa];W[ba];B[ab];W[bb];B[ac])\n'
       seed "$name" other '(;GM[4]SZ[7:5]PB[x\\]y]RE[W+R](;B[aa];W[gd])(;B[bb]))(;GM[4]SZ[15];B[hh])'
+      ;;
+    pcp-response)
+      seed "$name" success '\x02\x81\x00\x00\x00\x00\x02\x58\x00\x00\x10\x00'"$(printf '\\x00%.0s' {1..12})$(printf '\\x%02x' {1..12})"'\x06\x00\x00\x00\x1c\x09\x1c\x0b'"$(printf '\\x00%.0s' {1..10})"'\xff\xff\xc6\x33\x65\x01'
+      seed "$name" natpmp '\x00\x81\x00\x01'
+      ;;
+    invite)
+      seed "$name" three "tictactoe:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8@192.0.2.7/7177,2001:db8::7/7177,alice.example/7000+a93f17"
+      seed "$name" zone "Invite: tictactoe:--__--__--__--__--__--__--__--__--__--__AQI@fe80::1%eth0/7177+28e130\n"
       ;;
   esac
 }
@@ -144,4 +159,6 @@ run message-decode || status=1
 run hello-negotiation || status=1
 run known-peers || status=1
 run sgf-record || status=1
+run invite || status=1
+run pcp-response || status=1
 exit "$status"

@@ -8,10 +8,13 @@ set -euo pipefail
 # setup-sslyze.sh and setup-sgfmill.sh, which scripts/test.sh runs), ca-certificates (pip fetches sslyze and
 # sgfmill), perl (the mutation check's substitutions; perl-base is Essential, listed for clarity).
 # zsh, fish and bash-completion: the completion tests run the real shells. The package test: mmdebstrap,
-# lintian, dpkg-dev (dpkg-shlibdeps), binutils (strip, readelf), file.
+# lintian, dpkg-dev (dpkg-shlibdeps), binutils (strip, readelf), file. Port mapping builds with libminiupnpc-dev
+# and libnatpmp-dev; its lab (scripts/nat-lab.sh) runs Debian's miniupnpd behind nftables, and checks with the
+# upnpc and natpmpc clients (the package does not start the daemon; the lab starts its own in a namespace).
 packages=(libncursesw5-dev libssl-dev openssl tmux zsh fish bash-completion libavahi-compat-libdnssd-dev avahi-daemon avahi-utils libnss-mdns dbus dbus-bin
   gcc pkg-config iproute2 mount util-linux mawk python3 python3-venv ca-certificates perl-base
-  mmdebstrap lintian dpkg-dev binutils file)
+  mmdebstrap lintian dpkg-dev binutils file
+  libminiupnpc-dev libnatpmp-dev miniupnpd miniupnpc natpmpc nftables)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -40,16 +40,23 @@ struct BotGameRecord: Equatable {
 
   /// Who the bot played: the name the peer gave, its key, and where it connected from.
   struct Peer: Equatable {
+    /// The name trust was decided on (a known key's known name), else the name the peer gave.
     var name: String
     var fingerprint: String
     var address: String
+    /// The name the peer gave, when it is not `name`.
+    var claimed: String? = nil
   }
 
   /// The game's line in the log: `key=value` fields, the peer's name quoted (it is chosen by the peer), e.g.
   /// `bot game: peer="bob" key=SHA256:… address=127.0.0.1:50312 game=2 bot=O result=draw moves=9 duration=0.021s`.
   func logLine(peer: Peer) -> String {
     var fields = [
-      "peer=\(BotGameRecord.quoted(peer.name))", "key=\(peer.fingerprint)", "address=\(peer.address)",
+      "peer=\(BotGameRecord.quoted(peer.name))"
+    ]
+    if let claimed = peer.claimed { fields.append("claimed=\(BotGameRecord.quoted(claimed))") }
+    fields += [
+      "key=\(peer.fingerprint)", "address=\(peer.address)",
       "game=\(number)", "bot=\(botMark)", "result=\(outcome.token)", "moves=\(moves)",
       "duration=\(BotGameRecord.seconds(duration))s",
     ]

@@ -133,7 +133,7 @@ final class BotHost {
   func advertise() -> String? {
     guard let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else { return nil }
     let txt = ServiceTXT(
-      protocolVersions: ProtocolVersion.supported.map(Int.init), rules: txtRules, state: .waiting,
+      protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
       fingerprint: identity.fingerprint.description, displayName: profile.name, bot: level.rawValue)
     do {
       advertiser = try Advertiser(name: profile.name, port: port, txt: txt)
@@ -316,9 +316,12 @@ final class BotHost {
       if case .letIn(remember: true) = link.admission, let certificate { remember(certificate) }
     }
     if !reaction.games.isEmpty {
+      // Logged by the name trust was decided on (a known key's known name), with the claimed one beside it.
+      let claimed = link.seat?.session.peerName?.unsanitised ?? "?"
+      let decided = ShownName.decided(connection.tls.trustDecision, certificate: certificate) { nil }
       let peer = BotGameRecord.Peer(
-        name: link.seat?.session.peerName?.unsanitised ?? "?", fingerprint: certificate?.fingerprint.description ?? "?",
-        address: connection.peerAddress)
+        name: decided ?? claimed, fingerprint: certificate?.fingerprint.description ?? "?",
+        address: connection.peerAddress, claimed: decided.map { $0 == claimed ? nil : claimed } ?? nil)
       for game in reaction.games {
         if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
         log.write(game.logLine(peer: peer))

@@ -4,7 +4,7 @@
 public enum CommandLineGrammar {
   /// A command, the first word; `lobby` is what no command means.
   public enum Command: String, CaseIterable, Sendable {
-    case lobby, play, host, join, list, identity, peers, games, replay, verify, completions
+    case lobby, play, host, join, invite, list, identity, peers, doctor, games, replay, verify, completions
 
     /// What the command does, in a few words (shown by the shells that show descriptions).
     public var summary: String {
@@ -12,10 +12,12 @@ public enum CommandLineGrammar {
       case .lobby: "open the lobby"
       case .play: "start a local game at once"
       case .host: "host a network game over TLS"
-      case .join: "join a host by address or on the LAN"
+      case .join: "join a host by address, invite or on the LAN"
+      case .invite: "print the invite of the game you are hosting"
       case .list: "list the games announced on the LAN"
       case .identity: "show, make, import or export your key"
-      case .peers: "list or forget the peers you know"
+      case .peers: "list, rename or forget the peers you know"
+      case .doctor: "check what stands between you and a game"
       case .games: "list or delete your saved games"
       case .replay: "step through a saved game or an SGF file"
       case .verify: "check the moves and both signatures of a record"
@@ -27,7 +29,7 @@ public enum CommandLineGrammar {
     public var subcommands: [String] {
       switch self {
       case .identity: ["show", "new", "import", "export"]
-      case .peers: ["list", "forget"]
+      case .peers: ["list", "rename", "forget"]
       case .games: ["list", "delete"]
       case .completions: Shell.allCases.map(\.rawValue)
       default: []
@@ -74,6 +76,11 @@ public enum CommandLineGrammar {
     Option(name: "--grace", value: .text("S"), commands: trustCommands, summary: "seconds kept for a reconnection"),
     Option(name: "--lan", value: .text("GAME"), commands: [.join], summary: "join the game announced as GAME"),
     Option(name: "--wait", value: .text("SECONDS"), commands: [.list], summary: "how long to look for games"),
+    Option(
+      name: "--map-port", value: .none, commands: [.host],
+      summary: "ask the router to open the port (UPnP, NAT-PMP, PCP)"),
+    Option(name: "--no-map-port", value: .none, commands: [.host], summary: "never ask the router"),
+    Option(name: "--router", value: .none, commands: [.doctor], summary: "also ask the router (changing nothing)"),
     Option(name: "--json", value: .none, commands: [.list, .games], summary: "print JSON"),
     Option(name: "--yes", value: .none, commands: [.identity], summary: "replace the identity without asking"),
     Option(name: "--accept-new", value: .none, commands: trustCommands, summary: "accept new peers without asking"),

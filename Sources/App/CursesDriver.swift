@@ -15,8 +15,9 @@ public final class CursesDriver {
   /// Saves the options; returns why they could not be saved, for the screen.
   private let onSaveSettings: (Settings) -> String?
   private let log: Log
-  /// Starts hosting (nil) or joining (an address): a match and its first events, or why it failed.
-  var startNetwork: ((String?, Fingerprint?) -> Result<(NetworkMatch, [MatchEvent], Endpoint?), MatchEnd>)?
+  /// Starts hosting (nil) or joining (an address or invite): a match, its first events and the endpoints to
+  /// join (none when hosting), or why it failed.
+  var startNetwork: ((String?, Fingerprint?) -> Result<(NetworkMatch, [MatchEvent], [Endpoint]), MatchEnd>)?
   /// The known peers and this player's own key, to judge LAN games (and leave out our own).
   var lanContext: (() -> (known: KnownPeers, own: String?))?
   /// Browses the LAN while the lobby shows; recreated a few seconds after it fails.
@@ -66,6 +67,9 @@ public final class CursesDriver {
     loop.beforeEachWait { [unowned self] in self.beforeWaiting() }
     if exitStatus == nil { loop.run() }
     lanSync?.clear()
+    // Whatever is still attached lets go (a host's port mapping is removed from the router).
+    running?.detach()
+    for old in retiring { old.detach() }
     return exitStatus ?? 0
   }
 
@@ -254,11 +258,11 @@ public final class CursesDriver {
   /// Shows why a record could not be saved (on the game's notice line).
   func showRecordProblem(_ text: String) { controller.tell(text) }
 
-  func adopt(_ match: NetworkMatch, joining: Endpoint?) {
+  func adopt(_ match: NetworkMatch, joining: [Endpoint]) {
     running?.detach()
     let running = MatchOnLoop(match, loop: loop) { [unowned self] events in self.present(events, match) }
     self.running = running
-    if let joining { running.join(joining) }
+    if !joining.isEmpty { running.join(joining) }
   }
 
   private func begin(address: String?, advertised: Fingerprint? = nil) {

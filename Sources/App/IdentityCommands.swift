@@ -1,6 +1,7 @@
 import Glibc
 import Security
 import UntrustedText
+import WireProtocol
 
 /// `tictactoe identity` and `tictactoe peers`: look after the player's key and the peers it knows.
 enum IdentityCommands {
@@ -85,6 +86,18 @@ enum IdentityCommands {
           writeAll(1, "\(PeerText(entry.name))\t\(entry.fingerprint)\tsince \(entry.added)\(tally)\n")
         }
         if let line = records.computerLine { writeAll(1, line + "\n") }
+      case .rename(let what, let newName):
+        if let problem = petnameProblem(newName) {
+          writeError("tictactoe: \(VisibleText.escaping(newName)) cannot be a name: \(problem)\n")
+          return ExitStatus.usage
+        }
+        let renamed = peers.rename(nameOrFingerprint: what, to: newName)
+        guard renamed > 0 else {
+          writeError("tictactoe: no known peer is called or has the key \(VisibleText.escaping(what))\n")
+          return ExitStatus.failure
+        }
+        try file.save(peers)
+        writeAll(1, "Renamed \(renamed) key\(renamed == 1 ? "" : "s") to \(VisibleText.escaping(newName)).\n")
       case .forget(let what):
         let removed = peers.remove(nameOrFingerprint: what)
         guard removed > 0 else {
@@ -99,6 +112,19 @@ enum IdentityCommands {
       writeError("tictactoe: \(error)\n")
       return ExitStatus.badFile
     }
+  }
+
+  /// Why `name` cannot be the name a player gives a peer: the rules of names on the wire (no control,
+  /// bidirectional or invisible characters, not only spaces, at most 32 characters).
+  static func petnameProblem(_ name: String) -> String? {
+    if name.isEmpty || name.allSatisfy(\.isWhitespace) { return "it is empty or only spaces" }
+    if name.unicodeScalars.contains(where: VisibleText.isUnsafe) {
+      return "it contains a control, bidirectional or invisible character"
+    }
+    if name.count > Message.maximumNameCharacters {
+      return "it has \(name.count) characters (at most \(Message.maximumNameCharacters))"
+    }
+    return nil
   }
 
   private static func text(_ path: String) throws -> String {

@@ -65,6 +65,8 @@ public enum IdentityCommand: Sendable, Equatable {
 /// `tictactoe peers ...`
 public enum PeersCommand: Sendable, Equatable {
   case list
+  /// Give the peer named or with this fingerprint another name (its petname).
+  case rename(String, to: String)
   case forget(String)
 }
 
@@ -76,6 +78,12 @@ public enum Invocation: Sendable, Equatable {
   /// `host --bot LEVEL`: a practice bot serving AI games to any number of joiners.
   case bot(HostRequest, level: AILevel, NetworkOptions)
   case join(Endpoint, NetworkOptions, ui: UIMode, ascii: Bool)
+  /// Join with an invite: its addresses in order, its key pinned (in the options).
+  case joinInvite(Invite, NetworkOptions, ui: UIMode, ascii: Bool)
+  /// Print the invites of the games this user is hosting.
+  case invite
+  /// Check the files, the LAN, the addresses, the router (with `router`) and the firewall.
+  case doctor(router: Bool)
   /// Join the game announced on the LAN under this name.
   case joinLAN(String, NetworkOptions, ui: UIMode, ascii: Bool)
   /// Print the games announced on the LAN.
@@ -109,13 +117,17 @@ public enum CommandLineParser {
       tictactoe [--ui curses|plain] [--ascii]
       tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first me|them|random]
                      [--ui curses|plain] [--ascii]
-      tictactoe host [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [--grace S] [TRUST] [--ui MODE]
+      tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME] [--size N] [--k K] [--grace S] [TRUST]
+                     [--ui MODE]
       tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [TRUST]
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
+      tictactoe join INVITE [--name NAME] [--grace S] [--ui MODE]
       tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe list [--wait SECONDS] [--json]
       tictactoe identity [show | new [--yes] | import CERT.pem KEY.pem | import FILE.p12 [--password-file F] | export]
-      tictactoe peers [list | forget NAME|FINGERPRINT]
+      tictactoe invite
+      tictactoe doctor [--router]
+      tictactoe peers [list | rename NAME|FINGERPRINT NEWNAME | forget NAME|FINGERPRINT]
       tictactoe games [list] [--json] | games delete N...|all
       tictactoe replay FILE|N [--ui curses|plain] [--ascii]
       tictactoe verify FILE|N
@@ -126,10 +138,13 @@ public enum CommandLineParser {
     `play` starts a local game at once; leaving it quits.
     `host` waits for one opponent over TLS (IPv4 and IPv6); `join` connects to a host. HOST may be a name,
     an IPv4 address or an IPv6 address; write [v6addr]:port to give a port with an IPv6 address.
+    `host` also shows an invite (tictactoe:KEY@ADDRESS/PORT,...+CHECK; `invite` prints it again): `join INVITE`
+    tries its addresses with the host's key pinned, so nothing is asked and any other key is refused.
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins, many at once, until stopped.
     `games` lists the games you finished (kept as SGF in $XDG_DATA_HOME/tictactoe/games), newest first;
     `replay N` steps through game N of that list (or any GM[4] SGF file): ←/→, Home/End, q.
     `verify N` checks that its moves give its result and that both players signed it (network games).
+    `doctor` checks the files, LAN discovery, the addresses, the router and the firewall, each with a hint.
     `completions SHELL` prints the completion script of bash, zsh or fish: source <(tictactoe completions bash).
 
     Options:
@@ -142,6 +157,10 @@ public enum CommandLineParser {
                         joiners at once, until Ctrl-C or SIGTERM; new joiners are let in only with --accept-new
       --port P          host on port P (default 7177; 0 picks a free port)
       --bind ADDR       host on this address only (default: every address, IPv6 and IPv4)
+      --map-port        ask the router to open the port for players on the internet (UPnP, NAT-PMP, PCP);
+                        the mapping is removed when hosting stops (default: the map_port setting, else no)
+      --no-map-port     never ask the router (the practice bot never asks unless told to)
+      --router          `doctor` also asks the router which mapping protocols it speaks and its outside address
       --name NAME       your name for this game (default: the `name` setting, else the login name)
       --lan GAME        join the game announced on the local network under the name GAME
       --grace S         keep a game S seconds after the connection drops, for the joiner to reconnect
@@ -206,6 +225,7 @@ public enum CommandLineParser {
     var wait = 2.0
     var json = false
     var yes = false
+    var router = false
 
     func value(for option: String) throws(UsageError) -> String {
       guard let next = rest.first else { throw UsageError(message: "\(option) needs a value") }
@@ -324,6 +344,14 @@ public enum CommandLineParser {
         network.verifyName = false
       case "--insecure":
         network.insecure = true
+      case "--router":
+        router = true
+      case "--map-port", "--no-map-port":
+        let wanted = argument == "--map-port"
+        if let earlier = network.mapPort, earlier != wanted {
+          throw UsageError(message: "--map-port and --no-map-port cannot be combined")
+        }
+        network.mapPort = wanted
       case "--cert":
         network.certificateFile = try value(for: argument)
       case "--key":
@@ -382,14 +410,35 @@ public enum CommandLineParser {
         try network.validate()
         return .joinLAN(lanName, network, ui: ui, ascii: ascii)
       }
+      if positional.count == 1, Invite.isInvite(positional[0]) {
+        let invite: Invite
+        do {
+          invite = try Invite.parse(positional[0])
+        } catch {
+          throw UsageError(message: "that invite cannot be used: \(error)")
+        }
+        guard network.pins.isEmpty, network.caFile == nil, !network.insecure else {
+          throw UsageError(
+            message: "an invite pins the host's key: it cannot be combined with --pin, --ca or --insecure")
+        }
+        network.pins = [PinnedKey(invite.key, source: "the invite")]
+        try network.validate()
+        return .joinInvite(invite, network, ui: ui, ascii: ascii)
+      }
       guard positional.count == 1, let endpoint = Endpoint(parsing: positional[0]) else {
         throw UsageError(
           message: positional.isEmpty
-            ? "join needs an address: HOST, HOST:PORT or [IPv6]:PORT"
+            ? "join needs an address (HOST, HOST:PORT or [IPv6]:PORT) or an invite"
             : "\"\(positional.joined(separator: " "))\" is not an address: use HOST, HOST:PORT or [IPv6]:PORT")
       }
       try network.validate()
       return .join(endpoint, network, ui: ui, ascii: ascii)
+    case .invite:
+      try noPositional()
+      return .invite
+    case .doctor:
+      try noPositional()
+      return .doctor(router: router)
     case .identity:
       return .identity(
         try identityCommand(positional, passwordFile: network.passwordFile, yes: yes), name: network.name)
@@ -412,11 +461,16 @@ public enum CommandLineParser {
       case nil, "list":
         guard positional.count <= 1 else { throw UsageError(message: "peers list takes no arguments") }
         return .peers(.list)
+      case "rename":
+        guard positional.count == 3 else {
+          throw UsageError(message: "peers rename needs NAME or FINGERPRINT, then the new name")
+        }
+        return .peers(.rename(positional[1], to: positional[2]))
       case "forget":
         guard positional.count == 2 else { throw UsageError(message: "peers forget needs one NAME or FINGERPRINT") }
         return .peers(.forget(positional[1]))
       default:
-        throw UsageError(message: "peers knows list and forget, not \"\(positional[0])\"")
+        throw UsageError(message: "peers knows list, rename and forget, not \"\(positional[0])\"")
       }
     }
   }

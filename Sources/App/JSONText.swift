@@ -1,4 +1,5 @@
 import UntrustedText
+
 /// A JSON value written as `tictactoe list --json` prints it: compact, object keys sorted, "/" not escaped,
 /// text other than ASCII written as UTF-8.
 enum JSONText: Equatable {

@@ -7,12 +7,36 @@ import UntrustedText
 
 /// Games found on the LAN, judged against the known peers before anyone connects.
 enum LANGames {
-  /// What the player knows about an advertised host's key.
-  enum Trust: String {
-    case known
+  /// What the player knows about an advertised host's key. The key decides, never the name: Avahi renames
+  /// clashing games, and anyone can announce any name.
+  enum Trust: Equatable {
+    /// A known key, by the name the player knows it by.
+    case known(as: String)
     case new
-    case keyChanged = "KEY CHANGED"
-    case unknownKey = "no key advertised"
+    /// An unknown key under a name that looks like a known peer's (`KnownPeers.lookalikes`): a new player,
+    /// not that peer.
+    case lookalike(of: String)
+    case unknownKey
+
+    /// The word `list --json` gives.
+    var token: String {
+      switch self {
+      case .known: "known"
+      case .new: "new"
+      case .lookalike: "lookalike"
+      case .unknownKey: "no key advertised"
+      }
+    }
+
+    /// What the lobby and `list` show; the known name is given when the game announces another.
+    func shown(hostName: String) -> String {
+      switch self {
+      case .known(let name): name == hostName ? "known" : "known as \(name)"
+      case .new: "new"
+      case .lookalike(let name): "\(LANGameRow.warningPrefix): not the \(name) you know"
+      case .unknownKey: "no key advertised"
+      }
+    }
   }
 
   /// The name a game's host is known by: its advertised display name, else the service name.
@@ -20,10 +44,9 @@ enum LANGames {
 
   static func trust(_ game: DiscoveredGame, known: KnownPeers) -> Trust {
     guard let text = game.txt?.fingerprint, let fingerprint = Fingerprint(parsing: text) else { return .unknownKey }
-    let entries = known.entries(named: hostName(game))
-    if entries.contains(where: { $0.fingerprint == fingerprint }) { return .known }
-    if !entries.isEmpty { return .keyChanged }
-    return known.lookup(fingerprint: fingerprint) != nil ? .known : .new
+    if let entry = known.lookup(fingerprint: fingerprint) { return .known(as: entry.name) }
+    if let alike = known.lookalikes(of: hostName(game)).first { return .lookalike(of: alike.name) }
+    return .new
   }
 
   /// What the lobby and `tictactoe list` show of a game.
@@ -37,7 +60,7 @@ enum LANGames {
     if let bot = game.txt?.bot { state += ", practice bot (\(bot))" }
     return LANGameRow(
       id: game.instanceName, rules: rules, state: state,
-      trust: trust(game, known: known).rawValue,
+      trust: trust(game, known: known).shown(hostName: hostName(game)),
       addresses: addresses.isEmpty
         ? (game.resolveError.map { $0.message } ?? "not resolved") : addresses.joined(separator: " "),
       board: game.txt?.rules.map { LANGameRow.Board(rows: $0.rows, columns: $0.columns, k: $0.k) })
@@ -58,9 +81,10 @@ enum LANGames {
     let objects: [JSONText] = games.map { game in
       var object: [String: JSONText] = [
         "name": .string(game.instanceName), "host": .string(hostName(game)),
-        "addresses": .array(game.addresses.map { .string($0) }), "trust": .string(trust(game, known: known).rawValue),
+        "addresses": .array(game.addresses.map { .string($0) }), "trust": .string(trust(game, known: known).token),
       ]
       if let port = game.port { object["port"] = .number(Int(port)) }
+      if case .known(let name) = trust(game, known: known) { object["known_as"] = .string(name) }
       if let rules = game.txt?.rules {
         object["rules"] = .object([
           "rows": .number(rules.rows), "columns": .number(rules.columns), "k": .number(rules.k),

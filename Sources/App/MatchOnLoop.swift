@@ -11,6 +11,10 @@ final class MatchOnLoop {
   private var sync: DescriptorSync?
   private var timer: EventLoop.TimerID?
   private var timerDue: Double?
+  /// A joiner's host name is being looked up again (to reconnect).
+  private var resolving = false
+  /// A host's port mapping on its router, when asked for.
+  private var mapping: PortMappingOnLoop?
 
   init(_ match: NetworkMatch, loop: EventLoop, report: @escaping ([MatchEvent]) -> Void) {
     self.match = match
@@ -21,10 +25,36 @@ final class MatchOnLoop {
       let writable = revents & Int16(POLLOUT) != 0
       self.report(self.match.handle(readable: readable ? [fd] : [], writable: writable ? [fd] : []))
     }
+    if match.role == .host && match.mapsPort { startPortMapping() }
+  }
+
+  private func startPortMapping() {
+    let mapping = PortMappingOnLoop(loop: loop, port: match.port, paths: match.paths) { [weak self] lines, external in
+      guard let self else { return }
+      var events = lines.map { MatchEvent.status($0) }
+      if let external, let invite = self.match.inviteWith(external: external) {
+        events.append(.status("Invite: \(invite)"))
+      }
+      self.report(events)
+    }
+    self.mapping = mapping
+    mapping.start()
   }
 
   /// Brings the loop up to date with the match (call before each wait).
   func refresh() {
+    if let endpoint = match.nameToResolve, !resolving {
+      resolving = true
+      loop.perform(
+        { () -> Result<[Sockets.Address], NetworkError> in
+          do throws(NetworkError) { return .success(try Sockets.resolve(endpoint)) } catch { return .failure(error) }
+        },
+        then: { [weak self] result in
+          guard let self, self.sync != nil else { return }
+          self.resolving = false
+          self.report(self.match.reconnect(to: result))
+        })
+    }
     sync?.update(match.descriptors)
     let due = match.nextDeadline
     guard due != timerDue else { return }
@@ -39,22 +69,29 @@ final class MatchOnLoop {
     }
   }
 
-  /// Joiner: resolves the host's name on a worker thread (DNS can take seconds; the screen and Ctrl-C stay
-  /// live), then connects on the loop.
-  func join(_ endpoint: Endpoint) {
-    let resolve: @Sendable () -> Result<[Sockets.Address], NetworkError> = {
-      do throws(NetworkError) {
-        return .success(try Sockets.resolve(endpoint))
-      } catch {
-        return .failure(error)
+  /// Joiner: resolves the host's names on a worker thread (DNS can take seconds; the screen and Ctrl-C stay
+  /// live), then connects on the loop to the first address that answers, in the order of `endpoints` (an
+  /// invite gives several). The join fails with the first error only when no name resolved.
+  func join(_ endpoints: [Endpoint]) {
+    let resolve: @Sendable () -> Result<[(Endpoint, Sockets.Address)], NetworkError> = {
+      var found: [(Endpoint, Sockets.Address)] = []
+      var firstError: NetworkError?
+      for endpoint in endpoints {
+        do throws(NetworkError) {
+          found += try Sockets.resolve(endpoint).map { (endpoint, $0) }
+        } catch {
+          firstError = firstError ?? error
+        }
       }
+      if found.isEmpty, let firstError { return .failure(firstError) }
+      return .success(found)
     }
     loop.perform(
       resolve,
       then: { [weak self] result in
         guard let self, self.sync != nil else { return }  // left while the name was being looked up
         switch result {
-        case .success(let addresses): self.report(self.match.join(endpoint, addresses: addresses))
+        case .success(let candidates): self.report(self.match.join(candidates))
         case .failure(let error): self.report(self.match.joinFailed(.network(error)))
         }
       })
@@ -62,6 +99,8 @@ final class MatchOnLoop {
 
   /// Lets go of the loop: nothing of the match is watched any more.
   func detach() {
+    mapping?.stop()  // the router closes the port again (waiting at most a second)
+    mapping = nil
     sync?.clear()
     sync = nil
     loop.cancel(timer)

@@ -175,14 +175,20 @@ public final class NetworkMatch {
   private var advertiser: Advertiser?
   /// Joiner: the fingerprint the LAN advertisement promised; the host's certificate must match it.
   public var advertisedFingerprint: Fingerprint?
+  /// Joiner: the name of the LAN game chosen, which a CA-issued certificate must carry (unless --peer-name
+  /// says another): the numeric address mDNS handed out proves nothing about who answers there.
+  public var lanGameName: String?
   /// The key of the peer the game is played with: a reconnection must present the same.
   private var gamePeerKey: Fingerprint?
   /// Joiner: where the host is, for reconnecting (as typed, and the numeric address the first connection
   /// reached); when the next attempt is due, and how many were made.
   private var joinEndpoint: Endpoint?
   private var hostAddress: Endpoint?
-  /// Joiner: addresses the host's name resolved to that the first connection has not tried yet.
-  private var untriedAddresses: [Sockets.Address] = []
+  /// Joiner: addresses the host's names resolved to that the first connection has not tried yet, each with the
+  /// endpoint it came from (an invite gives several).
+  private var untriedAddresses: [(Endpoint, Sockets.Address)] = []
+  /// Joiner: the key of the invite joined with (pinned by the options); remembered once the host is reached.
+  public var inviteKey: Fingerprint?
   private var reconnectAt: Double?
   private var reconnectAttempts = 0
 
@@ -204,7 +210,29 @@ public final class NetworkMatch {
   /// `ClosingSockets.linger` seconds), so the goodbye gets out.
   public var lingering: Int { closing.count }
 
+  /// Host: the file `tictactoe invite` reads this host's invite from (removed when the match goes).
+  var invitePath: String?
+  /// Host: ask the router to open the port (the front end's loop runs `PortMappingOnLoop`).
+  public var mapsPort = false
+  /// Host: the address given to `host(bind:)`, for the invite.
+  private(set) var hostBind: String?
+  public var paths: Paths { profile.paths }
+
+  /// Host: the invite again, with `external` (a port the router opened) as its first address, published for
+  /// `tictactoe invite`; nil when there is nothing new to say.
+  func inviteWith(external: Invite.Address) -> Invite? {
+    guard let local = RunningHosts.invite(key: identity.fingerprint, port: port, bind: hostBind),
+      let invite = Invite(
+        key: local.key,
+        addresses: Array(([external] + local.addresses.filter { $0 != external }).prefix(Invite.maximumAddresses)))
+    else { return nil }
+    RunningHosts.withdraw(invitePath)
+    invitePath = RunningHosts.publish(invite, paths: profile.paths)
+    return invite
+  }
+
   deinit {
+    RunningHosts.withdraw(invitePath)
     advertiser?.cancel()
     for fd in listeners { close(fd) }
   }
@@ -216,7 +244,7 @@ public final class NetworkMatch {
       return []
     }
     let txt = ServiceTXT(
-      protocolVersions: ProtocolVersion.supported.map(Int.init), rules: txtRules, state: .waiting,
+      protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
       fingerprint: identity.fingerprint.description, displayName: profile.name)
     do {
       advertiser = try Advertiser(name: profile.name, port: port, txt: txt)
@@ -270,6 +298,7 @@ public final class NetworkMatch {
   /// Host: listens for joiners.
   public func host(bind: String?, port: UInt16) throws(NetworkError) {
     listeners = try Sockets.listen(bind: bind, port: port)
+    hostBind = bind
     self.port = listeners.first.map(Sockets.localPort) ?? port
     log.write("hosting on \(bind ?? "*"):\(self.port)")
   }
@@ -277,8 +306,13 @@ public final class NetworkMatch {
   /// Joiner: connects to the first of `addresses` (what `endpoint` resolved to) that answers, without waiting:
   /// the event loop sees each attempt through, and a refused or silent address gives way to the next.
   public func join(_ endpoint: Endpoint, addresses: [Sockets.Address]) -> [MatchEvent] {
-    joinEndpoint = endpoint
-    untriedAddresses = addresses
+    join(addresses.map { (endpoint, $0) })
+  }
+
+  /// Joiner: as `join(_:addresses:)` for several endpoints (an invite's), tried in the order given.
+  public func join(_ candidates: [(Endpoint, Sockets.Address)]) -> [MatchEvent] {
+    joinEndpoint = candidates.first?.0
+    untriedAddresses = candidates
     return connectToNextAddress(after: nil)
   }
 
@@ -291,10 +325,12 @@ public final class NetworkMatch {
   }
 
   private func connectToNextAddress(after failure: MatchEnd?) -> [MatchEvent] {
-    guard let endpoint = joinEndpoint else { return [] }
+    guard var endpoint = joinEndpoint else { return [] }
     var failure = failure
     while !untriedAddresses.isEmpty {
-      let address = untriedAddresses.removeFirst()
+      let address: Sockets.Address
+      (endpoint, address) = untriedAddresses.removeFirst()
+      joinEndpoint = endpoint
       do {
         let link = try connectingLink(try Sockets.startConnect(address, endpoint: endpoint), to: endpoint)
         active = link
@@ -315,8 +351,8 @@ public final class NetworkMatch {
     let connection: PeerConnection
     do {
       connection = try PeerConnection(
-        fd: fd, context: try makeContext(expectedHost: endpoint.host), peerAddress: endpoint.description,
-        serverName: options.caFile != nil ? endpoint.host : nil)
+        fd: fd, context: try makeContext(expectedHost: lanGameName ?? endpoint.host), peerAddress: endpoint.description,
+        serverName: options.caFile != nil ? lanGameName ?? endpoint.host : nil)
     } catch {
       close(fd)
       throw error
@@ -564,19 +600,47 @@ public final class NetworkMatch {
 
   // MARK: - Reconnecting
 
-  /// Joiner: the next attempt to reach the host again while the game is kept.
+  /// Joiner: a host name to look up again before reconnecting (the front end's loop does it on a worker
+  /// thread, then calls `reconnect(to:)`): a host whose address changed is found again.
+  public private(set) var nameToResolve: Endpoint?
+
+  /// Joiner: the next attempt to reach the host again while the game is kept. A host typed as an address is
+  /// reached there; one typed as a name is looked up again first.
   private func reconnect() -> [MatchEvent] {
     reconnectAt = nil
     reconnectAttempts += 1
     guard let endpoint = joinEndpoint else { return [] }
-    let attempt = reconnectAttempts
+    log.write("reconnecting to \(endpoint), attempt \(reconnectAttempts)")
+    if !Sockets.isNumeric(endpoint.host) {
+      nameToResolve = endpoint
+      return [.status("Reconnecting to \(endpoint) (attempt \(reconnectAttempts))\u{2026}")]
+    }
+    return reconnect(
+      endpoint, fd: { () throws(NetworkError) in try Sockets.connect(self.hostAddress ?? endpoint, wait: false) })
+  }
+
+  /// Joiner: the host's name looked up again (`nameToResolve`): connect to the first of `addresses`.
+  public func reconnect(to addresses: Result<[Sockets.Address], NetworkError>) -> [MatchEvent] {
+    guard let endpoint = nameToResolve else { return [] }
+    nameToResolve = nil
+    guard waitingGame != nil, finished == nil else { return [] }
+    switch addresses {
+    case .failure(let error):
+      return reconnectFailed("\(error)")
+    case .success(let found):
+      guard let first = found.first else { return reconnectFailed("\(endpoint.host) has no address") }
+      hostAddress = nil  // wherever it is now
+      return reconnect(endpoint, fd: { () throws(NetworkError) in try Sockets.startConnect(first, endpoint: endpoint) })
+    }
+  }
+
+  private func reconnect(_ endpoint: Endpoint, fd: () throws(NetworkError) -> Int32) -> [MatchEvent] {
     do {
       // Without waiting: the connection is set up on the event loop (the countdown keeps going), and a host
       // that does not answer is given up at the handshake timeout.
-      let link = try connectingLink(try Sockets.connect(hostAddress ?? endpoint, wait: false), to: endpoint)
+      let link = try connectingLink(try fd(), to: endpoint)
       link.isReconnect = true
-      log.write("reconnecting to \(endpoint), attempt \(attempt)")
-      return [.status("Reconnecting to \(endpoint) (attempt \(attempt))\u{2026}")]
+      return [.status("Reconnecting to \(endpoint) (attempt \(reconnectAttempts))\u{2026}")]
     } catch {
       return reconnectFailed("\(error)")
     }
@@ -623,16 +687,20 @@ public final class NetworkMatch {
     link.mayResume = false
     guard case .resume = message, let old = active, var session = old.session, session.keepsGameOnDrop else {
       var events: [MatchEvent] = []
+      var kept: Bool?
       if case .hello(_, let name, _) = message, let old = active, old.session?.keepsGameOnDrop == true {
         // The same player greets us afresh: its program lost the game (restarted, or gave up during the coin
         // toss). The kept game is over; this is a new match.
         log.write("\(name) at \(link.connection.peerAddress) came back without the game: starting a new match")
+        kept = old.session?.hostPlayedXLast
         old.connection.close(gracefully: false)
         old.session = nil
         active = nil
         events.append(.status("\(name) came back without the last game (restarted?): a new match begins."))
       }
       var session = newSession()
+      // Leaving and coming back must not re-roll the coin: the new match starts with the same first player.
+      session.keptHostPlaysX = kept
       let outputs = session.start(now: clock())
       link.session = session
       return events + apply(outputs, on: link)
@@ -741,11 +809,17 @@ public final class NetworkMatch {
         if role == .host {
           events += hostDecides(link, name: name)
         } else {
-          events.append(.session(output))
+          events.append(.session(.peerHello(name: shownName(link, claimed: name), software: software)))
         }
         if archive != nil, let fingerprint = link.connection.tls.peerCertificate?.fingerprint {
           events += greeting(fingerprint, helloName: name)
         }
+      case .gameStarted(1, let mark) where link === active && link.session?.firstPlayerWasKept == true:
+        let who = role == .host ? "Your opponent" : "You"
+        log.write("first player kept from the game left within the grace period: \(mark) here")
+        events.append(
+          .status("\(who) left a game here moments ago and came back: its first player is kept (no new coin toss)."))
+        events.append(.session(output))
       default:
         if link === active { events.append(.session(output)) }
       }
@@ -759,7 +833,8 @@ public final class NetworkMatch {
       return decline(link, .busy, text: "\(profile.name) is already playing; try again later")
     }
     active = link
-    var events: [MatchEvent] = [.session(.peerHello(name: name, software: link.session?.peerSoftware ?? ""))]
+    let shown = shownName(link, claimed: name)
+    var events: [MatchEvent] = [.session(.peerHello(name: shown, software: link.session?.peerSoftware ?? ""))]
     if let code = link.connection.tls.verificationCode { events.append(.verification(code)) }
     let certificate = link.connection.tls.peerCertificate
     // A new key under a name like one the player knows is a new player, never that peer: say so, with both keys.
@@ -777,9 +852,18 @@ public final class NetworkMatch {
       log.write(warning.joined(separator: " "))
       events += warning.map { .status($0) }
     }
-    log.write("letting in \(name) (\(certificate?.fingerprint.description ?? "?"))")
+    log.write("letting in \(shown) (\(certificate?.fingerprint.description ?? "?"))")
     rememberIfAcceptedNew(link)
     return events + admit(link)
+  }
+
+  /// The name the opponent is shown by: the one trust was decided on (the player's own name for a known key,
+  /// or the name in a certificate a chosen CA vouched for), with the name it calls itself marked when it
+  /// differs. A new peer is shown by the name it claims (the question about it says it is a claim).
+  private func shownName(_ link: Link, claimed: PeerText) -> PeerText {
+    let tls = link.connection.tls
+    let decided = ShownName.decided(tls.trustDecision, certificate: tls.peerCertificate) { try? profile.knownPeers() }
+    return ShownName.label(decided: decided, claimed: claimed)
   }
 
   /// Known peers whose names look like the one `link`'s new key claims (its certificate's or its hello's):
@@ -801,10 +885,23 @@ public final class NetworkMatch {
 
   /// With --accept-new a new peer is let in without asking, and remembered like one the player accepted
   /// (so a later change of its key is caught).
+  /// The same for a host joined by its invite: the player chose its key by joining with it.
   private func rememberIfAcceptedNew(_ link: Link) {
-    guard case .trusted(.acceptedNew) = link.connection.tls.trustDecision,
-      let certificate = link.connection.tls.peerCertificate
-    else { return }
+    guard let certificate = link.connection.tls.peerCertificate else { return }
+    switch link.connection.tls.trustDecision {
+    case .trusted(.acceptedNew): break
+    case .trusted(.pinned) where inviteKey == certificate.fingerprint:
+      if (try? profile.knownPeers().lookup(fingerprint: certificate.fingerprint)) != nil {
+        guard let address = boundAddress else { return }
+        do {
+          try profile.bind(certificate.fingerprint, to: address)
+        } catch {
+          log.write("could not remember \(address) for \(certificate.fingerprint): \(error)")
+        }
+        return
+      }
+    default: return
+    }
     do {
       try profile.remember(name: certificate.commonName, fingerprint: certificate.fingerprint, address: boundAddress)
       log.write("remembered new peer \(certificate.commonName) \(certificate.fingerprint)")

@@ -13,6 +13,8 @@ public struct NetworkOptions: Sendable, Equatable {
   public var allowExpired = false
   public var verifyName = true
   public var insecure = false
+  /// `host --map-port` (true) or `--no-map-port` (false); nil: the `map_port` setting decides.
+  public var mapPort: Bool?
   public var certificateFile: String?
   public var keyFile: String?
   public var pkcs12File: String?

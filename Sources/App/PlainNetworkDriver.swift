@@ -26,7 +26,7 @@ final class PlainNetworkDriver {
   }
 
   /// Runs the match; a joiner's (`joining`) connects once the host's name resolved, off the loop.
-  func run(initial: [MatchEvent], joining: Endpoint? = nil) -> Int32 {
+  func run(initial: [MatchEvent], joining: [Endpoint] = []) -> Int32 {
     let loop = EventLoop()
     show(initial)
     loop.handleSignals { [unowned self] number in
@@ -63,7 +63,7 @@ final class PlainNetworkDriver {
       }
       running.refresh()
     }
-    if let joining { running.join(joining) }
+    if !joining.isEmpty { running.join(joining) }
     drain()
     loop.run()
     running.detach()

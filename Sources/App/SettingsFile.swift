@@ -1,4 +1,5 @@
 import GameCore
+import Security
 import TerminalUI
 
 /// Reads and writes the settings file: "key = value" lines, "#" comments.
@@ -41,6 +42,9 @@ public enum SettingsFile {
           throw fail("records must be on or off, found \"\(value)\"")
         }
         settings.records = on
+      case "map_port":
+        guard value == "yes" || value == "no" else { throw fail("map_port must be yes or no, found \"\(value)\"") }
+        settings.mapPort = value == "yes"
       default:
         // Unknown keys are kept for a later version's sake and otherwise ignored.
         continue
@@ -60,12 +64,15 @@ public enum SettingsFile {
     level = \(settings.aiLevel.rawValue)
     first = \(settings.first.rawValue)
     records = \(settings.records ? "on" : "off")
-    \(settings.name.map { "name = \($0)\n" } ?? "")
+    \(settings.name.map { "name = \($0)\n" } ?? "")\(settings.mapPort.map { "map_port = \($0 ? "yes" : "no")\n" } ?? "")
     """
   }
 
   /// The saved settings; defaults when there is no file yet; an error naming the line when it is corrupt.
   public static func load(from path: String) throws(FileError) -> Settings {
+    if let (reason, fix) = FileExposure.problem(file: path) {
+      throw FileError(path: path, reason: "\(reason), so someone else could change your settings: run `\(fix)`")
+    }
     guard PosixFiles.exists(path) else { return Settings() }
     guard let data = PosixFiles.read(path) else {
       throw FileError(path: path, reason: "cannot be read")
@@ -81,6 +88,9 @@ public enum SettingsFile {
   /// Replaces the settings file atomically. A file that exists but does not load is never replaced: it may hold
   /// the player's hand edits, so it is reported (with its line) instead, to be fixed or deleted.
   public static func save(_ settings: Settings, to path: String) throws {
+    if let (reason, fix) = FileExposure.problem(file: path) {
+      throw FileError(path: path, reason: "\(reason); not written: run `\(fix)`")
+    }
     if PosixFiles.exists(path) {
       do {
         _ = try load(from: path)

@@ -49,6 +49,14 @@ public enum TicTacToe {
     case .join(let endpoint, let options, let ui, let ascii):
       return network(
         .join(endpoint), options: options, ui: screenMode(ui, environment), ascii: ascii, environment: environment)
+    case .joinInvite(let invite, let options, let ui, let ascii):
+      return network(
+        .joinInvite(invite), options: options, ui: screenMode(ui, environment), ascii: ascii, environment: environment)
+    case .invite:
+      return RunningHosts.run(paths: Paths(environment: environment))
+    case .doctor(let router):
+      return Doctor.run(
+        paths: Paths(environment: environment), profile: profile(environment, name: nil), router: router)
     case .joinLAN(let name, let options, let ui, let ascii):
       let ui = screenMode(ui, environment)
       switch LANGames.find(name, timeout: 5) {
@@ -60,7 +68,7 @@ public enum TicTacToe {
         let advertised = game.txt?.fingerprint.flatMap { Fingerprint(parsing: $0) }
         return network(
           .join(Endpoint(host: address, port: port)), options: options, ui: ui, ascii: ascii, environment: environment,
-          advertised: advertised)
+          advertised: advertised, lanName: name)
       }
     case .list(let wait, let json):
       return LANGames.list(wait: wait, json: json, profile: profile(environment, name: nil))
@@ -107,11 +115,13 @@ public enum TicTacToe {
   enum NetworkRole {
     case host(HostRequest)
     case join(Endpoint)
+    /// Join with an invite: its addresses in order, its key pinned by the options.
+    case joinInvite(Invite)
   }
 
   private static func network(
     _ role: NetworkRole, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String],
-    advertised: Fingerprint? = nil
+    advertised: Fingerprint? = nil, lanName: String? = nil
   ) -> Int32 {
     let context = context(environment)
     let profile = profile(environment, name: options.name)
@@ -155,7 +165,7 @@ public enum TicTacToe {
     if let warning = context.warning {
       if ui == .plain { writeError("tictactoe: warning: \(warning)\n") } else { initial.append(.status(warning)) }
     }
-    var joining: Endpoint?
+    var joining: [Endpoint] = []
     switch role {
     case .host(let request):
       do {
@@ -164,12 +174,20 @@ public enum TicTacToe {
         writeError("tictactoe: \(error)\n")
         return ExitStatus.code(for: .network(error))
       }
+      // Only when asked (here or in the settings) is the router asked to open the port.
+      match.mapsPort = options.mapPort ?? context.settings.mapPort ?? false
       initial += hostIntroduction(match: match, profile: profile, identity: identity, rules: rules, bind: request.bind)
       initial += match.advertise()
     case .join(let endpoint):
       match.advertisedFingerprint = advertised
+      match.lanGameName = lanName
       initial.append(.status("Connecting to \(endpoint)…"))
-      joining = endpoint
+      joining = [endpoint]
+    case .joinInvite(let invite):
+      match.inviteKey = invite.key
+      joining = invite.addresses.map { Endpoint(host: $0.host, port: $0.port) }
+      initial.append(.status("Joining with the invite: the host's key must be \(invite.key)."))
+      initial.append(.status("Connecting to \(joining[0])…"))
     }
     if ui == .curses {
       return runCursesNetwork(
@@ -184,10 +202,14 @@ public enum TicTacToe {
   ) -> [MatchEvent] {
     let addresses = (bind.map { [$0] } ?? Sockets.localAddresses())
       .map { $0.contains(":") ? "[\($0)]:\(match.port)" : "\($0):\(match.port)" }
+    // The invite: a friend who joins with it needs to check nothing. `tictactoe invite` prints it again.
+    let invite = RunningHosts.invite(key: identity.fingerprint, port: match.port, bind: bind)
+    if let invite { match.invitePath = RunningHosts.publish(invite, paths: profile.paths) }
     return [
       .status("Hosting \(rules) as \(profile.name) on port \(match.port)."),
       .status("Your key: \(identity.fingerprint)"),
       .status("Read aloud: \(identity.fingerprint.readAloud)"),
+    ] + (invite.map { [.status("Invite: \($0)")] } ?? []) + [
       .status(
         addresses.isEmpty
           ? "Friends on this machine join with: tictactoe join localhost:\(match.port)"
@@ -328,25 +350,42 @@ public enum TicTacToe {
   /// Hosting or joining chosen in the lobby: default trust (trust on first use), the saved rules.
   private static func startFromLobby(
     address: String?, advertised: Fingerprint?, settings: Settings, environment: [String: String], context: Context
-  ) -> Result<(NetworkMatch, [MatchEvent], Endpoint?), MatchEnd> {
-    let options = NetworkOptions()
+  ) -> Result<(NetworkMatch, [MatchEvent], [Endpoint]), MatchEnd> {
+    var options = NetworkOptions()
     let profile = profile(environment, name: nil)
+    var endpoints: [Endpoint] = []
+    var invite: Invite?
+    if let address {
+      if Invite.isInvite(address) {
+        do {
+          invite = try Invite.parse(address)
+        } catch {
+          return .failure(.setup("That invite cannot be used: \(error)."))
+        }
+        options.pins = invite.map { [PinnedKey($0.key, source: "the invite")] } ?? []
+        endpoints = invite?.addresses.map { Endpoint(host: $0.host, port: $0.port) } ?? []
+      } else if let endpoint = Endpoint(parsing: address) {
+        endpoints = [endpoint]
+      } else {
+        return .failure(
+          .setup("\"\(VisibleText.escaping(address))\" is not an address (HOST, HOST:PORT or [IPv6]:PORT) or an invite")
+        )
+      }
+    }
     do {
       let (identity, _) = try profile.identity(options: options)
       let match = NetworkMatch(
         role: address == nil ? .host : .joiner, profile: profile, identity: identity, options: options,
         rules: settings.rules, log: context.log, clock: { Monotonic.now() })
       match.archive = context.archive
-      if let address {
-        guard let endpoint = Endpoint(parsing: address) else {
-          return .failure(.setup("\"\(address)\" is not an address: use HOST, HOST:PORT or [IPv6]:PORT"))
-        }
+      if address != nil {
         match.advertisedFingerprint = advertised
-        return .success((match, [], endpoint))
+        match.inviteKey = invite?.key
+        return .success((match, [], endpoints))
       }
       try match.host(bind: nil, port: Endpoint.defaultPort)
       return .success(
-        (match, hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules), nil))
+        (match, hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules), []))
     } catch let error as MatchEnd {
       return .failure(error)
     } catch let error as NetworkError {
@@ -358,7 +397,7 @@ public enum TicTacToe {
 
   /// `tictactoe host` or `join` in the full-screen UI.
   static func runCursesNetwork(
-    match: NetworkMatch, joining: Endpoint?, initial: [MatchEvent], ascii: Bool, environment: [String: String],
+    match: NetworkMatch, joining: [Endpoint], initial: [MatchEvent], ascii: Bool, environment: [String: String],
     context: Context
   ) -> Int32 {
     guard isatty(0) == 1 && isatty(1) == 1 else {

@@ -101,4 +101,16 @@ static inline const ASN1_IA5STRING *tictactoe_GENERAL_NAMES_dns(const GENERAL_NA
   return name->d.dNSName;
 }
 
+/// The IP address at `index` (4 or 16 bytes), or NULL when that entry is not an IP address.
+static inline const ASN1_OCTET_STRING *tictactoe_GENERAL_NAMES_ip(const GENERAL_NAMES *names, int index) {
+  const GENERAL_NAME *name = sk_GENERAL_NAME_value(names, index);
+  if (name == NULL || name->type != GEN_IPADD) return NULL;
+  return name->d.iPAddress;
+}
+
+/// Whether the certificate says it is a certificate authority (basicConstraints CA:TRUE).
+static inline int tictactoe_X509_is_authority(X509 *certificate) {
+  return (X509_get_extension_flags(certificate) & EXFLAG_CA) != 0;
+}
+
 #endif

@@ -1,4 +1,6 @@
 import COpenSSL
+import Glibc
+import Synchronization
 
 /// Verifies certificate chains against chosen certificate authorities (or the system's) with
 /// OpenSSL's X509_verify_cert, and turns its verdict into a `TrustFailure`.
@@ -33,9 +35,44 @@ final class CertificateAuthorityVerifier: @unchecked Sendable {
     X509_STORE_free(store)
   }
 
+  /// The verifier for `anchorsPEM` (nil: the system's store), made once per process and shared: loading the
+  /// system store costs tens of milliseconds of CPU, too much for every connection (a TLS context, and so a
+  /// verifier, is made per connection so that it sees the known peers as they are on disk).
+  static func shared(anchorsPEM: String?) throws(SecurityError) -> CertificateAuthorityVerifier {
+    let found = loaded.withLock { $0[anchorsPEM ?? ""] }
+    if let found { return found }
+    let made = try CertificateAuthorityVerifier(anchorsPEM: anchorsPEM)
+    return loaded.withLock { cache in
+      if let raced = cache[anchorsPEM ?? ""] { return raced }
+      if cache.count >= 8 { cache.removeAll() }  // a few anchor sets per process at most; bound it anyway
+      cache[anchorsPEM ?? ""] = made
+      return made
+    }
+  }
+
+  private static let loaded = Mutex<[String: CertificateAuthorityVerifier]>([:])
+
+  /// Whether `name` is an IP address (IPv4, or IPv6 with or without brackets and a zone), to be matched against
+  /// the certificate's IP subjectAltNames only; the address without brackets and zone, or nil for a DNS name.
+  static func ipAddress(_ name: String) -> String? {
+    var text = name
+    if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
+    if let percent = text.firstIndex(of: "%") { text = String(text[..<percent]) }
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    if inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1 { return text }
+    return nil
+  }
+
   /// The issuing authority's common name, or why the chain is refused. `expectedName` nil
-  /// skips the name check; `now` is the verification time unless `allowExpired`.
-  func verify(chainDER: [[UInt8]], expectedName: String?, allowExpired: Bool, now: Int64)
+  /// skips the name check; `now` is the verification time unless `allowExpired`. `peerRole` is the side the
+  /// certificate's owner plays: a host's must be valid for TLS server authentication, a joiner's for client
+  /// authentication (OpenSSL's ssl_server and ssl_client purposes: extended key usage and key usage when
+  /// present). A certificate authority's own certificate (CA:TRUE) is never a player's.
+  ///
+  /// Names: an IP address is matched against the IP subjectAltNames only, a host name against the DNS ones
+  /// (a wildcard never matches an address), and the common name counts only when there is no subjectAltName.
+  func verify(chainDER: [[UInt8]], expectedName: String?, peerRole: TLSRole, allowExpired: Bool, now: Int64)
     -> Result<String, TrustFailure>
   {
     guard let leafDER = chainDER.first else { return .failure(.noCertificate) }
@@ -46,6 +83,10 @@ final class CertificateAuthorityVerifier: @unchecked Sendable {
       for der in chainDER.dropFirst() { extras.append(try X509Certificate(der: der)) }
     } catch {
       return .failure(.untrustedChain(reason: "a certificate in the chain is damaged"))
+    }
+    if leaf.isAuthority {
+      return .failure(
+        .untrustedChain(reason: "it is a certificate authority's certificate (CA:TRUE), not a player's"))
     }
     guard let rawStack = tictactoe_sk_X509_new_null(), let rawContext = X509_STORE_CTX_new() else {
       return .failure(.untrustedChain(reason: "out of memory"))
@@ -66,8 +107,21 @@ final class CertificateAuthorityVerifier: @unchecked Sendable {
     } else {
       X509_VERIFY_PARAM_set_time(parameters, time_t(now))
     }
-    if let expectedName, X509_VERIFY_PARAM_set1_host(parameters, expectedName, 0) != 1 {
-      return .failure(.nameMismatch(expected: expectedName, presented: leaf.dnsNames))
+    let purpose = peerRole == .server ? X509_PURPOSE_SSL_SERVER : X509_PURPOSE_SSL_CLIENT
+    guard X509_STORE_CTX_set_purpose(context.pointer, purpose) == 1 else {
+      return .failure(.untrustedChain(reason: OpenSSLErrorQueue.drain().joined(separator: "; ")))
+    }
+    if let expectedName {
+      let set: Bool
+      if let address = CertificateAuthorityVerifier.ipAddress(expectedName) {
+        set = X509_VERIFY_PARAM_set1_ip_asc(parameters, address) == 1
+      } else {
+        if leaf.hasSubjectAltName {
+          X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT))
+        }
+        set = X509_VERIFY_PARAM_set1_host(parameters, expectedName, 0) == 1
+      }
+      guard set else { return .failure(.nameMismatch(expected: expectedName, presented: leaf.subjectAltNames)) }
     }
     let verified = X509_verify_cert(context.pointer) == 1
     OpenSSLErrorQueue.clear()
@@ -84,22 +138,28 @@ final class CertificateAuthorityVerifier: @unchecked Sendable {
     let code = X509_STORE_CTX_get_error(context.pointer)
     let failing = X509_STORE_CTX_get_current_cert(context.pointer).flatMap { X509Certificate(retaining: $0) } ?? leaf
     return .failure(
-      CertificateAuthorityVerifier.failure(code: code, certificate: failing, leaf: leaf, expectedName: expectedName))
+      CertificateAuthorityVerifier.failure(
+        code: code, certificate: failing, leaf: leaf, expectedName: expectedName, peerRole: peerRole))
   }
 
   /// The player-level failure for an OpenSSL verification error code.
-  static func failure(code: Int32, certificate: X509Certificate, leaf: X509Certificate, expectedName: String?)
-    -> TrustFailure
-  {
+  static func failure(
+    code: Int32, certificate: X509Certificate, leaf: X509Certificate, expectedName: String?, peerRole: TLSRole
+  ) -> TrustFailure {
     let detail = X509_verify_cert_error_string(Int(code)).map { String(cString: $0) } ?? "error \(code)"
     switch code {
     case X509_V_ERR_CERT_HAS_EXPIRED:
       return .expired(notAfter: certificate.notAfter)
     case X509_V_ERR_CERT_NOT_YET_VALID:
       return .notYetValid(notBefore: certificate.notBefore)
-    case X509_V_ERR_HOSTNAME_MISMATCH:
-      let names = leaf.dnsNames.isEmpty ? [leaf.commonName] : leaf.dnsNames
+    case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH:
+      let names = leaf.hasSubjectAltName ? leaf.subjectAltNames : [leaf.commonName]
       return .nameMismatch(expected: expectedName ?? "", presented: names)
+    case X509_V_ERR_INVALID_PURPOSE:
+      return .untrustedChain(
+        reason:
+          "the certificate is not valid for a \(peerRole == .server ? "host (TLS server)" : "joiner (TLS client)")"
+          + " (its extended key usage or key usage)")
     case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
       X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,
       X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE, X509_V_ERR_CERT_UNTRUSTED:

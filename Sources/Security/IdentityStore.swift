@@ -1,4 +1,5 @@
 import Glibc
+
 /// Keeps the player's identity in a private directory as `identity.crt` and `identity.key`.
 ///
 /// The directory is made 0700 and the key file 0600; files are written atomically. A damaged

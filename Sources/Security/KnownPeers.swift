@@ -136,6 +136,23 @@ public struct KnownPeers: Sendable, Equatable {
     return (copy, removed)
   }
 
+  /// Gives the entries matching `nameOrFingerprint` (by name, or by fingerprint in `SHA256:` form) the name
+  /// `newName`, the name the player knows that key by; returns how many were renamed. The keys, dates and
+  /// addresses stay as they are.
+  @discardableResult
+  public mutating func rename(nameOrFingerprint: String, to newName: String) -> Int {
+    let fingerprint = Fingerprint(parsing: nameOrFingerprint)
+    var renamed = 0
+    for index in lines.indices {
+      guard case .peer(let name, let known, let added, let addresses) = lines[index],
+        name == nameOrFingerprint || known == fingerprint
+      else { continue }
+      lines[index] = .peer(name: newName, fingerprint: known, added: added, addresses: addresses)
+      renamed += 1
+    }
+    return renamed
+  }
+
   /// Removes the entries matching `nameOrFingerprint` by name or fingerprint; returns how many.
   @discardableResult
   public mutating func remove(nameOrFingerprint: String) -> Int {

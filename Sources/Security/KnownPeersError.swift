@@ -4,6 +4,8 @@ public enum KnownPeersError: Error, Sendable, Equatable, CustomStringConvertible
   case malformed(path: String, line: Int, reason: String)
   /// The file exists but could not be read.
   case unreadable(path: String, reason: String)
+  /// Someone else could change the file or its directory (`fix` is the command that stops that).
+  case exposed(path: String, reason: String, fix: String)
 
   public var description: String {
     switch self {
@@ -12,6 +14,9 @@ public enum KnownPeersError: Error, Sendable, Equatable, CustomStringConvertible
         + " NAME SHA256:FINGERPRINT YYYY-MM-DD; lines starting with # are comments)."
     case .unreadable(let path, let reason):
       return "Could not read the known peers file \(path): \(reason)."
+    case .exposed(let path, let reason, let fix):
+      return "The known peers file \(path) \(reason), so someone else could make you trust their key. It was"
+        + " not used: run `\(fix)`, and check the file."
     }
   }
 }

@@ -8,6 +8,9 @@ public struct KnownPeersFile: Sendable {
 
   /// The peers in the file; none when the file does not exist yet.
   public func load() throws(KnownPeersError) -> KnownPeers {
+    if let (reason, fix) = FileExposure.problem(file: path) {
+      throw KnownPeersError.exposed(path: path, reason: reason, fix: fix)
+    }
     let bytes: [UInt8]?
     do {
       bytes = try FileSystem.read(path)

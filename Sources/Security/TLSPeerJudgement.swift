@@ -33,7 +33,8 @@ extension TLSConnection {
     peerCertificate = peer
     let decision: TrustDecision
     if let peerName {
-      decision = context.evaluator.evaluate(peer: peer, peerName: peerName, now: UTCCalendar.now())
+      decision = context.evaluator.evaluate(
+        peer: peer, peerName: peerName, now: UTCCalendar.now(), peerRole: context.role == .server ? .client : .server)
     } else {
       decision = context.evaluator.evaluateSelfNamed(
         peer: peer, now: UTCCalendar.now(), judgingJoiner: context.role == .server)

@@ -2,38 +2,45 @@
 /// (seconds since 1970).
 ///
 /// Pure for first-use trust, pinning and insecure mode. The certificate-authority policy
-/// verifies the chain with OpenSSL (`CertificateAuthorityVerifier`), loading the anchors on
-/// each call; `TrustEvaluator` loads them once.
-public func evaluate(peer: PeerCertificate, peerName: String, options: TrustOptions, now: Int64) -> TrustDecision {
+/// verifies the chain with OpenSSL (`CertificateAuthorityVerifier`), with the anchors loaded once per
+/// process. `peerRole`: the side the peer plays (a host's certificate must be valid for a TLS server).
+public func evaluate(
+  peer: PeerCertificate, peerName: String, options: TrustOptions, now: Int64, peerRole: TLSRole = .server
+) -> TrustDecision {
   if case .certificateAuthority(let anchors, _) = options.policy {
     do {
-      let verifier = try CertificateAuthorityVerifier(anchorsPEM: anchors)
-      return TrustEvaluator.evaluate(peer: peer, peerName: peerName, options: options, now: now, verifier: verifier)
+      let verifier = try CertificateAuthorityVerifier.shared(anchorsPEM: anchors)
+      return TrustEvaluator.evaluate(
+        peer: peer, peerName: peerName, options: options, now: now, verifier: verifier, peerRole: peerRole)
     } catch {
       return .rejected(.untrustedChain(reason: error.description))
     }
   }
-  return TrustEvaluator.evaluate(peer: peer, peerName: peerName, options: options, now: now, verifier: nil)
+  return TrustEvaluator.evaluate(
+    peer: peer, peerName: peerName, options: options, now: now, verifier: nil, peerRole: peerRole)
 }
 
 /// Applies one `TrustOptions` to many peers, loading certificate authorities once.
 public final class TrustEvaluator: Sendable {
   public let options: TrustOptions
-  private let verifier: CertificateAuthorityVerifier?
+  let verifier: CertificateAuthorityVerifier?
 
   /// Fails when the certificate authorities of a `.certificateAuthority` policy cannot be loaded.
   public init(options: TrustOptions) throws(SecurityError) {
     self.options = options
     if case .certificateAuthority(let anchors, _) = options.policy {
-      verifier = try CertificateAuthorityVerifier(anchorsPEM: anchors)
+      verifier = try CertificateAuthorityVerifier.shared(anchorsPEM: anchors)
     } else {
       verifier = nil
     }
   }
 
-  /// The decision for `peer`, met as `peerName`, at `now` (seconds since 1970).
-  public func evaluate(peer: PeerCertificate, peerName: String, now: Int64) -> TrustDecision {
-    TrustEvaluator.evaluate(peer: peer, peerName: peerName, options: options, now: now, verifier: verifier)
+  /// The decision for `peer` (playing `peerRole`), met as `peerName`, at `now` (seconds since 1970).
+  public func evaluate(peer: PeerCertificate, peerName: String, now: Int64, peerRole: TLSRole = .server)
+    -> TrustDecision
+  {
+    TrustEvaluator.evaluate(
+      peer: peer, peerName: peerName, options: options, now: now, verifier: verifier, peerRole: peerRole)
   }
 
   /// As `evaluate(peer:peerName:now:)` for a peer whose name comes from its own certificate: there is no
@@ -47,12 +54,12 @@ public final class TrustEvaluator: Sendable {
     if case .certificateAuthority(_, nil) = options.policy { adjusted.verifyName = false }
     return TrustEvaluator.evaluate(
       peer: peer, peerName: peer.commonName, options: adjusted, now: now, verifier: verifier,
-      keyDecides: judgingJoiner)
+      peerRole: judgingJoiner ? .client : .server, keyDecides: judgingJoiner)
   }
 
   static func evaluate(
     peer: PeerCertificate, peerName: String, options: TrustOptions, now: Int64,
-    verifier: CertificateAuthorityVerifier?, keyDecides: Bool = false
+    verifier: CertificateAuthorityVerifier?, peerRole: TLSRole, keyDecides: Bool = false
   ) -> TrustDecision {
     let presented = peer.fingerprint
     switch options.policy {
@@ -109,7 +116,7 @@ public final class TrustEvaluator: Sendable {
       }
       let name = options.verifyName ? (expectedName ?? peerName) : nil
       switch verifier.verify(
-        chainDER: peer.chainDER, expectedName: name, allowExpired: options.allowExpired, now: now)
+        chainDER: peer.chainDER, expectedName: name, peerRole: peerRole, allowExpired: options.allowExpired, now: now)
       {
       case .success(let issuer): return .trusted(.certificateAuthority(issuer: issuer))
       case .failure(let failure): return .rejected(failure)

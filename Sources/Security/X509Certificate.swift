@@ -1,4 +1,5 @@
 import COpenSSL
+import Glibc
 
 /// An OpenSSL `X509` certificate owned by Swift, with the few readers this program needs.
 final class X509Certificate {
@@ -120,6 +121,38 @@ final class X509Certificate {
       result.append(String(decoding: bytes, as: UTF8.self))
     }
     return result
+  }
+
+  /// The IP addresses in the subjectAltName extension, as inet_ntop writes them ("127.0.0.1", "::1").
+  var ipAddresses: [String] {
+    guard let raw = X509_get_ext_d2i(pointer, NID_subject_alt_name, nil, nil) else { return [] }
+    let names = OpenSSLObject(OpaquePointer(raw)) { GENERAL_NAMES_free($0) }
+    var result: [String] = []
+    for index in 0..<tictactoe_sk_GENERAL_NAME_num(names.pointer) {
+      guard let ip = tictactoe_GENERAL_NAMES_ip(names.pointer, index), let data = ASN1_STRING_get0_data(ip) else {
+        continue
+      }
+      let bytes = Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(ip))))
+      let family = bytes.count == 4 ? AF_INET : bytes.count == 16 ? AF_INET6 : -1
+      guard family != -1 else { continue }
+      var text = [CChar](repeating: 0, count: 64)
+      guard inet_ntop(family, bytes, &text, 64) != nil else { continue }
+      result.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+    return result
+  }
+
+  /// The DNS names and IP addresses of the subjectAltName extension, for messages.
+  var subjectAltNames: [String] { dnsNames + ipAddresses }
+
+  /// Whether the certificate has a subjectAltName extension (then its common name is never taken as a name).
+  var hasSubjectAltName: Bool {
+    X509_get_ext_by_NID(pointer, NID_subject_alt_name, -1) >= 0
+  }
+
+  /// Whether it says it is a certificate authority (basicConstraints CA:TRUE).
+  var isAuthority: Bool {
+    tictactoe_X509_is_authority(pointer) != 0
   }
 
   /// Start of validity, seconds since 1970.

@@ -96,6 +96,12 @@ public struct NetSession: Sendable {
   public private(set) var link = Link.up
   /// The connection has been down longer than the grace period: `claim()` may end the game.
   public private(set) var graceExpired = false
+  /// Host: set before `accept` when this joiner's key left a game here within the grace period: whether the
+  /// host played X in it. With protocol version 2 the first game then keeps that first player (`coin kept`)
+  /// instead of a new toss, so leaving and coming back cannot re-roll the coin.
+  public var keptHostPlaysX: Bool?
+  /// The first game's first player came from the game the joiner left (`coin kept`), not from a toss.
+  public private(set) var firstPlayerWasKept = false
 
   private var peerGreeted = false
   private var coinBytes: [UInt8]
@@ -163,10 +169,21 @@ public struct NetSession: Sendable {
 
   // MARK: - Local actions
 
+  /// Whether the host played X in the latest game begun (nil before the first): what `keptHostPlaysX` keeps.
+  public var hostPlayedXLast: Bool? {
+    gameNumber > 0 ? (gameNumber.isMultiple(of: 2) ? !hostFirst : hostFirst) : nil
+  }
+
   /// Host: let the joiner in (after the player accepted it).
   public mutating func accept(now: Double) -> [SessionOutput] {
     guard configuration.role == .host, phase == .awaitingDecision, let version else { return [] }
     phase = .tossing
+    if let kept = keptHostPlaysX, version >= 2 {
+      hostFirst = kept
+      firstPlayerWasKept = true
+      return [send(.welcome(version: version, rules: rules), now), send(.coinKept(hostPlaysX: kept), now)]
+        + startGame()
+    }
     return [
       send(.welcome(version: version, rules: rules), now),
       send(.coinCommit(digest: sha256(coinBytes)), now),
@@ -501,6 +518,13 @@ public struct NetSession: Sendable {
       guard configuration.role == .joiner, phase == .tossing, commitment == nil else { return unexpected(message, now) }
       commitment = digest
       return [send(.coinShare(bytes: coinBytes), now)]
+    case .coinKept(let hostPlaysX):
+      guard configuration.role == .joiner, phase == .tossing, commitment == nil, (version ?? 0) >= 2 else {
+        return unexpected(message, now)
+      }
+      hostFirst = hostPlaysX
+      firstPlayerWasKept = true
+      return startGame()
     case .coinShare(let share):
       guard configuration.role == .host, phase == .tossing else { return unexpected(message, now) }
       hostFirst = ((coinBytes.first ?? 0) ^ share[0]) & 1 == 0

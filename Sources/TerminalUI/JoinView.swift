@@ -5,6 +5,9 @@ public enum JoinView {
     screen.putCentred("Join a game by address", row: 1, style: Style(bold: true, color: .title))
     screen.put(
       " HOST, HOST:PORT or [IPv6]:PORT (the port defaults to 7177)", row: 3, column: 0, style: Style(dim: true))
+    screen.put(
+      " or an invite (tictactoe:…), which pins the host's key: nothing to check", row: 4, column: 0,
+      style: Style(dim: true))
     screen.put(" Address: ", row: 5, column: 0, style: Style(bold: true))
     FieldView.draw(state.addressField, row: 5, column: 10, width: max(1, state.width - 12), into: &screen)
     if !state.recentAddresses.isEmpty {

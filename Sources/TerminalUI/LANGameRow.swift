@@ -6,6 +6,9 @@ public struct LANGameRow: Sendable, Equatable {
   public var state: String
   /// "known", "new" or "KEY CHANGED".
   public var trust: String
+  /// How `trust` begins for a key nobody knows under a name like a known peer's (shown as a warning).
+  public static let warningPrefix = "NEW KEY"
+  public var isWarning: Bool { trust.hasPrefix(LANGameRow.warningPrefix) }
   /// Every address with its port, separated by spaces (or why there is none).
   public var addresses: String
   /// The board and k when the advertisement gave them, for the lobby to draw as the rest of the UI does.

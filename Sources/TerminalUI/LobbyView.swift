@@ -48,8 +48,7 @@ public enum LobbyView {
       let selected = state.lanSelection == index
       let text = game.fields(glyphs: g).joined(separator: g.separator)
       let style = Style(
-        bold: selected || game.trust == "KEY CHANGED", reverse: selected,
-        color: game.trust == "KEY CHANGED" ? .warning : nil)
+        bold: selected || game.isWarning, reverse: selected, color: game.isWarning ? .warning : nil)
       screen.put(selected ? g.pointer : " ", row: top + 1 + index, column: 1, style: Style(bold: true, color: .accent))
       screen.put(
         Fit.clip(text, width: state.width - 5, ellipsis: g.ellipsis), row: top + 1 + index, column: 3, style: style)

@@ -15,6 +15,9 @@ public struct Settings: Sendable, Equatable {
   public var name: String?
   /// Whether finished games are kept as records (`records = off` in settings.conf turns them off).
   public var records = true
+  /// Whether hosting asks the router to open the port (UPnP, NAT-PMP, PCP); nil: not decided yet (the
+  /// full-screen host offers it, and nothing else asks the router).
+  public var mapPort: Bool?
 
   public init() {}
 

@@ -279,6 +279,14 @@ public enum Sockets {
     }
   }
 
+  /// Whether `host` is an IPv4 or IPv6 address (an IPv6 zone allowed), not a name to look up.
+  public static func isNumeric(_ host: String) -> Bool {
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    let bare = host.split(separator: "%", maxSplits: 1).first.map(String.init) ?? host
+    return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1
+  }
+
   /// This machine's addresses a friend could connect to (loopback and link-local left out).
   public static func localAddresses() -> [String] {
     var list: UnsafeMutablePointer<ifaddrs>?

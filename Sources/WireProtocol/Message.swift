@@ -30,6 +30,9 @@ public enum Message: Sendable, Equatable {
   case coinShare(bytes: [UInt8])
   /// Host: its secret, which must hash to the commitment.
   case coinReveal(secret: [UInt8])
+  /// Host, from protocol version 2, instead of `coinCommit`: the joiner's key left a game here within the grace
+  /// period, and the first player of that game is kept (no new toss), so leaving cannot re-roll the coin.
+  case coinKept(hostPlaysX: Bool)
   /// A move: the ply it is (0 for the first move of a game) and the cell.
   case move(ply: UInt16, position: Position)
   case resign
@@ -84,6 +87,7 @@ public enum Message: Sendable, Equatable {
     case coinCommit = 0x10
     case coinShare = 0x11
     case coinReveal = 0x12
+    case coinKept = 0x13
     case move = 0x20
     case resign = 0x21
     case rematchOffer = 0x22
@@ -105,6 +109,7 @@ public enum Message: Sendable, Equatable {
     case .coinCommit: return .coinCommit
     case .coinShare: return .coinShare
     case .coinReveal: return .coinReveal
+    case .coinKept: return .coinKept
     case .move: return .move
     case .resign: return .resign
     case .rematchOffer: return .rematchOffer
@@ -141,6 +146,7 @@ public enum Message: Sendable, Equatable {
     case .coinCommit(let digest): writer.field(1, bytes: digest)
     case .coinShare(let bytes): writer.field(1, bytes: bytes)
     case .coinReveal(let secret): writer.field(1, bytes: secret)
+    case .coinKept(let hostPlaysX): writer.field(1, u8: hostPlaysX ? 1 : 2)
     case .move(let ply, let position):
       writer.field(1, u16: ply)
       writer.field(2, u8: UInt8(clamping: position.row))
@@ -200,6 +206,12 @@ public enum Message: Sendable, Equatable {
     case .coinCommit: return .coinCommit(digest: try f.bytes(1, "commitment", count: coinBytes))
     case .coinShare: return .coinShare(bytes: try f.bytes(1, "coin share", count: coinBytes))
     case .coinReveal: return .coinReveal(secret: try f.bytes(1, "coin secret", count: coinBytes))
+    case .coinKept:
+      switch try f.u8(1, "first player") {
+      case 1: return .coinKept(hostPlaysX: true)
+      case 2: return .coinKept(hostPlaysX: false)
+      case let other: throw .badValue("first player", reason: "it is \(other), not 1 (the host) or 2 (the joiner)")
+      }
     case .move:
       let ply = try f.u16(1, "ply")
       let row = Int(try f.u8(2, "row"))
@@ -247,6 +259,7 @@ extension Message {
     case .coinCommit: return "coin commitment"
     case .coinShare: return "coin share"
     case .coinReveal: return "coin reveal"
+    case .coinKept: return "kept coin toss"
     case .rematchOffer: return "rematch offer"
     case .rematchAccept: return "rematch acceptance"
     case .resumeCheck: return "resume check"

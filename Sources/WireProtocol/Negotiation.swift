@@ -1,7 +1,9 @@
 /// Protocol versions: what this build speaks and how two peers settle on one.
 public enum ProtocolVersion {
   /// Versions this build speaks, newest first.
-  public static let supported: [UInt16] = [1]
+  /// 2 added `coin kept` (a joiner that left a game and came back within the grace period keeps its first
+  /// player); with a peer that speaks only 1, version 1 is spoken and the coin is tossed again.
+  public static let supported: [UInt16] = [2, 1]
   /// The ALPN protocol name offered and accepted in the TLS handshake.
   public static let alpn = "tictactoe/1"
 

@@ -313,6 +313,13 @@ private struct Table {
     #expect(cut.logLine(peer: peer).hasSuffix("result=unfinished moves=3 duration=12.346s reason=\"the peer left\""))
   }
 
+  /// A known key is logged by the name it is known by; the name its hello gave stands beside it, quoted too.
+  @Test func theKnownNameIsLoggedWithTheClaimedOneBeside() {
+    let known = BotGameRecord.Peer(name: "carol", fingerprint: "k", address: "a", claimed: "bob\n")
+    let line = BotGameRecord(number: 1, botMark: .x, outcome: .botWon, moves: 5, duration: 1).logLine(peer: known)
+    #expect(line.hasPrefix("bot game: peer=\"carol\" claimed=\"bob\\n\" key=k "), "\(line)")
+  }
+
   @Test func aHostileNameCannotForgeFieldsOrLines() {
     let evil = BotGameRecord.Peer(name: "x\" result=peer-won\n2026 fake\u{7}\\", fingerprint: "k", address: "a")
     let line = BotGameRecord(number: 1, botMark: .x, outcome: .botWon, moves: 5, duration: 1).logLine(peer: evil)

@@ -74,6 +74,22 @@ import Testing
       name: "known peers that cannot be read", files: [knownPeers],
       report: ["Could not read the known peers file ROOT/\(knownPeers): Is a directory"], commands: peersReaders
     ) { root in try makeDirectory(root + "/" + knownPeers) },
+    // Files others could change, as OpenSSH refuses its known_hosts there: the command that fixes it is named.
+    Damage(
+      name: "a known peers directory others can write", files: [knownPeers],
+      report: ["ROOT/data/tictactoe, which others can write (mode 777)", "run `chmod 700 ROOT/data/tictactoe`"],
+      commands: peersReaders
+    ) { root in try setMode(0o777, root + "/data/tictactoe") },
+    Damage(
+      name: "a known peers file others can change", files: [knownPeers],
+      report: ["ROOT/\(knownPeers) can be changed by others (mode 666)", "run `chmod 600 ROOT/\(knownPeers)`"],
+      commands: peersReaders
+    ) { root in try setMode(0o666, root + "/" + knownPeers) },
+    Damage(
+      name: "a settings directory others can write", files: [settings],
+      report: ["ROOT/config/tictactoe, which others can write (mode 777)", "run `chmod 700 ROOT/config/tictactoe`"],
+      commands: settingsReaders
+    ) { root in try setMode(0o777, root + "/config/tictactoe") },
     Damage(
       name: "a private key that is not PEM", files: [key, certificate], report: ["ROOT/\(key) is damaged"],
       commands: identityReaders
@@ -176,6 +192,10 @@ import Testing
     if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
     guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
     else { throw POSIXError(.EIO) }
+  }
+
+  private static func setMode(_ mode: Int, _ path: String) throws {
+    try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
   }
 
   private static func makeDirectory(_ path: String) throws {

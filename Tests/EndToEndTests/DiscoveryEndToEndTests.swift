@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// LAN discovery with the real binary against the avahi-daemon that scripts/test.sh starts (confined to lo),
@@ -68,6 +69,34 @@ import Testing
       $0["name"] as? String == name
     }
     #expect(after.isEmpty, "the advertisement was not withdrawn")
+  }
+
+  /// In CA mode a LAN join checks the chosen game's name against the host's certificate (or --peer-name's),
+  /// never the numeric address mDNS handed out: a certificate for the name is let in, one for another name is
+  /// refused as a name mismatch.
+  @Test func aLANJoinInCAModeChecksTheGamesName() throws {
+    let name = unique("alice")
+    let directory = try TestDirectory.make("lan-ca")
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("certs/make-certs.sh").path
+    _ = try Tool.run("bash", [script, directory, name, "bob", "mallory"])
+    func trust(_ who: String) -> [String] {
+      ["--ca", "\(directory)/ca.crt", "--cert", "\(directory)/\(who).crt", "--key", "\(directory)/\(who).key"]
+    }
+    let (host, _) = try host(name, trust(name))
+    let joiner = try Player(["join", "--lan", name, "--ui", "plain"] + trust("bob"), environment: try home("bob"))
+    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0)
+    #expect(host.exitStatus() == 30)
+    // mallory's certificate from the same CA, announced under another game name: the name does not match.
+    let other = unique("alice")
+    let (impostor, _) = try self.host(other, trust("mallory"))
+    let fooled = try Player(["join", "--lan", other, "--ui", "plain"] + trust("bob"), environment: try home("bob"))
+    #expect(fooled.exitStatus() == 23, "\(fooled.output)\(fooled.errors)")
+    #expect(fooled.errors.contains("The certificate is for mallory, not for \(other)."), "\(fooled.errors)")
+    impostor.signal(SIGTERM)
+    #expect(impostor.exitStatus() == 128 + SIGTERM)
   }
 
   @Test func anOutsidePublisherWithAMalformedRecordIsListedWithItsProblems() throws {

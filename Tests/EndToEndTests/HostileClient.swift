@@ -44,9 +44,10 @@ final class HostileClient {
   private var sawEOF = false
   private var sawReset = false
 
-  /// Connects to 127.0.0.1:`port` and completes the TLS handshake as a player called `name` (a fresh identity).
-  init(port: UInt16, name: String = "mallory", timeout: Double = 10) throws {
-    let identity = try Identity.generate(commonName: name)
+  /// Connects to 127.0.0.1:`port` and completes the TLS handshake as a player called `name` (a fresh identity),
+  /// or presenting `identity`.
+  init(port: UInt16, name: String = "mallory", identity: Identity? = nil, timeout: Double = 10) throws {
+    let identity = try identity ?? Identity.generate(commonName: name)
     let context = try TLSContext(role: .client, identity: identity, options: TrustOptions(policy: .insecure))
     tls = try TLSConnection(context: context, serverName: nil)
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

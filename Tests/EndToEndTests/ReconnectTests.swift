@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Reconnect and resume with the real program: a connection dropped in the middle of a match (by the fault
@@ -122,6 +123,73 @@ import Testing
     #expect(host.count("game 1:") == 2)
     again.send("quit")
     #expect(host.exitStatus() == 30)
+  }
+
+  /// The mark a player was given in its latest "game 1:" line.
+  private func firstMark(_ player: Player) -> String? {
+    guard let line = player.output.components(separatedBy: "\n").last(where: { $0.hasPrefix("game 1:") }),
+      let range = line.range(of: "you play ")
+    else { return nil }
+    return String(line[range.upperBound...].prefix(1))
+  }
+
+  /// Leaving after the coin toss and joining again within the grace period cannot re-roll the coin: five times
+  /// over, the new match gives the joiner the mark it had (a re-toss would change it half the time).
+  @Test func leavingAndComingBackCannotRerollTheCoin() throws {
+    let (host, joiner, proxy, port) = try match()
+    defer { proxy.stop() }
+    let mark = try #require(firstMark(joiner), "\(joiner.output)")
+    var current = joiner
+    for round in 1...5 {
+      current.signal(SIGKILL)
+      let deadline = Date().addingTimeInterval(20)
+      while host.count("connection lost: waiting up to") < round && Date() < deadline { usleep(20_000) }
+      #expect(host.count("connection lost: waiting up to") == round, "\(host.output)")
+      let again = try Player(
+        ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: joiner.environment)
+      #expect(again.waitFor("game 1:"), "round \(round): \(again.output)\(again.errors)")
+      #expect(firstMark(again) == mark, "round \(round): \(again.output)")
+      #expect(again.output.contains("You left a game here moments ago and came back: its first player is kept"))
+      #expect(host.count("its first player is kept") == round, "\(host.output)")
+      current = again
+    }
+    current.send("quit")
+    #expect(host.exitStatus() == 30)
+  }
+
+  /// A joiner that typed a host name looks the name up again for each reconnection: the host, moved to another
+  /// address, is found there. (The name is in a hosts file bind-mounted over /etc/hosts in the joiner's own
+  /// mount namespace, changed while the game waits; both addresses are on loopback.) The restarted host no
+  /// longer has the game, which is what the joiner is told once it reaches it.
+  @Test(.enabled(if: getuid() == 0)) func aHostNameIsLookedUpAgainWhenReconnecting() throws {
+    let directory = try TestDirectory.make("hosts")
+    let hosts = directory + "/hosts"
+    try "127.0.0.2 tttlab.test\n".write(toFile: hosts, atomically: false, encoding: .utf8)
+    let alice = try home("alice")
+    let port = 20000 + Int.random(in: 0..<20000)
+    func host(at address: String) throws -> Player {
+      try Player(
+        ["host", "--port", "\(port)", "--bind", address, "--ui", "plain", "--accept-new"], environment: alice)
+    }
+    let first = try host(at: "127.0.0.2")
+    #expect(first.waitFor("Waiting for an opponent"), "\(first.errors)")
+    let joiner = try Player(
+      [
+        "-m", "sh", "-c",
+        "mount --bind \(hosts) /etc/hosts && exec \(Binary.path) join tttlab.test:\(port) --ui plain --accept-new",
+      ], environment: try home("bob"), executable: "/usr/bin/unshare")
+    #expect(joiner.waitFor("game 1:") && first.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    #expect(joiner.output.contains("Connected to tttlab.test:\(port)"), "\(joiner.output)")
+    first.signal(SIGKILL)
+    #expect(joiner.waitFor("Reconnection attempt 1 failed"), "\(joiner.output)")
+    // The same file (same inode, so the bind mount sees it): the name now points elsewhere.
+    try "127.0.0.3 tttlab.test\n".write(toFile: hosts, atomically: false, encoding: .utf8)
+    let moved = try host(at: "127.0.0.3")
+    #expect(moved.waitFor("Waiting for an opponent"), "\(moved.errors)")
+    #expect(
+      joiner.waitFor("The host no longer has the game", timeout: 30, in: \.errors), "\(joiner.output)\(joiner.errors)")
+    moved.signal(SIGTERM)
+    _ = moved.exitStatus()
   }
 
   @Test func afterTheGracePeriodTheRemainingPlayerClaimsTheGame() throws {

@@ -71,6 +71,21 @@ import Testing
     #expect(peers.removing(nameOrFingerprint: "nobody").removed == 0)
   }
 
+  /// A petname: the player's own name for a key. Renaming keeps the key, the date and the addresses.
+  @Test func renamesByNameAndByFingerprint() throws {
+    var peers = try KnownPeers.parse(sample + "carol \(bob) 2026-11-04 at=h.example:7177\n", path: "kp")
+    #expect(peers.rename(nameOrFingerprint: "alice", to: "Alice (work)") == 1)
+    #expect(peers.entries.map(\.name) == ["Alice (work)", "bob", "Ann Lee", "carol"])
+    #expect(peers.rename(nameOrFingerprint: bob.description, to: "Bob") == 2)
+    #expect(peers.entries.map(\.name) == ["Alice (work)", "Bob", "Ann Lee", "Bob"])
+    #expect(peers.entries[3].addresses == ["h.example:7177"])
+    #expect(peers.entries[3].added == CalendarDay(year: 2026, month: 11, day: 4))
+    #expect(peers.rename(nameOrFingerprint: "nobody", to: "x") == 0)
+    let again = try KnownPeers.parse(peers.render(), path: "kp")
+    #expect(again == peers)
+    #expect(again.lookup(fingerprint: alice)?.name == "Alice (work)")
+  }
+
   @Test func addingIsIdempotentForTheSamePair() throws {
     guard let day else { return }
     let peers = KnownPeers().adding(name: "alice", fingerprint: alice, date: day)

@@ -172,3 +172,17 @@ extension Frame {
     return Frame(type: type, payload: Array(writer.finish()[3...]))
   }
 }
+
+/// `coin kept` (protocol version 2): its one field, and values it may not have.
+@Suite struct CoinKeptMessageTests {
+  @Test func roundTripsAndRefusesOtherValues() throws {
+    for hostPlaysX in [true, false] {
+      let message = Message.coinKept(hostPlaysX: hostPlaysX)
+      #expect(message.bytes == [0x00, 0x05, 0x13, 0x01, 0x00, 0x01, hostPlaysX ? 0x01 : 0x02])
+      #expect(try Message.decode(message.frame) == message)
+    }
+    #expect(throws: WireError.badValue("first player", reason: "it is 3, not 1 (the host) or 2 (the joiner)")) {
+      try Message.decode(Frame(type: 0x13, payload: [0x01, 0x00, 0x01, 0x03]))
+    }
+  }
+}

@@ -1,0 +1,203 @@
+import Discovery
+import EventLoop
+import Glibc
+import PortMapping
+import Security
+import Transport
+import UntrustedText
+
+/// `tictactoe doctor`: what stands between this machine and a game, each with a verdict and a hint. It asks the
+/// router only when told to (`--router`), and then only questions that change nothing on it.
+enum Doctor {
+  enum Verdict: String {
+    case ok = "ok"
+    case note = "note"
+    case problem = "PROBLEM"
+  }
+
+  struct Finding: Equatable {
+    var verdict: Verdict
+    var topic: String
+    var text: String
+  }
+
+  /// A firewall's rules, as `nft list ruleset` and `iptables -S INPUT` print them: whether they would drop TCP
+  /// `port` coming in. Pure: a drop policy (or a final drop or reject) on an input chain, with no accept for the
+  /// port in it.
+  static func firewallDrops(port: UInt16, nftables: String?, iptables: String?) -> String? {
+    if let nftables {
+      var chain: [String] = []
+      var inInput = false
+      for line in nftables.split(separator: "\n") {
+        let text = String(line).trimmingWhitespace()
+        if text.hasPrefix("chain ") {
+          chain = []
+          inInput = false
+        }
+        if text.contains("hook input") { inInput = true }
+        chain.append(text)
+        if text == "}" && inInput {
+          let drops =
+            chain.contains { $0.contains("policy drop") } || chain.last(where: { $0 != "}" })?.hasPrefix("drop") == true
+            || chain.last(where: { $0 != "}" })?.hasPrefix("reject") == true
+          if drops && !accepts(port, chain) {
+            return "an nftables input chain drops what it does not accept, and does not accept TCP port \(port)"
+          }
+          inInput = false
+        }
+      }
+    }
+    if let iptables {
+      let lines = iptables.split(separator: "\n").map(String.init)
+      if lines.contains(where: { $0.hasPrefix("-P INPUT DROP") || $0.hasPrefix("-P INPUT REJECT") })
+        && !lines.contains(where: { $0.contains("--dport \(port)") && $0.contains("-j ACCEPT") })
+      {
+        return "iptables drops input by default and does not accept TCP port \(port)"
+      }
+    }
+    return nil
+  }
+
+  private static func accepts(_ port: UInt16, _ rules: [String]) -> Bool {
+    rules.contains { rule in
+      guard rule.contains("accept"), rule.contains("dport") else { return false }
+      let words = rule.split(whereSeparator: { " {},".contains($0) })
+      return words.contains { $0 == "\(port)" }
+    }
+  }
+
+  static func run(paths: Paths, profile: Profile, router: Bool, port: UInt16 = Endpoint.defaultPort) -> Int32 {
+    var findings: [Finding] = []
+    func say(_ verdict: Verdict, _ topic: String, _ text: String) {
+      findings.append(Finding(verdict: verdict, topic: topic, text: text))
+    }
+
+    // Files.
+    do {
+      if let identity = try IdentityStore(directory: profile.identityDirectory).load() {
+        say(
+          .ok, "identity",
+          "\(PeerText(identity.commonName)), key \(identity.fingerprint) (\(profile.identityDirectory))")
+      } else {
+        say(.note, "identity", "none yet: one is made the first time you host or join")
+      }
+    } catch {
+      say(.problem, "identity", "\(error)")
+    }
+    do {
+      let known = try profile.knownPeers()
+      say(.ok, "known peers", "\(known.entries.count) in \(profile.knownPeersPath)")
+    } catch {
+      say(.problem, "known peers", "\(error)")
+    }
+    do {
+      _ = try SettingsFile.load(from: paths.settingsFile)
+      say(.ok, "settings", PosixFiles.exists(paths.settingsFile) ? paths.settingsFile : "none saved (the defaults)")
+    } catch {
+      say(.problem, "settings", "\(error)")
+    }
+
+    // The LAN.
+    do {
+      _ = try Browser()
+      say(.ok, "LAN discovery", "the avahi-daemon answers over D-Bus")
+    } catch {
+      say(.problem, "LAN discovery", error.message + " Hosting and joining by address still work.")
+    }
+    let addresses = Sockets.localAddresses()
+    let v4 = addresses.filter { !$0.contains(":") }
+    let v6 = addresses.filter {
+      $0.contains(":") && !$0.lowercased().hasPrefix("fd") && !$0.lowercased().hasPrefix("fc")
+    }
+    if v4.isEmpty && v6.isEmpty {
+      say(.problem, "addresses", "only loopback: players on other machines cannot reach this one")
+    } else {
+      say(.ok, "addresses", (v4 + addresses.filter { $0.contains(":") }).joined(separator: ", "))
+    }
+    if v6.isEmpty {
+      say(.note, "IPv6", "no global IPv6 address: friends on the internet need the router to forward IPv4")
+    } else {
+      say(.ok, "IPv6", "global \(v6.joined(separator: ", ")): inbound IPv6 may still be blocked by the router")
+    }
+
+    // The router.
+    let table = PosixFiles.read("/proc/net/route").map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let gateway = Gateway.defaultIPv4(routeTable: table)
+    if let gateway {
+      say(.ok, "router", "\(gateway) (the default route)")
+    } else {
+      say(.problem, "router", "no default route: players on the internet cannot reach this machine")
+    }
+    if let gateway, router {
+      let clients = MappingClients(gateway: gateway)
+      var spoken: [String] = []
+      if clients.speaksPCP(seconds: 1.5) { spoken.append("PCP") }
+      let natPMPAddress = clients.natPMPExternalAddress(seconds: 1.5)
+      if natPMPAddress != nil { spoken.append("NAT-PMP") }
+      var upnpAddress: String?
+      if case .success(let control?) = clients.upnpControl(until: Monotonic.now() + 2) {
+        spoken.append("UPnP")
+        upnpAddress =
+          (try? clients.soap(control, "GetExternalIPAddress", [], until: Monotonic.now() + 2).get())?[
+            "NewExternalIPAddress"]
+      }
+      if spoken.isEmpty {
+        say(.problem, "port mapping", "\(gateway) answers none of PCP, NAT-PMP or UPnP: forward port \(port) by hand")
+      } else {
+        say(.ok, "port mapping", "\(gateway) speaks \(spoken.joined(separator: ", "))")
+      }
+      if let external = natPMPAddress ?? upnpAddress {
+        switch ExternalAddressKind(address: external) {
+        case .public?: say(.ok, "outside address", "\(external) (public)")
+        case .shared?:
+          say(
+            .problem, "outside address", "\(external) is shared (carrier-grade NAT): internet players cannot reach you")
+        case .private?: say(.problem, "outside address", "\(external) is private: the router is behind another router")
+        default: say(.problem, "outside address", "\(external) cannot be reached from the internet")
+        }
+      }
+    } else if gateway != nil {
+      say(.note, "port mapping", "not asked (tictactoe doctor --router asks the router, changing nothing on it)")
+    }
+    if PosixFiles.exists(paths.state + "/permanent-mapping") {
+      say(.note, "mappings", "a crashed run left a permanent mapping: the next host --map-port removes it")
+    }
+
+    // This machine's firewall.
+    let nftables = commandOutput("/usr/sbin/nft", ["list", "ruleset"])
+    let iptables = commandOutput("/usr/sbin/iptables", ["-S", "INPUT"])
+    if let drop = firewallDrops(port: port, nftables: nftables, iptables: iptables) {
+      say(.problem, "firewall", "\(drop): joiners will not get through")
+    } else if nftables == nil && iptables == nil {
+      say(.note, "firewall", "its rules could not be read (nft and iptables need root)")
+    } else {
+      say(.ok, "firewall", "nothing drops TCP port \(port) coming in")
+    }
+
+    for finding in findings {
+      let verdict = finding.verdict.rawValue.padding(7)
+      writeAll(1, "\(verdict) \(finding.topic): \(finding.text)\n")
+    }
+    return findings.contains { $0.verdict == .problem } ? ExitStatus.failure : ExitStatus.ok
+  }
+
+  /// What `path arguments` prints (nil when it is missing or fails). The command line is fixed here (no word
+  /// of it comes from outside), so the shell popen uses sees only it.
+  private static func commandOutput(_ path: String, _ arguments: [String]) -> String? {
+    guard access(path, X_OK) == 0, let pipe = popen(([path] + arguments).joined(separator: " ") + " 2>/dev/null", "r")
+    else { return nil }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while bytes.count < 1 << 20 {
+      let count = fread(&chunk, 1, chunk.count, pipe)
+      if count == 0 { break }
+      bytes += chunk[0..<count]
+    }
+    let status = pclose(pipe)
+    return status == 0 ? String(decoding: bytes, as: UTF8.self) : nil
+  }
+}
+
+extension String {
+  fileprivate func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+}

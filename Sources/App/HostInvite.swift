@@ -1,0 +1,87 @@
+import Glibc
+import Security
+import Transport
+
+/// The invites of the games this user is hosting, kept where `tictactoe invite` finds them: one file per
+/// hosting process in `$XDG_STATE_HOME/tictactoe/hosting/`, named by its process ID and holding the process's
+/// start time (so a file left by a process that died, whose ID was reused since, is not believed) and the
+/// invite. The file is removed when the host stops; one that outlived its process is removed by the next look.
+enum RunningHosts {
+  static func directory(_ paths: Paths) -> String { paths.state + "/hosting" }
+
+  /// The invite for a host with `key` listening on `port`, at `bind` or else at every address of this machine
+  /// that a friend could reach (loopback when there is none).
+  static func invite(key: Fingerprint, port: UInt16, bind: String?) -> Invite? {
+    let wildcard = bind == nil || bind == "0.0.0.0" || bind == "::"
+    var hosts = wildcard ? Sockets.localAddresses() : [bind ?? ""]
+    if hosts.isEmpty { hosts = ["127.0.0.1"] }
+    return Invite(
+      key: key, addresses: hosts.prefix(Invite.maximumAddresses).map { Invite.Address(host: $0, port: port) })
+  }
+
+  /// Records `invite` as this process's; returns the file's path, to remove when hosting stops.
+  static func publish(_ invite: Invite, paths: Paths) -> String? {
+    let pid = getpid()
+    guard let started = startTime(of: pid) else { return nil }
+    let path = directory(paths) + "/\(pid)"
+    do {
+      try AtomicFile.write("\(started) \(invite)\n", to: path)
+      return path
+    } catch {
+      return nil
+    }
+  }
+
+  static func withdraw(_ path: String?) {
+    if let path { unlink(path) }
+  }
+
+  /// The invites of the live hosting processes; files of processes that are gone are removed.
+  static func live(paths: Paths) -> [String] {
+    let directory = directory(paths)
+    guard let handle = opendir(directory) else { return [] }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if !name.isEmpty, name.utf8.allSatisfy({ (48...57).contains($0) }) { names.append(name) }
+    }
+    closedir(handle)
+    var invites: [String] = []
+    for name in names.sorted(by: { (Int($0) ?? 0) < (Int($1) ?? 0) }) {
+      let path = directory + "/" + name
+      guard let pid = Int32(name), let data = PosixFiles.read(path) else { continue }
+      let fields = String(decoding: data, as: UTF8.self).split(separator: " ", maxSplits: 1)
+      guard fields.count == 2, let started = UInt64(fields[0]), started == startTime(of: pid),
+        let invite = try? Invite.parse(String(fields[1]))
+      else {
+        unlink(path)
+        continue
+      }
+      invites.append(invite.description)
+    }
+    return invites
+  }
+
+  /// The start time of process `pid` in clock ticks since boot (field 22 of /proc/PID/stat); nil when there is
+  /// no such process.
+  static func startTime(of pid: Int32) -> UInt64? {
+    guard let data = PosixFiles.read("/proc/\(pid)/stat") else { return nil }
+    let text = String(decoding: data, as: UTF8.self)
+    // The command name (field 2) is in parentheses and may hold spaces: count from the last ")".
+    guard let close = text.lastIndex(of: ")") else { return nil }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 19 else { return nil }
+    return UInt64(fields[19])
+  }
+
+  /// `tictactoe invite`: prints each live host's invite, one a line, for copying.
+  static func run(paths: Paths) -> Int32 {
+    let invites = live(paths: paths)
+    guard !invites.isEmpty else {
+      writeError("tictactoe: you are not hosting a game (start one with: tictactoe host)\n")
+      return ExitStatus.failure
+    }
+    for invite in invites { writeAll(1, invite + "\n") }
+    return ExitStatus.ok
+  }
+}

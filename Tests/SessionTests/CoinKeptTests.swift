@@ -1,0 +1,93 @@
+import GameCore
+import SessionTestSupport
+import Testing
+import WireProtocol
+
+@testable import Session
+
+/// A joiner that leaves after the coin toss and comes back within the grace period cannot re-roll the coin:
+/// the host keeps the first player of the game it left (`coin kept`, protocol version 2). With a version-1 peer
+/// the coin is tossed as before.
+@Suite struct CoinKeptTests {
+  /// A new match whose host remembers that it played X (or not) in the game the joiner left.
+  static func rejoined(hostPlayedX: Bool, joinerVersions: [UInt16] = ProtocolVersion.supported) -> SessionPair {
+    var pair = SessionPair(hostCoin: 0, joinerCoin: hostPlayedX ? 1 : 0)  // the coin would say the opposite
+    pair.joiner = NetSession(
+      configuration: .init(role: .joiner, name: "Bob", software: "test", versions: joinerVersions),
+      coinBytes: Array(repeating: hostPlayedX ? 1 : 0, count: 32), sha256: testHash, now: 0)
+    pair.host.keptHostPlaysX = hostPlayedX
+    pair.startMatch()
+    return pair
+  }
+
+  @Test(arguments: [true, false]) func theFirstPlayerOfTheLeftGameIsKept(hostPlayedX: Bool) {
+    let pair = Self.rejoined(hostPlayedX: hostPlayedX)
+    #expect(pair.host.version == 2 && pair.joiner.version == 2)
+    #expect(pair.host.myMark == (hostPlayedX ? .x : .o))
+    #expect(pair.joiner.myMark == (hostPlayedX ? .o : .x))
+    #expect(pair.host.firstPlayerWasKept && pair.joiner.firstPlayerWasKept)
+    #expect(pair.hostEvents.contains(.send(.coinKept(hostPlaysX: hostPlayedX))))
+    #expect(!pair.hostEvents.contains { if case .send(.coinCommit) = $0 { true } else { false } })
+    #expect(pair.host.gameNumber == 1 && pair.joiner.gameNumber == 1)
+  }
+
+  /// The kept first player is the first game's; later games alternate as always.
+  @Test func rematchesStillAlternate() throws {
+    var pair = Self.rejoined(hostPlayedX: false)
+    pair.deliver(fromJoiner: try pair.joiner.resign(now: 0))
+    pair.deliver(fromJoiner: try pair.joiner.offerRematch(now: 0))
+    pair.deliver(fromHost: try pair.host.offerRematch(now: 0))
+    #expect(pair.host.gameNumber == 2 && pair.host.myMark == .x)
+  }
+
+  /// A joiner that speaks only version 1 does not know `coin kept`: the coin is tossed as before.
+  @Test func aVersionOneJoinerGetsATossAsBefore() {
+    let pair = Self.rejoined(hostPlayedX: true, joinerVersions: [1])
+    #expect(pair.host.version == 1)
+    #expect(!pair.host.firstPlayerWasKept && !pair.joiner.firstPlayerWasKept)
+    #expect(pair.hostEvents.contains { if case .send(.coinCommit) = $0 { true } else { false } })
+    // The coin bytes (0 and 1) give the joiner X, as a toss does.
+    #expect(pair.joiner.myMark == .x)
+  }
+
+  /// `coin kept` is the host's, once, instead of the commitment, and only in version 2.
+  @Test func coinKeptOutOfPlaceIsAViolation() {
+    var versionOne = SessionPair()
+    versionOne.joiner = NetSession(
+      configuration: .init(role: .joiner, name: "Bob", software: "test", versions: [1]),
+      coinBytes: Array(repeating: 0, count: 32), sha256: testHash, now: 0)
+    versionOne.send(fromHost: versionOne.host.start(now: 0))
+    versionOne.send(fromJoiner: versionOne.joiner.start(now: 0))
+    versionOne.settle()
+    _ = versionOne.joiner.receive(.welcome(version: 1, rules: .standard), now: 0)
+    let refused = versionOne.joiner.receive(.coinKept(hostPlaysX: true), now: 0)
+    #expect(refused.contains { if case .closed = $0 { true } else { false } }, "\(refused)")
+
+    var afterCommit = SessionPair()
+    afterCommit.send(fromHost: afterCommit.host.start(now: 0))
+    afterCommit.send(fromJoiner: afterCommit.joiner.start(now: 0))
+    afterCommit.settle()
+    _ = afterCommit.joiner.receive(.welcome(version: 2, rules: .standard), now: 0)
+    _ = afterCommit.joiner.receive(.coinCommit(digest: Array(repeating: 0, count: 32)), now: 0)
+    let late = afterCommit.joiner.receive(.coinKept(hostPlaysX: true), now: 0)
+    #expect(late.contains { if case .closed = $0 { true } else { false } }, "\(late)")
+    #expect(afterCommit.joiner.myMark == nil)
+
+    var onHost = SessionPair()
+    onHost.startMatch()
+    let backwards = onHost.host.receive(.coinKept(hostPlaysX: false), now: 0)
+    #expect(backwards.contains { if case .closed = $0 { true } else { false } }, "\(backwards)")
+  }
+
+  /// What the host keeps: whether it played X in the latest game begun.
+  @Test func theHostKnowsWhoPlayedXLast() throws {
+    var pair = SessionPair(hostCoin: 0, joinerCoin: 1)
+    #expect(pair.host.hostPlayedXLast == nil)
+    pair.startMatch()
+    #expect(pair.host.hostPlayedXLast == (pair.host.myMark == .x))
+    pair.deliver(fromHost: try pair.host.resign(now: 0))
+    pair.deliver(fromJoiner: try pair.joiner.offerRematch(now: 0))
+    pair.deliver(fromHost: try pair.host.offerRematch(now: 0))
+    #expect(pair.host.hostPlayedXLast == (pair.host.myMark == .x))
+  }
+}
