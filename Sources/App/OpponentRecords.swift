@@ -2,31 +2,32 @@ import GameRecords
 import Security
 import UntrustedText
 
-/// The player's record against each opponent and against the computer at each level, read from the saved
-/// games each time it is shown (docs/RECORDS.md): there is no second store that could disagree with them.
+/// The player's record against each opponent and against the computer at each level, counted from the saved
+/// games each time it is shown (docs/RECORDS.md), through an index that holds only what each file said while it
+/// has the same size and modification time: there is no second store that could disagree with them.
 struct OpponentRecords {
   /// By the opponent's fingerprint.
   let byFingerprint: [Fingerprint: Tally]
   /// By the computer's level.
   let byLevel: [String: Tally]
 
-  init(records: [GameRecord], myKey: String?) {
+  init(summaries: [RecordSummary], myKey: String?) {
     var byFingerprint: [Fingerprint: Tally] = [:]
     if let myKey {
-      for (key, tally) in OpponentTally.byOpponentKey(records, myKey: myKey) {
+      for (key, tally) in OpponentTally.byOpponentKey(summaries, myKey: myKey) {
         guard let fingerprint = Fingerprint(publicKeyBase64: key) else { continue }
         byFingerprint[fingerprint, default: Tally()].add(tally)
       }
     }
     self.byFingerprint = byFingerprint
-    byLevel = OpponentTally.byComputerLevel(records)
+    byLevel = OpponentTally.byComputerLevel(summaries)
   }
 
   /// The saved games of `profile`'s player, judged by its own key (when it has made one).
   static func load(_ profile: Profile) -> OpponentRecords {
-    let records = GameLibrary.entries(profile.paths).compactMap { try? $0.record.get() }
+    let summaries = TallyIndexFile.summaries(GameLibrary.directory(profile.paths))
     let myKey = (try? IdentityStore(directory: profile.identityDirectory).load())??.publicKeyBase64
-    return OpponentRecords(records: records, myKey: myKey)
+    return OpponentRecords(summaries: summaries, myKey: myKey)
   }
 
   /// `you and alice: 5–3, 2 drawn`, when there is a game against that key.
