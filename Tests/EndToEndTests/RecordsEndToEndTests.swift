@@ -9,7 +9,8 @@ import Testing
   static func records(_ environment: [String: String]) throws -> [(name: String, text: String)] {
     let directory = try #require(environment["XDG_DATA_HOME"]) + "/tictactoe/games"
     guard FileManager.default.fileExists(atPath: directory) else { return [] }
-    return try FileManager.default.contentsOfDirectory(atPath: directory).sorted().map {
+    // The records, not the tally index (.tally-index) beside them.
+    return try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sgf") }.sorted().map {
       ($0, try String(contentsOfFile: directory + "/" + $0, encoding: .utf8))
     }
   }

@@ -113,7 +113,9 @@ import Testing
 
   static func files(_ environment: [String: String]) throws -> [String] {
     let directory = try #require(environment["XDG_DATA_HOME"]) + "/tictactoe/games"
-    return try FileManager.default.contentsOfDirectory(atPath: directory).sorted().map { directory + "/" + $0 }
+    // The records and collections, not the tally index (.tally-index) beside them.
+    return try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sgf") }.sorted()
+      .map { directory + "/" + $0 }
   }
 }
 
