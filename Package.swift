@@ -21,6 +21,8 @@ let package = Package(
     .systemLibrary(name: "CNatPMP", path: "Sources/CNatPMP"),
     .target(name: "GameCore", swiftSettings: optimised),
     .target(name: "UntrustedText"),
+    // Game records: SGF read and written, pure (docs/RECORDS.md).
+    .target(name: "GameRecords", dependencies: ["GameCore"]),
     .target(name: "WireProtocol", dependencies: ["GameCore", "UntrustedText"]),
     .target(name: "Security", dependencies: ["COpenSSL", "UntrustedText"]),
     .target(name: "Discovery", dependencies: ["CDNSSD"]),
@@ -30,13 +32,13 @@ let package = Package(
     // (its own bounded SSDP and HTTP; libminiupnpc parses what the router sends).
     .target(name: "PortMapping", dependencies: ["CMiniUPnPc", "CNatPMP"]),
     .target(name: "Transport", dependencies: ["Security", "WireProtocol"]),
-    .target(name: "TerminalUI", dependencies: ["GameCore", "UntrustedText"]),
+    .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
-        "UntrustedText", "EventLoop", "PortMapping",
+        "UntrustedText", "EventLoop", "PortMapping", "GameRecords",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
@@ -55,6 +57,7 @@ let package = Package(
       name: "SessionTestSupport", dependencies: ["Session", "WireProtocol", "GameCore"], path: "Tests/Support/Sessions"),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
+    .testTarget(name: "GameRecordsTests", dependencies: ["GameRecords", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(
       name: "SecurityTests", dependencies: ["Security", "TestSupport"], exclude: ["FuzzCorpus", "InviteFuzzCorpus"]),
@@ -65,16 +68,18 @@ let package = Package(
     .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
     .testTarget(name: "PortMappingTests", dependencies: ["PortMapping"], exclude: ["FuzzCorpus"]),
-    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "UntrustedText"]),
+    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "GameRecords", "UntrustedText"]),
     .testTarget(
       name: "AppTests",
       dependencies: [
         "App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol", "Discovery",
-        "TestSupport",
+        "TestSupport", "GameRecords", "SessionTestSupport",
       ]),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["tictactoe", "tictactoe-bench", "Security", "WireProtocol", "GameCore", "TestSupport"]),
+      dependencies: [
+        "tictactoe", "tictactoe-bench", "Security", "WireProtocol", "GameCore", "GameRecords", "TestSupport",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -48,11 +48,15 @@ target pcp-response PCPResponseFuzz Fuzz/PCPResponseTarget.swift Sources/PortMap
 target invite InviteFuzz Fuzz/InviteTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
   Sources/Security/{Invite,Fingerprint,Base64,Digest,HostName}.swift
 
+# The SGF reader of game records, with the GameCore it replays moves on.
+target sgf-record SGFRecordFuzz Fuzz/SGFRecordTarget.swift Sources/GameRecords/*.swift -lGameCore
+
 # The regression inputs of each target. Inputs named bug-* reproduce known bugs not fixed yet: they are left out of
 # the seeds so that the rest of the target is still explored (the fuzzer may well find the same bug again).
 corpus_of() {
   case "$1" in
     known-peers) echo Tests/SecurityTests/FuzzCorpus ;;
+    sgf-record) echo Tests/GameRecordsTests/FuzzCorpus ;;
     invite) echo Tests/SecurityTests/InviteFuzzCorpus ;;
     pcp-response) echo Tests/PortMappingTests/FuzzCorpus ;;
     *) echo "$WIRE_CORPUS/$1" ;;
@@ -96,6 +100,10 @@ prepare() {
       ;;
     known-peers)
       seed "$name" peer "# known peers\n\n$peer"
+      ;;
+    sgf-record)
+      seed "$name" game '(;FF[4]GM[4]SZ[3]PB[a]PW[b]RE[B+]TTK[3]TTE[line]\n;B[aa];W[ba];B[ab];W[bb];B[ac])\n'
+      seed "$name" other '(;GM[4]SZ[7:5]PB[x\\]y]RE[W+R](;B[aa];W[gd])(;B[bb]))(;GM[4]SZ[15];B[hh])'
       ;;
     pcp-response)
       seed "$name" success '\x02\x81\x00\x00\x00\x00\x02\x58\x00\x00\x10\x00'"$(printf '\\x00%.0s' {1..12})$(printf '\\x%02x' {1..12})"'\x06\x00\x00\x00\x1c\x09\x1c\x0b'"$(printf '\\x00%.0s' {1..10})"'\xff\xff\xc6\x33\x65\x01'
@@ -150,6 +158,7 @@ run frame-codec -max_len=16384 || status=1
 run message-decode || status=1
 run hello-negotiation || status=1
 run known-peers || status=1
+run sgf-record || status=1
 run invite || status=1
 run pcp-response || status=1
 exit "$status"

@@ -6,7 +6,8 @@
 #   Discovery tests   dbus-daemon and avahi-daemon; root to start them (run in a private network namespace with
 #                     only loopback, so the test that stops the daemon disturbs nothing else)
 #   the rest          tmux (terminal tests), an avahi-daemon on lo (LAN tests; started here), root for the
-#                     network-namespace LAN test (ip, mount), sslyze (in a venv, python3-venv), a C compiler
+#                     network-namespace LAN test (ip, mount), sslyze and sgfmill (each in a venv, python3-venv),
+#                     a C compiler
 #   mutation check    nothing more: a copy of GameCore and its tests in a temporary directory
 #   package           root, mmdebstrap, lintian, dpkg-dev and Debian's archive (scripts/test-deb.sh)
 set -euo pipefail
@@ -66,6 +67,10 @@ part setup scripts/setup.sh
 sslyze() { SSLYZE="$(scripts/setup-sslyze.sh)"; }
 part sslyze sslyze
 export SSLYZE
+# sgfmill (PyPI, in a cached venv) reads the game records: SGF software nobody here wrote.
+sgfmill() { SGFMILL_PYTHON="$(scripts/setup-sgfmill.sh)"; }
+part sgfmill sgfmill
+export SGFMILL_PYTHON
 part format swift format lint --strict -r Sources Tests Package.swift
 part build swift build --build-tests
 

@@ -34,6 +34,7 @@ extension TicTacToe {
       bot = try BotHost(
         level: level, rules: rules, profile: profile, identity: identity, options: options, log: context.log,
         loop: loop)
+      bot.collection = BotCollection(paths: context.paths, enabled: context.settings.records, log: context.log)
       let descriptors = OpenFileLimit.raiseToHardLimit()
       let solving = bot.warmUp()
       if solving >= 0.1 {

@@ -1,4 +1,5 @@
 import GameCore
+import GameRecords
 
 /// One game the bot played, as its log records it.
 struct BotGameRecord: Equatable {
@@ -33,6 +34,9 @@ struct BotGameRecord: Equatable {
   var moves: Int
   /// Seconds from the start of the game to its end.
   var duration: Double
+  /// The game as its SGF record keeps it (the keys are added by the host, which holds them): nil for a game that
+  /// stopped unfinished without anyone leaving it (a vanished peer, the bot shutting down).
+  var record: GameRecord? = nil
 
   /// Who the bot played: the name the peer gave, its key, and where it connected from.
   struct Peer: Equatable {
@@ -87,5 +91,18 @@ struct BotGameRecord: Equatable {
     let milliseconds = Int((max(0, value) * 1000).rounded())
     let fraction = String(milliseconds % 1000)
     return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+  }
+}
+
+extension GameRecord {
+  /// Puts the bot's and its peer's public keys on their sides.
+  mutating func addKeys(bot: String?, peer: String?, botMark: Mark) {
+    if botMark == .x {
+      black.publicKey = bot
+      white.publicKey = peer
+    } else {
+      black.publicKey = peer
+      white.publicKey = bot
+    }
   }
 }

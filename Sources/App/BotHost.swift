@@ -1,6 +1,7 @@
 import Discovery
 import EventLoop
 import GameCore
+import GameRecords
 import Glibc
 import Security
 import Session
@@ -49,6 +50,8 @@ final class BotHost {
   let rules: Rules
   private let profile: Profile
   private let identity: Identity
+  /// Where the bot's games are recorded (nil: not recorded).
+  var collection: BotCollection?
   private let options: NetworkOptions
   private let log: Log
   private let clock: () -> Double
@@ -322,6 +325,12 @@ final class BotHost {
       for game in reaction.games {
         if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
         log.write(game.logLine(peer: peer))
+        if var record = game.record, let collection {
+          record.addKeys(bot: identity.publicKeyBase64, peer: certificate?.publicKeyBase64, botMark: game.botMark)
+          record.date = RecordOfGame.today()
+          signAndSend(&record, game: game.number, botMark: game.botMark, on: connection)
+          collection.append(record, day: record.date)
+        }
       }
     }
     if let end = reaction.end {
@@ -332,6 +341,15 @@ final class BotHost {
       }
       close(link)
     }
+  }
+
+  /// Signs the bot's record and sends the signature, as a host does (docs/PROTOCOL.md rule 12), so the joiner's
+  /// record carries it; the joiner's answer is not waited for (the day's collection is only appended to).
+  private func signAndSend(_ record: inout GameRecord, game: Int, botMark: Mark, on connection: PeerConnection) {
+    guard let signature = try? identity.sign(record.signedBytes) else { return }
+    record.setSignature(RecordBase64.encode(signature), of: botMark)
+    guard !connection.isClosed, let number = UInt16(exactly: game) else { return }
+    try? connection.send(.recordSignature(game: number, date: record.date, signature: signature))
   }
 
   /// A new peer let in by --accept-new is remembered like one a player accepted, and the context is made

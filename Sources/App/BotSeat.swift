@@ -1,4 +1,5 @@
 import GameCore
+import GameRecords
 import Security
 import Session
 import WireProtocol
@@ -59,6 +60,8 @@ struct BotSeat {
   /// When the game in progress began (nil between games).
   private var gameStartedAt: Double?
   private var answeredChat = false
+  /// The peer said goodbye: a game it leaves unfinished is recorded as lost by it.
+  private var peerLeft = false
   /// The bot said goodbye on its own (`shutDown`, or an idle joiner): nothing more happens on this seat.
   private var saidGoodbye = false
   /// When the match last moved on (a game started, a move, a rematch): a joiner that lets `idleLimit` pass
@@ -163,7 +166,9 @@ struct BotSeat {
       case .closed(let end):
         let reason: String
         switch end {
-        case .peerQuit: reason = "the peer left"
+        case .peerQuit:
+          reason = "the peer left"
+          peerLeft = true
         case .peerVanished, .connectionLost: reason = "the peer vanished"
         default: reason = "the session ended: \(end)"
         }
@@ -202,18 +207,28 @@ struct BotSeat {
     case .abandoned(let loser): outcome = loser == mark ? .peerWon : .botWon
     }
     defer { gameStartedAt = nil }
-    return [record(outcome, mark: mark, now: now)]
+    return [record(outcome, mark: mark, now: now, end: .result(result))]
   }
 
   private mutating func unfinishedGame(now: Double, reason: String) -> [BotGameRecord] {
     guard gameStartedAt != nil, session.game?.isOver == false, let mark = session.myMark else { return [] }
     defer { gameStartedAt = nil }
-    return [record(.unfinished(reason), mark: mark, now: now)]
+    return [record(.unfinished(reason), mark: mark, now: now, end: peerLeft ? .left(mark.opponent) : nil)]
   }
 
-  private func record(_ outcome: BotGameRecord.Outcome, mark: Mark, now: Double) -> BotGameRecord {
-    BotGameRecord(
+  private func record(
+    _ outcome: BotGameRecord.Outcome, mark: Mark, now: Double, end: RecordOfGame.NetworkEnd?
+  ) -> BotGameRecord {
+    var line = BotGameRecord(
       number: session.gameNumber, botMark: mark, outcome: outcome, moves: session.game?.history.count ?? 0,
       duration: max(0, now - (gameStartedAt ?? now)))
+    if let end, let game = session.game {
+      var record = RecordOfGame.network(
+        game: game, myMark: mark, myName: botName, peerName: session.peerName?.unsanitised ?? "", myKey: nil,
+        peerKey: nil, end: end, date: "")
+      if mark == .x { record.black.level = level.rawValue } else { record.white.level = level.rawValue }
+      line.record = record
+    }
+    return line
   }
 }

@@ -4,7 +4,7 @@
 public enum CommandLineGrammar {
   /// A command, the first word; `lobby` is what no command means.
   public enum Command: String, CaseIterable, Sendable {
-    case lobby, play, host, join, invite, list, identity, peers, doctor, completions
+    case lobby, play, host, join, invite, list, identity, peers, doctor, games, replay, verify, completions
 
     /// What the command does, in a few words (shown by the shells that show descriptions).
     public var summary: String {
@@ -18,6 +18,9 @@ public enum CommandLineGrammar {
       case .identity: "show, make, import or export your key"
       case .peers: "list, rename or forget the peers you know"
       case .doctor: "check what stands between you and a game"
+      case .games: "list or delete your saved games"
+      case .replay: "step through a saved game or an SGF file"
+      case .verify: "check the moves and both signatures of a record"
       case .completions: "print shell completions"
       }
     }
@@ -27,6 +30,7 @@ public enum CommandLineGrammar {
       switch self {
       case .identity: ["show", "new", "import", "export"]
       case .peers: ["list", "rename", "forget"]
+      case .games: ["list", "delete"]
       case .completions: Shell.allCases.map(\.rawValue)
       default: []
       }
@@ -54,7 +58,7 @@ public enum CommandLineGrammar {
 
   static let levels = ["easy", "normal", "perfect"]
   static let trustCommands: [Command] = [.host, .join]
-  static let screenCommands: [Command] = [.lobby, .play, .host, .join]
+  static let screenCommands: [Command] = [.lobby, .play, .host, .join, .replay]
 
   /// Every option but `--help` and `--version`, which stand anywhere.
   public static let options: [Option] = [
@@ -77,7 +81,7 @@ public enum CommandLineGrammar {
       summary: "ask the router to open the port (UPnP, NAT-PMP, PCP)"),
     Option(name: "--no-map-port", value: .none, commands: [.host], summary: "never ask the router"),
     Option(name: "--router", value: .none, commands: [.doctor], summary: "also ask the router (changing nothing)"),
-    Option(name: "--json", value: .none, commands: [.list], summary: "print JSON"),
+    Option(name: "--json", value: .none, commands: [.list, .games], summary: "print JSON"),
     Option(name: "--yes", value: .none, commands: [.identity], summary: "replace the identity without asking"),
     Option(name: "--accept-new", value: .none, commands: trustCommands, summary: "accept new peers without asking"),
     Option(name: "--pin", value: .file, commands: trustCommands, summary: "accept only this key or certificate"),

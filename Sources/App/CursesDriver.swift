@@ -24,6 +24,8 @@ public final class CursesDriver {
   private var browser: Browser?
   private var browserRetryAt = 0.0
   var onJoined: (([String]) -> Void)?
+  /// Records local games as they end.
+  var localRecords: LocalGameRecorder?
   /// The networked match on screen, on the loop.
   private var running: MatchOnLoop?
   /// Warnings about keys (KEY CHANGED, a pin mismatch, an impostor) to print again on stderr once the screen
@@ -122,6 +124,7 @@ public final class CursesDriver {
         browser.descriptors.map { .init(fd: $0, events: Int16(POLLIN), owner: ObjectIdentifier(browser)) }
       } ?? [])
     scheduleWakeUp()
+    localRecords?.update(controller.state.match)
     terminal.draw(Renderer.render(controller.state))
   }
 
@@ -252,6 +255,9 @@ public final class CursesDriver {
 
   /// Shows and runs `match`, started before the screen was (`tictactoe host` or `join` in the full-screen UI).
   /// A joiner's match connects once `joining` resolved, off the loop: the screen and Esc stay live meanwhile.
+  /// Shows why a record could not be saved (on the game's notice line).
+  func showRecordProblem(_ text: String) { controller.tell(text) }
+
   func adopt(_ match: NetworkMatch, joining: [Endpoint]) {
     running?.detach()
     let running = MatchOnLoop(match, loop: loop) { [unowned self] events in self.present(events, match) }

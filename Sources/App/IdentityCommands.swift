@@ -79,9 +79,13 @@ enum IdentityCommands {
       switch command {
       case .list:
         if peers.entries.isEmpty { writeAll(1, "No known peers yet (\(profile.knownPeersPath)).\n") }
+        let records = OpponentRecords.load(profile)
         for entry in peers.entries {
-          writeAll(1, "\(PeerText(entry.name))\t\(entry.fingerprint)\tsince \(entry.added)\n")
+          // The record against that key, from the saved games, when there are any.
+          let tally = records.byFingerprint[entry.fingerprint].map { "\t\($0)" } ?? ""
+          writeAll(1, "\(PeerText(entry.name))\t\(entry.fingerprint)\tsince \(entry.added)\(tally)\n")
         }
+        if let line = records.computerLine { writeAll(1, line + "\n") }
       case .rename(let what, let newName):
         if let problem = petnameProblem(newName) {
           writeError("tictactoe: \(VisibleText.escaping(newName)) cannot be a name: \(problem)\n")

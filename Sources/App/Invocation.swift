@@ -90,6 +90,11 @@ public enum Invocation: Sendable, Equatable {
   case list(wait: Double, json: Bool)
   case identity(IdentityCommand, name: String?)
   case peers(PeersCommand)
+  case games(GamesCommand)
+  /// Step through a saved game (its number in `games`) or an SGF file.
+  case replay(String, ui: UIMode, ascii: Bool)
+  /// Check a record's moves and signatures.
+  case verify(String)
   /// Print the completion script for this shell.
   case completions(Shell)
   /// The help: of one command (`tictactoe host --help`), or all of it.
@@ -123,6 +128,9 @@ public enum CommandLineParser {
       tictactoe invite
       tictactoe doctor [--router]
       tictactoe peers [list | rename NAME|FINGERPRINT NEWNAME | forget NAME|FINGERPRINT]
+      tictactoe games [list] [--json] | games delete N...|all
+      tictactoe replay FILE|N [--ui curses|plain] [--ascii]
+      tictactoe verify FILE|N
       tictactoe completions bash|zsh|fish
       tictactoe --help | --version
 
@@ -133,6 +141,9 @@ public enum CommandLineParser {
     `host` also shows an invite (tictactoe:KEY@ADDRESS/PORT,...+CHECK; `invite` prints it again): `join INVITE`
     tries its addresses with the host's key pinned, so nothing is asked and any other key is refused.
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins, many at once, until stopped.
+    `games` lists the games you finished (kept as SGF in $XDG_DATA_HOME/tictactoe/games), newest first;
+    `replay N` steps through game N of that list (or any GM[4] SGF file): ←/→, Home/End, q.
+    `verify N` checks that its moves give its result and that both players signed it (network games).
     `doctor` checks the files, LAN discovery, the addresses, the router and the firewall, each with a hint.
     `completions SHELL` prints the completion script of bash, zsh or fish: source <(tictactoe completions bash).
 
@@ -155,7 +166,7 @@ public enum CommandLineParser {
       --grace S         keep a game S seconds after the connection drops, for the joiner to reconnect
                         (default 120, from 5 to 3600); after that the game may be claimed
       --wait SECONDS    how long `list` looks for games (default 2)
-      --json            `list` prints JSON, one object per game
+      --json            `list` and `games` print JSON, one object per game
       --ui MODE         curses (full screen, the default) or plain (lines on stdin/stdout)
       --ascii           draw with ASCII only (also chosen when the locale is not UTF-8)
       -h, --help        show this help and exit
@@ -176,7 +187,8 @@ public enum CommandLineParser {
     Environment:
       NO_COLOR          when set, draw without colours
       XDG_CONFIG_HOME   settings.conf lives in $XDG_CONFIG_HOME/tictactoe (default ~/.config)
-      XDG_DATA_HOME     the identity and known_peers live in $XDG_DATA_HOME/tictactoe (default ~/.local/share)
+      XDG_DATA_HOME     the identity, known_peers and games/ live in $XDG_DATA_HOME/tictactoe (default
+                        ~/.local/share)
       XDG_STATE_HOME    the log lives in $XDG_STATE_HOME/tictactoe (default ~/.local/state)
 
     Exit status: 0 done, 1 error, 64 usage error, 65 bad file, 10-32 network failures (see the man page),
@@ -436,6 +448,14 @@ public enum CommandLineParser {
         throw UsageError(message: "completions needs one shell: \(shells)")
       }
       return .completions(shell)
+    case .games:
+      return .games(try GamesCommand.parse(positional, json: json))
+    case .replay:
+      guard positional.count == 1 else { throw UsageError(message: "replay needs one FILE or game number") }
+      return .replay(positional[0], ui: ui, ascii: ascii)
+    case .verify:
+      guard positional.count == 1 else { throw UsageError(message: "verify needs one FILE or game number") }
+      return .verify(positional[0])
     case .peers:
       switch positional.first {
       case nil, "list":

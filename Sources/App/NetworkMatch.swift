@@ -150,6 +150,14 @@ public final class NetworkMatch {
   public let role: Role
   private let profile: Profile
   private let identity: Identity
+  /// Where finished games are recorded (nil: not recorded).
+  var archive: GameArchive?
+  /// The UTC day the current game started, for its record.
+  private var gameDate: String?
+  /// The signing of the records of this match's games.
+  private lazy var exchange = RecordExchange(
+    isHost: role == .host, sign: { [identity] bytes in try? identity.sign(bytes) },
+    verify: { signature, bytes, key in RecordSignature.verify(signature, of: bytes, publicKeyBase64: key) })
   private let options: NetworkOptions
   private let rules: Rules
   private let log: Log
@@ -507,6 +515,9 @@ public final class NetworkMatch {
         events += secured(link)
       case .message(let message):
         if link.mayResume && link.session == nil { events += resumeOrGreet(link, first: message) }
+        if case .recordSignature(let game, let date, let signature) = message, link === active, archive != nil {
+          events += exchangeRecords(exchange.received(game: Int(game), date: date, signature: signature), link)
+        }
         guard var session = link.session else { continue }
         let outputs = session.receive(message, now: clock())
         link.session = session
@@ -713,9 +724,44 @@ public final class NetworkMatch {
     return apply(outputs, on: link)
   }
 
+  /// The record against this opponent from the saved games (`you and alice: 5–3, 2 drawn`), named as the player
+  /// knows its key, or by the name it gave.
+  private func greeting(_ fingerprint: Fingerprint, helloName: PeerText) -> [MatchEvent] {
+    let known = (try? profile.knownPeers())?.lookup(fingerprint: fingerprint)?.name
+    let name = known.map { PeerText($0).description } ?? helloName.description
+    return OpponentRecords.load(profile).greeting(fingerprint, name: name).map { [.status($0)] } ?? []
+  }
+
+  /// Carries out a step of the record exchange: writes the record, sends the signature, tells of a problem.
+  private func exchangeRecords(_ step: RecordExchange.Step, _ link: Link) -> [MatchEvent] {
+    if let record = step.write, let path = archive?.keep(record, replacing: step.path), let game = step.game {
+      exchange.written(game: game, to: path)
+    }
+    if let message = step.send, !link.connection.isClosed {
+      do {
+        try link.connection.send(message)
+      } catch {
+        log.write("record signature not sent to \(link.connection.peerAddress): \(error)")
+      }
+    }
+    if let problem = step.problem {
+      log.write(problem)
+      return [.status(problem)]
+    }
+    return []
+  }
+
   private func apply(_ outputs: [SessionOutput], on link: Link) -> [MatchEvent] {
     var events: [MatchEvent] = []
     for output in outputs {
+      if case .gameStarted = output { gameDate = RecordOfGame.today() }
+      if link === active, archive != nil, let session = link.session,
+        let record = RecordOfGame.network(
+          after: output, session: session, myKey: identity.publicKeyBase64,
+          peerKey: link.connection.tls.peerCertificate?.publicKeyBase64, date: gameDate ?? RecordOfGame.today())
+      {
+        events += exchangeRecords(exchange.ended(record, game: session.gameNumber, myMark: session.myMark ?? .x), link)
+      }
       switch output {
       case .send(let message):
         guard !link.connection.isClosed else { continue }  // the connection dropped: sent again on resume
@@ -764,6 +810,9 @@ public final class NetworkMatch {
           events += hostDecides(link, name: name)
         } else {
           events.append(.session(.peerHello(name: shownName(link, claimed: name), software: software)))
+        }
+        if archive != nil, let fingerprint = link.connection.tls.peerCertificate?.fingerprint {
+          events += greeting(fingerprint, helloName: name)
         }
       case .gameStarted(1, let mark) where link === active && link.session?.firstPlayerWasKept == true:
         let who = role == .host ? "Your opponent" : "You"

@@ -5,7 +5,13 @@ import TerminalUI
 /// Runs the plain line mode on standard input and output. Every prompt is written straight to the
 /// descriptor (no buffering), so a script or screen reader sees it at once.
 public enum PlainDriver {
-  public static func run(session initial: PlainSession, log: Log) -> Int32 {
+  /// Where a finished game is recorded, and the player's name for it.
+  struct Recorder {
+    let archive: GameArchive
+    let playerName: String
+  }
+
+  static func run(session initial: PlainSession, log: Log, recorder: Recorder? = nil) -> Int32 {
     var session = initial
     emit(session.introduction())
     var rng = SystemRandomNumberGenerator()
@@ -16,6 +22,13 @@ public enum PlainDriver {
       }
       if session.isFinished {
         log.write("plain game over after \(session.game.history.count) moves")
+        if let recorder,
+          let record = RecordOfGame.local(
+            game: session.game, opponent: session.opponent, humanMark: session.humanMark,
+            playerName: recorder.playerName, date: RecordOfGame.today())
+        {
+          recorder.archive.keep(record)
+        }
         return 0
       }
       emit(session.prompt)

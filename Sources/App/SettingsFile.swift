@@ -37,6 +37,11 @@ public enum SettingsFile {
           throw fail("name must be 1 to 64 bytes, found \"\(value)\"")
         }
         settings.name = value
+      case "records":
+        guard let on = ["on": true, "off": false][value] else {
+          throw fail("records must be on or off, found \"\(value)\"")
+        }
+        settings.records = on
       case "map_port":
         guard value == "yes" || value == "no" else { throw fail("map_port must be yes or no, found \"\(value)\"") }
         settings.mapPort = value == "yes"
@@ -58,6 +63,7 @@ public enum SettingsFile {
     k = \(settings.k)
     level = \(settings.aiLevel.rawValue)
     first = \(settings.first.rawValue)
+    records = \(settings.records ? "on" : "off")
     \(settings.name.map { "name = \($0)\n" } ?? "")\(settings.mapPort.map { "map_port = \($0 ? "yes" : "no")\n" } ?? "")
     """
   }

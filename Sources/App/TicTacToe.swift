@@ -78,6 +78,12 @@ public enum TicTacToe {
       return IdentityCommands.run(command, profile: profile(environment, name: name))
     case .peers(let command):
       return IdentityCommands.run(command, profile: profile(environment, name: nil))
+    case .games(let command):
+      return command.run(profile: profile(environment, name: nil))
+    case .replay(let target, let ui, let ascii):
+      return ReplayCommand.run(target, ui: ui, ascii: ascii, environment: environment)
+    case .verify(let target):
+      return VerifyCommand.run(target, environment: environment)
     }
   }
 
@@ -154,6 +160,7 @@ public enum TicTacToe {
     let match = NetworkMatch(
       role: isHost ? .host : .joiner, profile: profile, identity: identity, options: options, rules: rules,
       log: context.log, clock: clock)
+    match.archive = context.archive
     var initial: [MatchEvent] = options.warnings.map { .status("warning: \($0)") }
     if let warning = context.warning {
       if ui == .plain { writeError("tictactoe: warning: \(warning)\n") } else { initial.append(.status(warning)) }
@@ -216,6 +223,16 @@ public enum TicTacToe {
     let log: Log
     var settings: Settings
     var warning: String?
+    /// Where this run's finished games are recorded.
+    let archive: GameArchive
+
+    init(paths: Paths, log: Log, settings: Settings, warning: String? = nil) {
+      self.paths = paths
+      self.log = log
+      self.settings = settings
+      self.warning = warning
+      archive = GameArchive(paths: paths, enabled: settings.records, log: log)
+    }
   }
 
   static func context(_ environment: [String: String]) -> Context {
@@ -250,7 +267,9 @@ public enum TicTacToe {
     }
     let human: Mark = opponent == .hotseat || humanFirst ? .x : .o
     context.log.write("plain game: \(rules), \(opponent), human \(human)")
-    return PlainDriver.run(session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log)
+    let recorder = PlainDriver.Recorder(archive: context.archive, playerName: profile(environment, name: nil).name)
+    return PlainDriver.run(
+      session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log, recorder: recorder)
   }
 
   private static func runCurses(request: PlayRequest?, ascii: Bool, environment: [String: String]) -> Int32 {
@@ -302,6 +321,7 @@ public enum TicTacToe {
     let driver = CursesDriver(
       terminal: terminal, controller: controller, loop: EventLoop(), log: context.log,
       onSaveSettings: { settings in
+        context.archive.enabled = settings.records
         do {
           try SettingsFile.save(settings, to: context.paths.settingsFile)
           return nil
@@ -310,6 +330,8 @@ public enum TicTacToe {
           return "Options not saved (they apply until you quit): \(error)"
         }
       })
+    driver.localRecords = LocalGameRecorder(archive: context.archive, playerName: profile(environment, name: nil).name)
+    context.archive.report = { [unowned driver] text in driver.showRecordProblem(text) }
     let settings = controller.state.settings
     driver.onJoined = { addresses in RecentAddresses.save(addresses, context.paths, log: context.log) }
     driver.startNetwork = { address, advertised in
@@ -355,6 +377,7 @@ public enum TicTacToe {
       let match = NetworkMatch(
         role: address == nil ? .host : .joiner, profile: profile, identity: identity, options: options,
         rules: settings.rules, log: context.log, clock: { Monotonic.now() })
+      match.archive = context.archive
       if address != nil {
         match.advertisedFingerprint = advertised
         match.inviteKey = invite?.key

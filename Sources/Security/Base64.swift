@@ -22,6 +22,12 @@ enum Base64 {
     return String(decoding: output, as: UTF8.self)
   }
 
+  /// Encodes `bytes` with `=` padding, as `openssl base64` and PEM write it.
+  static func encode(_ bytes: [UInt8]) -> String {
+    let unpadded = encodeUnpadded(bytes)
+    return unpadded + String(repeating: "=", count: (4 - unpadded.count % 4) % 4)
+  }
+
   /// Decodes padded or unpadded base64; nil when a character is outside the alphabet,
   /// padding is misplaced, or the length is impossible.
   static func decode(_ text: String) -> [UInt8]? {

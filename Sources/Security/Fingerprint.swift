@@ -24,6 +24,13 @@ public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
     self.bytes = decoded
   }
 
+  /// The fingerprint of a public key given as base64 of its DER SubjectPublicKeyInfo (as game records keep keys);
+  /// nil when the text is not base64.
+  public init?(publicKeyBase64 text: String) {
+    guard let der = Base64.decode(text), !der.isEmpty else { return nil }
+    self.bytes = Digest.sha256(der)
+  }
+
   /// `SHA256:` + unpadded base64, e.g. `SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU`.
   public var description: String {
     Fingerprint.prefix + Base64.encodeUnpadded(bytes)

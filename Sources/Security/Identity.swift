@@ -54,3 +54,8 @@ public final class Identity: @unchecked Sendable {
     try self.init(key: key, certificate: certificates[0], chain: Array(certificates.dropFirst()))
   }
 }
+
+extension Identity {
+  /// This identity's public key as base64 of its DER SubjectPublicKeyInfo (what a game record keeps).
+  public var publicKeyBase64: String? { certificate.publicKeyInfo.map(Base64.encode) }
+}

@@ -62,3 +62,14 @@ public struct PeerCertificate: Sendable, Equatable {
       issuerCommonName: leaf.issuerCommonName, isSelfSigned: leaf.isSelfSigned, chainDER: chainDER)
   }
 }
+
+extension PeerCertificate {
+  /// The presented public key as base64 of its DER SubjectPublicKeyInfo (what a game record keeps), or nil when
+  /// the certificate cannot be read.
+  public var publicKeyBase64: String? {
+    guard let first = chainDER.first, let certificate = try? X509Certificate(der: first),
+      let info = certificate.publicKeyInfo
+    else { return nil }
+    return Base64.encode(info)
+  }
+}

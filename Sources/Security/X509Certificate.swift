@@ -73,8 +73,8 @@ final class X509Certificate {
     return bio.readString()
   }
 
-  /// SHA-256 of the DER SubjectPublicKeyInfo.
-  var fingerprint: Fingerprint? {
+  /// The DER SubjectPublicKeyInfo: the public key, with its algorithm.
+  var publicKeyInfo: [UInt8]? {
     guard let publicKey = X509_get_X509_PUBKEY(pointer) else { return nil }
     let length = i2d_X509_PUBKEY(publicKey, nil)
     guard length > 0 else { return nil }
@@ -83,6 +83,12 @@ final class X509Certificate {
       var cursor = buffer.baseAddress
       _ = i2d_X509_PUBKEY(publicKey, &cursor)
     }
+    return info
+  }
+
+  /// SHA-256 of the DER SubjectPublicKeyInfo.
+  var fingerprint: Fingerprint? {
+    guard let info = publicKeyInfo else { return nil }
     var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
     var digestLength: UInt32 = 0
     let ok = info.withUnsafeBytes { input in

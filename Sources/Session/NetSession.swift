@@ -469,14 +469,15 @@ public struct NetSession: Sendable {
   /// Heartbeats and the resume messages themselves are not counted (nor sent again).
   static func isCounted(_ message: Message) -> Bool {
     switch message {
-    case .heartbeat, .resume, .resumeCheck: return false
+    case .heartbeat, .resume, .resumeCheck, .recordSignature: return false
     default: return true
     }
   }
 
   private mutating func process(_ message: Message, _ now: Double) -> [SessionOutput] {
     switch message {
-    case .heartbeat:
+    case .heartbeat, .recordSignature:
+      // A record signature is the match's business (NetworkMatch), not the game's.
       return []
     case .resume(let received, let sent, _, _, _):
       guard peerGreeted, canResume else {
@@ -559,7 +560,7 @@ public struct NetSession: Sendable {
           "chat flood: more than \(configuration.chatBurst) messages in \(Int(configuration.chatWindow)) seconds", now)
       }
       return [.chat(PeerText(text))]
-    case .hello, .heartbeat, .bye, .error, .resume, .resumeCheck:
+    case .hello, .heartbeat, .bye, .error, .resume, .resumeCheck, .recordSignature:
       return []
     }
   }

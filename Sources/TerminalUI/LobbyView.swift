@@ -102,6 +102,7 @@ public enum OptionsView {
       case .them: return "the computer"
       case .random: return "coin toss"
       }
+    case .records: return settings.records ? "yes" : "no"
     case .back: return nil
     }
   }

@@ -32,6 +32,9 @@ public struct Match: Sendable, Equatable {
   public var notice: String?
   /// Changes whenever a pending computer move would no longer fit the game (undo, new game).
   public var token = 0
+  /// Which game of the program's run this is (counted by `UIState.gamesStarted`): a game taken back after its end
+  /// and finished again keeps its number, so its record is replaced rather than kept twice.
+  public var number = 0
 
   public init(opponent: Opponent, rules: Rules, humanMark: Mark) {
     self.opponent = opponent

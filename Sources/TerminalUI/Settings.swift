@@ -13,6 +13,8 @@ public struct Settings: Sendable, Equatable {
   public var first = FirstPlayer.me
   /// The name shown to other players; nil means the login name.
   public var name: String?
+  /// Whether finished games are kept as records (`records = off` in settings.conf turns them off).
+  public var records = true
   /// Whether hosting asks the router to open the port (UPnP, NAT-PMP, PCP); nil: not decided yet (the
   /// full-screen host offers it, and nothing else asks the router).
   public var mapPort: Bool?

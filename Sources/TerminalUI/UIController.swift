@@ -95,6 +95,17 @@ public struct UIController: Sendable {
     state.notice = text
   }
 
+  /// Shows `text` where the player is looking: the network game's or the local game's notice line, or the lobby's.
+  public mutating func tell(_ text: String) {
+    if state.net != nil {
+      state.net?.notice = text
+    } else if state.page == .game, state.match != nil {
+      state.match?.notice = text
+    } else {
+      state.notice = text
+    }
+  }
+
   /// Lets the network driver change what the screen shows of the match.
   public mutating func updateNetwork(_ change: (inout NetGameState) -> Void) {
     guard var net = state.net else { return }
@@ -230,6 +241,8 @@ public struct UIController: Sendable {
       settings.aiLevel = step(settings.aiLevel, by: delta, wrapping: true)
     case .first:
       settings.first = step(settings.first, by: delta, wrapping: true)
+    case .records:
+      settings.records.toggle()
     case .back:
       return []
     }
@@ -268,6 +281,8 @@ public struct UIController: Sendable {
     match.aiThinking = false
     match.notice = nil
     match.token += 1
+    state.gamesStarted += 1
+    match.number = state.gamesStarted
     state.match = match
     return askComputerIfItsTurn()
   }

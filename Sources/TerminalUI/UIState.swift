@@ -29,7 +29,7 @@ public enum LobbyItem: Int, Sendable, CaseIterable {
 
 /// Options screen entries.
 public enum OptionItem: Int, Sendable, CaseIterable {
-  case size, k, level, first, back
+  case size, k, level, first, records, back
 
   public var title: String {
     switch self {
@@ -37,6 +37,7 @@ public enum OptionItem: Int, Sendable, CaseIterable {
     case .k: return "In a row (k)"
     case .level: return "Computer level"
     case .first: return "Who starts"
+    case .records: return "Keep records"
     case .back: return "Back"
     }
   }
@@ -49,6 +50,8 @@ public struct UIState: Sendable, Equatable {
   public var optionSelection = OptionItem.size
   public var settings: Settings
   public var match: Match?
+  /// Local games started in this run, to number them.
+  public var gamesStarted = 0
   public var net: NetGameState?
   /// The address being typed on the join screen, and the last few used.
   /// The join screen's address field.

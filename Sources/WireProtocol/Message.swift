@@ -50,6 +50,9 @@ public enum Message: Sendable, Equatable {
   /// Sent once this side has received everything the peer sent before the drop: the game it now holds. The
   /// two must be equal; then play goes on.
   case resumeCheck(game: UInt16, ply: UInt16, digest: [UInt8])
+  /// The sender's signature over the record of game `game` (docs/RECORDS.md), signed with the UTC day `date`
+  /// (`YYYY-MM-DD`, the host's). Not counted or sent again on resume; an older peer ignores it.
+  case recordSignature(game: UInt16, date: String, signature: [UInt8])
 
   public static let maximumNameBytes = 64
   /// A name is also at most this many characters (grapheme clusters, as a screen shows them).
@@ -73,6 +76,8 @@ public enum Message: Sendable, Equatable {
   public static let maximumTextBytes = 500
   public static let coinBytes = 32
   public static let digestBytes = 32
+  /// Room for any signature the accepted keys make (RSA 4096 is 512 bytes).
+  public static let maximumSignatureBytes = 1024
 
   /// Message type codes on the wire.
   enum Kind: UInt8 {
@@ -93,6 +98,7 @@ public enum Message: Sendable, Equatable {
     case error = 0x51
     case resume = 0x60
     case resumeCheck = 0x61
+    case recordSignature = 0x70
   }
 
   var kind: Kind {
@@ -114,6 +120,7 @@ public enum Message: Sendable, Equatable {
     case .error: return .error
     case .resume: return .resume
     case .resumeCheck: return .resumeCheck
+    case .recordSignature: return .recordSignature
     }
   }
 
@@ -160,6 +167,10 @@ public enum Message: Sendable, Equatable {
       writer.field(1, u16: game)
       writer.field(2, u16: ply)
       writer.field(3, bytes: digest)
+    case .recordSignature(let game, let date, let signature):
+      writer.field(1, u16: game)
+      writer.field(2, string: date)
+      writer.field(3, bytes: signature)
     }
     return writer.finish()
   }
@@ -225,6 +236,18 @@ public enum Message: Sendable, Equatable {
       return .resumeCheck(
         game: try f.u16(1, "game number"), ply: try f.u16(2, "ply"),
         digest: try f.bytes(3, "move digest", count: digestBytes))
+    case .recordSignature:
+      let game = try f.u16(1, "game number")
+      let date = try f.string(2, "date", maximum: 10)
+      let digits = date.utf8.enumerated().allSatisfy { index, byte in
+        index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+      }
+      guard date.utf8.count == 10, digits else { throw .badValue("date", reason: "it is not of the form YYYY-MM-DD") }
+      let signature = try f.bytes(3, "signature")
+      guard (1...maximumSignatureBytes).contains(signature.count) else {
+        throw .badValue("signature", reason: "it has \(signature.count) bytes (1 to \(maximumSignatureBytes))")
+      }
+      return .recordSignature(game: game, date: date, signature: signature)
     }
   }
 }
@@ -240,6 +263,7 @@ extension Message {
     case .rematchOffer: return "rematch offer"
     case .rematchAccept: return "rematch acceptance"
     case .resumeCheck: return "resume check"
+    case .recordSignature: return "record signature"
     default: return "\(kind)"
     }
   }

@@ -1,4 +1,6 @@
 import Foundation
+import GameRecords
+import Security
 import Testing
 
 /// `tictactoe host --bot`: the real binary serving several real joiners at once over loopback, its trust rules,
@@ -102,6 +104,25 @@ import Testing
     // Every joiner was remembered (--accept-new), so a changed key would now be caught.
     let known = try String(contentsOfFile: root + "/data/tictactoe/known_peers", encoding: .utf8)
     for name in names { #expect(known.contains(name)) }
+    // Every finished game is also in the day's SGF collection (the latecomer's, cut short by the stop, is not).
+    let folder = root + "/data/tictactoe/games"
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+    #expect(files.count == 1 && files.allSatisfy { $0.hasPrefix("bot-") && $0.hasSuffix(".sgf") }, "\(files)")
+    let records = try GameRecord.parseCollection(
+      String(contentsOfFile: folder + "/" + (files.first ?? ""), encoding: .utf8))
+    #expect(records.count == 10)
+    for record in records {
+      let (bot, peer) = record.black.name == "robo" ? (record.black, record.white) : (record.white, record.black)
+      #expect(bot.name == "robo" && bot.level == "perfect" && bot.publicKey != nil)
+      #expect(names.contains(peer.name) && peer.publicKey != nil && peer.level == nil)
+      #expect(record.resultProblem == nil && record.result != .unknown)
+      #expect(record.date == files.first?.dropFirst(4).prefix(10).description)
+      // The bot signed its record (and sent the signature to its joiner); the joiner's answer is not waited for.
+      let signature = try #require(bot.signature.flatMap { Data(base64Encoded: $0) })
+      #expect(RecordSignature.verify(Array(signature), of: record.signedBytes, publicKeyBase64: bot.publicKey ?? ""))
+      #expect(peer.signature == nil)
+    }
+    #expect(Set(records.map(\.white.name) + records.map(\.black.name)) == Set(names + ["robo"]))
   }
 
   @Test func withoutAcceptNewOnlyKnownJoinersPlayAndANewOneIsToldHowToGetIn() throws {

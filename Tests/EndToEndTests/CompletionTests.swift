@@ -42,7 +42,10 @@ import Testing
     #expect(try Self.bashOffers(file, ["tictactoe", "h"]) == ["host"])
     #expect(
       try Self.bashOffers(file, ["tictactoe", ""])
-        == ["play", "host", "join", "invite", "list", "identity", "peers", "doctor", "completions"])
+        == [
+          "play", "host", "join", "invite", "list", "identity", "peers", "doctor", "games", "replay", "verify",
+          "completions",
+        ])
     #expect(try Self.bashOffers(file, ["tictactoe", "play", "--ui", ""]) == ["curses", "plain"])
     #expect(try Self.bashOffers(file, ["tictactoe", "play", "--ui", "=", "p"]) == ["plain"])
     #expect(try Self.bashOffers(file, ["tictactoe", "host", "--bot", "pe"]) == ["perfect"])

@@ -137,11 +137,15 @@ import Testing
     _ = ui.handle(.left)  // level easy
     _ = ui.handle(.down)
     _ = ui.handle(.right)  // first: them
+    _ = ui.handle(.down)
+    _ = ui.handle(.right)  // records: no
     var expected = Settings()
     expected.size = 4
     expected.k = 3
     expected.aiLevel = .easy
     expected.first = .them
+    expected.records = false
+    #expect(Renderer.render(ui.state).text.contains("Keep records    < no >"))
     #expect(ui.handle(.escape) == [.saveSettings(expected)])
     #expect(ui.state.page == .lobby)
   }

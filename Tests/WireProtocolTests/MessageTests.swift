@@ -17,7 +17,19 @@ import Testing
     .chat("gg ✌️"),
     .bye(.quit, text: "Alice left"),
     .error(text: "move out of turn"),
+    .recordSignature(game: 3, date: "2026-12-01", signature: Array(repeating: 0x30, count: 71)),
   ]
+
+  @Test func aRecordSignatureNeedsADateAndASignatureOfSensibleSize() throws {
+    func decode(_ message: Message) throws -> Message? { try Message.decode(message.frame) }
+    for date in ["2026-12-1", "2026/12/01", "20261201xx", ""] {
+      #expect(throws: WireError.self) { try decode(.recordSignature(game: 1, date: date, signature: [1])) }
+    }
+    #expect(throws: WireError.self) { try decode(.recordSignature(game: 1, date: "2026-12-01", signature: [])) }
+    let big = Array(repeating: UInt8(1), count: 1025)
+    #expect(throws: WireError.self) { try decode(.recordSignature(game: 1, date: "2026-12-01", signature: big)) }
+    #expect(Message.recordSignature(game: 1, date: "2026-12-01", signature: [9]).frame.type == 0x70)
+  }
 
   @Test(arguments: samples)
   func everyMessageRoundTrips(message: Message) throws {

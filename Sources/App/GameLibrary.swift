@@ -1,0 +1,98 @@
+import GameCore
+import GameRecords
+import Glibc
+import Security
+import UntrustedText
+
+/// The saved games as `games`, `replay` and `verify` read them: the record files, newest first.
+enum GameLibrary {
+  /// One file of the records directory and what it holds.
+  struct Entry {
+    let path: String
+    let record: Result<GameRecord, FileError>
+  }
+
+  static func directory(_ paths: Paths) -> String { paths.data + "/games" }
+
+  /// Every record file (not the bot's collections), newest first, each read (or why it could not be).
+  static func entries(_ paths: Paths) -> [Entry] {
+    let folder = directory(paths)
+    return PosixFiles.entries(of: folder).filter(RecordDirectory.isRecordName).sorted(by: >).map { name in
+      let path = folder + "/" + name
+      do throws(FileError) {
+        return Entry(path: path, record: .success(try read(path)))
+      } catch {
+        return Entry(path: path, record: .failure(error))
+      }
+    }
+  }
+
+  /// Reads one record file: a regular file of at most the parser's size, UTF-8, one GM[4] game.
+  static func read(_ path: String) throws(FileError) -> GameRecord {
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+    guard info.st_mode & S_IFMT == S_IFREG else { throw FileError(path: path, reason: "is not a regular file") }
+    let limit = SGFLimits.standard.maximumBytes
+    guard Int(info.st_size) <= limit else {
+      throw FileError(path: path, reason: "is \(info.st_size) bytes, more than a record may be (\(limit))")
+    }
+    guard let bytes = PosixFiles.read(path) else { throw FileError(path: path, reason: "cannot be read") }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw FileError(path: path, reason: "is not UTF-8 text")
+    }
+    do throws(SGFError) {
+      return try GameRecord.parse(text)
+    } catch {
+      throw FileError(path: path, reason: error.description)
+    }
+  }
+}
+
+/// One game as `tictactoe games` shows it, from the player's side where the record says which side that was.
+struct GameRow: Equatable {
+  var date: String
+  var opponent: String
+  var rules: String
+  var result: String
+  var moves: Int
+
+  /// `myKey` is this player's public key; `petname` gives the name this player knows a key by.
+  init(_ record: GameRecord, myKey: String?, petname: (String) -> String?) {
+    date = record.date.isEmpty ? "?" : VisibleText.escaping(record.date)
+    rules = record.rules.description
+    moves = record.moves.count
+    let me: Mark?
+    if record.black.level != nil {
+      me = .o
+    } else if record.white.level != nil {
+      me = .x
+    } else if let myKey, record.black.publicKey == myKey {
+      me = .x
+    } else if let myKey, record.white.publicKey == myKey {
+      me = .o
+    } else {
+      me = nil
+    }
+    func named(_ player: GameRecord.Player) -> String {
+      if let level = player.level { return "\(RecordOfGame.computerName) (\(VisibleText.escaping(level)))" }
+      if let key = player.publicKey, let known = petname(key) { return VisibleText.escaping(known) }
+      return VisibleText.escaping(player.name)
+    }
+    if let me {
+      opponent = named(record.player(me.opponent))
+    } else if record.black.publicKey == nil && record.white.publicKey == nil {
+      opponent = "hot seat"
+    } else {
+      opponent = "\(named(record.black)) vs \(named(record.white))"
+    }
+    switch record.result {
+    case .unknown: result = "?"
+    case .drawn: result = "draw"
+    case .won(let winner, let reason):
+      let how =
+        [EndReason.line: "", .resignation: " by resignation", .claim: " by claim", .left: " by forfeit"][reason]
+        ?? ""
+      if let me { result = (winner == me ? "won" : "lost") + how } else { result = "\(winner) won" + how }
+    }
+  }
+}

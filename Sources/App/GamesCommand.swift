@@ -1,0 +1,115 @@
+import GameRecords
+import Glibc
+import Security
+import UntrustedText
+
+/// `tictactoe games ...`
+public enum GamesCommand: Sendable, Equatable {
+  /// List the saved games, newest first (numbered from 1), as a table or JSON.
+  case list(json: Bool)
+  /// Delete the games with these numbers (as the list numbers them), or every game (`all`).
+  case delete([String])
+}
+
+extension GamesCommand {
+  /// `games`, `games list`, `games delete N... | all`.
+  static func parse(_ words: [String], json: Bool) throws(UsageError) -> GamesCommand {
+    switch words.first {
+    case nil, "list":
+      guard words.count <= 1 else { throw UsageError(message: "games list takes no arguments") }
+      return .list(json: json)
+    case "delete":
+      let targets = Array(words.dropFirst())
+      guard !targets.isEmpty else { throw UsageError(message: "games delete needs game numbers or all") }
+      guard targets == ["all"] || targets.allSatisfy({ Int($0).map { $0 > 0 } ?? false }) else {
+        throw UsageError(message: "games delete takes game numbers (as `tictactoe games` lists them) or all")
+      }
+      return .delete(targets)
+    default:
+      throw UsageError(message: "games knows list and delete, not \"\(words[0])\"")
+    }
+  }
+
+  func run(profile: Profile) -> Int32 {
+    let entries = GameLibrary.entries(profile.paths)
+    switch self {
+    case .list(let json):
+      let myKey = (try? IdentityStore(directory: profile.identityDirectory).load())??.publicKeyBase64
+      let known = (try? profile.knownPeers()) ?? KnownPeers()
+      let petname = { (key: String) in Fingerprint(publicKeyBase64: key).flatMap { known.lookup(fingerprint: $0)?.name }
+      }
+      let rows = entries.map { entry in entry.record.map { GameRow($0, myKey: myKey, petname: petname) } }
+      writeAll(1, json ? GamesCommand.json(entries, rows) + "\n" : GamesCommand.table(rows))
+      return ExitStatus.ok
+    case .delete(let targets):
+      let chosen: [GameLibrary.Entry]
+      if targets == ["all"] {
+        chosen = entries
+      } else {
+        let numbers = targets.compactMap { Int($0) }
+        if let missing = numbers.first(where: { $0 > entries.count }) {
+          writeError("tictactoe: there is no game \(missing): `tictactoe games` lists \(entries.count)\n")
+          return ExitStatus.usage
+        }
+        chosen = Set(numbers).sorted().map { entries[$0 - 1] }
+      }
+      var deleted = 0
+      for entry in chosen {
+        if unlink(entry.path) == 0 {
+          deleted += 1
+        } else {
+          writeError("tictactoe: \(entry.path): \(String(cString: strerror(errno)))\n")
+        }
+      }
+      writeAll(1, "Deleted \(deleted) game record\(deleted == 1 ? "" : "s").\n")
+      return deleted == chosen.count ? ExitStatus.ok : ExitStatus.failure
+    }
+  }
+
+  /// The table: a number, the date, the opponent, the rules, the result, the moves; a file that does not read is
+  /// listed with why.
+  static func table(_ rows: [Result<GameRow, FileError>]) -> String {
+    guard !rows.isEmpty else { return "No games saved yet.\n" }
+    var lines = [["#", "date", "opponent", "rules", "result", "moves"]]
+    for (index, row) in rows.enumerated() {
+      switch row {
+      case .success(let row):
+        lines.append(["\(index + 1)", row.date, row.opponent, row.rules, row.result, "\(row.moves)"])
+      case .failure(let error):
+        lines.append(["\(index + 1)", "unreadable: \(VisibleText.escaping(error.description))"])
+      }
+    }
+    let widths = (0..<6).map { column in
+      lines.filter { $0.count == 6 }.map { $0[column].count }.max() ?? 0
+    }
+    return lines.map { fields in
+      guard fields.count == 6 else { return fields.joined(separator: "  ") }
+      return fields.enumerated().map { column, text in
+        column == 5 ? text : text + String(repeating: " ", count: widths[column] - text.count)
+      }.joined(separator: "  ")
+    }.joined(separator: "\n") + "\n"
+  }
+
+  static func json(_ entries: [GameLibrary.Entry], _ rows: [Result<GameRow, FileError>]) -> String {
+    let objects: [JSONText] = zip(entries, rows).enumerated().map { index, pair in
+      let (entry, row) = pair
+      var object: [String: JSONText] = ["number": .number(index + 1), "file": .string(entry.path)]
+      switch (entry.record, row) {
+      case (.success(let record), .success(let row)):
+        object["date"] = .string(record.date)
+        object["black"] = .string(record.black.name)
+        object["white"] = .string(record.white.name)
+        object["opponent"] = .string(row.opponent)
+        object["rules"] = .object([
+          "rows": .number(record.rules.rows), "columns": .number(record.rules.columns), "k": .number(record.rules.k),
+        ])
+        object["result"] = .string(row.result)
+        object["moves"] = .number(record.moves.count)
+      case (.failure(let error), _), (_, .failure(let error)):
+        object["problem"] = .string(error.description)
+      }
+      return .object(object)
+    }
+    return JSONText.array(objects).text
+  }
+}

@@ -1,0 +1,27 @@
+import GameCore
+import TerminalUI
+
+/// Records the full-screen UI's local games: each once it is over, again (in the same file) when it is taken
+/// back and finished another way.
+final class LocalGameRecorder {
+  let archive: GameArchive
+  let playerName: String
+  /// The moves each game (by number) was last recorded with.
+  private var recorded: [Int: [Position]] = [:]
+
+  init(archive: GameArchive, playerName: String) {
+    self.archive = archive
+    self.playerName = playerName
+  }
+
+  /// Called whenever the state may have changed; writes a record only for a finished game not yet recorded as is.
+  func update(_ match: Match?) {
+    guard let match, match.game.isOver, recorded[match.number] != match.game.history,
+      let record = RecordOfGame.local(
+        game: match.game, opponent: match.opponent, humanMark: match.humanMark, playerName: playerName,
+        date: RecordOfGame.today())
+    else { return }
+    recorded[match.number] = match.game.history
+    archive.keep(record, key: match.number)
+  }
+}

@@ -1,0 +1,89 @@
+import GameCore
+import GameRecords
+import Security
+import WireProtocol
+
+/// The signing of a network match's records (docs/RECORDS.md, "Signatures"). The host signs each record as its
+/// game ends, with the day it started the game, and sends the signature; the joiner, which first signs its own
+/// record with its own day, takes the host's day when that signature comes, checks it, signs the same bytes and
+/// sends its own back; each side then writes the record with both signatures, byte for byte the same. Pure: the
+/// signing and checking are given.
+struct RecordExchange {
+  /// The records of this match's games, by game number, with the file each went to.
+  private var records: [Int: (record: GameRecord, myMark: Mark, path: String?, sent: Bool)] = [:]
+  let isHost: Bool
+  let sign: ([UInt8]) -> [UInt8]?
+  let verify: (_ signature: [UInt8], _ bytes: [UInt8], _ publicKey: String) -> Bool
+
+  init(
+    isHost: Bool, sign: @escaping ([UInt8]) -> [UInt8]?,
+    verify: @escaping (_ signature: [UInt8], _ bytes: [UInt8], _ publicKey: String) -> Bool
+  ) {
+    self.isHost = isHost
+    self.sign = sign
+    self.verify = verify
+  }
+
+  /// What to do: write this record (to the file given, when it was written before), send this message.
+  struct Step {
+    /// The game the step is about.
+    var game: Int?
+    var write: GameRecord?
+    var path: String?
+    var send: Message?
+    /// Something the player should know (a signature that does not verify).
+    var problem: String?
+  }
+
+  /// A game ended: its record, signed by this side; the host also sends its signature.
+  mutating func ended(_ record: GameRecord, game: Int, myMark: Mark) -> Step {
+    var signed = record
+    let signature = sign(record.signedBytes)
+    signed.setSignature(signature.map(RecordBase64.encode), of: myMark)
+    var step = Step(game: game, write: signed)
+    if isHost, let signature, let number = UInt16(exactly: game) {
+      step.send = .recordSignature(game: number, date: record.date, signature: signature)
+    }
+    records[game] = (signed, myMark, nil, step.send != nil)
+    return step
+  }
+
+  /// Where the record of `game` was written, so a signed version replaces it.
+  mutating func written(game: Int, to path: String?) {
+    records[game]?.path = path
+  }
+
+  /// The peer's signature over the record of `game`, made with the day `date`.
+  mutating func received(game: Int, date: String, signature: [UInt8]) -> Step {
+    guard var entry = records[game] else {
+      return Step(problem: "Your opponent signed game \(game), which this side has no record of.")
+    }
+    var record = entry.record
+    let peer = entry.myMark.opponent
+    if !isHost && record.date != date {
+      // The host's day is the record's: sign again with it.
+      record.date = date
+      record.setSignature(sign(record.signedBytes).map(RecordBase64.encode), of: entry.myMark)
+    }
+    guard let key = record.player(peer).publicKey, verify(signature, record.signedBytes, key) else {
+      return Step(problem: "Your opponent's signature on the record of game \(game) does not verify: it is not kept.")
+    }
+    record.setSignature(RecordBase64.encode(signature), of: peer)
+    var step = Step(game: game, write: record, path: entry.path)
+    if !entry.sent, let mine = record.player(entry.myMark).signature.flatMap(RecordBase64.decode),
+      let number = UInt16(exactly: game)
+    {
+      step.send = .recordSignature(game: number, date: date, signature: mine)
+      entry.sent = true
+    }
+    entry.record = record
+    records[game] = entry
+    return step
+  }
+}
+
+extension GameRecord {
+  mutating func setSignature(_ signature: String?, of mark: Mark) {
+    if mark == .x { black.signature = signature } else { white.signature = signature }
+  }
+}

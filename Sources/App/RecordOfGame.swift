@@ -1,0 +1,79 @@
+import GameCore
+import GameRecords
+import Security
+import Session
+import TerminalUI
+
+/// Makes the record of a finished game from what the front ends know about it. Pure: the caller gives the date.
+enum RecordOfGame {
+  /// The name a computer player is given in records; its level is in TTLB/TTLW.
+  static let computerName = "Computer"
+
+  /// A local game (against the computer or hot seat), once it is over; nil while it is not.
+  static func local(game: Game, opponent: Opponent, humanMark: Mark, playerName: String, date: String) -> GameRecord? {
+    guard let outcome = game.outcome else { return nil }
+    let result: RecordResult = outcome.winner.map { .won($0, .line) } ?? .drawn
+    let black: GameRecord.Player
+    let white: GameRecord.Player
+    switch opponent {
+    case .hotseat:
+      // Two people at one keyboard give no names: the marks stand for them.
+      black = .init(name: "X")
+      white = .init(name: "O")
+    case .computer(let level):
+      let human = GameRecord.Player(name: playerName)
+      let computer = GameRecord.Player(name: computerName, level: level.rawValue)
+      (black, white) = humanMark == .x ? (human, computer) : (computer, human)
+    }
+    return GameRecord(rules: game.rules, black: black, white: white, date: date, result: result, moves: game.history)
+  }
+
+  /// How a network game ended, as the session reports it.
+  enum NetworkEnd: Equatable {
+    case result(Session.GameResult)
+    /// The player with this mark left the game in progress (a goodbye, or quitting).
+    case left(Mark)
+  }
+
+  /// A network game: the names each side gave in its hello, both keys, and how it ended.
+  static func network(
+    game: Game, myMark: Mark, myName: String, peerName: String, myKey: String?, peerKey: String?, end: NetworkEnd,
+    date: String
+  ) -> GameRecord {
+    let me = GameRecord.Player(name: myName, publicKey: myKey)
+    let peer = GameRecord.Player(name: peerName, publicKey: peerKey)
+    let (black, white) = myMark == .x ? (me, peer) : (peer, me)
+    let result: RecordResult
+    switch end {
+    case .result(.line(let winner)): result = .won(winner, .line)
+    case .result(.draw): result = .drawn
+    case .result(.resigned(let loser)): result = .won(loser.opponent, .resignation)
+    case .result(.abandoned(let loser)): result = .won(loser.opponent, .claim)
+    case .left(let leaver): result = .won(leaver.opponent, .left)
+    }
+    return GameRecord(rules: game.rules, black: black, white: white, date: date, result: result, moves: game.history)
+  }
+
+  /// Today, `YYYY-MM-DD` in UTC.
+  static func today() -> String { "\(CalendarDay.today())" }
+}
+
+extension RecordOfGame {
+  /// The record a session's output finishes, if it finishes one: a game's end (a line, a draw, a resignation, a
+  /// claim), or a goodbye from either side while a game was in progress (which that side loses).
+  static func network(after output: SessionOutput, session: NetSession, myKey: String?, peerKey: String?, date: String)
+    -> GameRecord?
+  {
+    guard let game = session.game, let myMark = session.myMark else { return nil }
+    let end: NetworkEnd
+    switch output {
+    case .gameEnded(let result): end = .result(result)
+    case .closed(.localQuit) where !game.isOver: end = .left(myMark)
+    case .closed(.peerQuit) where !game.isOver: end = .left(myMark.opponent)
+    default: return nil
+    }
+    return network(
+      game: game, myMark: myMark, myName: session.configuration.name, peerName: session.peerName?.unsanitised ?? "",
+      myKey: myKey, peerKey: peerKey, end: end, date: date)
+  }
+}

@@ -1,0 +1,78 @@
+import CursesBackend
+import EventLoop
+import GameRecords
+import Glibc
+import TerminalUI
+import UntrustedText
+
+/// `tictactoe replay FILE|N`: a saved game (N as `tictactoe games` numbers them) or any GM[4] SGF file, every
+/// position printed in plain mode, or stepped through on the full screen.
+enum ReplayCommand {
+  static func run(_ target: String, ui: UIMode, ascii: Bool, environment: [String: String]) -> Int32 {
+    let paths = Paths(environment: environment)
+    let record: GameRecord
+    do throws(FileError) {
+      record = try find(target, paths: paths)
+    } catch {
+      writeError("tictactoe: \(VisibleText.escaping(error.description))\n")
+      return PosixFiles.exists(error.path) ? ExitStatus.badFile : ExitStatus.usage
+    }
+    let replay = Replay(record: record)
+    guard TicTacToe.screenMode(ui, environment) == .curses, isatty(0) == 1, isatty(1) == 1 else {
+      writeAll(1, replay.plainText)
+      return ExitStatus.ok
+    }
+    let glyphs = Glyphs.choose(environment: environment, forceASCII: ascii)
+    return ReplayDriver(replay: replay, glyphs: glyphs, noColor: !(environment["NO_COLOR"] ?? "").isEmpty).run()
+  }
+
+  /// The file at `target`, or else the saved game with that number.
+  static func find(_ target: String, paths: Paths) throws(FileError) -> GameRecord {
+    if PosixFiles.exists(target) || Int(target) == nil { return try GameLibrary.read(target) }
+    let entries = GameLibrary.entries(paths)
+    guard let number = Int(target), (1...max(1, entries.count)).contains(number), number <= entries.count else {
+      throw FileError(
+        path: target, reason: "is neither a file nor a saved game's number (`tictactoe games` lists \(entries.count))")
+    }
+    return try entries[number - 1].record.get()
+  }
+}
+
+/// The full-screen replay on the event loop: keys step through the game; SIGWINCH redraws; the other signals end it.
+final class ReplayDriver {
+  private var replay: Replay
+  private let glyphs: Glyphs
+  private let terminal: CursesTerminal
+  private let loop = EventLoop()
+  private var status: Int32 = 0
+
+  init(replay: Replay, glyphs: Glyphs, noColor: Bool) {
+    self.replay = replay
+    self.glyphs = glyphs
+    terminal = CursesTerminal(useColor: !noColor)
+  }
+
+  func run() -> Int32 {
+    defer { terminal.restore() }
+    loop.handleSignals { [unowned self] number in
+      if number == SIGWINCH {
+        terminal.resized()
+      } else {
+        status = 128 + number
+        loop.stop()
+      }
+    }
+    loop.watch(terminal.inputDescriptor, events: Int16(POLLIN)) { [unowned self] _ in
+      for key in terminal.readKeys() where !replay.handle(key) {
+        loop.stop()
+        return
+      }
+    }
+    loop.beforeEachWait { [unowned self] in
+      let size = terminal.size
+      terminal.draw(ReplayView.render(replay, width: size.width, height: size.height, glyphs: glyphs))
+    }
+    loop.run()
+    return status
+  }
+}

@@ -1,0 +1,30 @@
+import GameRecords
+import Glibc
+
+/// The records directory's tally index on disk (`.tally-index`, see `TallyIndex`): read, brought up to date with
+/// the record files (a new or changed file is read, a removed one dropped) and written back when it changed.
+enum TallyIndexFile {
+  static let name = ".tally-index"
+
+  /// What every readable record in `directory` says for the tallies.
+  static func summaries(_ directory: String) -> [RecordSummary] {
+    let path = directory + "/" + name
+    let text = PosixFiles.read(path).flatMap { String(validating: $0, as: UTF8.self) } ?? ""
+    let index = TallyIndex.parse(text)
+    var fresh: [TallyIndex.FileStamp: RecordSummary] = [:]
+    for file in PosixFiles.entries(of: directory) where RecordDirectory.isRecordName(file) {
+      var info = stat()
+      guard lstat(directory + "/" + file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+      let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+      let stamp = TallyIndex.FileStamp(name: file, size: Int(info.st_size), modified: modified)
+      if let summary = index[stamp] {
+        fresh[stamp] = summary
+      } else if let record = try? GameLibrary.read(directory + "/" + file) {
+        fresh[stamp] = RecordSummary(record)
+      }
+    }
+    let rendered = TallyIndex.render(fresh)
+    if rendered != text && PosixFiles.exists(directory) { try? AtomicFile.write(rendered, to: path) }
+    return Array(fresh.values)
+  }
+}

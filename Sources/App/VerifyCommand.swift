@@ -1,0 +1,58 @@
+import GameCore
+import GameRecords
+import Security
+import UntrustedText
+
+/// `tictactoe verify FILE|N`: whether the moves are legal and give the stated result, and whether each player
+/// signed the record with the key it names (docs/RECORDS.md, "Signatures").
+enum VerifyCommand {
+  /// The verdict on a record: one line per check, and whether every check passed.
+  static func verdict(_ record: GameRecord) -> (lines: [String], ok: Bool) {
+    var ok = true
+    var lines: [String] = []
+    if let problem = record.resultProblem {
+      ok = false
+      lines.append("moves: WRONG: \(problem)")
+    } else {
+      lines.append("moves: \(record.moves.count), legal, giving the stated result: \(record.result)")
+    }
+    let bytes = record.signedBytes
+    for mark in Mark.allCases {
+      let player = record.player(mark)
+      let side = "\(mark) (\(mark == .x ? "black" : "white"), \(VisibleText.escaping(player.name)))"
+      guard let key = player.publicKey else {
+        ok = false
+        lines.append("\(side): no key in the record: not a network game, so nothing to check a signature against")
+        continue
+      }
+      let fingerprint = Fingerprint(publicKeyBase64: key).map { "\($0)" } ?? "a key that is not base64"
+      guard let text = player.signature else {
+        ok = false
+        lines.append("\(side), key \(fingerprint): NOT SIGNED: this side never signed the record")
+        continue
+      }
+      if let signature = RecordBase64.decode(text),
+        RecordSignature.verify(signature, of: bytes, publicKeyBase64: key)
+      {
+        lines.append("\(side), key \(fingerprint): signature good")
+      } else {
+        ok = false
+        lines.append("\(side), key \(fingerprint): BAD SIGNATURE: the record was changed or not signed by this key")
+      }
+    }
+    return (lines, ok)
+  }
+
+  static func run(_ target: String, environment: [String: String]) -> Int32 {
+    let record: GameRecord
+    do throws(FileError) {
+      record = try ReplayCommand.find(target, paths: Paths(environment: environment))
+    } catch {
+      writeError("tictactoe: \(VisibleText.escaping(error.description))\n")
+      return PosixFiles.exists(error.path) ? ExitStatus.badFile : ExitStatus.usage
+    }
+    let (lines, ok) = verdict(record)
+    writeAll(1, lines.joined(separator: "\n") + "\n" + (ok ? "verified\n" : "NOT verified\n"))
+    return ok ? ExitStatus.ok : ExitStatus.failure
+  }
+}

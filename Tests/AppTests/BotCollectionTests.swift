@@ -1,0 +1,66 @@
+import Foundation
+import GameRecords
+import TestSupport
+import Testing
+
+@testable import App
+
+/// The bot's day collections: games appended, one file a day, never through a link, the oldest days removed.
+@Suite struct BotCollectionTests {
+  private func setUp(cap: Int = RecordDirectory.defaultCap) throws -> (BotCollection, String) {
+    let root = try TestDirectory.make("bot-records")
+    let paths = Paths(environment: ["HOME": root, "XDG_DATA_HOME": root + "/data"])
+    let collection = BotCollection(
+      paths: paths, enabled: true, log: Log(path: root + "/log", maximumBytes: 65536), cap: cap)
+    return (collection, paths.data + "/games")
+  }
+
+  @Test func gamesOfADayAreAppendedToItsCollection() throws {
+    let (collection, directory) = try setUp()
+    var second = GameArchiveTests.record
+    second.result = .won(.o, .resignation)
+    #expect(collection.append(GameArchiveTests.record, day: "2026-12-01") == directory + "/bot-2026-12-01.sgf")
+    collection.append(second, day: "2026-12-01")
+    collection.append(second, day: "2026-12-02")
+    let text = try String(contentsOfFile: directory + "/bot-2026-12-01.sgf", encoding: .utf8)
+    #expect(try GameRecord.parseCollection(text) == [GameArchiveTests.record, second])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == [
+        "bot-2026-12-01.sgf", "bot-2026-12-02.sgf",
+      ])
+  }
+
+  @Test func aLinkInPlaceOfTheCollectionIsNotFollowed() throws {
+    let (collection, directory) = try setUp()
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let target = TestDirectory.path("elsewhere")
+    #expect(FileManager.default.createFile(atPath: target, contents: Data("keep".utf8)))
+    try FileManager.default.createSymbolicLink(atPath: directory + "/bot-2026-12-01.sgf", withDestinationPath: target)
+    #expect(collection.append(GameArchiveTests.record, day: "2026-12-01") == nil)
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
+  }
+
+  @Test func aFullDayStopsGrowingAndTheFileStillParses() throws {
+    let (_, directory) = try setUp()
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let path = directory + "/bot-2026-12-01.sgf"
+    let sgf = GameArchiveTests.record.sgf
+    try BotCollection.append(sgf, to: path, limit: sgf.utf8.count * 2)
+    try BotCollection.append(sgf, to: path, limit: sgf.utf8.count * 2)
+    #expect(throws: FileError.self) { try BotCollection.append(sgf, to: path, limit: sgf.utf8.count * 2) }
+    #expect(try GameRecord.parseCollection(String(contentsOfFile: path, encoding: .utf8)).count == 2)
+  }
+
+  @Test func theOldestDaysGoWhenTheCollectionsAreOverTheCap() throws {
+    let size = GameArchiveTests.record.sgf.utf8.count
+    let (collection, directory) = try setUp(cap: size * 2)
+    for day in ["2026-11-29", "2026-11-30", "2026-12-01"] { collection.append(GameArchiveTests.record, day: day) }
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == [
+        "bot-2026-11-30.sgf", "bot-2026-12-01.sgf",
+      ])
+    #expect(RecordDirectory.isBotCollectionName("bot-2026-12-01.sgf"))
+    #expect(!RecordDirectory.isBotCollectionName("bot-2026-12-01.sgf.tmp"))
+    #expect(!RecordDirectory.isBotCollectionName("bot-2026-1x-01.sgf"))
+  }
+}

@@ -1,0 +1,91 @@
+import GameCore
+import GameRecords
+import Security
+import Testing
+import WireProtocol
+
+@testable import App
+
+/// Both sides sign the same bytes and end with the same record: the host's day wins, a bad signature is refused.
+@Suite struct RecordExchangeTests {
+  static let alice = try! Identity.generate(commonName: "alice")
+  static let bob = try! Identity.generate(commonName: "bob")
+
+  static func exchange(_ identity: Identity, host: Bool) -> RecordExchange {
+    RecordExchange(
+      isHost: host, sign: { try? identity.sign($0) },
+      verify: { RecordSignature.verify($0, of: $1, publicKeyBase64: $2) })
+  }
+
+  /// Alice hosts and plays X; each side's record as it would make it, with its own day.
+  static func record(date: String) -> GameRecord {
+    GameRecord(
+      rules: .standard, black: .init(name: "alice", publicKey: alice.publicKeyBase64),
+      white: .init(name: "bob", publicKey: bob.publicKeyBase64), date: date, result: .won(.x, .line),
+      moves: [1, 2, 4, 5, 7].map { Position(cellNumber: $0, rules: .standard)! })
+  }
+
+  @Test func bothSidesEndWithTheSameRecordSignedTwiceOnTheHostsDay() throws {
+    var host = Self.exchange(Self.alice, host: true)
+    var joiner = Self.exchange(Self.bob, host: false)
+    let hostEnd = host.ended(Self.record(date: "2026-12-01"), game: 1, myMark: .x)
+    let joinerEnd = joiner.ended(Self.record(date: "2026-12-02"), game: 1, myMark: .o)
+    #expect(joinerEnd.send == nil, "the joiner waits for the host's day")
+    #expect(joinerEnd.write?.white.signature != nil && joinerEnd.write?.black.signature == nil)
+    guard case .recordSignature(1, "2026-12-01", let hostSignature) = hostEnd.send else {
+      Issue.record("the host sent \(String(describing: hostEnd.send))")
+      return
+    }
+    joiner.written(game: 1, to: "/joiner/file")
+    let joinerStep = joiner.received(game: 1, date: "2026-12-01", signature: hostSignature)
+    #expect(joinerStep.problem == nil && joinerStep.path == "/joiner/file")
+    guard case .recordSignature(1, "2026-12-01", let joinerSignature) = joinerStep.send else {
+      Issue.record("the joiner sent \(String(describing: joinerStep.send))")
+      return
+    }
+    let hostStep = host.received(game: 1, date: "2026-12-01", signature: joinerSignature)
+    let hostRecord = try #require(hostStep.write)
+    let joinerRecord = try #require(joinerStep.write)
+    #expect(hostStep.send == nil, "the host has already sent its signature")
+    #expect(hostRecord == joinerRecord && hostRecord.sgf == joinerRecord.sgf)
+    #expect(hostRecord.date == "2026-12-01")
+    for mark in Mark.allCases {
+      let player = hostRecord.player(mark)
+      let signature = try #require(player.signature.flatMap(RecordBase64.decode))
+      #expect(RecordSignature.verify(signature, of: hostRecord.signedBytes, publicKeyBase64: player.publicKey!))
+    }
+  }
+
+  @Test func aSignatureThatDoesNotVerifyIsNotKept() throws {
+    var host = Self.exchange(Self.alice, host: true)
+    _ = host.ended(Self.record(date: "2026-12-01"), game: 1, myMark: .x)
+    // Bob signs other moves than were played.
+    var other = Self.record(date: "2026-12-01")
+    other.moves.removeLast()
+    let forged = try Self.bob.sign(other.signedBytes)
+    let step = host.received(game: 1, date: "2026-12-01", signature: forged)
+    #expect(step.write == nil && step.send == nil)
+    #expect(step.problem == "Your opponent's signature on the record of game 1 does not verify: it is not kept.")
+    #expect(host.received(game: 2, date: "2026-12-01", signature: forged).problem?.contains("no record of") == true)
+  }
+
+  @Test func theSignedBytesAreTheDocumentedLines() {
+    let record = Self.record(date: "2026-12-01")
+    let text = String(decoding: record.signedBytes, as: UTF8.self)
+    #expect(
+      text == """
+        tictactoe game record signature v1
+        rules 3 3 3
+        black \(Self.alice.publicKeyBase64!)
+        white \(Self.bob.publicKeyBase64!)
+        date 2026-12-01
+        moves aa ba ab bb ac
+        result B+
+
+        """)
+    // A signature over the bytes does not pass for one over the same bytes without the context.
+    let signature = try! Self.alice.sign(record.signedBytes)
+    let bare = Array(text.dropFirst(GameRecord.signatureContext.count + 1).utf8)
+    #expect(!RecordSignature.verify(signature, of: bare, publicKeyBase64: Self.alice.publicKeyBase64!))
+  }
+}
