@@ -141,8 +141,9 @@ import Testing
     try writePrivate("# mine\nsize = 3\nk = 3\nlevel = perfect\nfirst = me\n", to: path)
     var outcomes = Outcomes()
     // On a loaded machine every kill of a round can land on the same side of the rename: go round again (at
-    // most three times) until some kill left the old file and some run got to the new one.
-    let rounds = (0..<3).flatMap { _ in KillableRun.moments(changes: 6, delays: []) }
+    // most six times) until some kill left the old file and some run got to the new one. (Three rounds were
+    // not enough once, in a fresh-clone CI run beside two other builds: every kill came after the rename.)
+    let rounds = (0..<6).flatMap { _ in KillableRun.moments(changes: 6, delays: []) }
     for (index, moment) in rounds.enumerated() {
       if index > 0 && index.isMultiple(of: 6) && outcomes.old > 0 && outcomes.new > 0 { break }
       guard case .afterChanges(let count) = moment else { continue }
