@@ -112,6 +112,9 @@ public struct NetSession: Sendable {
   private var lastReceived: Double
   private var lastSent: Double
   private var recentChats: [Double] = []
+  /// When the last heartbeats arrived: more than `heartbeatBurst` within a second is a flood, not liveness.
+  private var recentHeartbeats: [Double] = []
+  public static let heartbeatBurst = 20
   /// Counted messages (all but heartbeats and the resume messages) sent and received in the whole match: after
   /// a drop each side sends again exactly what the other has not received, so nothing is applied twice.
   private var sentCount: UInt32 = 0
@@ -476,7 +479,14 @@ public struct NetSession: Sendable {
 
   private mutating func process(_ message: Message, _ now: Double) -> [SessionOutput] {
     switch message {
-    case .heartbeat, .recordSignature:
+    case .heartbeat:
+      // One every 3 seconds keeps a connection alive; a peer that floods them only costs the other side.
+      recentHeartbeats = recentHeartbeats.filter { now - $0 < 1 } + [now]
+      guard recentHeartbeats.count <= NetSession.heartbeatBurst else {
+        return violation("more than \(NetSession.heartbeatBurst) heartbeats within a second", now)
+      }
+      return []
+    case .recordSignature:
       // A record signature is the match's business (NetworkMatch), not the game's.
       return []
     case .resume(let received, let sent, _, _, _):

@@ -54,16 +54,23 @@ public final class PeerConnection {
   /// Bytes queued that the peer has not taken yet.
   public var queuedBytes: Int { outbox.count }
 
-  /// Reads what the socket has and returns what it meant; throws when the connection failed.
+  /// At most this many bytes are read from one connection per wakeup: the rest waits for the next turn of the
+  /// loop (the descriptor stays readable), so one peer that sends without pause cannot starve the others.
+  public static let readCapPerWakeup = 65_536
+
+  /// Reads what the socket has (at most `readCapPerWakeup` bytes) and returns what it meant; throws when the
+  /// connection failed.
   public func readable() throws(NetworkError) -> [Arrival] {
     var arrivals: [Arrival] = []
     var endOfStream = false
+    var taken = 0
     // Scratch space on the stack, not cleared: read() says how much it filled.
     try withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 1) { (buffer) throws(NetworkError) in
-      while true {
+      while taken < PeerConnection.readCapPerWakeup {
         let count = read(fd, buffer.baseAddress, buffer.count)
         if count > 0 {
           tls.feed(ciphertext: Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
+          taken += count
           if count < buffer.count { break }
         } else if count == 0 {
           endOfStream = true

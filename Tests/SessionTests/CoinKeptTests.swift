@@ -91,3 +91,24 @@ import WireProtocol
     #expect(pair.host.hostPlayedXLast == (pair.host.myMark == .x))
   }
 }
+
+/// Heartbeats keep a connection alive (one every 3 s); a flood of them is a violation, not liveness.
+@Suite struct HeartbeatFloodTests {
+  @Test func moreThanTwentyWithinASecondEndTheSession() {
+    var pair = SessionPair()
+    pair.startMatch()
+    for index in 0..<NetSession.heartbeatBurst {
+      #expect(pair.host.receive(.heartbeat, now: 10 + Double(index) * 0.01).isEmpty)
+    }
+    let flooded = pair.host.receive(.heartbeat, now: 10.5)
+    #expect(flooded.contains { if case .closed = $0 { true } else { false } }, "\(flooded)")
+    #expect(flooded.contains(.send(.error(text: "more than 20 heartbeats within a second"))), "\(flooded)")
+  }
+
+  @Test func steadyHeartbeatsAreFine() {
+    var pair = SessionPair()
+    pair.startMatch()
+    for index in 0..<200 { #expect(pair.host.receive(.heartbeat, now: 10 + Double(index) * 0.1).isEmpty) }
+    #expect(!pair.host.isClosed)
+  }
+}
