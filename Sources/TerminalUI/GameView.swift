@@ -74,10 +74,12 @@ public enum GameView {
     _ game: Game, cursor: Position?, layout: BoardLayout, glyphs g: Glyphs, into screen: inout ScreenBuffer
   ) {
     let rules = game.rules
+    if BoardLayout.isLabelled(rules) { drawCoordinates(rules, layout: layout, into: &screen) }
     if layout.kind == .boxed {
       let lineStyle = Style(dim: false)
+      let grid = layout.gridOrigin
       for r in 0...rules.rows {
-        let y = layout.top + r * 2
+        let y = grid.row + r * 2
         let (leftEnd, middle, rightEnd) =
           r == 0
           ? (g.topLeft, g.teeDown, g.topRight)
@@ -87,10 +89,10 @@ public enum GameView {
           line += String(repeating: g.horizontal, count: 3)
           line.append(c == rules.columns - 1 ? rightEnd : middle)
         }
-        screen.put(line, row: y, column: layout.left, style: lineStyle)
+        screen.put(line, row: y, column: grid.column, style: lineStyle)
         if r < rules.rows {
           for c in 0...rules.columns {
-            screen.put(String(g.vertical), row: y + 1, column: layout.left + c * 4, style: lineStyle)
+            screen.put(String(g.vertical), row: y + 1, column: grid.column + c * 4, style: lineStyle)
           }
         }
       }
@@ -121,6 +123,22 @@ public enum GameView {
           screen.put(" ", row: origin.row, column: origin.column + 2)
         }
       }
+    }
+  }
+
+  /// The column letters above the grid and the row numbers (1 at the bottom) left of it, dim.
+  static func drawCoordinates(_ rules: Rules, layout: BoardLayout, into screen: inout ScreenBuffer) {
+    let names = Coordinates(rules)
+    let style = Style(dim: true)
+    for c in 0..<rules.columns {
+      let cell = layout.origin(of: Position(row: 0, column: c))
+      screen.put(names.columnName(c), row: layout.top, column: cell.column + 1, style: style)
+    }
+    for r in 0..<rules.rows {
+      let number = names.rowName(r)
+      let cell = layout.origin(of: Position(row: r, column: 0))
+      screen.put(
+        String(repeating: " ", count: 2 - number.count) + number, row: cell.row, column: layout.left, style: style)
     }
   }
 
