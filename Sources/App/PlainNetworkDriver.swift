@@ -119,7 +119,7 @@ final class PlainNetworkDriver {
       showBoardAndPrompt(session)
     case .peerMoved(let position):
       let rules = session.rules
-      emit("\(peerName) plays \(position.cellNumber(in: rules)) (\(position))\n")
+      emit("\(peerName) plays \(PlainSession.moveName(position, rules: rules))\n")
       showBoardAndPrompt(session)
     case .chat(let text):
       emit("\(peerName) says: \(text)\n")
@@ -240,8 +240,11 @@ final class PlainNetworkDriver {
       emit("error: no game is in progress; type rematch or quit\n")
       return
     }
-    guard let position = PlainSession.parse(lower, rules: game.rules) else {
-      emit("error: \"\(line)\" is not a move; type a cell number (1-\(game.rules.cellCount)) or row,col\n")
+    let position: Position
+    switch PlainSession.readMove(line, rules: game.rules) {
+    case .success(let read): position = read
+    case .failure(let error):
+      emit("error: \(error)\n")
       return
     }
     guard session.myTurn else {
