@@ -176,7 +176,10 @@ public final class CursesDriver {
       case .netChat(let text):
         attempt { (match) throws(ActionRefusal) in
           let events = try match.chat(text)
-          controller.updateNetwork { $0.chat.append("you: \(text)") }
+          controller.updateNetwork { net in
+            net.scrollChat(by: -net.chatBack)
+            net.addChat(.mine(text))
+          }
           return events
         }
       case .netResign:

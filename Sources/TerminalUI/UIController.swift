@@ -283,6 +283,7 @@ public struct UIController: Sendable {
 
   private mutating func game(_ action: Action?) -> [Effect] {
     guard var match = state.match else { return [] }
+    if GameView.layout(for: state) == nil, action?.isOnTheBoard == true { return [] }  // nothing played unseen
     match.notice = nil
     state.match = match
     switch action {
@@ -432,6 +433,12 @@ public struct UIController: Sendable {
       }
       return []
     }
+    if key == .pageUp || key == .pageDown {
+      state.net = net
+      let deepest = NetPanelView.chatBox(state).map { ChatPane.deepestBack(net, box: $0) }
+      net.scrollChat(by: key == .pageUp ? Self.chatPage : -Self.chatPage, deepest: deepest)
+      return []
+    }
     if var field = net.chatField {
       switch key {
       case .escape: net.chatField = nil
@@ -467,7 +474,11 @@ public struct UIController: Sendable {
       break
     }
     let digits = net.game?.rules == .standard
-    switch KeyMap.action(for: key, in: .game(digitsPlace: digits)) {
+    let action = KeyMap.action(for: key, in: .game(digitsPlace: digits))
+    // No move and no cursor step on a board that is not on the screen (too small a terminal): nothing unseen.
+    state.net = net
+    if NetGameView.boardLayout(for: state) == nil, action?.isOnTheBoard == true { return [] }
+    switch action {
     case .moveCursor(let rows, let columns):
       guard let rules = net.game?.rules else { return [] }
       net.cursor.row = min(max(net.cursor.row + rows, 0), rules.rows - 1)
@@ -543,6 +554,9 @@ public struct UIController: Sendable {
     }
     return [.netPlay(position)]
   }
+
+  /// PgUp and PgDn scroll the chat by this many messages.
+  static let chatPage = 5
 
   // MARK: - Helpers
 

@@ -81,7 +81,7 @@ import Testing
     #expect(!Screens.text(ui).contains("to let you in"), "before the host's hello there is no name to wait for")
     net.peerName = "alice"
     ui.showNetwork(net)
-    #expect(Screens.text(ui).contains("Waiting for alice to let you in…"))
+    #expect(Screens.text(ui).contains("Waiting for alice to let you in."))
     net.game = Game(rules: .standard)
     net.myMark = .o
     ui.showNetwork(net)
