@@ -201,20 +201,9 @@ import Testing
     #expect(wait.timeout == -1 || wait.timeout >= 1000, "it polls with a timeout of \(wait.timeout) ms: \(last)")
   }
 
-  /// alice hosting full-screen in tmux on a random port, waiting for an opponent.
-  private func aliceHosts(_ options: String = "") throws -> (host: TmuxSession, port: Int) {
-    var alice = try Binary.sandbox().environment
-    alice["USER"] = "alice"
-    let port = 20000 + Int.random(in: 0..<20000)
-    let host = try TmuxSession(
-      command: "sh -c '\(Binary.path) host --port \(port)\(options); echo EXIT=$?; sleep 30'", environment: alice)
-    try host.waitFor(text: "Waiting for an opponent")
-    return (host, port)
-  }
-
   /// From the lobby: a join that fails leaves no recent address; one whose host answers is listed next time.
   @Test func onlyAnsweredJoinsBecomeRecentAddresses() throws {
-    let (host, port) = try aliceHosts(" --accept-new")
+    let (host, port) = try TmuxSession.aliceHosts(" --accept-new")
     defer { withExtendedLifetime(host) {} }
     let lobby = try start("")
     try lobby.waitFor(text: "Play the computer")
@@ -250,7 +239,7 @@ import Testing
   }
 
   @Test func aNetworkMatchBetweenTwoFullScreenPlayers() throws {
-    let (host, port) = try aliceHosts()
+    let (host, port) = try TmuxSession.aliceHosts()
     var bob = try Binary.sandbox().environment
     bob["USER"] = "bob"
     let joiner = try TmuxSession(
