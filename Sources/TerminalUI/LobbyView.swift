@@ -20,7 +20,12 @@ public enum LobbyView {
     }
     drawLANGames(state, into: &screen)
     if let notice = state.notice {
-      screen.putCentred(notice, row: state.height - 3, style: Style(bold: true, color: .warning))
+      // Whole (a settings file's path and line, a refused join's reason): wrapped, ending on the row above the
+      // legend's gap.
+      let lines = Fit.wrap(notice, width: state.width - 2)
+      for (index, line) in lines.enumerated() {
+        screen.putCentred(line, row: state.height - 2 - lines.count + index, style: Style(bold: true, color: .warning))
+      }
     }
     let legend = Fit.legend(
       [("\(g.upDown)/jk choose", 2), ("Enter select", 0), ("? help", 3), ("q quit", 1)], separator: g.separator,

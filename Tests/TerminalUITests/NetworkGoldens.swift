@@ -2,6 +2,32 @@
 // should see. When a screen changes on purpose, update its golden here.
 enum NetworkGoldens {
   static let screens: [String: String] = [
+    "lobbySettingsError": """
+
+                                 T I C - T A C - T O E
+
+                           3×3, 3 in a row · computer: normal
+
+                             ▸ Play the computer
+                               Two players on this keyboard
+                               Host a network game
+                               Join by address
+                               Options
+                               Quit
+
+     Games on this network:
+       none found yet
+
+
+
+
+
+                                  Settings not loaded:
+      /home/alexandrina-konstantinopoulou/.config/tictactoe/settings.conf line 1:
+      board side 16 is out of range: it must be from 3 to 15; using the defaults.
+
+     ↑↓/jk choose · Enter select · ? help · q quit
+    """,
     "net15x15": """
      tictactoe                 You 2 · Bartholomew-Fitzgerald-Mcalliste 1 · draws 0
      Hosting as Alexandrina-Konstantinopoulou-XV vs
@@ -118,9 +144,9 @@ enum NetworkGoldens {
        tango river lemon nine ...)
      If they know you under another name, they will be asked to trust
        SHA256:q8W1r4c0ZkQm0yXbT9vN2pLsE7hJfU3aG6dK5iOwYzA again.
-
-
-
+     Invite: tictactoe join
+       'ttt://[fe80::1c2b:3aff:fe4d:5e6f%enp0s31f6]:7177#q8W1r4c0ZkQm0yXbT9vN2pLsE7
+       hJfU3aG6dK5iOwYzA'
 
 
 
@@ -144,9 +170,9 @@ enum NetworkGoldens {
        tango river lemon nine ...)
      If they know you under another name, they will be asked to trust
        SHA256:q8W1r4c0ZkQm0yXbT9vN2pLsE7hJfU3aG6dK5iOwYzA again.
-
-
-
+     Invite: tictactoe join
+       'ttt://[fe80::1c2b:3aff:fe4d:5e6f%enp0s31f6]:7177#q8W1r4c0ZkQm0yXbT9vN2pLsE7
+       hJfU3aG6dK5iOwYzA'
 
 
 

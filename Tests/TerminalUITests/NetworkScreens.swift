@@ -46,6 +46,8 @@ enum NetworkScreens {
         + " [2001:db8:85a3:1234:5678:8a2e:370:7334]:7177",
       "Your key: \(fingerprint) (read aloud: tango river lemon nine ...)",
       "If they know you under another name, they will be asked to trust \(fingerprint) again.",
+      // An invite of about 90 characters, as the host screen will show one.
+      "Invite: tictactoe join 'ttt://[fe80::1c2b:3aff:fe4d:5e6f%enp0s31f6]:7177#q8W1r4c0ZkQm0yXbT9vN2pLsE7hJfU3aG6dK5iOwYzA'",
     ]
     ui.showNetwork(net)
     return ui
@@ -68,6 +70,15 @@ enum NetworkScreens {
     return ui
   }
 
+  /// The lobby after the settings file could not be read: the path, the line and the reason, whole.
+  static func settingsError(glyphs: Glyphs) -> UIController {
+    var ui = Screens.ui(80, 24, glyphs)
+    ui.showNotice(
+      "Settings not loaded: /home/alexandrina-konstantinopoulou/.config/tictactoe/settings.conf line 1:"
+        + " board side 16 is out of range: it must be from 3 to 15; using the defaults.")
+    return ui
+  }
+
   static var all: [(String, () throws -> UIController)] {
     let gomoku = ["h8", "i9", "g7", "j10", "i7", "g9", "h7", "f7", "h9", "h6", "j7", "k7", "g6", "k8"]
     return [
@@ -77,6 +88,7 @@ enum NetworkScreens {
       ("net3x3", { try match(size: 3, k: 3, moves: ["b2", "a1"], glyphs: .unicode) }),
       ("hostWaiting", { hostWaiting(glyphs: .unicode) }),
       ("hostWaitingAscii", { hostWaiting(glyphs: .ascii) }),
+      ("lobbySettingsError", { settingsError(glyphs: .unicode) }),
       ("trust80x24", { try trustQuestion(glyphs: .unicode) }),
       ("trust80x24ascii", { try trustQuestion(glyphs: .ascii) }),
       // A 15×15 board needs more than 60×20; the question over it is drawn all the same, and then the size.
