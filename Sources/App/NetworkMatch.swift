@@ -106,6 +106,14 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
   }
 }
 
+extension MatchEnd {
+  /// The description as a sentence, ending with a full stop.
+  var sentence: String {
+    let text = description
+    return text.hasSuffix(".") || text.hasSuffix("?") || text.hasSuffix("!") ? text : text + "."
+  }
+}
+
 /// What a networked match tells its front end.
 public enum MatchEvent: Sendable, Equatable {
   case status(String)
@@ -114,6 +122,9 @@ public enum MatchEvent: Sendable, Equatable {
   case verification(VerificationCode)
   case session(SessionOutput)
   case finished(MatchEnd)
+  /// Host that keeps hosting: the match with this opponent is over (why), and the next one may join; the
+  /// host's welcome (`NetworkMatch.welcome`) follows.
+  case opponentGone(MatchEnd)
 }
 
 /// One networked match on the event loop: the host's listener and connections, or the joiner's connection;
@@ -163,6 +174,11 @@ public final class NetworkMatch {
   private var question: TrustQuestion?
   public private(set) var finished: MatchEnd?
   public private(set) var port: UInt16 = 0
+  /// Host: after an opponent leaves (or breaks the protocol, or its connection ends for good) wait for the next
+  /// one instead of ending, until the player quits. The full-screen host does; plain mode with --keep-hosting.
+  public var keepsHosting = false
+  /// Host: what the player is told when hosting begins (where to join, the key), told again after each opponent.
+  public var welcome: [MatchEvent] = []
   /// The host's DNS-SD advertisement (nil when not advertising or discovery is unavailable).
   private var advertiser: Advertiser?
   /// Joiner: the fingerprint the LAN advertisement promised; the host's certificate must match it.
@@ -683,7 +699,9 @@ public final class NetworkMatch {
           // A joiner that was never let in: the host player hears what happened, and keeps hosting.
           events.append(.status("A connection from \(link.connection.peerAddress) was closed: \(end)"))
         }
-        if link === active {
+        if link === active, role == .host, keepsHosting, end != .localQuit {
+          events += nextOpponent(after: .session(end))
+        } else if link === active {
           reconnectAt = nil
           advertiser?.cancel()
           advertiser = nil
@@ -806,6 +824,7 @@ public final class NetworkMatch {
       return reconnectFailed("\(end)")
     }
     guard link === active || role == .joiner else { return [] }
+    if link === active && role == .host && keepsHosting && link.accepted { return nextOpponent(after: end) }
     if link === active && role == .host && !link.accepted {
       // The candidate went away before the game began: keep hosting.
       active = nil
@@ -815,6 +834,17 @@ public final class NetworkMatch {
     }
     finished = end
     return [.finished(end)]
+  }
+
+  /// Host that keeps hosting: forgets the opponent whose match is over and waits for the next one.
+  private func nextOpponent(after end: MatchEnd) -> [MatchEvent] {
+    log.write("match over (\(end)); hosting on for the next opponent")
+    active?.connection.close()
+    active = nil
+    question = nil
+    gamePeerKey = nil
+    advertiseState(.waiting)
+    return [.opponentGone(end)] + welcome
   }
 
   // MARK: - The player's answers and actions

@@ -19,6 +19,13 @@ enum NetworkPresenter {
           fingerprint: question.fingerprint.description)
       case .session(let output):
         apply(output, match: match, to: &net)
+      case .opponentGone(let end):
+        // Hosting on: the screen is the host's again, waiting; the welcome that follows says where to join.
+        let peer = net.peerName.map { "\($0)" } ?? "The joiner"
+        var next = NetGameState(isHost: true, myName: net.myName)
+        next.warnings = net.warnings
+        next.info = ["The match with \(peer) is over: \(end.sentence) Hosting on for the next opponent."]
+        net = next
       case .finished(let end):
         if case .session(.localQuit) = end { continue }
         net.ended = end.description

@@ -95,6 +95,10 @@ final class PlainNetworkDriver {
         emit("\(question.text)\nread aloud: \(question.fingerprint.readAloud)\n[y/n or paste the fingerprint]: ")
       case .session(let output):
         show(output)
+      case .opponentGone(let end):
+        emit("match over: \(end.sentence) Hosting on for the next opponent (--keep-hosting).\n")
+        peerName = "your opponent"
+        verificationCode = nil
       case .finished(let end):
         guard exitStatus == nil else { continue }  // the first ending is the one that counts
         if case .session(.localQuit) = end {

@@ -157,7 +157,11 @@ public enum TicTacToe {
         writeError("tictactoe: \(error)\n")
         return ExitStatus.code(for: .network(error))
       }
-      initial += hostIntroduction(match: match, profile: profile, identity: identity, rules: rules, bind: request.bind)
+      match.welcome = hostIntroduction(
+        match: match, profile: profile, identity: identity, rules: rules, bind: request.bind)
+      initial += match.welcome
+      // The full-screen host hosts on after each match until the player leaves; plain mode when asked to.
+      match.keepsHosting = ui == .curses || request.keepHosting
       initial += match.advertise()
     case .join(let endpoint):
       match.advertisedFingerprint = advertised
@@ -322,8 +326,9 @@ public enum TicTacToe {
         return .success((match, [], endpoint))
       }
       try match.host(bind: nil, port: Endpoint.defaultPort)
-      return .success(
-        (match, hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules), nil))
+      match.welcome = hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules)
+      match.keepsHosting = true
+      return .success((match, match.welcome, nil))
     } catch let error as MatchEnd {
       return .failure(error)
     } catch let error as NetworkError {

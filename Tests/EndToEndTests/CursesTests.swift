@@ -273,9 +273,10 @@ import Testing
     try second.waitFor(text: "resigned: you win!")
     try joiner.send("q")
     try joiner.waitFor(text: "EXIT=0")
-    try host.waitFor(text: "Your opponent left the game.")
-    try host.send("x")
-    try host.waitFor(text: "EXIT=30")
+    // The host hosts on for the next opponent; leaving then needs no question and exits 0.
+    try host.waitFor(text: "The match with bob is over: Your opponent left the game.")
+    try host.send("q")
+    try host.waitFor(text: "EXIT=0")
   }
 
   private func childPID(of parent: Int32) -> Int32? {
