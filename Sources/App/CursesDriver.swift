@@ -30,6 +30,8 @@ public final class CursesDriver {
   private(set) var warningsToRepeat: [String] = []
   /// Matches left behind whose goodbye is still going out.
   private var retiring: [MatchOnLoop] = []
+  /// Joiner: joins the same host again (`r` once the match is over), as it was joined the first time.
+  private var rejoin: (() -> Void)?
   var match: NetworkMatch? { running?.match }
   private var exitStatus: Int32?
   private let loop: EventLoop
@@ -193,7 +195,13 @@ public final class CursesDriver {
         if let match { present(match.answer(accept: accept), match) }
       case .repaint:
         terminal.repaint()
+      case .netRejoin:
+        guard let rejoin else { continue }
+        if let old = running { retiring.append(old) }
+        running = nil
+        rejoin()
       case .netLeave:
+        rejoin = nil
         if let match, match.finished == nil { _ = match.quit() }
         if let end = match?.finished, controller.state.direct { exitStatus = ExitStatus.code(for: end) }
         if let old = running { retiring.append(old) }  // its goodbye may still be going out
@@ -258,7 +266,20 @@ public final class CursesDriver {
     if let joining { running.join(joining) }
   }
 
+  /// `tictactoe join` on the full screen: `make` builds the match again, with the command's options, for `r`.
+  func allowRejoin(_ make: @escaping () -> (NetworkMatch, Endpoint)) {
+    rejoin = { [unowned self] in
+      let (match, endpoint) = make()
+      var net = NetGameState(isHost: false, myName: match.profileName)
+      net.warnings = match.warnings
+      net.info = ["Connecting to \(endpoint) again."]
+      controller.showNetwork(net)
+      adopt(match, joining: endpoint)
+    }
+  }
+
   private func begin(address: String?, advertised: Fingerprint? = nil) {
+    if let address { rejoin = { [unowned self] in self.begin(address: address, advertised: advertised) } }
     var net = NetGameState(isHost: address == nil, myName: "you")
     net.info = [address.map { "Connecting to \($0)…" } ?? "Starting to host…"]
     controller.showNetwork(net)
@@ -299,6 +320,9 @@ public final class CursesDriver {
     }
     for case .finished(let end) in events {
       log.write("network match ended: \(end)")
+      if match.role == .joiner, rejoin != nil, end != .session(.localQuit) {
+        controller.updateNetwork { $0.canRejoin = true }
+      }
       if end.isTrustWarning { warningsToRepeat.append(end.description) }
       if case .session(.localQuit) = end, controller.state.direct, exitStatus == nil { exitStatus = ExitStatus.ok }
     }

@@ -169,8 +169,19 @@ public enum TicTacToe {
       joining = endpoint
     }
     if ui == .curses {
+      // A joiner can join the same host again after the match ends (`r`), with this command's options.
+      let rejoin = joining.map { endpoint in
+        {
+          let again = NetworkMatch(
+            role: .joiner, profile: profile, identity: identity, options: options, rules: rules, log: context.log,
+            clock: clock)
+          again.advertisedFingerprint = advertised
+          return (again, endpoint)
+        }
+      }
       return runCursesNetwork(
-        match: match, joining: joining, initial: initial, ascii: ascii, environment: environment, context: context)
+        match: match, joining: joining, rejoin: rejoin, initial: initial, ascii: ascii, environment: environment,
+        context: context)
     }
     return PlainNetworkDriver(match: match, log: context.log).run(initial: initial, joining: joining)
   }
@@ -340,8 +351,8 @@ public enum TicTacToe {
 
   /// `tictactoe host` or `join` in the full-screen UI.
   static func runCursesNetwork(
-    match: NetworkMatch, joining: Endpoint?, initial: [MatchEvent], ascii: Bool, environment: [String: String],
-    context: Context
+    match: NetworkMatch, joining: Endpoint?, rejoin: (() -> (NetworkMatch, Endpoint))?, initial: [MatchEvent],
+    ascii: Bool, environment: [String: String], context: Context
   ) -> Int32 {
     guard isatty(0) == 1 && isatty(1) == 1 else {
       writeError("tictactoe: the full-screen game needs a terminal; for pipes and scripts use --ui plain\n")
@@ -355,6 +366,7 @@ public enum TicTacToe {
     controller.showNetwork(net)
     let driver = makeDriver(controller: controller, environment: environment, context: context)
     driver.adopt(match, joining: joining)
+    if let rejoin { driver.allowRejoin(rejoin) }
     driver.present(
       initial.filter { if case .status(let text) = $0 { !text.hasPrefix("warning:") } else { true } }, match)
     let status = driver.run(initial: [])

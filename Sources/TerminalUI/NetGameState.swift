@@ -49,8 +49,10 @@ public struct NetGameState: Sendable, Equatable {
   public var rematchOfferedByMe = false
   /// While the connection is down in the middle of a match.
   public var dropped: Dropped?
-  /// Why the match ended; any key then leaves.
+  /// Why the match ended; any key then leaves (but `r` when `canRejoin`).
   public var ended: String?
+  /// Joiner: the same host can be joined again with `r` once the match has ended.
+  public var canRejoin = false
   public var notice: String?
 
   /// Adds a message at the bottom. While scrolled back the view stays where it is and the message counts as

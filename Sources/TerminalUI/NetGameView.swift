@@ -195,7 +195,7 @@ public enum NetGameView {
   }
 
   static func legend(_ net: NetGameState, width: Int, glyphs g: Glyphs) -> String {
-    if net.ended != nil { return "any key: leave" }
+    if net.ended != nil { return net.canRejoin ? "r join again\(g.separator)any other key: leave" : "any key: leave" }
     if let confirming = net.confirming {
       return confirming == .leave
         ? "y leave the match\(g.separator)n or Esc stay" : "y resign\(g.separator)n or Esc play on"

@@ -22,6 +22,8 @@ public enum Effect: Sendable, Equatable {
   case netAnswer(Bool)
   /// Leave the networked match (saying goodbye) and return to the lobby.
   case netLeave
+  /// The match is over for the joiner (its host restarted, say): join the same host again.
+  case netRejoin
   /// Clear the terminal and draw the whole screen again (Ctrl-L): another program wrote over it.
   case repaint
 }
@@ -415,7 +417,7 @@ public struct UIController: Sendable {
   private mutating func network(_ key: Key) -> [Effect] {
     guard var net = state.net else { return [] }
     if key == .resize { return [] }
-    if net.ended != nil { return [.netLeave] }
+    if net.ended != nil { return key == .character("r") && net.canRejoin ? [.netRejoin] : [.netLeave] }
     net.notice = nil
     defer { state.net = net }
     if var question = net.question {

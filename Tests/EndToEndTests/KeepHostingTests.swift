@@ -64,3 +64,29 @@ import Testing
     try next.waitFor(text: "left")
   }
 }
+
+/// A joiner whose host went away and came back joins it again with one key.
+@Suite(.serialized) struct RejoinTests {
+  @Test func theJoinerJoinsARestartedHostWithR() throws {
+    let alice = try Binary.sandbox().environment
+    let (host, port) = try TmuxSession.aliceHosts(home: alice)
+    let (joiner, _, _) = try TmuxSession.bobJoins(host, port: port)
+    try host.send("q")
+    try host.waitFor(text: "Leave the match?")
+    try host.send("y")
+    try host.waitFor(text: "EXIT=0")
+    let ended = try joiner.waitFor(text: "r join again")
+    #expect(ended.contains("any other key: leave"), "\(ended)")
+    // alice starts hosting again on the same port, with the same identity: each knows the other's key now.
+    let (again, _) = try TmuxSession.aliceHosts(home: alice, port: port)
+    try joiner.send("r")
+    try joiner.waitFor(text: "Game 1: you play")
+    try again.waitFor(text: "Game 1: you play")
+    #expect(!(try joiner.screen()).contains("new to you"), "the same host, trusted already")
+    try joiner.send("q")
+    try joiner.waitFor(text: "Leave the match?")
+    try joiner.send("y")
+    try joiner.waitFor(text: "EXIT=0")
+    withExtendedLifetime(host) {}
+  }
+}

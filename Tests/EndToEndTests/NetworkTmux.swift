@@ -4,13 +4,14 @@ import Testing
 
 /// Two full-screen players in tmux: alice hosting, bob joining over loopback.
 extension TmuxSession {
-  /// alice hosting full-screen in tmux on a random port, waiting for an opponent.
-  static func aliceHosts(_ options: String = "", width: Int = 80, height: Int = 24) throws -> (
-    host: TmuxSession, port: Int
-  ) {
-    var alice = try Binary.sandbox().environment
+  /// alice hosting full-screen in tmux on a random port (or `port`), waiting for an opponent; `home` keeps her
+  /// identity across hosts.
+  static func aliceHosts(
+    _ options: String = "", width: Int = 80, height: Int = 24, home: [String: String]? = nil, port: Int? = nil
+  ) throws -> (host: TmuxSession, port: Int) {
+    var alice = try home ?? Binary.sandbox().environment
     alice["USER"] = "alice"
-    let port = 20000 + Int.random(in: 0..<20000)
+    let port = port ?? 20000 + Int.random(in: 0..<20000)
     let host = try TmuxSession(
       command: "sh -c '\(Binary.path) host --port \(port)\(options); echo EXIT=$?; sleep 30'", environment: alice,
       width: width, height: height)

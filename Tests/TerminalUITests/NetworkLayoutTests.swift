@@ -90,6 +90,22 @@ import UntrustedText
     #expect(ui.state.net?.chatDraft == "hi", "PgUp is not typed into the field")
   }
 
+  @Test func aJoinerWhoseMatchEndedJoinsAgainWithROnlyWhenOffered() throws {
+    var ui = try NetworkScreens.match(size: 3, k: 3, moves: [], glyphs: .unicode)
+    ui.updateNetwork { net in
+      net.isHost = false
+      net.ended = "The host left the game."
+    }
+    #expect(Screens.text(ui).contains(" any key: leave"))
+    var offered = ui
+    #expect(ui.handle(.character("r")) == [.netLeave])
+    offered.updateNetwork { $0.canRejoin = true }
+    #expect(Screens.text(offered).contains(" r join again · any other key: leave"))
+    var other = offered
+    #expect(offered.handle(.character("r")) == [.netRejoin])
+    #expect(other.handle(.character("x")) == [.netLeave])
+  }
+
   @Test func theHistoryKeepsTheLatestMessages() {
     var net = NetGameState(isHost: true, myName: "alice")
     for n in 1...(NetGameState.chatHistory + 20) { net.addChat(.note("\(n)")) }
