@@ -57,7 +57,7 @@ public enum GameView {
 
   static func scoreText(_ match: Match, glyphs g: Glyphs) -> String {
     let s = match.score
-    let names = match.isComputerGame ? ("You", "Computer") : ("X", "O")
+    let names = match.isComputerGame ? ("You", "Computer") : ("P1", "P2")
     return "\(names.0) \(s.first)\(g.separator)\(names.1) \(s.second)\(g.separator)draws \(s.draws)"
   }
 
@@ -66,7 +66,8 @@ public enum GameView {
     case .computer(let level):
       return "You play \(match.humanMark) against the computer (\(level))"
     case .hotseat:
-      return "Two players take turns at this keyboard, X first"
+      let (x, o) = (match.player(with: .x), match.player(with: .o))
+      return "Two players take turns at this keyboard: \(x) is X and moves first, \(o) is O"
     }
   }
 
@@ -151,13 +152,13 @@ public enum GameView {
       case nil: text = "Draw."
       case .some(let mark) where match.isComputerGame:
         text = mark == match.humanMark ? "You win!" : "The computer wins."
-      case .some(let mark): text = "\(mark) wins!"
+      case .some(let mark): text = "\(mark) (\(match.player(with: mark))) wins!"
       }
       return ("\(text)  \(next)", Style(bold: true, color: .accent))
     }
     if match.aiThinking { return ("The computer is thinking\(g.ellipsis)", Style(dim: true)) }
     if match.isComputerGame { return ("Your turn (\(match.humanMark))", Style(bold: true)) }
-    return ("\(match.game.turn) to move", Style(bold: true))
+    return ("\(match.game.turn) to move (\(match.player(with: match.game.turn)))", Style(bold: true))
   }
 
   /// The one-line key legend, the least needed keys dropped first when the line is short.

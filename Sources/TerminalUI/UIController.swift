@@ -252,7 +252,17 @@ public struct UIController: Sendable {
   // MARK: - Game
 
   private mutating func startMatch(_ opponent: Opponent) -> [Effect] {
-    state.match = Match(opponent: opponent, rules: state.settings.rules, humanMark: .x)
+    // The score is kept across returns to the lobby: the same opponent and rules carry on where they were.
+    if let old = state.match {
+      state.records[MatchRecord.key(old.opponent, old.rules)] = MatchRecord(
+        score: old.score, gamesStarted: old.gamesStarted)
+    }
+    var match = Match(opponent: opponent, rules: state.settings.rules, humanMark: .x)
+    if let record = state.records[MatchRecord.key(opponent, match.rules)] {
+      match.score = record.score
+      match.gamesStarted = record.gamesStarted
+    }
+    state.match = match
     state.page = .game
     return newGame()
   }
@@ -266,7 +276,13 @@ public struct UIController: Sendable {
     case .random: humanFirst = Bool.random(using: &state.random)
     }
     match.game = Game(rules: match.rules)
-    match.humanMark = match.isComputerGame && !humanFirst ? .o : .x
+    if match.isComputerGame {
+      match.humanMark = humanFirst ? .x : .o
+    } else {
+      // Hot seat: P1 is X in odd games, O in even ones.
+      match.humanMark = match.gamesStarted.isMultiple(of: 2) ? .x : .o
+    }
+    match.gamesStarted += 1
     match.aiThinking = false
     match.notice = nil
     match.token += 1

@@ -49,6 +49,8 @@ public struct UIState: Sendable, Equatable {
   public var optionSelection = OptionItem.size
   public var settings: Settings
   public var match: Match?
+  /// The scores of the matches played since the program started, by opponent and rules.
+  public var records: [String: MatchRecord] = [:]
   public var net: NetGameState?
   /// The address being typed on the join screen, and the last few used.
   /// The join screen's address field.

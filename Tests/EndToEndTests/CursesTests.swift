@@ -85,11 +85,12 @@ import Testing
       try tmux.send(digit)
     }
     try tmux.send("3")
-    let screen = try tmux.waitFor(text: "X wins!")
-    #expect(screen.contains("X 1 · O 0 · draws 0"))
+    let screen = try tmux.waitFor(text: "X (P1) wins!")
+    #expect(screen.contains("P1 1 · P2 0 · draws 0"))
     #expect(screen.contains("│ X │ X │ X │"))
+    // The next game P2 is X and moves first.
     try tmux.send("n")
-    try tmux.waitFor(text: "X to move")
+    try tmux.waitFor(text: "X to move (P2)")
     try tmux.send("q")
     try tmux.waitFor(text: "EXIT=0")
   }

@@ -43,8 +43,8 @@ enum Goldens {
      Enter select | q quit
     """,
     "won80x24": """
-     tictactoe  3×3, 3 in a row                                 X 1 · O 0 · draws 0
-     Two players take turns at this keyboard, X first
+     tictactoe  3×3, 3 in a row                               P1 1 · P2 0 · draws 0
+     Two players take turns at this keyboard: P1 is X and moves first, P2 is O
 
 
 
@@ -57,7 +57,7 @@ enum Goldens {
                                      │   │   │   │
                                      └───┴───┴───┘
 
-                              X wins!  n new game · q menu
+                           X (P1) wins!  n new game · q menu
 
 
 
@@ -69,8 +69,8 @@ enum Goldens {
      ←↑↓→/hjkl move · Enter place · 1-9 place · u undo · n new · ? help · q back
     """,
     "won80x24ascii": """
-     tictactoe  3x3, 3 in a row                                 X 1 | O 0 | draws 0
-     Two players take turns at this keyboard, X first
+     tictactoe  3x3, 3 in a row                               P1 1 | P2 0 | draws 0
+     Two players take turns at this keyboard: P1 is X and moves first, P2 is O
 
 
 
@@ -83,7 +83,7 @@ enum Goldens {
                                      |   |   |   |
                                      +---+---+---+
 
-                              X wins!  n new game | q menu
+                           X (P1) wins!  n new game | q menu
 
 
 
@@ -95,14 +95,14 @@ enum Goldens {
      arrows/hjkl move | Enter place | 1-9 place | u undo | n new | ? help | q back
     """,
     "midgame40x12ascii": """
-     tictactoe          X 0 | O 0 | draws 0
+     tictactoe        P1 0 | P2 0 | draws 0
      Two players take turns at this keyb...
 
                     X  X  .
                     O [O] .
                     .  .  .
 
-                   X to move
+                 X to move (P1)
 
 
 
