@@ -87,13 +87,31 @@ public enum OptionsView {
       let row = firstItemRow + item.rawValue + (item == .back ? 1 : 0)
       screen.put(selected ? g.pointer : " ", row: row, column: left, style: Style(bold: true, color: .accent))
       screen.put(item.title, row: row, column: left + 2, style: Style(bold: selected, reverse: selected))
-      if let value = value(of: item, state.settings, glyphs: g) {
-        screen.put("< \(value) >", row: row, column: left + 4 + labelWidth, style: Style(bold: selected))
+      let column = left + 4 + labelWidth
+      if item == .name {
+        if let field = state.nameField {
+          FieldView.draw(
+            field, row: row, column: column, width: max(1, min(34, state.width - column - 1)), into: &screen)
+        } else {
+          let name = state.settings.name ?? "(your login name)"
+          screen.put(name, row: row, column: column, style: Style(bold: selected, dim: state.settings.name == nil))
+        }
+      } else if let value = value(of: item, state.settings, glyphs: g) {
+        screen.put("< \(value) >", row: row, column: column, style: Style(bold: selected))
       }
     }
-    let legend = Fit.legend(
-      [("\(g.upDown) choose", 2), ("\(g.leftRight) change", 0), ("Esc back", 1)], separator: g.separator,
-      width: state.width - 1)
+    if let problem = state.nameProblem {
+      let lines = Fit.wrap(problem, width: state.width - 2)
+      for (index, line) in lines.enumerated() {
+        screen.putCentred(line, row: state.height - 2 - lines.count + index, style: Style(bold: true, color: .warning))
+      }
+    }
+    let items =
+      state.nameField != nil
+      ? [("type your name", 2), ("Enter keep", 0), ("Esc cancel", 1)]
+      : [("\(g.upDown) choose", 2), ("\(g.leftRight) change", 0)]
+        + (state.optionSelection == .name ? [("Enter type it", 3)] : []) + [("Esc back", 1)]
+    let legend = Fit.legend(items, separator: g.separator, width: state.width - 1)
     screen.put(" " + legend, row: state.height - 1, column: 0, style: Style(dim: true))
   }
 
@@ -108,7 +126,7 @@ public enum OptionsView {
       case .them: return "the computer"
       case .random: return "coin toss"
       }
-    case .back: return nil
+    case .name, .back: return nil
     }
   }
 

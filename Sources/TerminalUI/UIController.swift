@@ -30,7 +30,7 @@ public enum Effect: Sendable, Equatable {
 
 /// The terminal UI's state machine: keys and computer moves in, new state and effects out. No I/O.
 public struct UIController: Sendable {
-  public private(set) var state: UIState
+  public internal(set) var state: UIState
 
   public init(state: UIState) {
     self.state = state
@@ -60,7 +60,9 @@ public struct UIController: Sendable {
     }
     switch state.page {
     case .lobby: return lobby(KeyMap.action(for: key, in: .menu))
-    case .options: return options(KeyMap.action(for: key, in: .menu))
+    case .options:
+      if state.nameField != nil { return editName(key) }
+      return options(KeyMap.action(for: key, in: .menu))
     case .game:
       let digits = state.match?.rules == .standard
       return game(KeyMap.action(for: key, in: .game(digitsPlace: digits)))
@@ -76,6 +78,7 @@ public struct UIController: Sendable {
     if state.helpVisible { return false }
     switch state.page {
     case .joinAddress: return true
+    case .options: return state.nameField != nil
     case .network: return state.net?.question != nil || state.net?.chatDraft != nil
     default: return false
     }
@@ -192,56 +195,6 @@ public struct UIController: Sendable {
       return []
     case .quit: return quit()
     }
-  }
-
-  private mutating func options(_ action: Action?) -> [Effect] {
-    switch action {
-    case .moveCursor(let rows, _):
-      state.optionSelection = step(state.optionSelection, by: rows)
-    case .adjust(let delta):
-      return adjust(state.optionSelection, by: delta)
-    case .click(let row, _):
-      if let item = OptionsView.item(atRow: row, state: state) {
-        state.optionSelection = item
-        if item == .back { return leaveOptions() }
-      }
-    case .select:
-      if state.optionSelection == .back { return leaveOptions() }
-      return adjust(state.optionSelection, by: 1)
-    case .back:
-      return leaveOptions()
-    case .help:
-      state.helpVisible = true
-    default:
-      break
-    }
-    return []
-  }
-
-  private mutating func adjust(_ item: OptionItem, by delta: Int) -> [Effect] {
-    var settings = state.settings
-    switch item {
-    case .size:
-      settings.size = wrap(settings.size + delta, in: Rules.sideRange)
-      // A new board comes with its natural k, as `--size` gives it: 3 on 3×3, 4 on 4×4, five in a row above.
-      settings.k = min(settings.size, 5)
-      settings.clamp()
-    case .k:
-      settings.k = wrap(settings.k + delta, in: 3...settings.size)
-    case .level:
-      settings.aiLevel = step(settings.aiLevel, by: delta, wrapping: true)
-    case .first:
-      settings.first = step(settings.first, by: delta, wrapping: true)
-    case .back:
-      return []
-    }
-    state.settings = settings
-    return []
-  }
-
-  private mutating func leaveOptions() -> [Effect] {
-    state.page = .lobby
-    return [.saveSettings(state.settings)]
   }
 
   private mutating func quit() -> [Effect] {
@@ -575,21 +528,4 @@ public struct UIController: Sendable {
 
   /// PgUp and PgDn scroll the chat by this many messages.
   static let chatPage = 5
-
-  // MARK: - Helpers
-
-  private func step<T: CaseIterable & Equatable>(_ value: T, by delta: Int, wrapping: Bool = false) -> T
-  where T.AllCases == [T] {
-    let all = T.allCases
-    guard let index = all.firstIndex(of: value) else { return value }
-    let next =
-      wrapping ? (index + delta % all.count + all.count) % all.count : min(max(index + delta, 0), all.count - 1)
-    return all[next]
-  }
-
-  private func wrap(_ value: Int, in range: ClosedRange<Int>) -> Int {
-    if value > range.upperBound { return range.lowerBound }
-    if value < range.lowerBound { return range.upperBound }
-    return value
-  }
 }

@@ -29,7 +29,7 @@ public enum LobbyItem: Int, Sendable, CaseIterable {
 
 /// Options screen entries.
 public enum OptionItem: Int, Sendable, CaseIterable {
-  case size, k, level, first, back
+  case size, k, level, first, name, back
 
   public var title: String {
     switch self {
@@ -37,6 +37,7 @@ public enum OptionItem: Int, Sendable, CaseIterable {
     case .k: return "In a row (k)"
     case .level: return "Computer level"
     case .first: return "Who starts"
+    case .name: return "Your name"
     case .back: return "Back"
     }
   }
@@ -47,6 +48,9 @@ public struct UIState: Sendable, Equatable {
   public var page = Page.lobby
   public var lobbySelection = LobbyItem.playComputer
   public var optionSelection = OptionItem.size
+  /// The name being typed in Options (Enter on "Your name" opens it), and why the last one was refused.
+  public var nameField: TextField?
+  public var nameProblem: String?
   public var settings: Settings
   public var match: Match?
   /// The scores of the matches played since the program started, by opponent and rules.

@@ -143,9 +143,9 @@ enum Goldens {
                                In a row (k)    < 3 >
                                Computer level  < normal >
                                Who starts      < me >
+                               Your name       (your login name)
 
                                Back
-
 
 
 
