@@ -64,7 +64,7 @@ public enum GameView {
   static func subtitle(_ match: Match) -> String {
     switch match.opponent {
     case .computer(let level):
-      return "You play \(match.humanMark) against the computer (\(level))"
+      return "You play \(match.humanMark) against the computer (\(level.shown(on: match.rules)))"
     case .hotseat:
       let (x, o) = (match.player(with: .x), match.player(with: .o))
       return "Two players take turns at this keyboard: \(x) is X and moves first, \(o) is O"

@@ -8,7 +8,7 @@ public enum LobbyView {
     screen.putCentred("T I C - T A C - T O E", row: 1, style: Style(bold: true, color: .title))
     let rules = state.settings.rules
     let about =
-      "\(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row\(g.separator)computer: \(state.settings.aiLevel)"
+      "\(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row\(g.separator)computer: \(state.settings.aiLevel.shown(on: rules))"
     screen.putCentred(about, row: 3, style: Style(dim: true))
     let width = LobbyItem.allCases.map(\.title.count).max() ?? 0
     let left = max(0, (state.width - width - 2) / 2)
@@ -119,7 +119,7 @@ public enum OptionsView {
     switch item {
     case .size: return "\(settings.size)\(g.times)\(settings.size)"
     case .k: return "\(settings.k)"
-    case .level: return settings.aiLevel.rawValue
+    case .level: return settings.aiLevel.shown(on: settings.rules)
     case .first:
       switch settings.first {
       case .me: return "me"

@@ -28,10 +28,10 @@ public struct PlainSession: Sendable {
   /// The opening text: who plays what, how to enter moves, and the empty board.
   public func introduction() -> String {
     let rules = game.rules
-    var lines = ["tictactoe: \(rules.rows)x\(rules.columns), \(rules.k) in a row."]
+    var lines = ["tictactoe: \(rules)."]
     switch opponent {
     case .computer(let level):
-      lines.append("You play \(humanMark) against the computer (\(level)). X moves first.")
+      lines.append("You play \(humanMark) against the computer (\(level.shown(on: rules))). X moves first.")
     case .hotseat:
       lines.append("Two players: X moves first, then O.")
     }

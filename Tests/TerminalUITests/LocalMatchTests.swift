@@ -61,3 +61,27 @@ import Testing
     #expect(ui.state.match?.score.first == 1, "the hot-seat score is still there")
   }
 }
+
+/// "perfect" is exact only up to 16 cells: beyond, wherever the level is shown, it says it is a search.
+@Suite struct PerfectLevelLabelTests {
+  @Test func perfectIsMarkedASearchBeyondSixteenCells() throws {
+    #expect(AILevel.exactCells == 16)
+    #expect(AILevel.perfect.shown(on: try Rules(size: 4, k: 3)) == "perfect")
+    #expect(AILevel.perfect.shown(on: try Rules(rows: 3, columns: 5, k: 3)) == "perfect")
+    #expect(AILevel.perfect.shown(on: try Rules(rows: 3, columns: 6, k: 3)) == "perfect, searching")
+    #expect(AILevel.normal.shown(on: try Rules(size: 15, k: 5)) == "normal")
+    var settings = Settings()
+    settings.size = 9
+    settings.k = 5
+    settings.aiLevel = .perfect
+    var state = UIState(settings: settings, seed: 1)
+    state.width = 80
+    state.height = 24
+    var ui = UIController(state: state)
+    #expect(Screens.text(ui).contains("computer: perfect, searching"))
+    _ = ui.handle(.enter)
+    #expect(Screens.text(ui).contains("against the computer (perfect, searching)"))
+    let plain = PlainSession(opponent: .computer(.perfect), rules: try Rules(size: 9, k: 5), humanMark: .x)
+    #expect(plain.introduction().contains("against the computer (perfect, searching)"))
+  }
+}

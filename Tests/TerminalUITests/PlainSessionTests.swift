@@ -63,6 +63,7 @@ import Testing
 
   @Test func theIntroductionDescribesBothWaysOfCountingRows() throws {
     let intro = try hotseat(size: 15).introduction()
+    #expect(intro.hasPrefix("tictactoe: 15×15, 5 in a row.\n"), "× as in every other place that names a board")
     #expect(
       intro.contains(
         "Type a move as a coordinate such as h8 (column a-o, row 1-15 from the bottom),\n"
