@@ -2,6 +2,214 @@
 // should see. When a screen changes on purpose, update its golden here.
 enum NetworkGoldens {
   static let screens: [String: String] = [
+    "joinerWaiting": """
+     tictactoe
+     Joined as Bartholomew-Fitzgerald-Mcalliste vs Alexandrina-Konstantinopoulou-XV
+     SHA256:q8W1r4c0ZkQm0yXbT9vN2pLsE7hJfU3aG6dK5iOwYzA
+
+     Alexandrina-Konstantinopoulou-XV at [fe80::1c2b:3aff:fe4d:5e6f%enp0s31f6]:7177
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+              Waiting for Alexandrina-Konstantinopoulou-XV to let you in.
+
+     q leave
+    """,
+    "joinerEndedAscii": """
+     tictactoe                 You 2 | Alexandrina-Konstantinopoulou-XV 1 | draws 0
+     Joined as Bartholomew-Fitzgerald-Mcalliste vs Alexandrina-Konstantinopoulou-XV
+     SHA256:q8W1r4c0ZkQm0yXbT9vN2pLsE7hJfU3aG6dK5iOwYzA
+
+         a  b  c  d  e  f  g  h  i  j  k  l  m  n  o   Your opponent left the game.
+     15  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .   (The host at
+     14  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .   [fe80::1c2b:3aff:fe4d:5e6f%e
+     13  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .   np0s31f6]:7177 closed the
+     12  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .   connection.)
+     11  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .
+     10  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .     1. h8  i9
+      9  .  .  .  .  .  .  .  .  O  .  .  .  .  .  .
+      8  .  .  .  .  .  .  .  X  .  .  .  .  .  .  .
+      7  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .
+      6  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .   · Game 4: you play X and
+      5  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .     move first.
+      4  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .   Bartholomew-Fitzgerald-Mcall
+      3  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .     iste: that was a clever
+      2  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .     opening, but wait until
+      1  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .     you see what I do on the
+                                                         long diagonal from a1 to
+                                                         o15 next game
+                                                       you: gl hf
+     r join again | any other key: leave
+    """,
+    "joinerEnded": """
+     tictactoe                 You 2 · Alexandrina-Konstantinopoulou-XV 1 · draws 0
+     Joined as Bartholomew-Fitzgerald-Mcalliste vs Alexandrina-Konstantinopoulou-XV
+     SHA256:q8W1r4c0ZkQm0yXbT9vN2pLsE7hJfU3aG6dK5iOwYzA
+
+         a  b  c  d  e  f  g  h  i  j  k  l  m  n  o   Your opponent left the game.
+     15  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·   (The host at
+     14  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·   [fe80::1c2b:3aff:fe4d:5e6f%e
+     13  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·   np0s31f6]:7177 closed the
+     12  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·   connection.)
+     11  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+     10  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     1. h8  i9
+      9  ·  ·  ·  ·  ·  ·  ·  ·  O  ·  ·  ·  ·  ·  ·
+      8  ·  ·  ·  ·  ·  ·  ·  X  ·  ·  ·  ·  ·  ·  ·
+      7  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+      6  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·   · Game 4: you play X and
+      5  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     move first.
+      4  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·   Bartholomew-Fitzgerald-Mcall
+      3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     iste: that was a clever
+      2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     opening, but wait until
+      1  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     you see what I do on the
+                                                         long diagonal from a1 to
+                                                         o15 next game
+                                                       you: gl hf
+     r join again · any other key: leave
+    """,
+    "scrolledBackAscii": """
+     tictactoe                 You 2 | Bartholomew-Fitzgerald-Mcalliste 1 | draws 0
+     Hosting as Alexandrina-Konstantinopoulou-XV vs
+     Bartholomew-Fitzgerald-Mcalliste
+     SHA256:q8W1r4c0ZkQm0yXbT9vN2pLsE7hJfU3aG6dK5iOwYzA
+
+                                     +---+---+---+
+                                     |   |   |   |
+                                     +---+---+---+
+                                     |   | X |   |
+                                     +---+---+---+
+                                     |   |   |   |
+                                     +---+---+---+
+
+                  Waiting for Bartholomew-Fitzgerald-Mcalliste's move.
+
+     Bartholomew-Fitzgerald-Mcalliste: message number 9 of a long talk
+     Bartholomew-Fitzgerald-Mcalliste: message number 10 of a long talk
+     Bartholomew-Fitzgerald-Mcalliste: message number 11 of a long talk
+     Bartholomew-Fitzgerald-Mcalliste: message number 12 of a long talk
+     Bartholomew-Fitzgerald-Mcalliste: message number 13 of a long talk
+     Bartholomew-Fitzgerald-Mcalliste: message number 14 of a long talk
+     Bartholomew-Fitzgerald-Mcalliste: message number 15 of a long talk
+     v 1 new | PgDn
+     arrows/hjkl move | Enter place | c chat | R resign | ? help | q leave
+    """,
+    "scrolledBack": """
+     tictactoe                 You 2 · Bartholomew-Fitzgerald-Mcalliste 1 · draws 0
+     Hosting as Alexandrina-Konstantinopoulou-XV vs
+     Bartholomew-Fitzgerald-Mcalliste
+     SHA256:q8W1r4c0ZkQm0yXbT9vN2pLsE7hJfU3aG6dK5iOwYzA
+
+                                     ┌───┬───┬───┐
+                                     │   │   │   │
+                                     ├───┼───┼───┤
+                                     │   │ X │   │
+                                     ├───┼───┼───┤
+                                     │   │   │   │
+                                     └───┴───┴───┘
+
+                  Waiting for Bartholomew-Fitzgerald-Mcalliste's move.
+
+     Bartholomew-Fitzgerald-Mcalliste: message number 9 of a long talk
+     Bartholomew-Fitzgerald-Mcalliste: message number 10 of a long talk
+     Bartholomew-Fitzgerald-Mcalliste: message number 11 of a long talk
+     Bartholomew-Fitzgerald-Mcalliste: message number 12 of a long talk
+     Bartholomew-Fitzgerald-Mcalliste: message number 13 of a long talk
+     Bartholomew-Fitzgerald-Mcalliste: message number 14 of a long talk
+     Bartholomew-Fitzgerald-Mcalliste: message number 15 of a long talk
+     ↓ 1 new · PgDn
+     ←↑↓→/hjkl move · Enter place · c chat · R resign · ? help · q leave
+    """,
+    "typingChat": """
+     tictactoe                 You 2 · Bartholomew-Fitzgerald-Mcalliste 1 · draws 0
+     Hosting as Alexandrina-Konstantinopoulou-XV vs
+     Bartholomew-Fitzgerald-Mcalliste
+     SHA256:q8W1r4c0ZkQm0yXbT9vN2pLsE7hJfU3aG6dK5iOwYzA
+
+         a  b  c  d  e  f  g  h  i  j  k  l  m  n  o   You play h8. Waiting for
+     15  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·   Bartholomew-Fitzgerald-Mcall
+     14  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·   iste's move.
+     13  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+     12  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     1. h8
+     11  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+     10  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+      9  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+      8  ·  ·  ·  ·  ·  ·  ·  X  ·  ·  ·  ·  ·  ·  ·   · Game 4: you play X and
+      7  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     move first.
+      6  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·   Bartholomew-Fitzgerald-Mcall
+      5  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     iste: that was a clever
+      4  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     opening, but wait until
+      3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     you see what I do on the
+      2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     long diagonal from a1 to
+      1  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     o15 next game
+                                                       you: gl hf
+                                                       say: lock it now, at g7 END_
+     type a message · Enter send · Esc cancel
+    """,
+    "net3x3ascii": """
+     tictactoe                 You 2 | Bartholomew-Fitzgerald-Mcalliste 1 | draws 0
+     Hosting as Alexandrina-Konstantinopoulou-XV vs
+     Bartholomew-Fitzgerald-Mcalliste
+     SHA256:q8W1r4c0ZkQm0yXbT9vN2pLsE7hJfU3aG6dK5iOwYzA
+
+                                     +---+---+---+
+                                     |   |   |   |
+                                     +---+---+---+
+                                     |   |[X]|   |
+                                     +---+---+---+
+                                     | O |   |   |
+                                     +---+---+---+
+
+                                     Your turn (X)
+
+
+
+
+
+     · Game 4: you play X and move first.
+     Bartholomew-Fitzgerald-Mcalliste: that was a clever opening, but wait until
+       you see what I do on the long diagonal from a1 to o15 next game
+     you: gl hf
+     arrows/hjkl move | Enter place | c chat | R resign | ? help | q leave
+    """,
+    "net9x9ascii": """
+     tictactoe                 You 2 | Bartholomew-Fitzgerald-Mcalliste 1 | draws 0
+     Hosting as Alexandrina-Konstantinopoulou-XV vs
+     Bartholomew-Fitzgerald-Mcalliste
+     SHA256:q8W1r4c0ZkQm0yXbT9vN2pLsE7hJfU3aG6dK5iOwYzA
+
+         a  b  c  d  e  f  g  h  i   You play f6. Waiting for
+      9  .  .  .  .  .  .  .  .  .   Bartholomew-Fitzgerald-Mcalliste's move.
+      8  .  .  .  .  .  .  .  .  .
+      7  .  .  .  .  .  .  .  .  .     1. e5  d4     2. f6
+      6  .  .  .  .  .  X  .  .  .
+      5  .  .  .  .  X  .  .  .  .
+      4  .  .  .  O  .  .  .  .  .
+      3  .  .  .  .  .  .  .  .  .
+      2  .  .  .  .  .  .  .  .  .
+      1  .  .  .  .  .  .  .  .  .
+
+
+                                     · Game 4: you play X and move first.
+                                     Bartholomew-Fitzgerald-Mcalliste: that was a
+                                       clever opening, but wait until you see what
+                                       I do on the long diagonal from a1 to o15
+                                       next game
+                                     you: gl hf
+     arrows/hjkl move | Enter place | c chat | R resign | ? help | q leave
+    """,
     "lobbySettingsError": """
 
                                  T I C - T A C - T O E

@@ -79,13 +79,65 @@ enum NetworkScreens {
     return ui
   }
 
+  /// Typing a chat line longer than its field: the end of it is in view.
+  static func typingChat(glyphs: Glyphs) throws -> UIController {
+    var ui = try match(size: 15, k: 5, moves: ["h8"], glyphs: glyphs)
+    _ = ui.handle(.character("c"))
+    _ = ui.handle(.paste("I think the long diagonal is mine unless you block it now, at g7 END"))
+    return ui
+  }
+
+  /// Scrolled back in a long conversation while more came: the marker says so.
+  static func scrolledBack(glyphs: Glyphs) throws -> UIController {
+    var ui = try match(size: 3, k: 3, moves: ["b2"], glyphs: glyphs)
+    ui.updateNetwork { net in
+      for n in 1...20 { net.addChat(.peer(name: joiner, text: PeerText("message number \(n) of a long talk"))) }
+    }
+    _ = ui.handle(.pageUp)
+    ui.updateNetwork { $0.addChat(.peer(name: joiner, text: "still there?")) }
+    return ui
+  }
+
+  /// The joiner after its host left: why, and r to join again.
+  static func joinerEnded(glyphs: Glyphs) throws -> UIController {
+    var ui = try match(size: 15, k: 5, moves: ["h8", "i9"], glyphs: glyphs)
+    ui.updateNetwork { net in
+      net.isHost = false
+      net.myName = String(joiner.unsanitised)
+      net.peerName = PeerText(host)
+      net.ended =
+        "Your opponent left the game. (The host at [fe80::1c2b:3aff:fe4d:5e6f%enp0s31f6]:7177 closed the connection.)"
+      net.canRejoin = true
+    }
+    return ui
+  }
+
+  /// The joiner waiting for the host to decide.
+  static func joinerWaiting(glyphs: Glyphs) -> UIController {
+    var ui = Screens.ui(80, 24, glyphs)
+    var net = NetGameState(isHost: false, myName: String(joiner.unsanitised))
+    net.peerName = PeerText(host)
+    net.peerFingerprint = fingerprint
+    net.info = ["\(host) at [fe80::1c2b:3aff:fe4d:5e6f%enp0s31f6]:7177"]
+    ui.showNetwork(net)
+    return ui
+  }
+
   static var all: [(String, () throws -> UIController)] {
     let gomoku = ["h8", "i9", "g7", "j10", "i7", "g9", "h7", "f7", "h9", "h6", "j7", "k7", "g6", "k8"]
     return [
       ("net15x15", { try match(size: 15, k: 5, moves: gomoku, glyphs: .unicode) }),
       ("net15x15ascii", { try match(size: 15, k: 5, moves: gomoku, glyphs: .ascii) }),
       ("net9x9", { try match(size: 9, k: 5, moves: ["e5", "d4", "f6"], glyphs: .unicode) }),
+      ("net9x9ascii", { try match(size: 9, k: 5, moves: ["e5", "d4", "f6"], glyphs: .ascii) }),
       ("net3x3", { try match(size: 3, k: 3, moves: ["b2", "a1"], glyphs: .unicode) }),
+      ("net3x3ascii", { try match(size: 3, k: 3, moves: ["b2", "a1"], glyphs: .ascii) }),
+      ("typingChat", { try typingChat(glyphs: .unicode) }),
+      ("scrolledBack", { try scrolledBack(glyphs: .unicode) }),
+      ("scrolledBackAscii", { try scrolledBack(glyphs: .ascii) }),
+      ("joinerEnded", { try joinerEnded(glyphs: .unicode) }),
+      ("joinerEndedAscii", { try joinerEnded(glyphs: .ascii) }),
+      ("joinerWaiting", { joinerWaiting(glyphs: .unicode) }),
       ("hostWaiting", { hostWaiting(glyphs: .unicode) }),
       ("hostWaitingAscii", { hostWaiting(glyphs: .ascii) }),
       ("lobbySettingsError", { settingsError(glyphs: .unicode) }),
