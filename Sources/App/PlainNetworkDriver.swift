@@ -293,6 +293,8 @@ final class PlainNetworkDriver {
         if !game.isOver { emit("waiting for \(peerName)'s move\n") }
       }
       show(events)
+    } catch .illegal(let refused) {
+      emitError(PlainSession.describe(refused, rules: game.rules))
     } catch {
       emitError("\(error)")
     }

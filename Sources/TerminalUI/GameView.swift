@@ -157,8 +157,15 @@ public enum GameView {
       return ("\(text)  \(next)", Style(bold: true, color: .accent))
     }
     if match.aiThinking { return ("The computer is thinking\(g.ellipsis)", Style(dim: true)) }
-    if match.isComputerGame { return ("Your turn (\(match.humanMark))", Style(bold: true)) }
-    return ("\(match.game.turn) to move (\(match.player(with: match.game.turn)))", Style(bold: true))
+    // On a board with coordinates the last move is named, as in a network game: "The computer plays h8."
+    var last = ""
+    if BoardLayout.isLabelled(match.rules), let move = match.game.lastMove, let mark = match.game.board[move] {
+      let name = Coordinates(match.rules).name(of: move)
+      last =
+        match.isComputerGame && mark != match.humanMark ? "The computer plays \(name). " : "\(mark) plays \(name). "
+    }
+    if match.isComputerGame { return (last + "Your turn (\(match.humanMark))", Style(bold: true)) }
+    return (last + "\(match.game.turn) to move (\(match.player(with: match.game.turn)))", Style(bold: true))
   }
 
   /// The one-line key legend, the least needed keys dropped first when the line is short.

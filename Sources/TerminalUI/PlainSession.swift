@@ -74,7 +74,7 @@ public struct PlainSession: Sendable {
     do {
       try game.play(position)
     } catch {
-      return "error: \(error)\n"
+      return "error: \(PlainSession.describe(error, rules: game.rules))\n"
     }
     var text = announce.map { $0 + "\n" } ?? ""
     text += boardText() + "\n"
@@ -128,6 +128,15 @@ public struct PlainSession: Sendable {
       "Type a move as a coordinate such as \(centre) (column \(columns), row 1-\(rules.rows) from the bottom),",
       "a cell number (1-\(rules.cellCount), from the top left) or row,col (rows from the top).",
     ]
+  }
+
+  /// A refused move in the words of the board: "e5 is already taken by X" where the board has coordinates.
+  public static func describe(_ error: MoveError, rules: Rules) -> String {
+    guard BoardLayout.isLabelled(rules) else { return error.description }
+    switch error {
+    case .occupied(let position, let mark): return "\(moveName(position, rules: rules)) is already taken by \(mark)"
+    default: return error.description
+    }
   }
 
   /// How a move is named in messages: "h8" on a board with coordinates, "5 (row 2, column 2)" on 3×3.

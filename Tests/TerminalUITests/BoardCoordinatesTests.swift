@@ -25,6 +25,21 @@ import Testing
     }
   }
 
+  @Test func theLastMoveIsNamedInTheStatusOnABoardWithCoordinates() throws {
+    var ui = Screens.ui(80, 24, .unicode, size: 9, k: 5)
+    _ = ui.handle(.down)
+    _ = ui.handle(.enter)
+    _ = ui.handle(.enter)  // the cursor starts on the centre, e5
+    #expect(Screens.text(ui).contains("X plays e5. O to move (P2)"))
+    _ = ui.computerMoved(Position(row: 0, column: 0), token: 0)  // ignored: not a computer game
+    var computer = Screens.ui(80, 24, .unicode, size: 9, k: 5)
+    _ = computer.handle(.enter)
+    _ = computer.handle(.enter)
+    let token = try #require(computer.state.match?.token)
+    _ = computer.computerMoved(Position(row: 0, column: 0), token: token)
+    #expect(Screens.text(computer).contains("The computer plays a9. Your turn (X)"))
+  }
+
   @Test func theClassicBoardHasNoCoordinates() throws {
     var ui = Screens.ui(80, 24, .unicode)
     _ = ui.handle(.enter)

@@ -61,6 +61,15 @@ import Testing
     #expect(classic.handle(line: "foo") == "error: \"foo\" is not a move; type a cell number (1-9) or row,col\n")
   }
 
+  @Test func aTakenCellIsNamedAsTheBoardNamesIt() throws {
+    var session = try hotseat(size: 9)
+    _ = session.handle(line: "e5")
+    #expect(session.handle(line: "5,5") == "error: e5 is already taken by X\n")
+    var classic = PlainSession(opponent: .hotseat, rules: .standard, humanMark: .x)
+    _ = classic.handle(line: "5")
+    #expect(classic.handle(line: "2,2") == "error: row 2, column 2 is already taken by X\n")
+  }
+
   @Test func theIntroductionDescribesBothWaysOfCountingRows() throws {
     let intro = try hotseat(size: 15).introduction()
     #expect(intro.hasPrefix("tictactoe: 15×15, 5 in a row.\n"), "× as in every other place that names a board")
