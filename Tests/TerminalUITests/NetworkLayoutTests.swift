@@ -113,3 +113,18 @@ import UntrustedText
     #expect(net.chat.first == .note("21"))
   }
 }
+
+/// The move list beside a big board: pairs in notation, the latest lines when not all fit.
+@Suite struct MoveListTests {
+  @Test func theLatestPairsAreShownInWholeLines() throws {
+    let rules = try Rules(size: 15, k: 5)
+    var game = Game(rules: rules)
+    // 29 moves along the top rows: a15, b15, ..., o15, then a14, b14, ... (X and O alternate: no five). Move 21
+    // is f14 (row 2 from the top, the sixth column), the first of pair 11.
+    for index in 0..<29 { try game.play(Position(row: index / 15, column: index % 15)) }
+    let lines = NetPanelView.moveLines(game, width: 28, rows: 3)
+    #expect(lines == [" 11. f14 g14   12. h14 i14", " 13. j14 k14   14. l14 m14", " 15. n14"])
+    let one = NetPanelView.moveLines(game, width: 13, rows: 2)
+    #expect(one == [" 14. l14 m14", " 15. n14"])
+  }
+}
