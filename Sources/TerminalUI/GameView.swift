@@ -5,6 +5,8 @@ public enum GameView {
   /// Rows taken by everything but the board: title, subtitle, gap, gap, status, legend.
   static let chromeHeight = 6
   static let minimumWidth = 30
+  /// The move list's column beside a board with coordinates: one "15. h8  i9" pair a line.
+  static let movesWidth = 13
 
   /// The board's place on the current screen, or nil when the terminal is too small for it.
   public static func layout(for state: UIState) -> BoardLayout? {
@@ -21,9 +23,12 @@ public enum GameView {
       let width = BoardLayout.width(of: rules, kind: kind)
       let height = BoardLayout.height(of: rules, kind: kind)
       if width + 2 <= state.width && height + chromeHeight <= state.height && state.width >= minimumWidth {
-        // Centre the board and its status line in the space between the header and the legend.
+        // Centre the board and its status line in the space between the header and the legend; a board with
+        // coordinates has its move list beside it when there is room, the two centred together.
         let top = max(3, (state.height - height - 4) / 2)
-        return BoardLayout(rules: rules, kind: kind, top: top, left: (state.width - width) / 2)
+        let withMoves = BoardLayout.isLabelled(rules) && width + 3 + movesWidth + 1 <= state.width
+        let left = withMoves ? max(1, (state.width - width - 3 - movesWidth) / 2) : (state.width - width) / 2
+        return BoardLayout(rules: rules, kind: kind, top: top, left: left)
       }
     }
     return nil
@@ -49,6 +54,13 @@ public enum GameView {
       " " + Fit.clip(subtitle(match), width: state.width - 2, ellipsis: g.ellipsis), row: 1, column: 0,
       style: Style(dim: true))
     drawBoard(match.game, cursor: match.cursor, layout: layout, glyphs: g, into: &screen)
+    let movesLeft = layout.left + layout.width + 3
+    if BoardLayout.isLabelled(rules), movesLeft + movesWidth <= state.width, !match.game.history.isEmpty {
+      let lines = NetPanelView.moveLines(match.game, width: movesWidth, rows: max(1, layout.height - 1))
+      for (index, line) in lines.enumerated() {
+        screen.put(line, row: layout.top + 1 + index, column: movesLeft, style: Style(dim: true))
+      }
+    }
     let (status, statusStyle) = statusLine(match, glyphs: g, direct: state.direct)
     screen.putCentred(status, row: layout.top + layout.height + 1, style: statusStyle)
     let legend = legendText(width: state.width, glyphs: g, digits: rules == .standard)
