@@ -9,7 +9,7 @@ public enum HelpView {
       return [
         ("\(g.upDown), jk", "choose"), ("Enter, Space", "select"), ("\(g.leftRight), hl", "change a setting"),
         ("q or Esc", "back / quit"),
-      ] + common
+      ] + (state.page == .options ? [("Enter on a name", "type the name others see")] : []) + common
     case .joinAddress:
       return [
         ("Enter", "connect"), ("\(g.upDown)", "a recent address"), ("Home End", "to the start, the end"),

@@ -28,6 +28,12 @@ import Testing
     #expect(ui.state.settings.name == "Zoë Q")
   }
 
+  @Test func theOptionsHelpSaysHowToTypeTheName() {
+    var ui = onName()
+    _ = ui.handle(.character("?"))
+    #expect(Screens.text(ui).contains("Enter on a name  type the name others see"))
+  }
+
   @Test func typedLettersGoIntoTheFieldNotTheMenu() {
     var ui = onName()
     _ = ui.handle(.enter)
