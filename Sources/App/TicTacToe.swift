@@ -200,8 +200,14 @@ public enum TicTacToe {
         addresses.isEmpty
           ? "Friends on this machine join with: tictactoe join localhost:\(match.port)"
           : "Friends join with: tictactoe join ADDRESS, ADDRESS one of \(addresses.joined(separator: ", "))"),
-      .status("Waiting for an opponent…"),
     ]
+      + (addresses.contains { $0.contains("%") }
+        ? [
+          .status(
+            "An fe80:: address works on this network only; from another machine, put that machine's own network"
+              + " interface after the %.")
+        ] : [])
+      + [.status("Waiting for an opponent…")]
   }
 
   struct Context {
