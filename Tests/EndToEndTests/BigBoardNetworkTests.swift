@@ -53,3 +53,57 @@ import Testing
     withExtendedLifetime(host) {}
   }
 }
+
+/// On a terminal too small for the board the host still answers the trust question, and plays nothing unseen.
+@Suite(.serialized) struct SmallTerminalNetworkTests {
+  @Test func aSmallTerminalShowsTheQuestionAndTakesNoMoveUntilTheBoardFits() throws {
+    // Both players on 60×20 terminals, too small for a 15×15 board.
+    let (host, port) = try TmuxSession.aliceHosts(" --size 15 --k 5", width: 60, height: 20)
+    var bob = try Binary.sandbox().environment
+    bob["USER"] = "bob"
+    let joiner = try TmuxSession(
+      command: "sh -c '\(Binary.path) join 127.0.0.1:\(port); echo EXIT=$?; sleep 30'", environment: bob, width: 60,
+      height: 20)
+    // The questions are drawn all the same: they need less room than the board.
+    try joiner.waitFor(text: "The host alice is new to you. Trust it?")
+    try joiner.send("y")
+    try host.waitFor(text: "bob wants to join — accept?")
+    try host.send("y")
+    for player in [host, joiner] {
+      let small = try player.waitFor(text: "Terminal too small")
+      #expect(small.contains("need 50×"), "\(small)")
+    }
+    // Enter and Space on the too-small screen play nothing, whoever is to move. A chat line typed after them
+    // shows, once it reaches the other side (made big enough to see it), that they were read while small.
+    try host.send("Enter")
+    try host.send("Space")
+    try host.send("c")
+    try host.send("-l", "read by alice")
+    try host.send("Enter")
+    try joiner.resize(width: 80, height: 24)
+    try joiner.waitFor(text: "alice: read by alice")
+    try joiner.resize(width: 60, height: 20)
+    try joiner.waitFor(text: "Terminal too small")
+    try joiner.send("Enter")
+    try joiner.send("Space")
+    try joiner.send("c")
+    try joiner.send("-l", "read by bob")
+    try joiner.send("Enter")
+    try host.resize(width: 80, height: 24)
+    try host.waitFor(text: "bob: read by bob")
+    try joiner.resize(width: 80, height: 24)
+    let screens = try [host, joiner].map { try $0.waitFor(text: "a  b  c  d  e  f  g  h  i  j  k  l  m  n  o") }
+    for screen in screens {
+      #expect(!screen.contains("too small") && !screen.contains("1. h8"), "nothing was played unseen: \(screen)")
+    }
+    let first = screens[0].contains("Your turn (X)") ? host : joiner
+    let second = first === host ? joiner : host
+    #expect(screens.filter { $0.contains("Your turn (X)") }.count == 1, "\(screens)")
+    try first.send("Enter")
+    try second.waitFor(text: "plays h8.")
+    try joiner.send("q")
+    try joiner.waitFor(text: "Leave the match?")
+    try joiner.send("y")
+    try joiner.waitFor(text: "EXIT=0")
+  }
+}
