@@ -17,7 +17,7 @@ enum ChatPane {
       screen.put(
         Fit.clip(marker, width: box.width, ellipsis: ""), row: bottom, column: box.left, style: Style(bold: true))
     }
-    let lines = visibleLines(net, width: box.width, rows: bottom - box.top)
+    let lines = visibleLines(net, width: box.width, rows: bottom - box.top, glyphs: g)
     for (index, line) in lines.enumerated() {
       screen.put(line, row: bottom - lines.count + index, column: box.left)
     }
@@ -29,7 +29,7 @@ enum ChatPane {
     let rows = box.height - 1 - (net.chatField == nil ? 0 : 1)
     var lines = 0
     for (index, message) in net.chat.enumerated() {
-      lines += wrap(message.shown, width: box.width).count
+      lines += wrap(message.shown(), width: box.width).count  // the same length in either glyph set
       if lines >= rows { return net.chat.count - 1 - index }
     }
     return 0
@@ -43,11 +43,11 @@ enum ChatPane {
   }
 
   /// The last `rows` lines of the messages up to the scroll position, each message wrapped to `width`.
-  static func visibleLines(_ net: NetGameState, width: Int, rows: Int) -> [String] {
+  static func visibleLines(_ net: NetGameState, width: Int, rows: Int, glyphs g: Glyphs) -> [String] {
     guard rows > 0 else { return [] }
     var lines: [String] = []
     for message in net.chat.dropLast(net.chatBack).reversed() {
-      lines.insert(contentsOf: wrap(message.shown, width: width), at: 0)
+      lines.insert(contentsOf: wrap(message.shown(in: g), width: width), at: 0)
       if lines.count >= rows { break }
     }
     return Array(lines.suffix(rows))

@@ -86,12 +86,12 @@ public struct NetGameState: Sendable, Equatable {
     /// A note of the match: a game begun, the connection dropped ("· …").
     case note(String)
 
-    /// The line as shown: "bob: hi", "you: hi", "· Game 2: …".
-    public var shown: String {
+    /// The line as shown: "bob: hi", "you: hi", "· Game 2: …" ("* Game 2: …" in ASCII).
+    public func shown(in glyphs: Glyphs = .unicode) -> String {
       switch self {
       case .peer(let name, let text): return "\(name.map { "\($0)" } ?? "Your opponent"): \(text)"
       case .mine(let text): return "you: \(text)"
-      case .note(let text): return "· \(text)"
+      case .note(let text): return (glyphs == .ascii ? "* " : "· ") + text
       }
     }
   }

@@ -23,6 +23,15 @@ import Testing
     }
   }
 
+  /// In ASCII the match screens are ASCII through and through (the fixtures' own texts are).
+  @Test(arguments: ["net15x15ascii", "net9x9ascii", "net3x3ascii", "scrolledBackAscii", "joinerEndedAscii"])
+  func asciiMatchScreensHoldOnlyASCII(name: String) throws {
+    let ui = try #require(try NetworkScreens.all.first { $0.0 == name }?.1())
+    let text = Screens.text(ui)
+    let ascii = text.unicodeScalars.allSatisfy { $0.isASCII }
+    #expect(ascii, "\(name):\n\(text)")
+  }
+
   @Test(arguments: [(9, 5), (15, 5), (7, 4), (3, 3)])
   func aNetworkGameFitsEightyByTwentyFourWithTheLongestNames(size: Int, k: Int) throws {
     for glyphs in [Glyphs.unicode, .ascii] {

@@ -43,7 +43,7 @@ enum NetworkGoldens {
       9  .  .  .  .  .  .  .  .  O  .  .  .  .  .  .
       8  .  .  .  .  .  .  .  X  .  .  .  .  .  .  .
       7  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .
-      6  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .   · Game 4: you play X and
+      6  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .   * Game 4: you play X and
       5  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .     move first.
       4  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .   Bartholomew-Fitzgerald-Mcall
       3  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .     iste: that was a clever
@@ -178,7 +178,7 @@ enum NetworkGoldens {
 
 
 
-     · Game 4: you play X and move first.
+     * Game 4: you play X and move first.
      Bartholomew-Fitzgerald-Mcalliste: that was a clever opening, but wait until
        you see what I do on the long diagonal from a1 to o15 next game
      you: gl hf
@@ -202,7 +202,7 @@ enum NetworkGoldens {
       1  .  .  .  .  .  .  .  .  .
 
 
-                                     · Game 4: you play X and move first.
+                                     * Game 4: you play X and move first.
                                      Bartholomew-Fitzgerald-Mcalliste: that was a
                                        clever opening, but wait until you see what
                                        I do on the long diagonal from a1 to o15
@@ -277,7 +277,7 @@ enum NetworkGoldens {
      10  .  .  .  .  .  .  .  .  .  O  .  .  .  .  .     7. g6  k8
       9  .  .  .  .  .  .  O  X  O  .  .  .  .  .  .
       8  .  .  .  .  .  .  . [X] .  .  O  .  .  .  .
-      7  .  .  .  .  .  O  X  X  X  X  O  .  .  .  .   · Game 4: you play X and
+      7  .  .  .  .  .  O  X  X  X  X  O  .  .  .  .   * Game 4: you play X and
       6  .  .  .  .  .  .  X  O  .  .  .  .  .  .  .     move first.
       5  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .   Bartholomew-Fitzgerald-Mcall
       4  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .     iste: that was a clever
