@@ -72,6 +72,9 @@ public enum CommandLineGrammar {
     Option(name: "--bot", value: .word(levels), commands: [.host], summary: "host a practice bot at this level"),
     Option(name: "--port", value: .text("P"), commands: [.host], summary: "the port to host on"),
     Option(name: "--bind", value: .text("ADDR"), commands: [.host], summary: "host on this address only"),
+    Option(
+      name: "--keep-hosting", value: .none, commands: [.host],
+      summary: "in plain mode, host the next opponent after a match"),
     Option(name: "--name", value: .text("NAME"), commands: [.host, .join, .identity], summary: "your name"),
     Option(name: "--grace", value: .text("S"), commands: trustCommands, summary: "seconds kept for a reconnection"),
     Option(name: "--lan", value: .text("GAME"), commands: [.join], summary: "join the game announced as GAME"),

@@ -33,6 +33,8 @@ public final class CursesDriver {
   private(set) var warningsToRepeat: [String] = []
   /// Matches left behind whose goodbye is still going out.
   private var retiring: [MatchOnLoop] = []
+  /// Joiner: joins the same host again (`r` once the match is over), as it was joined the first time.
+  private var rejoin: (() -> Void)?
   var match: NetworkMatch? { running?.match }
   private var exitStatus: Int32?
   private let loop: EventLoop
@@ -183,7 +185,10 @@ public final class CursesDriver {
       case .netChat(let text):
         attempt { (match) throws(ActionRefusal) in
           let events = try match.chat(text)
-          controller.updateNetwork { $0.chat.append("you: \(text)") }
+          controller.updateNetwork { net in
+            net.scrollChat(by: -net.chatBack)
+            net.addChat(.mine(text))
+          }
           return events
         }
       case .netResign:
@@ -197,7 +202,13 @@ public final class CursesDriver {
         if let match { present(match.answer(accept: accept), match) }
       case .repaint:
         terminal.repaint()
+      case .netRejoin:
+        guard let rejoin else { continue }
+        if let old = running { retiring.append(old) }
+        running = nil
+        rejoin()
       case .netLeave:
+        rejoin = nil
         if let match, match.finished == nil { _ = match.quit() }
         if let end = match?.finished, controller.state.direct { exitStatus = ExitStatus.code(for: end) }
         if let old = running { retiring.append(old) }  // its goodbye may still be going out
@@ -265,7 +276,20 @@ public final class CursesDriver {
     if !joining.isEmpty { running.join(joining) }
   }
 
+  /// `tictactoe join` on the full screen: `make` builds the match again, with the command's options, for `r`.
+  func allowRejoin(_ make: @escaping () -> (NetworkMatch, [Endpoint])) {
+    rejoin = { [unowned self] in
+      let (match, endpoints) = make()
+      var net = NetGameState(isHost: false, myName: match.profileName)
+      net.warnings = match.warnings
+      net.info = ["Connecting to \(endpoints.first.map { "\($0)" } ?? "the host") again."]
+      controller.showNetwork(net)
+      adopt(match, joining: endpoints)
+    }
+  }
+
   private func begin(address: String?, advertised: Fingerprint? = nil) {
+    if let address { rejoin = { [unowned self] in self.begin(address: address, advertised: advertised) } }
     var net = NetGameState(isHost: address == nil, myName: "you")
     net.info = [address.map { "Connecting to \($0)…" } ?? "Starting to host…"]
     controller.showNetwork(net)
@@ -306,6 +330,9 @@ public final class CursesDriver {
     }
     for case .finished(let end) in events {
       log.write("network match ended: \(end)")
+      if match.role == .joiner, rejoin != nil, end != .session(.localQuit) {
+        controller.updateNetwork { $0.canRejoin = true }
+      }
       if end.isTrustWarning { warningsToRepeat.append(end.description) }
       if case .session(.localQuit) = end, controller.state.direct, exitStatus == nil { exitStatus = ExitStatus.ok }
     }

@@ -13,7 +13,8 @@ enum RunningHosts {
   /// that a friend could reach (loopback when there is none).
   static func invite(key: Fingerprint, port: UInt16, bind: String?) -> Invite? {
     let wildcard = bind == nil || bind == "0.0.0.0" || bind == "::"
-    var hosts = wildcard ? Sockets.localAddresses() : [bind ?? ""]
+    // A link-local address's zone is this machine's interface: meaningless to a friend's, so left out.
+    var hosts = wildcard ? Sockets.localAddresses().filter { !$0.lowercased().hasPrefix("fe80") } : [bind ?? ""]
     if hosts.isEmpty { hosts = ["127.0.0.1"] }
     return Invite(
       key: key, addresses: hosts.prefix(Invite.maximumAddresses).map { Invite.Address(host: $0, port: port) })

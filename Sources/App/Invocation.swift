@@ -46,6 +46,8 @@ public struct HostRequest: Sendable, Equatable {
   public var bind: String?
   public var size: Int?
   public var k: Int?
+  /// Plain mode: after a match, wait for the next opponent instead of exiting (the full screen always does).
+  public var keepHosting = false
 }
 
 /// `tictactoe identity ...`
@@ -117,8 +119,8 @@ public enum CommandLineParser {
       tictactoe [--ui curses|plain] [--ascii]
       tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first me|them|random]
                      [--ui curses|plain] [--ascii]
-      tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME] [--size N] [--k K] [--grace S] [TRUST]
-                     [--ui MODE]
+      tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME] [--size N] [--k K] [--grace S]
+                     [--keep-hosting] [TRUST] [--ui MODE]
       tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME] [--size N] [--k K] [TRUST]
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe join INVITE [--name NAME] [--grace S] [--ui MODE]
@@ -161,6 +163,8 @@ public enum CommandLineParser {
                         the mapping is removed when hosting stops (default: the map_port setting, else no)
       --no-map-port     never ask the router (the practice bot never asks unless told to)
       --router          `doctor` also asks the router which mapping protocols it speaks and its outside address
+      --keep-hosting    with --ui plain, wait for the next opponent after each match instead of exiting
+                        (the full-screen host always does, until you leave)
       --name NAME       your name for this game (default: the `name` setting, else the login name)
       --lan GAME        join the game announced on the local network under the name GAME
       --grace S         keep a game S seconds after the connection drops, for the joiner to reconnect
@@ -294,6 +298,8 @@ public enum CommandLineParser {
         host.port = UInt16(port)
       case "--bind":
         host.bind = try value(for: argument)
+      case "--keep-hosting":
+        host.keepHosting = true
       case "--name":
         let name = try value(for: argument)
         guard !name.isEmpty, name.utf8.count <= 64 else {

@@ -8,114 +8,6 @@ import Transport
 import UntrustedText
 import WireProtocol
 
-/// A question for the player about the other side's key (trust on first use).
-public struct TrustQuestion: Sendable, Equatable {
-  public let role: Role
-  /// The name the peer gave (its hello) and the name its certificate carries (remembered in known peers).
-  public let peerName: PeerText
-  public let certificateName: PeerText
-  public let fingerprint: Fingerprint
-  /// Known peers whose names look like this one's (another key): it is not them.
-  public var lookalikes: [KnownPeer] = []
-
-  public init(
-    role: Role, peerName: PeerText, certificateName: PeerText, fingerprint: Fingerprint, lookalikes: [KnownPeer] = []
-  ) {
-    self.role = role
-    self.peerName = peerName
-    self.certificateName = certificateName
-    self.fingerprint = fingerprint
-    self.lookalikes = lookalikes
-  }
-
-  /// The warning for a new key under a name like a known peer's: both keys, and where the known one is.
-  public static func notTheOneYouKnow(claimed: PeerText, fingerprint: Fingerprint, lookalikes: [KnownPeer])
-    -> [String]
-  {
-    ["WARNING: a new player calling itself \(claimed) — not the \(claimed) you know."]
-      + lookalikes.map { "  known \(PeerText($0.name)): \($0.fingerprint) (known_peers line \($0.line))" }
-      + ["  this one:  \(fingerprint)"]
-  }
-
-  /// The question in short lines, for a dialog.
-  public var lines: [String] {
-    switch role {
-    case .host where !lookalikes.isEmpty:
-      return TrustQuestion.notTheOneYouKnow(claimed: peerName, fingerprint: fingerprint, lookalikes: lookalikes)
-        + ["Let this new player join?"]
-    case .host: return ["\(peerName) wants to join — accept?", "Key: \(fingerprint)"]
-    case .joiner where !lookalikes.isEmpty:
-      return TrustQuestion.notTheOneYouKnow(claimed: peerName, fingerprint: fingerprint, lookalikes: lookalikes)
-        + ["Trust this new host?"]
-    case .joiner: return ["The host \(peerName) is new to you. Trust it?", "Key: \(fingerprint)"]
-    }
-  }
-
-  /// "Bob (SHA256:…) wants to join — accept?" on the host; "Alice (SHA256:…) is new — trust?" on the joiner.
-  public var text: String {
-    switch role {
-    case _ where !lookalikes.isEmpty: return lines.joined(separator: "\n")
-    case .host: return "\(peerName) (\(fingerprint)) wants to join — accept?"
-    case .joiner: return "The host \(peerName) is new to you: \(fingerprint). Trust it?"
-    }
-  }
-}
-
-/// Why a networked match ended, as the player is told and the command line reports it.
-public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
-  /// A warning about the other side's key: worth repeating after the screen closes.
-  public var isTrustWarning: Bool {
-    switch self {
-    case .network(.tls(.untrusted)), .impostor, .keyChangedOnReconnect: return true
-    default: return false
-    }
-  }
-
-  case network(NetworkError)
-  case session(SessionEnd)
-  case declinedByPlayer(String)
-  case setup(String)
-  /// LAN discovery cannot work here (no avahi-daemon, no D-Bus): why.
-  case discoveryUnavailable(String)
-  /// Discovery works, but no game announced as `name` answered in time; `seen` are the games that did.
-  case lanGameNotFound(name: PeerText, seconds: Int, seen: [PeerText])
-  /// The host's key is not the one its LAN advertisement announced.
-  case impostor(advertised: Fingerprint, presented: Fingerprint)
-  /// The host came back after a drop with another key than the one the game was played with.
-  case keyChangedOnReconnect(before: Fingerprint, now: Fingerprint)
-
-  public var description: String {
-    switch self {
-    case .network(let error): return error.description
-    case .session(let end): return end.description
-    case .declinedByPlayer(let text): return text
-    case .setup(let text): return text
-    case .discoveryUnavailable(let text): return text
-    case .lanGameNotFound(let name, let seconds, let seen):
-      return "No game called \"\(name)\" answered on the local network within \(seconds) s"
-        + (seen.isEmpty ? "." : "; found: \(seen.map(\.description).joined(separator: ", ")).")
-    case .impostor(let advertised, let presented):
-      return
-        "The advertisement and the host disagree: the game was announced with key \(advertised) but the host "
-        + "presented \(presented). Someone may be impersonating the host; nothing was sent to it."
-    case .keyChangedOnReconnect(let before, let now):
-      return
-        "The host came back with another key: the game was played with \(before), the new connection presented "
-        + "\(now). Someone may be impersonating the host; the game was not resumed."
-    }
-  }
-}
-
-/// What a networked match tells its front end.
-public enum MatchEvent: Sendable, Equatable {
-  case status(String)
-  case ask(TrustQuestion)
-  /// The words both players compare aloud for this connection (see `VerificationCode`).
-  case verification(VerificationCode)
-  case session(SessionOutput)
-  case finished(MatchEnd)
-}
-
 /// One networked match on the event loop: the host's listener and connections, or the joiner's connection;
 /// the TLS trust decisions; and the session of the game being played. No threads: the owner polls
 /// `pollSet`, then calls `handle(readable:writable:now:)` and `tick(now:)`.
@@ -171,6 +63,11 @@ public final class NetworkMatch {
   private var question: TrustQuestion?
   public private(set) var finished: MatchEnd?
   public private(set) var port: UInt16 = 0
+  /// Host: after an opponent leaves (or breaks the protocol, or its connection ends for good) wait for the next
+  /// one instead of ending, until the player quits. The full-screen host does; plain mode with --keep-hosting.
+  public var keepsHosting = false
+  /// Host: what the player is told when hosting begins (where to join, the key), told again after each opponent.
+  public var welcome: [MatchEvent] = []
   /// The host's DNS-SD advertisement (nil when not advertising or discovery is unavailable).
   private var advertiser: Advertiser?
   /// Joiner: the fingerprint the LAN advertisement promised; the host's certificate must match it.
@@ -797,7 +694,9 @@ public final class NetworkMatch {
           // A joiner that was never let in: the host player hears what happened, and keeps hosting.
           events.append(.status("A connection from \(link.connection.peerAddress) was closed: \(end)"))
         }
-        if link === active {
+        if link === active, role == .host, keepsHosting, end != .localQuit {
+          events += nextOpponent(after: .session(end))
+        } else if link === active {
           reconnectAt = nil
           advertiser?.cancel()
           advertiser = nil
@@ -952,6 +851,7 @@ public final class NetworkMatch {
       return reconnectFailed("\(end)")
     }
     guard link === active || role == .joiner else { return [] }
+    if link === active && role == .host && keepsHosting && link.accepted { return nextOpponent(after: end) }
     if link === active && role == .host && !link.accepted {
       // The candidate went away before the game began: keep hosting.
       active = nil
@@ -961,6 +861,17 @@ public final class NetworkMatch {
     }
     finished = end
     return [.finished(end)]
+  }
+
+  /// Host that keeps hosting: forgets the opponent whose match is over and waits for the next one.
+  private func nextOpponent(after end: MatchEnd) -> [MatchEvent] {
+    log.write("match over (\(end)); hosting on for the next opponent")
+    active?.connection.close()
+    active = nil
+    question = nil
+    gamePeerKey = nil
+    advertiseState(.waiting)
+    return [.opponentGone(end)] + welcome
   }
 
   // MARK: - The player's answers and actions

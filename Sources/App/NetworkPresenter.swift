@@ -9,7 +9,7 @@ enum NetworkPresenter {
     for event in events {
       switch event {
       case .status(let text):
-        if net.game == nil { net.info.append(text) } else { net.chat.append("· \(text)") }
+        if net.game == nil { net.info.append(text) } else { net.addChat(.note(text)) }
       case .verification(let code):
         net.verificationCode = code.description
       case .ask(let question):
@@ -19,6 +19,13 @@ enum NetworkPresenter {
           fingerprint: question.fingerprint.description)
       case .session(let output):
         apply(output, match: match, to: &net)
+      case .opponentGone(let end):
+        // Hosting on: the screen is the host's again, waiting; the welcome that follows says where to join.
+        let peer = net.peerName.map { "\($0)" } ?? "The joiner"
+        var next = NetGameState(isHost: true, myName: net.myName)
+        next.warnings = net.warnings
+        next.info = ["The match with \(peer) is over: \(end.sentence) Hosting on for the next opponent."]
+        net = next
       case .finished(let end):
         if case .session(.localQuit) = end { continue }
         net.ended = end.description
@@ -49,27 +56,28 @@ enum NetworkPresenter {
       net.dropped = nil
       net.rematchOfferedByPeer = false
       if let rules = net.game?.rules { net.cursor = Position(row: rules.rows / 2, column: rules.columns / 2) }
-      net.chat.append("· Game \(number): you play \(mark)\(mark == .x ? " and move first" : "").")
+      net.addChat(.note("Game \(number): you play \(mark)\(mark == .x ? " and move first" : "")."))
     case .peerMoved:
       net.game = match.session?.game
     case .chat(let text):
-      net.chat.append("\(peer): \(text)")
+      net.addChat(.peer(name: net.peerName, text: text))
     case .rematchOffered:
       net.rematchOfferedByPeer = true
     case .connectionLost(let until):
       let seconds = max(0, Int((until - Monotonic.now()).rounded(.up)))
       net.dropped = .init(secondsLeft: seconds)
-      net.chat.append(
-        net.isHost
-          ? "· The connection dropped. The game is kept \(seconds) s for \(peer) to reconnect."
-          : "· The connection dropped. Reconnecting; the game is kept \(seconds) s.")
+      net.addChat(
+        .note(
+          net.isHost
+            ? "The connection dropped. The game is kept \(seconds) s for \(peer) to reconnect."
+            : "The connection dropped. Reconnecting; the game is kept \(seconds) s."))
     case .graceExpired:
       net.dropped?.claimable = true
-      net.chat.append("· \(peer) did not come back in time: press w to claim the game, or keep waiting.")
+      net.addChat(.note("\(peer) did not come back in time: press w to claim the game, or keep waiting."))
     case .resumed(let number, let ply):
       net.dropped = nil
       net.notice = nil
-      net.chat.append("· Reconnected: game \(number) goes on at move \(ply + 1).")
+      net.addChat(.note("Reconnected: game \(number) goes on at move \(ply + 1)."))
     case .gameEnded(let result):
       net.game = match.session?.game
       switch result {

@@ -77,7 +77,32 @@ final class PlainNetworkDriver {
     do {
       show(try action(match))
     } catch {
-      emit("error: \(error)\n")
+      emitError("\(error)")
+    }
+  }
+
+  /// An `error:` line, then the question the player was being asked, again.
+  private func emitError(_ text: String) {
+    emit("error: \(text)\n")
+    askAgain()
+  }
+
+  /// After an interruption (an `error:` line, a chat line) the question that is open now is asked again, so
+  /// the last line a player or a screen reader sees is always what to type: the trust question, the move, or
+  /// the rematch.
+  private func askAgain() {
+    guard exitStatus == nil else { return }
+    if match.pendingQuestion != nil {
+      emit("[y/n or paste the fingerprint]: ")
+      return
+    }
+    guard let session = match.session else { return }
+    if session.myTurn, let game = session.game, !game.isOver {
+      emit("your move (\(session.myMark.map { "\($0)" } ?? "?")): ")
+    } else if session.phase == .betweenGames, let result = session.lastResult {
+      // After an abandoned game the match is over: nothing more to ask.
+      if case .abandoned = result { return }
+      emit("type rematch to play again, or quit: ")
     }
   }
 
@@ -95,6 +120,10 @@ final class PlainNetworkDriver {
         emit("\(question.text)\nread aloud: \(question.fingerprint.readAloud)\n[y/n or paste the fingerprint]: ")
       case .session(let output):
         show(output)
+      case .opponentGone(let end):
+        emit("match over: \(end.sentence) Hosting on for the next opponent (--keep-hosting).\n")
+        peerName = "your opponent"
+        verificationCode = nil
       case .finished(let end):
         guard exitStatus == nil else { continue }  // the first ending is the one that counts
         if case .session(.localQuit) = end {
@@ -119,10 +148,11 @@ final class PlainNetworkDriver {
       showBoardAndPrompt(session)
     case .peerMoved(let position):
       let rules = session.rules
-      emit("\(peerName) plays \(position.cellNumber(in: rules)) (\(position))\n")
+      emit("\(peerName) plays \(PlainSession.moveName(position, rules: rules))\n")
       showBoardAndPrompt(session)
     case .chat(let text):
       emit("\(peerName) says: \(text)\n")
+      askAgain()
     case .rematchOffered:
       emit("\(peerName) offers a rematch: type rematch to accept, or quit\n")
     case .gameEnded(let result):
@@ -206,7 +236,7 @@ final class PlainNetworkDriver {
           show(match.answer(accept: false))
         }
       } else {
-        emit("error: answer y or n, or paste the fingerprint\n[y/n or paste the fingerprint]: ")
+        emitError("answer y or n, or paste the fingerprint")
       }
       return
     }
@@ -214,7 +244,12 @@ final class PlainNetworkDriver {
     switch lower {
     case "": return
     case "code", "verify":
-      emit(verificationCode.map { "verification code: \($0)\n" } ?? "error: not connected yet\n")
+      if let verificationCode {
+        emit("verification code: \(verificationCode)\n")
+        askAgain()
+      } else {
+        emitError("not connected yet")
+      }
       return
     case "quit", "q", "exit":
       show(match.quit())
@@ -237,15 +272,18 @@ final class PlainNetworkDriver {
       return
     }
     guard let session = match.session, let game = session.game, session.phase == .playing else {
-      emit("error: no game is in progress; type rematch or quit\n")
+      emitError("no game is in progress; type rematch or quit")
       return
     }
-    guard let position = PlainSession.parse(lower, rules: game.rules) else {
-      emit("error: \"\(line)\" is not a move; type a cell number (1-\(game.rules.cellCount)) or row,col\n")
+    let position: Position
+    switch PlainSession.readMove(line, rules: game.rules) {
+    case .success(let read): position = read
+    case .failure(let error):
+      emitError("\(error)")
       return
     }
     guard session.myTurn else {
-      emit("error: it is \(peerName)'s turn\n")
+      emitError("it is \(peerName)'s turn")
       return
     }
     do {
@@ -255,9 +293,10 @@ final class PlainNetworkDriver {
         if !game.isOver { emit("waiting for \(peerName)'s move\n") }
       }
       show(events)
+    } catch .illegal(let refused) {
+      emitError(PlainSession.describe(refused, rules: game.rules))
     } catch {
-      emit("error: \(error)\n")
-      if session.myTurn { emit("your move (\(session.myMark.map { "\($0)" } ?? "?")): ") }
+      emitError("\(error)")
     }
   }
 }

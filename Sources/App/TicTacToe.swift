@@ -176,7 +176,11 @@ public enum TicTacToe {
       }
       // Only when asked (here or in the settings) is the router asked to open the port.
       match.mapsPort = options.mapPort ?? context.settings.mapPort ?? false
-      initial += hostIntroduction(match: match, profile: profile, identity: identity, rules: rules, bind: request.bind)
+      match.welcome = hostIntroduction(
+        match: match, profile: profile, identity: identity, rules: rules, bind: request.bind)
+      initial += match.welcome
+      // The full-screen host hosts on after each match until the player leaves; plain mode when asked to.
+      match.keepsHosting = ui == .curses || request.keepHosting
       initial += match.advertise()
     case .join(let endpoint):
       match.advertisedFingerprint = advertised
@@ -190,8 +194,24 @@ public enum TicTacToe {
       initial.append(.status("Connecting to \(joining[0])…"))
     }
     if ui == .curses {
+      // A joiner can join the same host again after the match ends (`r`), with this command's options.
+      let inviteKey = match.inviteKey
+      let rejoin: (() -> (NetworkMatch, [Endpoint]))? =
+        joining.isEmpty
+        ? nil
+        : {
+          let again = NetworkMatch(
+            role: .joiner, profile: profile, identity: identity, options: options, rules: rules, log: context.log,
+            clock: clock)
+          again.advertisedFingerprint = advertised
+          again.lanGameName = lanName
+          again.inviteKey = inviteKey
+          again.archive = context.archive
+          return (again, joining)
+        }
       return runCursesNetwork(
-        match: match, joining: joining, initial: initial, ascii: ascii, environment: environment, context: context)
+        match: match, joining: joining, rejoin: rejoin, initial: initial, ascii: ascii, environment: environment,
+        context: context)
     }
     return PlainNetworkDriver(match: match, log: context.log).run(initial: initial, joining: joining)
   }
@@ -213,9 +233,15 @@ public enum TicTacToe {
       .status(
         addresses.isEmpty
           ? "Friends on this machine join with: tictactoe join localhost:\(match.port)"
-          : "Friends join with: tictactoe join ADDRESS, ADDRESS one of \(addresses.joined(separator: ", "))"),
-      .status("Waiting for an opponent…"),
+          : "Friends join with: tictactoe join ADDRESS, ADDRESS one of \(addresses.joined(separator: ", "))")
     ]
+      + (addresses.contains { $0.contains("%") }
+        ? [
+          .status(
+            "An fe80:: address works on this network only; from another machine, put that machine's own network"
+              + " interface after the %.")
+        ] : [])
+      + [.status("Waiting for an opponent…")]
   }
 
   struct Context {
@@ -384,8 +410,10 @@ public enum TicTacToe {
         return .success((match, [], endpoints))
       }
       try match.host(bind: nil, port: Endpoint.defaultPort)
-      return .success(
-        (match, hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules), []))
+      match.welcome = hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules)
+      match.keepsHosting = true
+      match.mapsPort = settings.mapPort ?? false
+      return .success((match, match.welcome, []))
     } catch let error as MatchEnd {
       return .failure(error)
     } catch let error as NetworkError {
@@ -397,8 +425,8 @@ public enum TicTacToe {
 
   /// `tictactoe host` or `join` in the full-screen UI.
   static func runCursesNetwork(
-    match: NetworkMatch, joining: [Endpoint], initial: [MatchEvent], ascii: Bool, environment: [String: String],
-    context: Context
+    match: NetworkMatch, joining: [Endpoint], rejoin: (() -> (NetworkMatch, [Endpoint]))?, initial: [MatchEvent],
+    ascii: Bool, environment: [String: String], context: Context
   ) -> Int32 {
     guard isatty(0) == 1 && isatty(1) == 1 else {
       writeError("tictactoe: the full-screen game needs a terminal; for pipes and scripts use --ui plain\n")
@@ -412,6 +440,7 @@ public enum TicTacToe {
     controller.showNetwork(net)
     let driver = makeDriver(controller: controller, environment: environment, context: context)
     driver.adopt(match, joining: joining)
+    if let rejoin { driver.allowRejoin(rejoin) }
     driver.present(
       initial.filter { if case .status(let text) = $0 { !text.hasPrefix("warning:") } else { true } }, match)
     let status = driver.run(initial: [])

@@ -131,6 +131,8 @@ public final class CursesTerminal: Terminal {
     case KEY_HOME: return .home
     case KEY_END: return .end
     case KEY_DC: return .delete
+    case KEY_PPAGE: return .pageUp
+    case KEY_NPAGE: return .pageDown
     case KEY_ENTER: return .enter
     case KEY_BACKSPACE: return .backspace
     case KEY_RESIZE: return .resize

@@ -7,6 +7,9 @@ public enum AILevel: String, Sendable, CaseIterable, CustomStringConvertible {
   /// Game-theoretically perfect on boards up to 16 cells; the deepest search the time budget allows beyond.
   case perfect
 
+  /// The largest board, in cells, that `perfect` solves exactly.
+  public static var exactCells: Int { ExactSolver.maximumCells }
+
   public var description: String { rawValue }
 }
 

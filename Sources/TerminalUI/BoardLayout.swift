@@ -1,6 +1,8 @@
 import GameCore
 
-/// Where the board sits on the screen and how big its cells are.
+/// Where the board sits on the screen and how big its cells are. A board larger than 3×3 carries its
+/// coordinates (gomoku notation): the column letters on a line above it, the row numbers (1 at the bottom) in a
+/// gutter on its left; `top` and `left` are those of the whole block, labels included.
 public struct BoardLayout: Sendable, Equatable {
   /// Boxed draws grid lines between cells; compact (for big boards on small terminals) draws none.
   public enum Kind: Sendable { case boxed, compact }
@@ -17,22 +19,35 @@ public struct BoardLayout: Sendable, Equatable {
     self.left = left
   }
 
+  /// Whether the board is drawn with its coordinates: every board larger than 3×3.
+  public static func isLabelled(_ rules: Rules) -> Bool { rules.rows > 3 || rules.columns > 3 }
+
+  /// Columns left of the grid for the row numbers ("15 "), and rows above it for the letters.
+  static func gutter(_ rules: Rules) -> (columns: Int, rows: Int) { isLabelled(rules) ? (3, 1) : (0, 0) }
+
   public static func width(of rules: Rules, kind: Kind) -> Int {
-    kind == .boxed ? rules.columns * 4 + 1 : rules.columns * 3
+    gutter(rules).columns + (kind == .boxed ? rules.columns * 4 + 1 : rules.columns * 3)
   }
 
   public static func height(of rules: Rules, kind: Kind) -> Int {
-    kind == .boxed ? rules.rows * 2 + 1 : rules.rows
+    gutter(rules).rows + (kind == .boxed ? rules.rows * 2 + 1 : rules.rows)
   }
 
   public var width: Int { BoardLayout.width(of: rules, kind: kind) }
   public var height: Int { BoardLayout.height(of: rules, kind: kind) }
 
+  /// The top left of the grid itself (its frame when boxed), below and right of the labels.
+  public var gridOrigin: (row: Int, column: Int) {
+    let gutter = BoardLayout.gutter(rules)
+    return (top + gutter.rows, left + gutter.columns)
+  }
+
   /// The screen row of a board row, and the first column of the three-character cell interior.
   public func origin(of position: Position) -> (row: Int, column: Int) {
+    let grid = gridOrigin
     switch kind {
-    case .boxed: return (top + 1 + position.row * 2, left + 1 + position.column * 4)
-    case .compact: return (top + position.row, left + position.column * 3)
+    case .boxed: return (grid.row + 1 + position.row * 2, grid.column + 1 + position.column * 4)
+    case .compact: return (grid.row + position.row, grid.column + position.column * 3)
     }
   }
 

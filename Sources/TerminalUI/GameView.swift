@@ -5,6 +5,8 @@ public enum GameView {
   /// Rows taken by everything but the board: title, subtitle, gap, gap, status, legend.
   static let chromeHeight = 6
   static let minimumWidth = 30
+  /// The move list's column beside a board with coordinates: one "15. h8  i9" pair a line.
+  static let movesWidth = 13
 
   /// The board's place on the current screen, or nil when the terminal is too small for it.
   public static func layout(for state: UIState) -> BoardLayout? {
@@ -21,9 +23,12 @@ public enum GameView {
       let width = BoardLayout.width(of: rules, kind: kind)
       let height = BoardLayout.height(of: rules, kind: kind)
       if width + 2 <= state.width && height + chromeHeight <= state.height && state.width >= minimumWidth {
-        // Centre the board and its status line in the space between the header and the legend.
+        // Centre the board and its status line in the space between the header and the legend; a board with
+        // coordinates has its move list beside it when there is room, the two centred together.
         let top = max(3, (state.height - height - 4) / 2)
-        return BoardLayout(rules: rules, kind: kind, top: top, left: (state.width - width) / 2)
+        let withMoves = BoardLayout.isLabelled(rules) && width + 3 + movesWidth + 1 <= state.width
+        let left = withMoves ? max(1, (state.width - width - 3 - movesWidth) / 2) : (state.width - width) / 2
+        return BoardLayout(rules: rules, kind: kind, top: top, left: left)
       }
     }
     return nil
@@ -49,6 +54,13 @@ public enum GameView {
       " " + Fit.clip(subtitle(match), width: state.width - 2, ellipsis: g.ellipsis), row: 1, column: 0,
       style: Style(dim: true))
     drawBoard(match.game, cursor: match.cursor, layout: layout, glyphs: g, into: &screen)
+    let movesLeft = layout.left + layout.width + 3
+    if BoardLayout.isLabelled(rules), movesLeft + movesWidth <= state.width, !match.game.history.isEmpty {
+      let lines = NetPanelView.moveLines(match.game, width: movesWidth, rows: max(1, layout.height - 1))
+      for (index, line) in lines.enumerated() {
+        screen.put(line, row: layout.top + 1 + index, column: movesLeft, style: Style(dim: true))
+      }
+    }
     let (status, statusStyle) = statusLine(match, glyphs: g, direct: state.direct)
     screen.putCentred(status, row: layout.top + layout.height + 1, style: statusStyle)
     let legend = legendText(width: state.width, glyphs: g, digits: rules == .standard)
@@ -57,16 +69,17 @@ public enum GameView {
 
   static func scoreText(_ match: Match, glyphs g: Glyphs) -> String {
     let s = match.score
-    let names = match.isComputerGame ? ("You", "Computer") : ("X", "O")
+    let names = match.isComputerGame ? ("You", "Computer") : ("P1", "P2")
     return "\(names.0) \(s.first)\(g.separator)\(names.1) \(s.second)\(g.separator)draws \(s.draws)"
   }
 
   static func subtitle(_ match: Match) -> String {
     switch match.opponent {
     case .computer(let level):
-      return "You play \(match.humanMark) against the computer (\(level))"
+      return "You play \(match.humanMark) against the computer (\(level.shown(on: match.rules)))"
     case .hotseat:
-      return "Two players take turns at this keyboard, X first"
+      let (x, o) = (match.player(with: .x), match.player(with: .o))
+      return "Two players take turns at this keyboard: \(x) is X and moves first, \(o) is O"
     }
   }
 
@@ -74,10 +87,12 @@ public enum GameView {
     _ game: Game, cursor: Position?, layout: BoardLayout, glyphs g: Glyphs, into screen: inout ScreenBuffer
   ) {
     let rules = game.rules
+    if BoardLayout.isLabelled(rules) { drawCoordinates(rules, layout: layout, into: &screen) }
     if layout.kind == .boxed {
       let lineStyle = Style(dim: false)
+      let grid = layout.gridOrigin
       for r in 0...rules.rows {
-        let y = layout.top + r * 2
+        let y = grid.row + r * 2
         let (leftEnd, middle, rightEnd) =
           r == 0
           ? (g.topLeft, g.teeDown, g.topRight)
@@ -87,10 +102,10 @@ public enum GameView {
           line += String(repeating: g.horizontal, count: 3)
           line.append(c == rules.columns - 1 ? rightEnd : middle)
         }
-        screen.put(line, row: y, column: layout.left, style: lineStyle)
+        screen.put(line, row: y, column: grid.column, style: lineStyle)
         if r < rules.rows {
           for c in 0...rules.columns {
-            screen.put(String(g.vertical), row: y + 1, column: layout.left + c * 4, style: lineStyle)
+            screen.put(String(g.vertical), row: y + 1, column: grid.column + c * 4, style: lineStyle)
           }
         }
       }
@@ -124,6 +139,22 @@ public enum GameView {
     }
   }
 
+  /// The column letters above the grid and the row numbers (1 at the bottom) left of it, dim.
+  static func drawCoordinates(_ rules: Rules, layout: BoardLayout, into screen: inout ScreenBuffer) {
+    let names = Coordinates(rules)
+    let style = Style(dim: true)
+    for c in 0..<rules.columns {
+      let cell = layout.origin(of: Position(row: 0, column: c))
+      screen.put(names.columnName(c), row: layout.top, column: cell.column + 1, style: style)
+    }
+    for r in 0..<rules.rows {
+      let number = names.rowName(r)
+      let cell = layout.origin(of: Position(row: r, column: 0))
+      screen.put(
+        String(repeating: " ", count: 2 - number.count) + number, row: cell.row, column: layout.left, style: style)
+    }
+  }
+
   static func statusLine(_ match: Match, glyphs g: Glyphs, direct: Bool) -> (String, Style) {
     if let notice = match.notice { return (notice, Style(bold: true, color: .warning)) }
     let next = "n new game\(g.separator)q \(direct ? "quit" : "menu")"
@@ -133,13 +164,20 @@ public enum GameView {
       case nil: text = "Draw."
       case .some(let mark) where match.isComputerGame:
         text = mark == match.humanMark ? "You win!" : "The computer wins."
-      case .some(let mark): text = "\(mark) wins!"
+      case .some(let mark): text = "\(mark) (\(match.player(with: mark))) wins!"
       }
       return ("\(text)  \(next)", Style(bold: true, color: .accent))
     }
     if match.aiThinking { return ("The computer is thinking\(g.ellipsis)", Style(dim: true)) }
-    if match.isComputerGame { return ("Your turn (\(match.humanMark))", Style(bold: true)) }
-    return ("\(match.game.turn) to move", Style(bold: true))
+    // On a board with coordinates the last move is named, as in a network game: "The computer plays h8."
+    var last = ""
+    if BoardLayout.isLabelled(match.rules), let move = match.game.lastMove, let mark = match.game.board[move] {
+      let name = Coordinates(match.rules).name(of: move)
+      last =
+        match.isComputerGame && mark != match.humanMark ? "The computer plays \(name). " : "\(mark) plays \(name). "
+    }
+    if match.isComputerGame { return (last + "Your turn (\(match.humanMark))", Style(bold: true)) }
+    return (last + "\(match.game.turn) to move (\(match.player(with: match.game.turn)))", Style(bold: true))
   }
 
   /// The one-line key legend, the least needed keys dropped first when the line is short.

@@ -9,7 +9,7 @@ public enum HelpView {
       return [
         ("\(g.upDown), jk", "choose"), ("Enter, Space", "select"), ("\(g.leftRight), hl", "change a setting"),
         ("q or Esc", "back / quit"),
-      ] + common
+      ] + (state.page == .options ? [("Enter on a name", "type the name others see")] : []) + common
     case .joinAddress:
       return [
         ("Enter", "connect"), ("\(g.upDown)", "a recent address"), ("Home End", "to the start, the end"),
@@ -27,7 +27,8 @@ public enum HelpView {
       return [("\(g.arrows), hjkl", "move the cursor"), ("Enter, Space", "place your mark")]
         + (digits ? [("1-9", "place on that cell (1 is top left)")] : []) + [
           ("mouse click", "place on the clicked cell"), ("c", "chat (Enter sends, Esc cancels)"),
-          ("R", "resign the game (asks first)"), ("n", "rematch, once a game is over"),
+          ("PgUp PgDn", "scroll the chat back, forward"), ("R", "resign the game (asks first)"),
+          ("n", "rematch, once a game is over"),
           ("v", "the verification code to compare"), ("w", "claim the win if they do not come back"),
           ("q or Esc", "leave (asks first during a game)"),
         ] + common

@@ -2,6 +2,7 @@
 public enum Key: Sendable, Hashable {
   case up, down, left, right
   case home, end, delete
+  case pageUp, pageDown
   /// A control key, by its lowercase letter: `.control("l")` is Ctrl-L.
   case control(Character)
   case enter
@@ -20,6 +21,14 @@ public enum Key: Sendable, Hashable {
 
 /// What a key means to the screen that has it.
 public enum Action: Sendable, Equatable {
+  /// Whether the action moves the cursor or places a mark: not taken while the board is not on the screen.
+  var isOnTheBoard: Bool {
+    switch self {
+    case .moveCursor, .place, .placeNumber, .click: return true
+    default: return false
+    }
+  }
+
   case moveCursor(rows: Int, columns: Int)
   case place
   /// Place on the cell with this 1-based, row-major number (digits on 3×3).

@@ -19,16 +19,25 @@ enum Fit {
     return String(text.prefix(width - ellipsis.count)) + ellipsis
   }
 
-  /// Splits `text` into lines of at most `width` characters, breaking at spaces.
-  static func wrap(_ text: String, width: Int) -> [String] {
+  /// Splits `text` into lines of at most `width` characters (`then` for the lines after the first), breaking
+  /// at spaces; a word longer than a line (an address, a fingerprint, a path) is cut into pieces, so nothing
+  /// is lost.
+  static func wrap(_ text: String, width: Int, then: Int? = nil) -> [String] {
     var lines: [String] = []
+    var room: Int { max(1, lines.isEmpty ? width : (then ?? width)) }
     var current = ""
     for word in text.split(separator: " ") {
-      if !current.isEmpty && current.count + 1 + word.count > width {
+      if !current.isEmpty && current.count + 1 + word.count > room {
         lines.append(current)
         current = ""
       }
-      current += (current.isEmpty ? "" : " ") + word
+      var rest = Substring(word)
+      while current.isEmpty && rest.count > room {
+        let cut = room
+        lines.append(String(rest.prefix(cut)))
+        rest = rest.dropFirst(cut)
+      }
+      current += (current.isEmpty ? "" : " ") + rest
     }
     if !current.isEmpty { lines.append(current) }
     return lines

@@ -8,7 +8,7 @@ public enum LobbyView {
     screen.putCentred("T I C - T A C - T O E", row: 1, style: Style(bold: true, color: .title))
     let rules = state.settings.rules
     let about =
-      "\(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row\(g.separator)computer: \(state.settings.aiLevel)"
+      "\(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row\(g.separator)computer: \(state.settings.aiLevel.shown(on: rules))"
     screen.putCentred(about, row: 3, style: Style(dim: true))
     let width = LobbyItem.allCases.map(\.title.count).max() ?? 0
     let left = max(0, (state.width - width - 2) / 2)
@@ -20,7 +20,12 @@ public enum LobbyView {
     }
     drawLANGames(state, into: &screen)
     if let notice = state.notice {
-      screen.putCentred(notice, row: state.height - 3, style: Style(bold: true, color: .warning))
+      // Whole (a settings file's path and line, a refused join's reason): wrapped, ending on the row above the
+      // legend's gap.
+      let lines = Fit.wrap(notice, width: state.width - 2)
+      for (index, line) in lines.enumerated() {
+        screen.putCentred(line, row: state.height - 2 - lines.count + index, style: Style(bold: true, color: .warning))
+      }
     }
     let legend = Fit.legend(
       [("\(g.upDown)/jk choose", 2), ("Enter select", 0), ("? help", 3), ("q quit", 1)], separator: g.separator,
@@ -81,13 +86,31 @@ public enum OptionsView {
       let row = firstItemRow + item.rawValue + (item == .back ? 1 : 0)
       screen.put(selected ? g.pointer : " ", row: row, column: left, style: Style(bold: true, color: .accent))
       screen.put(item.title, row: row, column: left + 2, style: Style(bold: selected, reverse: selected))
-      if let value = value(of: item, state.settings, glyphs: g) {
-        screen.put("< \(value) >", row: row, column: left + 4 + labelWidth, style: Style(bold: selected))
+      let column = left + 4 + labelWidth
+      if item == .name {
+        if let field = state.nameField {
+          FieldView.draw(
+            field, row: row, column: column, width: max(1, min(34, state.width - column - 1)), into: &screen)
+        } else {
+          let name = state.settings.name ?? "(your login name)"
+          screen.put(name, row: row, column: column, style: Style(bold: selected, dim: state.settings.name == nil))
+        }
+      } else if let value = value(of: item, state.settings, glyphs: g) {
+        screen.put("< \(value) >", row: row, column: column, style: Style(bold: selected))
       }
     }
-    let legend = Fit.legend(
-      [("\(g.upDown) choose", 2), ("\(g.leftRight) change", 0), ("Esc back", 1)], separator: g.separator,
-      width: state.width - 1)
+    if let problem = state.nameProblem {
+      let lines = Fit.wrap(problem, width: state.width - 2)
+      for (index, line) in lines.enumerated() {
+        screen.putCentred(line, row: state.height - 2 - lines.count + index, style: Style(bold: true, color: .warning))
+      }
+    }
+    let items =
+      state.nameField != nil
+      ? [("type your name", 2), ("Enter keep", 0), ("Esc cancel", 1)]
+      : [("\(g.upDown) choose", 2), ("\(g.leftRight) change", 0)]
+        + (state.optionSelection == .name ? [("Enter type it", 3)] : []) + [("Esc back", 1)]
+    let legend = Fit.legend(items, separator: g.separator, width: state.width - 1)
     screen.put(" " + legend, row: state.height - 1, column: 0, style: Style(dim: true))
   }
 
@@ -95,7 +118,7 @@ public enum OptionsView {
     switch item {
     case .size: return "\(settings.size)\(g.times)\(settings.size)"
     case .k: return "\(settings.k)"
-    case .level: return settings.aiLevel.rawValue
+    case .level: return settings.aiLevel.shown(on: settings.rules)
     case .first:
       switch settings.first {
       case .me: return "me"
@@ -103,7 +126,7 @@ public enum OptionsView {
       case .random: return "coin toss"
       }
     case .records: return settings.records ? "yes" : "no"
-    case .back: return nil
+    case .name, .back: return nil
     }
   }
 

@@ -8,7 +8,7 @@ public enum Opponent: Sendable, Equatable {
 }
 
 /// Results across the games of one session. For games against the computer "first" is the player and
-/// "second" the computer; for hot-seat games they are X and O.
+/// "second" the computer; for hot-seat games they are the two players, P1 and P2 (who take turns being X).
 public struct Score: Sendable, Equatable {
   public var first = 0
   public var second = 0
@@ -22,8 +22,11 @@ public struct Match: Sendable, Equatable {
   public let opponent: Opponent
   public let rules: Rules
   public var game: Game
-  /// The mark the player has in this game (against the computer); X for hot-seat games.
+  /// The mark the player has in this game (against the computer); in hot-seat games, P1's mark: X in the
+  /// first game, then O and X in turn, so the players take turns moving first (as a network rematch does).
   public var humanMark: Mark
+  /// Games begun in this match (the next one's number less one).
+  public var gamesStarted = 0
   public var cursor: Position
   public var score = Score()
   /// Set while the computer is choosing a move.
@@ -49,6 +52,9 @@ public struct Match: Sendable, Equatable {
     return false
   }
 
+  /// Who has `mark` in a hot-seat game: "P1" or "P2".
+  public func player(with mark: Mark) -> String { mark == humanMark ? "P1" : "P2" }
+
   /// Whether the computer is to move now.
   public var computerToMove: Bool { isComputerGame && !game.isOver && game.turn != humanMark }
 
@@ -57,8 +63,18 @@ public struct Match: Sendable, Equatable {
     switch outcome.winner {
     case nil: score.draws += sign
     case .some(let mark):
-      let firstWon = isComputerGame ? mark == humanMark : mark == .x
+      let firstWon = mark == humanMark
       if firstWon { score.first += sign } else { score.second += sign }
     }
   }
+}
+
+/// What a match leaves behind when the player returns to the lobby: its score and how many games it had, so
+/// that starting the same kind of match again (the same opponent and rules) carries on from there.
+public struct MatchRecord: Sendable, Equatable {
+  public var score: Score
+  public var gamesStarted: Int
+
+  /// The kind of match a record belongs to.
+  static func key(_ opponent: Opponent, _ rules: Rules) -> String { "\(opponent) \(rules)" }
 }

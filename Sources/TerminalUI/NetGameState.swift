@@ -21,8 +21,14 @@ public struct NetGameState: Sendable, Equatable {
   public var wins = 0
   public var losses = 0
   public var draws = 0
-  public var chat: [String] = []
-  /// The chat line being typed, when typing.
+  /// The conversation and the match's notes ("· Game 2: …"), oldest first, at most `chatHistory` of them.
+  public private(set) var chat: [ChatLine] = []
+  /// How many of the latest messages are below the chat pane because the player scrolled back (PgUp).
+  public private(set) var chatBack = 0
+  /// How many messages came while scrolled back: marked until the player scrolls down to them.
+  public private(set) var chatUnread = 0
+  /// The most messages kept.
+  public static let chatHistory = 500
   /// The chat line being typed, while the chat field is open.
   public var chatField: TextField?
   public var chatDraft: String? {
@@ -43,9 +49,52 @@ public struct NetGameState: Sendable, Equatable {
   public var rematchOfferedByMe = false
   /// While the connection is down in the middle of a match.
   public var dropped: Dropped?
-  /// Why the match ended; any key then leaves.
+  /// Why the match ended; any key then leaves (but `r` when `canRejoin`).
   public var ended: String?
+  /// Joiner: the same host can be joined again with `r` once the match has ended.
+  public var canRejoin = false
   public var notice: String?
+
+  /// Adds a message at the bottom. While scrolled back the view stays where it is and the message counts as
+  /// unread.
+  public mutating func addChat(_ line: ChatLine) {
+    chat.append(line)
+    if chatBack > 0 {
+      chatBack += 1
+      chatUnread += 1
+    }
+    if chat.count > Self.chatHistory {
+      chat.removeFirst(chat.count - Self.chatHistory)
+      chatBack = min(chatBack, chat.count - 1)
+    }
+  }
+
+  /// Scrolls the chat by `messages` (positive: back to older ones), at most `deepest` back (the pane full of the
+  /// first messages); at the bottom nothing is unread.
+  public mutating func scrollChat(by messages: Int, deepest: Int? = nil) {
+    chatBack = min(max(0, chatBack + messages), max(0, min(deepest ?? chat.count - 1, chat.count - 1)))
+    chatUnread = min(chatUnread, chatBack)
+  }
+
+  /// One entry of the chat pane. A peer's words stay `PeerText` until drawn, so they reach the screen only
+  /// through the sanitiser.
+  public enum ChatLine: Sendable, Equatable {
+    /// What the opponent said (`name` nil before its hello).
+    case peer(name: PeerText?, text: PeerText)
+    /// What this player sent.
+    case mine(String)
+    /// A note of the match: a game begun, the connection dropped ("· …").
+    case note(String)
+
+    /// The line as shown: "bob: hi", "you: hi", "· Game 2: …" ("* Game 2: …" in ASCII).
+    public func shown(in glyphs: Glyphs = .unicode) -> String {
+      switch self {
+      case .peer(let name, let text): return "\(name.map { "\($0)" } ?? "Your opponent"): \(text)"
+      case .mine(let text): return "you: \(text)"
+      case .note(let text): return (glyphs == .ascii ? "* " : "· ") + text
+      }
+    }
+  }
 
   public init(isHost: Bool, myName: String) {
     self.isHost = isHost

@@ -3,93 +3,92 @@ import GameCore
 /// Draws a networked match: who plays whom (with the opponent's key), the board, the status line, chat,
 /// any trust question as a dialog, and the key legend.
 public enum NetGameView {
-  /// Rows for chat below the status line.
-  static let chatRows = 4
-
-  public static func layout(for state: UIState) -> BoardLayout? {
+  /// Where the board and its panel go on this screen, or nil when no game is on or the board does not fit.
+  static func screenLayout(for state: UIState) -> NetScreenLayout? {
     guard let net = state.net, let game = net.game else { return nil }
-    return GameView.layout(
-      rules: game.rules, width: state.width, height: state.height, extraRows: chatRows + 1 + net.warnings.count)
+    return NetScreenLayout.make(net, rules: game.rules, width: state.width, height: state.height)
   }
 
-  /// The smallest terminal a networked match fits in.
-  public static func minimumSize(_ net: NetGameState) -> (width: Int, height: Int) {
+  /// The smallest terminal the page can be drawn in: a game's board, or else (and whenever a dialog is up)
+  /// the room a dialog takes, which is less, so a question is never hidden behind the size message.
+  public static func minimumSize(_ net: NetGameState, width: Int) -> (width: Int, height: Int) {
+    if let dialog = dialog(net, glyphs: .ascii) {
+      // The box with its frame, and the legend below it.
+      let body = dialogBody(dialog.lines, footer: dialog.footer, width: max(width, 40)).body
+      return (40, max(12, body.count + 3))
+    }
+    if net.game == nil { return (40, 12) }
     guard let rules = net.game?.rules else { return (40, 12) }
-    let board = GameView.minimumSize(for: rules)
-    return (board.width, board.height + chatRows + 1 + net.warnings.count)
+    return NetScreenLayout.minimumSize(net, rules: rules, width: width)
   }
 
-  /// The board's place below the header and warnings (used for drawing and for mouse clicks).
-  public static func boardLayout(for state: UIState) -> BoardLayout? {
-    guard let net = state.net, let layout = layout(for: state) else { return nil }
-    let top = max(layout.top, 3 + net.warnings.count)
-    return BoardLayout(rules: layout.rules, kind: layout.kind, top: top, left: layout.left)
-  }
+  /// The board's place (for drawing and for mouse clicks), or nil when it is not on the screen: then no move
+  /// is taken.
+  public static func boardLayout(for state: UIState) -> BoardLayout? { screenLayout(for: state)?.board }
 
   public static func draw(_ state: UIState, net: NetGameState, into screen: inout ScreenBuffer) {
     let g = state.glyphs
     let peer = net.peerName.map { "\($0)" } ?? "opponent"
     screen.put(" tictactoe", row: 0, column: 0, style: Style(bold: true, color: .title))
-    let score = "You \(net.wins)\(g.separator)\(peer) \(net.losses)\(g.separator)draws \(net.draws)"
-    if net.game != nil { screen.put(score, row: 0, column: max(0, state.width - score.count - 1)) }
-    var subtitle = net.isHost ? "Hosting as \(net.myName)" : "Joined as \(net.myName)"
-    if let name = net.peerName { subtitle += " vs \(name)" }
-    if let fingerprint = net.peerFingerprint { subtitle += " \(fingerprint)" }
-    screen.put(
-      " " + Fit.clip(subtitle, width: state.width - 2, ellipsis: g.ellipsis), row: 1, column: 0, style: Style(dim: true)
-    )
-    var row = 2
+    // The score right of the title, the opponent's name dropped when a long one would run into it.
+    let scores = [peer, "them"].map {
+      "You \(net.wins)\(g.separator)\($0) \(net.losses)\(g.separator)draws \(net.draws)"
+    }
+    if net.game != nil, let score = scores.first(where: { 11 + $0.count + 1 <= state.width }) {
+      screen.put(score, row: 0, column: state.width - score.count - 1)
+    }
+    let header = NetScreenLayout.headerLines(net, width: state.width)
+    let subtitleCount = NetScreenLayout.subtitleLines(net, width: state.width).count
+    for (index, line) in header.enumerated() {
+      let isWarning = index >= subtitleCount
+      screen.put(
+        " " + line, row: 1 + index, column: 0,
+        style: isWarning ? Style(bold: true, color: .warning) : Style(dim: true))
+    }
+    var row = 1 + header.count
     if net.game == nil, let connection = net.connection {
-      screen.put(
-        " " + Fit.clip(connection, width: state.width - 2, ellipsis: g.ellipsis), row: row, column: 0,
-        style: Style(dim: true))
-      row += 1
+      for line in Fit.wrap(connection, width: state.width - 2) {
+        screen.put(" " + line, row: row, column: 0, style: Style(dim: true))
+        row += 1
+      }
     }
-    for warning in net.warnings {
-      screen.put(
-        " " + Fit.clip("! " + warning, width: state.width - 2, ellipsis: g.ellipsis), row: row, column: 0,
-        style: Style(bold: true, color: .warning))
-      row += 1
-    }
-    if let game = net.game, let shifted = boardLayout(for: state) {
-      GameView.drawBoard(game, cursor: net.myTurn ? net.cursor : nil, layout: shifted, glyphs: g, into: &screen)
-      let (status, style) = statusLine(net, game: game, glyphs: g)
-      let statusRow = shifted.top + shifted.height + 1
-      screen.putCentred(Fit.clip(status, width: state.width, ellipsis: g.ellipsis), row: statusRow, style: style)
-      drawChat(net, from: statusRow + 1, state: state, into: &screen)
-    } else {
+    if let game = net.game, let layout = screenLayout(for: state) {
+      GameView.drawBoard(game, cursor: net.myTurn ? net.cursor : nil, layout: layout.board, glyphs: g, into: &screen)
+      NetPanelView.draw(net, game: game, layout: layout, glyphs: g, into: &screen)
+    } else if net.game == nil {
       // The joiner knows the host (its hello came) but has no game yet: the host is deciding whether to let
       // it in (or the coin is being tossed, a moment).
       if !net.isHost, net.ended == nil, net.question == nil, let host = net.peerName {
-        screen.putCentred(
-          Fit.clip("Waiting for \(host) to let you in\(g.ellipsis)", width: state.width, ellipsis: g.ellipsis),
-          row: state.height - 3, style: Style(bold: true))
-      }
-      for (index, line) in net.info.suffix(max(0, state.height - row - 4)).enumerated() {
-        screen.put(" " + Fit.clip(line, width: state.width - 2, ellipsis: g.ellipsis), row: row + 1 + index, column: 0)
-      }
-      if let ended = net.ended {
-        // Whole, as OpenSSH prints its warnings: both fingerprints, the file and line, the command to run.
-        let lines = endedLines(ended, width: state.width - 2)
-        let top = max(row + 1, state.height - 2 - lines.count)
-        for (index, line) in lines.enumerated() where top + index < state.height - 1 {
-          screen.put(
-            " " + Fit.clip(line, width: state.width - 2, ellipsis: g.ellipsis), row: top + index, column: 0,
-            style: index == 0 ? Style(bold: true, color: .warning) : .plain)
+        let lines = Fit.wrap("Waiting for \(host) to let you in.", width: state.width - 2)
+        for (index, line) in lines.enumerated() {
+          screen.putCentred(line, row: state.height - 2 - lines.count + index, style: Style(bold: true))
         }
       }
+      // Each line whole (an address with its zone, an invite), wrapped at spaces; the latest lines when not all
+      // fit.
+      let lines = net.info.flatMap { ChatPane.wrap($0, width: state.width - 2) }
+      for (index, line) in lines.suffix(max(0, state.height - row - 4)).enumerated() {
+        screen.put(" " + line, row: row + 1 + index, column: 0)
+      }
     }
-    if let question = net.question { drawQuestion(question, state: state, into: &screen) }
-    switch net.confirming {
-    case .leave:
-      drawDialog(
-        ["Leave the match?", "The game in progress counts as a loss for you, and a win for \(peerLabel(net))."],
-        footer: "y leave\(g.separator)n stay", state: state, into: &screen)
-    case .resign:
-      drawDialog(
-        ["Resign this game?", "It counts as a loss for you, and a win for \(peerLabel(net))."],
-        footer: "y resign\(g.separator)n play on", state: state, into: &screen)
-    case nil: break
+    if let ended = net.ended, screenLayout(for: state) == nil || net.game == nil {
+      // Whole, as OpenSSH prints its warnings: both fingerprints, the file and line, the command to run.
+      let lines = endedLines(ended, width: state.width - 2)
+      let top = max(row + 1, state.height - 2 - lines.count)
+      for (index, line) in lines.enumerated() where top + index < state.height - 1 {
+        screen.put(
+          " " + Fit.clip(line, width: state.width - 2, ellipsis: g.ellipsis), row: top + index, column: 0,
+          style: index == 0 ? Style(bold: true, color: .warning) : .plain)
+      }
+    }
+    if let dialog = dialog(net, glyphs: g) {
+      let box = drawDialog(dialog.lines, footer: dialog.footer, state: state, into: &screen)
+      if let field = net.question?.entryField {
+        let label = "Fingerprint: "
+        FieldView.draw(
+          field, row: box.lastRow, column: box.left + 2 + label.count, width: max(1, box.inner - label.count),
+          into: &screen)
+      }
     }
     screen.put(
       " " + legend(net, width: state.width - 1, glyphs: g), row: state.height - 1, column: 0, style: Style(dim: true))
@@ -133,67 +132,49 @@ public enum NetGameView {
     }
   }
 
-  static func statusLine(_ net: NetGameState, game: Game, glyphs g: Glyphs) -> (String, Style) {
-    if let ended = net.ended { return (ended, Style(bold: true, color: .warning)) }
-    let peer = peerLabel(net)
-    if let dropped = net.dropped, net.result == nil {
-      if dropped.claimable {
-        return ("\(peer) did not come back: w claim the win\(g.separator)q leave", Style(bold: true, color: .warning))
+  /// The dialog that is up, if any: the trust question (its last line the fingerprint field's label while the
+  /// field is open), or the question before leaving or resigning.
+  static func dialog(_ net: NetGameState, glyphs g: Glyphs) -> (lines: [String], footer: String)? {
+    if let question = net.question {
+      var lines = question.lines
+      if let problem = question.problem { lines += ["", "! " + problem] }
+      if question.entryField != nil {
+        return (lines + ["", "Fingerprint: "], "Enter check\(g.separator)Esc back")
       }
-      let waiting =
-        net.isHost ? "waiting for \(peer) to reconnect" : "reconnecting"
-      return ("Connection lost: \(waiting) (\(dropped.clock))", Style(bold: true, color: .warning))
+      return (lines + ["", "Or type or paste their fingerprint to check it."], "y accept\(g.separator)n refuse")
     }
-    if let notice = net.notice { return (notice, Style(bold: true, color: .warning)) }
-    if let result = net.result {
-      let rematch =
-        net.rematchOfferedByPeer
-        ? "\(peer) offers a rematch: n to accept" : (net.rematchOfferedByMe ? "rematch offered" : "n rematch")
-      return ("\(result)  \(rematch)\(g.separator)q leave", Style(bold: true, color: .accent))
-    }
-    if net.myTurn { return ("Your turn (\(net.myMark.map { "\($0)" } ?? "?"))", Style(bold: true)) }
-    return ("Waiting for \(peer)\(g.ellipsis)", Style(dim: true))
-  }
-
-  static func drawChat(_ net: NetGameState, from top: Int, state: UIState, into screen: inout ScreenBuffer) {
-    let lines = Array(net.chat.suffix(chatRows - 1))
-    for (index, line) in lines.enumerated() where top + index < state.height - 1 {
-      screen.put(
-        " " + Fit.clip(line, width: state.width - 2, ellipsis: state.glyphs.ellipsis), row: top + index, column: 0)
-    }
-    let row = top + lines.count
-    if let field = net.chatField, row < state.height - 1 {
-      screen.put(" say: ", row: row, column: 0, style: Style(bold: true))
-      FieldView.draw(field, row: row, column: 6, width: max(1, state.width - 7), into: &screen)
+    switch net.confirming {
+    case .leave:
+      return (
+        ["Leave the match?", "The game in progress counts as a loss for you, and a win for \(peerLabel(net))."],
+        "y leave\(g.separator)n stay"
+      )
+    case .resign:
+      return (
+        ["Resign this game?", "It counts as a loss for you, and a win for \(peerLabel(net))."],
+        "y resign\(g.separator)n play on"
+      )
+    case nil: return nil
     }
   }
 
-  static func drawQuestion(_ question: NetGameState.TrustPrompt, state: UIState, into screen: inout ScreenBuffer) {
-    let g = state.glyphs
-    var lines = question.lines
-    if let problem = question.problem { lines += ["", "! " + problem] }
-    if let field = question.entryField {
-      let label = "Fingerprint: "
-      lines += ["", label]
-      let box = drawDialog(lines, footer: "Enter check\(g.separator)Esc back", state: state, into: &screen)
-      FieldView.draw(
-        field, row: box.top + lines.count, column: box.left + 2 + label.count, width: max(1, box.inner - label.count),
-        into: &screen)
-    } else {
-      lines += ["", "Or type or paste their fingerprint to check it."]
-      drawDialog(lines, footer: "y accept\(g.separator)n refuse", state: state, into: &screen)
-    }
+  /// A dialog's lines wrapped whole to the box it gets on a screen `width` wide: the box's inner width, the
+  /// wrapped lines, and how many of them are `lines` (the rest: a gap and the footer).
+  static func dialogBody(_ lines: [String], footer: String, width: Int) -> (inner: Int, body: [String], text: Int) {
+    let inner = min(width - 4, max(30, (lines + [footer]).map(\.count).max() ?? 0))
+    let wrap = { (line: String) in line.isEmpty ? [""] : endedLines(line, width: inner) }
+    let text = lines.flatMap(wrap)
+    return (inner, text + ["", footer].flatMap(wrap), text.count)
   }
 
-  /// A box in the middle of the screen: `lines`, a blank line, and `footer`. Returns where it went: line i of
-  /// `lines` is on row top + 1 + i, its text from column left + 2, at most `inner` columns.
+  /// A box in the middle of the screen: `lines`, each wrapped whole, a blank line, and `footer`. Returns where it
+  /// went: the row of the last line of `lines` (`lastRow`), text from column left + 2, at most `inner` columns.
   @discardableResult
   static func drawDialog(_ lines: [String], footer: String, state: UIState, into screen: inout ScreenBuffer) -> (
-    top: Int, left: Int, inner: Int
+    lastRow: Int, left: Int, inner: Int
   ) {
     let g = state.glyphs
-    let body = lines + ["", footer]
-    let inner = min(state.width - 4, max(30, body.map(\.count).max() ?? 0))
+    let (inner, body, textCount) = dialogBody(lines, footer: footer, width: state.width)
     let top = max(0, (state.height - body.count - 2) / 2)
     let left = max(0, (state.width - inner - 4) / 2)
     let horizontal = String(repeating: g.horizontal, count: inner + 2)
@@ -205,7 +186,7 @@ public enum NetGameView {
         row: top + 1 + index, column: left, style: Style(bold: index == 0))
     }
     screen.put("\(g.bottomLeft)\(horizontal)\(g.bottomRight)", row: top + body.count + 1, column: left)
-    return (top, left, inner)
+    return (top + textCount, left, inner)
   }
 
   /// The opponent's name as shown, or "your opponent" before its hello.
@@ -214,7 +195,7 @@ public enum NetGameView {
   }
 
   static func legend(_ net: NetGameState, width: Int, glyphs g: Glyphs) -> String {
-    if net.ended != nil { return "any key: leave" }
+    if net.ended != nil { return net.canRejoin ? "r join again\(g.separator)any other key: leave" : "any key: leave" }
     if let confirming = net.confirming {
       return confirming == .leave
         ? "y leave the match\(g.separator)n or Esc stay" : "y resign\(g.separator)n or Esc play on"

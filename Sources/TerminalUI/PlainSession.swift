@@ -1,8 +1,8 @@
 import GameCore
 
-/// The plain line mode, for screen readers and scripts: the board as text after every move, moves read as
-/// a cell number or "row,col", errors on lines starting "error:", and a final "result:" line. Pure: the
-/// driver feeds it lines and computer moves and prints what it returns.
+/// The plain line mode, for screen readers and scripts: the board as text after every move, moves read as a
+/// coordinate ("h8"), a cell number or "row,col", errors on lines starting "error:", and a final "result:" line.
+/// Pure: the driver feeds it lines and computer moves and prints what it returns.
 public struct PlainSession: Sendable {
   public private(set) var game: Game
   public let opponent: Opponent
@@ -28,16 +28,14 @@ public struct PlainSession: Sendable {
   /// The opening text: who plays what, how to enter moves, and the empty board.
   public func introduction() -> String {
     let rules = game.rules
-    var lines = ["tictactoe: \(rules.rows)x\(rules.columns), \(rules.k) in a row."]
+    var lines = ["tictactoe: \(rules)."]
     switch opponent {
     case .computer(let level):
-      lines.append("You play \(humanMark) against the computer (\(level)). X moves first.")
+      lines.append("You play \(humanMark) against the computer (\(level.shown(on: rules))). X moves first.")
     case .hotseat:
       lines.append("Two players: X moves first, then O.")
     }
-    lines.append(
-      "Enter a move as a cell number (1-\(rules.cellCount), row by row from the top left) or as row,col."
-        + " Other commands: undo, help, quit.")
+    lines += PlainSession.howToMove(rules) + ["Other commands: undo, help, quit."]
     return lines.joined(separator: "\n") + "\n" + boardText() + "\n"
   }
 
@@ -51,8 +49,6 @@ public struct PlainSession: Sendable {
   public mutating func handle(line raw: String) -> String {
     let line = raw.trimmingSpaces().lowercased()
     switch line {
-    case "":
-      return "error: type a cell number (1-\(game.rules.cellCount)) or row,col\n"
     case "help", "h", "?":
       return introduction()
     case "undo", "u":
@@ -60,27 +56,25 @@ public struct PlainSession: Sendable {
     default:
       break
     }
-    if let number = Int(line), Position(cellNumber: number, rules: game.rules) == nil {
-      return "error: there is no cell \(number); cells are numbered 1-\(game.rules.cellCount)\n"
+    switch PlainSession.readMove(raw, rules: game.rules) {
+    case .failure(let error):
+      return "error: \(error)\n"
+    case .success(let position):
+      if computerToMove { return "error: it is the computer's turn\n" }
+      return play(position, announce: nil)
     }
-    guard let position = parse(line) else {
-      return
-        "error: \"\(raw.trimmingSpaces())\" is not a move; type a cell number (1-\(game.rules.cellCount)) or row,col\n"
-    }
-    if computerToMove { return "error: it is the computer's turn\n" }
-    return play(position, announce: nil)
   }
 
   /// Applies the computer's move and returns the text to print.
   public mutating func computerMoved(_ position: Position) -> String {
-    play(position, announce: "computer plays \(position.cellNumber(in: game.rules)) (\(position))")
+    play(position, announce: "computer plays \(PlainSession.moveName(position, rules: game.rules))")
   }
 
   private mutating func play(_ position: Position, announce: String?) -> String {
     do {
       try game.play(position)
     } catch {
-      return "error: \(error)\n"
+      return "error: \(PlainSession.describe(error, rules: game.rules))\n"
     }
     var text = announce.map { $0 + "\n" } ?? ""
     text += boardText() + "\n"
@@ -103,27 +97,63 @@ public struct PlainSession: Sendable {
     return "undone\n" + boardText() + "\n"
   }
 
-  /// "5" (cell number) or "2,3" / "2 3" (row, column; 1-based).
-  func parse(_ line: String) -> Position? { PlainSession.parse(line, rules: game.rules) }
+  /// Reads a move typed for `rules` in any of the forms `Coordinates` reads; when it names no cell, why, as the
+  /// player is told it after "error: ".
+  public static func readMove(_ raw: String, rules: Rules) -> Result<Position, PlainMoveError> {
+    switch Coordinates(rules).parse(raw) {
+    case .success(let position): return .success(position)
+    case .failure(.empty): return .failure(PlainMoveError(description: hint(rules)))
+    case .failure(.notAMove(let text)):
+      return .failure(PlainMoveError(description: "\"\(text)\" is not a move; \(hint(rules))"))
+    case .failure(let error): return .failure(PlainMoveError(description: error.description))
+    }
+  }
 
-  /// Parses a move typed for `rules`: a cell number or row,col (1-based); nil when it is not a move.
-  public static func parse(_ line: String, rules: Rules) -> Position? {
-    let parts = line.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-    if parts.count == 1, !line.contains(","), let number = Int(parts[0]) {
-      return Position(cellNumber: number, rules: rules)
+  /// What to type: "type a cell number (1-9) or row,col", with coordinates on boards larger than 3×3.
+  static func hint(_ rules: Rules) -> String {
+    guard BoardLayout.isLabelled(rules) else { return "type a cell number (1-\(rules.cellCount)) or row,col" }
+    return "type a coordinate (\(Coordinates(rules).range)), a cell number (1-\(rules.cellCount)) or row,col"
+  }
+
+  /// The introduction's lines on the forms a move is typed in, both ways of counting rows side by side, each
+  /// line within 80 columns.
+  static func howToMove(_ rules: Rules) -> [String] {
+    guard BoardLayout.isLabelled(rules) else {
+      return ["Enter a move as a cell number (1-\(rules.cellCount), row by row from the top left) or as row,col."]
     }
-    if parts.count == 2, let row = Int(parts[0]), let column = Int(parts[1]) {
-      return Position(row: row - 1, column: column - 1)
+    let names = Coordinates(rules)
+    let centre = names.name(of: Position(row: rules.rows / 2, column: rules.columns / 2))
+    let columns = "a-\(names.columnName(rules.columns - 1))"
+    return [
+      "Type a move as a coordinate such as \(centre) (column \(columns), row 1-\(rules.rows) from the bottom),",
+      "a cell number (1-\(rules.cellCount), from the top left) or row,col (rows from the top).",
+    ]
+  }
+
+  /// A refused move in the words of the board: "e5 is already taken by X" where the board has coordinates.
+  public static func describe(_ error: MoveError, rules: Rules) -> String {
+    guard BoardLayout.isLabelled(rules) else { return error.description }
+    switch error {
+    case .occupied(let position, let mark): return "\(moveName(position, rules: rules)) is already taken by \(mark)"
+    default: return error.description
     }
-    return nil
+  }
+
+  /// How a move is named in messages: "h8" on a board with coordinates, "5 (row 2, column 2)" on 3×3.
+  public static func moveName(_ position: Position, rules: Rules) -> String {
+    guard BoardLayout.isLabelled(rules) else { return "\(position.cellNumber(in: rules)) (\(position))" }
+    return Coordinates(rules).name(of: position)
   }
 
   /// The board, one text line per row: marks as X and O, empty cells as their numbers.
   public func boardText() -> String { PlainSession.boardText(game) }
 
-  /// `game`'s board as text lines: marks as X and O, empty cells as their numbers.
+  /// `game`'s board as text lines. On 3×3: marks as X and O, empty cells as their numbers, ruled. Larger: one
+  /// line per row, the row number (from the bottom) first, "." for an empty cell, the column letters on the
+  /// first line: 15×15 takes 32 columns.
   public static func boardText(_ game: Game) -> String {
     let rules = game.rules
+    if BoardLayout.isLabelled(rules) { return labelledBoardText(game) }
     let width = String(rules.cellCount).count
     var rows: [String] = []
     for r in 0..<rules.rows {
@@ -138,6 +168,23 @@ public struct PlainSession: Sendable {
     let rule = Array(repeating: String(repeating: "-", count: width + 2), count: rules.columns).joined(separator: "+")
     return rows.joined(separator: "\n" + rule + "\n")
   }
+
+  static func labelledBoardText(_ game: Game) -> String {
+    let rules = game.rules
+    let names = Coordinates(rules)
+    var lines = ["   " + (0..<rules.columns).map(names.columnName).joined(separator: " ")]
+    for r in 0..<rules.rows {
+      let number = names.rowName(r)
+      let cells = (0..<rules.columns).map { c in game.board[Position(row: r, column: c)].map { "\($0)" } ?? "." }
+      lines.append(String(repeating: " ", count: 2 - number.count) + number + " " + cells.joined(separator: " "))
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// Why a typed line is not a move, in the words plain mode prints after "error: ".
+public struct PlainMoveError: Error, Sendable, Equatable, CustomStringConvertible {
+  public let description: String
 }
 
 extension String {

@@ -25,7 +25,7 @@ public enum Renderer {
   /// The smallest terminal the current page can be drawn in.
   public static func minimumSize(_ state: UIState) -> (width: Int, height: Int) {
     if state.page == .game, let rules = state.match?.rules { return GameView.minimumSize(for: rules) }
-    if state.page == .network, let net = state.net { return NetGameView.minimumSize(net) }
+    if state.page == .network, let net = state.net { return NetGameView.minimumSize(net, width: state.width) }
     return LobbyView.minimumSize
   }
 

@@ -1,4 +1,5 @@
 import UntrustedText
+
 /// One character cell of the screen.
 public struct ScreenCell: Sendable, Hashable {
   public var character: Character

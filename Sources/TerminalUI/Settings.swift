@@ -31,3 +31,11 @@ public struct Settings: Sendable, Equatable {
     k = min(max(k, 3), size)
   }
 }
+
+extension AILevel {
+  /// The level as shown for a game on `rules`: "perfect" is exact only up to 16 cells; beyond, its moves come
+  /// from a search and it says so ("perfect, searching").
+  public func shown(on rules: Rules) -> String {
+    self == .perfect && rules.cellCount > AILevel.exactCells ? "perfect, searching" : rawValue
+  }
+}

@@ -22,13 +22,15 @@ public enum Effect: Sendable, Equatable {
   case netAnswer(Bool)
   /// Leave the networked match (saying goodbye) and return to the lobby.
   case netLeave
+  /// The match is over for the joiner (its host restarted, say): join the same host again.
+  case netRejoin
   /// Clear the terminal and draw the whole screen again (Ctrl-L): another program wrote over it.
   case repaint
 }
 
 /// The terminal UI's state machine: keys and computer moves in, new state and effects out. No I/O.
 public struct UIController: Sendable {
-  public private(set) var state: UIState
+  public internal(set) var state: UIState
 
   public init(state: UIState) {
     self.state = state
@@ -58,7 +60,9 @@ public struct UIController: Sendable {
     }
     switch state.page {
     case .lobby: return lobby(KeyMap.action(for: key, in: .menu))
-    case .options: return options(KeyMap.action(for: key, in: .menu))
+    case .options:
+      if state.nameField != nil { return editName(key) }
+      return options(KeyMap.action(for: key, in: .menu))
     case .game:
       let digits = state.match?.rules == .standard
       return game(KeyMap.action(for: key, in: .game(digitsPlace: digits)))
@@ -74,6 +78,7 @@ public struct UIController: Sendable {
     if state.helpVisible { return false }
     switch state.page {
     case .joinAddress: return true
+    case .options: return state.nameField != nil
     case .network: return state.net?.question != nil || state.net?.chatDraft != nil
     default: return false
     }
@@ -203,58 +208,6 @@ public struct UIController: Sendable {
     }
   }
 
-  private mutating func options(_ action: Action?) -> [Effect] {
-    switch action {
-    case .moveCursor(let rows, _):
-      state.optionSelection = step(state.optionSelection, by: rows)
-    case .adjust(let delta):
-      return adjust(state.optionSelection, by: delta)
-    case .click(let row, _):
-      if let item = OptionsView.item(atRow: row, state: state) {
-        state.optionSelection = item
-        if item == .back { return leaveOptions() }
-      }
-    case .select:
-      if state.optionSelection == .back { return leaveOptions() }
-      return adjust(state.optionSelection, by: 1)
-    case .back:
-      return leaveOptions()
-    case .help:
-      state.helpVisible = true
-    default:
-      break
-    }
-    return []
-  }
-
-  private mutating func adjust(_ item: OptionItem, by delta: Int) -> [Effect] {
-    var settings = state.settings
-    switch item {
-    case .size:
-      settings.size = wrap(settings.size + delta, in: Rules.sideRange)
-      // A new board comes with its natural k, as `--size` gives it: 3 on 3×3, 4 on 4×4, five in a row above.
-      settings.k = min(settings.size, 5)
-      settings.clamp()
-    case .k:
-      settings.k = wrap(settings.k + delta, in: 3...settings.size)
-    case .level:
-      settings.aiLevel = step(settings.aiLevel, by: delta, wrapping: true)
-    case .first:
-      settings.first = step(settings.first, by: delta, wrapping: true)
-    case .records:
-      settings.records.toggle()
-    case .back:
-      return []
-    }
-    state.settings = settings
-    return []
-  }
-
-  private mutating func leaveOptions() -> [Effect] {
-    state.page = .lobby
-    return [.saveSettings(state.settings)]
-  }
-
   private mutating func quit() -> [Effect] {
     state.quitRequested = true
     return [.quit]
@@ -263,7 +216,17 @@ public struct UIController: Sendable {
   // MARK: - Game
 
   private mutating func startMatch(_ opponent: Opponent) -> [Effect] {
-    state.match = Match(opponent: opponent, rules: state.settings.rules, humanMark: .x)
+    // The score is kept across returns to the lobby: the same opponent and rules carry on where they were.
+    if let old = state.match {
+      state.records[MatchRecord.key(old.opponent, old.rules)] = MatchRecord(
+        score: old.score, gamesStarted: old.gamesStarted)
+    }
+    var match = Match(opponent: opponent, rules: state.settings.rules, humanMark: .x)
+    if let record = state.records[MatchRecord.key(opponent, match.rules)] {
+      match.score = record.score
+      match.gamesStarted = record.gamesStarted
+    }
+    state.match = match
     state.page = .game
     return newGame()
   }
@@ -277,7 +240,13 @@ public struct UIController: Sendable {
     case .random: humanFirst = Bool.random(using: &state.random)
     }
     match.game = Game(rules: match.rules)
-    match.humanMark = match.isComputerGame && !humanFirst ? .o : .x
+    if match.isComputerGame {
+      match.humanMark = humanFirst ? .x : .o
+    } else {
+      // Hot seat: P1 is X in odd games, O in even ones.
+      match.humanMark = match.gamesStarted.isMultiple(of: 2) ? .x : .o
+    }
+    match.gamesStarted += 1
     match.aiThinking = false
     match.notice = nil
     match.token += 1
@@ -298,6 +267,7 @@ public struct UIController: Sendable {
 
   private mutating func game(_ action: Action?) -> [Effect] {
     guard var match = state.match else { return [] }
+    if GameView.layout(for: state) == nil, action?.isOnTheBoard == true { return [] }  // nothing played unseen
     match.notice = nil
     state.match = match
     switch action {
@@ -398,181 +368,5 @@ public struct UIController: Sendable {
     } else {
       state.lanSelection = position - items.count
     }
-  }
-
-  // MARK: - Network
-
-  private mutating func joinAddress(_ key: Key) -> [Effect] {
-    switch key {
-    case .escape:
-      state.page = .lobby
-    case .enter:
-      let address = state.addressDraft.trimmingSpaces()
-      guard !address.isEmpty else { return [] }
-      state.joiningAddress = address
-      return [.join(address)]
-    case .function(1):
-      // `?` is typed into the field here: F1 is the help.
-      state.helpVisible = true
-    case .up, .down:
-      let recent = state.recentAddresses
-      guard !recent.isEmpty else { return [] }
-      let index = recent.firstIndex(of: state.addressDraft) ?? -1
-      let next = key == .down ? index + 1 : index - 1
-      state.addressDraft = recent[(next + recent.count) % recent.count]
-    default:
-      state.addressField.handle(key)
-    }
-    return []
-  }
-
-  private mutating func network(_ key: Key) -> [Effect] {
-    guard var net = state.net else { return [] }
-    if key == .resize { return [] }
-    if net.ended != nil { return [.netLeave] }
-    net.notice = nil
-    defer { state.net = net }
-    if var question = net.question {
-      defer { net.question = question }
-      return trustAnswer(key, &question)
-    }
-    if let confirming = net.confirming {
-      switch key {
-      case .character("y"), .character("Y"):
-        net.confirming = nil
-        return confirming == .leave ? [.netLeave] : (net.gameInProgress ? [.netResign] : [])
-      case .character("n"), .character("N"), .escape, .character("q"):
-        net.confirming = nil
-      default: break
-      }
-      return []
-    }
-    if var field = net.chatField {
-      switch key {
-      case .escape: net.chatField = nil
-      case .enter:
-        net.chatField = nil
-        if !field.text.trimmingSpaces().isEmpty { return [.netChat(field.text)] }
-      default:
-        field.handle(key)
-        net.chatField = field
-      }
-      return []
-    }
-    switch key {
-    case .character("c"), .character("t"):
-      net.chatField = TextField(limit: NetGameState.chatLimit)
-      return []
-    case .character("R"):
-      if net.gameInProgress { net.confirming = .resign }
-      return []
-    case .character("v"):
-      net.notice =
-        net.verificationCode.map { "Verification code: \($0) (the same on both screens)" }
-        ?? "No verification code yet: not connected."
-      return []
-    case .character("w") where net.dropped?.claimable == true && net.result == nil:
-      return [.netClaim]
-    case .character("n"):
-      return net.result != nil ? [.netRematch] : []
-    case .character("?"), .function(1):
-      state.helpVisible = true
-      return []
-    default:
-      break
-    }
-    let digits = net.game?.rules == .standard
-    switch KeyMap.action(for: key, in: .game(digitsPlace: digits)) {
-    case .moveCursor(let rows, let columns):
-      guard let rules = net.game?.rules else { return [] }
-      net.cursor.row = min(max(net.cursor.row + rows, 0), rules.rows - 1)
-      net.cursor.column = min(max(net.cursor.column + columns, 0), rules.columns - 1)
-    case .place:
-      return placeNetwork(net.cursor, &net)
-    case .placeNumber(let number):
-      guard let rules = net.game?.rules, let position = Position(cellNumber: number, rules: rules) else { return [] }
-      net.cursor = position
-      return placeNetwork(position, &net)
-    case .click(let row, let column):
-      state.net = net
-      guard let position = NetGameView.boardLayout(for: state)?.position(atRow: row, column: column) else { return [] }
-      net.cursor = position
-      return placeNetwork(position, &net)
-    case .back:
-      // Leaving a game in progress loses it: asked first, so that one Esc too many (after chat) ends nothing.
-      if net.gameInProgress && net.dropped == nil {
-        net.confirming = .leave
-        return []
-      }
-      return [.netLeave]
-    default:
-      break
-    }
-    return []
-  }
-
-  /// A key at the trust question. Only a lone `y` or `n` answers; anything else printable (or pasted) goes into
-  /// the fingerprint field, and Enter there accepts only the exact key shown.
-  private func trustAnswer(_ key: Key, _ question: inout NetGameState.TrustPrompt) -> [Effect] {
-    guard var field = question.entryField else {
-      switch key {
-      case .character("y"), .character("Y"): return [.netAnswer(true)]
-      case .character("n"), .character("N"), .escape: return [.netAnswer(false)]
-      case .character(let c) where !c.isWhitespace && !c.isNewline:
-        question.entry = String(c)
-        question.problem = nil
-      case .paste(let text):
-        question.entry = text
-        question.problem = nil
-      default: break
-      }
-      return []
-    }
-    switch key {
-    case .escape:
-      question.entryField = nil
-    case .enter:
-      if question.matches(field.text) { return [.netAnswer(true)] }
-      question.entryField = nil
-      question.problem = "That does not match the key shown: nothing was accepted or stored."
-    default:
-      field.handle(key)
-      question.entryField = field
-    }
-    return []
-  }
-
-  private func placeNetwork(_ position: Position, _ net: inout NetGameState) -> [Effect] {
-    guard let game = net.game else { return [] }
-    if game.isOver {
-      net.notice = "The game is over: press n for a rematch."
-      return []
-    }
-    guard net.myTurn else {
-      net.notice = "Wait for \(net.peerName.map { "\($0)" } ?? "your opponent")'s move."
-      return []
-    }
-    if let taken = game.board[position] {
-      net.notice = "That cell is taken by \(taken). Choose an empty one."
-      return []
-    }
-    return [.netPlay(position)]
-  }
-
-  // MARK: - Helpers
-
-  private func step<T: CaseIterable & Equatable>(_ value: T, by delta: Int, wrapping: Bool = false) -> T
-  where T.AllCases == [T] {
-    let all = T.allCases
-    guard let index = all.firstIndex(of: value) else { return value }
-    let next =
-      wrapping ? (index + delta % all.count + all.count) % all.count : min(max(index + delta, 0), all.count - 1)
-    return all[next]
-  }
-
-  private func wrap(_ value: Int, in range: ClosedRange<Int>) -> Int {
-    if value > range.upperBound { return range.lowerBound }
-    if value < range.lowerBound { return range.upperBound }
-    return value
   }
 }

@@ -29,7 +29,7 @@ public enum LobbyItem: Int, Sendable, CaseIterable {
 
 /// Options screen entries.
 public enum OptionItem: Int, Sendable, CaseIterable {
-  case size, k, level, first, records, back
+  case size, k, level, first, name, records, back
 
   public var title: String {
     switch self {
@@ -38,6 +38,7 @@ public enum OptionItem: Int, Sendable, CaseIterable {
     case .level: return "Computer level"
     case .first: return "Who starts"
     case .records: return "Keep records"
+    case .name: return "Your name"
     case .back: return "Back"
     }
   }
@@ -48,10 +49,15 @@ public struct UIState: Sendable, Equatable {
   public var page = Page.lobby
   public var lobbySelection = LobbyItem.playComputer
   public var optionSelection = OptionItem.size
+  /// The name being typed in Options (Enter on "Your name" opens it), and why the last one was refused.
+  public var nameField: TextField?
+  public var nameProblem: String?
   public var settings: Settings
   public var match: Match?
   /// Local games started in this run, to number them.
   public var gamesStarted = 0
+  /// The scores of the matches played since the program started, by opponent and rules.
+  public var records: [String: MatchRecord] = [:]
   public var net: NetGameState?
   /// The address being typed on the join screen, and the last few used.
   /// The join screen's address field.

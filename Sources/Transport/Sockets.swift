@@ -287,12 +287,14 @@ public enum Sockets {
     return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1
   }
 
-  /// This machine's addresses a friend could connect to (loopback and link-local left out).
+  /// This machine's addresses a friend could connect to: loopback left out, link-local (fe80::) ones last and
+  /// with their zone, the interface they are on (`fe80::1%eth0`).
   public static func localAddresses() -> [String] {
     var list: UnsafeMutablePointer<ifaddrs>?
     guard getifaddrs(&list) == 0 else { return [] }
     defer { freeifaddrs(list) }
     var result: [String] = []
+    var linkLocal: [String] = []
     var entry = list
     while let item = entry {
       entry = item.pointee.ifa_next
@@ -305,9 +307,13 @@ public enum Sockets {
         target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: size))
       }
       let host = describe(storage).host
-      if host == "127.0.0.1" || host == "::1" || host.hasPrefix("fe80") { continue }
-      result.append(host)
+      if host == "127.0.0.1" || host == "::1" { continue }
+      if host.hasPrefix("fe80") {
+        linkLocal.append(host + "%" + String(cString: item.pointee.ifa_name))
+      } else {
+        result.append(host)
+      }
     }
-    return result
+    return result + linkLocal
   }
 }

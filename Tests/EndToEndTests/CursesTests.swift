@@ -85,11 +85,12 @@ import Testing
       try tmux.send(digit)
     }
     try tmux.send("3")
-    let screen = try tmux.waitFor(text: "X wins!")
-    #expect(screen.contains("X 1 · O 0 · draws 0"))
+    let screen = try tmux.waitFor(text: "X (P1) wins!")
+    #expect(screen.contains("P1 1 · P2 0 · draws 0"))
     #expect(screen.contains("│ X │ X │ X │"))
+    // The next game P2 is X and moves first.
     try tmux.send("n")
-    try tmux.waitFor(text: "X to move")
+    try tmux.waitFor(text: "X to move (P2)")
     try tmux.send("q")
     try tmux.waitFor(text: "EXIT=0")
   }
@@ -201,20 +202,9 @@ import Testing
     #expect(wait.timeout == -1 || wait.timeout >= 1000, "it polls with a timeout of \(wait.timeout) ms: \(last)")
   }
 
-  /// alice hosting full-screen in tmux on a random port, waiting for an opponent.
-  private func aliceHosts(_ options: String = "") throws -> (host: TmuxSession, port: Int) {
-    var alice = try Binary.sandbox().environment
-    alice["USER"] = "alice"
-    let port = 20000 + Int.random(in: 0..<20000)
-    let host = try TmuxSession(
-      command: "sh -c '\(Binary.path) host --port \(port)\(options); echo EXIT=$?; sleep 30'", environment: alice)
-    try host.waitFor(text: "Waiting for an opponent")
-    return (host, port)
-  }
-
   /// From the lobby: a join that fails leaves no recent address; one whose host answers is listed next time.
   @Test func onlyAnsweredJoinsBecomeRecentAddresses() throws {
-    let (host, port) = try aliceHosts(" --accept-new")
+    let (host, port) = try TmuxSession.aliceHosts(" --accept-new")
     defer { withExtendedLifetime(host) {} }
     let lobby = try start("")
     try lobby.waitFor(text: "Play the computer")
@@ -250,7 +240,7 @@ import Testing
   }
 
   @Test func aNetworkMatchBetweenTwoFullScreenPlayers() throws {
-    let (host, port) = try aliceHosts()
+    let (host, port) = try TmuxSession.aliceHosts()
     var bob = try Binary.sandbox().environment
     bob["USER"] = "bob"
     let joiner = try TmuxSession(
@@ -284,9 +274,10 @@ import Testing
     try second.waitFor(text: "resigned: you win!")
     try joiner.send("q")
     try joiner.waitFor(text: "EXIT=0")
-    try host.waitFor(text: "Your opponent left the game.")
-    try host.send("x")
-    try host.waitFor(text: "EXIT=30")
+    // The host hosts on for the next opponent; leaving then needs no question and exits 0.
+    try host.waitFor(text: "The match with bob is over: Your opponent left the game.")
+    try host.send("q")
+    try host.waitFor(text: "EXIT=0")
   }
 
   private func childPID(of parent: Int32) -> Int32? {

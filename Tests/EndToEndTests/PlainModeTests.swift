@@ -51,7 +51,7 @@ import Testing
     let errors = result.stdout.split(separator: "\n").filter { $0.contains("error: ") }
     #expect(errors.count == 6, "\(result.stdout)")
     #expect(result.stdout.contains("error: there is no cell 10; cells are numbered 1-9"))
-    #expect(result.stdout.contains("error: row 4, column 4 is off the 3×3 board"))
+    #expect(result.stdout.contains("error: there is no 4,4 on this 3×3 board (a1-c3)"))
     #expect(result.stdout.contains("error: row 2, column 2 is already taken by X"))
     // X: 2,2 then 3,3... O: 1,1 then 1,2; X: 1,3; no line yet, so the input runs out.
     #expect(result.status == 1)
@@ -66,6 +66,19 @@ import Testing
     #expect(result.stdout.contains("You play O against the computer (perfect)"))
     // 4×4 with 3 in a row is a win for the first player, and the perfect AI moves first here.
     #expect(result.stdout.hasSuffix("result: X wins\n"))
+  }
+
+  /// A 15×15 game typed in gomoku notation (mixed with a cell number and row,col): every line fits 80 columns.
+  @Test func aFifteenByFifteenGameInNotationFitsEightyColumns() throws {
+    // X: d8, e8, f8, g8 (as cell 112), h8 (as 8,8 from the top: row 8 is the middle either way); O: a1-d1.
+    let input = "d8\na1\ne8\nb1\nF8\nc1\n112\nd1\n8,8\n"
+    let result = try Binary.run(["play", "--ui", "plain", "--hotseat", "--size", "15", "--k", "5"], input: input)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasSuffix(" 1 O O O O . . . . . . . . . . .\nresult: X wins\n"), "\(result.stdout)")
+    #expect(result.stdout.contains(" 8 . . . X X X X X . . . . . . .\n"))
+    #expect(result.stdout.contains("   a b c d e f g h i j k l m n o\n"))
+    let widest = result.stdout.split(separator: "\n").map(\.count).max() ?? 0
+    #expect(widest <= 80, "\(result.stdout)")
   }
 
   @Test func promptsArriveBeforeInputIsGiven() throws {

@@ -228,7 +228,9 @@ import Testing
     let claimable = try host.waitFor(text: "bob did not come back: w claim the win", timeout: 15)
     #expect(claimable.contains("w claim the win"))
     try host.send("w")
-    try host.waitFor(text: "You claimed the game: your opponent did not come back within 6 seconds.")
+    // The claim ends the match; the full-screen host hosts on, saying how it ended (wrapped whole).
+    let claimed = try host.waitFor(text: "The match with bob is over: You claimed the game")
+    #expect(claimed.contains("within 6 seconds. Hosting on for the next opponent."), "\(claimed)")
     try host.send("q")
     try host.waitFor(text: "EXIT=0")
   }

@@ -43,8 +43,8 @@ enum Goldens {
      Enter select | q quit
     """,
     "won80x24": """
-     tictactoe  3×3, 3 in a row                                 X 1 · O 0 · draws 0
-     Two players take turns at this keyboard, X first
+     tictactoe  3×3, 3 in a row                               P1 1 · P2 0 · draws 0
+     Two players take turns at this keyboard: P1 is X and moves first, P2 is O
 
 
 
@@ -57,7 +57,7 @@ enum Goldens {
                                      │   │   │   │
                                      └───┴───┴───┘
 
-                              X wins!  n new game · q menu
+                           X (P1) wins!  n new game · q menu
 
 
 
@@ -69,8 +69,8 @@ enum Goldens {
      ←↑↓→/hjkl move · Enter place · 1-9 place · u undo · n new · ? help · q back
     """,
     "won80x24ascii": """
-     tictactoe  3x3, 3 in a row                                 X 1 | O 0 | draws 0
-     Two players take turns at this keyboard, X first
+     tictactoe  3x3, 3 in a row                               P1 1 | P2 0 | draws 0
+     Two players take turns at this keyboard: P1 is X and moves first, P2 is O
 
 
 
@@ -83,7 +83,7 @@ enum Goldens {
                                      |   |   |   |
                                      +---+---+---+
 
-                              X wins!  n new game | q menu
+                           X (P1) wins!  n new game | q menu
 
 
 
@@ -95,14 +95,14 @@ enum Goldens {
      arrows/hjkl move | Enter place | 1-9 place | u undo | n new | ? help | q back
     """,
     "midgame40x12ascii": """
-     tictactoe          X 0 | O 0 | draws 0
+     tictactoe        P1 0 | P2 0 | draws 0
      Two players take turns at this keyb...
 
                     X  X  .
                     O [O] .
                     .  .  .
 
-                   X to move
+                 X to move (P1)
 
 
 
@@ -112,24 +112,24 @@ enum Goldens {
      tictactoe  15×15, 5 in a row                      You 0 · Computer 0 · draws 0
      You play X against the computer (normal)
 
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  · [X] ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
-                      ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+                a  b  c  d  e  f  g  h  i  j  k  l  m  n  o
+            15  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·      1. h8
+            14  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+            13  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+            12  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+            11  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+            10  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+             9  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+             8  ·  ·  ·  ·  ·  ·  · [X] ·  ·  ·  ·  ·  ·  ·
+             7  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+             6  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+             5  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+             4  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+             3  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+             2  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
+             1  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·
 
                                The computer is thinking…
-
 
 
      ←↑↓→/hjkl move · Enter place · u undo · n new · ? help · q back
@@ -143,6 +143,7 @@ enum Goldens {
                                In a row (k)    < 3 >
                                Computer level  < normal >
                                Who starts      < me >
+                               Your name       (your login name)
                                Keep records    < yes >
 
                                Back

@@ -115,7 +115,7 @@ import UntrustedText
     net.peerFingerprint = "SHA256:abc"
     net.game = Game(rules: .standard)
     net.myMark = .x
-    net.chat = ["\(PeerText("x\u{1B}[2J\nFAKE: alice wins!"))"]
+    net.addChat(.peer(name: net.peerName, text: PeerText("x\u{1B}[2J\nFAKE: alice wins!")))
     ui.showNetwork(net)
     let screen = Renderer.render(ui.state)
     for cell in screen.cells {

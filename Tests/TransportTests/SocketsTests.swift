@@ -26,3 +26,24 @@ import Testing
     #expect(noDelay(accepted.fd) != 0, "Nagle is on for the host's socket")
   }
 }
+
+/// The addresses a host offers: never loopback; link-local ones last, each with the interface it is on.
+@Suite struct LocalAddressesTests {
+  @Test func linkLocalAddressesComeLastWithTheirZone() {
+    let addresses = Sockets.localAddresses()
+    #expect(!addresses.contains("127.0.0.1") && !addresses.contains("::1"))
+    let linkLocal = addresses.filter { $0.hasPrefix("fe80") }
+    for address in linkLocal {
+      let zone = address.split(separator: "%").last.map(String.init) ?? ""
+      #expect(address.contains("%") && if_nametoindex(zone) != 0, "\(address) names no interface")
+    }
+    if let first = addresses.firstIndex(where: { $0.hasPrefix("fe80") }) {
+      #expect(addresses[first...].allSatisfy { $0.hasPrefix("fe80") }, "\(addresses)")
+    }
+    // Every one is an address the joiner's side parses, zone and all.
+    for address in addresses {
+      let text = address.contains(":") ? "[\(address)]:7177" : "\(address):7177"
+      #expect(Endpoint(parsing: text)?.host == address, "\(text)")
+    }
+  }
+}

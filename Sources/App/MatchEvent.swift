@@ -1,0 +1,15 @@
+import Security
+import Session
+
+/// What a networked match tells its front end.
+public enum MatchEvent: Sendable, Equatable {
+  case status(String)
+  case ask(TrustQuestion)
+  /// The words both players compare aloud for this connection (see `VerificationCode`).
+  case verification(VerificationCode)
+  case session(SessionOutput)
+  case finished(MatchEnd)
+  /// Host that keeps hosting: the match with this opponent is over (why), and the next one may join; the
+  /// host's welcome (`NetworkMatch.welcome`) follows.
+  case opponentGone(MatchEnd)
+}

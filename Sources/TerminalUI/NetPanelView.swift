@@ -1,0 +1,125 @@
+import GameCore
+
+/// The panel of a networked match, below the board or beside it: the status (wrapped, never cut), the moves
+/// in notation on a board with coordinates, and the chat pane.
+enum NetPanelView {
+  static func draw(
+    _ net: NetGameState, game: Game, layout: NetScreenLayout, glyphs g: Glyphs, into screen: inout ScreenBuffer
+  ) {
+    let parts = arrange(net, game: game, layout: layout, glyphs: g)
+    let box = layout.panel
+    for (index, line) in parts.status.enumerated() {
+      let column = layout.arrangement == .below ? box.left + max(0, (box.width - line.count) / 2) : box.left
+      screen.put(line, row: box.top + index, column: column, style: parts.statusStyle)
+    }
+    for (index, line) in parts.moves.enumerated() {
+      screen.put(line, row: parts.movesTop + index, column: box.left, style: Style(dim: true))
+    }
+    ChatPane.draw(net, box: parts.chat, glyphs: g, into: &screen)
+  }
+
+  /// The panel's parts from the top: the status lines, the move lines (from `movesTop`), the chat pane's box.
+  static func arrange(_ net: NetGameState, game: Game, layout: NetScreenLayout, glyphs g: Glyphs) -> (
+    status: [String], statusStyle: Style, moves: [String], movesTop: Int, chat: NetScreenLayout.Box
+  ) {
+    let box = layout.panel
+    let (text, style) = statusLine(net, game: game, glyphs: g)
+    // The status may take what the chat pane can spare beyond its three rows.
+    let status = Array(Fit.wrap(text, width: box.width).prefix(max(1, box.height - 3)))
+    var row = box.top + status.count
+    var moves: [String] = []
+    if layout.arrangement == .beside && BoardLayout.isLabelled(game.rules) && !game.history.isEmpty {
+      // The moves get at most a third of what is left, the chat the rest (three rows at least).
+      let room = min(movesRowLimit, (box.bottom - row - 1) / 3)
+      if room >= 1 {
+        moves = moveLines(game, width: box.width, rows: room)
+        row += 1
+      }
+    }
+    let movesTop = row
+    row += moves.count
+    if box.bottom - row > 3 { row += 1 }
+    let chat = NetScreenLayout.Box(top: row, left: box.left, width: box.width, height: box.bottom - row)
+    return (status, style, moves, movesTop, chat)
+  }
+
+  /// The chat pane's box on this screen, or nil when the board (and so the panel) is not shown.
+  static func chatBox(_ state: UIState) -> NetScreenLayout.Box? {
+    guard let net = state.net, let game = net.game, let layout = NetGameView.screenLayout(for: state) else {
+      return nil
+    }
+    return arrange(net, game: game, layout: layout, glyphs: state.glyphs).chat
+  }
+
+  /// The move list's most rows.
+  static let movesRowLimit = 6
+
+  /// The moves as "1. h8 i9" pairs, as many pairs a line as fit, the latest ones when they do not all fit in
+  /// `rows` lines.
+  static func moveLines(_ game: Game, width: Int, rows: Int) -> [String] {
+    let names = Coordinates(game.rules)
+    let moves = game.history.map(names.name)
+    let pairs = stride(from: 0, to: moves.count, by: 2).map { index -> String in
+      let number = "\(index / 2 + 1)."
+      let x = moves[index]
+      let o = index + 1 < moves.count ? moves[index + 1] : ""
+      return String(repeating: " ", count: max(0, 4 - number.count)) + number + " " + pad(x, 3) + " " + o
+    }
+    let cell = 13
+    let perLine = max(1, (width + 1) / (cell + 1))
+    // Whole lines from the first move, so a pair keeps its place as moves are added; the latest lines shown.
+    var lines: [String] = []
+    var current: [String] = []
+    for pair in pairs {
+      current.append(pad(pair, cell))
+      if current.count == perLine {
+        lines.append(current.joined(separator: " ").trimmingTrailingSpaces())
+        current = []
+      }
+    }
+    if !current.isEmpty { lines.append(current.joined(separator: " ").trimmingTrailingSpaces()) }
+    return Array(lines.suffix(rows))
+  }
+
+  private static func pad(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - text.count))
+  }
+
+  /// What the player is told about the game now: the result, whose turn it is, and the last move by name.
+  static func statusLine(_ net: NetGameState, game: Game, glyphs g: Glyphs) -> (String, Style) {
+    if let ended = net.ended { return (ended, Style(bold: true, color: .warning)) }
+    let peer = NetGameView.peerLabel(net)
+    if let dropped = net.dropped, net.result == nil {
+      if dropped.claimable {
+        return ("\(peer) did not come back: w claim the win\(g.separator)q leave", Style(bold: true, color: .warning))
+      }
+      let waiting = net.isHost ? "waiting for \(peer) to reconnect" : "reconnecting"
+      return ("Connection lost: \(waiting) (\(dropped.clock))", Style(bold: true, color: .warning))
+    }
+    if let notice = net.notice { return (notice, Style(bold: true, color: .warning)) }
+    if let result = net.result {
+      let rematch =
+        net.rematchOfferedByPeer
+        ? "\(peer) offers a rematch: n to accept" : (net.rematchOfferedByMe ? "rematch offered" : "n rematch")
+      return ("\(result)  \(rematch)\(g.separator)q leave", Style(bold: true, color: .accent))
+    }
+    let last = lastMoveText(net, game: game, peer: peer)
+    if net.myTurn { return (last + "Your turn (\(net.myMark.map { "\($0)" } ?? "?"))", Style(bold: true)) }
+    return (last + "Waiting for \(peer)'s move.", Style(dim: true))
+  }
+
+  /// "bob plays h8. " on a board with coordinates, after a move; nothing on 3×3, where the board says it.
+  static func lastMoveText(_ net: NetGameState, game: Game, peer: String) -> String {
+    guard BoardLayout.isLabelled(game.rules), let last = game.lastMove, let mark = game.board[last] else { return "" }
+    let name = Coordinates(game.rules).name(of: last)
+    return mark == net.myMark ? "You play \(name). " : "\(peer) plays \(name). "
+  }
+}
+
+extension String {
+  fileprivate func trimmingTrailingSpaces() -> String {
+    var text = self
+    while text.last == " " { text.removeLast() }
+    return text
+  }
+}

@@ -1,0 +1,176 @@
+import GameCore
+import UntrustedText
+
+/// The keys of the join screen and of a networked match: the address field, the match (moves, chat and its
+/// scrolling, resign, rematch, leave), the trust question and the confirmations.
+extension UIController {
+  mutating func joinAddress(_ key: Key) -> [Effect] {
+    switch key {
+    case .escape:
+      state.page = .lobby
+    case .enter:
+      let address = state.addressDraft.trimmingSpaces()
+      guard !address.isEmpty else { return [] }
+      state.joiningAddress = address
+      return [.join(address)]
+    case .function(1):
+      // `?` is typed into the field here: F1 is the help.
+      state.helpVisible = true
+    case .up, .down:
+      let recent = state.recentAddresses
+      guard !recent.isEmpty else { return [] }
+      let index = recent.firstIndex(of: state.addressDraft) ?? -1
+      let next = key == .down ? index + 1 : index - 1
+      state.addressDraft = recent[(next + recent.count) % recent.count]
+    default:
+      state.addressField.handle(key)
+    }
+    return []
+  }
+
+  mutating func network(_ key: Key) -> [Effect] {
+    guard var net = state.net else { return [] }
+    if key == .resize { return [] }
+    if net.ended != nil { return key == .character("r") && net.canRejoin ? [.netRejoin] : [.netLeave] }
+    net.notice = nil
+    defer { state.net = net }
+    if var question = net.question {
+      defer { net.question = question }
+      return trustAnswer(key, &question)
+    }
+    if let confirming = net.confirming {
+      switch key {
+      case .character("y"), .character("Y"):
+        net.confirming = nil
+        return confirming == .leave ? [.netLeave] : (net.gameInProgress ? [.netResign] : [])
+      case .character("n"), .character("N"), .escape, .character("q"):
+        net.confirming = nil
+      default: break
+      }
+      return []
+    }
+    if key == .pageUp || key == .pageDown {
+      state.net = net
+      let deepest = NetPanelView.chatBox(state).map { ChatPane.deepestBack(net, box: $0) }
+      net.scrollChat(by: key == .pageUp ? Self.chatPage : -Self.chatPage, deepest: deepest)
+      return []
+    }
+    if var field = net.chatField {
+      switch key {
+      case .escape: net.chatField = nil
+      case .enter:
+        net.chatField = nil
+        if !field.text.trimmingSpaces().isEmpty { return [.netChat(field.text)] }
+      default:
+        field.handle(key)
+        net.chatField = field
+      }
+      return []
+    }
+    switch key {
+    case .character("c"), .character("t"):
+      net.chatField = TextField(limit: NetGameState.chatLimit)
+      return []
+    case .character("R"):
+      if net.gameInProgress { net.confirming = .resign }
+      return []
+    case .character("v"):
+      net.notice =
+        net.verificationCode.map { "Verification code: \($0) (the same on both screens)" }
+        ?? "No verification code yet: not connected."
+      return []
+    case .character("w") where net.dropped?.claimable == true && net.result == nil:
+      return [.netClaim]
+    case .character("n"):
+      return net.result != nil ? [.netRematch] : []
+    case .character("?"), .function(1):
+      state.helpVisible = true
+      return []
+    default:
+      break
+    }
+    let digits = net.game?.rules == .standard
+    let action = KeyMap.action(for: key, in: .game(digitsPlace: digits))
+    // No move and no cursor step on a board that is not on the screen (too small a terminal): nothing unseen.
+    state.net = net
+    if NetGameView.boardLayout(for: state) == nil, action?.isOnTheBoard == true { return [] }
+    switch action {
+    case .moveCursor(let rows, let columns):
+      guard let rules = net.game?.rules else { return [] }
+      net.cursor.row = min(max(net.cursor.row + rows, 0), rules.rows - 1)
+      net.cursor.column = min(max(net.cursor.column + columns, 0), rules.columns - 1)
+    case .place:
+      return placeNetwork(net.cursor, &net)
+    case .placeNumber(let number):
+      guard let rules = net.game?.rules, let position = Position(cellNumber: number, rules: rules) else { return [] }
+      net.cursor = position
+      return placeNetwork(position, &net)
+    case .click(let row, let column):
+      state.net = net
+      guard let position = NetGameView.boardLayout(for: state)?.position(atRow: row, column: column) else { return [] }
+      net.cursor = position
+      return placeNetwork(position, &net)
+    case .back:
+      // Leaving a game in progress loses it: asked first, so that one Esc too many (after chat) ends nothing.
+      if net.gameInProgress && net.dropped == nil {
+        net.confirming = .leave
+        return []
+      }
+      return [.netLeave]
+    default:
+      break
+    }
+    return []
+  }
+
+  /// A key at the trust question. Only a lone `y` or `n` answers; anything else printable (or pasted) goes into
+  /// the fingerprint field, and Enter there accepts only the exact key shown.
+  func trustAnswer(_ key: Key, _ question: inout NetGameState.TrustPrompt) -> [Effect] {
+    guard var field = question.entryField else {
+      switch key {
+      case .character("y"), .character("Y"): return [.netAnswer(true)]
+      case .character("n"), .character("N"), .escape: return [.netAnswer(false)]
+      case .character(let c) where !c.isWhitespace && !c.isNewline:
+        question.entry = String(c)
+        question.problem = nil
+      case .paste(let text):
+        question.entry = text
+        question.problem = nil
+      default: break
+      }
+      return []
+    }
+    switch key {
+    case .escape:
+      question.entryField = nil
+    case .enter:
+      if question.matches(field.text) { return [.netAnswer(true)] }
+      question.entryField = nil
+      question.problem = "That does not match the key shown: nothing was accepted or stored."
+    default:
+      field.handle(key)
+      question.entryField = field
+    }
+    return []
+  }
+
+  func placeNetwork(_ position: Position, _ net: inout NetGameState) -> [Effect] {
+    guard let game = net.game else { return [] }
+    if game.isOver {
+      net.notice = "The game is over: press n for a rematch."
+      return []
+    }
+    guard net.myTurn else {
+      net.notice = "Wait for \(net.peerName.map { "\($0)" } ?? "your opponent")'s move."
+      return []
+    }
+    if let taken = game.board[position] {
+      net.notice = "That cell is taken by \(taken). Choose an empty one."
+      return []
+    }
+    return [.netPlay(position)]
+  }
+
+  /// PgUp and PgDn scroll the chat by this many messages.
+  static let chatPage = 5
+}

@@ -1,0 +1,109 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A 15×15 network match between two full-screen players at 80×24: the whole board with its coordinates,
+/// moves named in notation, and the chat scrolled back with PgUp and marked when more comes.
+@Suite(.serialized) struct BigBoardNetworkTests {
+  @Test func aFifteenByFifteenMatchAtEightyByTwentyFour() throws {
+    let (host, port) = try TmuxSession.aliceHosts(" --size 15 --k 5")
+    let (joiner, first, second) = try TmuxSession.bobJoins(host, port: port)
+    for player in [host, joiner] {
+      let screen = try player.waitFor(text: "a  b  c  d  e  f  g  h  i  j  k  l  m  n  o")
+      #expect(!screen.contains("too small"), "\(screen)")
+      #expect(screen.contains(" 15  ") && screen.contains("  1  "), "\(screen)")
+    }
+    // The cursor starts on h8, the centre: Enter plays it.
+    try first.waitFor(text: "Your turn (X)")
+    try first.send("Enter")
+    // The status wraps in the panel beside the board when the names are long: waited for in parts.
+    let moved = try second.waitFor("h8 named, O to move") { $0.contains("plays h8.") && $0.contains("Your turn") }
+    #expect(moved.contains("1. h8"), "the move list: \(moved)")
+    #expect(moved.contains("  8  ·  ·  ·  ·  ·  ·  · [X] ·"), "the cursor on h8 where X is: \(moved)")
+    // i9 is up and right of h8.
+    try second.send("Up", "Right", "Enter")
+    let answered = try first.waitFor("i9 named, X to move") { $0.contains("plays i9.") && $0.contains("Your turn") }
+    #expect(answered.contains("1. h8  i9"), "\(answered)")
+
+    // The second player says nine things of two rows each (ten messages in five seconds is the protocol's most);
+    // the first scrolls back to the earliest, and is told what comes meanwhile.
+    for n in 1...9 {
+      try second.send("c")
+      try second.send("-l", "line \(n): the quick brown fox jumps")
+      try second.send("Enter")
+      try first.waitFor(text: "line \(n): the quick")
+    }
+    #expect(!(try first.screen()).contains(": line 1:"), "the pane shows the latest lines")
+    try first.send("PPage", "PPage", "PPage")
+    let back = try first.waitFor(text: ": line 1:")
+    #expect(back.contains("more · PgDn") && !back.contains(": line 9:"), "\(back)")
+    try second.send("c")
+    try second.send("-l", "are you there")
+    try second.send("Enter")
+    try first.waitFor(text: "1 new · PgDn")
+    #expect(!(try first.screen()).contains("are you there"), "the view stays where it was scrolled")
+    try first.send("NPage", "NPage", "NPage", "NPage")
+    let bottom = try first.waitFor(text: ": are you there")
+    #expect(!bottom.contains("PgDn"), "\(bottom)")
+
+    try joiner.send("q")
+    try joiner.waitFor(text: "Leave the match?")
+    try joiner.send("y")
+    try joiner.waitFor(text: "EXIT=")
+    withExtendedLifetime(host) {}
+  }
+}
+
+/// On a terminal too small for the board the host still answers the trust question, and plays nothing unseen.
+@Suite(.serialized) struct SmallTerminalNetworkTests {
+  @Test func aSmallTerminalShowsTheQuestionAndTakesNoMoveUntilTheBoardFits() throws {
+    // Both players on 60×20 terminals, too small for a 15×15 board.
+    let (host, port) = try TmuxSession.aliceHosts(" --size 15 --k 5", width: 60, height: 20)
+    var bob = try Binary.sandbox().environment
+    bob["USER"] = "bob"
+    let joiner = try TmuxSession(
+      command: "sh -c '\(Binary.path) join 127.0.0.1:\(port); echo EXIT=$?; sleep 30'", environment: bob, width: 60,
+      height: 20)
+    // The questions are drawn all the same: they need less room than the board.
+    try joiner.waitFor(text: "The host alice is new to you. Trust it?")
+    try joiner.send("y")
+    try host.waitFor(text: "bob wants to join — accept?")
+    try host.send("y")
+    for player in [host, joiner] {
+      let small = try player.waitFor(text: "Terminal too small")
+      #expect(small.contains("need 50×"), "\(small)")
+    }
+    // Enter and Space on the too-small screen play nothing, whoever is to move. A chat line typed after them
+    // shows, once it reaches the other side (made big enough to see it), that they were read while small.
+    try host.send("Enter")
+    try host.send("Space")
+    try host.send("c")
+    try host.send("-l", "read by alice")
+    try host.send("Enter")
+    try joiner.resize(width: 80, height: 24)
+    try joiner.waitFor(text: "alice: read by alice")
+    try joiner.resize(width: 60, height: 20)
+    try joiner.waitFor(text: "Terminal too small")
+    try joiner.send("Enter")
+    try joiner.send("Space")
+    try joiner.send("c")
+    try joiner.send("-l", "read by bob")
+    try joiner.send("Enter")
+    try host.resize(width: 80, height: 24)
+    try host.waitFor(text: "bob: read by bob")
+    try joiner.resize(width: 80, height: 24)
+    let screens = try [host, joiner].map { try $0.waitFor(text: "a  b  c  d  e  f  g  h  i  j  k  l  m  n  o") }
+    for screen in screens {
+      #expect(!screen.contains("too small") && !screen.contains("1. h8"), "nothing was played unseen: \(screen)")
+    }
+    let first = screens[0].contains("Your turn (X)") ? host : joiner
+    let second = first === host ? joiner : host
+    #expect(screens.filter { $0.contains("Your turn (X)") }.count == 1, "\(screens)")
+    try first.send("Enter")
+    try second.waitFor(text: "plays h8.")
+    try joiner.send("q")
+    try joiner.waitFor(text: "Leave the match?")
+    try joiner.send("y")
+    try joiner.waitFor(text: "EXIT=0")
+  }
+}
