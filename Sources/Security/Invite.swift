@@ -54,7 +54,8 @@ public struct Invite: Sendable, Equatable, CustomStringConvertible {
     stripped(text).hasPrefix(scheme)
   }
 
-  /// Parses an invite; surrounding whitespace and a leading `Invite:` (a line copied whole) are ignored.
+  /// Parses an invite; a leading `Invite:` (a line copied whole) and spaces and line breaks anywhere (a wrapped
+  /// one) are ignored.
   public static func parse(_ text: String) throws(InviteError) -> Invite {
     guard text.utf8.count <= maximumLength else { throw .tooLong }
     let text = stripped(text)
@@ -87,10 +88,12 @@ public struct Invite: Sendable, Equatable, CustomStringConvertible {
     return invite
   }
 
+  /// The text without its `Invite:` label and without any space, tab or line break, wherever they are: an
+  /// invite has none, and one copied from a screen that wrapped it has them where the lines broke.
   private static func stripped(_ text: String) -> String {
     var trimmed = text.trimmingASCIIWhitespace()
-    if trimmed.hasPrefix("Invite:") { trimmed = String(trimmed.dropFirst("Invite:".count)).trimmingASCIIWhitespace() }
-    return trimmed
+    if trimmed.hasPrefix("Invite:") { trimmed = String(trimmed.dropFirst("Invite:".count)) }
+    return String(trimmed.unicodeScalars.filter { !" \t\r\n".unicodeScalars.contains($0) })
   }
 
   /// Six lowercase hex digits: the first three bytes of SHA-256(`body`).

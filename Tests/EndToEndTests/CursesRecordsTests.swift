@@ -18,7 +18,7 @@ import Testing
       try tmux.send(digit)
     }
     try tmux.send("3")
-    try tmux.waitFor(text: "X wins!")
+    try tmux.waitFor(text: "X (P1) wins!")
     #expect(try waitForRecords(environment, count: 1).first?.result == .won(.x, .line))
     // Take back X's winning move, and let O win instead: the same game, so the same record, replaced.
     try tmux.send("u")
@@ -27,7 +27,7 @@ import Testing
       try tmux.waitFor(text: "to move")
       try tmux.send(digit)
     }
-    try tmux.waitFor(text: "O wins!")
+    try tmux.waitFor(text: "O (P2) wins!")
     let replaced = try waitForRecords(environment, count: 1) { $0.first?.result == .won(.o, .line) }
     #expect(replaced.first?.moves.count == 6)
     // Options: turn records off; a new game then leaves none.
@@ -37,7 +37,7 @@ import Testing
     for _ in 0..<3 { try tmux.send("Down") }
     try tmux.send("Enter")
     try tmux.waitFor(text: "Keep records")
-    for _ in 0..<4 { try tmux.send("Down") }
+    for _ in 0..<5 { try tmux.send("Down") }  // past Your name
     try tmux.send("Right")
     try tmux.waitFor(text: "Keep records    < no >")
     try tmux.send("Escape")
@@ -50,7 +50,8 @@ import Testing
       try tmux.send(digit)
     }
     try tmux.send("3")
-    try tmux.waitFor(text: "X wins!")
+    // The score outlived the lobby, so this is the match's second game: P2 is X now.
+    try tmux.waitFor(text: "X (P2) wins!")
     try tmux.send("q")
     try tmux.send("q")
     try tmux.waitFor(text: "EXIT=0")

@@ -137,6 +137,7 @@ import Testing
     _ = ui.handle(.left)  // level easy
     _ = ui.handle(.down)
     _ = ui.handle(.right)  // first: them
+    _ = ui.handle(.down)  // your name (Enter would open its field)
     _ = ui.handle(.down)
     _ = ui.handle(.right)  // records: no
     var expected = Settings()

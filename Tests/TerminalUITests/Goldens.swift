@@ -158,7 +158,6 @@ enum Goldens {
 
 
 
-
      ↑↓ choose · ←→ change · Esc back
     """,
     "help80x24ascii": """
