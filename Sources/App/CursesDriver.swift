@@ -202,6 +202,10 @@ public final class CursesDriver {
         if let match { present(match.answer(accept: accept), match) }
       case .repaint:
         terminal.repaint()
+      case .netMapPort(let yes):
+        guard yes, let match, let running, match.role == .host, !match.mapsPort else { continue }
+        match.mapsPort = true
+        running.startPortMapping()
       case .netRejoin:
         guard let rejoin else { continue }
         if let old = running { retiring.append(old) }
@@ -274,6 +278,10 @@ public final class CursesDriver {
     let running = MatchOnLoop(match, loop: loop) { [unowned self] events in self.present(events, match) }
     self.running = running
     if !joining.isEmpty { running.join(joining) }
+    // The router is asked only when the player says so, once: the answer is kept in the settings.
+    if match.role == .host && match.offersPortMapping && !match.mapsPort {
+      controller.updateNetwork { $0.mapOffer = match.port }
+    }
   }
 
   /// `tictactoe join` on the full screen: `make` builds the match again, with the command's options, for `r`.

@@ -28,7 +28,9 @@ final class MatchOnLoop {
     if match.role == .host && match.mapsPort { startPortMapping() }
   }
 
-  private func startPortMapping() {
+  /// Starts asking the router to open the host's port (once).
+  func startPortMapping() {
+    guard mapping == nil else { return }
     let mapping = PortMappingOnLoop(loop: loop, port: match.port, paths: match.paths) { [weak self] lines, external in
       guard let self else { return }
       var events = lines.map { MatchEvent.status($0) }

@@ -111,6 +111,8 @@ public final class NetworkMatch {
   var invitePath: String?
   /// Host: ask the router to open the port (the front end's loop runs `PortMappingOnLoop`).
   public var mapsPort = false
+  /// Host: the full-screen UI offers to ask the router (nothing decided it yet: no option, no setting).
+  public var offersPortMapping = false
   /// Host: the address given to `host(bind:)`, for the invite.
   private(set) var hostBind: String?
   public var paths: Paths { profile.paths }

@@ -176,6 +176,7 @@ public enum TicTacToe {
       }
       // Only when asked (here or in the settings) is the router asked to open the port.
       match.mapsPort = options.mapPort ?? context.settings.mapPort ?? false
+      match.offersPortMapping = ui == .curses && options.mapPort == nil && context.settings.mapPort == nil
       match.welcome = hostIntroduction(
         match: match, profile: profile, identity: identity, rules: rules, bind: request.bind)
       initial += match.welcome
@@ -413,6 +414,7 @@ public enum TicTacToe {
       match.welcome = hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules)
       match.keepsHosting = true
       match.mapsPort = settings.mapPort ?? false
+      match.offersPortMapping = settings.mapPort == nil
       return .success((match, match.welcome, []))
     } catch let error as MatchEnd {
       return .failure(error)

@@ -66,7 +66,13 @@ public enum NetGameView {
       }
       // Each line whole (an address with its zone, an invite), wrapped at spaces; the latest lines when not all
       // fit.
-      let lines = net.info.flatMap { ChatPane.wrap($0, width: state.width - 2) }
+      let offer = net.mapOffer.map {
+        [
+          "Let friends on the internet join? m: ask your router to open port \($0) to this computer (the answer is"
+            + " kept) · M: never ask"
+        ]
+      }
+      let lines = (net.info + (offer ?? [])).flatMap { ChatPane.wrap($0, width: state.width - 2) }
       for (index, line) in lines.suffix(max(0, state.height - row - 4)).enumerated() {
         screen.put(" " + line, row: row + 1 + index, column: 0)
       }

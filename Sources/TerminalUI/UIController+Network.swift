@@ -81,6 +81,12 @@ extension UIController {
       return []
     case .character("w") where net.dropped?.claimable == true && net.result == nil:
       return [.netClaim]
+    case .character("m") where net.mapOffer != nil, .character("M") where net.mapOffer != nil:
+      net.mapOffer = nil
+      var settings = state.settings
+      settings.mapPort = key == .character("m")
+      state.settings = settings
+      return [.netMapPort(key == .character("m")), .saveSettings(settings)]
     case .character("n"):
       return net.result != nil ? [.netRematch] : []
     case .character("?"), .function(1):

@@ -24,6 +24,9 @@ public enum Effect: Sendable, Equatable {
   case netLeave
   /// The match is over for the joiner (its host restarted, say): join the same host again.
   case netRejoin
+  /// Host: the player answered the offer to open the port on the router (true: open it and keep asking the
+  /// router while hosting, saved; false: never ask, saved).
+  case netMapPort(Bool)
   /// Clear the terminal and draw the whole screen again (Ctrl-L): another program wrote over it.
   case repaint
 }

@@ -336,6 +336,27 @@ import Testing
     #expect(lab.routerLog.contains("successfully removed"), "\(lab.routerLog)")
   }
 
+  /// The full-screen host offers to ask the router; m does, and the answer is kept in the settings.
+  @Test(.enabled(if: canRun)) func theFullScreenHostAsksFirstAndMOpensThePort() throws {
+    let lab = try Lab("both")
+    var environment = try Binary.sandbox().environment
+    environment["USER"] = "alice"
+    let host = try TmuxSession(
+      command: "ip netns exec \(lab.env["HOME_NS"]!) \(Binary.path) host --port 7177", environment: environment)
+    try host.waitFor(text: "Let friends on the internet join? m: ask your router to open port 7177")
+    #expect(!lab.routerLog.contains("request received") && lab.mappings == 0, "not before the answer")
+    try host.send("m")
+    try host.waitFor(text: "players on the internet can join at 198.51.101.1:7177.")
+    #expect(lab.mappings == 1)
+    let settings = try String(
+      contentsOfFile: environment["XDG_CONFIG_HOME"]! + "/tictactoe/settings.conf", encoding: .utf8)
+    #expect(settings.contains("map_port = yes"), "\(settings)")
+    try host.send("q")
+    let deadline = Date().addingTimeInterval(10)
+    while lab.mappings > 0 && Date() < deadline { usleep(50_000) }
+    #expect(lab.mappings == 0, "removed when the player leaves: \(lab.routerLog)")
+  }
+
   /// The practice bot maps only when told to: with --map-port a joiner on the internet plays it through the
   /// router, and SIGTERM removes the mapping.
   @Test(.enabled(if: canRun)) func thePracticeBotMapsWhenToldAndRemovesItOnSIGTERM() throws {
