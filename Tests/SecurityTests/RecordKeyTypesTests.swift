@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+@testable import Security
+
+/// A record's signature for every kind of key an imported identity may have: P-256 (the game's own), RSA and
+/// Ed25519 (`identity import` takes any of them). Each is checked by this program and by the openssl command line
+/// (`openssl dgst -sha256 -verify` for ECDSA and RSA; `openssl pkeyutl -verify -rawin` for Ed25519, which signs
+/// the bytes themselves).
+@Suite(.serialized) struct RecordKeyTypesTests {
+  static let kinds: [(name: String, keygen: String, digest: Bool)] = [
+    ("p256", "-newkey ec -pkeyopt ec_paramgen_curve:P-256", true),
+    ("rsa", "-newkey rsa:2048", true),
+    ("ed25519", "-newkey ed25519", false),
+  ]
+
+  @Test(arguments: kinds.map(\.name)) func aSignatureVerifiesHereAndWithOpenSSL(kind: String) throws {
+    let spec = try #require(Self.kinds.first { $0.name == kind })
+    let folder = try makeTemporaryDirectory()
+    _ = try shell(
+      "cd '\(folder)' && openssl req -x509 \(spec.keygen) -nodes -keyout key.pem -out cert.pem -days 2"
+        + " -subj /CN=\(kind) 2>/dev/null && openssl x509 -in cert.pem -pubkey -noout > pub.pem")
+    let identity = try Identity(
+      certificatePEM: try String(contentsOfFile: folder + "/cert.pem", encoding: .utf8),
+      privateKeyPEM: try String(contentsOfFile: folder + "/key.pem", encoding: .utf8))
+    let bytes = Array("tictactoe record v1\nthe moves".utf8)
+    let signature = try identity.sign(bytes)
+    let key = try #require(identity.publicKeyBase64)
+    #expect(RecordSignature.verify(signature, of: bytes, publicKeyBase64: key))
+    #expect(!RecordSignature.verify(signature, of: bytes + [0], publicKeyBase64: key), "another text")
+    try Data(bytes).write(to: URL(fileURLWithPath: folder + "/data"))
+    try Data(signature).write(to: URL(fileURLWithPath: folder + "/signature"))
+    let command =
+      spec.digest
+      ? "openssl dgst -sha256 -verify pub.pem -signature signature data"
+      : "openssl pkeyutl -verify -pubin -inkey pub.pem -rawin -in data -sigfile signature"
+    let said = try shell("cd '\(folder)' && \(command) 2>&1; true")
+    #expect(said.contains("Verified OK") || said.contains("Signature Verified Successfully"), "\(kind): \(said)")
+  }
+}
