@@ -628,7 +628,7 @@ public final class NetworkMatch {
   private func greeting(_ fingerprint: Fingerprint, helloName: PeerText) -> [MatchEvent] {
     let known = (try? profile.knownPeers())?.lookup(fingerprint: fingerprint)?.name
     let name = known.map { PeerText($0).description } ?? helloName.description
-    return OpponentRecords.load(profile).greeting(fingerprint, name: name).map { [.status($0)] } ?? []
+    return OpponentRecords.load(profile).greeting(fingerprint, name: name).map { [.opponentRecord($0)] } ?? []
   }
 
   /// Carries out a step of the record exchange: writes the record, sends the signature, tells of a problem.

@@ -10,6 +10,10 @@ enum NetworkPresenter {
       switch event {
       case .status(let text):
         if net.game == nil { net.info.append(text) } else { net.addChat(.note(text)) }
+      case .opponentRecord(let text):
+        // Kept in the conversation, where it stays in view once the game is on (and can be scrolled back to).
+        if net.game == nil { net.info.append(text) }
+        net.addChat(.note(text))
       case .verification(let code):
         net.verificationCode = code.description
       case .ask(let question):

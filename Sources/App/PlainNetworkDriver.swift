@@ -109,7 +109,7 @@ final class PlainNetworkDriver {
   private func show(_ events: [MatchEvent]) {
     for event in events {
       switch event {
-      case .status(let text):
+      case .status(let text), .opponentRecord(let text):
         emit(text + "\n")
       case .verification(let code):
         verificationCode = code

@@ -35,6 +35,25 @@ import Testing
     #expect(line?.hasSuffix("\t" + afterTwo) == true, "\(peers.stdout) \(afterTwo)")
   }
 
+  /// On the full screen the record stays in view once the game is on: a note in the conversation pane.
+  @Test func theFullScreenKeepsTheRecordInViewDuringTheGame() throws {
+    var alice = try Binary.sandbox().environment
+    alice["USER"] = "alice"
+    var bob = try Binary.sandbox().environment
+    bob["USER"] = "bob"
+    let first = try match(alice, bob)
+    let host = try Player(["host", "--port", "0", "--ui", "plain", "--accept-new"], environment: alice)
+    let port = try #require(host.announcedPort(), "host did not start: \(host.errors)")
+    let joiner = try TmuxSession(
+      command: "sh -c '\(Binary.path) join 127.0.0.1:\(port); echo EXIT=$?; sleep 30'", environment: bob)
+    let screen = try joiner.waitFor(text: "Game 1:")
+    #expect(host.waitFor("game 1:"))
+    let line = "you and alice: \(Self.tally([first.joiner]))"
+    let seen = screen.contains(line) ? screen : try joiner.waitFor(text: line)
+    #expect(seen.contains("Game 1:"), "the record is there with the game on:\n\(seen)")
+    host.signal(SIGTERM)
+  }
+
   /// The record from these outputs of one side (one game each), written as the game writes it: `1–0, 1 drawn`.
   static func tally(_ outputs: [String]) -> String {
     var (wins, losses, draws) = (0, 0, 0)
