@@ -10,25 +10,61 @@ enum GameLibrary {
   struct Entry {
     let path: String
     let record: Result<GameRecord, FileError>
+    /// For a game of the bot's day collection: its place in the file (1 for the first); nil for a record file.
+    var game: Int? = nil
   }
 
   static func directory(_ paths: Paths) -> String { paths.data + "/games" }
 
-  /// Every record file (not the bot's collections), newest first, each read (or why it could not be).
+  /// Every record file's game and every game of the bot's day collections, newest first (a day's collection
+  /// after that day's record files, its latest game first), each read (or why it could not be).
   static func entries(_ paths: Paths) -> [Entry] {
     let folder = directory(paths)
-    return PosixFiles.entries(of: folder).filter(RecordDirectory.isRecordName).sorted(by: >).map { name in
+    let names = PosixFiles.entries(of: folder)
+    var keyed: [(key: String, entries: [Entry])] = names.filter(RecordDirectory.isRecordName).map { name in
       let path = folder + "/" + name
       do throws(FileError) {
-        return Entry(path: path, record: .success(try read(path)))
+        return (name, [Entry(path: path, record: .success(try read(path)))])
       } catch {
-        return Entry(path: path, record: .failure(error))
+        return (name, [Entry(path: path, record: .failure(error))])
       }
+    }
+    for name in names where RecordDirectory.isBotCollectionName(name) {
+      // "bot-2026-12-01.sgf" sorts as that day's start ("2026-12-01" comes before "2026-12-01T…").
+      let day = String(name.dropFirst(4).prefix(10))
+      let path = folder + "/" + name
+      do throws(FileError) {
+        let games = try readCollection(path)
+        keyed.append((day, games.enumerated().reversed().map { Entry(path: path, record: .success($1), game: $0 + 1) }))
+      } catch {
+        keyed.append((day, [Entry(path: path, record: .failure(error))]))
+      }
+    }
+    return keyed.sorted { $0.key > $1.key }.flatMap(\.entries)
+  }
+
+  /// The games of one of the bot's day collections.
+  static func readCollection(_ path: String) throws(FileError) -> [GameRecord] {
+    let text = try text(path)
+    do throws(SGFError) {
+      return try GameRecord.parseCollection(text)
+    } catch {
+      throw FileError(path: path, reason: error.description)
     }
   }
 
   /// Reads one record file: a regular file of at most the parser's size, UTF-8, one GM[4] game.
   static func read(_ path: String) throws(FileError) -> GameRecord {
+    let text = try text(path)
+    do throws(SGFError) {
+      return try GameRecord.parse(text)
+    } catch {
+      throw FileError(path: path, reason: error.description)
+    }
+  }
+
+  /// A record file's text: a regular file of at most the parser's size, UTF-8.
+  private static func text(_ path: String) throws(FileError) -> String {
     var info = stat()
     guard stat(path, &info) == 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
     guard info.st_mode & S_IFMT == S_IFREG else { throw FileError(path: path, reason: "is not a regular file") }
@@ -40,11 +76,7 @@ enum GameLibrary {
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw FileError(path: path, reason: "is not UTF-8 text")
     }
-    do throws(SGFError) {
-      return try GameRecord.parse(text)
-    } catch {
-      throw FileError(path: path, reason: error.description)
-    }
+    return text
   }
 }
 
@@ -57,12 +89,15 @@ struct GameRow: Equatable {
   var moves: Int
 
   /// `myKey` is this player's public key; `petname` gives the name this player knows a key by.
-  init(_ record: GameRecord, myKey: String?, petname: (String) -> String?) {
+  /// `asBot`: a game of this player's practice bot (its day collection), seen from the bot's side.
+  init(_ record: GameRecord, myKey: String?, petname: (String) -> String?, asBot: Bool = false) {
     date = record.date.isEmpty ? "?" : VisibleText.escaping(record.date)
     rules = record.rules.description
     moves = record.moves.count
     let me: Mark?
-    if record.black.level != nil {
+    if asBot {
+      me = record.black.level != nil ? .x : record.white.level != nil ? .o : nil
+    } else if record.black.level != nil {
       me = .o
     } else if record.white.level != nil {
       me = .x

@@ -38,7 +38,9 @@ extension GamesCommand {
       let known = (try? profile.knownPeers()) ?? KnownPeers()
       let petname = { (key: String) in Fingerprint(publicKeyBase64: key).flatMap { known.lookup(fingerprint: $0)?.name }
       }
-      let rows = entries.map { entry in entry.record.map { GameRow($0, myKey: myKey, petname: petname) } }
+      let rows = entries.map { entry in
+        entry.record.map { GameRow($0, myKey: myKey, petname: petname, asBot: entry.game != nil) }
+      }
       writeAll(1, json ? GamesCommand.json(entries, rows) + "\n" : GamesCommand.table(rows))
       return ExitStatus.ok
     case .delete(let targets):
@@ -52,17 +54,30 @@ extension GamesCommand {
           return ExitStatus.usage
         }
         chosen = Set(numbers).sorted().map { entries[$0 - 1] }
+        // The bot's games are kept a day to a file: one of them goes with its whole day, asked for by `all`.
+        if let inCollection = chosen.first(where: { $0.game != nil }),
+          let number = entries.firstIndex(where: { $0.path == inCollection.path && $0.game == inCollection.game })
+        {
+          writeError(
+            "tictactoe: game \(number + 1) is in the bot's collection \(inCollection.path), kept a day to a file:"
+              + " remove that file, or every record with `tictactoe games delete all`\n")
+          return ExitStatus.usage
+        }
       }
       var deleted = 0
-      for entry in chosen {
+      var failed = false
+      var removedFiles: Set<String> = []
+      for entry in chosen where !removedFiles.contains(entry.path) {
         if unlink(entry.path) == 0 {
-          deleted += 1
+          removedFiles.insert(entry.path)
+          deleted += entry.game == nil ? 1 : chosen.filter { $0.path == entry.path }.count
         } else {
+          failed = true
           writeError("tictactoe: \(entry.path): \(String(cString: strerror(errno)))\n")
         }
       }
       writeAll(1, "Deleted \(deleted) game record\(deleted == 1 ? "" : "s").\n")
-      return deleted == chosen.count ? ExitStatus.ok : ExitStatus.failure
+      return failed ? ExitStatus.failure : ExitStatus.ok
     }
   }
 
@@ -94,6 +109,7 @@ extension GamesCommand {
     let objects: [JSONText] = zip(entries, rows).enumerated().map { index, pair in
       let (entry, row) = pair
       var object: [String: JSONText] = ["number": .number(index + 1), "file": .string(entry.path)]
+      if let game = entry.game { object["game"] = .number(game) }  // its place in the bot's day collection
       switch (entry.record, row) {
       case (.success(let record), .success(let row)):
         object["date"] = .string(record.date)
