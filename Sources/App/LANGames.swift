@@ -51,7 +51,7 @@ enum LANGames {
 
   /// What the lobby and `tictactoe list` show of a game.
   static func row(_ game: DiscoveredGame, known: KnownPeers) -> LANGameRow {
-    let rules = game.txt?.rules.map { "\($0.rows)x\($0.columns), \($0.k) in a row" } ?? "rules unknown"
+    let rules = game.txt?.rules.map { "\($0.rows)×\($0.columns), \($0.k) in a row" } ?? "rules unknown"
     let addresses =
       game.port.map { port in
         game.addresses.map { $0.contains(":") ? "[\($0)]:\(port)" : "\($0):\(port)" }
