@@ -16,16 +16,7 @@ import Testing
     let port = try #require(bot.announcedPort(), "the bot did not start: \(bot.errors)")
     let player = try Player(["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob)
     #expect(player.waitFor("game 1:"))
-    let deadline = Date().addingTimeInterval(30)
-    var (answered, next) = (0, 1)
-    while !player.output.contains("result: ") && Date() < deadline {
-      if player.count("your move (") > answered {
-        answered = player.count("your move (")
-        player.send("\(next)")
-        next = next % 9 + 1
-      }
-      usleep(10_000)
-    }
+    player.playOutAlone()
     player.send("quit")
     _ = player.exitStatus()
     bot.signal(SIGTERM)

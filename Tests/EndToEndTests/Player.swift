@@ -66,6 +66,21 @@ final class Player {
 }
 
 extension Player {
+  /// Answers every "your move" prompt of this player alone (against the computer or the bot) with the next
+  /// cell number (1, 2, 3, … wrapping) until its game has a result (at most `timeout` seconds).
+  func playOutAlone(timeout: Double = 30) {
+    let deadline = Date().addingTimeInterval(timeout)
+    var (answered, next) = (0, 1)
+    while !output.contains("result: ") && Date() < deadline {
+      if count("your move (") > answered {
+        answered = count("your move (")
+        send("\(next)")
+        next = next % 9 + 1
+      }
+      usleep(10_000)
+    }
+  }
+
   /// Answers every "your move" prompt of either player with the next cell number (1, 2, 3, … wrapping), so
   /// taken cells are answered with "error:" and asked again, until both have seen the result (at most
   /// `timeout` seconds). `afterAnswer` is called with the number of answers given so far, after each.

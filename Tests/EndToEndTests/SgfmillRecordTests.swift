@@ -35,17 +35,7 @@ extension SgfmillTests {
     let botPort = try #require(bot.announcedPort(), "the bot did not start: \(bot.errors)")
     let player = try Player(["join", "127.0.0.1:\(botPort)", "--ui", "plain", "--accept-new"], environment: bob)
     #expect(player.waitFor("game 1:"))
-    let deadline = Date().addingTimeInterval(30)
-    var answered = 0
-    var next = 1
-    while !player.output.contains("result: ") && Date() < deadline {
-      if player.count("your move (") > answered {
-        answered = player.count("your move (")
-        player.send("\(next)")
-        next = next % 9 + 1
-      }
-      usleep(10_000)
-    }
+    player.playOutAlone()
     player.send("quit")
     _ = player.exitStatus()
     bot.signal(SIGTERM)
