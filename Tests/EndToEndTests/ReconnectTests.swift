@@ -150,6 +150,9 @@ import Testing
       #expect(again.waitFor("game 1:"), "round \(round): \(again.output)\(again.errors)")
       #expect(firstMark(again) == mark, "round \(round): \(again.output)")
       #expect(again.output.contains("You left a game here moments ago and came back: its first player is kept"))
+      // The host's line may come a moment after the joiner's game began: wait for it (bounded).
+      let shown = Date().addingTimeInterval(20)
+      while host.count("its first player is kept") < round && Date() < shown { usleep(20_000) }
       #expect(host.count("its first player is kept") == round, "\(host.output)")
       current = again
     }
