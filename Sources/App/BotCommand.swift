@@ -57,12 +57,10 @@ extension TicTacToe {
       if let problem = bot.advertise() { writeAll(1, problem + "\n") }
       // The bot asks the router only when told to (--map-port), never from the settings.
       if options.mapPort == true {
-        let invite = RunningHosts.invite(key: identity.fingerprint, port: bot.port, bind: request.bind)
-        mapping = PortMappingOnLoop(loop: loop, port: bot.port, paths: context.paths) { lines, external in
+        let (key, port, bind) = (identity.fingerprint, bot.port, request.bind)
+        mapping = PortMappingOnLoop(loop: loop, port: port, paths: context.paths) { lines, external in
           for line in lines { writeAll(1, line + "\n") }
-          if let external, let invite,
-            let outside = Invite(key: invite.key, addresses: [external] + invite.addresses.filter { $0 != external })
-          {
+          if let external, let outside = RunningHosts.invite(key: key, port: port, bind: bind, external: external) {
             writeAll(1, "Invite: \(outside)\n")
           }
         }

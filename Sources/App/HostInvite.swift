@@ -10,14 +10,15 @@ enum RunningHosts {
   static func directory(_ paths: Paths) -> String { paths.state + "/hosting" }
 
   /// The invite for a host with `key` listening on `port`, at `bind` or else at every address of this machine
-  /// that a friend could reach (loopback when there is none).
-  static func invite(key: Fingerprint, port: UInt16, bind: String?) -> Invite? {
+  /// that a friend could reach (loopback when there is none); `external` (a port the router opened) first.
+  static func invite(key: Fingerprint, port: UInt16, bind: String?, external: Invite.Address? = nil) -> Invite? {
     let wildcard = bind == nil || bind == "0.0.0.0" || bind == "::"
     // A link-local address's zone is this machine's interface: meaningless to a friend's, so left out.
     var hosts = wildcard ? Sockets.localAddresses().filter { !$0.lowercased().hasPrefix("fe80") } : [bind ?? ""]
     if hosts.isEmpty { hosts = ["127.0.0.1"] }
-    return Invite(
-      key: key, addresses: hosts.prefix(Invite.maximumAddresses).map { Invite.Address(host: $0, port: port) })
+    let local = hosts.map { Invite.Address(host: $0, port: port) }.filter { $0 != external }
+    let addresses = (external.map { [$0] } ?? []) + local
+    return Invite(key: key, addresses: Array(addresses.prefix(Invite.maximumAddresses)))
   }
 
   /// Records `invite` as this process's; returns the file's path, to remove when hosting stops.
@@ -40,13 +41,9 @@ enum RunningHosts {
   /// The invites of the live hosting processes; files of processes that are gone are removed.
   static func live(paths: Paths) -> [String] {
     let directory = directory(paths)
-    guard let handle = opendir(directory) else { return [] }
-    var names: [String] = []
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      if !name.isEmpty, name.utf8.allSatisfy({ (48...57).contains($0) }) { names.append(name) }
+    let names = PosixFiles.entries(of: directory).filter {
+      !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) }
     }
-    closedir(handle)
     var invites: [String] = []
     for name in names.sorted(by: { (Int($0) ?? 0) < (Int($1) ?? 0) }) {
       let path = directory + "/" + name

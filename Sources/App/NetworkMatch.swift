@@ -120,10 +120,7 @@ public final class NetworkMatch {
   /// Host: the invite again, with `external` (a port the router opened) as its first address, published for
   /// `tictactoe invite`; nil when there is nothing new to say.
   func inviteWith(external: Invite.Address) -> Invite? {
-    guard let local = RunningHosts.invite(key: identity.fingerprint, port: port, bind: hostBind),
-      let invite = Invite(
-        key: local.key,
-        addresses: Array(([external] + local.addresses.filter { $0 != external }).prefix(Invite.maximumAddresses)))
+    guard let invite = RunningHosts.invite(key: identity.fingerprint, port: port, bind: hostBind, external: external)
     else { return nil }
     RunningHosts.withdraw(invitePath)
     invitePath = RunningHosts.publish(invite, paths: profile.paths)
