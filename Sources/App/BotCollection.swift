@@ -65,12 +65,7 @@ final class BotCollection {
 
   /// Removes the oldest days while the bot's collections are over the cap (today's is always kept).
   private func prune() {
-    let entries = PosixFiles.entries(of: directory).filter(RecordDirectory.isBotCollectionName).compactMap {
-      (name: String) -> (name: String, bytes: Int)? in
-      var info = stat()
-      guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-      return (name, Int(info.st_size))
-    }
+    let entries = PosixFiles.regularFileSizes(in: directory, RecordDirectory.isBotCollectionName)
     for name in RecordDirectory.overCap(entries, cap: cap) {
       unlink(directory + "/" + name)
       log.write("bot game records \(name) removed: over the \(cap >> 20) MiB cap")

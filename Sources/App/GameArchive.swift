@@ -51,12 +51,7 @@ final class GameArchive {
 
   /// Removes the oldest records while the directory is over its cap.
   private func prune() {
-    let entries = PosixFiles.entries(of: directory).filter(RecordDirectory.isRecordName).compactMap {
-      (name: String) -> (name: String, bytes: Int)? in
-      var info = stat()
-      guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-      return (name, Int(info.st_size))
-    }
+    let entries = PosixFiles.regularFileSizes(in: directory, RecordDirectory.isRecordName)
     for name in RecordDirectory.overCap(entries, cap: cap) {
       unlink(directory + "/" + name)
       log.write("game record \(name) removed: the records directory is over its \(cap >> 20) MiB cap")

@@ -47,6 +47,15 @@ enum PosixFiles {
   }
 
   /// The names in a directory (without "." and ".."); empty when it cannot be read.
+  /// The regular files of `directory` whose names pass `include`, with their sizes (symbolic links left out).
+  static func regularFileSizes(in directory: String, _ include: (String) -> Bool) -> [(name: String, bytes: Int)] {
+    entries(of: directory).filter(include).compactMap { name in
+      var info = stat()
+      guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+      return (name, Int(info.st_size))
+    }
+  }
+
   static func entries(of directory: String) -> [String] {
     guard let stream = opendir(directory) else { return [] }
     defer { closedir(stream) }
