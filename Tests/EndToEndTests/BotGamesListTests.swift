@@ -6,21 +6,9 @@ import Testing
 /// number, and go with their whole day (`games delete all`); one of them alone is refused with the reason.
 @Suite struct BotGamesListTests {
   @Test func theBotsGamesAreListedReplayedAndDeletedWithTheirDay() throws {
-    var botHome = try Binary.sandbox().environment
-    botHome["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
     var bob = try Binary.sandbox().environment
     bob["USER"] = "bob"
-    let bot = try Player(
-      ["host", "--bot", "easy", "--port", "0", "--bind", "127.0.0.1", "--name", "robo", "--accept-new"],
-      environment: botHome)
-    let port = try #require(bot.announcedPort(), "the bot did not start: \(bot.errors)")
-    let player = try Player(["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob)
-    #expect(player.waitFor("game 1:"))
-    player.playOutAlone()
-    player.send("quit")
-    _ = player.exitStatus()
-    bot.signal(SIGTERM)
-    #expect(bot.exitStatus() == 0)
+    let botHome = try Player.oneGameAgainstABot(joiner: bob)
 
     let listed = try Binary.run(["games"], environment: botHome)
     // From the bot's side: its opponent is bob, and bob lost (the bot plays X here when the coin says so).

@@ -66,6 +66,27 @@ final class Player {
 }
 
 extension Player {
+  /// One whole game against a practice bot (easy, called robo, on loopback, not announced on the LAN) by a
+  /// player in `joiner`'s home; returns the bot's home, where its day collection now holds the game.
+  static func oneGameAgainstABot(joiner: [String: String], sourceLocation: SourceLocation = #_sourceLocation) throws
+    -> [String: String]
+  {
+    var botHome = try Binary.sandbox().environment
+    botHome["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
+    let bot = try Player(
+      ["host", "--bot", "easy", "--port", "0", "--bind", "127.0.0.1", "--name", "robo", "--accept-new"],
+      environment: botHome)
+    let port = try #require(bot.announcedPort(), "the bot did not start: \(bot.errors)", sourceLocation: sourceLocation)
+    let player = try Player(["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: joiner)
+    #expect(player.waitFor("game 1:"), sourceLocation: sourceLocation)
+    player.playOutAlone()
+    player.send("quit")
+    _ = player.exitStatus()
+    bot.signal(SIGTERM)
+    #expect(bot.exitStatus() == 0, sourceLocation: sourceLocation)
+    return botHome
+  }
+
   /// Answers every "your move" prompt of this player alone (against the computer or the bot) with the next
   /// cell number (1, 2, 3, … wrapping) until its game has a result (at most `timeout` seconds).
   func playOutAlone(timeout: Double = 30) {

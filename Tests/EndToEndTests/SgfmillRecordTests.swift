@@ -27,19 +27,7 @@ extension SgfmillTests {
     host.send("quit")
     #expect(host.exitStatus() == 0)
     _ = joiner.exitStatus()
-    var botHome = try Binary.sandbox().environment
-    botHome["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
-    let bot = try Player(
-      ["host", "--bot", "easy", "--port", "0", "--bind", "127.0.0.1", "--name", "robo", "--accept-new"],
-      environment: botHome)
-    let botPort = try #require(bot.announcedPort(), "the bot did not start: \(bot.errors)")
-    let player = try Player(["join", "127.0.0.1:\(botPort)", "--ui", "plain", "--accept-new"], environment: bob)
-    #expect(player.waitFor("game 1:"))
-    player.playOutAlone()
-    player.send("quit")
-    _ = player.exitStatus()
-    bot.signal(SIGTERM)
-    #expect(bot.exitStatus() == 0)
+    let botHome = try Player.oneGameAgainstABot(joiner: bob)
 
     let files = try Self.files(local) + Self.files(alice) + Self.files(bob) + Self.files(botHome)
     var records: [GameRecord] = []
