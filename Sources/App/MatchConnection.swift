@@ -1,0 +1,106 @@
+import Discovery
+import Security
+import Session
+import Transport
+import WireProtocol
+
+/// A connection of a networked match, as the coordinator knows it: a number the shell maps to its socket.
+struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
+  let value: Int
+  var description: String { "#\(value)" }
+}
+
+/// What TLS established about the peer once a connection is secured: the facts trust is decided on.
+struct PeerFacts: Sendable, Equatable {
+  var certificate: PeerCertificate?
+  var trust: TrustDecision?
+  var verification: VerificationCode?
+  var protocolVersion: String
+  var cipher: String
+}
+
+/// One connection of a match and where it is in its life. The phases follow each other in this order; a
+/// connection may close from any of them.
+struct MatchConnection {
+  enum Phase: Sendable, Equatable {
+    /// Joiner: the TCP connection is being set up (TLS starts once it is writable).
+    case connecting
+    /// TLS is being set up (until `deadline`).
+    case handshaking
+    /// Host: the key of the game kept after a drop connected; its first message says whether it resumes the
+    /// game or says hello afresh (until `deadline`).
+    case awaitingResume
+    /// Secured and greeted: waiting for the peer's hello (the host: until `deadline`, which runs from the
+    /// moment it connected, as sshd's LoginGraceTime).
+    case greeting
+    /// The player is being asked whether to trust the peer's key.
+    case asking
+    /// Let in (host) or trusted (joiner): the match is on.
+    case playing
+    /// Closed: nothing more is read or sent. The game's connection stays known while its game is kept.
+    case closed
+  }
+
+  let peer: String
+  var phase: Phase
+  /// When the connection is given up if it is still connecting, handshaking, awaiting resume or (host)
+  /// greeting.
+  var deadline: Double?
+  var session: NetSession?
+  var facts: PeerFacts?
+  /// Joiner: a new connection to the host to resume the game.
+  var isReconnect = false
+  /// Let in (host) or taken up for a resumed game: stays true once the connection closes, so its end is told
+  /// with the peer's words.
+  var admitted = false
+
+  var isClosed: Bool { phase == .closed }
+  /// Connected but not yet past hello, and not waiting for the player: what the cap on pending connections
+  /// counts, and what makes room when it is reached.
+  var isPending: Bool { [.connecting, .handshaking, .awaitingResume, .greeting].contains(phase) }
+}
+
+/// What the coordinator asks its shell to do, in order.
+enum MatchCommand {
+  /// Joiner: start a non-blocking connection to `address` (for `endpoint`); a failure is reported back with
+  /// `MatchCoordinator.failed`.
+  case connect(ConnectionID, Sockets.Address, for: Endpoint)
+  /// Joiner: as `connect`, to an endpoint written as an address (a reconnection to where the host was).
+  case reconnect(ConnectionID, to: Endpoint)
+  case send(ConnectionID, Message)
+  /// Close the connection: gracefully (what is queued, then close_notify) or at once.
+  case close(ConnectionID, graceful: Bool)
+  /// Remember a peer's key in known_peers (with the address the joiner typed, if any).
+  case remember(name: String, key: Fingerprint, address: String?)
+  /// Bind a known key to another address the joiner typed.
+  case bind(Fingerprint, address: String)
+  /// Host: the state the LAN advertisement shows.
+  case advertise(ServiceTXT.GameState)
+  /// The match is over: withdraw the LAN advertisement.
+  case stopAdvertising
+  case log(String)
+  /// Tell the front end.
+  case report(MatchEvent)
+}
+
+/// What the coordinator reads and writes besides its connections, given so tests can give their own.
+struct MatchEnvironment {
+  /// The player's known peers (nil: unreadable).
+  var knownPeers: () -> KnownPeers?
+  /// The record against an opponent, named `name`, from the saved games (`you and alice: 5–3, 2 drawn`).
+  var opponentRecord: (Fingerprint, _ name: String) -> String?
+  /// A fresh coin for a new session.
+  var coin: () -> [UInt8]
+  var sha256: @Sendable ([UInt8]) -> [UInt8]
+  /// The software this side says it is in its hello.
+  var software: String
+
+  /// Nothing known, no records, a random coin: for a coordinator whose files do not matter.
+  static func inMemory(knownPeers: KnownPeers? = KnownPeers(), sha256: @escaping @Sendable ([UInt8]) -> [UInt8])
+    -> MatchEnvironment
+  {
+    MatchEnvironment(
+      knownPeers: { knownPeers }, opponentRecord: { _, _ in nil },
+      coin: { (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) } }, sha256: sha256, software: "test")
+  }
+}

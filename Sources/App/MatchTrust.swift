@@ -1,0 +1,48 @@
+import Security
+import UntrustedText
+
+/// The trust questions a match asks of its known peers once TLS has decided: by what name the opponent is
+/// shown, which known peers a new key's name looks like, and what is remembered. Pure: the known peers are
+/// given.
+enum MatchTrust {
+  /// The name the opponent is shown by: the one trust was decided on (the player's own name for a known key,
+  /// or the name in a certificate a chosen CA vouched for), with the name it calls itself marked when it
+  /// differs. A new peer is shown by the name it claims (the question about it says it is a claim).
+  static func shownName(_ facts: PeerFacts?, claimed: PeerText, known: () -> KnownPeers?) -> PeerText {
+    let decided = ShownName.decided(facts?.trust, certificate: facts?.certificate, known: known)
+    return ShownName.label(decided: decided, claimed: claimed)
+  }
+
+  /// Known peers whose names look like the one a new key claims (its certificate's or its hello's): none when
+  /// the key is known.
+  static func lookalikes(_ facts: PeerFacts?, claiming name: PeerText?, known: KnownPeers?) -> [KnownPeer] {
+    if case .trusted(.knownPeer) = facts?.trust { return [] }
+    guard let certificate = facts?.certificate, let known else { return [] }
+    var found: [KnownPeer] = []
+    for entry in known.lookalikes(of: certificate.commonName) + known.lookalikes(of: name?.unsanitised ?? "")
+    where entry.fingerprint != certificate.fingerprint
+      && !found.contains(where: { $0.fingerprint == entry.fingerprint })
+    {
+      found.append(entry)
+    }
+    return found
+  }
+
+  /// What to remember of a peer let in without asking: with --accept-new a new peer is remembered like one the
+  /// player accepted (so a later change of its key is caught); so is a host joined by its invite (the player
+  /// chose its key by joining with it), or, when that key is known already, the address it was joined at.
+  static func remembered(_ facts: PeerFacts?, inviteKey: Fingerprint?, boundAddress: String?, known: () -> KnownPeers?)
+    -> MatchCommand?
+  {
+    guard let certificate = facts?.certificate else { return nil }
+    switch facts?.trust {
+    case .trusted(.acceptedNew): break
+    case .trusted(.pinned) where inviteKey == certificate.fingerprint:
+      if known()?.lookup(fingerprint: certificate.fingerprint) != nil {
+        return boundAddress.map { .bind(certificate.fingerprint, address: $0) }
+      }
+    default: return nil
+    }
+    return .remember(name: certificate.commonName, key: certificate.fingerprint, address: boundAddress)
+  }
+}

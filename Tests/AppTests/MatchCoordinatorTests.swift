@@ -1,0 +1,413 @@
+import GameCore
+import Security
+import Session
+import Testing
+import Transport
+import UntrustedText
+import WireProtocol
+
+@testable import App
+
+/// Two coordinators, a host and a joiner, joined in memory: what one sends the other receives, on a clock the
+/// test moves. No sockets and no TLS: each side is told what TLS established about the other (`PeerFacts`).
+struct MatchPair {
+  static let rules = try! Rules(size: 3, k: 3)
+  static let endpoint = Endpoint(host: "127.0.0.1", port: 7177)
+
+  var host: MatchCoordinator
+  var joiner: MatchCoordinator
+  var now = 1_000.0
+  /// The host's number for each joiner connection, and the joiner's for its connection to the host: a
+  /// connection is a pair of these.
+  var links: [(host: ConnectionID, joiner: ConnectionID)] = []
+  var hostEvents: [MatchEvent] = []
+  var joinerEvents: [MatchEvent] = []
+  var hostCommands: [MatchCommand] = []
+  var joinerCommands: [MatchCommand] = []
+  /// Connections closed (by number on each side).
+  var closedByHost: Set<ConnectionID> = []
+  var closedByJoiner: Set<ConnectionID> = []
+
+  init(known: KnownPeers = KnownPeers(), keepsHosting: Bool = false, grace: Double = 60) {
+    let environment = MatchEnvironment.inMemory(knownPeers: known, sha256: Digest.sha256)
+    host = MatchCoordinator(
+      configuration: .init(role: .host, name: "alice", rules: MatchPair.rules, gracePeriod: grace),
+      environment: environment)
+    host.keepsHosting = keepsHosting
+    host.welcome = [.status("welcome back")]
+    joiner = MatchCoordinator(
+      configuration: .init(role: .joiner, name: "bob", rules: MatchPair.rules, gracePeriod: grace),
+      environment: environment)
+  }
+
+  static func key(_ byte: UInt8) -> Fingerprint { Fingerprint(bytes: [UInt8](repeating: byte, count: 32))! }
+  static let aliceKey = key(1)
+  static let bobKey = key(2)
+  /// Keys seen for the first time (trust on first use asks the player).
+  static let newBob = facts("bob", bobKey, .askUser(name: "bob", fingerprint: bobKey))
+  static let newAlice = facts("alice", aliceKey, .askUser(name: "alice", fingerprint: aliceKey))
+
+  static func facts(_ name: String, _ key: Fingerprint, _ trust: TrustDecision) -> PeerFacts {
+    let certificate = PeerCertificate(
+      fingerprint: key, commonName: name, dnsNames: [], notBefore: 0, notAfter: 0, issuerCommonName: name,
+      isSelfSigned: true, chainDER: [])
+    return PeerFacts(
+      certificate: certificate, trust: trust, verification: nil, protocolVersion: "TLSv1.3",
+      cipher: "TLS_AES_128_GCM_SHA256")
+  }
+
+  /// The joiner starts joining; the host accepts the connection and both sides finish TLS with these facts.
+  mutating func connect(
+    hostSees joinerFacts: PeerFacts = facts("bob", bobKey, .trusted(.knownPeer(name: "bob"))),
+    joinerSees hostFacts: PeerFacts = facts("alice", aliceKey, .trusted(.knownPeer(name: "alice")))
+  ) {
+    let address = try! Sockets.resolve(MatchPair.endpoint)[0]
+    let commands = joiner.join([(MatchPair.endpoint, address)], now: now)
+    guard let joinerID = MatchPair.connectID(commands) else {
+      Issue.record("the joiner did not connect: \(commands)")
+      return
+    }
+    joinerDid(commands)
+    joiner.connected(joinerID, remote: MatchPair.endpoint)
+    secure(joinerID: joinerID, hostSees: joinerFacts, joinerSees: hostFacts)
+  }
+
+  /// A joiner connection (`joinerID`, already connected) reaches the host, and both finish TLS.
+  mutating func secure(joinerID: ConnectionID, hostSees joinerFacts: PeerFacts, joinerSees hostFacts: PeerFacts) {
+    let (hostID, accepted) = host.accepted(peer: "127.0.0.1:5\(links.count)000", now: now)
+    links.append((hostID, joinerID))
+    hostDid(accepted)
+    hostDid(host.secured(hostID, joinerFacts, now: now))
+    joinerDid(joiner.secured(joinerID, hostFacts, now: now))
+    deliver()
+  }
+
+  static func connectID(_ commands: [MatchCommand]) -> ConnectionID? {
+    for command in commands {
+      switch command {
+      case .connect(let id, _, _), .reconnect(let id, _): return id
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  private var toJoiner: [(ConnectionID, Message)] = []
+  private var toHost: [(ConnectionID, Message)] = []
+
+  mutating func hostDid(_ commands: [MatchCommand]) {
+    hostCommands += commands
+    for command in commands {
+      switch command {
+      case .send(let id, let message): toJoiner.append((id, message))
+      case .close(let id, _): closedByHost.insert(id)
+      case .report(let event): hostEvents.append(event)
+      default: break
+      }
+    }
+  }
+
+  mutating func joinerDid(_ commands: [MatchCommand]) {
+    joinerCommands += commands
+    for command in commands {
+      switch command {
+      case .send(let id, let message): toHost.append((id, message))
+      case .close(let id, _): closedByJoiner.insert(id)
+      case .report(let event): joinerEvents.append(event)
+      default: break
+      }
+    }
+  }
+
+  /// Carries every message sent to the other side, until both are quiet. A message sent before its
+  /// connection was closed still arrives (a graceful close sends what was queued first); the other side
+  /// then hears the connection end.
+  mutating func deliver() {
+    while !toJoiner.isEmpty || !toHost.isEmpty {
+      if !toJoiner.isEmpty {
+        let (hostID, message) = toJoiner.removeFirst()
+        guard let link = links.first(where: { $0.host == hostID }), !closedByJoiner.contains(link.joiner) else {
+          continue
+        }
+        joinerDid(joiner.received(link.joiner, message, now: now))
+        if closedByHost.contains(hostID) && !toJoiner.contains(where: { $0.0 == hostID }) {
+          joinerDid(joiner.ended(link.joiner, now: now))
+        }
+      }
+      if !toHost.isEmpty {
+        let (joinerID, message) = toHost.removeFirst()
+        guard let link = links.first(where: { $0.joiner == joinerID }), !closedByHost.contains(link.host) else {
+          continue
+        }
+        hostDid(host.received(link.host, message, now: now))
+        if closedByJoiner.contains(joinerID) && !toHost.contains(where: { $0.0 == joinerID }) {
+          hostDid(host.ended(link.host, now: now))
+        }
+      }
+    }
+  }
+
+  /// Moves the clock on and lets both sides tick.
+  mutating func advance(_ seconds: Double) {
+    now += seconds
+    hostDid(host.tick(now: now))
+    joinerDid(joiner.tick(now: now))
+    deliver()
+  }
+
+  /// The connection `link` breaks without a goodbye: each side hears it end.
+  mutating func cut(_ link: (host: ConnectionID, joiner: ConnectionID)) {
+    closedByHost.insert(link.host)
+    closedByJoiner.insert(link.joiner)
+    hostDid(host.ended(link.host, now: now))
+    joinerDid(joiner.ended(link.joiner, now: now))
+    deliver()
+  }
+
+  /// Plays cells in turn, each by whoever is to move.
+  mutating func play(_ cells: [Int]) throws {
+    for cell in cells {
+      let position = Position(row: cell / 3, column: cell % 3)
+      if host.session?.myTurn == true {
+        hostDid(try host.play(position, now: now))
+      } else {
+        joinerDid(try joiner.play(position, now: now))
+      }
+      deliver()
+    }
+  }
+
+  var hostStatuses: [String] { hostEvents.compactMap { if case .status(let text) = $0 { text } else { nil } } }
+  var joinerStatuses: [String] { joinerEvents.compactMap { if case .status(let text) = $0 { text } else { nil } } }
+  var hostLog: [String] { hostCommands.compactMap { if case .log(let text) = $0 { text } else { nil } } }
+
+  func started(_ events: [MatchEvent]) -> Int {
+    events.filter { if case .session(.gameStarted) = $0 { true } else { false } }.count
+  }
+}
+
+@Suite struct MatchCoordinatorTests {
+  @Test func aKnownJoinerIsLetInAndTheGameIsPlayedToTheEnd() throws {
+    var pair = MatchPair()
+    pair.connect()
+    #expect(pair.started(pair.hostEvents) == 1 && pair.started(pair.joinerEvents) == 1)
+    #expect(pair.host.connections[pair.links[0].host]?.phase == .playing)
+    #expect(pair.hostCommands.contains { if case .advertise(.playing) = $0 { true } else { false } })
+    // X takes the top row; O plays below it.
+    try pair.play([0, 3, 1, 4, 2])
+    let ended = pair.hostEvents.contains { if case .session(.gameEnded(.line)) = $0 { true } else { false } }
+    #expect(ended && pair.joinerEvents.contains { if case .session(.gameEnded(.line)) = $0 { true } else { false } })
+  }
+
+  @Test func theOpponentIsShownByTheNameTrustWasDecidedOnNotItsHello() {
+    var pair = MatchPair()
+    pair.connect(hostSees: MatchPair.facts("bob", MatchPair.bobKey, .trusted(.knownPeer(name: "carol"))))
+    let hello = pair.hostEvents.compactMap { if case .session(.peerHello(let name, _)) = $0 { name } else { nil } }
+    #expect(hello.map(\.unsanitised) == ["carol (calls itself bob)"])
+  }
+
+  @Test func aNewJoinerIsAskedAboutAndItsWordsWaitUntilThePlayerDecides() throws {
+    var pair = MatchPair()
+    pair.connect(hostSees: MatchPair.newBob)
+    #expect(pair.host.question?.fingerprint == MatchPair.bobKey)
+    #expect(pair.host.connections[pair.links[0].host]?.phase == .asking)
+    #expect(pair.started(pair.hostEvents) == 0)
+    // Chat from a joiner not let in is not shown under the question about its key.
+    let now = pair.now
+    pair.joinerDid(
+      try pair.joiner.attempt(now: now) { (session) throws(ActionRefusal) in try session.chat("let me in!", now: now) })
+    pair.deliver()
+    #expect(!pair.hostEvents.contains { if case .session(.chat) = $0 { true } else { false } })
+    pair.hostDid(pair.host.answer(accept: true, now: pair.now))
+    pair.deliver()
+    #expect(pair.started(pair.hostEvents) == 1)
+    let remembered = pair.hostCommands.contains {
+      if case .remember("bob", MatchPair.bobKey, nil) = $0 { true } else { false }
+    }
+    #expect(remembered, "the accepted key is remembered")
+  }
+
+  @Test func aJoinerTheHostDeclinesIsToldSoAndTheHostHostsOn() {
+    var pair = MatchPair()
+    pair.connect(hostSees: MatchPair.newBob)
+    pair.hostDid(pair.host.answer(accept: false, now: pair.now))
+    pair.deliver()
+    #expect(pair.joiner.finished == .session(.refused(.declined, "alice declined")))
+    #expect(pair.host.finished == nil && pair.host.active == nil)
+  }
+
+  @Test func aJoinerThatDeclinesTheHostsKeySendsNothing() {
+    var pair = MatchPair()
+    pair.connect(joinerSees: MatchPair.newAlice)
+    #expect(pair.joiner.question != nil)
+    pair.joinerDid(pair.joiner.answer(accept: false, now: pair.now))
+    #expect(!pair.joinerCommands.contains { if case .send = $0 { true } else { false } }, "no hello went out")
+    if case .declinedByPlayer = pair.joiner.finished {} else { Issue.record("\(pair.joiner.finished as Any)") }
+  }
+
+  @Test func aSecondJoinerIsTurnedAwayAsBusy() {
+    var pair = MatchPair()
+    pair.connect()
+    var second = MatchPair()
+    second.host = pair.host
+    second.connect(hostSees: MatchPair.facts("eve", MatchPair.key(5), .trusted(.knownPeer(name: "eve"))))
+    #expect(second.joiner.finished == .session(.refused(.busy, "alice is already playing; try again later")))
+    #expect(second.host.active == pair.host.active, "the game goes on with the first joiner")
+    #expect(second.hostLog.contains { $0.hasPrefix("session with 127.0.0.1:50000 ended") })
+  }
+
+  @Test func aHostWhoseKeyDiffersFromItsAdvertisementIsAnImpostor() {
+    var pair = MatchPair()
+    pair.joiner.advertisedFingerprint = MatchPair.key(9)
+    pair.connect()
+    #expect(pair.joiner.finished == .impostor(advertised: MatchPair.key(9), presented: MatchPair.aliceKey))
+    #expect(!pair.joinerCommands.contains { if case .send = $0 { true } else { false } })
+  }
+
+  /// A dropped game: both keep it, the joiner reconnects, and the same key takes it up where it was.
+  @Test func aDroppedGameIsResumedByTheSameKeyOnANewConnection() throws {
+    var pair = MatchPair()
+    pair.connect()
+    try pair.play([0, 4])
+    pair.cut(pair.links[0])
+    if case .lost = pair.host.session?.link {} else { Issue.record("the host did not keep the game") }
+    #expect(pair.joiner.route.reconnectAt == pair.now)
+    pair.advance(0.1)
+    guard let id = MatchPair.connectID(pair.joinerCommands.suffix(3)) else {
+      Issue.record("no reconnection: \(pair.joinerCommands.suffix(3))")
+      return
+    }
+    pair.joiner.connected(id, remote: MatchPair.endpoint)
+    pair.secure(
+      joinerID: id, hostSees: MatchPair.facts("bob", MatchPair.bobKey, .trusted(.knownPeer(name: "bob"))),
+      joinerSees: MatchPair.facts("alice", MatchPair.aliceKey, .trusted(.knownPeer(name: "alice"))))
+    #expect(pair.host.active == pair.links[1].host && pair.joiner.active == id)
+    #expect(pair.host.session?.game?.history.count == 2 && pair.joiner.session?.game?.history.count == 2)
+    let resumed = pair.joinerEvents.contains { if case .session(.resumed(1, 2)) = $0 { true } else { false } }
+    #expect(resumed, "\(pair.joinerEvents)")
+    try pair.play([1, 8, 2])
+    #expect(pair.host.session?.game?.isOver == true)
+  }
+
+  @Test func aReconnectionAnsweredByAnotherKeyEndsTheMatch() throws {
+    var pair = MatchPair()
+    pair.connect()
+    try pair.play([0])
+    pair.cut(pair.links[0])
+    pair.advance(0.1)
+    let id = try #require(MatchPair.connectID(pair.joinerCommands.suffix(3)))
+    pair.joiner.connected(id, remote: MatchPair.endpoint)
+    let mallory = MatchPair.facts("alice", MatchPair.key(7), .trusted(.knownPeer(name: "alice")))
+    pair.joinerDid(pair.joiner.secured(id, mallory, now: pair.now))
+    #expect(pair.joiner.finished == .keyChangedOnReconnect(before: MatchPair.aliceKey, now: MatchPair.key(7)))
+    #expect(pair.joiner.route.reconnectAt == nil, "no more attempts")
+  }
+
+  @Test func reconnectionsBackOffAndSayWhenTheNextOneIs() throws {
+    var pair = MatchPair()
+    pair.connect()
+    try pair.play([0])
+    pair.cut(pair.links[0])
+    var delays: [Double] = []
+    for _ in 0..<7 {
+      let due = try #require(pair.joiner.route.reconnectAt)
+      pair.now = due
+      pair.joinerDid(pair.joiner.tick(now: pair.now))
+      let id = try #require(MatchPair.connectID(pair.joinerCommands.suffix(3)))
+      pair.joinerDid(pair.joiner.failed(id, .network(.connectionRefused(MatchPair.endpoint)), now: pair.now))
+      delays.append(try #require(pair.joiner.route.reconnectAt) - pair.now)
+    }
+    #expect(delays == [0.5, 1, 2, 4, 8, 10, 10])
+    let said = pair.joinerStatuses
+    #expect(said.contains { $0.hasPrefix("Reconnection attempt 1 failed") && $0.hasSuffix("Next try in 0.5 s.") })
+    #expect(said.contains { $0.hasPrefix("Reconnection attempt 5 failed") && $0.hasSuffix("Next try in 8 s.") })
+  }
+
+  @Test func theFirstConnectionTriesTheNextAddressAfterARefusal() throws {
+    var joiner = MatchPair().joiner
+    let other = Endpoint(host: "127.0.0.2", port: 7177)
+    let candidates = [
+      (MatchPair.endpoint, try Sockets.resolve(MatchPair.endpoint)[0]), (other, try Sockets.resolve(other)[0]),
+    ]
+    let first = try #require(MatchPair.connectID(joiner.join(candidates, now: 0)))
+    let next = joiner.failed(first, .network(.connectionRefused(MatchPair.endpoint)), now: 0)
+    let second = try #require(MatchPair.connectID(next))
+    #expect(second != first && joiner.active == second && joiner.finished == nil)
+    _ = joiner.failed(second, .network(.connectionRefused(other)), now: 0)
+    #expect(joiner.finished == .network(.connectionRefused(other)))
+  }
+
+  @Test func aJoinerThatNeverFinishesTLSOrNeverSaysHelloIsGivenUp() {
+    var pair = MatchPair()
+    let (silent, _) = pair.host.accepted(peer: "127.0.0.1:1", now: pair.now)
+    let (mute, _) = pair.host.accepted(peer: "127.0.0.1:2", now: pair.now)
+    pair.hostDid(pair.host.secured(mute, MatchPair.facts("m", MatchPair.key(3), .trusted(.insecure)), now: pair.now))
+    // Heartbeats keep the session from falling silent, but not a connection that never says hello.
+    var waited = 0.0
+    while !pair.closedByHost.contains(mute) && waited < 2 * MatchCoordinator.helloTimeout {
+      pair.hostDid(pair.host.received(mute, .heartbeat, now: pair.now))
+      pair.advance(5)
+      waited += 5
+      if waited == MatchCoordinator.handshakeTimeout {
+        #expect(pair.closedByHost.contains(silent) && !pair.closedByHost.contains(mute), "\(pair.hostLog)")
+      }
+    }
+    #expect(waited == MatchCoordinator.helloTimeout)
+    #expect(pair.closedByHost.contains(mute))
+    #expect(pair.hostLog.contains { $0.contains("did not say hello within 60 s") })
+    #expect(pair.host.finished == nil)
+  }
+
+  @Test func atThePendingCapTheOldestMakesRoomButAJoinerBeingAskedAboutKeepsItsPlace() {
+    var pair = MatchPair()
+    pair.connect(hostSees: MatchPair.newBob)
+    let asked = pair.links[0].host
+    var silent: [ConnectionID] = []
+    for index in 0..<(MatchCoordinator.maximumPending + 5) {
+      let (id, commands) = pair.host.accepted(peer: "10.0.0.1:\(index)", now: pair.now)
+      pair.hostDid(commands)
+      silent.append(id)
+    }
+    #expect(!pair.closedByHost.contains(asked), "the joiner the player is asked about was dropped")
+    #expect(silent.prefix(5).allSatisfy { pair.closedByHost.contains($0) })
+    #expect(silent.suffix(MatchCoordinator.maximumPending).allSatisfy { !pair.closedByHost.contains($0) })
+    pair.hostDid(pair.host.answer(accept: true, now: pair.now))
+    pair.deliver()
+    #expect(pair.started(pair.hostEvents) == 1)
+  }
+
+  @Test func aHostThatKeepsHostingWelcomesTheNextOpponent() throws {
+    var pair = MatchPair(keepsHosting: true)
+    pair.connect()
+    pair.joinerDid(pair.joiner.quit(now: pair.now))
+    pair.deliver()
+    #expect(pair.host.finished == nil && pair.host.active == nil)
+    #expect(pair.hostEvents.contains { if case .opponentGone = $0 { true } else { false } })
+    #expect(pair.hostStatuses.last == "welcome back")
+    var next = MatchPair(keepsHosting: true)
+    next.host = pair.host
+    next.connect()
+    #expect(next.started(next.hostEvents) == 1)
+  }
+
+  @Test func aPlayerWhoQuitsSaysGoodbyeAndTheOtherSideIsToldWhy() {
+    var pair = MatchPair()
+    pair.connect()
+    pair.hostDid(pair.host.quit(now: pair.now))
+    pair.deliver()
+    #expect(pair.host.finished == .session(.localQuit))
+    #expect(pair.joiner.finished == .session(.peerQuit("")))
+    #expect(pair.hostCommands.contains { if case .stopAdvertising = $0 { true } else { false } })
+  }
+
+  @Test func actionsThatCannotApplyAreRefusedWithTheirReason() {
+    var joiner = MatchPair().joiner
+    #expect(throws: ActionRefusal.notStarted) {
+      _ = try joiner.attempt(now: 0) { (session) throws(ActionRefusal) in try session.resign(now: 0) }
+    }
+    _ = joiner.joinFailed(.network(.connectionRefused(MatchPair.endpoint)))
+    #expect(throws: ActionRefusal.matchOver) {
+      _ = try joiner.attempt(now: 0) { (session) throws(ActionRefusal) in try session.resign(now: 0) }
+    }
+  }
+}
