@@ -2,7 +2,7 @@ import Transport
 
 /// The joiner's way to its host: the addresses left to try for the first connection, where the host was
 /// reached, and the schedule of reconnections while a dropped game is kept. Pure: the coordinator asks it what
-/// to try next and tells it how each attempt went.
+/// to try next and tells it how each attempt went; it opens the connections it tries in the match's table.
 struct JoinerRoute {
   /// Seconds before reconnection attempt `attempt + 1` after `attempt` failed: 0.5, 1, 2, 4, 8, then every 10.
   static func delay(afterFailedAttempt attempt: Int) -> Double {
@@ -41,26 +41,66 @@ struct JoinerRoute {
     if hostAddress == nil { hostAddress = address }
   }
 
-  /// The host's name was looked up again: it is wherever that says now.
-  mutating func forgetHostAddress() { hostAddress = nil }
-
   /// The game's connection dropped: reconnect at once.
   mutating func dropped(now: Double) {
     attempts = 0
     reconnectAt = now
   }
 
-  /// A reconnection is starting now (attempt `attempts` after this).
-  mutating func attemptStarts() {
+  /// A host name to look up again before the reconnection now due (off the loop); then `resolved`.
+  private(set) var nameToResolve: Endpoint?
+
+  /// The reconnection now due. A host typed as an address is reached where the first connection reached it;
+  /// one typed as a name is looked up again first (`nameToResolve`).
+  mutating func reconnect(in connections: inout MatchConnections, deadline: Double) -> [MatchCommand] {
     reconnectAt = nil
     attempts += 1
+    guard let endpoint else { return [] }
+    let said: [MatchCommand] = [
+      .log("reconnecting to \(endpoint), attempt \(attempts)"),
+      .report(.status("Reconnecting to \(endpoint) (attempt \(attempts))\u{2026}")),
+    ]
+    if !Sockets.isNumeric(endpoint.host) {
+      nameToResolve = endpoint
+      return said
+    }
+    let id = connections.open(endpoint.description, .connecting, deadline: deadline)
+    connections[id]?.isReconnect = true
+    return said + [.reconnect(id, to: hostAddress ?? endpoint)]
   }
 
-  /// The attempt failed: the next one is due after the back-off. Returns the delay.
-  mutating func attemptFailed(now: Double) -> Double {
+  /// The name is looked up, and no longer wanted.
+  mutating func nameLookedUp() { nameToResolve = nil }
+
+  /// The host's name looked up again: connect to the first of its addresses (wherever it is now).
+  mutating func resolved(
+    _ addresses: Result<[Sockets.Address], NetworkError>, in connections: inout MatchConnections, deadline: Double,
+    now: Double
+  ) -> [MatchCommand] {
+    guard let endpoint = nameToResolve else { return [] }
+    nameToResolve = nil
+    switch addresses {
+    case .failure(let error):
+      return attemptFailed("\(error)", now: now)
+    case .success(let found):
+      guard let first = found.first else { return attemptFailed("\(endpoint.host) has no address", now: now) }
+      hostAddress = nil
+      let id = connections.open(endpoint.description, .connecting, deadline: deadline)
+      connections[id]?.isReconnect = true
+      return [.connect(id, first, for: endpoint)]
+    }
+  }
+
+  /// The attempt failed for `reason`: the next one is due after the back-off, and the player is told when.
+  mutating func attemptFailed(_ reason: String, now: Double) -> [MatchCommand] {
     let delay = JoinerRoute.delay(afterFailedAttempt: attempts)
     reconnectAt = now + delay
-    return delay
+    let wait = delay < 1 ? "\(delay)" : "\(Int(delay))"  // "0.5", "2"
+    let sentence = reason.hasSuffix(".") ? reason : reason + "."
+    return [
+      .log("reconnection attempt \(attempts) failed: \(reason)"),
+      .report(.status("Reconnection attempt \(attempts) failed: \(sentence) Next try in \(wait) s.")),
+    ]
   }
 
   /// The host is reached again: the count starts over.

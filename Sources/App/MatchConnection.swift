@@ -19,6 +19,15 @@ struct PeerFacts: Sendable, Equatable {
   var cipher: String
 }
 
+extension PeerFacts {
+  /// What `tls` established, once its handshake is complete.
+  init(_ tls: TLSConnection) {
+    self.init(
+      certificate: tls.peerCertificate, trust: tls.trustDecision, verification: tls.verificationCode,
+      protocolVersion: tls.protocolVersion, cipher: tls.cipher)
+  }
+}
+
 /// One connection of a match and where it is in its life. The phases follow each other in this order; a
 /// connection may close from any of them.
 struct MatchConnection {
@@ -94,6 +103,15 @@ struct MatchEnvironment {
   var sha256: @Sendable ([UInt8]) -> [UInt8]
   /// The software this side says it is in its hello.
   var software: String
+
+  /// The player's files: known peers and saved games from `profile`; a random coin.
+  static func files(of profile: Profile) -> MatchEnvironment {
+    MatchEnvironment(
+      knownPeers: { try? profile.knownPeers() },
+      opponentRecord: { key, name in OpponentRecords.load(profile).greeting(key, name: name) },
+      coin: { (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) } }, sha256: Digest.sha256,
+      software: CommandLineParser.version)
+  }
 
   /// Nothing known, no records, a random coin: for a coordinator whose files do not matter.
   static func inMemory(knownPeers: KnownPeers? = KnownPeers(), sha256: @escaping @Sendable ([UInt8]) -> [UInt8])

@@ -1,5 +1,6 @@
 import GameCore
 import GameRecords
+import Security
 import Session
 import WireProtocol
 
@@ -24,6 +25,16 @@ struct MatchRecords {
     self.myKey = myKey
     self.keep = keep
     self.today = today
+  }
+
+  /// The records of a match signed by `identity` and kept in `archive`.
+  init(signedBy identity: Identity, isHost: Bool, keptIn archive: GameArchive) {
+    let exchange = RecordExchange(
+      isHost: isHost, sign: { bytes in try? identity.sign(bytes) },
+      verify: { signature, bytes, key in RecordSignature.verify(signature, of: bytes, publicKeyBase64: key) })
+    self.init(
+      exchange: exchange, myKey: identity.publicKeyBase64, keep: { archive.keep($0, replacing: $1) },
+      today: RecordOfGame.today)
   }
 
   /// What the match must do after a record step: a signature to send, a problem to tell.

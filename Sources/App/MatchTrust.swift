@@ -5,6 +5,44 @@ import UntrustedText
 /// shown, which known peers a new key's name looks like, and what is remembered. Pure: the known peers are
 /// given.
 enum MatchTrust {
+  /// What to do with a peer once its key is judged: ask the player, or let it in after saying this.
+  enum Verdict {
+    case ask(TrustQuestion)
+    case letIn([MatchCommand])
+  }
+
+  /// Host: a joiner said hello as `name`. A new key is asked about (with the known peers its name looks like);
+  /// a trusted one whose name looks like a known peer's is a new player, never that peer: the player is warned,
+  /// with both keys.
+  static func hostHeard(_ name: PeerText, facts: PeerFacts?, known: KnownPeers?) -> Verdict {
+    let lookalikes = lookalikes(facts, claiming: name, known: known)
+    if case .askUser(let certificateName, let fingerprint) = facts?.trust {
+      return .ask(
+        TrustQuestion(
+          role: .host, peerName: name, certificateName: PeerText(certificateName), fingerprint: fingerprint,
+          lookalikes: lookalikes))
+    }
+    guard let certificate = facts?.certificate, !lookalikes.isEmpty else { return .letIn([]) }
+    let warning = TrustQuestion.notTheOneYouKnow(
+      claimed: name, fingerprint: certificate.fingerprint, lookalikes: lookalikes)
+    return .letIn([.log(warning.joined(separator: " "))] + warning.map { .report(.status($0)) })
+  }
+
+  /// Joiner: the host's key is judged. A new key is asked about; a known key met at a new address is that
+  /// peer, and the address is bound to it (the key decides).
+  static func joinerSecured(_ facts: PeerFacts, boundAddress: String?, known: KnownPeers?) -> Verdict {
+    if case .askUser(let name, let fingerprint) = facts.trust {
+      return .ask(
+        TrustQuestion(
+          role: .joiner, peerName: PeerText(name), certificateName: PeerText(name), fingerprint: fingerprint,
+          lookalikes: lookalikes(facts, claiming: nil, known: known)))
+    }
+    if case .trusted(.knownPeer) = facts.trust, let address = boundAddress, let key = facts.certificate?.fingerprint {
+      return .letIn([.bind(key, address: address)])
+    }
+    return .letIn([])
+  }
+
   /// The name the opponent is shown by: the one trust was decided on (the player's own name for a known key,
   /// or the name in a certificate a chosen CA vouched for), with the name it calls itself marked when it
   /// differs. A new peer is shown by the name it claims (the question about it says it is a claim).

@@ -9,12 +9,13 @@ import UntrustedText
 import WireProtocol
 
 /// One networked match on the event loop: the host's listeners, the sockets of its connections, the LAN
-/// advertisement and the files, around a `MatchCoordinator` that decides everything. It turns what the sockets
-/// say into the coordinator's events and carries out its commands. No threads: the owner watches
+/// announcement and the files, around the side that decides everything (`HostCoordinator` or
+/// `JoinerCoordinator`). It turns what the sockets say into the coordinator's events and carries out its
+/// commands. No threads: the owner watches
 /// `descriptors`, then calls `handle(readable:writable:)` and `tick()`.
 public final class NetworkMatch {
-  public static let handshakeTimeout = MatchCoordinator.handshakeTimeout
-  public static let maximumPending = MatchCoordinator.maximumPending
+  public static let handshakeTimeout = MatchCore.handshakeTimeout
+  public static let maximumPending = HostCoordinator.maximumPending
   public static func reconnectDelay(afterFailedAttempt attempt: Int) -> Double {
     JoinerRoute.delay(afterFailedAttempt: attempt)
   }
@@ -26,7 +27,8 @@ public final class NetworkMatch {
   private let rules: Rules
   private let log: Log
   private let clock: () -> Double
-  private var coordinator: MatchCoordinator
+  /// The side of the match that decides: a `HostCoordinator` or a `JoinerCoordinator`.
+  private var coordinator: any MatchRole
   /// The open connections, by the coordinator's numbers.
   private var sockets: [ConnectionID: PeerConnection] = [:]
   /// Connections whose goodbye is still going out (a graceful close never waits).
@@ -34,7 +36,7 @@ public final class NetworkMatch {
   private var listeners: [Int32] = []
   public private(set) var port: UInt16 = 0
   /// The host's DNS-SD advertisement (nil when not advertising or discovery is unavailable).
-  private var advertiser: Advertiser?
+  private var announcement: LANAnnouncement?
   /// Joiner: the name of the LAN game chosen, which a CA-issued certificate must carry (unless --peer-name
   /// says another): the numeric address mDNS handed out proves nothing about who answers there.
   public var lanGameName: String?
@@ -46,39 +48,55 @@ public final class NetworkMatch {
         coordinator.records = nil
         return
       }
-      let exchange = RecordExchange(
-        isHost: role == .host, sign: { [identity] bytes in try? identity.sign(bytes) },
-        verify: { signature, bytes, key in RecordSignature.verify(signature, of: bytes, publicKeyBase64: key) })
-      coordinator.records = MatchRecords(
-        exchange: exchange, myKey: identity.publicKeyBase64, keep: { archive.keep($0, replacing: $1) },
-        today: RecordOfGame.today)
+      coordinator.records = MatchRecords(signedBy: identity, isHost: role == .host, keptIn: archive)
     }
   }
   /// Host: after an opponent leaves wait for the next one instead of ending, until the player quits. The
   /// full-screen host does; plain mode with --keep-hosting.
   public var keepsHosting: Bool {
-    get { coordinator.keepsHosting }
-    set { coordinator.keepsHosting = newValue }
+    get { host?.keepsHosting ?? false }
+    set { withHost { $0.keepsHosting = newValue } }
   }
   /// Host: what the player is told when hosting begins (where to join, the key), told again after each opponent.
   public var welcome: [MatchEvent] {
-    get { coordinator.welcome }
-    set { coordinator.welcome = newValue }
+    get { host?.welcome ?? [] }
+    set { withHost { $0.welcome = newValue } }
   }
   /// Joiner: the fingerprint the LAN advertisement promised; the host's certificate must match it.
   public var advertisedFingerprint: Fingerprint? {
-    get { coordinator.advertisedFingerprint }
-    set { coordinator.advertisedFingerprint = newValue }
+    get { joiner?.advertisedFingerprint }
+    set { withJoiner { $0.advertisedFingerprint = newValue } }
   }
   /// Joiner: the key of the invite joined with (pinned by the options); remembered once the host is reached.
   public var inviteKey: Fingerprint? {
-    get { coordinator.inviteKey }
-    set { coordinator.inviteKey = newValue }
+    get { joiner?.inviteKey }
+    set { withJoiner { $0.inviteKey = newValue } }
   }
   public var finished: MatchEnd? { coordinator.finished }
   /// Joiner: a host name to look up again before reconnecting (the front end's loop does it on a worker
   /// thread, then calls `reconnect(to:)`): a host whose address changed is found again.
-  public var nameToResolve: Endpoint? { coordinator.nameToResolve }
+  public var nameToResolve: Endpoint? { joiner?.nameToResolve }
+
+  private var host: HostCoordinator? { coordinator as? HostCoordinator }
+  private var joiner: JoinerCoordinator? { coordinator as? JoinerCoordinator }
+
+  /// Runs `body` on the host's side (nothing on a joiner's).
+  @discardableResult
+  private func withHost<T>(_ body: (inout HostCoordinator) -> T) -> T? {
+    guard var host else { return nil }
+    let result = body(&host)
+    coordinator = host
+    return result
+  }
+
+  /// Runs `body` on the joiner's side (nothing on a host's).
+  @discardableResult
+  private func withJoiner<T>(_ body: (inout JoinerCoordinator) -> T) -> T? {
+    guard var joiner else { return nil }
+    let result = body(&joiner)
+    coordinator = joiner
+    return result
+  }
 
   public init(
     role: Role, profile: Profile, identity: Identity, options: NetworkOptions, rules: Rules, log: Log,
@@ -92,14 +110,15 @@ public final class NetworkMatch {
     self.log = log
     self.clock = clock
     closing = ClosingSockets(clock: clock)
-    let environment = MatchEnvironment(
-      knownPeers: { try? profile.knownPeers() },
-      opponentRecord: { key, name in OpponentRecords.load(profile).greeting(key, name: name) },
-      coin: { (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) } }, sha256: Digest.sha256,
-      software: CommandLineParser.version)
-    coordinator = MatchCoordinator(
-      configuration: .init(role: role, name: profile.name, rules: rules, gracePeriod: options.gracePeriod),
-      environment: environment)
+    let environment = MatchEnvironment.files(of: profile)
+    switch role {
+    case .host:
+      coordinator = HostCoordinator(
+        name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)
+    case .joiner:
+      coordinator = JoinerCoordinator(
+        name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)
+    }
   }
 
   /// Connections still sending their last bytes: a front end that is ending waits for these (at most
@@ -128,57 +147,18 @@ public final class NetworkMatch {
 
   deinit {
     RunningHosts.withdraw(invitePath)
-    advertiser?.cancel()
+    announcement?.cancel()
     for fd in listeners { close(fd) }
   }
 
   /// Host: announces the game on the LAN as `_tictactoe._tcp`. When the avahi-daemon is missing the game is
   /// hosted all the same and the player is told why it cannot be found on the LAN.
   public func advertise() -> [MatchEvent] {
-    guard role == .host, let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else {
-      return []
-    }
-    let txt = ServiceTXT(
-      protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
-      fingerprint: identity.fingerprint.description, displayName: profile.name)
-    do {
-      advertiser = try Advertiser(name: profile.name, port: port, txt: txt)
-      return []
-    } catch {
-      log.write("not advertised: \(error)")
-      return [.status("\(error.message) Players can still join by address.")]
-    }
-  }
-
-  private func advertiseState(_ state: ServiceTXT.GameState) {
-    guard let advertiser, advertiser.txt.state != state else { return }
-    var txt = advertiser.txt
-    txt.state = state
-    do {
-      try advertiser.update(txt: txt)
-    } catch {
-      log.write("advertisement not updated: \(error)")
-    }
-  }
-
-  private func processAdvertiser() -> [MatchEvent] {
-    guard let advertiser else { return [] }
-    do {
-      return try advertiser.process().map { event in
-        switch event {
-        case .registered(let name):
-          log.write("advertised as \(name)")
-          return .status(
-            name == profile.name
-              ? "Announced on the local network as \(name)."
-              : "Announced on the local network as \(name) (\(profile.name) was taken).")
-        }
-      }
-    } catch {
-      self.advertiser = nil
-      log.write("advertisement lost: \(error)")
-      return [.status("\(error.message) Players can still join by address.")]
-    }
+    guard role == .host else { return [] }
+    let (announcement, said) = LANAnnouncement.start(
+      name: profile.name, port: port, rules: rules, key: identity.fingerprint, log: log)
+    self.announcement = announcement
+    return said
   }
 
   public var session: NetSession? { coordinator.session }
@@ -206,23 +186,23 @@ public final class NetworkMatch {
 
   /// Joiner: as `join(_:addresses:)` for several endpoints (an invite's), tried in the order given.
   public func join(_ candidates: [(Endpoint, Sockets.Address)]) -> [MatchEvent] {
-    perform(coordinator.join(candidates, now: clock()))
+    perform(withJoiner { $0.join(candidates, now: clock()) } ?? [])
   }
 
   /// Joiner: the name could not be resolved (or another failure before any connection): the match ends.
   public func joinFailed(_ end: MatchEnd) -> [MatchEvent] {
-    perform(coordinator.joinFailed(end))
+    perform(withJoiner { $0.joinFailed(end) } ?? [])
   }
 
   /// Joiner: the host's name looked up again (`nameToResolve`): connect to the first of `addresses`.
   public func reconnect(to addresses: Result<[Sockets.Address], NetworkError>) -> [MatchEvent] {
-    perform(coordinator.resolved(addresses, now: clock()))
+    perform(withJoiner { $0.resolved(addresses, now: clock()) } ?? [])
   }
 
   private func makeContext(expectedHost: String?) throws -> TLSContext {
     try profile.tlsContext(
       role == .host ? .server : .client, identity: identity, options: options, expectedHost: expectedHost,
-      boundAddress: coordinator.boundAddress)
+      boundAddress: joiner?.boundAddress)
   }
 
   // MARK: - The event loop
@@ -236,9 +216,7 @@ public final class NetworkMatch {
       wanted.append(
         .init(fd: connection.fd, events: Int16(write ? POLLIN | POLLOUT : POLLIN), owner: ObjectIdentifier(connection)))
     }
-    if let advertiser, let fd = advertiser.descriptor {
-      wanted.append(.init(fd: fd, events: Int16(POLLIN), owner: ObjectIdentifier(advertiser)))
-    }
+    if let announcement, let want = announcement.descriptor { wanted.append(want) }
     for fd in closing.descriptors {
       wanted.append(.init(fd: fd, events: Int16(POLLOUT), owner: ObjectIdentifier(closing)))
     }
@@ -253,7 +231,11 @@ public final class NetworkMatch {
   public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
     var events: [MatchEvent] = []
     for fd in closing.descriptors where readable.contains(fd) || writable.contains(fd) { closing.flush(fd) }
-    if let fd = advertiser?.descriptor, readable.contains(fd) { events += processAdvertiser() }
+    if let announcement, let fd = announcement.descriptor?.fd, readable.contains(fd) {
+      let (said, lost) = announcement.process()
+      if lost { self.announcement = nil }
+      events += said
+    }
     for fd in listeners where readable.contains(fd) {
       while let (socket, peer) = Sockets.accept(fd) { events += accepted(socket, peer: peer) }
     }
@@ -285,17 +267,20 @@ public final class NetworkMatch {
       return []
     }
     connection.closer = closing
-    let (id, commands) = coordinator.accepted(peer: peer, now: clock())
+    guard let (id, commands) = withHost({ $0.accepted(peer: peer, now: clock()) }) else {
+      connection.close(gracefully: false)
+      return []
+    }
     sockets[id] = connection
     return perform(commands)
   }
 
   /// Joiner: the TCP connection is set up, or failed.
   private func connected(_ id: ConnectionID, _ connection: PeerConnection) -> [MatchEvent] {
-    if let endpoint = coordinator.connectingEndpoint, let failure = Sockets.connectFailure(connection.fd, endpoint) {
+    if let endpoint = joiner?.connectingEndpoint, let failure = Sockets.connectFailure(connection.fd, endpoint) {
       return perform(coordinator.failed(id, .network(failure), now: clock()))  // refused or unreachable
     }
-    coordinator.connected(id, remote: Sockets.remoteEndpoint(connection.fd))
+    withJoiner { $0.connected(id, remote: Sockets.remoteEndpoint(connection.fd)) }
     do {
       try connection.start()
       return []
@@ -315,12 +300,7 @@ public final class NetworkMatch {
     for arrival in arrivals where sockets[id] === connection {
       let now = clock()
       switch arrival {
-      case .secured:
-        let tls = connection.tls
-        let facts = PeerFacts(
-          certificate: tls.peerCertificate, trust: tls.trustDecision, verification: tls.verificationCode,
-          protocolVersion: tls.protocolVersion, cipher: tls.cipher)
-        events += perform(coordinator.secured(id, facts, now: now))
+      case .secured: events += perform(coordinator.secured(id, PeerFacts(connection.tls), now: now))
       case .message(let message): events += perform(coordinator.received(id, message, now: now))
       case .malformed(let error): events += perform(coordinator.malformed(id, error, now: now))
       case .ended: events += perform(coordinator.ended(id, now: now))
@@ -362,10 +342,10 @@ public final class NetworkMatch {
         } catch {
           log.write("could not remember \(address) for \(key): \(error)")
         }
-      case .advertise(let state): advertiseState(state)
+      case .advertise(let state): announcement?.show(state)
       case .stopAdvertising:
-        advertiser?.cancel()
-        advertiser = nil
+        announcement?.cancel()
+        announcement = nil
       case .log(let line): log.write(line)
       case .report(let event): events.append(event)
       }

@@ -14,8 +14,8 @@ struct MatchPair {
   static let rules = try! Rules(size: 3, k: 3)
   static let endpoint = Endpoint(host: "127.0.0.1", port: 7177)
 
-  var host: MatchCoordinator
-  var joiner: MatchCoordinator
+  var host: HostCoordinator
+  var joiner: JoinerCoordinator
   var now = 1_000.0
   /// The host's number for each joiner connection, and the joiner's for its connection to the host: a
   /// connection is a pair of these.
@@ -30,14 +30,10 @@ struct MatchPair {
 
   init(known: KnownPeers = KnownPeers(), keepsHosting: Bool = false, grace: Double = 60) {
     let environment = MatchEnvironment.inMemory(knownPeers: known, sha256: Digest.sha256)
-    host = MatchCoordinator(
-      configuration: .init(role: .host, name: "alice", rules: MatchPair.rules, gracePeriod: grace),
-      environment: environment)
+    host = HostCoordinator(name: "alice", rules: MatchPair.rules, gracePeriod: grace, environment: environment)
     host.keepsHosting = keepsHosting
     host.welcome = [.status("welcome back")]
-    joiner = MatchCoordinator(
-      configuration: .init(role: .joiner, name: "bob", rules: MatchPair.rules, gracePeriod: grace),
-      environment: environment)
+    joiner = JoinerCoordinator(name: "bob", rules: MatchPair.rules, gracePeriod: grace, environment: environment)
   }
 
   static func key(_ byte: UInt8) -> Fingerprint { Fingerprint(bytes: [UInt8](repeating: byte, count: 32))! }
@@ -344,15 +340,15 @@ struct MatchPair {
     pair.hostDid(pair.host.secured(mute, MatchPair.facts("m", MatchPair.key(3), .trusted(.insecure)), now: pair.now))
     // Heartbeats keep the session from falling silent, but not a connection that never says hello.
     var waited = 0.0
-    while !pair.closedByHost.contains(mute) && waited < 2 * MatchCoordinator.helloTimeout {
+    while !pair.closedByHost.contains(mute) && waited < 2 * helloTimeout {
       pair.hostDid(pair.host.received(mute, .heartbeat, now: pair.now))
       pair.advance(5)
       waited += 5
-      if waited == MatchCoordinator.handshakeTimeout {
+      if waited == MatchCore.handshakeTimeout {
         #expect(pair.closedByHost.contains(silent) && !pair.closedByHost.contains(mute), "\(pair.hostLog)")
       }
     }
-    #expect(waited == MatchCoordinator.helloTimeout)
+    #expect(waited == helloTimeout)
     #expect(pair.closedByHost.contains(mute))
     #expect(pair.hostLog.contains { $0.contains("did not say hello within 60 s") })
     #expect(pair.host.finished == nil)
@@ -363,14 +359,14 @@ struct MatchPair {
     pair.connect(hostSees: MatchPair.newBob)
     let asked = pair.links[0].host
     var silent: [ConnectionID] = []
-    for index in 0..<(MatchCoordinator.maximumPending + 5) {
+    for index in 0..<(HostCoordinator.maximumPending + 5) {
       let (id, commands) = pair.host.accepted(peer: "10.0.0.1:\(index)", now: pair.now)
       pair.hostDid(commands)
       silent.append(id)
     }
     #expect(!pair.closedByHost.contains(asked), "the joiner the player is asked about was dropped")
     #expect(silent.prefix(5).allSatisfy { pair.closedByHost.contains($0) })
-    #expect(silent.suffix(MatchCoordinator.maximumPending).allSatisfy { !pair.closedByHost.contains($0) })
+    #expect(silent.suffix(HostCoordinator.maximumPending).allSatisfy { !pair.closedByHost.contains($0) })
     pair.hostDid(pair.host.answer(accept: true, now: pair.now))
     pair.deliver()
     #expect(pair.started(pair.hostEvents) == 1)

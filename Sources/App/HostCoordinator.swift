@@ -1,0 +1,202 @@
+import GameCore
+import Security
+import Session
+import UntrustedText
+import WireProtocol
+
+/// The host's side of a match: whom it lets in. Joiners connect; one at a time is asked about or let in, the
+/// others are turned away as busy; the kept game's key may take the game over after a drop; a host that
+/// keeps hosting waits for the next opponent when a match ends. Pure (see `MatchRole`).
+struct HostCoordinator: MatchRole {
+  /// Connections not yet past hello beyond this many make room by closing the oldest (a joiner whose key the
+  /// player is being asked about, or the kept game's key, is never among them).
+  static let maximumPending = 32
+
+  var core: MatchCore
+  /// After an opponent leaves wait for the next one instead of ending, until the player quits.
+  var keepsHosting = false
+  /// What the player is told when hosting begins, told again after each opponent.
+  var welcome: [MatchEvent] = []
+  /// The key of the opponent the game is played with: only it may take the game over after a drop.
+  private var gamePeerKey: Fingerprint?
+
+  init(name: String, rules: Rules, gracePeriod: Double, environment: MatchEnvironment) {
+    core = MatchCore(
+      configuration: .init(role: .host, name: name, rules: rules, gracePeriod: gracePeriod), environment: environment)
+  }
+
+  var ownDeadline: Double? { nil }
+  mutating func due(now: Double) -> [MatchCommand] { [] }
+
+  /// A joiner connected from `peer`. At the cap the oldest pending connection makes room: a flood of silent
+  /// connections only churns itself, and a real joiner (whose handshake takes milliseconds) gets in.
+  mutating func accepted(peer: String, now: Double) -> (ConnectionID, [MatchCommand]) {
+    var commands: [MatchCommand] = []
+    if let (count, oldest) = core.connections.toDrop(atLimit: HostCoordinator.maximumPending) {
+      let dropped = core.peer(oldest)
+      commands.append(
+        .log("\(count) connections are already setting up TLS or waiting for hello: dropping the oldest, \(dropped)"))
+      commands += core.connections.close(oldest, graceful: false)
+    }
+    commands.append(.log("connection from \(peer)"))
+    let id = core.connections.open(peer, .handshaking, deadline: now + MatchCore.handshakeTimeout)
+    core.connections.sweep()
+    return (id, commands)
+  }
+
+  mutating func secured(_ id: ConnectionID, _ facts: PeerFacts, now: Double) -> [MatchCommand] {
+    guard let connection = core.connections[id], !connection.isClosed else { return [] }
+    core.connections[id]?.facts = facts
+    let key = facts.certificate?.fingerprint
+    let log = MatchCommand.log(
+      "secured \(connection.peer): \(facts.protocolVersion) \(facts.cipher), peer \(key?.description ?? "?")")
+    if let game = core.active, game != id, core.connections[game]?.session?.keepsGameOnDrop == true, let key,
+      key == gamePeerKey
+    {
+      // The opponent's key while its game is kept: wait for its first message (resume, or a new hello).
+      core.connections[id]?.phase = .awaitingResume
+      core.connections[id]?.deadline = now + MatchCore.handshakeTimeout
+      return [log]
+    }
+    return [log] + greet(id, now: now)
+  }
+
+  /// Starts a session on `id` and says hello; the joiner has `helloTimeout` to answer.
+  private mutating func greet(_ id: ConnectionID, keptHostPlaysX: Bool? = nil, now: Double) -> [MatchCommand] {
+    var session = core.newSession(now: now)
+    // Leaving and coming back must not re-roll the coin: the new match starts with the same first player.
+    session.keptHostPlaysX = keptHostPlaysX
+    core.connections[id]?.session = session
+    core.connections[id]?.phase = .greeting
+    core.connections[id]?.deadline = now + helloTimeout
+    return act(on: id, now: now) { $0.start(now: now) }
+  }
+
+  /// The first message on a connection from the kept game's key. A resume request takes the game over
+  /// (dropping the old connection if it still looked alive); anything else is a new hello.
+  mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand] {
+    guard core.connections[id]?.phase == .awaitingResume else { return [] }
+    guard case .resume = message, let old = core.active, core.connections[old]?.session?.keepsGameOnDrop == true
+    else {
+      var commands: [MatchCommand] = []
+      var kept: Bool?
+      if case .hello(_, let name, _) = message, let old = core.active,
+        core.connections[old]?.session?.keepsGameOnDrop == true
+      {
+        // The same player greets us afresh: its program lost the game (restarted, or gave up during the coin
+        // toss). The kept game is over; this is a new match.
+        let name = PeerText(name)
+        kept = core.connections[old]?.session?.hostPlayedXLast
+        commands.append(.log("\(name) at \(core.peer(id)) came back without the game: starting a new match"))
+        commands += core.connections.close(old, graceful: false)
+        core.connections[old]?.session = nil
+        core.active = nil
+        commands.append(.report(.status("\(name) came back without the last game (restarted?): a new match begins.")))
+      }
+      return commands + greet(id, keptHostPlaysX: kept, now: now)
+    }
+    var commands: [MatchCommand] = [.log("\(core.peer(id)) is back with the same key: resuming the game")]
+    commands += act(on: old, now: now) { $0.peerReconnected(now: now) }  // closes the old one if it looked alive
+    let resumed = core.connections[old]?.session
+    core.connections[id]?.session = resumed
+    core.connections[old]?.session = nil
+    core.connections[id]?.phase = .playing
+    core.connections[id]?.admitted = true
+    core.connections[id]?.deadline = nil
+    core.active = id
+    return commands
+  }
+
+  mutating func follow(_ cue: MatchCore.Cue, on id: ConnectionID, now: Double) -> [MatchCommand] {
+    switch cue {
+    case .hello(let name, _): return decide(id, name: name, now: now)
+    case .dropped: return []
+    case .closed(let full, let admitted):
+      let end = core.shown(full, on: id, admitted: admitted)
+      guard id == core.active else {
+        // A joiner that was never let in: the host player hears what happened, and keeps hosting.
+        return end == .localQuit ? [] : [.report(.status("A connection from \(core.peer(id)) was closed: \(end)"))]
+      }
+      if keepsHosting, end != .localQuit { return nextOpponent(after: .session(end)) }
+      core.finished = .session(end)
+      return [.stopAdvertising, .report(.finished(.session(end)))]
+    }
+  }
+
+  /// A joiner said hello. A busy host refuses; new keys are asked about; known ones are let in.
+  private mutating func decide(_ id: ConnectionID, name: PeerText, now: Double) -> [MatchCommand] {
+    guard core.active == nil || core.active == id else {
+      let text = "\(core.configuration.name) is already playing; try again later"
+      return act(on: id, now: now) { $0.decline(.busy, text: text, now: now) }
+    }
+    core.active = id
+    core.connections[id]?.deadline = nil
+    let facts = core.connections[id]?.facts
+    let shown = MatchTrust.shownName(facts, claimed: name, known: core.environment.knownPeers)
+    let software = core.connections[id]?.session?.peerSoftware ?? ""
+    var commands: [MatchCommand] = [.report(.session(.peerHello(name: shown, software: software)))]
+    if let code = facts?.verification { commands.append(.report(.verification(code))) }
+    switch MatchTrust.hostHeard(name, facts: facts, known: core.environment.knownPeers()) {
+    case .ask(let question):
+      core.connections[id]?.phase = .asking
+      core.question = question
+      return commands + [.report(.ask(question))]
+    case .letIn(let said):
+      commands += said
+    }
+    commands.append(.log("letting in \(shown) (\(facts?.certificate?.fingerprint.description ?? "?"))"))
+    let remember = MatchTrust.remembered(facts, inviteKey: nil, boundAddress: nil, known: core.environment.knownPeers)
+    return commands + (remember.map { [$0] } ?? []) + admit(id, now: now)
+  }
+
+  private mutating func admit(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+    guard core.connections[id]?.session != nil else { return [] }
+    core.connections[id]?.phase = .playing
+    core.connections[id]?.admitted = true
+    gamePeerKey = core.connections[id]?.facts?.certificate?.fingerprint
+    return [.advertise(.playing)] + act(on: id, now: now) { $0.accept(now: now) }
+  }
+
+  mutating func answer(accept: Bool, now: Double) -> [MatchCommand] {
+    guard let question = core.question, let id = core.active else { return [] }
+    core.question = nil
+    defer { core.connections.sweep() }
+    if accept {
+      let name = question.certificateName.unsanitised
+      return [.remember(name: name, key: question.fingerprint, address: nil)] + admit(id, now: now)
+    }
+    core.active = nil
+    let text = "\(core.configuration.name) declined"
+    return act(on: id, now: now) { $0.decline(.declined, text: text, now: now) }
+  }
+
+  /// Forgets the opponent whose match is over and waits for the next one.
+  private mutating func nextOpponent(after end: MatchEnd) -> [MatchCommand] {
+    var commands: [MatchCommand] = [.log("match over (\(end)); hosting on for the next opponent")]
+    if let active = core.active { commands += core.connections.close(active, graceful: true) }
+    core.active = nil
+    core.question = nil
+    gamePeerKey = nil
+    return commands + [.advertise(.waiting), .report(.opponentGone(end))] + welcome.map { .report($0) }
+  }
+
+  mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
+    guard let connection = core.connections[id] else { return [] }
+    let commands: [MatchCommand] = [.log("\(connection.peer): \(end)")]
+    if id == core.active, connection.session?.keepsGameOnDrop == true {
+      // The connection broke in the middle of the match: the game is kept for the grace period.
+      return commands + act(on: id, now: now) { $0.connectionLost(now: now) }
+    }
+    let closed = commands + core.connections.close(id, graceful: false)
+    guard id == core.active else { return closed }
+    if !connection.admitted {
+      // The candidate went away before the game began: keep hosting.
+      core.active = nil
+      core.question = nil
+      return closed + [.advertise(.waiting), .report(.status("A joiner from \(connection.peer) left: \(end)"))]
+    }
+    if keepsHosting { return closed + nextOpponent(after: end) }
+    core.finished = end
+    return closed + [.report(.finished(end))]
+  }
+}

@@ -1,0 +1,208 @@
+import GameCore
+import Security
+import Session
+import Transport
+import UntrustedText
+import WireProtocol
+
+/// The joiner's side of a match: reaching the host (each of its addresses in turn), judging its key, and
+/// reaching it again while a dropped game is kept, where only the key the game was played with may take the
+/// game up. Pure (see `MatchRole`).
+struct JoinerCoordinator: MatchRole {
+  var core: MatchCore
+  private(set) var route = JoinerRoute()
+  /// The fingerprint the LAN advertisement promised; the host's certificate must match it.
+  var advertisedFingerprint: Fingerprint?
+  /// The key of the invite joined with; remembered once the host is reached.
+  var inviteKey: Fingerprint?
+  /// The key of the host the game is played with: a reconnection must present the same.
+  private var gamePeerKey: Fingerprint?
+
+  init(name: String, rules: Rules, gracePeriod: Double, environment: MatchEnvironment) {
+    core = MatchCore(
+      configuration: .init(role: .joiner, name: name, rules: rules, gracePeriod: gracePeriod),
+      environment: environment)
+  }
+
+  /// The host as typed, to which its key is bound in known_peers. Not for a LAN join: there the advertised
+  /// key decides, and the address is whatever the network handed out.
+  var boundAddress: String? { advertisedFingerprint == nil ? route.endpoint?.description : nil }
+  /// Where the connection being set up goes (for naming a refusal).
+  var connectingEndpoint: Endpoint? { route.hostAddress ?? route.endpoint }
+  /// A host name to look up again before reconnecting; then `resolved` is called.
+  var nameToResolve: Endpoint? { route.nameToResolve }
+  var ownDeadline: Double? { route.reconnectAt }
+
+  // MARK: - Reaching the host
+
+  /// Connect to the first of `candidates` that answers, in order (an invite gives several).
+  mutating func join(_ candidates: [(Endpoint, Sockets.Address)], now: Double) -> [MatchCommand] {
+    route.start(candidates)
+    return connectToNextAddress(after: nil, now: now)
+  }
+
+  /// The name could not be resolved (or another failure before any connection): the match ends.
+  mutating func joinFailed(_ end: MatchEnd) -> [MatchCommand] {
+    guard core.finished == nil else { return [] }
+    core.finished = end
+    return [.log("cannot join: \(end)"), .report(.finished(end))]
+  }
+
+  private mutating func connectToNextAddress(after failure: MatchEnd?, now: Double) -> [MatchCommand] {
+    guard let endpoint = route.endpoint else { return [] }
+    guard let (next, address) = route.nextAddress() else {
+      return joinFailed(failure ?? .network(.unreachable(endpoint, reason: "no usable address")))
+    }
+    let id = core.connections.open(next.description, .connecting, deadline: now + MatchCore.handshakeTimeout)
+    core.active = id
+    let trying = failure.map { [MatchCommand.report(.status("\($0) Trying \(address)\u{2026}"))] } ?? []
+    return trying + [.log("connecting to \(next) at \(address)"), .connect(id, address, for: next)]
+  }
+
+  /// The TCP connection is up (at `remote`); TLS starts.
+  mutating func connected(_ id: ConnectionID, remote: Endpoint?) {
+    guard core.connections[id]?.phase == .connecting else { return }
+    core.connections[id]?.phase = .handshaking
+    route.reached(remote)
+  }
+
+  mutating func secured(_ id: ConnectionID, _ facts: PeerFacts, now: Double) -> [MatchCommand] {
+    guard let connection = core.connections[id], !connection.isClosed else { return [] }
+    core.connections[id]?.facts = facts
+    let key = facts.certificate?.fingerprint
+    var commands: [MatchCommand] = [
+      .log("secured \(connection.peer): \(facts.protocolVersion) \(facts.cipher), peer \(key?.description ?? "?")")
+    ]
+    if connection.isReconnect { return commands + resecured(id, now: now) }
+    gamePeerKey = key
+    if let advertised = advertisedFingerprint, let key, advertised != key {
+      return commands + fail(id, .impostor(advertised: advertised, presented: key), now: now)
+    }
+    let session = core.newSession(now: now)
+    core.connections[id]?.session = session
+    core.connections[id]?.phase = .greeting
+    core.connections[id]?.deadline = nil
+    commands.append(
+      .report(.status("Connected to \(connection.peer) over \(facts.protocolVersion) (\(facts.cipher)).")))
+    if let code = facts.verification { commands.append(.report(.verification(code))) }
+    switch MatchTrust.joinerSecured(facts, boundAddress: boundAddress, known: core.environment.knownPeers()) {
+    case .ask(let question):
+      core.connections[id]?.phase = .asking
+      core.question = question
+      return commands + [.report(.ask(question))]
+    case .letIn(let said):
+      commands += said
+    }
+    let remember = MatchTrust.remembered(
+      facts, inviteKey: inviteKey, boundAddress: boundAddress, known: core.environment.knownPeers)
+    return commands + (remember.map { [$0] } ?? []) + begin(id, now: now)
+  }
+
+  /// Says hello once the host is trusted.
+  private mutating func begin(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+    core.connections[id]?.phase = .playing
+    return act(on: id, now: now) { $0.start(now: now) }
+  }
+
+  mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand] { [] }
+
+  mutating func follow(_ cue: MatchCore.Cue, on id: ConnectionID, now: Double) -> [MatchCommand] {
+    switch cue {
+    case .hello(let name, let software):
+      let shown = MatchTrust.shownName(core.connections[id]?.facts, claimed: name, known: core.environment.knownPeers)
+      return [.report(.session(.peerHello(name: shown, software: software)))]
+    case .dropped:
+      route.dropped(now: now)
+      return []
+    case .closed(let full, let admitted):
+      guard id == core.active else { return [] }
+      let end = core.shown(full, on: id, admitted: admitted)
+      route.stop()
+      core.finished = .session(end)
+      return [.stopAdvertising, .report(.finished(.session(end)))]
+    }
+  }
+
+  mutating func answer(accept: Bool, now: Double) -> [MatchCommand] {
+    guard let question = core.question, let id = core.active else { return [] }
+    core.question = nil
+    defer { core.connections.sweep() }
+    if accept {
+      let name = question.certificateName.unsanitised
+      return [.remember(name: name, key: question.fingerprint, address: boundAddress)] + begin(id, now: now)
+    }
+    let end = MatchEnd.declinedByPlayer("You did not trust the host's key, so nothing was sent to it.")
+    core.finished = end
+    return core.connections.close(id, graceful: true) + [.report(.finished(end))]
+  }
+
+  // MARK: - Reaching the host again
+
+  mutating func due(now: Double) -> [MatchCommand] {
+    guard let at = route.reconnectAt, now >= at, core.connections.waitingGame != nil, core.finished == nil else {
+      return []
+    }
+    return route.reconnect(in: &core.connections, deadline: now + MatchCore.handshakeTimeout)
+  }
+
+  /// The host's name looked up again (`nameToResolve`): connect to the first of the addresses.
+  mutating func resolved(_ addresses: Result<[Sockets.Address], NetworkError>, now: Double) -> [MatchCommand] {
+    guard route.nameToResolve != nil else { return [] }
+    guard core.connections.waitingGame != nil, core.finished == nil else {
+      route.nameLookedUp()
+      return []
+    }
+    return route.resolved(addresses, in: &core.connections, deadline: now + MatchCore.handshakeTimeout, now: now)
+  }
+
+  /// A new connection to the host is secured. Only the key the game was played with may take it up.
+  private mutating func resecured(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+    let presented = core.connections[id]?.facts?.certificate?.fingerprint
+    guard let old = core.connections.waitingGame, let session = core.connections[old]?.session else {
+      return core.connections.close(id, graceful: true)
+    }
+    if let before = gamePeerKey, let presented, before != presented {
+      route.stop()
+      let end = MatchEnd.keyChangedOnReconnect(before: before, now: presented)
+      core.finished = end
+      return core.connections.close(id, graceful: false) + [.log("\(end)"), .report(.finished(end))]
+    }
+    let attempts = route.attempts
+    route.reconnected()
+    core.connections[old]?.session = nil
+    core.connections[id]?.session = session
+    core.connections[id]?.phase = .playing
+    core.connections[id]?.admitted = true
+    core.connections[id]?.deadline = nil
+    core.connections[id]?.isReconnect = false
+    core.active = id
+    return [.log("reconnected to \(core.peer(id)) after \(attempts) attempt(s): asking to resume")]
+      + act(on: id, now: now) { $0.requestResume(now: now) }
+  }
+
+  mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
+    guard let connection = core.connections[id] else { return [] }
+    let commands: [MatchCommand] = [.log("\(connection.peer): \(end)")]
+    if id == core.active, connection.session?.keepsGameOnDrop == true {
+      // The connection broke in the middle of the match: the game is kept for the grace period.
+      return commands + act(on: id, now: now) { $0.connectionLost(now: now) }
+    }
+    let closed = commands + core.connections.close(id, graceful: false)
+    if id == core.active, connection.session == nil, !connection.isReconnect, route.hasUntried {
+      core.active = nil  // the first connection: the host may answer at another of its addresses
+      return closed + connectToNextAddress(after: end, now: now)
+    }
+    if connection.isReconnect {
+      guard core.connections.waitingGame != nil else { return closed }
+      // Whoever answers there is not trusted (a changed key, a wrong pin): that will not pass by retrying.
+      if case .network(.tls(.untrusted)) = end {
+        route.stop()
+        core.finished = end
+        return closed + [.report(.finished(end))]
+      }
+      return closed + route.attemptFailed("\(end)", now: now)
+    }
+    core.finished = end
+    return closed + [.report(.finished(end))]
+  }
+}

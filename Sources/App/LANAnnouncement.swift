@@ -1,0 +1,78 @@
+import Discovery
+import EventLoop
+import GameCore
+import Glibc
+import Security
+import WireProtocol
+
+/// A host's game announced on the LAN as `_tictactoe._tcp` (DNS-SD through Avahi): its rules, its key and
+/// whether it is waiting or playing.
+final class LANAnnouncement {
+  private let advertiser: Advertiser
+  private let name: String
+  private let log: Log
+
+  private init(advertiser: Advertiser, name: String, log: Log) {
+    self.advertiser = advertiser
+    self.name = name
+    self.log = log
+  }
+
+  /// Announces the game; without the avahi-daemon, nothing is announced and the player is told why.
+  static func start(name: String, port: UInt16, rules: Rules, key: Fingerprint, log: Log)
+    -> (LANAnnouncement?, [MatchEvent])
+  {
+    guard let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else {
+      return (nil, [])
+    }
+    let txt = ServiceTXT(
+      protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
+      fingerprint: key.description, displayName: name)
+    do {
+      return (LANAnnouncement(advertiser: try Advertiser(name: name, port: port, txt: txt), name: name, log: log), [])
+    } catch {
+      log.write("not advertised: \(error)")
+      return (nil, [.status("\(error.message) Players can still join by address.")])
+    }
+  }
+
+  /// The daemon's descriptor, for the event loop.
+  var descriptor: DescriptorSync.Want? {
+    advertiser.descriptor.map { .init(fd: $0, events: Int16(POLLIN), owner: ObjectIdentifier(advertiser)) }
+  }
+
+  /// Shows the game as waiting or playing.
+  func show(_ state: ServiceTXT.GameState) {
+    guard advertiser.txt.state != state else { return }
+    var txt = advertiser.txt
+    txt.state = state
+    do {
+      try advertiser.update(txt: txt)
+    } catch {
+      log.write("advertisement not updated: \(error)")
+    }
+  }
+
+  /// What the daemon said (the name the game was registered under); `lost`: the announcement is gone.
+  func process() -> (said: [MatchEvent], lost: Bool) {
+    do {
+      let said = try advertiser.process().map { event -> MatchEvent in
+        switch event {
+        case .registered(let registered):
+          log.write("advertised as \(registered)")
+          return .status(
+            registered == name
+              ? "Announced on the local network as \(registered)."
+              : "Announced on the local network as \(registered) (\(name) was taken).")
+        }
+      }
+      return (said, false)
+    } catch {
+      advertiser.cancel()
+      log.write("advertisement lost: \(error)")
+      return ([.status("\(error.message) Players can still join by address.")], true)
+    }
+  }
+
+  func cancel() { advertiser.cancel() }
+}

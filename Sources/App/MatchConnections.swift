@@ -1,0 +1,74 @@
+import Session
+
+/// The connections of a match, in the order they came, and which of them plays the game. Numbers are never
+/// reused, so a command about a connection that closed meanwhile cannot reach another.
+struct MatchConnections {
+  private var table: [ConnectionID: MatchConnection] = [:]
+  private var order: [ConnectionID] = []
+  private var lastID = 0
+  /// The connection whose game this is (host: the joiner it let in or is asking about). While a dropped game
+  /// is kept, its connection is closed but stays the active one.
+  var active: ConnectionID?
+
+  subscript(id: ConnectionID) -> MatchConnection? {
+    get { table[id] }
+    set { table[id] = newValue }
+  }
+
+  /// The known connections, the oldest first.
+  var ids: [ConnectionID] { order }
+
+  mutating func open(_ peer: String, _ phase: MatchConnection.Phase, deadline: Double) -> ConnectionID {
+    lastID += 1
+    let id = ConnectionID(value: lastID)
+    table[id] = MatchConnection(peer: peer, phase: phase, deadline: deadline)
+    order.append(id)
+    return id
+  }
+
+  /// Closes `id` (once): the command that does it, or none when it is closed already.
+  mutating func close(_ id: ConnectionID, graceful: Bool) -> [MatchCommand] {
+    guard let connection = table[id], !connection.isClosed else { return [] }
+    table[id]?.phase = .closed
+    return [.close(id, graceful: graceful)]
+  }
+
+  /// Forgets closed connections other than the game's.
+  mutating func sweep() {
+    for id in order where table[id]?.isClosed == true && id != active { table[id] = nil }
+    order.removeAll { table[$0] == nil }
+  }
+
+  var activeConnection: MatchConnection? { active.flatMap { table[$0] } }
+
+  /// The game whose connection dropped, kept for the grace period (its connection is closed).
+  var waitingGame: ConnectionID? {
+    guard let active, let connection = table[active], connection.isClosed, case .lost = connection.session?.link
+    else { return nil }
+    return active
+  }
+
+  /// The oldest pending connection that may make room for a new one when `limit` are pending: one still
+  /// setting up TLS or not yet greeted, never the kept game's key or a joiner the player is asked about.
+  func toDrop(atLimit limit: Int) -> (pending: Int, oldest: ConnectionID)? {
+    let pending = order.filter { table[$0]?.isPending == true }
+    guard pending.count >= limit,
+      let oldest = pending.first(where: { [.handshaking, .greeting].contains(table[$0]?.phase) })
+    else { return nil }
+    return (pending.count, oldest)
+  }
+
+  /// The earliest deadline of any open connection or the kept game's session.
+  var nextDeadline: Double? {
+    var deadlines: [Double?] = [waitingGame.flatMap { table[$0]?.session?.nextDeadline }]
+    for connection in table.values {
+      switch connection.phase {
+      case .connecting, .handshaking, .awaitingResume: deadlines.append(connection.deadline)
+      case .greeting: deadlines += [connection.deadline, connection.session?.nextDeadline]
+      case .asking, .playing: deadlines.append(connection.session?.nextDeadline)
+      case .closed: break
+      }
+    }
+    return deadlines.compactMap { $0 }.min()
+  }
+}

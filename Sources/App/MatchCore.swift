@@ -1,0 +1,127 @@
+import GameCore
+import Security
+import Session
+import UntrustedText
+import WireProtocol
+
+/// What the two sides of a match share: the connections and the sessions on them, the question waiting for
+/// the player, how the match ended, its records, and what a session's outputs mean. Pure.
+struct MatchCore {
+  /// Seconds a connection has to connect and finish TLS.
+  static let handshakeTimeout = 10.0
+
+  struct Configuration {
+    var role: Role
+    var name: String
+    var rules: Rules
+    var gracePeriod: Double
+  }
+
+  let configuration: Configuration
+  let environment: MatchEnvironment
+  var connections = MatchConnections()
+  var question: TrustQuestion?
+  var finished: MatchEnd?
+  /// Where finished games are recorded (nil: not recorded).
+  var records: MatchRecords?
+
+  /// The connection whose game this is (host: the joiner it let in or is asking about).
+  var active: ConnectionID? {
+    get { connections.active }
+    set { connections.active = newValue }
+  }
+
+  func newSession(now: Double) -> NetSession {
+    NetSession(
+      configuration: .init(
+        role: configuration.role, name: configuration.name, software: environment.software,
+        rules: configuration.rules, gracePeriod: configuration.gracePeriod),
+      coinBytes: environment.coin(), sha256: environment.sha256, now: now)
+  }
+
+  func peer(_ id: ConnectionID) -> String { connections[id]?.peer ?? "?" }
+
+  /// What a session said that its side decides on; everything else `read` turns into commands itself.
+  enum Cue {
+    case hello(name: PeerText, software: PeerText)
+    /// The session ended (the connection is closed); `admitted`: the peer had been let in.
+    case closed(SessionEnd, admitted: Bool)
+    /// The game's connection dropped mid-match: the game is kept.
+    case dropped
+  }
+
+  /// One output of the session on `id`, as commands, and what is left for the side to decide.
+  mutating func read(_ output: SessionOutput, on id: ConnectionID, now: Double) -> ([MatchCommand], Cue?) {
+    guard let connection = connections[id] else { return ([], nil) }
+    let isActive = id == active
+    var commands: [MatchCommand] = []
+    if isActive, let session = connection.session {
+      let peerKey = connection.facts?.certificate?.publicKeyBase64
+      commands += carry(records?.after(output, session: session, peerKey: peerKey), on: id)
+    }
+    switch output {
+    case .send(let message):
+      if !connection.isClosed { commands.append(.send(id, message)) }  // else sent again on resume
+    case .connectionLost(let until):
+      let seconds = Int((until - now).rounded())
+      commands.append(.log("connection to \(connection.peer) lost mid-match: keeping the game \(seconds) s"))
+      commands += connections.close(id, graceful: false)
+      if isActive { return (commands + [.report(.session(output))], .dropped) }
+    case .chat where question != nil:
+      // Not admitted yet: its words must not appear under the question about its key.
+      commands.append(.log("chat from \(connection.peer) dropped: the player has not decided on its key"))
+    case .resumed(let game, let ply):
+      commands.append(.log("resumed game \(game) at ply \(ply) with \(connection.peer)"))
+      if isActive { commands.append(.report(.session(output))) }
+    case .closed(let end):
+      commands.append(.log("session with \(connection.peer) ended: \(end)"))
+      return (commands + connections.close(id, graceful: true), .closed(end, admitted: connection.admitted))
+    case .peerHello(let name, let software):
+      commands.append(.log("hello from \(name) (\(software)) at \(connection.peer)"))
+      return (commands, .hello(name: name, software: software))
+    case .gameStarted(1, let mark) where isActive && connection.session?.firstPlayerWasKept == true:
+      let who = configuration.role == .host ? "Your opponent" : "You"
+      commands += [
+        .log("first player kept from the game left within the grace period: \(mark) here"),
+        .report(
+          .status("\(who) left a game here moments ago and came back: its first player is kept (no new coin toss).")),
+        .report(.session(output)),
+      ]
+    default:
+      if isActive { commands.append(.report(.session(output))) }
+    }
+    return (commands, nil)
+  }
+
+  /// When games are recorded: the record against the peer on `id` from the saved games, named as the player
+  /// knows its key, or by the name it gave.
+  func greeting(on id: ConnectionID, helloName: PeerText) -> [MatchCommand] {
+    guard records != nil, let key = connections[id]?.facts?.certificate?.fingerprint else { return [] }
+    let known = environment.knownPeers()?.lookup(fingerprint: key)?.name
+    let name = known.map { PeerText($0).description } ?? helloName.description
+    return environment.opponentRecord(key, name).map { [.report(.opponentRecord($0))] } ?? []
+  }
+
+  /// The peer's signature over a game's record.
+  mutating func signature(game: Int, date: String, signature: [UInt8], on id: ConnectionID) -> [MatchCommand] {
+    guard id == active else { return [] }
+    return carry(records?.received(game: game, date: date, signature: signature), on: id)
+  }
+
+  /// Carries out a step of the record exchange: the signature to send, the problem to tell.
+  private func carry(_ outcome: MatchRecords.Outcome?, on id: ConnectionID) -> [MatchCommand] {
+    guard let outcome else { return [] }
+    var commands: [MatchCommand] = []
+    if let message = outcome.send, connections[id]?.isClosed == false { commands.append(.send(id, message)) }
+    if let problem = outcome.problem { commands += [.log(problem), .report(.status(problem))] }
+    return commands
+  }
+
+  /// The end a player is shown: a peer not let in (or about whose key the player is still asked) is shown
+  /// only its key and claimed name, not its goodbye or error text.
+  func shown(_ end: SessionEnd, on id: ConnectionID, admitted: Bool) -> SessionEnd {
+    let asked = id == active && question != nil
+    let trusted = configuration.role == .host ? admitted && !asked : !asked
+    return trusted ? end : end.withoutPeerText
+  }
+}

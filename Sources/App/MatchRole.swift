@@ -1,0 +1,155 @@
+import GameCore
+import Security
+import Session
+import Transport
+import WireProtocol
+
+/// One side of a networked match, host (`HostCoordinator`) or joiner (`JoinerCoordinator`): events in (a
+/// connection secured, a message, a failure, the clock, the player's answer and actions), commands out (send,
+/// close, connect, remember, report), which `NetworkMatch` carries out. Pure: no sockets, no files, no clock of
+/// its own. What both sides do alike is here; each decides the rest.
+protocol MatchRole {
+  var core: MatchCore { get set }
+  /// TLS is set up on `id`.
+  mutating func secured(_ id: ConnectionID, _ facts: PeerFacts, now: Double) -> [MatchCommand]
+  /// What the side does with a cue from the session on `id`.
+  mutating func follow(_ cue: MatchCore.Cue, on id: ConnectionID, now: Double) -> [MatchCommand]
+  /// The connection `id` failed or was given up.
+  mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand]
+  /// A message is about to reach the session on `id` (the host's chance to take a kept game over).
+  mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]
+  /// The player's answer to the pending trust question.
+  mutating func answer(accept: Bool, now: Double) -> [MatchCommand]
+  /// The clock moved on: what the side schedules itself (the joiner's reconnections).
+  mutating func due(now: Double) -> [MatchCommand]
+  /// Its own next deadline, beside the connections'.
+  var ownDeadline: Double? { get }
+}
+
+/// Host: seconds a secured joiner has to say hello (its player may be reading the question about our key).
+let helloTimeout = 60.0
+
+extension MatchRole {
+  var finished: MatchEnd? { core.finished }
+  var question: TrustQuestion? { core.question }
+  var active: ConnectionID? { core.active }
+  var connections: MatchConnections { core.connections }
+  var session: NetSession? { core.connections.activeConnection?.session }
+  var activeConnection: MatchConnection? { core.connections.activeConnection }
+  var nextDeadline: Double? { [ownDeadline, core.connections.nextDeadline].compactMap { $0 }.min() }
+  var records: MatchRecords? {
+    get { core.records }
+    set { core.records = newValue }
+  }
+
+  /// Runs work on `id`'s session and carries out what the session said.
+  mutating func act(on id: ConnectionID, now: Double, _ body: (inout NetSession) -> [SessionOutput]) -> [MatchCommand] {
+    guard var session = core.connections[id]?.session else { return [] }
+    let outputs = body(&session)
+    core.connections[id]?.session = session
+    return apply(outputs, on: id, now: now)
+  }
+
+  mutating func apply(_ outputs: [SessionOutput], on id: ConnectionID, now: Double) -> [MatchCommand] {
+    var commands: [MatchCommand] = []
+    for output in outputs where core.connections[id] != nil {
+      let (said, cue) = core.read(output, on: id, now: now)
+      commands += said
+      guard let cue else { continue }
+      commands += follow(cue, on: id, now: now)
+      if case .hello(let name, _) = cue { commands += core.greeting(on: id, helloName: name) }
+    }
+    return commands
+  }
+
+  /// A message from the peer.
+  mutating func received(_ id: ConnectionID, _ message: Message, now: Double) -> [MatchCommand] {
+    guard let connection = core.connections[id], !connection.isClosed else { return [] }
+    var commands = before(message, on: id, now: now)
+    if case .recordSignature(let game, let date, let signature) = message {
+      commands += core.signature(game: Int(game), date: date, signature: signature, on: id)
+    }
+    commands += act(on: id, now: now) { $0.receive(message, now: now) }
+    core.connections.sweep()
+    return commands
+  }
+
+  /// A frame that could not be read.
+  mutating func malformed(_ id: ConnectionID, _ error: WireError, now: Double) -> [MatchCommand] {
+    defer { core.connections.sweep() }
+    return act(on: id, now: now) { $0.receiveMalformed(error, now: now) }
+  }
+
+  /// The peer closed the connection.
+  mutating func ended(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+    defer { core.connections.sweep() }
+    guard core.connections[id]?.session != nil else { return fail(id, .session(.connectionLost), now: now) }
+    return act(on: id, now: now) { $0.connectionLost(now: now) }
+  }
+
+  /// The connection failed (a refused connect, a TLS error, a socket error).
+  mutating func failed(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
+    defer { core.connections.sweep() }
+    return fail(id, end, now: now)
+  }
+
+  /// The clock moved on: deadlines, heartbeats, silence, the grace period, what the side scheduled.
+  mutating func tick(now: Double) -> [MatchCommand] {
+    var commands: [MatchCommand] = []
+    if let waiting = core.connections.waitingGame { commands += act(on: waiting, now: now) { $0.tick(now: now) } }
+    commands += due(now: now)
+    for id in core.connections.ids {
+      guard let connection = core.connections[id] else { continue }
+      let late = connection.deadline.map { now >= $0 } ?? false
+      switch connection.phase {
+      case .connecting where late, .handshaking where late, .awaitingResume where late:
+        let seconds = Int(MatchCore.handshakeTimeout)
+        commands += fail(id, .network(.handshakeTimedOut(seconds: seconds)), now: now)
+      case .greeting where late:
+        commands.append(.log("\(connection.peer) did not say hello within \(Int(helloTimeout)) s"))
+        commands += fail(id, .network(.handshakeTimedOut(seconds: Int(helloTimeout))), now: now)
+      case .greeting, .asking, .playing:
+        commands += act(on: id, now: now) { $0.tick(now: now) }
+      case .connecting, .handshaking, .awaitingResume, .closed: break
+      }
+    }
+    core.connections.sweep()
+    return commands
+  }
+
+  // MARK: - The player's actions
+
+  mutating func play(_ position: Position, now: Double) throws(PlayError) -> [MatchCommand] {
+    guard let id = core.active, var session = core.connections[id]?.session else { throw .illegal(.gameOver) }
+    let outputs = try session.play(position, now: now)
+    core.connections[id]?.session = session
+    defer { core.connections.sweep() }
+    return apply(outputs, on: id, now: now)
+  }
+
+  /// Runs an action that may be refused (chat, resign, rematch, claim) on the game's session.
+  mutating func attempt(
+    now: Double, _ action: (inout NetSession) throws(ActionRefusal) -> [SessionOutput]
+  ) throws(ActionRefusal) -> [MatchCommand] {
+    guard let id = core.active, var session = core.connections[id]?.session else {
+      throw core.finished == nil ? .notStarted : .matchOver
+    }
+    let outputs = try action(&session)
+    core.connections[id]?.session = session
+    defer { core.connections.sweep() }
+    return apply(outputs, on: id, now: now)
+  }
+
+  /// The player leaves: a goodbye to the game's peer, and every connection closed.
+  mutating func quit(now: Double) -> [MatchCommand] {
+    var commands: [MatchCommand] = [.stopAdvertising]
+    if let active = core.active { commands += act(on: active, now: now) { $0.quit(text: "", now: now) } }
+    for id in core.connections.ids { commands += core.connections.close(id, graceful: true) }
+    if core.finished == nil {
+      core.finished = .session(.localQuit)
+      commands.append(.report(.finished(.session(.localQuit))))
+    }
+    core.connections.sweep()
+    return commands
+  }
+}
