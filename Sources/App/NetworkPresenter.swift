@@ -68,20 +68,16 @@ enum NetworkPresenter {
     case .rematchOffered:
       net.rematchOfferedByPeer = true
     case .connectionLost(let until):
-      let seconds = max(0, Int((until - Monotonic.now()).rounded(.up)))
+      let seconds = max(0, Int((until - Monotonic.now()).rounded()))
       net.dropped = .init(secondsLeft: seconds)
-      net.addChat(
-        .note(
-          net.isHost
-            ? "The connection dropped. The game is kept \(seconds) s for \(peer) to reconnect."
-            : "The connection dropped. Reconnecting; the game is kept \(seconds) s."))
+      net.addChat(.note(MatchWords.dropped(isHost: net.isHost, peer: peer, seconds: seconds)))
     case .graceExpired:
       net.dropped?.claimable = true
-      net.addChat(.note("\(peer) did not come back in time: press w to claim the game, or keep waiting."))
+      net.addChat(.note(MatchWords.graceExpired(peer: peer, claim: "press w")))
     case .resumed(let number, let ply):
       net.dropped = nil
       net.notice = nil
-      net.addChat(.note("Reconnected: game \(number) goes on at move \(ply + 1)."))
+      net.addChat(.note(MatchWords.resumed(game: number, ply: ply)))
     case .gameEnded(let result):
       net.game = match.session?.game
       switch result {

@@ -168,15 +168,11 @@ final class PlainNetworkDriver {
       emit("type rematch to play again, or quit: ")
     case .connectionLost(let until):
       let seconds = max(0, Int((until - Monotonic.now()).rounded()))
-      if match.role == .host {
-        emit("connection lost: waiting up to \(seconds) s for \(peerName) to reconnect\n")
-      } else {
-        emit("connection lost: reconnecting; the game is kept \(seconds) s\n")
-      }
+      emit(MatchWords.dropped(isHost: match.role == .host, peer: "\(peerName)", seconds: seconds) + "\n")
     case .graceExpired:
-      emit("\(peerName) did not come back in time: type claim to win the game, or keep waiting\n")
+      emit(MatchWords.graceExpired(peer: "\(peerName)", claim: "type claim") + "\n")
     case .resumed(let number, let ply):
-      emit("reconnected: game \(number) goes on at move \(ply + 1)\n")
+      emit(MatchWords.resumed(game: number, ply: ply) + "\n")
       showBoardAndPrompt(session)
     case .send, .closed:
       break

@@ -61,7 +61,7 @@ enum DeadPeerBenchmark {
     let frozenAt = Clock.now()
     joiner.signal(SIGSTOP)
     let frozen = try watch(
-      host, after: mark, for: "connection lost", peer: silent, timers: [silenceLimit, handshakeLimit],
+      host, after: mark, for: "The connection dropped", peer: silent, timers: [silenceLimit, handshakeLimit],
       since: frozenAt, what: "a frozen joiner")
     result.frozen.append(frozen.said)
     result.frozenBaseline.append(frozen.timers[0])
@@ -71,7 +71,7 @@ enum DeadPeerBenchmark {
     // Thawed, the joiner finds its connection closed and comes back; then it is killed beside a `cat`.
     mark = host.length
     joiner.signal(SIGCONT)
-    _ = try host.waitFor("reconnected: game 1", after: mark, timeout: 30)
+    _ = try host.waitFor("Reconnected: game 1", after: mark, timeout: 30)
     var ends: [Int32] = [-1, -1]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else {
       throw BenchError("cannot create a socket pair: \(String(cString: strerror(errno)))")
@@ -87,7 +87,8 @@ enum DeadPeerBenchmark {
     joiner.signal(SIGKILL)
     kill(cat.pid, SIGKILL)
     let killed = try watch(
-      host, after: mark, for: "connection lost", peer: ends[0], timers: [], since: killedAt, what: "a killed joiner")
+      host, after: mark, for: "The connection dropped", peer: ends[0], timers: [], since: killedAt,
+      what: "a killed joiner")
     result.killed.append(killed.said)
     result.killedBaseline.append(killed.ended)
     try host.send("quit")

@@ -24,7 +24,7 @@ import Testing
       ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--grace", "5"], environment: try home("bob"))
     #expect(joiner.waitFor("game 1:"))
     host.signal(SIGKILL)
-    #expect(joiner.waitFor("connection lost: reconnecting; the game is kept 5 s", timeout: 30))
+    #expect(joiner.waitFor("The connection dropped. Reconnecting; the game is kept 5 s.", timeout: 30))
     #expect(joiner.waitFor("Reconnection attempt 2 failed: Connection refused"), "\(joiner.output)")
     #expect(joiner.waitFor("did not come back in time", timeout: 15))
     joiner.send("claim")
@@ -42,12 +42,12 @@ import Testing
     proxy.stall()  // a black hole: nothing closes, nothing arrives
     // Both notice by the 10 s silence limit (how soon: the benchmark's "Frozen peer noticed" row, the same
     // silence); the bounds only keep a missing notice from hanging the test.
-    #expect(joiner.waitFor("connection lost: reconnecting", timeout: 30))
-    #expect(host.waitFor("connection lost: waiting up to", timeout: 30))
+    #expect(joiner.waitFor("The connection dropped. Reconnecting", timeout: 30))
+    #expect(host.waitFor("The connection dropped. The game is kept", timeout: 30))
     // When the network works again, the joiner's next attempt resumes the game.
     proxy.resume()
-    #expect(joiner.waitFor("reconnected: game 1 goes on at move 1", timeout: 40), "\(joiner.output)")
-    #expect(host.waitFor("reconnected: game 1 goes on at move 1"), "\(host.output)")
+    #expect(joiner.waitFor("Reconnected: game 1 goes on at move 1.", timeout: 40), "\(joiner.output)")
+    #expect(host.waitFor("Reconnected: game 1 goes on at move 1."), "\(host.output)")
   }
 
   @Test func aHundredSilentConnectionsDoNotStopAGame() throws {

@@ -260,11 +260,11 @@ import Testing
     defer { host.signal(SIGCONT) }
     // The silence limit is 10 s; how long detection takes is the benchmark's "Frozen peer noticed" row, not a
     // test's to assert (a loaded machine is slow): the bound only keeps a missing notice from hanging the test.
-    #expect(joiner.waitFor("connection lost: reconnecting", timeout: 30))
+    #expect(joiner.waitFor("The connection dropped. Reconnecting", timeout: 30))
     // Thawed, the host notices the silence too, takes the joiner back and the game goes on.
     host.signal(SIGCONT)
-    #expect(joiner.waitFor("reconnected: game 1 goes on at move 1", timeout: 30), "\(joiner.output)")
-    #expect(host.waitFor("reconnected: game 1 goes on at move 1"), "\(host.output)")
+    #expect(joiner.waitFor("Reconnected: game 1 goes on at move 1.", timeout: 30), "\(joiner.output)")
+    #expect(host.waitFor("Reconnected: game 1 goes on at move 1."), "\(host.output)")
     joiner.send("quit")
     #expect(host.exitStatus() == 30)
   }

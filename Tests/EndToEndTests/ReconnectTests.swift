@@ -47,8 +47,8 @@ import Testing
     #expect(mover.waitFor("waiting for "))
     proxy.dropNow()
     proxy.resume()
-    #expect(mover.waitFor("reconnected: game 1 goes on at move 2"), "\(mover.output)\(mover.errors)")
-    #expect(other.waitFor("reconnected: game 1 goes on at move 2"), "\(other.output)\(other.errors)")
+    #expect(mover.waitFor("Reconnected: game 1 goes on at move 2."), "\(mover.output)\(mover.errors)")
+    #expect(other.waitFor("Reconnected: game 1 goes on at move 2."), "\(other.output)\(other.errors)")
     #expect(other.count("plays 5 (") == 1, "\(other.output)")
     #expect(proxy.counters.accepted == 2)
     Player.playOut(host, joiner)
@@ -82,7 +82,7 @@ import Testing
     // Each drop was followed by a new connection through the proxy, and the game was resumed (a drop that
     // lands while a resume is under way, or after the last move, shows no resume of its own).
     #expect(proxy.counters.accepted == 1 + drops, "\(drops) drops; \(host.output)")
-    #expect((1...max(1, drops)).contains(host.count("reconnected: game 1")), "\(drops) drops; \(host.output)")
+    #expect((1...max(1, drops)).contains(host.count("Reconnected: game 1")), "\(drops) drops; \(host.output)")
     // Each move the host saw from the joiner appears once: no cell was announced twice.
     for player in [host, joiner] {
       for cell in 1...9 { #expect(player.count("plays \(cell) (") <= 1, "cell \(cell): \(player.output)") }
@@ -98,15 +98,15 @@ import Testing
     defer { proxy.stop() }
     proxy.refusing = true  // the joiner cannot come back for now
     proxy.dropNow()
-    #expect(host.waitFor("connection lost: waiting up to"))
+    #expect(host.waitFor("The connection dropped. The game is kept"))
     #expect(joiner.waitFor("Reconnection attempt 1 failed"), "\(joiner.output)")
     let carol = try Player(
       ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: try home("carol"))
     #expect(carol.exitStatus() == 27)
     #expect(carol.errors.contains("The host is busy"), "\(carol.errors)")
     proxy.refusing = false
-    #expect(joiner.waitFor("reconnected: game 1 goes on at move 1", timeout: 30), "\(joiner.output)")
-    #expect(host.waitFor("reconnected: game 1 goes on at move 1"))
+    #expect(joiner.waitFor("Reconnected: game 1 goes on at move 1.", timeout: 30), "\(joiner.output)")
+    #expect(host.waitFor("Reconnected: game 1 goes on at move 1."))
     joiner.send("quit")
     #expect(host.exitStatus() == 30)
   }
@@ -115,7 +115,7 @@ import Testing
     let (host, joiner, proxy, port) = try match()
     defer { proxy.stop() }
     joiner.signal(SIGKILL)
-    #expect(host.waitFor("connection lost: waiting up to"))
+    #expect(host.waitFor("The connection dropped. The game is kept"))
     let again = try Player(
       ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: joiner.environment)
     #expect(host.waitFor("bob came back without the last game (restarted?): a new match begins."))
@@ -143,8 +143,8 @@ import Testing
     for round in 1...5 {
       current.signal(SIGKILL)
       let deadline = Date().addingTimeInterval(20)
-      while host.count("connection lost: waiting up to") < round && Date() < deadline { usleep(20_000) }
-      #expect(host.count("connection lost: waiting up to") == round, "\(host.output)")
+      while host.count("The connection dropped. The game is kept") < round && Date() < deadline { usleep(20_000) }
+      #expect(host.count("The connection dropped. The game is kept") == round, "\(host.output)")
       let again = try Player(
         ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: joiner.environment)
       #expect(again.waitFor("game 1:"), "round \(round): \(again.output)\(again.errors)")
@@ -199,9 +199,10 @@ import Testing
     let (host, joiner, proxy, _) = try match(grace: 5)
     defer { proxy.stop() }
     joiner.signal(SIGKILL)
-    #expect(host.waitFor("connection lost: waiting up to 5 s for bob to reconnect"), "\(host.output)")
+    #expect(host.waitFor("The connection dropped. The game is kept 5 s for bob to reconnect."), "\(host.output)")
     #expect(!host.output.contains("did not come back"))
-    #expect(host.waitFor("bob did not come back in time: type claim to win the game", timeout: 15))
+    #expect(
+      host.waitFor("bob did not come back in time: type claim to claim the game, or keep waiting.\n", timeout: 15))
     host.send("claim")
     #expect(host.exitStatus() == 0)
     #expect(host.output.contains("did not come back)\n"), "\(host.output)")
@@ -254,7 +255,7 @@ import Testing
     let joiner = try Player(["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob)
     #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"))
     host.signal(SIGKILL)
-    #expect(joiner.waitFor("connection lost: reconnecting"))
+    #expect(joiner.waitFor("The connection dropped. Reconnecting"))
     let impostor = try Player(
       ["host", "--port", "\(port)", "--ui", "plain", "--accept-new", "--bind", "127.0.0.1"], environment: mallory)
     #expect(impostor.waitFor(" on port "), "\(impostor.errors)")
