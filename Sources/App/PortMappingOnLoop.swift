@@ -27,6 +27,9 @@ final class PortMappingOnLoop {
   /// The pinhole opened in the router's IPv6 firewall, and its renewal.
   private var pinhole: (firewall: UPnPControl, id: String, router6: String)?
   private var pinholeRenewal: EventLoop.TimerID?
+  /// The pinhole was asked for (and is open, being asked for, or was refused): a mapping asked for again after
+  /// the router lost it does not ask for a second one.
+  private var pinholeAsked = false
   private var stopped = false
 
   /// `report` gets the lines to show and, once known, the public endpoint to put first in the invite.
@@ -99,7 +102,7 @@ final class PortMappingOnLoop {
     let endpoint = decision.publicEndpoint.map { Invite.Address(host: $0.host, port: $0.port) }
     report(decision.lines, endpoint)
     scheduleRenewal()
-    openIPv6(clients)
+    if !pinholeAsked { openIPv6(clients) }
   }
 
   /// This machine's global IPv6 addresses are in the invite, but a home router's IPv6 firewall usually drops
@@ -107,6 +110,7 @@ final class PortMappingOnLoop {
   /// player is told inbound IPv6 may be blocked.
   private func openIPv6(_ clients: MappingClients) {
     guard let address = Sockets.localAddresses().first(where: PortMappingOnLoop.isGlobalIPv6) else { return }
+    pinholeAsked = true
     let table = PosixFiles.read("/proc/net/ipv6_route").map { String(decoding: $0, as: UTF8.self) } ?? ""
     let router6 = Gateway.defaultIPv6(routeTable: table)
     let port = self.port
