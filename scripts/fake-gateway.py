@@ -6,6 +6,8 @@ serves the description and the SOAP control URL over HTTP, in one of these ways 
   shared      the outside address is 100.64.1.2 (carrier-grade NAT)
   private     the outside address is 192.168.0.5 (a second router)
   refuse      AddPortMapping fails: 606 Action not authorized
+  hostile     AddPortMapping fails with a description full of terminal controls, a forged line and 300 more
+              characters; the outside address it reports carries controls too
   permanent   AddPortMapping with a lease fails: 725 OnlyPermanentLeasesSupported; without one it works
   taken       outside port 7177 fails: 718 ConflictInMappingEntry; any other works
   elsewhere   the LOCATION names another host (198.51.101.2): a client must not go there
@@ -162,10 +164,14 @@ def serve(connection):
         lease = field(request, "NewLeaseDuration")
         log(" ".join([f"SOAP {action}"] + ([f"port={port}"] if port else []) + ([f"lease={lease}"] if lease else [])))
         if action == "GetExternalIPAddress":
-            address = {"shared": "100.64.1.2", "private": "192.168.0.5"}.get(MODE, "198.51.101.1")
+            address = {"shared": "100.64.1.2", "private": "192.168.0.5", "hostile": "198.51.101.1\x1b[2J"}.get(
+                MODE, "198.51.101.1")
             reply(connection, "200 OK", soap_reply(action, [("NewExternalIPAddress", address)]))
         elif action == "AddPortMapping" and MODE == "refuse":
             reply(connection, "500 Internal Server Error", soap_fault(606, "Action not authorized"))
+        elif action == "AddPortMapping" and MODE == "hostile":
+            words = "Action\x1b]2;pwned\x07 not\r\nFAKE: you won\x9b31m authorized " + "A" * 300
+            reply(connection, "500 Internal Server Error", soap_fault(606, words))
         elif action == "AddPortMapping" and MODE == "permanent" and lease != "0":
             reply(connection, "500 Internal Server Error", soap_fault(725, "OnlyPermanentLeasesSupported"))
         elif action == "AddPortMapping" and MODE == "taken" and port == "7177":

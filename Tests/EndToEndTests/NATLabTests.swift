@@ -117,6 +117,25 @@ import Testing
     #expect(host.exitStatus() == 128 + SIGTERM)
   }
 
+  /// A router's words are untrusted text: its controls never reach the terminal, it cannot forge a line, and
+  /// what it says is cut short.
+  @Test(.enabled(if: canRun)) func aRoutersHostileWordsReachTheScreenOnlyAsPrintableText() throws {
+    let lab = try Lab("none")
+    let (host, fake) = try hostAgainstFake(
+      "hostile", lab: lab, expecting: "Your router 10.203.0.1 did not open port 7177 (UPnP: AddPortMapping: 606 Action")
+    #expect(host.waitFor("forward TCP port 7177 to 10.203.0.2"), "\(host.output)\nfake: \(fake.log)")
+    host.signal(SIGTERM)
+    #expect(host.exitStatus() == 128 + SIGTERM)
+    let shown = Array(host.output.utf8) + Array(host.errors.utf8)
+    for forbidden: UInt8 in [0x1B, 0x07, 0x0D] {
+      #expect(!shown.contains(forbidden), "byte \(forbidden) reached the terminal:\n\(host.output)")
+    }
+    let text = host.output + host.errors
+    #expect(!text.contains("\u{9B}"), "a C1 control reached the terminal")
+    #expect(!text.split(separator: "\n").contains { $0.hasPrefix("FAKE") }, "the router forged a line:\n\(text)")
+    #expect(!text.contains(String(repeating: "A", count: 121)), "the router's words were not cut short")
+  }
+
   @Test(.enabled(if: canRun)) func aTakenOutsidePortMovesToTheNextAndSaysWhich() throws {
     let lab = try Lab("none")
     let (host, fake) = try hostAgainstFake(
