@@ -5,7 +5,7 @@ set -euo pipefail
 # Besides the build: what scripts/test.sh and the tests call. A bare Debian 12 root (mmdebstrap --variant=apt)
 # lacks some of them: mount (the Discovery part and the namespace LAN test mount tmpfs), mawk (awk, in
 # netns-lan-test.sh), python3 and python3-venv (the virtual environments of sslyze and sgfmill, made by
-# setup-sslyze.sh and setup-sgfmill.sh, which scripts/test.sh runs), ca-certificates (pip fetches sslyze and
+# setup-venv.sh, through setup-sslyze.sh and setup-sgfmill.sh, which scripts/test.sh runs), ca-certificates (pip fetches sslyze and
 # sgfmill), perl (the mutation check's substitutions; perl-base is Essential, listed for clarity).
 # zsh, fish and bash-completion: the completion tests run the real shells. The package test: mmdebstrap,
 # lintian, dpkg-dev (dpkg-shlibdeps), binutils (strip, readelf), file. Port mapping builds with libminiupnpc-dev
