@@ -285,6 +285,40 @@ struct MatchPair {
     #expect(pair.host.session?.game?.isOver == true)
   }
 
+  /// The joiner's program restarted: the same key greets afresh instead of resuming. The kept game is over, a
+  /// new match begins, and the coin is not tossed again.
+  @Test func theSameKeyGreetingAfreshStartsANewMatchWithTheFirstPlayerKept() throws {
+    var pair = MatchPair()
+    pair.connect()
+    let hostWasX = try #require(pair.host.session?.myMark) == .x
+    try pair.play([0])
+    pair.cut(pair.links[0])
+    // A new joiner program with the same key: it knows nothing of the game (and numbers its connections afresh).
+    pair.joiner = MatchPair().joiner
+    pair.links = []
+    pair.closedByJoiner = []
+    pair.connect()
+    let restarted = "came back without the last game (restarted?): a new match begins."
+    #expect(pair.hostStatuses.contains { $0.hasSuffix(restarted) }, "\(pair.hostStatuses)")
+    #expect(pair.host.active == pair.links[0].host)
+    #expect(pair.host.session?.gameNumber == 1 && pair.host.session?.game?.history.isEmpty == true)
+    #expect((pair.host.session?.myMark == .x) == hostWasX, "the first player is kept")
+    #expect(pair.host.session?.firstPlayerWasKept == true)
+  }
+
+  /// While a dropped game is kept, another key is another player: turned away as busy, and the game waits on.
+  @Test func anotherKeyWhileTheGameIsKeptIsTurnedAwayAsBusy() throws {
+    var pair = MatchPair()
+    pair.connect()
+    try pair.play([0])
+    pair.cut(pair.links[0])
+    var eve = MatchPair()
+    eve.host = pair.host
+    eve.connect(hostSees: MatchPair.facts("bob", MatchPair.key(6), .trusted(.knownPeer(name: "eve"))))
+    #expect(eve.joiner.finished == .session(.refused(.busy, "alice is already playing; try again later")))
+    if case .lost = eve.host.session?.link {} else { Issue.record("the kept game was lost") }
+  }
+
   @Test func aReconnectionAnsweredByAnotherKeyEndsTheMatch() throws {
     var pair = MatchPair()
     pair.connect()
