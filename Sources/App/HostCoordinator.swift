@@ -150,7 +150,7 @@ struct HostCoordinator: MatchRole {
   }
 
   private mutating func admit(_ id: ConnectionID, now: Double) -> [MatchCommand] {
-    guard core.connections[id]?.session != nil else { return [] }
+    guard let connection = core.connections[id], connection.session != nil, !connection.isClosed else { return [] }
     core.connections[id]?.phase = .playing
     core.connections[id]?.admitted = true
     gamePeerKey = core.connections[id]?.facts?.certificate?.fingerprint

@@ -31,7 +31,7 @@ struct JoinerCoordinator: MatchRole {
   var connectingEndpoint: Endpoint? { route.hostAddress ?? route.endpoint }
   /// A host name to look up again before reconnecting; then `resolved` is called.
   var nameToResolve: Endpoint? { route.nameToResolve }
-  var ownDeadline: Double? { route.reconnectAt }
+  var ownDeadline: Double? { core.finished == nil ? route.reconnectAt : nil }
 
   // MARK: - Reaching the host
 
@@ -63,7 +63,7 @@ struct JoinerCoordinator: MatchRole {
   mutating func connected(_ id: ConnectionID, remote: Endpoint?) {
     guard core.connections[id]?.phase == .connecting else { return }
     core.connections[id]?.phase = .handshaking
-    route.reached(remote)
+    core.connections[id]?.remote = remote
   }
 
   mutating func secured(_ id: ConnectionID, _ facts: PeerFacts, now: Double) -> [MatchCommand] {
@@ -100,7 +100,9 @@ struct JoinerCoordinator: MatchRole {
 
   /// Says hello once the host is trusted.
   private mutating func begin(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+    guard let connection = core.connections[id], !connection.isClosed else { return [] }
     core.connections[id]?.phase = .playing
+    route.reached(connection.remote)  // not before: an address that answered TCP but not as the host is not it
     return act(on: id, now: now) { $0.start(now: now) }
   }
 
@@ -163,12 +165,14 @@ struct JoinerCoordinator: MatchRole {
     }
     if let before = gamePeerKey, let presented, before != presented {
       route.stop()
+      core.connections[old]?.session = nil  // the kept game is over: no grace period runs on, nothing to claim
       let end = MatchEnd.keyChangedOnReconnect(before: before, now: presented)
       core.finished = end
       return core.connections.close(id, graceful: false) + [.log("\(end)"), .report(.finished(end))]
     }
     let attempts = route.attempts
     route.reconnected()
+    route.reached(core.connections[id]?.remote)
     core.connections[old]?.session = nil
     core.connections[id]?.session = session
     core.connections[id]?.phase = .playing
@@ -195,8 +199,9 @@ struct JoinerCoordinator: MatchRole {
     if connection.isReconnect {
       guard core.connections.waitingGame != nil else { return closed }
       // Whoever answers there is not trusted (a changed key, a wrong pin): that will not pass by retrying.
-      if case .network(.tls(.untrusted)) = end {
+      if case .network(.tls(.untrusted)) = end, let old = core.connections.waitingGame {
         route.stop()
+        core.connections[old]?.session = nil  // the kept game is over: no grace period runs on, nothing to claim
         core.finished = end
         return closed + [.report(.finished(end))]
       }

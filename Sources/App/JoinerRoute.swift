@@ -36,7 +36,7 @@ struct JoinerRoute {
     return next
   }
 
-  /// The first connection reached the host at `address` (its numeric form).
+  /// The host is reached and trusted at `address` (its numeric form): reconnections go there.
   mutating func reached(_ address: Endpoint?) {
     if hostAddress == nil { hostAddress = address }
   }
@@ -66,7 +66,7 @@ struct JoinerRoute {
     }
     let id = connections.open(endpoint.description, .connecting, deadline: deadline)
     connections[id]?.isReconnect = true
-    return said + [.reconnect(id, to: hostAddress ?? endpoint)]
+    return said + [.reconnect(id, to: hostAddress ?? endpoint, for: endpoint)]
   }
 
   /// The name is looked up, and no longer wanted.

@@ -39,8 +39,8 @@ struct MatchConnection {
     /// Host: the key of the game kept after a drop connected; its first message says whether it resumes the
     /// game or says hello afresh (until `deadline`).
     case awaitingResume
-    /// Secured and greeted: waiting for the peer's hello (the host: until `deadline`, which runs from the
-    /// moment it connected, as sshd's LoginGraceTime).
+    /// Secured and greeted: waiting for the peer's hello (the host: until `deadline`, `helloTimeout` after
+    /// TLS, as sshd's LoginGraceTime).
     case greeting
     /// The player is being asked whether to trust the peer's key.
     case asking
@@ -59,6 +59,8 @@ struct MatchConnection {
   var facts: PeerFacts?
   /// Joiner: a new connection to the host to resume the game.
   var isReconnect = false
+  /// Joiner: the numeric address the TCP connection reached (where reconnections go once it is trusted).
+  var remote: Endpoint?
   /// Let in (host) or taken up for a resumed game: stays true once the connection closes, so its end is told
   /// with the peer's words.
   var admitted = false
@@ -74,8 +76,9 @@ enum MatchCommand {
   /// Joiner: start a non-blocking connection to `address` (for `endpoint`); a failure is reported back with
   /// `MatchCoordinator.failed`.
   case connect(ConnectionID, Sockets.Address, for: Endpoint)
-  /// Joiner: as `connect`, to an endpoint written as an address (a reconnection to where the host was).
-  case reconnect(ConnectionID, to: Endpoint)
+  /// Joiner: as `connect`, to an endpoint written as an address (a reconnection to where the host was), for
+  /// the host as typed (the name TLS checks, and the peer shown).
+  case reconnect(ConnectionID, to: Endpoint, for: Endpoint)
   case send(ConnectionID, Message)
   /// Close the connection: gracefully (what is queued, then close_notify) or at once.
   case close(ConnectionID, graceful: Bool)

@@ -48,12 +48,14 @@ struct MatchConnections {
     return active
   }
 
-  /// The oldest pending connection that may make room for a new one when `limit` are pending: one still
-  /// setting up TLS or not yet greeted, never the kept game's key or a joiner the player is asked about.
+  /// The pending connection that makes room for a new one when `limit` are pending: the oldest still setting up
+  /// TLS, else the oldest not yet greeted (a real joiner whose player reads the question about our key waits
+  /// there, and a flood is newer); never the kept game's key or a joiner the player is asked about.
   func toDrop(atLimit limit: Int) -> (pending: Int, oldest: ConnectionID)? {
     let pending = order.filter { table[$0]?.isPending == true }
     guard pending.count >= limit,
-      let oldest = pending.first(where: { [.handshaking, .greeting].contains(table[$0]?.phase) })
+      let oldest = pending.first(where: { table[$0]?.phase == .handshaking })
+        ?? pending.first(where: { table[$0]?.phase == .greeting })
     else { return nil }
     return (pending.count, oldest)
   }

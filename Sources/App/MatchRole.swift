@@ -57,7 +57,8 @@ extension MatchRole {
       commands += said
       guard let cue else { continue }
       commands += follow(cue, on: id, now: now)
-      if case .hello(let name, _) = cue { commands += core.greeting(on: id, helloName: name) }
+      // The record against the opponent: not for a joiner turned away.
+      if case .hello(let name, _) = cue, id == core.active { commands += core.greeting(on: id, helloName: name) }
     }
     return commands
   }

@@ -31,6 +31,8 @@ public final class NetworkMatch {
   private var coordinator: any MatchRole
   /// The open connections, by the coordinator's numbers.
   private var sockets: [ConnectionID: PeerConnection] = [:]
+  /// Connections closed since the loop last read `descriptors`.
+  private var retired: [PeerConnection] = []
   /// Connections whose goodbye is still going out (a graceful close never waits).
   private let closing: ClosingSockets
   private var listeners: [Int32] = []
@@ -209,6 +211,7 @@ public final class NetworkMatch {
 
   /// The descriptors the event loop must watch, each with its owner (so a reused number is noticed).
   public var descriptors: [DescriptorSync.Want] {
+    defer { retired = [] }
     let me = ObjectIdentifier(self)
     var wanted = listeners.map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: me) }
     for (id, connection) in sockets {
@@ -318,8 +321,8 @@ public final class NetworkMatch {
       case .connect(let id, let address, let endpoint):
         events += open(id, endpoint) { () throws(NetworkError) in try Sockets.startConnect(address, endpoint: endpoint)
         }
-      case .reconnect(let id, let endpoint):
-        events += open(id, endpoint) { () throws(NetworkError) in try Sockets.connect(endpoint, wait: false) }
+      case .reconnect(let id, let address, let endpoint):
+        events += open(id, endpoint) { () throws(NetworkError) in try Sockets.connect(address, wait: false) }
       case .send(let id, let message):
         guard let connection = sockets[id] else { continue }
         do {
@@ -328,7 +331,11 @@ public final class NetworkMatch {
           log.write("send failed to \(connection.peerAddress): \(error)")
         }
       case .close(let id, let graceful):
-        sockets.removeValue(forKey: id)?.close(gracefully: graceful)
+        guard let connection = sockets.removeValue(forKey: id) else { continue }
+        connection.close(gracefully: graceful)
+        // Kept until the loop has seen it gone: a socket opened meanwhile may get its descriptor number, and
+        // must not get its address too, which is how the loop tells them apart.
+        retired.append(connection)
       case .remember(let name, let key, let address):
         do {
           try profile.remember(name: name, fingerprint: key, address: address)

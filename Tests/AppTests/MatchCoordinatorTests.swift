@@ -28,8 +28,12 @@ struct MatchPair {
   var closedByHost: Set<ConnectionID> = []
   var closedByJoiner: Set<ConnectionID> = []
 
-  init(known: KnownPeers = KnownPeers(), keepsHosting: Bool = false, grace: Double = 60) {
-    let environment = MatchEnvironment.inMemory(knownPeers: known, sha256: Digest.sha256)
+  init(
+    known: KnownPeers = KnownPeers(), keepsHosting: Bool = false, grace: Double = 60,
+    opponentRecord: @escaping (Fingerprint, String) -> String? = { _, _ in nil }
+  ) {
+    var environment = MatchEnvironment.inMemory(knownPeers: known, sha256: Digest.sha256)
+    environment.opponentRecord = opponentRecord
     host = HostCoordinator(name: "alice", rules: MatchPair.rules, gracePeriod: grace, environment: environment)
     host.keepsHosting = keepsHosting
     host.welcome = [.status("welcome back")]
@@ -81,7 +85,7 @@ struct MatchPair {
   static func connectID(_ commands: [MatchCommand]) -> ConnectionID? {
     for command in commands {
       switch command {
-      case .connect(let id, _, _), .reconnect(let id, _): return id
+      case .connect(let id, _, _), .reconnect(let id, _, _): return id
       default: continue
       }
     }
@@ -317,6 +321,86 @@ struct MatchPair {
     eve.connect(hostSees: MatchPair.facts("bob", MatchPair.key(6), .trusted(.knownPeer(name: "eve"))))
     #expect(eve.joiner.finished == .session(.refused(.busy, "alice is already playing; try again later")))
     if case .lost = eve.host.session?.link {} else { Issue.record("the kept game was lost") }
+  }
+
+  /// An address that answers TCP but is not the host (TLS fails there) is not where reconnections go: the one
+  /// where the host was reached and trusted is.
+  @Test func reconnectionsGoWhereTheHostWasTrustedNotWhereTCPFirstAnswered() throws {
+    var pair = MatchPair()
+    let other = Endpoint(host: "127.0.0.2", port: 7177)
+    let candidates = [
+      (MatchPair.endpoint, try Sockets.resolve(MatchPair.endpoint)[0]), (other, try Sockets.resolve(other)[0]),
+    ]
+    let wrong = try #require(MatchPair.connectID(pair.joiner.join(candidates, now: pair.now)))
+    pair.joiner.connected(wrong, remote: MatchPair.endpoint)
+    let next = pair.joiner.failed(wrong, .network(.closedDuringHandshake), now: pair.now)
+    let right = try #require(MatchPair.connectID(next))
+    pair.joiner.connected(right, remote: other)
+    pair.secure(
+      joinerID: right, hostSees: MatchPair.facts("bob", MatchPair.bobKey, .trusted(.knownPeer(name: "bob"))),
+      joinerSees: MatchPair.facts("alice", MatchPair.aliceKey, .trusted(.knownPeer(name: "alice"))))
+    #expect(pair.started(pair.joinerEvents) == 1)
+    try pair.play([0])
+    pair.cut(pair.links[0])
+    pair.advance(0.1)
+    let reconnection = pair.joinerCommands.compactMap { if case .reconnect(_, let to, _) = $0 { to } else { nil } }
+    #expect(reconnection == [other], "\(pair.joinerCommands.suffix(3))")
+  }
+
+  /// A flood of connections makes room by dropping those still setting up TLS: a real joiner that finished TLS
+  /// and whose player is reading the question about the host's key keeps its place.
+  @Test func aFloodDoesNotPushOutAJoinerWhosePlayerIsReadingTheQuestion() throws {
+    var pair = MatchPair()
+    pair.connect(joinerSees: MatchPair.newAlice)
+    let reading = pair.links[0].host
+    #expect(pair.host.connections[reading]?.phase == .greeting && pair.joiner.question != nil)
+    for index in 0..<(2 * HostCoordinator.maximumPending) {
+      let (_, commands) = pair.host.accepted(peer: "10.0.0.1:\(index)", now: pair.now)
+      pair.hostDid(commands)
+    }
+    #expect(!pair.closedByHost.contains(reading))
+    pair.joinerDid(pair.joiner.answer(accept: true, now: pair.now))
+    pair.deliver()
+    #expect(pair.started(pair.hostEvents) == 1 && pair.started(pair.joinerEvents) == 1)
+  }
+
+  /// After the host came back with another key the kept game is over: its grace period does not run on and it
+  /// cannot be claimed.
+  @Test func afterAChangedKeyTheKeptGameIsNoLongerKept() throws {
+    var pair = MatchPair(grace: 5)
+    pair.connect()
+    try pair.play([0])
+    pair.cut(pair.links[0])
+    pair.advance(0.1)
+    let id = try #require(MatchPair.connectID(pair.joinerCommands.suffix(3)))
+    pair.joiner.connected(id, remote: MatchPair.endpoint)
+    let mallory = MatchPair.facts("alice", MatchPair.key(7), .trusted(.knownPeer(name: "alice")))
+    pair.joinerDid(pair.joiner.secured(id, mallory, now: pair.now))
+    let end = pair.joiner.finished
+    pair.joinerEvents = []
+    for _ in 0..<10 { pair.advance(1) }
+    #expect(pair.joiner.finished == end && pair.joinerEvents.isEmpty, "\(pair.joinerEvents)")
+    #expect(pair.joiner.nextDeadline == nil)
+    #expect(throws: ActionRefusal.matchOver) {
+      _ = try pair.joiner.attempt(now: pair.now) { (session) throws(ActionRefusal) in try session.claim(now: 0) }
+    }
+  }
+
+  /// The host hears its record against the opponent it plays, not against a joiner it turns away as busy.
+  @Test func theRecordAgainstAJoinerTurnedAwayIsNotShown() {
+    let records = MatchRecords(
+      exchange: RecordExchange(isHost: true, sign: { _ in nil }, verify: { _, _, _ in false }), myKey: nil,
+      keep: { _, _ in nil }, today: { "2026-12-01" })
+    var pair = MatchPair(opponentRecord: { _, name in "you and \(name): 1–0" })
+    pair.host.records = records
+    pair.connect()
+    var eve = MatchPair()
+    eve.host = pair.host
+    eve.connect(hostSees: MatchPair.facts("eve", MatchPair.key(5), .trusted(.knownPeer(name: "eve"))))
+    let shown = (pair.hostEvents + eve.hostEvents).compactMap {
+      if case .opponentRecord(let line) = $0 { line } else { nil }
+    }
+    #expect(shown == ["you and bob: 1–0"])
   }
 
   @Test func aReconnectionAnsweredByAnotherKeyEndsTheMatch() throws {
