@@ -1,4 +1,5 @@
 import Discovery
+import Foundation
 import GameCore
 import GameRecords
 import Security
@@ -125,6 +126,27 @@ import WireProtocol
         #expect(!error.reason.isEmpty && error.hint?.isEmpty == false, "\(code) \(operation)")
         #expect(error.message == "\(error.reason) \(error.hint ?? "")", "\(code)")
       }
+    }
+  }
+
+  /// Each failure class's status, as `ExitStatus.table` lists it, is in the README's table and the man page's
+  /// EXIT STATUS section.
+  @Test func theREADMEAndTheManPageListEveryExitStatus() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let man = try String(contentsOf: root.appendingPathComponent("Assets/tictactoe.6"), encoding: .utf8)
+    let section = man.components(separatedBy: ".Sh EXIT STATUS\n").last?.components(separatedBy: "\n.Sh ").first ?? ""
+    let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| ") }
+      .map {
+        $0.split(separator: "|").first.map { $0.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) } }
+          ?? []
+      }
+    for (status, meaning) in ExitStatus.table {
+      #expect(rows.contains { $0.contains(String(status)) }, "README lacks \(status) (\(meaning))")
+      #expect(
+        section.contains(".It \(status)\n") || section.contains("\(status) on") || section.contains("\(status) when"),
+        "the man page lacks \(status) (\(meaning))")
     }
   }
 }
