@@ -1,5 +1,6 @@
 import GameCore
 import GameRecords
+import PortMapping
 import Security
 import Transport
 import WireProtocol
@@ -17,6 +18,7 @@ protocol ExplainedError: Error, CustomStringConvertible {
 
 extension RulesError: ExplainedError {}
 extension MoveError: ExplainedError {}
+extension MoveInputError: ExplainedError {}
 extension WireError: ExplainedError {}
 extension SGFError: ExplainedError {}
 extension NetworkError: ExplainedError {}
@@ -25,3 +27,5 @@ extension TrustFailure: ExplainedError {}
 extension SecurityError: ExplainedError {}
 extension KnownPeersError: ExplainedError {}
 extension InviteError: ExplainedError {}
+extension PCPError: ExplainedError {}
+extension HTTPError: ExplainedError {}

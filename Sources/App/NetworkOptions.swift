@@ -95,7 +95,7 @@ public struct NetworkOptions: Sendable, Equatable {
         anchors = nil
       } else {
         guard let data = PosixFiles.read(caFile) else {
-          throw FileError(path: caFile, reason: "cannot be read")
+          throw FileError.unreadable(caFile)
         }
         anchors = String(decoding: data, as: UTF8.self)
       }
@@ -136,7 +136,7 @@ public struct Profile {
     }
     if let pkcs12File = options.pkcs12File {
       guard let data = PosixFiles.read(pkcs12File) else {
-        throw FileError(path: pkcs12File, reason: "cannot be read")
+        throw FileError.unreadable(pkcs12File)
       }
       let password = try options.passwordFile.map { try readText($0).trimmingNewlines() } ?? ""
       return (try Identity(pkcs12: data, password: password), false)
@@ -177,7 +177,7 @@ public struct Profile {
 
   private func readText(_ path: String) throws -> String {
     guard let data = PosixFiles.read(path) else {
-      throw FileError(path: path, reason: "cannot be read")
+      throw FileError.unreadable(path)
     }
     return String(decoding: data, as: UTF8.self)
   }

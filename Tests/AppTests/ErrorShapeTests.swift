@@ -2,6 +2,7 @@ import Discovery
 import Foundation
 import GameCore
 import GameRecords
+import PortMapping
 import Security
 import Testing
 import Transport
@@ -50,6 +51,14 @@ import WireProtocol
         .badValue("a", reason: "b"), .endedMidFrame(pending: 3),
       ]), []
     ),
+    (
+      "MoveInputError",
+      of([
+        MoveInputError.empty, .noSuchCell(10, cellCount: 9), .offBoard("z9", try! Rules(size: 3, k: 3)), .notAMove("x"),
+      ]), []
+    ),
+    ("PCPError", of([PCPError.malformed("x"), .natPMPOnly]), []),
+    ("HTTPError", of([HTTPError.incomplete, .tooLarge(1), .malformed("x")]), []),
     ("SGFError", of([SGFError("x", at: SGFLocation(line: 1, column: 1))]), []),
     (
       "NetworkError",
@@ -108,9 +117,13 @@ import WireProtocol
   }
 
   /// What a player reads says what to do: the hint is in the message, except where the message goes to the
-  /// peer or is put in a sentence of App's (moves, frames, invites, SGF locations inside a file's error).
+  /// peer or is put in a sentence of another's (moves, frames, invites, SGF locations inside a file's error, a
+  /// router's answers inside the port mapping's report).
   @Test func theMessageCarriesTheHint() {
-    for sample in Self.samples where !["MoveError", "WireError", "InviteError", "SGFError"].contains(sample.type) {
+    for sample in Self.samples
+    where ![
+      "MoveError", "MoveInputError", "WireError", "InviteError", "SGFError", "PCPError", "HTTPError",
+    ].contains(sample.type) {
       for error in sample.errors {
         guard let hint = error.hint else { continue }
         #expect(error.description.contains(hint), "\(sample.type) \(error.code): \(error.description)")
@@ -148,5 +161,12 @@ import WireProtocol
         section.contains(".It \(status)\n") || section.contains("\(status) on") || section.contains("\(status) when"),
         "the man page lacks \(status) (\(meaning))")
     }
+  }
+
+  @Test func aFileThatCannotBeReadSaysWhatToCheck() {
+    #expect(
+      FileError.unreadable("/x/a.p12").description
+        == "/x/a.p12: cannot be read; check that it is there and that you may read it")
+    #expect(FileError(path: "/x/s", line: 2, reason: "bad").description == "/x/s line 2: bad")
   }
 }
