@@ -154,20 +154,20 @@ public enum CommandLineParser {
   /// The type that reads `command`'s arguments.
   private static func parser(of command: Command) -> any CommandParser.Type {
     switch command {
-    case .lobby: LobbyCommand.self
-    case .play: PlayCommand.self
-    case .host: HostCommand.self
-    case .join: JoinCommand.self
-    case .invite: InviteCommand.self
-    case .list: ListCommand.self
-    case .identity: IdentityCommandLine.self
-    case .peers: PeersCommandLine.self
-    case .doctor: DoctorCommand.self
-    case .games: GamesCommandLine.self
-    case .replay: ReplayCommandLine.self
-    case .verify: VerifyCommandLine.self
-    case .completions: CompletionsCommand.self
-    case .help: HelpCommand.self
+    case .lobby: LobbyParser.self
+    case .play: PlayParser.self
+    case .host: HostParser.self
+    case .join: JoinParser.self
+    case .invite: InviteParser.self
+    case .list: ListParser.self
+    case .identity: IdentityParser.self
+    case .peers: PeersParser.self
+    case .doctor: DoctorParser.self
+    case .games: GamesParser.self
+    case .replay: ReplayParser.self
+    case .verify: VerifyParser.self
+    case .completions: CompletionsParser.self
+    case .help: HelpParser.self
     }
   }
 }

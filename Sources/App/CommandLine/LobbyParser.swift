@@ -1,5 +1,5 @@
 /// `tictactoe` alone: the lobby.
-enum LobbyCommand: CommandParser {
+enum LobbyParser: CommandParser {
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     try arguments.noWords()
     let screen = try arguments.screen()

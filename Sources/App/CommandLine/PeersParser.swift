@@ -1,5 +1,5 @@
 /// `tictactoe peers [list | rename NAME|FINGERPRINT NEWNAME | forget NAME|FINGERPRINT]`.
-enum PeersCommandLine: CommandParser {
+enum PeersParser: CommandParser {
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     let words = arguments.words
     switch words.first {

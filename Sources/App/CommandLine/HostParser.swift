@@ -20,7 +20,7 @@ public struct HostRequest: Sendable, Equatable {
 }
 
 /// `tictactoe host [...]`, and `host --bot LEVEL`, the practice bot, which has no screen.
-enum HostCommand: CommandParser {
+enum HostParser: CommandParser {
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     try arguments.noWords()
     let screen = try arguments.screen()

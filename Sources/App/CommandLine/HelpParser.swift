@@ -1,5 +1,5 @@
 /// `tictactoe help [COMMAND]`: the whole help, or one command's, as `--help` shows them.
-enum HelpCommand: CommandParser {
+enum HelpParser: CommandParser {
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     let words = arguments.words
     guard let word = words.first else { return .help(nil) }

@@ -31,7 +31,7 @@ public struct PlayRequest: Sendable, Equatable {
 }
 
 /// `tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first WHO]`: a local game at once.
-enum PlayCommand: CommandParser {
+enum PlayParser: CommandParser {
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     try arguments.noWords()
     let screen = try arguments.screen()

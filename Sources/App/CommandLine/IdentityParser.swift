@@ -1,5 +1,5 @@
 /// `tictactoe identity [show | new [--yes] | import ... | export]`.
-enum IdentityCommandLine: CommandParser {
+enum IdentityParser: CommandParser {
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     let words = arguments.words
     let command: IdentityCommand
