@@ -69,6 +69,7 @@ import Transport
     (["identity", "import"], "identity import needs CERT.pem KEY.pem, or FILE.p12"),
     (["launch"], "unknown command \"launch\""),
     (["identity", "export", "now"], "identity export takes no arguments"),
+    (["games", "delete", "1", "--json"], "--json goes with `tictactoe games list`"),
     (["identity", "show", "--yes"], "--yes goes with `tictactoe identity new`"),
     (["identity", "new", "--password-file", "pw"], "--password-file goes with `tictactoe identity import FILE.p12`"),
     (["host", "--ascii=yes"], "--ascii takes no value"),

@@ -128,8 +128,9 @@ public enum CommandLineParser {
       XDG_STATE_HOME    the log lives in $XDG_STATE_HOME/tictactoe (default
                         ~/.local/state)
 
-    Exit status: 0 done, 1 error, 64 usage error, 65 bad file, 10-32 network
-    failures (see the man page), 130/143/129 ended by SIGINT/SIGTERM/SIGHUP.
+    Exit status: 0 done, 1 error, 64 usage error, 65 bad file, 10-32 network and
+    LAN failures, 69 no LAN discovery (each in the man page), 130/143/129 ended by
+    SIGINT/SIGTERM/SIGHUP.
     """
 
   private typealias Command = CommandLineGrammar.Command
