@@ -4,18 +4,19 @@ import Glibc
 import Security
 import Transport
 
-extension TicTacToe {
+/// `tictactoe host --bot LEVEL` run: the bot on its loop, its rules from the saved settings.
+enum BotCommand {
   /// `tictactoe host --bot LEVEL`: serves AI games until SIGINT, SIGTERM or SIGHUP, printing a few status lines
   /// on standard output. Exits 0 after saying goodbye to every peer.
-  static func runBot(
+  static func run(
     _ request: HostRequest, level: AILevel, options: NetworkOptions, environment: [String: String]
   ) -> Int32 {
     // Signals are caught from here on: one that comes while the openings are solved is handled once serving.
     let loop = EventLoop()
     loop.handleSignals { _ in }
-    let context = context(environment)
+    let context = RunContext(environment: environment)
     if let warning = context.warning { writeError("tictactoe: warning: \(warning)\n") }
-    let profile = profile(environment, name: options.name)
+    let profile = RunContext.profile(environment, name: options.name)
     var play = PlayRequest()
     play.size = request.size
     play.k = request.k

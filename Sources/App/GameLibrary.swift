@@ -72,7 +72,7 @@ enum GameLibrary {
     guard Int(info.st_size) <= limit else {
       throw FileError(path: path, reason: "is \(info.st_size) bytes, more than a record may be (\(limit))")
     }
-    guard let bytes = PosixFiles.read(path) else { throw FileError(path: path, reason: "cannot be read") }
+    guard let bytes = PosixFiles.read(path) else { throw FileError.unreadable(path) }
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw FileError(path: path, reason: "is not UTF-8 text")
     }

@@ -55,7 +55,7 @@ enum IdentityCommands {
         writeAll(1, "\(identity.fingerprint)\nimported \(identity.commonName)\n")
       case .importPKCS12(let file, let passwordFile):
         guard let data = PosixFiles.read(file) else {
-          throw FileError(path: file, reason: "cannot be read")
+          throw FileError.unreadable(file)
         }
         let password = try passwordFile.map { try text($0).trimmingNewlines() } ?? ""
         let identity = try Identity(pkcs12: data, password: password)
@@ -129,7 +129,7 @@ enum IdentityCommands {
 
   private static func text(_ path: String) throws -> String {
     guard let data = PosixFiles.read(path) else {
-      throw FileError(path: path, reason: "cannot be read")
+      throw FileError.unreadable(path)
     }
     return String(decoding: data, as: UTF8.self)
   }

@@ -25,6 +25,41 @@ public struct NetworkOptions: Sendable, Equatable {
 
   public init() {}
 
+  /// The options of `host` and `join` as given (checked one by one; `validate()` checks them together).
+  init(_ arguments: CommandArguments) throws(UsageError) {
+    acceptNew = arguments.has("--accept-new")
+    for text in arguments.values("--pin") { pins.append(try Self.pin(text)) }
+    caFile = arguments.value("--ca")
+    peerName = arguments.value("--peer-name")
+    allowExpired = arguments.has("--allow-expired")
+    verifyName = !arguments.has("--no-verify-name")
+    insecure = arguments.has("--insecure")
+    if arguments.has("--map-port") && arguments.has("--no-map-port") {
+      throw UsageError(message: "--map-port and --no-map-port cannot be combined")
+    }
+    mapPort = arguments.has("--map-port") ? true : arguments.has("--no-map-port") ? false : nil
+    certificateFile = arguments.value("--cert")
+    keyFile = arguments.value("--key")
+    pkcs12File = arguments.value("--identity")
+    passwordFile = arguments.value("--password-file")
+    name = try arguments.playerName()
+    gracePeriod = try arguments.seconds("--grace", in: 5...3600) ?? gracePeriod
+  }
+
+  /// `--pin`: a fingerprint, or the key of a certificate file.
+  private static func pin(_ text: String) throws(UsageError) -> PinnedKey {
+    if let fingerprint = Fingerprint(parsing: text) { return PinnedKey(fingerprint) }
+    guard let bytes = PosixFiles.read(text) else {
+      throw UsageError(
+        message: "--pin needs a fingerprint like SHA256:… or a certificate file (PEM or DER), not \"\(text)\"")
+    }
+    do {
+      return try PinnedKey.fromCertificate(bytes, file: text)
+    } catch {
+      throw UsageError(message: "--pin \(text): \(error)")
+    }
+  }
+
   /// Checks that the flags make sense together.
   public func validate() throws(UsageError) {
     let modes = [!pins.isEmpty, caFile != nil, insecure].filter { $0 }.count
@@ -60,7 +95,7 @@ public struct NetworkOptions: Sendable, Equatable {
         anchors = nil
       } else {
         guard let data = PosixFiles.read(caFile) else {
-          throw FileError(path: caFile, reason: "cannot be read")
+          throw FileError.unreadable(caFile)
         }
         anchors = String(decoding: data, as: UTF8.self)
       }
@@ -101,7 +136,7 @@ public struct Profile {
     }
     if let pkcs12File = options.pkcs12File {
       guard let data = PosixFiles.read(pkcs12File) else {
-        throw FileError(path: pkcs12File, reason: "cannot be read")
+        throw FileError.unreadable(pkcs12File)
       }
       let password = try options.passwordFile.map { try readText($0).trimmingNewlines() } ?? ""
       return (try Identity(pkcs12: data, password: password), false)
@@ -142,7 +177,7 @@ public struct Profile {
 
   private func readText(_ path: String) throws -> String {
     guard let data = PosixFiles.read(path) else {
-      throw FileError(path: path, reason: "cannot be read")
+      throw FileError.unreadable(path)
     }
     return String(decoding: data, as: UTF8.self)
   }

@@ -90,15 +90,23 @@ public struct FileError: Error, CustomStringConvertible {
   public let path: String
   public let line: Int?
   public let reason: String
+  /// What the player can do, when the reason does not say it already.
+  public let hint: String?
 
-  public init(path: String, line: Int? = nil, reason: String) {
+  public init(path: String, line: Int? = nil, reason: String, hint: String? = nil) {
     self.path = path
     self.line = line
     self.reason = reason
+    self.hint = hint
+  }
+
+  /// A file given by name (or kept by the game) that could not be read.
+  static func unreadable(_ path: String) -> FileError {
+    FileError(path: path, reason: "cannot be read", hint: "check that it is there and that you may read it")
   }
 
   public var description: String {
-    if let line { return "\(path) line \(line): \(reason)" }
-    return "\(path): \(reason)"
+    let place = line.map { "\(path) line \($0)" } ?? path
+    return "\(place): \(reason)" + (hint.map { "; \($0)" } ?? "")
   }
 }

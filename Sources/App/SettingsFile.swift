@@ -75,7 +75,7 @@ public enum SettingsFile {
     }
     guard PosixFiles.exists(path) else { return Settings() }
     guard let data = PosixFiles.read(path) else {
-      throw FileError(path: path, reason: "cannot be read")
+      throw FileError.unreadable(path)
     }
     guard let text = String(validating: data, as: UTF8.self) else {
       let lines = data.split(separator: 10, omittingEmptySubsequences: false)

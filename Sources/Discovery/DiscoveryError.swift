@@ -56,41 +56,50 @@ public struct DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible
     }
   }
 
-  /// What happened and what the player can do, in a player's words.
-  public var message: String {
-    if isLookupTimeout {
-      return "The game did not answer when asked for its address; it may have just closed. Refresh the list, "
-        + "or join by address."
-    }
+  /// What happened, in a player's words.
+  public var reason: String {
+    if isLookupTimeout { return "The game did not answer when asked for its address; it may have just closed." }
     return switch Int(code) {
     case kDNSServiceErr_Unknown:
-      "LAN discovery is unavailable: the avahi-daemon is not running (or D-Bus is not). Start it "
-        + "(on Debian: `sudo systemctl start avahi-daemon`), or join by address."
+      "LAN discovery is unavailable: the avahi-daemon is not running (or D-Bus is not)."
     case kDNSServiceErr_NotInitialized, kDNSServiceErr_Incompatible:
-      "LAN discovery is unavailable: the DNS-SD library cannot talk to the avahi-daemon running here. "
-        + "Restart avahi-daemon, or join by address."
+      "LAN discovery is unavailable: the DNS-SD library cannot talk to the avahi-daemon running here."
     case kDNSServiceErr_NameConflict, kDNSServiceErr_AlreadyRegistered:
-      "Another game on this network already uses that name. Choose another name and host again."
+      "Another game on this network already uses that name."
     case kDNSServiceErr_BadParam, kDNSServiceErr_Invalid:
-      "The game's name or details cannot be advertised on the LAN (names are 1 to 63 bytes). "
-        + "Choose a shorter name, or let others join by address."
-    case kDNSServiceErr_BadInterfaceIndex:
-      "The network interface went away. Check the network connection, then try again."
+      "The game's name or details cannot be advertised on the LAN (names are 1 to 63 bytes)."
+    case kDNSServiceErr_BadInterfaceIndex: "The network interface went away."
     case kDNSServiceErr_Unsupported, kDNSServiceErr_BadFlags:
-      "This system's DNS-SD library (Avahi's compatibility layer) does not support this request. "
-        + "Join by address instead."
-    case kDNSServiceErr_NoMemory:
-      "LAN discovery ran out of memory. Close some programs and try again."
-    case kDNSServiceErr_Refused, kDNSServiceErr_NoAuth:
-      "The avahi-daemon refused the request. Check its configuration, or join by address."
-    case kDNSServiceErr_NoSuchName, kDNSServiceErr_NoSuchRecord:
-      "That game is no longer on the network."
+      "This system's DNS-SD library (Avahi's compatibility layer) does not support this request."
+    case kDNSServiceErr_NoMemory: "LAN discovery ran out of memory."
+    case kDNSServiceErr_Refused, kDNSServiceErr_NoAuth: "The avahi-daemon refused the request."
+    case kDNSServiceErr_NoSuchName, kDNSServiceErr_NoSuchRecord: "That game is no longer on the network."
     case kDNSServiceErr_BadReference, kDNSServiceErr_BadState:
-      "LAN discovery failed because of a bug in tictactoe (DNS-SD error \(code)). Please report it."
-    default:
-      "LAN discovery failed (DNS-SD error \(code)). Try again, or join by address."
+      "LAN discovery failed because of a bug in tictactoe (DNS-SD error \(code))."
+    default: "LAN discovery failed (DNS-SD error \(code))."
     }
   }
+
+  /// What the player can do about it.
+  public var hint: String? {
+    if isLookupTimeout { return "Refresh the list, or join by address." }
+    return switch Int(code) {
+    case kDNSServiceErr_Unknown: "Start it (on Debian: `sudo systemctl start avahi-daemon`), or join by address."
+    case kDNSServiceErr_NotInitialized, kDNSServiceErr_Incompatible: "Restart avahi-daemon, or join by address."
+    case kDNSServiceErr_NameConflict, kDNSServiceErr_AlreadyRegistered: "Choose another name and host again."
+    case kDNSServiceErr_BadParam, kDNSServiceErr_Invalid: "Choose a shorter name, or let others join by address."
+    case kDNSServiceErr_BadInterfaceIndex: "Check the network connection, then try again."
+    case kDNSServiceErr_Unsupported, kDNSServiceErr_BadFlags: "Join by address instead."
+    case kDNSServiceErr_NoMemory: "Close some programs and try again."
+    case kDNSServiceErr_Refused, kDNSServiceErr_NoAuth: "Check its configuration, or join by address."
+    case kDNSServiceErr_NoSuchName, kDNSServiceErr_NoSuchRecord: "Refresh the list."
+    case kDNSServiceErr_BadReference, kDNSServiceErr_BadState: "Please report it."
+    default: "Try again, or join by address."
+    }
+  }
+
+  /// What happened and what the player can do, in a player's words.
+  public var message: String { hint.map { "\(reason) \($0)" } ?? reason }
 
   /// Avahi reports a resolve or query that timed out with the same code as a missing daemon; while browsing
   /// still works (a missing daemon fails the browse too), it means the game did not answer.

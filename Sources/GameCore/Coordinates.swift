@@ -84,18 +84,31 @@ public enum MoveInputError: Error, Sendable, Equatable, CustomStringConvertible 
   /// Text that is none of the three forms.
   case notAMove(String)
 
-  public var description: String {
+  /// A stable name for the failure, for logs and tests.
+  public var code: String {
     switch self {
-    case .empty:
-      return "no move was typed"
-    case .noSuchCell(let number, let count):
-      return "there is no cell \(number); cells are numbered 1-\(count)"
-    case .offBoard(let text, let rules):
-      return "there is no \(text) on this \(rules.rows)×\(rules.columns) board (\(Coordinates(rules).range))"
-    case .notAMove(let text):
-      return "\"\(text)\" is not a move"
+    case .empty: "move-input.empty"
+    case .noSuchCell: "move-input.no-such-cell"
+    case .offBoard: "move-input.off-board"
+    case .notAMove: "move-input.not-a-move"
     }
   }
+
+  /// What was wrong with the text typed (what `description` says; the screens add the board's own example).
+  public var reason: String {
+    switch self {
+    case .empty: "no move was typed"
+    case .noSuchCell(let number, let count): "there is no cell \(number); cells are numbered 1-\(count)"
+    case .offBoard(let text, let rules):
+      "there is no \(text) on this \(rules.rows)×\(rules.columns) board (\(Coordinates(rules).range))"
+    case .notAMove(let text): "\"\(text)\" is not a move"
+    }
+  }
+
+  /// What the player can type instead.
+  public var hint: String? { "type a coordinate such as b2, a cell number, or row,col" }
+
+  public var description: String { reason }
 }
 
 extension Substring {

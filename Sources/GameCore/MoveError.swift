@@ -5,16 +5,34 @@ public enum MoveError: Error, Sendable, Equatable, CustomStringConvertible {
   case gameOver
   case notYourTurn(expected: Mark)
 
-  public var description: String {
+  /// A stable name for the failure, for logs and tests.
+  public var code: String {
     switch self {
-    case .outOfRange(let position, let rules):
-      return "\(position) is off the \(rules.rows)×\(rules.columns) board"
-    case .occupied(let position, let mark):
-      return "\(position) is already taken by \(mark)"
-    case .gameOver:
-      return "the game is over"
-    case .notYourTurn(let expected):
-      return "it is \(expected)'s turn"
+    case .outOfRange: "move.out-of-range"
+    case .occupied: "move.occupied"
+    case .gameOver: "move.game-over"
+    case .notYourTurn: "move.not-your-turn"
     }
   }
+
+  /// Why the move was refused (what `description` says: the peer and the screens show it as it is).
+  public var reason: String {
+    switch self {
+    case .outOfRange(let position, let rules): "\(position) is off the \(rules.rows)×\(rules.columns) board"
+    case .occupied(let position, let mark): "\(position) is already taken by \(mark)"
+    case .gameOver: "the game is over"
+    case .notYourTurn(let expected): "it is \(expected)'s turn"
+    }
+  }
+
+  /// What the player can do instead.
+  public var hint: String? {
+    switch self {
+    case .outOfRange, .occupied: "choose an empty cell on the board"
+    case .gameOver: "start a new game"
+    case .notYourTurn: "wait for the other move"
+    }
+  }
+
+  public var description: String { reason }
 }

@@ -46,12 +46,29 @@ public enum RulesError: Error, Sendable, Equatable, CustomStringConvertible {
   case sideOutOfRange(Int)
   case kOutOfRange(Int, maximum: Int)
 
-  public var description: String {
+  /// A stable name for the failure, for logs and tests.
+  public var code: String {
     switch self {
-    case .sideOutOfRange(let side):
-      return "board side \(side) is out of range: it must be from 3 to 15"
-    case .kOutOfRange(let k, let maximum):
-      return "\(k) in a row is out of range: it must be from 3 to \(maximum) on this board"
+    case .sideOutOfRange: "rules.side-out-of-range"
+    case .kOutOfRange: "rules.k-out-of-range"
     }
   }
+
+  /// What was refused.
+  public var reason: String {
+    switch self {
+    case .sideOutOfRange(let side): "board side \(side) is out of range"
+    case .kOutOfRange(let k, _): "\(k) in a row is out of range"
+    }
+  }
+
+  /// What is allowed instead.
+  public var hint: String? {
+    switch self {
+    case .sideOutOfRange: "it must be from 3 to 15"
+    case .kOutOfRange(_, let maximum): "it must be from 3 to \(maximum) on this board"
+    }
+  }
+
+  public var description: String { hint.map { "\(reason): \($0)" } ?? reason }
 }

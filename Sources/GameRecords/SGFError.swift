@@ -21,5 +21,13 @@ public struct SGFError: Error, Sendable, Equatable, CustomStringConvertible {
     self.reason = reason
   }
 
+  /// A stable name for the failure, for logs and tests: every refusal of an SGF text has this one.
+  public var code: String { "sgf.refused" }
+
+  /// What the player can do about it.
+  public var hint: String? {
+    "The file is not a game record this program can read: check that it is a GM[4] SGF file, whole."
+  }
+
   public var description: String { "\(location): \(reason)" }
 }

@@ -116,13 +116,28 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
   case tooLarge(Int)
   case malformed(String)
 
-  public var description: String {
+  /// A stable name for the failure, for logs and tests.
+  public var code: String {
     switch self {
-    case .incomplete: return "the reply is not complete"
-    case .tooLarge(let limit): return "the reply is larger than \(limit) bytes"
-    case .malformed(let reason): return reason
+    case .incomplete: "http.incomplete"
+    case .tooLarge: "http.too-large"
+    case .malformed: "http.malformed"
     }
   }
+
+  /// What was wrong with the router's reply.
+  public var reason: String {
+    switch self {
+    case .incomplete: "the reply is not complete"
+    case .tooLarge(let limit): "the reply is larger than \(limit) bytes"
+    case .malformed(let reason): reason
+    }
+  }
+
+  /// What the player can do: the router's UPnP is broken, so forward the port by hand.
+  public var hint: String? { "forward the port on the router by hand if no other protocol maps it" }
+
+  public var description: String { reason }
 }
 
 /// SSDP (UPnP discovery) and SOAP (UPnP control) messages. Pure.

@@ -120,10 +120,29 @@ public enum PCPError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The gateway speaks NAT-PMP but not PCP.
   case natPMPOnly
 
-  public var description: String {
+  /// A stable name for the failure, for logs and tests.
+  public var code: String {
     switch self {
-    case .malformed(let reason): return "the gateway's PCP answer is malformed: \(reason)"
-    case .natPMPOnly: return "the gateway speaks NAT-PMP but not PCP"
+    case .malformed: "pcp.malformed"
+    case .natPMPOnly: "pcp.nat-pmp-only"
     }
   }
+
+  /// What the gateway's answer was.
+  public var reason: String {
+    switch self {
+    case .malformed(let reason): "the gateway's PCP answer is malformed: \(reason)"
+    case .natPMPOnly: "the gateway speaks NAT-PMP but not PCP"
+    }
+  }
+
+  /// What follows: another protocol is tried, or the port is forwarded by hand.
+  public var hint: String? {
+    switch self {
+    case .malformed: "forward the port on the router by hand if no other protocol maps it"
+    case .natPMPOnly: "the NAT-PMP request, sent beside it, decides"
+    }
+  }
+
+  public var description: String { reason }
 }

@@ -147,17 +147,38 @@ public enum InviteError: Error, Equatable, Sendable, CustomStringConvertible {
   case badAddress(String)
   case badPort(String)
 
-  public var description: String {
+  /// A stable name for the failure, for logs and tests.
+  public var code: String {
     switch self {
-    case .tooLong: return "it is longer than \(Invite.maximumLength) bytes"
-    case .notAnInvite: return "it does not start with \(Invite.scheme)"
-    case .noCheck: return "it does not end with + and six hex digits (the check); was it copied whole?"
-    case .checkFailed: return "its check does not match: a character was changed or lost when it was copied"
-    case .badKey: return "the key before @ is not 43 characters of base64url"
-    case .noAddress: return "it has no address after @"
-    case .tooManyAddresses: return "it has more than \(Invite.maximumAddresses) addresses"
-    case .badAddress(let item): return "\(VisibleText.escaping(item)) is not an address/port"
-    case .badPort(let item): return "\(VisibleText.escaping(item)) has no port from 1 to 65535"
+    case .tooLong: "invite.too-long"
+    case .notAnInvite: "invite.not-an-invite"
+    case .noCheck: "invite.no-check"
+    case .checkFailed: "invite.check-failed"
+    case .badKey: "invite.bad-key"
+    case .noAddress: "invite.no-address"
+    case .tooManyAddresses: "invite.too-many-addresses"
+    case .badAddress: "invite.bad-address"
+    case .badPort: "invite.bad-port"
     }
   }
+
+  /// What is wrong with the text (what `description` says, after "that invite cannot be used: ").
+  public var reason: String {
+    switch self {
+    case .tooLong: "it is longer than \(Invite.maximumLength) bytes"
+    case .notAnInvite: "it does not start with \(Invite.scheme)"
+    case .noCheck: "it does not end with + and six hex digits (the check); was it copied whole?"
+    case .checkFailed: "its check does not match: a character was changed or lost when it was copied"
+    case .badKey: "the key before @ is not 43 characters of base64url"
+    case .noAddress: "it has no address after @"
+    case .tooManyAddresses: "it has more than \(Invite.maximumAddresses) addresses"
+    case .badAddress(let item): "\(VisibleText.escaping(item)) is not an address/port"
+    case .badPort(let item): "\(VisibleText.escaping(item)) has no port from 1 to 65535"
+    }
+  }
+
+  /// What the player can do: get the invite again.
+  public var hint: String? { "Ask the host for the invite again (`tictactoe invite` prints it) and copy all of it." }
+
+  public var description: String { reason }
 }

@@ -7,16 +7,34 @@ public enum KnownPeersError: Error, Sendable, Equatable, CustomStringConvertible
   /// Someone else could change the file or its directory (`fix` is the command that stops that).
   case exposed(path: String, reason: String, fix: String)
 
-  public var description: String {
+  /// A stable name for the failure, for logs and tests.
+  public var code: String {
     switch self {
-    case .malformed(let path, let line, let reason):
-      return "\(path):\(line): \(reason). Fix or delete that line (entries are"
-        + " NAME SHA256:FINGERPRINT YYYY-MM-DD; lines starting with # are comments)."
-    case .unreadable(let path, let reason):
-      return "Could not read the known peers file \(path): \(reason)."
-    case .exposed(let path, let reason, let fix):
-      return "The known peers file \(path) \(reason), so someone else could make you trust their key. It was"
-        + " not used: run `\(fix)`, and check the file."
+    case .malformed: "known-peers.malformed"
+    case .unreadable: "known-peers.unreadable"
+    case .exposed: "known-peers.exposed"
     }
   }
+
+  /// What is wrong with the file.
+  public var reason: String {
+    switch self {
+    case .malformed(let path, let line, let reason): "\(path):\(line): \(reason)."
+    case .unreadable(let path, let reason): "Could not read the known peers file \(path): \(reason)."
+    case .exposed(let path, let reason, _):
+      "The known peers file \(path) \(reason), so someone else could make you trust their key. It was not used:"
+    }
+  }
+
+  /// What the player can do about it.
+  public var hint: String? {
+    switch self {
+    case .malformed:
+      "Fix or delete that line (entries are NAME SHA256:FINGERPRINT YYYY-MM-DD; lines starting with # are comments)."
+    case .unreadable: "Check that it is a file you may read, or move it away (every peer is then new again)."
+    case .exposed(_, _, let fix): "run `\(fix)`, and check the file."
+    }
+  }
+
+  public var description: String { hint.map { "\(reason) \($0)" } ?? reason }
 }

@@ -19,7 +19,22 @@ public enum TrustFailure: Error, Sendable, Equatable, CustomStringConvertible {
   /// The certificate chain is unusable for another reason.
   case untrustedChain(reason: String)
 
-  public var description: String {
+  /// A stable name for the failure, for logs and tests.
+  public var code: String {
+    switch self {
+    case .pinMismatch: "trust.pin-mismatch"
+    case .keyChanged: "trust.key-changed"
+    case .expired: "trust.expired"
+    case .notYetValid: "trust.not-yet-valid"
+    case .nameMismatch: "trust.name-mismatch"
+    case .unknownAuthority: "trust.unknown-authority"
+    case .noCertificate: "trust.no-certificate"
+    case .untrustedChain: "trust.untrusted-chain"
+    }
+  }
+
+  /// What was refused, with the keys or dates involved.
+  public var reason: String {
     switch self {
     case .pinMismatch(let expected, let got):
       let pinned = expected.map { "  pinned:    \($0)" }.joined(separator: "\n")
@@ -27,38 +42,60 @@ public enum TrustFailure: Error, Sendable, Equatable, CustomStringConvertible {
         The other player's key is not \(expected.count == 1 ? "the one" : "any of those") you pinned.
         \(pinned)
           presented: \(got)
-        Someone may be pretending to be them, or they made a new identity. Compare fingerprints \
-        with them by another way (read them aloud) before pinning the new key.
         """
     case .keyChanged(let claimed, let known, let presented, let file, let line):
-      // The name is the certificate's, chosen by the peer: shown escaped, and never put in a command to copy
-      // (the command names the known key instead, which is ours).
-      let name = VisibleText.escaping(claimed)
+      // The name is the certificate's, chosen by the peer: shown escaped.
       return """
-        WARNING: \(name)'s key has changed.
+        WARNING: \(VisibleText.escaping(claimed))'s key has changed.
           known:     \(known)  (\(file):\(line))
           presented: \(presented)
-        Someone may be pretending to be \(name), or \(name) made a new identity. Compare the new \
-        fingerprint with \(name) by another way; if it is right, run \
-        `tictactoe peers forget \(known)` and connect again.
         """
     case .expired(let notAfter):
-      return "The other player's certificate expired on \(UTCCalendar.format(notAfter)). They need"
-        + " to renew it (or check both clocks); to play anyway, allow expired certificates."
+      return "The other player's certificate expired on \(UTCCalendar.format(notAfter))."
     case .notYetValid(let notBefore):
       return "The other player's certificate is not valid before \(UTCCalendar.format(notBefore))."
-        + " One of the two clocks is probably wrong: check the date on both machines."
     case .nameMismatch(let expected, let presented):
       let names = presented.isEmpty ? "no name at all" : presented.map(VisibleText.escaping).joined(separator: ", ")
-      return "The certificate is for \(names), not for \(expected). You may have reached the wrong"
-        + " player; check the name, or turn off name checking if you know this is right."
+      return "The certificate is for \(names), not for \(expected)."
     case .unknownAuthority(let detail):
       return "The other player's certificate was not issued by a certificate authority you trust"
-        + " (\(VisibleText.escaping(detail))). Ask them for a certificate from your authority, or trust their key directly."
+        + " (\(VisibleText.escaping(detail)))."
     case .noCertificate:
       return "The other player presented no certificate, so there is no way to know who they are."
     case .untrustedChain(let reason):
       return "The other player's certificate cannot be trusted: \(VisibleText.escaping(reason))."
+    }
+  }
+
+  /// Why it matters and what to do.
+  public var hint: String? {
+    switch self {
+    case .pinMismatch:
+      return "Someone may be pretending to be them, or they made a new identity. Compare fingerprints "
+        + "with them by another way (read them aloud) before pinning the new key."
+    case .keyChanged(let claimed, let known, _, _, _):
+      // Never the peer's name in a command to copy: the command names the known key instead, which is ours.
+      let name = VisibleText.escaping(claimed)
+      return "Someone may be pretending to be \(name), or \(name) made a new identity. Compare the new "
+        + "fingerprint with \(name) by another way; if it is right, run "
+        + "`tictactoe peers forget \(known)` and connect again."
+    case .expired:
+      return "They need to renew it (or check both clocks); to play anyway, allow expired certificates."
+    case .notYetValid: return "One of the two clocks is probably wrong: check the date on both machines."
+    case .nameMismatch:
+      return "You may have reached the wrong player; check the name, or turn off name checking if you know this"
+        + " is right."
+    case .unknownAuthority:
+      return "Ask them for a certificate from your authority, or trust their key directly."
+    case .noCertificate: return "Ask them to play with tictactoe, which always presents one."
+    case .untrustedChain: return "Ask them for a certificate from your authority, or trust their key directly."
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .pinMismatch, .keyChanged: hint.map { "\(reason)\n\($0)" } ?? reason
+    default: hint.map { "\(reason) \($0)" } ?? reason
     }
   }
 }

@@ -13,24 +13,57 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
   case tls(TLSError)
   case socket(String)
 
-  public var description: String {
+  /// A stable name for the failure, for logs and tests.
+  public var code: String {
     switch self {
-    case .hostNotFound(let host, let reason): return "Host not found: \(host) (\(reason)). Check the name."
-    case .connectionRefused(let endpoint):
-      return "Connection refused by \(endpoint): nobody is hosting a game on that port."
-    case .timedOut(let endpoint, let seconds):
-      return
-        "Timed out after \(seconds) s connecting to \(endpoint): the host is down, or a firewall drops the traffic."
-    case .unreachable(let endpoint, let reason): return "Cannot reach \(endpoint): \(reason)."
-    case .cannotListen(let address, let reason): return "Cannot host on \(address): \(reason)."
-    case .handshakeTimedOut(let seconds):
-      return
-        "The secure connection was not set up within \(seconds) s: the other side is not a tictactoe peer, or it stalled."
-    case .closedDuringHandshake:
-      return
-        "The other side closed the connection while setting up encryption: it is not a tictactoe peer, or it refused us."
-    case .tls(let error): return error.description
-    case .socket(let reason): return "Network error: \(reason)."
+    case .hostNotFound: "network.host-not-found"
+    case .connectionRefused: "network.connection-refused"
+    case .timedOut: "network.timed-out"
+    case .unreachable: "network.unreachable"
+    case .cannotListen: "network.cannot-listen"
+    case .handshakeTimedOut: "network.handshake-timed-out"
+    case .closedDuringHandshake: "network.closed-during-handshake"
+    case .tls(let error): error.code
+    case .socket: "network.socket"
     }
+  }
+
+  /// What happened, naming the host or address.
+  public var reason: String {
+    switch self {
+    case .hostNotFound(let host, let reason): "Host not found: \(host) (\(reason))."
+    case .connectionRefused(let endpoint): "Connection refused by \(endpoint): nobody is hosting a game on that port."
+    case .timedOut(let endpoint, let seconds):
+      "Timed out after \(seconds) s connecting to \(endpoint): the host is down, or a firewall drops the traffic."
+    case .unreachable(let endpoint, let reason): "Cannot reach \(endpoint): \(reason)."
+    case .cannotListen(let address, let reason): "Cannot host on \(address): \(reason)."
+    case .handshakeTimedOut(let seconds):
+      "The secure connection was not set up within \(seconds) s: the other side is not a tictactoe peer, or it"
+        + " stalled."
+    case .closedDuringHandshake:
+      "The other side closed the connection while setting up encryption: it is not a tictactoe peer, or it"
+        + " refused us."
+    case .tls(let error): error.reason
+    case .socket(let reason): "Network error: \(reason)."
+    }
+  }
+
+  /// What the player can do about it.
+  public var hint: String? {
+    switch self {
+    case .hostNotFound: "Check the name."
+    case .connectionRefused: "Check the port, or ask the host to start hosting."
+    case .timedOut: "Check the address; on the host's machine, `tictactoe doctor` checks its firewall."
+    case .unreachable: "Check this machine's network connection and the address."
+    case .cannotListen: "Another program may use that port: choose another with --port, or stop that program."
+    case .handshakeTimedOut, .closedDuringHandshake: "Check the address and port, then try again."
+    case .tls(let error): error.hint
+    case .socket: "Try again; `tictactoe doctor` checks the network."
+    }
+  }
+
+  public var description: String {
+    if case .tls(let error) = self { return error.description }
+    return hint.map { "\(reason) \($0)" } ?? reason
   }
 }

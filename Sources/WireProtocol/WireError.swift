@@ -11,18 +11,43 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
   case badValue(String, reason: String)
   case endedMidFrame(pending: Int)
 
-  public var description: String {
+  /// A stable name for the failure, for logs and tests.
+  public var code: String {
     switch self {
-    case .emptyFrame: return "a frame of length 0"
-    case .oversize(let length, let maximum): return "a frame of \(length) bytes (the limit is \(maximum))"
-    case .truncatedField(let tag): return "field \(tag) runs past the end of its frame"
-    case .duplicateField(let tag): return "field \(tag) appears twice"
-    case .missingField(let name, let message): return "\(message) without its \(name)"
-    case .invalidUTF8(let field): return "the \(field) is not valid UTF-8"
-    case .fieldTooLong(let name, let length, let maximum):
-      return "a \(name) of \(length) bytes (the limit is \(maximum))"
-    case .badValue(let name, let reason): return "a bad \(name): \(reason)"
-    case .endedMidFrame(let pending): return "the connection ended in the middle of a frame (\(pending) bytes)"
+    case .emptyFrame: "wire.empty-frame"
+    case .oversize: "wire.oversize"
+    case .truncatedField: "wire.truncated-field"
+    case .duplicateField: "wire.duplicate-field"
+    case .missingField: "wire.missing-field"
+    case .invalidUTF8: "wire.invalid-utf8"
+    case .fieldTooLong: "wire.field-too-long"
+    case .badValue: "wire.bad-value"
+    case .endedMidFrame: "wire.ended-mid-frame"
     }
   }
+
+  /// What was wrong with the bytes (what `description` says: it is sent to the peer as it is).
+  public var reason: String {
+    switch self {
+    case .emptyFrame: "a frame of length 0"
+    case .oversize(let length, let maximum): "a frame of \(length) bytes (the limit is \(maximum))"
+    case .truncatedField(let tag): "field \(tag) runs past the end of its frame"
+    case .duplicateField(let tag): "field \(tag) appears twice"
+    case .missingField(let name, let message): "\(message) without its \(name)"
+    case .invalidUTF8(let field): "the \(field) is not valid UTF-8"
+    case .fieldTooLong(let name, let length, let maximum): "a \(name) of \(length) bytes (the limit is \(maximum))"
+    case .badValue(let name, let reason): "a bad \(name): \(reason)"
+    case .endedMidFrame(let pending): "the connection ended in the middle of a frame (\(pending) bytes)"
+    }
+  }
+
+  /// What the player can do: the same for every case, since the other program is at fault.
+  public var hint: String? {
+    switch self {
+    case .endedMidFrame: "Connect again when the other side is back."
+    default: "The other program does not speak tictactoe's protocol correctly: ask its player to update it."
+    }
+  }
+
+  public var description: String { reason }
 }

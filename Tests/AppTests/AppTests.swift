@@ -68,6 +68,19 @@ import Transport
     ),
     (["identity", "import"], "identity import needs CERT.pem KEY.pem, or FILE.p12"),
     (["launch"], "unknown command \"launch\""),
+    (["identity", "export", "now"], "identity export takes no arguments"),
+    (["games", "delete", "1", "--json"], "--json goes with `tictactoe games list`"),
+    (["identity", "show", "--yes"], "--yes goes with `tictactoe identity new`"),
+    (["identity", "new", "--password-file", "pw"], "--password-file goes with `tictactoe identity import FILE.p12`"),
+    (["host", "--ascii=yes"], "--ascii takes no value"),
+    (["list", "--wait", "0"], "--wait needs seconds from 0 to 60, not \"0\""),
+    (["play", "--first", "later"], "--first must be me, them or random, not \"later\""),
+    (
+      ["host", "--bot", "easy", "--ui", "plain"],
+      "--ui does not apply to --bot: the bot has no screen, only status lines"
+    ),
+    (["host", "--map-port", "--no-map-port"], "--map-port and --no-map-port cannot be combined"),
+    (["play", "--hotseat", "--ai", "easy"], "--ai and --hotseat cannot be combined"),
   ])
   func usageErrorsSayWhatIsWrong(arguments: [String], message: String) {
     #expect(throws: UsageError(message: message)) { try CommandLineParser.parse(arguments) }

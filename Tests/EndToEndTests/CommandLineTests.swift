@@ -54,6 +54,50 @@ import Testing
     #expect(!played.stderr.contains("out of range"), "\(played.stderr)")
     let tooLong = try Binary.run(["play", "--k", "10", "--ui", "plain"], environment: home.environment)
     #expect(tooLong.status == 64 && tooLong.stderr.contains("10 in a row is out of range"), "\(tooLong.stderr)")
+    // The same for the host: 9×9 with 4 in a row, said before anyone joins.
+    let host = try Player(
+      ["host", "--port", "0", "--bind", "127.0.0.1", "--k", "4", "--ui", "plain"], environment: home.environment)
+    #expect(
+      host.waitFor("Hosting 9x9, 4 in a row") || host.output.contains("Hosting 9×9, 4 in a row"),
+      "\(host.output)\(host.errors)")
+    host.signal(SIGTERM)
+    #expect(host.exitStatus() == 128 + SIGTERM)
+  }
+
+  /// `help` is a command (`help COMMAND` is that command's --help), and the help is 80 columns wide.
+  @Test func helpIsACommandTooAndFitsEightyColumns() throws {
+    let whole = try Binary.run(["help"])
+    let dashed = try Binary.run(["--help"])
+    #expect(whole.status == 0 && whole.stdout == dashed.stdout, "\(whole.stderr)")
+    for command in ["play", "host", "join", "identity", "peers", "games", "help"] {
+      let help = try Binary.run(["help", command])
+      #expect(help.status == 0 && help.stderr.isEmpty, "\(command): \(help.stderr)")
+      let option = try Binary.run([command, "--help"])
+      #expect(help.stdout == option.stdout, "\(command)")
+      #expect(help.stdout.hasPrefix("Usage:\n  tictactoe \(command)"), "\(help.stdout)")
+    }
+    for line in whole.stdout.split(separator: "\n") { #expect(line.count <= 80, "\(line.count): \(line)") }
+    let unknown = try Binary.run(["help", "launch"])
+    #expect(unknown.status == 64 && unknown.stderr.hasPrefix("tictactoe: help takes one command"), "\(unknown.stderr)")
+  }
+
+  /// A word a command does not take is refused, for every command, with status 64 and nothing run.
+  @Test(arguments: [
+    ["play", "foo"], ["host", "foo"], ["join", "127.0.0.1", "foo"], ["join", "--lan", "x", "foo"], ["list", "foo"],
+    ["identity", "show", "foo"], ["identity", "new", "foo"], ["identity", "export", "foo"],
+    ["identity", "import", "a", "b", "c"], ["invite", "foo"], ["doctor", "foo"], ["peers", "list", "foo"],
+    ["peers", "forget", "a", "b"], ["peers", "rename", "a", "b", "c"], ["games", "foo", "bar"],
+    ["games", "list", "foo"],
+    ["replay", "a", "b"], ["verify", "a", "b"], ["completions", "bash", "zsh"], ["help", "play", "foo"],
+    ["--ui", "plain", "foo"],
+  ])
+  func extraArgumentsAreRefused(arguments: [String]) throws {
+    let home = try Binary.sandbox()
+    defer { try? FileManager.default.removeItem(atPath: home.root) }
+    let result = try Binary.run(arguments, environment: home.environment)
+    #expect(result.status == 64, "\(arguments): \(result.stdout)\(result.stderr)")
+    #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)")
+    #expect(result.stderr.hasPrefix("tictactoe: "), "\(arguments): \(result.stderr)")
   }
 
   @Test func theManPageDocumentsEveryOptionOfTheHelp() throws {

@@ -39,12 +39,13 @@ import Testing
   @Test("bash: commands, each command's options, an option's words, subcommands and file names")
   func bashCompletes() throws {
     let (directory, file) = try Self.script("bash", named: "tictactoe")
-    #expect(try Self.bashOffers(file, ["tictactoe", "h"]) == ["host"])
+    #expect(try Self.bashOffers(file, ["tictactoe", "h"]) == ["host", "help"])
+    #expect(try Self.bashOffers(file, ["tictactoe", "help", "ho"]) == ["host"])
     #expect(
       try Self.bashOffers(file, ["tictactoe", ""])
         == [
           "play", "host", "join", "invite", "list", "identity", "peers", "doctor", "games", "replay", "verify",
-          "completions",
+          "completions", "help",
         ])
     #expect(try Self.bashOffers(file, ["tictactoe", "play", "--ui", ""]) == ["curses", "plain"])
     #expect(try Self.bashOffers(file, ["tictactoe", "play", "--ui", "=", "p"]) == ["plain"])
@@ -86,7 +87,8 @@ import Testing
     try tmux.send("-l", "compinit -u -D; clear")
     try tmux.send("Enter")
     try tmux.waitFor(text: "zsh>")
-    try Self.tab(tmux, "tictactoe h", shows: ["zsh> tictactoe host"])
+    try Self.tab(tmux, "tictactoe ho", shows: ["zsh> tictactoe host"])
+    try Self.tab(tmux, "tictactoe he", shows: ["zsh> tictactoe help"])
     try Self.tab(tmux, "tictactoe play --fi", shows: ["zsh> tictactoe play --first"])
     try Self.tab(tmux, "tictactoe host --bot ", shows: ["easy", "normal", "perfect"])
     try Self.tab(tmux, "tictactoe peers f", shows: ["zsh> tictactoe peers forget"])
@@ -102,7 +104,8 @@ import Testing
         "\(fish) --no-config -C \"function fish_prompt; echo 'fish> '; end; set PATH \(binary) \\$PATH; source \(file)\"",
       environment: environment)
     try tmux.waitFor(text: "fish>")
-    try Self.tab(tmux, "tictactoe h", shows: ["fish> tictactoe host"])
+    try Self.tab(tmux, "tictactoe ho", shows: ["fish> tictactoe host"])
+    try Self.tab(tmux, "tictactoe help ve", shows: ["fish> tictactoe help verify"])
     try Self.tab(tmux, "tictactoe play --ui ", shows: ["curses", "plain"])
     try Self.tab(tmux, "tictactoe completions z", shows: ["fish> tictactoe completions zsh"])
   }

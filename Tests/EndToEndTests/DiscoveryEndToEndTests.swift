@@ -134,6 +134,16 @@ import Testing
     #expect(joiner.errors.contains(fake))
   }
 
+  /// Discovery works, but no game of that name answers: status 29 and the games seen, not 69 ("discovery is
+  /// unavailable").
+  @Test func joiningAGameNobodyAnnouncesExits29() throws {
+    let joiner = try Player(
+      ["join", "--lan", "nosuch-\(getpid())", "--ui", "plain", "--accept-new"], environment: try home("bob"))
+    #expect(joiner.exitStatus() == 29, "\(joiner.errors)")
+    #expect(joiner.errors.contains("No game called \"nosuch-\(getpid())\" answered"), "\(joiner.errors)")
+    #expect(!joiner.errors.contains("unavailable"), "\(joiner.errors)")
+  }
+
   @Test func withoutTheDaemonListSaysWhyAndHowToStartIt() throws {
     var environment = try home("bob")
     environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"

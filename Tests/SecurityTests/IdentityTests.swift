@@ -88,7 +88,8 @@ import Testing
   @Test func pkcs12WithWrongPasswordIsRefusedClearly() throws {
     let bytes = try Fixtures.alice.pkcs12(password: "correct horse")
     #expect(throws: SecurityError.wrongPassword) { try Identity(pkcs12: bytes, password: "battery staple") }
-    #expect(SecurityError.wrongPassword.description == "The password for the PKCS#12 file is wrong.")
+    #expect(SecurityError.wrongPassword.reason == "The password for the PKCS#12 file is wrong.")
+    #expect(SecurityError.wrongPassword.hint?.contains("--password-file") == true)
     #expect(throws: SecurityError.self) { try Identity(pkcs12: [1, 2, 3], password: "x") }
   }
 

@@ -4,7 +4,7 @@
 public enum CommandLineGrammar {
   /// A command, the first word; `lobby` is what no command means.
   public enum Command: String, CaseIterable, Sendable {
-    case lobby, play, host, join, invite, list, identity, peers, doctor, games, replay, verify, completions
+    case lobby, play, host, join, invite, list, identity, peers, doctor, games, replay, verify, completions, help
 
     /// What the command does, in a few words (shown by the shells that show descriptions).
     public var summary: String {
@@ -22,6 +22,7 @@ public enum CommandLineGrammar {
       case .replay: "step through a saved game or an SGF file"
       case .verify: "check the moves and both signatures of a record"
       case .completions: "print shell completions"
+      case .help: "show the help of every command or of one"
       }
     }
 
@@ -32,6 +33,7 @@ public enum CommandLineGrammar {
       case .peers: ["list", "rename", "forget"]
       case .games: ["list", "delete"]
       case .completions: Shell.allCases.map(\.rawValue)
+      case .help: Command.allCases.filter { $0 != .lobby && $0 != .help }.map(\.rawValue)
       default: []
       }
     }

@@ -28,7 +28,7 @@ public enum CommandHelp {
     if !trust.isEmpty {
       lines += ["", "Trust (TRUST above; the default is trust on first use, like OpenSSH):"] + trust
     }
-    lines += ["", "Every command: tictactoe --help; the whole manual: man 6 tictactoe."]
+    lines += ["", "Every command: tictactoe help; the whole manual: man 6 tictactoe."]
     return lines.joined(separator: "\n")
   }
 

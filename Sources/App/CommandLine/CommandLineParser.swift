@@ -1,0 +1,174 @@
+/// Reads the command line by hand (no outside packages): a command, then its options in any order and its
+/// words. `--help` and `--version` win wherever they stand; the rest is the command's own type's to read.
+public enum CommandLineParser {
+  public static let version = "tictactoe 0.2.0"
+
+  public static let usage = """
+    Usage:
+      tictactoe [--ui curses|plain] [--ascii]
+      tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K]
+                     [--first me|them|random] [--ui curses|plain] [--ascii]
+      tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME]
+                     [--size N] [--k K] [--grace S] [--keep-hosting] [TRUST]
+                     [--ui MODE]
+      tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME]
+                     [--size N] [--k K] [TRUST]
+      tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
+      tictactoe join INVITE [--name NAME] [--grace S] [--ui MODE]
+      tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
+      tictactoe list [--wait SECONDS] [--json]
+      tictactoe identity [show | new [--yes] | export]
+      tictactoe identity import CERT.pem KEY.pem
+      tictactoe identity import FILE.p12 [--password-file F]
+      tictactoe invite
+      tictactoe doctor [--router]
+      tictactoe peers [list | rename NAME|FINGERPRINT NEWNAME]
+      tictactoe peers forget NAME|FINGERPRINT
+      tictactoe games [list] [--json] | games delete N...|all
+      tictactoe replay FILE|N [--ui curses|plain] [--ascii]
+      tictactoe verify FILE|N
+      tictactoe completions bash|zsh|fish
+      tictactoe help [COMMAND]
+      tictactoe --help | --version
+
+    With no command, tictactoe opens the lobby: play the computer, two players on
+    one keyboard, options. `play` starts a local game at once; leaving it quits.
+    `host` waits for one opponent over TLS (IPv4 and IPv6); `join` connects to a
+    host. HOST may be a name, an IPv4 address or an IPv6 address; write
+    [v6addr]:port to give a port with an IPv6 address.
+    `host` also shows an invite (tictactoe:KEY@ADDRESS/PORT,...+CHECK; `invite`
+    prints it again): `join INVITE` tries its addresses with the host's key pinned,
+    so nothing is asked and any other key is refused.
+    `host --bot LEVEL` is a practice bot: the computer plays everyone who joins,
+    many at once, until stopped.
+    `games` lists the games you finished (kept as SGF in
+    $XDG_DATA_HOME/tictactoe/games), newest first; `replay N` steps through game N
+    of that list (or any GM[4] SGF file): ←/→, Home/End, q.
+    `verify N` checks that its moves give its result and that both players signed
+    it (network games).
+    `doctor` checks the files, LAN discovery, the addresses, the router and the
+    firewall, each with a hint.
+    `completions SHELL` prints the completion script of bash, zsh or fish:
+    source <(tictactoe completions bash).
+    `help COMMAND`, like COMMAND --help, shows one command's help.
+
+    Options:
+      --ai LEVEL        play the computer at LEVEL: easy, normal or perfect
+                        (default: the saved setting)
+      --hotseat         two players take turns on this keyboard
+      --size N          an N×N board, N from 3 to 15 (default: the saved setting,
+                        first 3)
+      --k K             K in a row wins, from 3 to N (default: min(N, 5) with
+                        --size, else the saved setting)
+      --first WHO       who moves first against the computer: me, them or random;
+                        the first player is X
+      --bot LEVEL       host a practice bot playing at LEVEL (easy, normal or
+                        perfect) against any number of joiners at once, until Ctrl-C
+                        or SIGTERM; new joiners are let in only with --accept-new
+      --port P          host on port P (default 7177; 0 picks a free port)
+      --bind ADDR       host on this address only (default: every address, IPv6 and
+                        IPv4)
+      --map-port        ask the router to open the port for players on the internet
+                        (UPnP, NAT-PMP, PCP); the mapping is removed when hosting
+                        stops (default: the map_port setting, else no)
+      --no-map-port     never ask the router (the practice bot never asks unless
+                        told to)
+      --router          `doctor` also asks the router which mapping protocols it
+                        speaks and its outside address
+      --keep-hosting    with --ui plain, wait for the next opponent after each match
+                        instead of exiting (the full-screen host always does, until
+                        you leave)
+      --name NAME       your name for this game (default: the `name` setting, else
+                        the login name)
+      --lan GAME        join the game announced on the local network under the name
+                        GAME
+      --grace S         keep a game S seconds after the connection drops, for the
+                        joiner to reconnect (default 120, from 5 to 3600); after
+                        that the game may be claimed
+      --wait SECONDS    how long `list` looks for games (default 2)
+      --json            `list` and `games` print JSON, one object per game
+      --yes             `identity new` replaces your identity without asking
+      --password-file F
+                        the password of a PKCS#12 file, for --identity and
+                        `identity import`
+      --ui MODE         curses (full screen, the default) or plain (lines on
+                        stdin/stdout)
+      --ascii           draw with ASCII only (also chosen when the locale is not
+                        UTF-8)
+      -h, --help        show this help and exit
+      --version         show the version and exit
+
+    Trust (TRUST above; the default is trust on first use, like OpenSSH):
+      --accept-new      accept peers never met before without asking (a changed key
+                        is still refused)
+      --pin SHA256:...|CERT
+                        accept only this key (a fingerprint, or the key of a PEM or
+                        DER certificate file); give it again for a second key (any
+                        is accepted)
+      --ca FILE         accept peers whose certificate chains to the CAs in FILE
+                        ("system": the system store)
+      --peer-name NAME  with --ca: the name the peer's certificate must carry
+                        (default: the host typed)
+      --allow-expired   accept expired certificates (shown on screen while in force)
+      --no-verify-name  with --ca: do not check the certificate's name (shown on
+                        screen)
+      --insecure        encrypt but accept ANY certificate: privacy from passive
+                        eavesdroppers only
+      --cert FILE --key FILE
+                        present this certificate and key (PEM)
+      --identity FILE.p12 [--password-file F]
+                        present the identity in this PKCS#12 file
+
+    Environment:
+      NO_COLOR          when set, draw without colours
+      XDG_CONFIG_HOME   settings.conf lives in $XDG_CONFIG_HOME/tictactoe (default
+                        ~/.config)
+      XDG_DATA_HOME     the identity, known_peers and games/ live in
+                        $XDG_DATA_HOME/tictactoe (default ~/.local/share)
+      XDG_STATE_HOME    the log lives in $XDG_STATE_HOME/tictactoe (default
+                        ~/.local/state)
+
+    Exit status: 0 done, 1 error, 64 usage error, 65 bad file, 10-32 network and
+    LAN failures, 69 no LAN discovery (each in the man page), 130/143/129 ended by
+    SIGINT/SIGTERM/SIGHUP.
+    """
+
+  private typealias Command = CommandLineGrammar.Command
+
+  public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
+      return .help(arguments.first.flatMap { Command(rawValue: $0) })
+    }
+    if arguments.contains("--version") { return .version }
+    var command = Command.lobby
+    var rest = arguments[...]
+    if let first = rest.first, !first.hasPrefix("-") {
+      guard let named = Command(rawValue: first), named != .lobby else {
+        throw UsageError(message: "unknown command \"\(first)\"")
+      }
+      command = named
+      rest = rest.dropFirst()
+    }
+    return try parser(of: command).parse(try CommandArguments(command: command, rest))
+  }
+
+  /// The type that reads `command`'s arguments.
+  private static func parser(of command: Command) -> any CommandParser.Type {
+    switch command {
+    case .lobby: LobbyParser.self
+    case .play: PlayParser.self
+    case .host: HostParser.self
+    case .join: JoinParser.self
+    case .invite: InviteParser.self
+    case .list: ListParser.self
+    case .identity: IdentityParser.self
+    case .peers: PeersParser.self
+    case .doctor: DoctorParser.self
+    case .games: GamesParser.self
+    case .replay: ReplayParser.self
+    case .verify: VerifyParser.self
+    case .completions: CompletionsParser.self
+    case .help: HelpParser.self
+    }
+  }
+}

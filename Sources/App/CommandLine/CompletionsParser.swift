@@ -1,0 +1,10 @@
+/// `tictactoe completions bash|zsh|fish`: the completion script of a shell.
+enum CompletionsParser: CommandParser {
+  static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
+    guard arguments.words.count == 1, let shell = Shell(rawValue: arguments.words[0]) else {
+      let shells = Shell.allCases.map(\.rawValue).joined(separator: ", ")
+      throw UsageError(message: "completions needs one shell: \(shells)")
+    }
+    return .completions(shell)
+  }
+}

@@ -1,0 +1,13 @@
+/// `tictactoe help [COMMAND]`: the whole help, or one command's, as `--help` shows them.
+enum HelpParser: CommandParser {
+  static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
+    let words = arguments.words
+    guard let word = words.first else { return .help(nil) }
+    guard words.count == 1, let command = CommandLineGrammar.Command(rawValue: word), command != .lobby else {
+      let names = CommandLineGrammar.Command.allCases.filter { $0 != .lobby }.map(\.rawValue)
+      throw UsageError(
+        message: "help takes one command (\(names.joined(separator: ", "))), not \"\(words.joined(separator: " "))\"")
+    }
+    return .help(command)
+  }
+}

@@ -1,0 +1,47 @@
+import GameCore
+import Transport
+
+/// What `tictactoe host` was asked for.
+public struct HostRequest: Sendable, Equatable {
+  public var port: UInt16 = Endpoint.defaultPort
+  public var bind: String?
+  public var size: Int?
+  public var k: Int?
+  /// Plain mode: after a match, wait for the next opponent instead of exiting (the full screen always does).
+  public var keepHosting = false
+
+  /// The rules asked for, as `play` takes them (checked against the saved settings when hosting starts).
+  var play: PlayRequest {
+    var play = PlayRequest()
+    play.size = size
+    play.k = k
+    return play
+  }
+}
+
+/// `tictactoe host [...]`, and `host --bot LEVEL`, the practice bot, which has no screen.
+enum HostParser: CommandParser {
+  static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
+    try arguments.noWords()
+    let screen = try arguments.screen()
+    var request = HostRequest()
+    if let port = try arguments.number("--port") {
+      guard (0...65535).contains(port) else { throw UsageError(message: "--port must be from 0 to 65535") }
+      request.port = UInt16(port)
+    }
+    request.bind = arguments.value("--bind")
+    request.size = try arguments.number("--size")
+    request.k = try arguments.number("--k")
+    request.keepHosting = arguments.has("--keep-hosting")
+    let network = try NetworkOptions(arguments)
+    try network.validate()
+    try request.play.checkAlone()
+    guard let level = try arguments.choice("--bot", as: AILevel.self) else {
+      return .host(request, network, ui: screen.ui, ascii: screen.ascii)
+    }
+    if let option = arguments.last(of: ["--ui", "--ascii"]) {
+      throw UsageError(message: "\(option) does not apply to --bot: the bot has no screen, only status lines")
+    }
+    return .bot(request, level: level, network)
+  }
+}

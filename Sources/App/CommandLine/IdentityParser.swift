@@ -1,0 +1,37 @@
+/// `tictactoe identity [show | new [--yes] | import ... | export]`.
+enum IdentityParser: CommandParser {
+  static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
+    let words = arguments.words
+    let command: IdentityCommand
+    switch words.first {
+    case nil, "show":
+      guard words.count <= 1 else { throw UsageError(message: "identity show takes no arguments") }
+      command = .show
+    case "new":
+      guard words.count == 1 else { throw UsageError(message: "identity new takes no arguments (only --yes)") }
+      command = .new(confirmed: arguments.has("--yes"))
+    case "export":
+      guard words.count == 1 else { throw UsageError(message: "identity export takes no arguments") }
+      command = .exportCertificate
+    case "import":
+      if words.count == 3 {
+        command = .importPEM(certificate: words[1], key: words[2])
+      } else if words.count == 2 {
+        command = .importPKCS12(file: words[1], passwordFile: arguments.value("--password-file"))
+      } else {
+        throw UsageError(message: "identity import needs CERT.pem KEY.pem, or FILE.p12")
+      }
+    default:
+      throw UsageError(message: "identity knows show, new, import and export, not \"\(words[0])\"")
+    }
+    if arguments.has("--yes"), command != .new(confirmed: true) {
+      throw UsageError(message: "--yes goes with `tictactoe identity new`")
+    }
+    var takesPassword = false
+    if case .importPKCS12 = command { takesPassword = true }
+    if arguments.has("--password-file"), !takesPassword {
+      throw UsageError(message: "--password-file goes with `tictactoe identity import FILE.p12`")
+    }
+    return .identity(command, name: try arguments.playerName())
+  }
+}

@@ -1,0 +1,51 @@
+import GameCore
+import TerminalUI
+
+/// What `tictactoe play` was asked for; unset fields come from the saved settings.
+public struct PlayRequest: Sendable, Equatable {
+  public var opponent: Opponent?
+  public var size: Int?
+  public var k: Int?
+  public var first: FirstPlayer?
+
+  public init() {}
+
+  /// The rules: `--size` alone picks k = min(size, 5); nothing given keeps the saved settings.
+  /// What can be checked without the saved settings: a size given is 3–15, a k given is 3–15 and, with a
+  /// size, no larger than it. The rest is checked against the saved settings when the game starts (with size 9
+  /// saved, `--k 4` alone is fine).
+  func checkAlone() throws(UsageError) {
+    do throws(RulesError) {
+      if let size { _ = try Rules(size: size, k: min(size, 3)) }
+      if let k { _ = try Rules(size: max(size ?? 15, 3), k: k) }
+    } catch {
+      throw UsageError(message: error.description)
+    }
+  }
+
+  public func rules(settings: Settings) throws(RulesError) -> Rules {
+    let size = size ?? settings.size
+    let k = k ?? (self.size == nil ? min(settings.k, size) : min(size, 5))
+    return try Rules(size: size, k: k)
+  }
+}
+
+/// `tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first WHO]`: a local game at once.
+enum PlayParser: CommandParser {
+  static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
+    try arguments.noWords()
+    let screen = try arguments.screen()
+    var request = PlayRequest()
+    if let level = try arguments.choice("--ai", as: AILevel.self) { request.opponent = .computer(level) }
+    if arguments.has("--hotseat") {
+      if request.opponent != nil { throw UsageError(message: "--ai and --hotseat cannot be combined") }
+      request.opponent = .hotseat
+    }
+    request.size = try arguments.number("--size")
+    request.k = try arguments.number("--k")
+    request.first = try arguments.choice("--first")
+    // A size or k out of range is a usage error now; the rest is checked with the saved settings.
+    try request.checkAlone()
+    return .play(request, ui: screen.ui, ascii: screen.ascii)
+  }
+}

@@ -1,0 +1,113 @@
+import CursesBackend
+import EventLoop
+import Glibc
+import Security
+import TerminalUI
+import Transport
+
+/// The full-screen UI started: its controller and driver made from the run's context, for a local game, the
+/// lobby, or a network match.
+enum CursesLaunch {
+  static func game(request: PlayRequest?, ascii: Bool, environment: [String: String]) -> Int32 {
+    guard isatty(0) == 1 && isatty(1) == 1 else {
+      writeError("tictactoe: the full-screen game needs a terminal; for pipes and scripts use --ui plain\n")
+      return 1
+    }
+    let context = RunContext(environment: environment)
+    var settings = context.settings
+    if let request {
+      do {
+        let rules = try request.rules(settings: settings)
+        settings.size = rules.rows
+        settings.k = rules.k
+      } catch {
+        writeError("tictactoe: \(error)\n")
+        return 64
+      }
+      if let first = request.first { settings.first = first }
+      if case .computer(let level) = request.opponent { settings.aiLevel = level }
+    }
+    var controller = CursesLaunch.controller(
+      settings: settings, ascii: ascii, environment: environment, context: context)
+    var initial: [Effect] = []
+    if let request { initial = controller.startDirect(opponent: request.opponent ?? .computer(settings.aiLevel)) }
+    let driver = CursesLaunch.driver(controller: controller, environment: environment, context: context)
+    let status = driver.run(initial: initial)
+    for warning in driver.warningsToRepeat { writeError("tictactoe: \(warning)\n") }
+    context.log.write("curses UI ended with status \(status)")
+    return status
+  }
+
+  /// `tictactoe host` or `join` in the full-screen UI.
+  static func network(
+    match: NetworkMatch, joining: [Endpoint], rejoin: (() -> (NetworkMatch, [Endpoint]))?, initial: [MatchEvent],
+    ascii: Bool, environment: [String: String], context: RunContext
+  ) -> Int32 {
+    guard isatty(0) == 1 && isatty(1) == 1 else {
+      writeError("tictactoe: the full-screen game needs a terminal; for pipes and scripts use --ui plain\n")
+      return 1
+    }
+    var controller = CursesLaunch.controller(
+      settings: context.settings, ascii: ascii, environment: environment, context: context)
+    controller.quitWhenLeaving()
+    var net = NetGameState(isHost: match.role == .host, myName: match.profileName)
+    net.warnings = match.warnings
+    controller.showNetwork(net)
+    let driver = CursesLaunch.driver(controller: controller, environment: environment, context: context)
+    driver.adopt(match, joining: joining)
+    if let rejoin { driver.allowRejoin(rejoin) }
+    driver.present(
+      initial.filter { if case .status(let text) = $0 { !text.hasPrefix("warning:") } else { true } }, match)
+    let status = driver.run(initial: [])
+    for warning in driver.warningsToRepeat { writeError("tictactoe: \(warning)\n") }
+    context.log.write("curses network UI ended with status \(status)")
+    return status
+  }
+
+  static func controller(
+    settings: Settings, ascii: Bool, environment: [String: String], context: RunContext
+  ) -> UIController {
+    var state = UIState(settings: settings, seed: UInt64.random(in: 0...UInt64.max))
+    state.glyphs = Glyphs.choose(environment: environment, forceASCII: ascii)
+    state.notice = context.warning
+    state.recentAddresses = RecentAddresses.load(context.paths)
+    return UIController(state: state)
+  }
+
+  static func driver(controller: UIController, environment: [String: String], context: RunContext)
+    -> CursesDriver
+  {
+    let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+    context.log.write(
+      "curses UI started (\(controller.state.glyphs == .unicode ? "UTF-8" : "ASCII"), colour \(!noColor))")
+    let terminal = CursesTerminal(useColor: !noColor)
+    let driver = CursesDriver(
+      terminal: terminal, controller: controller, loop: EventLoop(), log: context.log,
+      onSaveSettings: { settings in
+        context.archive.enabled = settings.records
+        do {
+          try SettingsFile.save(settings, to: context.paths.settingsFile)
+          return nil
+        } catch {
+          context.log.write("settings not saved: \(error)")
+          return "Options not saved (they apply until you quit): \(error)"
+        }
+      })
+    driver.localRecords = LocalGameRecorder(
+      archive: context.archive, playerName: RunContext.profile(environment, name: nil).name)
+    context.archive.report = { [unowned driver] text in driver.showRecordProblem(text) }
+    let settings = controller.state.settings
+    driver.onJoined = { addresses in RecentAddresses.save(addresses, context.paths, log: context.log) }
+    driver.startNetwork = { address, advertised in
+      NetworkLaunch.fromLobby(
+        address: address, advertised: advertised, settings: settings, environment: environment, context: context)
+    }
+    let lanProfile = RunContext.profile(environment, name: nil)
+    driver.lanContext = {
+      let known = (try? lanProfile.knownPeers()) ?? KnownPeers()
+      let own = (try? IdentityStore(directory: lanProfile.identityDirectory).load())??.fingerprint.description
+      return (known, own)
+    }
+    return driver
+  }
+}

@@ -1,0 +1,194 @@
+import EventLoop
+import GameCore
+import Security
+import TerminalUI
+import Transport
+import UntrustedText
+
+/// Hosting and joining from the command line and from the lobby: the identity and known peers checked, the
+/// rules chosen, the `NetworkMatch` made and handed to the full screen or to plain mode.
+enum NetworkLaunch {
+  enum Role {
+    case host(HostRequest)
+    case join(Endpoint)
+    /// Join with an invite: its addresses in order, its key pinned by the options.
+    case joinInvite(Invite)
+  }
+
+  static func run(
+    _ role: Role, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String],
+    advertised: Fingerprint? = nil, lanName: String? = nil
+  ) -> Int32 {
+    let context = RunContext(environment: environment)
+    let profile = RunContext.profile(environment, name: options.name)
+    let identity: Security.Identity
+    do {
+      let (loaded, created) = try profile.identity(options: options)
+      identity = loaded
+      if created { writeError("tictactoe: made a new identity for \(profile.name): \(loaded.fingerprint)\n") }
+    } catch {
+      writeError("tictactoe: \(error)\n")
+      return ExitStatus.badFile
+    }
+    // Every connection is judged against the known peers: a file that does not load would turn every joiner
+    // away (or fail the join) later, so it is reported now, before anyone connects.
+    do {
+      _ = try profile.knownPeers()
+    } catch {
+      writeError("tictactoe: \(error)\n")
+      return ExitStatus.badFile
+    }
+    var rules = context.settings.rules
+    if case .host(let request) = role {
+      var play = PlayRequest()
+      play.size = request.size
+      play.k = request.k
+      do {
+        rules = try play.rules(settings: context.settings)
+      } catch {
+        writeError("tictactoe: \(error) (with the saved settings)\n")
+        return ExitStatus.usage
+      }
+    }
+    let clock = { Monotonic.now() }
+    let isHost: Bool
+    if case .host = role { isHost = true } else { isHost = false }
+    let match = NetworkMatch(
+      role: isHost ? .host : .joiner, profile: profile, identity: identity, options: options, rules: rules,
+      log: context.log, clock: clock)
+    match.archive = context.archive
+    var initial: [MatchEvent] = options.warnings.map { .status("warning: \($0)") }
+    if let warning = context.warning {
+      if ui == .plain { writeError("tictactoe: warning: \(warning)\n") } else { initial.append(.status(warning)) }
+    }
+    var joining: [Endpoint] = []
+    switch role {
+    case .host(let request):
+      do {
+        try match.host(bind: request.bind, port: request.port)
+      } catch {
+        writeError("tictactoe: \(error)\n")
+        return ExitStatus.code(for: .network(error))
+      }
+      // Only when asked (here or in the settings) is the router asked to open the port.
+      match.mapsPort = options.mapPort ?? context.settings.mapPort ?? false
+      match.offersPortMapping = ui == .curses && options.mapPort == nil && context.settings.mapPort == nil
+      match.welcome = hostIntroduction(
+        match: match, profile: profile, identity: identity, rules: rules, bind: request.bind)
+      initial += match.welcome
+      // The full-screen host hosts on after each match until the player leaves; plain mode when asked to.
+      match.keepsHosting = ui == .curses || request.keepHosting
+      initial += match.advertise()
+    case .join(let endpoint):
+      match.advertisedFingerprint = advertised
+      match.lanGameName = lanName
+      initial.append(.status("Connecting to \(endpoint)…"))
+      joining = [endpoint]
+    case .joinInvite(let invite):
+      match.inviteKey = invite.key
+      joining = invite.addresses.map { Endpoint(host: $0.host, port: $0.port) }
+      initial.append(.status("Joining with the invite: the host's key must be \(invite.key)."))
+      initial.append(.status("Connecting to \(joining[0])…"))
+    }
+    if ui == .curses {
+      // A joiner can join the same host again after the match ends (`r`), with this command's options.
+      let inviteKey = match.inviteKey
+      let rejoin: (() -> (NetworkMatch, [Endpoint]))? =
+        joining.isEmpty
+        ? nil
+        : {
+          let again = NetworkMatch(
+            role: .joiner, profile: profile, identity: identity, options: options, rules: rules, log: context.log,
+            clock: clock)
+          again.advertisedFingerprint = advertised
+          again.lanGameName = lanName
+          again.inviteKey = inviteKey
+          again.archive = context.archive
+          return (again, joining)
+        }
+      return CursesLaunch.network(
+        match: match, joining: joining, rejoin: rejoin, initial: initial, ascii: ascii, environment: environment,
+        context: context)
+    }
+    return PlainNetworkDriver(match: match, log: context.log).run(initial: initial, joining: joining)
+  }
+
+  /// What the host's player is told first; with `bind`, only the address it listens on is offered.
+  static func hostIntroduction(
+    match: NetworkMatch, profile: Profile, identity: Security.Identity, rules: Rules, bind: String? = nil
+  ) -> [MatchEvent] {
+    let addresses = (bind.map { [$0] } ?? Sockets.localAddresses())
+      .map { $0.contains(":") ? "[\($0)]:\(match.port)" : "\($0):\(match.port)" }
+    // The invite: a friend who joins with it needs to check nothing. `tictactoe invite` prints it again.
+    let invite = RunningHosts.invite(key: identity.fingerprint, port: match.port, bind: bind)
+    if let invite { match.invitePath = RunningHosts.publish(invite, paths: profile.paths) }
+    return [
+      .status("Hosting \(rules) as \(profile.name) on port \(match.port)."),
+      .status("Your key: \(identity.fingerprint)"),
+      .status("Read aloud: \(identity.fingerprint.readAloud)"),
+    ] + (invite.map { [.status("Invite: \($0)")] } ?? []) + [
+      .status(
+        addresses.isEmpty
+          ? "Friends on this machine join with: tictactoe join localhost:\(match.port)"
+          : "Friends join with: tictactoe join ADDRESS, ADDRESS one of \(addresses.joined(separator: ", "))")
+    ]
+      + (addresses.contains { $0.contains("%") }
+        ? [
+          .status(
+            "An fe80:: address works on this network only; from another machine, put that machine's own network"
+              + " interface after the %.")
+        ] : [])
+      + [.status("Waiting for an opponent…")]
+  }
+
+  /// Hosting or joining chosen in the lobby: default trust (trust on first use), the saved rules.
+  static func fromLobby(
+    address: String?, advertised: Fingerprint?, settings: Settings, environment: [String: String], context: RunContext
+  ) -> Result<(NetworkMatch, [MatchEvent], [Endpoint]), MatchEnd> {
+    var options = NetworkOptions()
+    let profile = RunContext.profile(environment, name: nil)
+    var endpoints: [Endpoint] = []
+    var invite: Invite?
+    if let address {
+      if Invite.isInvite(address) {
+        do {
+          invite = try Invite.parse(address)
+        } catch {
+          return .failure(.setup("That invite cannot be used: \(error)."))
+        }
+        options.pins = invite.map { [PinnedKey($0.key, source: "the invite")] } ?? []
+        endpoints = invite?.addresses.map { Endpoint(host: $0.host, port: $0.port) } ?? []
+      } else if let endpoint = Endpoint(parsing: address) {
+        endpoints = [endpoint]
+      } else {
+        return .failure(
+          .setup("\"\(VisibleText.escaping(address))\" is not an address (HOST, HOST:PORT or [IPv6]:PORT) or an invite")
+        )
+      }
+    }
+    do {
+      let (identity, _) = try profile.identity(options: options)
+      let match = NetworkMatch(
+        role: address == nil ? .host : .joiner, profile: profile, identity: identity, options: options,
+        rules: settings.rules, log: context.log, clock: { Monotonic.now() })
+      match.archive = context.archive
+      if address != nil {
+        match.advertisedFingerprint = advertised
+        match.inviteKey = invite?.key
+        return .success((match, [], endpoints))
+      }
+      try match.host(bind: nil, port: Endpoint.defaultPort)
+      match.welcome = hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules)
+      match.keepsHosting = true
+      match.mapsPort = settings.mapPort ?? false
+      match.offersPortMapping = settings.mapPort == nil
+      return .success((match, match.welcome, []))
+    } catch let error as MatchEnd {
+      return .failure(error)
+    } catch let error as NetworkError {
+      return .failure(.network(error))
+    } catch {
+      return .failure(.setup("\(error)"))
+    }
+  }
+}
