@@ -2,6 +2,7 @@ import GameCore
 import GameRecords
 import PortMapping
 import Security
+import Session
 import Transport
 import WireProtocol
 
@@ -29,3 +30,6 @@ extension KnownPeersError: ExplainedError {}
 extension InviteError: ExplainedError {}
 extension PCPError: ExplainedError {}
 extension HTTPError: ExplainedError {}
+extension ActionRefusal: ExplainedError {}
+extension PlayError: ExplainedError {}
+extension SetupFailure: ExplainedError {}

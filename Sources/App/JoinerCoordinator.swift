@@ -133,7 +133,7 @@ struct JoinerCoordinator: MatchRole {
       let name = question.certificateName.unsanitised
       return [.remember(name: name, key: question.fingerprint, address: boundAddress)] + begin(id, now: now)
     }
-    let end = MatchEnd.declinedByPlayer("You did not trust the host's key, so nothing was sent to it.")
+    let end = MatchEnd.declinedByPlayer
     core.finished = end
     return core.connections.close(id, graceful: true) + [.report(.finished(end))]
   }

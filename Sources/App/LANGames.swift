@@ -168,7 +168,7 @@ enum LANGames {
     do {
       browser = try browse(timeout: timeout) { wanted($0) != nil }
     } catch {
-      return .failure(.discoveryUnavailable(error.message))
+      return .failure(.discoveryUnavailable(error))
     }
     defer { browser.cancel() }
     if let game = wanted(browser) { return .success(game) }

@@ -1,3 +1,4 @@
+import Discovery
 import Security
 import Session
 import Transport
@@ -15,10 +16,12 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
 
   case network(NetworkError)
   case session(SessionEnd)
-  case declinedByPlayer(String)
-  case setup(String)
+  /// The player did not trust the host's key: nothing was sent to it.
+  case declinedByPlayer
+  /// The match could not be set up (a bad address or invite, an identity or known peers that cannot be used).
+  case setup(SetupFailure)
   /// LAN discovery cannot work here (no avahi-daemon, no D-Bus): why.
-  case discoveryUnavailable(String)
+  case discoveryUnavailable(DiscoveryError)
   /// Discovery works, but no game announced as `name` answered in time; `seen` are the games that did.
   case lanGameNotFound(name: PeerText, seconds: Int, seen: [PeerText])
   /// The host's key is not the one its LAN advertisement announced.
@@ -30,9 +33,9 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .network(let error): return error.description
     case .session(let end): return end.description
-    case .declinedByPlayer(let text): return text
-    case .setup(let text): return text
-    case .discoveryUnavailable(let text): return text
+    case .declinedByPlayer: return "You did not trust the host's key, so nothing was sent to it."
+    case .setup(let failure): return failure.description
+    case .discoveryUnavailable(let error): return error.message
     case .lanGameNotFound(let name, let seconds, let seen):
       return "No game called \"\(name)\" answered on the local network within \(seconds) s"
         + (seen.isEmpty ? "." : "; found: \(seen.map(\.description).joined(separator: ", ")).")
@@ -54,4 +57,40 @@ extension MatchEnd {
     let text = description
     return text.hasSuffix(".") || text.hasSuffix("?") || text.hasSuffix("!") ? text : text + "."
   }
+}
+
+/// Why a match could not be set up, in the shape of every module's errors: a code, what happened, what to do.
+public struct SetupFailure: Error, Sendable, Equatable, CustomStringConvertible {
+  public let code: String
+  public let reason: String
+  public let hint: String?
+
+  init(code: String, reason: String, hint: String?) {
+    self.code = code
+    self.reason = reason
+    self.hint = hint
+  }
+
+  /// A module's error, with its own code, reason and hint.
+  init(_ error: any Error) {
+    if let explained = error as? any ExplainedError {
+      self.init(code: explained.code, reason: explained.reason, hint: explained.hint)
+    } else {
+      self.init(code: "app.setup", reason: "\(error)", hint: nil)
+    }
+  }
+
+  /// An invite that does not parse or whose check fails.
+  static func invite(_ error: InviteError) -> SetupFailure {
+    SetupFailure(code: error.code, reason: "That invite cannot be used: \(error.reason)", hint: error.hint)
+  }
+
+  /// What the player typed in the join field is neither an address nor an invite.
+  static func notAnAddress(_ typed: String) -> SetupFailure {
+    SetupFailure(
+      code: "address.invalid", reason: "\"\(VisibleText.escaping(typed))\" is not an address or an invite",
+      hint: "Type HOST, HOST:PORT or [IPv6]:PORT, or paste the host's invite.")
+  }
+
+  public var description: String { hint.map { "\(reason). \($0)" } ?? reason }
 }

@@ -154,16 +154,14 @@ enum NetworkLaunch {
         do {
           invite = try Invite.parse(address)
         } catch {
-          return .failure(.setup("That invite cannot be used: \(error)."))
+          return .failure(.setup(.invite(error)))
         }
         options.pins = invite.map { [PinnedKey($0.key, source: "the invite")] } ?? []
         endpoints = invite?.addresses.map { Endpoint(host: $0.host, port: $0.port) } ?? []
       } else if let endpoint = Endpoint(parsing: address) {
         endpoints = [endpoint]
       } else {
-        return .failure(
-          .setup("\"\(VisibleText.escaping(address))\" is not an address (HOST, HOST:PORT or [IPv6]:PORT) or an invite")
-        )
+        return .failure(.setup(.notAnAddress(address)))
       }
     }
     do {
@@ -188,7 +186,7 @@ enum NetworkLaunch {
     } catch let error as NetworkError {
       return .failure(.network(error))
     } catch {
-      return .failure(.setup("\(error)"))
+      return .failure(.setup(SetupFailure(error)))
     }
   }
 }

@@ -382,7 +382,7 @@ public final class NetworkMatch {
     } catch let error as NetworkError {
       return perform(coordinator.failed(id, .network(error), now: clock()))
     } catch {
-      return perform(coordinator.failed(id, .setup("\(error)"), now: clock()))
+      return perform(coordinator.failed(id, .setup(SetupFailure(error)), now: clock()))
     }
   }
 

@@ -138,20 +138,48 @@ public enum ActionRefusal: Error, Sendable, Equatable, CustomStringConvertible {
   /// Only a game whose opponent did not come back within the grace period can be claimed.
   case nothingToClaim
 
-  public var description: String {
+  /// A stable name, "session.failure".
+  public var code: String {
+    switch self {
+    case .matchOver: return "session.match-over"
+    case .notStarted: return "session.not-started"
+    case .reconnecting: return "session.reconnecting"
+    case .chatHeldWhileDisconnected: return "session.chat-held"
+    case .noGameInProgress: return "session.no-game"
+    case .gameInProgress: return "session.game-in-progress"
+    case .rematchAlreadyOffered: return "session.rematch-offered"
+    case .nothingToClaim: return "session.nothing-to-claim"
+    }
+  }
+
+  /// What stands in the way.
+  public var reason: String {
     switch self {
     case .matchOver: return "the match is over"
     case .notStarted: return "the match has not started yet"
-    case .reconnecting: return "the connection is being restored; try again in a moment"
+    case .reconnecting: return "the connection is being restored"
     case .chatHeldWhileDisconnected(let limit):
       return "the connection is down: only \(limit) messages are kept to send when it is back"
     case .noGameInProgress: return "no game is in progress"
-    case .gameInProgress: return "the game is still going: finish it or resign first"
-    case .rematchAlreadyOffered: return "you already offered a rematch; waiting for the answer"
-    case .nothingToClaim:
-      return "there is nothing to claim; the game can be claimed once the grace period is over"
+    case .gameInProgress: return "the game is still going"
+    case .rematchAlreadyOffered: return "you already offered a rematch"
+    case .nothingToClaim: return "there is nothing to claim"
     }
   }
+
+  /// What the player can do; nil where waiting is all there is.
+  public var hint: String? {
+    switch self {
+    case .matchOver, .noGameInProgress, .chatHeldWhileDisconnected: return nil
+    case .notStarted: return "wait until the other side is let in"
+    case .reconnecting: return "try again in a moment"
+    case .gameInProgress: return "finish it or resign first"
+    case .rematchAlreadyOffered: return "waiting for the answer"
+    case .nothingToClaim: return "the game can be claimed once the grace period is over"
+    }
+  }
+
+  public var description: String { hint.map { "\(reason); \($0)" } ?? reason }
 }
 
 /// Why a move of this player's was not played.
@@ -161,10 +189,32 @@ public enum PlayError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A new connection is confirming the game; moves wait the moment it takes.
   case reconnecting
 
+  /// A stable name: the move error's, or "session.reconnecting".
+  public var code: String {
+    switch self {
+    case .illegal(let error): return error.code
+    case .reconnecting: return "session.reconnecting"
+    }
+  }
+
+  public var reason: String {
+    switch self {
+    case .illegal(let error): return error.reason
+    case .reconnecting: return "the connection is being restored"
+    }
+  }
+
+  public var hint: String? {
+    switch self {
+    case .illegal(let error): return error.hint
+    case .reconnecting: return "try again in a moment"
+    }
+  }
+
   public var description: String {
     switch self {
     case .illegal(let error): return error.description
-    case .reconnecting: return "the connection is being restored; try again in a moment"
+    case .reconnecting: return "\(reason); \(hint ?? "")"
     }
   }
 }

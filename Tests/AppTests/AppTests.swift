@@ -168,7 +168,7 @@ import Transport
         == 20)
     #expect(ExitStatus.code(for: .session(.peerVanished(seconds: 10))) == 31)
     #expect(ExitStatus.code(for: .session(.refused(.busy, ""))) == 27)
-    #expect(ExitStatus.code(for: .declinedByPlayer("no")) == 26)
+    #expect(ExitStatus.code(for: .declinedByPlayer) == 26)
     #expect(ExitStatus.code(for: .session(.peerDidNotReturn(seconds: 120, claimed: false))) == 31)
     #expect(ExitStatus.code(for: .session(.peerDidNotReturn(seconds: 120, claimed: true))) == 0)
     #expect(ExitStatus.code(for: .keyChangedOnReconnect(before: fingerprint(1), now: fingerprint(2))) == 21)

@@ -4,6 +4,7 @@ import GameCore
 import GameRecords
 import PortMapping
 import Security
+import Session
 import Testing
 import Transport
 import WireProtocol
@@ -88,6 +89,21 @@ import WireProtocol
       ]), []
     ),
     (
+      "ActionRefusal",
+      of([
+        ActionRefusal.matchOver, .notStarted, .reconnecting, .chatHeldWhileDisconnected(limit: 10), .noGameInProgress,
+        .gameInProgress, .rematchAlreadyOffered, .nothingToClaim,
+      ]), ["session.match-over", "session.no-game", "session.chat-held"]
+    ),
+    ("PlayError", of([PlayError.reconnecting, .illegal(.gameOver)]), []),
+    (
+      "SetupFailure",
+      of([
+        SetupFailure.invite(.checkFailed), .notAnAddress("x\u{1B}y"),
+        SetupFailure(SecurityError.wrongPassword), SetupFailure(KnownPeersError.unreadable(path: "p", reason: "x")),
+      ]), []
+    ),
+    (
       "InviteError",
       of([
         InviteError.tooLong, .notAnInvite, .noCheck, .checkFailed, .badKey, .noAddress, .tooManyAddresses,
@@ -118,11 +134,11 @@ import WireProtocol
 
   /// What a player reads says what to do: the hint is in the message, except where the message goes to the
   /// peer or is put in a sentence of another's (moves, frames, invites, SGF locations inside a file's error, a
-  /// router's answers inside the port mapping's report).
+  /// router's answers inside the port mapping's report, a refused move, which reads as its move error).
   @Test func theMessageCarriesTheHint() {
     for sample in Self.samples
     where ![
-      "MoveError", "MoveInputError", "WireError", "InviteError", "SGFError", "PCPError", "HTTPError",
+      "MoveError", "MoveInputError", "WireError", "InviteError", "SGFError", "PCPError", "HTTPError", "PlayError",
     ].contains(sample.type) {
       for error in sample.errors {
         guard let hint = error.hint else { continue }
