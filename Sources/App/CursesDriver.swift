@@ -17,7 +17,9 @@ public final class CursesDriver {
   private let log: Log
   /// Starts hosting (nil) or joining (an address or invite): a match, its first events and the endpoints to
   /// join (none when hosting), or why it failed.
-  var startNetwork: ((String?, Fingerprint?) -> Result<(NetworkMatch, [MatchEvent], [Endpoint]), MatchEnd>)?
+  /// Hosts (no address) or joins from the lobby, with the settings as they are now (Options and the port
+  /// mapping offer may have changed them since the program started).
+  var startNetwork: ((String?, Fingerprint?, Settings) -> Result<(NetworkMatch, [MatchEvent], [Endpoint]), MatchEnd>)?
   /// The known peers and this player's own key, to judge LAN games (and leave out our own).
   var lanContext: (() -> (known: KnownPeers, own: String?))?
   /// Browses the LAN while the lobby shows; recreated a few seconds after it fails.
@@ -302,7 +304,7 @@ public final class CursesDriver {
     net.info = [address.map { "Connecting to \($0)…" } ?? "Starting to host…"]
     controller.showNetwork(net)
     guard let startNetwork else { return }
-    switch startNetwork(address, advertised) {
+    switch startNetwork(address, advertised, controller.state.settings) {
     case .success(let (started, events, joining)):
       adopt(started, joining: joining)
       controller.updateNetwork { net in

@@ -96,9 +96,8 @@ enum CursesLaunch {
     driver.localRecords = LocalGameRecorder(
       archive: context.archive, playerName: RunContext.profile(environment, name: nil).name)
     context.archive.report = { [unowned driver] text in driver.showRecordProblem(text) }
-    let settings = controller.state.settings
     driver.onJoined = { addresses in RecentAddresses.save(addresses, context.paths, log: context.log) }
-    driver.startNetwork = { address, advertised in
+    driver.startNetwork = { address, advertised, settings in
       NetworkLaunch.fromLobby(
         address: address, advertised: advertised, settings: settings, environment: environment, context: context)
     }

@@ -122,6 +122,32 @@ import Testing
     try tmux.waitFor(text: "EXIT=0")
   }
 
+  /// The answer to the port mapping offer is kept for the rest of the run, not only in the settings file: hosting
+  /// again from the lobby does not ask again (it did until the program restarted).
+  @Test func hostingAgainFromTheLobbyDoesNotOfferPortMappingAgain() throws {
+    var environment = try Binary.sandbox().environment
+    environment["USER"] = "alice"
+    let tmux = try TmuxSession(
+      command: "sh -c '\(Binary.path); echo EXIT=$?; sleep 30'", environment: environment, width: 80, height: 24)
+    try tmux.waitFor(text: "Play the computer")
+    try tmux.send("Down", "Down", "Enter")
+    try tmux.waitFor(text: "Let friends on the internet join? m: ask your router")
+    try tmux.send("M")
+    try tmux.waitFor("the offer to go") { !$0.contains("Let friends on the internet join?") }
+    let settings = try String(
+      contentsOfFile: environment["XDG_CONFIG_HOME"]! + "/tictactoe/settings.conf", encoding: .utf8)
+    #expect(settings.contains("map_port = no"), "\(settings)")
+    try tmux.send("Escape")
+    try tmux.waitFor(text: "Play the computer")
+    try tmux.send("Enter")  // the lobby keeps its selection: host again
+    let hosting = try tmux.waitFor("hosting again") { $0.contains("Waiting for an opponent") }
+    #expect(!hosting.contains("Let friends on the internet join?"), "offered again:\n\(hosting)")
+    try tmux.send("Escape")
+    try tmux.waitFor(text: "Play the computer")
+    try tmux.send("q")
+    try tmux.waitFor(text: "EXIT=0")
+  }
+
   /// The address field takes the line-editing keys as the terminal sends them (tmux's Home, End, Left, Delete,
   /// Ctrl-W, Ctrl-U), and Esc leaves it without joining.
   @Test func theAddressFieldEditsLikeAShellLine() throws {
