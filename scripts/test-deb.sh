@@ -152,15 +152,15 @@ in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-re
   >"$work/apt-tools.log" || { cat "$work/apt-tools.log"; fail "installing man-db and bash-completion"; }
 as player man -P cat 6 tictactoe 2>/dev/null | grep -q 'completions SHELL' || fail "man 6 tictactoe"
 
-step "bash completes tictactoe h<TAB> to host (bash-completion loading the installed script)"
+step "bash completes tictactoe ho<TAB> to host (bash-completion loading the installed script; h is host or help)"
 completed=$(as player bash --norc --noprofile -c '
   source /usr/share/bash-completion/bash_completion
   _completion_loader tictactoe
   function=$(complete -p tictactoe | sed -n "s/.*-F \([^ ]*\) .*/\1/p")
-  COMP_WORDS=(tictactoe h); COMP_CWORD=1; COMPREPLY=()
-  "$function" tictactoe h tictactoe
+  COMP_WORDS=(tictactoe ho); COMP_CWORD=1; COMPREPLY=()
+  "$function" tictactoe ho tictactoe
   echo "${COMPREPLY[*]}"')
-[ "$completed" = host ] || fail "bash completed tictactoe h to \"$completed\""
+[ "$completed" = host ] || fail "bash completed tictactoe ho to \"$completed\""
 
 step "apt-get purge removes every file the package installed and leaves the player's"
 in_root dpkg-query -L tictactoe >"$work/files"
