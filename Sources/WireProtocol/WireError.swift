@@ -10,6 +10,8 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
   case fieldTooLong(String, length: Int, maximum: Int)
   case badValue(String, reason: String)
   case endedMidFrame(pending: Int)
+  /// More frames of unknown types than `UnknownFrameLimit` allows.
+  case unknownFlood(count: Int, seconds: Double)
 
   public var description: String {
     switch self {
@@ -23,6 +25,8 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
       return "a \(name) of \(length) bytes (the limit is \(maximum))"
     case .badValue(let name, let reason): return "a bad \(name): \(reason)"
     case .endedMidFrame(let pending): return "the connection ended in the middle of a frame (\(pending) bytes)"
+    case .unknownFlood(let count, let seconds):
+      return "more than \(count) frames of unknown types within \(seconds == 1 ? "a second" : "\(seconds) seconds")"
     }
   }
 }
