@@ -57,6 +57,11 @@ struct BotSeat {
   let level: AILevel
   private let admission: BotAdmission
   private let chooseMove: (Game) -> Position?
+  /// Asked before each game starts (the first one and every rematch): nil lets it start and counts it, a
+  /// refusal says how long until one may (the host's `SourceLimits`, per key and per address).
+  private let mayStartGame: (Double) -> SourceLimits.Refusal?
+  /// The joiner offered a rematch over the game limit: it is accepted on a tick once the limit allows.
+  private var rematchWaiting = false
   /// When the game in progress began (nil between games).
   private var gameStartedAt: Double?
   private var answeredChat = false
@@ -75,13 +80,15 @@ struct BotSeat {
 
   init(
     configuration: NetSession.Configuration, level: AILevel, admission: BotAdmission, coinBytes: [UInt8],
-    sha256: @escaping @Sendable ([UInt8]) -> [UInt8], now: Double, chooseMove: @escaping (Game) -> Position?
+    sha256: @escaping @Sendable ([UInt8]) -> [UInt8], now: Double, chooseMove: @escaping (Game) -> Position?,
+    mayStartGame: @escaping (Double) -> SourceLimits.Refusal? = { _ in nil }
   ) {
     session = NetSession(configuration: configuration, coinBytes: coinBytes, sha256: sha256, now: now)
     botName = configuration.name
     self.level = level
     self.admission = admission
     self.chooseMove = chooseMove
+    self.mayStartGame = mayStartGame
     lastProgress = now
   }
 
@@ -113,9 +120,15 @@ struct BotSeat {
       reaction.end = .localQuit
       return reaction
     }
+    var reaction = BotReaction()
+    if rematchWaiting, !session.isClosed, !saidGoodbye, mayStartGame(now) == nil {
+      rematchWaiting = false
+      reaction += absorb((try? session.offerRematch(now: now)) ?? [], now: now)
+    }
     // A drop found by the tick is the joiner's silence.
     let silence = SessionEnd.peerVanished(seconds: Int(session.configuration.silenceLimit.rounded()))
-    return absorb(session.tick(now: now), now: now, dropped: silence)
+    reaction += absorb(session.tick(now: now), now: now, dropped: silence)
+    return reaction
   }
 
   /// The host is stopping: say goodbye with `ByeReason.shuttingDown` and end (a game in progress is recorded
@@ -142,6 +155,10 @@ struct BotSeat {
       case .peerHello:
         switch admission {
         case .letIn:
+          if let refusal = mayStartGame(now) {
+            reaction += absorb(session.decline(.busy, text: "\(botName): \(refusal)", now: now), now: now)
+            continue
+          }
           reaction.admitted = true
           reaction += absorb(session.accept(now: now), now: now)
         case .refuse(let text):
@@ -160,6 +177,13 @@ struct BotSeat {
         // A refusal (the session is ending) leaves nothing to answer.
         reaction += absorb((try? session.chat(chatReply, now: now)) ?? [], now: now)
       case .rematchOffered:
+        if let refusal = mayStartGame(now) {
+          // Accepted later, on a tick: the joiner is told why it waits (a peer looping resign and rematch is
+          // slowed to the limit; an honest one waits a few seconds at most).
+          rematchWaiting = true
+          reaction += absorb((try? session.chat("\(botName): \(refusal)", now: now)) ?? [], now: now)
+          continue
+        }
         reaction += absorb((try? session.offerRematch(now: now)) ?? [], now: now)
       case .gameEnded(let result):
         reaction.games += finishedGame(result, now: now)

@@ -16,30 +16,95 @@ public struct KnownPeers: Sendable, Equatable {
     case peer(name: String, fingerprint: Fingerprint, added: CalendarDay, addresses: [String] = [])
   }
 
+  /// Changed only through `append`, `reindex` after a change, or `bind` (which keeps the index itself).
   private(set) var lines: [Line]
+  /// Where each key, name and address is (line indices, in file order), so a lookup among 100,000 peers does
+  /// not go through every line: the trust decision looks up every joiner.
+  private var index = Index()
+
+  private struct Index: Sendable {
+    var byFingerprint: [Fingerprint: [Int]] = [:]
+    var byName: [String: [Int]] = [:]
+    var byAddress: [String: [Int]] = [:]
+
+    mutating func insert(_ line: Line, at position: Int) {
+      guard case .peer(let name, let fingerprint, _, let addresses) = line else { return }
+      byFingerprint[fingerprint, default: []].append(position)
+      byName[name, default: []].append(position)
+      for address in addresses { byAddress[address, default: []].append(position) }
+    }
+  }
+
+  /// The line of the last load that was cut short and dropped: the file did not end with a newline and its
+  /// last line did not read as an entry, as when a program is killed while appending it. Nil when none was.
+  public private(set) var droppedTornLine: Int?
 
   /// No peers.
   public init() {
     lines = []
   }
 
+  public static func == (left: KnownPeers, right: KnownPeers) -> Bool { left.lines == right.lines }
+
+  private mutating func append(_ line: Line) {
+    lines.append(line)
+    index.insert(line, at: lines.count - 1)
+  }
+
+  private mutating func reindex() {
+    index = Index()
+    for (position, line) in lines.enumerated() { index.insert(line, at: position) }
+  }
+
+  private func entry(at position: Int) -> KnownPeer? {
+    guard case .peer(let name, let fingerprint, let added, let addresses) = lines[position] else { return nil }
+    return KnownPeer(name: name, fingerprint: fingerprint, added: added, line: position + 1, addresses: addresses)
+  }
+
+  private func entries(at positions: [Int]?) -> [KnownPeer] { (positions ?? []).compactMap(entry(at:)) }
+
   /// Parses the file's text. `path` is only used in error messages.
   public static func parse(_ text: String, path: String) throws(KnownPeersError) -> KnownPeers {
     var peers = KnownPeers()
-    var rawLines = Array(text.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    try parse(bytes: Array(text.utf8), path: path, into: &peers)
+    return peers
+  }
+
+  /// Parses the file's bytes. A last line without its newline that is not valid UTF-8 or not an entry was cut
+  /// short by a writer that was killed: it is dropped (`droppedTornLine`); any other bad line is refused.
+  public static func parse(bytes: [UInt8], path: String) throws(KnownPeersError) -> KnownPeers {
+    var peers = KnownPeers()
+    try parse(bytes: bytes, path: path, into: &peers)
+    return peers
+  }
+
+  private static func parse(bytes text: [UInt8], path: String, into peers: inout KnownPeers) throws(KnownPeersError) {
+    var rawLines = text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    let torn = rawLines.last?.isEmpty == false
     if rawLines.last?.isEmpty == true { rawLines.removeLast() }
+    peers.lines.reserveCapacity(rawLines.count)
     for (index, rawLine) in rawLines.enumerated() {
-      var bytes = Array(rawLine)
+      var bytes = rawLine[...]
       // CRLF files: drop every carriage return at the end, so a rendered file reads back the same.
       while bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-      let line = String(decoding: bytes, as: UTF8.self)
+      let last = torn && index == rawLines.count - 1
+      guard let line = String(validating: bytes, as: UTF8.self) else {
+        if last {
+          peers.droppedTornLine = index + 1
+          break
+        }
+        throw KnownPeersError.malformed(path: path, line: index + 1, reason: "the line is not valid UTF-8 text")
+      }
       do {
-        peers.lines.append(try parseLine(line))
+        peers.append(try parseLine(line))
       } catch {
+        if last {
+          peers.droppedTornLine = index + 1
+          break
+        }
         throw KnownPeersError.malformed(path: path, line: index + 1, reason: error.reason)
       }
     }
-    return peers
   }
 
   /// The text of the file, ending with a newline unless it is empty.
@@ -68,13 +133,16 @@ public struct KnownPeers: Sendable, Equatable {
 
   /// The first entry for `name`.
   public func lookup(name: String) -> KnownPeer? {
-    entries.first { $0.name == name }
+    index.byName[name]?.first.flatMap(entry(at:))
   }
 
   /// Every entry for `name`.
   public func entries(named name: String) -> [KnownPeer] {
-    entries.filter { $0.name == name }
+    entries(at: index.byName[name])
   }
+
+  /// How many peers there are.
+  public var count: Int { index.byFingerprint.values.reduce(0) { $0 + $1.count } }
 
   /// The entries whose name looks like `name` to a person: the same after case folding and without
   /// whitespace and invisible, bidirectional or control characters ("Alice", "alice\u{200B}", "a lice").
@@ -95,7 +163,12 @@ public struct KnownPeers: Sendable, Equatable {
 
   /// The first entry with `fingerprint`.
   public func lookup(fingerprint: Fingerprint) -> KnownPeer? {
-    entries.first { $0.fingerprint == fingerprint }
+    index.byFingerprint[fingerprint]?.first.flatMap(entry(at:))
+  }
+
+  /// Whether `name` → `fingerprint` is an entry.
+  public func contains(name: String, fingerprint: Fingerprint) -> Bool {
+    entries(at: index.byFingerprint[fingerprint]).contains { $0.name == name }
   }
 
   /// A copy with `name` → `fingerprint` appended (unchanged if that exact pair is known).
@@ -108,24 +181,26 @@ public struct KnownPeers: Sendable, Equatable {
   /// Appends `name` → `fingerprint` unless that exact pair is already known; `address` (where it was met as
   /// a host) is added to the entry for the key.
   public mutating func add(name: String, fingerprint: Fingerprint, date: CalendarDay, address: String? = nil) {
-    if !entries.contains(where: { $0.name == name && $0.fingerprint == fingerprint }) {
-      lines.append(.peer(name: name, fingerprint: fingerprint, added: date))
+    if !contains(name: name, fingerprint: fingerprint) {
+      append(.peer(name: name, fingerprint: fingerprint, added: date))
     }
     if let address { bind(fingerprint, to: address) }
   }
 
   /// Records that the key `fingerprint` was met as a host at `address` (on its first entry).
   public mutating func bind(_ fingerprint: Fingerprint, to address: String) {
-    guard let index = lines.firstIndex(where: { if case .peer(_, fingerprint, _, _) = $0 { true } else { false } }),
-      case .peer(let name, _, let added, var addresses) = lines[index], !addresses.contains(address)
+    guard let position = index.byFingerprint[fingerprint]?.first,
+      case .peer(let name, _, let added, var addresses) = lines[position], !addresses.contains(address)
     else { return }
     addresses.append(address)
-    lines[index] = .peer(name: name, fingerprint: fingerprint, added: added, addresses: addresses)
+    lines[position] = .peer(name: name, fingerprint: fingerprint, added: added, addresses: addresses)
+    index.byAddress[address, default: []].append(position)
+    index.byAddress[address]?.sort()
   }
 
   /// The entry whose key was met as a host at `address`.
   public func lookup(address: String) -> KnownPeer? {
-    entries.first { $0.addresses.contains(address) }
+    index.byAddress[address]?.first.flatMap(entry(at:))
   }
 
   /// A copy without the entries whose name is `nameOrFingerprint`, or whose fingerprint it
@@ -150,6 +225,7 @@ public struct KnownPeers: Sendable, Equatable {
       lines[index] = .peer(name: newName, fingerprint: known, added: added, addresses: addresses)
       renamed += 1
     }
+    if renamed > 0 { reindex() }
     return renamed
   }
 
@@ -162,6 +238,7 @@ public struct KnownPeers: Sendable, Equatable {
       guard case .peer(let name, let known, _, _) = line else { return false }
       return name == nameOrFingerprint || known == fingerprint
     }
+    if lines.count != before { reindex() }
     return before - lines.count
   }
 
