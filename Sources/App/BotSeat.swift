@@ -9,8 +9,8 @@ enum BotAdmission: Equatable {
   /// Play; `remember` when the peer is new and was accepted by `--accept-new` (so a later change of its key
   /// is caught, as for a peer a player accepted).
   case letIn(remember: Bool)
-  /// Say why, with `RefusalReason.untrusted`, and close.
-  case refuse(String)
+  /// Say why, with `reason` (`untrusted`; `busy` for a joiner over a limit), and close.
+  case refuse(String, reason: RefusalReason = .untrusted)
 
   /// The admission for a joiner whose certificate got `decision` from a bot called `botName`.
   static func decide(_ decision: TrustDecision?, botName: String) -> BotAdmission {
@@ -161,8 +161,8 @@ struct BotSeat {
           }
           reaction.admitted = true
           reaction += absorb(session.accept(now: now), now: now)
-        case .refuse(let text):
-          reaction += absorb(session.decline(.untrusted, text: text, now: now), now: now)
+        case .refuse(let text, let reason):
+          reaction += absorb(session.decline(reason, text: text, now: now), now: now)
         }
       case .gameStarted:
         gameStartedAt = now

@@ -290,7 +290,9 @@ private struct Table {
 
   @Test func aNewPeerWithoutAcceptNewIsToldHowToGetInWithinOneMessage() {
     let name = String(repeating: "é", count: 32)  // 64 bytes, the longest --name
-    guard case .refuse(let text) = BotAdmission.decide(.askUser(name: "bob", fingerprint: fingerprint), botName: name)
+    guard
+      case .refuse(let text, .untrusted) = BotAdmission.decide(
+        .askUser(name: "bob", fingerprint: fingerprint), botName: name)
     else {
       Issue.record("a new peer was let in without --accept-new")
       return
