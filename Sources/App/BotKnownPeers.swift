@@ -51,14 +51,15 @@ final class BotKnownPeers {
     queued = []
     let whole = compactNext || appended + batch.count >= BotKnownPeers.compactEvery ? known : nil
     let file = self.file
-    loop.perform({ () -> String? in
+    let work: @Sendable () -> String? = {
       do {
         if let whole { try file.save(whole) } else { try file.append(batch) }
         return nil
       } catch {
         return "\(error)"
       }
-    }) { [self] failure in
+    }
+    loop.perform(work) { [self] failure in
       writing = false
       if let failure {
         log.write("could not remember \(batch.count) new peers in \(file.path): \(failure)")
