@@ -291,6 +291,8 @@ final class BotHost {
     if let end = reaction.end {
       if case .refuse(let text, _) = link.admission {
         log.write("refused \(certificate?.commonName ?? "?") at \(connection.peerAddress): \(text)")
+      } else if let text = link.seat?.refusedText {
+        log.write("refused \(certificate?.commonName ?? "?") at \(connection.peerAddress): \(text)")
       } else {
         log.write("\(connection.peerAddress): session ended: \(end)")
       }

@@ -60,6 +60,8 @@ struct BotSeat {
   /// Asked before each game starts (the first one and every rematch): nil lets it start and counts it, a
   /// refusal says how long until one may (the host's `SourceLimits`, per key and per address).
   private let mayStartGame: (Double) -> SourceLimits.Refusal?
+  /// Why the joiner was turned away at hello for being over the game limit (for the log).
+  private(set) var refusedText: String?
   /// The joiner offered a rematch over the game limit: it is accepted on a tick once the limit allows.
   private var rematchWaiting = false
   /// When the game in progress began (nil between games).
@@ -156,6 +158,7 @@ struct BotSeat {
         switch admission {
         case .letIn:
           if let refusal = mayStartGame(now) {
+            refusedText = "\(botName): \(refusal)"
             reaction += absorb(session.decline(.busy, text: "\(botName): \(refusal)", now: now), now: now)
             continue
           }

@@ -10,15 +10,15 @@ import WireProtocol
 #endif
 
 /// One abuse of the bot host, run in a child process (`--abuse-probe KIND PORT`) until killed: every connection
-/// the bot drops is opened again at once, from 127.0.0.2 (the bot's limits exempt only 127.0.0.1 and ::1), with
-/// one key for the whole process. Prints "connections N dropped M" every second.
+/// the bot drops is opened again at once, from 127.0.0.2 to .5 (one per kind: the bot's limits exempt only
+/// 127.0.0.1 and ::1), with one key for the whole process. Prints "connections N dropped M" every second.
 ///
 /// - `rematch`: a real joiner session that resigns every game at once and offers a rematch (20,000 empty games
 ///   in 2 s before games were rate-limited).
 /// - `never-read`: says hello, then sends resign, rematch and coin shares without pause and never reads.
 /// - `heartbeats`, `unknown`: says hello, then floods heartbeats, or frames of an unknown type.
-/// - `pending`: 500 connections that finish TLS and never say hello (a heartbeat every 2 s), from 127.0.0.2 to
-///   127.0.0.251, as many machines would.
+/// - `pending`: 500 connections that finish TLS and never say hello (a heartbeat every 2 s), from 127.0.0.10 to
+///   127.0.0.249, as many machines would.
 enum AbuseClient {
   static let probeArgument = "--abuse-probe"
 
@@ -28,6 +28,18 @@ enum AbuseClient {
     case heartbeats
     case unknown
     case pending
+
+    /// The address it connects from (the pending kind: this and the next 239): each kind its own, so that
+    /// one's limits (games per address, new keys per address) do not turn the next away at hello.
+    var firstSource: UInt32 {
+      switch self {
+      case .rematch: 0x7F00_0002
+      case .neverRead: 0x7F00_0003
+      case .heartbeats: 0x7F00_0004
+      case .unknown: 0x7F00_0005
+      case .pending: 0x7F00_000A
+      }
+    }
 
     /// How the table names it.
     var label: String {
@@ -55,7 +67,7 @@ enum AbuseClient {
       let identity = try Identity.generate(commonName: "abuser-\(kind.rawValue)")
       let context = try TLSContext(role: .client, identity: identity, options: TrustOptions(policy: .insecure))
       let count = requested ?? (kind == .pending ? 500 : 1)
-      let slots = (0..<count).map { Slot(source: 0x7F00_0002 + UInt32($0 % 250)) }
+      let slots = (0..<count).map { Slot(source: kind.firstSource + UInt32($0 % 240)) }
       var dropped = 0
       var nextReport = Clock.seconds() + 1
       let pollSet = PollSet()
