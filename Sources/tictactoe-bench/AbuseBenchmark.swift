@@ -29,6 +29,17 @@ enum AbuseBenchmark {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let client = try Identity.generate(commonName: "bench-honest")
+    // The bot starts with 100,000 players in its known_peers (the file a bot that lets everyone in grows).
+    let players = smoke ? 1_000 : 100_000
+    let knownPeers = directory.path + "/data/tictactoe/known_peers"
+    try writeKnownPeers(players, to: knownPeers)
+    var loads = Samples()
+    for _ in 0..<(smoke ? 1 : 5) {
+      let start = Clock.now()
+      let loaded = try KnownPeersFile(path: knownPeers).load()
+      loads.append(Double(Clock.now() - start))
+      guard loaded.count == players else { throw BenchError("known_peers held \(loaded.count) players") }
+    }
     let (server, _) = try BotLoadBenchmark.start(.bot, in: directory.path, client: client)
     let line = try server.waitForLine(startingWith: "Practice bot ")
     let digits = line.components(after: " port ") ?? Substring(line)
@@ -71,7 +82,38 @@ enum AbuseBenchmark {
     let status = try server.stop()
     honest.closeAll()
     guard status == 0 else { throw BenchError("the bot did not stop cleanly (status \(status)):\n\(server.output)") }
-    return rows(quiet: quiet, phases: phases)
+    return [
+      Row(
+        figure: "known_peers of \(players) players (\(Table.format(Double(fileBytes(knownPeers)), .bytes))): load, median (\(loads.count))",
+        value: loads.median, baseline: 1e9, baselineKind: "1 s target", unit: .time)
+    ] + rows(quiet: quiet, phases: phases)
+  }
+
+  /// A known_peers file of `count` players (names and keys made up, one line each), mode 0600 in a 0700 folder.
+  private static func writeKnownPeers(_ count: Int, to path: String) throws {
+    let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    let parent = String(folder[..<(folder.lastIndex(of: "/") ?? folder.endIndex)])
+    mkdir(parent, 0o700)
+    mkdir(folder, 0o700)
+    var text = "# players of a bot that lets everyone in\n"
+    for number in 0..<count {
+      var bytes = [UInt8](repeating: 0x5A, count: 32)
+      withUnsafeBytes(of: UInt64(number).bigEndian) { bytes.replaceSubrange(0..<8, with: $0) }
+      guard let key = Fingerprint(bytes: bytes) else { continue }
+      text += "player\(number) \(key) 2026-12-01\n"
+    }
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard fd >= 0 else { throw BenchError("cannot write \(path)") }
+    defer { close(fd) }
+    let bytes = Array(text.utf8)
+    guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+      throw BenchError("cannot write \(path)")
+    }
+  }
+
+  private static func fileBytes(_ path: String) -> Int {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : 0
   }
 
   private static func rows(quiet: Phase, phases: [(AbuseClient.Kind, Phase)]) -> [Row] {
