@@ -29,6 +29,10 @@ final class BotHost {
   static let listenBacklog: Int32 = 4096
   /// At most this many connections are accepted in one round, so a burst does not starve running games.
   static let acceptsPerRound = 64
+  /// At most this many TLS handshakes advance in one round of the loop (each costs the server about half a
+  /// millisecond of key exchange and signing): the rest wait for the next round, so hundreds of connections
+  /// arriving together do not hold up the moves of games already playing.
+  static let handshakesPerRound = 4
 
   let level: AILevel
   let rules: Rules
@@ -64,6 +68,7 @@ final class BotHost {
   private var advertisement: BotAdvertisement?
   /// Accepting stops until then after the process ran out of descriptors.
   private var acceptPausedUntil = 0.0
+  private var handshakesThisRound = 0
   private(set) var port: UInt16 = 0
   /// Games played to their end (a line, a draw or a resignation).
   var gamesPlayed: Int { reports.gamesPlayed }
@@ -138,7 +143,10 @@ final class BotHost {
     for fd in listeners { loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.acceptWaiting(on: fd) } }
     advertisement?.watch(say: say)
     scheduleSweep()
-    loop.beforeEachWait { [unowned self] in self.watchListeners(now: self.clock()) }
+    loop.beforeEachWait { [unowned self] in
+      self.handshakesThisRound = 0
+      self.watchListeners(now: self.clock())
+    }
     loop.run()
   }
 
@@ -205,6 +213,10 @@ final class BotHost {
   }
 
   private func service(_ link: BotLink, revents: Int16) {
+    if !link.connection.isSecured {
+      guard handshakesThisRound < BotHost.handshakesPerRound else { return }
+      handshakesThisRound += 1
+    }
     if revents & Int16(POLLOUT) != 0 { link.connection.flush() }
     if revents & Int16(POLLIN | POLLHUP | POLLERR | POLLNVAL) != 0 { read(link) }
     watch(link)
