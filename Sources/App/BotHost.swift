@@ -56,9 +56,9 @@ final class BotHost {
   private let clock: () -> Double
   private let ai: AIPlayer
   private var pendingLimit = PendingHandshakes()
-  /// Shared by every connection; made again when a new peer is remembered (the trust options hold a copy of
-  /// the known peers).
-  private var context: TLSContext
+  /// Shared by every connection; with `--accept-new` it judges by `newPeers.shared`, so a peer remembered is
+  /// known to the next handshake without making the context again.
+  private let context: TLSContext
   private var listeners: [Int32] = []
   private var links = BotConnections()
   private let loop: EventLoop
@@ -95,7 +95,7 @@ final class BotHost {
       trustsOnFirstUse
       ? try BotKnownPeers(file: KnownPeersFile(path: profile.knownPeersPath), loop: loop, log: log) : nil
     context = try profile.tlsContext(
-      .server, identity: identity, options: options, expectedHost: nil, knownPeers: newPeers?.known)
+      .server, identity: identity, options: options, expectedHost: nil, shared: newPeers?.shared)
   }
 
   deinit {
@@ -312,18 +312,12 @@ final class BotHost {
     }
   }
 
-  /// A new peer let in by --accept-new is remembered like one a player accepted, and the context is made
-  /// again so its next connection is judged as known (and a later change of its key is caught).
+  /// A new peer let in by --accept-new is remembered like one a player accepted: its next connection is judged
+  /// as known (and a later change of its key is caught).
   private func remember(_ certificate: PeerCertificate) {
     guard let newPeers, newPeers.remember(name: certificate.commonName, fingerprint: certificate.fingerprint)
     else { return }
-    do {
-      context = try profile.tlsContext(
-        .server, identity: identity, options: options, expectedHost: nil, knownPeers: newPeers.known)
-      log.write("remembered new peer \(certificate.commonName) \(certificate.fingerprint)")
-    } catch {
-      log.write("could not remember \(certificate.commonName): \(error)")
-    }
+    log.write("remembered new peer \(certificate.commonName) \(certificate.fingerprint)")
   }
 
   private func close(_ link: BotLink, gracefully: Bool = true) {

@@ -1,12 +1,15 @@
 import EventLoop
 import Security
 
-/// The known peers of a bot that lets new players in (`--accept-new`): held in memory, each new key appended
+/// The known peers of a bot that lets new players in (`--accept-new`): held in memory (`shared`, which the
+/// bot's TLS context judges with at each handshake), each new key appended
 /// to the file off the event loop (those that come while a write is out go together, with one fsync), and the
 /// file rewritten whole only now and then (after a torn last line, and every `compactEvery` new keys), so a
 /// bot with 100,000 players pays for one line per new player, not for the whole file.
 final class BotKnownPeers {
-  private(set) var known: KnownPeers
+  /// What the bot's TLS context judges joiners with.
+  let shared: SharedKnownPeers
+  var known: KnownPeers { shared.peers }
   private let file: KnownPeersFile
   private let loop: EventLoop
   private let log: Log
@@ -23,9 +26,10 @@ final class BotKnownPeers {
     self.file = file
     self.loop = loop
     self.log = log
-    known = try file.load()
-    compactNext = known.droppedTornLine != nil
-    if let line = known.droppedTornLine {
+    let loaded = try file.load()
+    shared = SharedKnownPeers(loaded)
+    compactNext = loaded.droppedTornLine != nil
+    if let line = loaded.droppedTornLine {
       log.write("\(file.path):\(line): a line cut short (a write was interrupted) was dropped")
     }
   }
@@ -37,8 +41,12 @@ final class BotKnownPeers {
   /// soon after. Returns whether it was new.
   @discardableResult
   func remember(name: String, fingerprint: Fingerprint, today: CalendarDay = .today()) -> Bool {
-    guard !known.contains(name: name, fingerprint: fingerprint) else { return false }
-    known.add(name: name, fingerprint: fingerprint, date: today)
+    let added = shared.update { peers in
+      guard !peers.contains(name: name, fingerprint: fingerprint) else { return false }
+      peers.add(name: name, fingerprint: fingerprint, date: today)
+      return true
+    }
+    guard added else { return false }
     queued.append((name, fingerprint, today))
     writeNext()
     return true

@@ -84,7 +84,8 @@ enum AbuseBenchmark {
     guard status == 0 else { throw BenchError("the bot did not stop cleanly (status \(status)):\n\(server.output)") }
     return [
       Row(
-        figure: "known_peers of \(players) players (\(Table.format(Double(fileBytes(knownPeers)), .bytes))): load, median (\(loads.count))",
+        figure:
+          "known_peers of \(players) players (\(Table.format(Double(fileBytes(knownPeers)), .bytes))): load, median (\(loads.count))",
         value: loads.median, baseline: 1e9, baselineKind: "1 s target", unit: .time)
     ] + rows(quiet: quiet, phases: phases)
   }
