@@ -125,6 +125,31 @@ import Testing
     #expect(Set(records.map(\.white.name) + records.map(\.black.name)) == Set(names + ["robo"]))
   }
 
+  @Test func theDenyListInTheSettingsClosesThoseAddressesBeforeTLSAndOnlyThose() throws {
+    let (root, environment) = try home("botrunner", discovery: false)
+    try FileManager.default.createDirectory(atPath: root + "/config/tictactoe", withIntermediateDirectories: true)
+    let settings = root + "/config/tictactoe/settings.conf"
+    try "deny = 192.0.2.0/24, 127.0.0.0/8\n".write(toFile: settings, atomically: true, encoding: .utf8)
+    let (denying, port) = try bot(environment, ["--accept-new"])
+    let refused = try join("pal", port: port)
+    #expect(refused.exitStatus() != 0)
+    #expect(!refused.output.contains("game 1:"))
+    denying.signal(SIGTERM)
+    #expect(denying.exitStatus() == 0)
+    #expect(
+      logLines(root).contains { $0.contains("refused a connection from 127.0.0.1:") && $0.contains("deny list") },
+      "\(logLines(root))")
+    // Another list: loopback is served again.
+    try "deny = 192.0.2.0/24, 2001:db8::/32\n".write(toFile: settings, atomically: true, encoding: .utf8)
+    let (serving, again) = try bot(environment, ["--accept-new"])
+    let pal = try join("pal", port: again)
+    #expect(pal.waitFor("game 1:"), "\(pal.output)\(pal.errors)")
+    pal.send("quit")
+    #expect(pal.exitStatus() == 0)
+    serving.signal(SIGTERM)
+    #expect(serving.exitStatus() == 0)
+  }
+
   @Test func withoutAcceptNewOnlyKnownJoinersPlayAndANewOneIsToldHowToGetIn() throws {
     let (root, environment) = try home("botrunner", discovery: false)
     // The bot meets "pal" once with --accept-new, which remembers it.
