@@ -3,7 +3,6 @@ import GameCore
 import Glibc
 import Security
 import Transport
-import WireProtocol
 
 /// A practice bot: serves AI games to any number of joiners at once, each on its own TLS connection with its
 /// own host session, all on the event loop (no thread per connection). Trust works as for `host`, except that
@@ -45,31 +44,25 @@ final class BotHost {
     set { reports.collection = newValue }
   }
   private let options: NetworkOptions
-  /// What one address and one key may do (docs/SECURITY.md): connections, new keys, games.
-  private var limits: SourceLimits
-  /// Refusals of connections at the door are logged at most a few times a minute per address.
-  private var refusalLog = PerAddressLog()
+  /// The listeners, and who comes in: the pending cap, the limits per address and key (docs/SECURITY.md).
+  private let door: BotDoor
   /// With `--accept-new`: the known peers in memory, new ones appended off the loop (nil: the file is read
   /// whenever the context is made).
   private let newPeers: BotKnownPeers?
   private let log: Log
   private let clock: () -> Double
   private let ai: AIPlayer
-  private var pendingLimit = PendingHandshakes()
   /// Shared by every connection; with `--accept-new` it judges by `newPeers.shared`, so a peer remembered is
   /// known to the next handshake without making the context again.
   private let context: TLSContext
-  private var listeners: [Int32] = []
   private var links = BotConnections()
   private let loop: EventLoop
   /// Connections whose goodbye is still going out: a peer that stops reading cannot stall the loop.
   private let closing: ClosingSockets
   private var stopping = false
   private var advertisement: BotAdvertisement?
-  /// Accepting stops until then after the process ran out of descriptors.
-  private var acceptPausedUntil = 0.0
   private var handshakesThisRound = 0
-  private(set) var port: UInt16 = 0
+  var port: UInt16 { door.port }
   /// Games played to their end (a line, a draw or a resignation).
   var gamesPlayed: Int { reports.gamesPlayed }
   private(set) var playersLetIn = 0
@@ -89,17 +82,13 @@ final class BotHost {
     self.log = log
     ai = AIPlayer(level: level, budget: BotHost.moveBudget, book: MoveBook())
     reports = BotGameReports(identity: identity, log: log)
-    limits = SourceLimits(deny: deny, exempt: exempt, now: loop.now)
+    door = BotDoor(limits: SourceLimits(deny: deny, exempt: exempt, now: loop.now), log: log)
     let trustsOnFirstUse = options.acceptNew && options.pins.isEmpty && options.caFile == nil && !options.insecure
     newPeers =
       trustsOnFirstUse
       ? try BotKnownPeers(file: KnownPeersFile(path: profile.knownPeersPath), loop: loop, log: log) : nil
     context = try profile.tlsContext(
       .server, identity: identity, options: options, expectedHost: nil, shared: newPeers?.shared)
-  }
-
-  deinit {
-    for fd in listeners { Glibc.close(fd) }
   }
 
   /// Solves the opening positions before anyone joins (`AIPlayer.solveOpenings`); returns the seconds it took.
@@ -112,8 +101,7 @@ final class BotHost {
   // MARK: - Starting
 
   func listen(bind: String?, port: UInt16) throws(NetworkError) {
-    listeners = try Sockets.listen(bind: bind, port: port, backlog: BotHost.listenBacklog)
-    self.port = listeners.first.map(Sockets.localPort) ?? port
+    try door.listen(bind: bind, port: port, backlog: BotHost.listenBacklog)
     log.write("bot (\(level)) hosting \(rules) on \(bind ?? "*"):\(self.port)")
   }
 
@@ -140,7 +128,9 @@ final class BotHost {
       self.stopping = true
       if self.closing.count == 0 { self.loop.stop() }
     }
-    for fd in listeners { loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.acceptWaiting(on: fd) } }
+    for fd in door.listeners {
+      loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.acceptWaiting(on: fd) }
+    }
     advertisement?.watch(say: say)
     scheduleSweep()
     loop.beforeEachWait { [unowned self] in
@@ -157,37 +147,21 @@ final class BotHost {
     }
   }
 
-  /// Listeners are watched only while the bot may accept (see `PendingHandshakes`), so a full house does not
-  /// wake the loop for nothing.
+  /// Listeners are watched only while the bot may accept, so a full house does not wake the loop for nothing.
   private func watchListeners(now: Double) {
-    let open =
-      now >= acceptPausedUntil
-      && pendingLimit.decide(pending: links.pending.count, oldest: oldestPending, now: now) != .wait
-    for fd in listeners { loop.setEvents(fd, open ? Int16(POLLIN) : 0) }
+    let open = door.isOpen(pending: links.pending.count, oldest: links.oldestPending, now: now)
+    for fd in door.listeners { loop.setEvents(fd, open ? Int16(POLLIN) : 0) }
   }
-
-  private var oldestPending: Double? { links.oldestPending }
 
   private func acceptWaiting(on listener: Int32) {
     for _ in 0..<BotHost.acceptsPerRound {
       let now = clock()
-      let decision = pendingLimit.decide(pending: links.pending.count, oldest: oldestPending, now: now)
-      guard decision != .wait, now >= acceptPausedUntil else { return }
-      guard let (fd, peer) = Sockets.accept(listener) else {
-        if errno == EMFILE || errno == ENFILE {
-          log.write("out of file descriptors with \(links.count) connections: not accepting for a second")
-          acceptPausedUntil = now + 1
-        }
-        return
-      }
-      if let refusal = limits.connected(peer, now: now) {
-        Glibc.close(fd)
-        if let line = refusalLog.line("refused a connection from \(peer): \(refusal)", about: peer, now: now) {
-          log.write(line)
-        }
-        continue
-      }
-      if decision == .dropOldestThenAccept, let oldest = links.pending.first, let link = links[oldest] {
+      guard
+        let entry = door.next(
+          on: listener, pending: links.pending.count, oldest: links.oldestPending, now: now,
+          tries: BotHost.acceptsPerRound)
+      else { return }
+      if entry.dropOldest, let oldest = links.pending.first, let link = links[oldest] {
         log.write(
           "\(links.pending.count) connections are setting up TLS or have not said hello: dropping the oldest, \(link.connection.peerAddress)"
         )
@@ -196,18 +170,19 @@ final class BotHost {
       // Answers go out at once: without this, a second small message (a rematch acceptance, then the bot's
       // first move) waits for the joiner's delayed ACK, up to 40 ms on Linux.
       var one: Int32 = 1
-      setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+      setsockopt(entry.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
       do {
-        let connection = try PeerConnection(fd: fd, context: context, peerAddress: peer)
+        let connection = try PeerConnection(fd: entry.fd, context: context, peerAddress: entry.peer)
         connection.closer = closing
         links.add(BotLink(connection: connection, acceptedAt: now))
+        let fd = entry.fd
         loop.watch(fd, events: Int16(POLLIN)) { [unowned self] revents in
           if let link = self.links[fd] { self.service(link, revents: revents) }
         }
       } catch {
-        log.write("cannot serve \(peer): \(error)")
-        limits.disconnected(peer)
-        Glibc.close(fd)
+        log.write("cannot serve \(entry.peer): \(error)")
+        door.left(entry.peer)
+        Glibc.close(entry.fd)
       }
     }
   }
@@ -255,24 +230,14 @@ final class BotHost {
   private func secured(_ link: BotLink, now: Double) {
     var admission = BotAdmission.decide(link.connection.tls.trustDecision, botName: profile.name)
     let peer = link.connection.peerAddress
-    if case .letIn(remember: true) = admission, let refusal = limits.newKey(from: peer, now: now) {
+    if case .letIn(remember: true) = admission, let refusal = door.limits.newKey(from: peer, now: now) {
       admission = .refuse("\(profile.name): \(refusal)", reason: .busy)
     }
     link.admission = admission
     let key = link.connection.tls.peerCertificate?.fingerprint.description ?? peer
-    let ai = self.ai
-    var seat = BotSeat(
-      // The bot keeps no game to resume, so it keeps no messages to send again either (they were a third of
-      // its memory per game).
-      configuration: .init(
-        role: .host, name: profile.name, software: CommandLineParser.version, rules: rules, resendLimit: 0),
-      level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },
-      sha256: Digest.sha256, now: now,
-      chooseMove: { game in
-        var random = SystemRandomNumberGenerator()
-        return ai.chooseMove(in: game, using: &random)
-      },
-      mayStartGame: { [unowned self] now in self.limits.game(key: key, from: peer, now: now) })
+    var seat = BotSeat.practice(
+      name: profile.name, level: level, rules: rules, ai: ai, admission: admission, now: now,
+      mayStartGame: { [unowned self] now in self.door.limits.game(key: key, from: peer, now: now) })
     let reaction = seat.start(now: now)
     link.seat = seat
     react(link, reaction)
@@ -323,7 +288,7 @@ final class BotHost {
   private func close(_ link: BotLink, gracefully: Bool = true) {
     let fd = link.connection.fd
     loop.unwatch(fd)
-    if links.remove(link) { limits.disconnected(link.connection.peerAddress) }
+    if links.remove(link) { door.left(link.connection.peerAddress) }
     link.connection.close(gracefully: gracefully)
     if closing.contains(fd) { linger(fd) }
   }
@@ -375,11 +340,8 @@ final class BotHost {
       }
       if !link.connection.isClosed { close(link, gracefully: link.connection.isSecured) }
     }
-    for fd in listeners {
-      loop.unwatch(fd)
-      Glibc.close(fd)
-    }
-    listeners = []
+    for fd in door.listeners { loop.unwatch(fd) }
+    door.close()
     let summary =
       "said goodbye to \(BotHost.count(told, "player")); \(BotHost.count(gamesPlayed, "game")) played to the end, "
       + "\(BotHost.count(playersLetIn, "player")) let in"

@@ -94,6 +94,23 @@ struct BotSeat {
     lastProgress = now
   }
 
+  /// The seat of a joiner just secured at a bot called `name`: random coin bytes, `ai`'s moves, no messages
+  /// kept to send again (the bot keeps no game to resume; they were a third of its memory per game).
+  static func practice(
+    name: String, level: AILevel, rules: Rules, ai: AIPlayer, admission: BotAdmission, now: Double,
+    mayStartGame: @escaping (Double) -> SourceLimits.Refusal?
+  ) -> BotSeat {
+    BotSeat(
+      configuration: .init(role: .host, name: name, software: CommandLineParser.version, rules: rules, resendLimit: 0),
+      level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },
+      sha256: Digest.sha256, now: now,
+      chooseMove: { game in
+        var random = SystemRandomNumberGenerator()
+        return ai.chooseMove(in: game, using: &random)
+      },
+      mayStartGame: mayStartGame)
+  }
+
   /// Says hello (once the connection is secured).
   mutating func start(now: Double) -> BotReaction {
     absorb(session.start(now: now), now: now)
