@@ -1,31 +1,14 @@
-import Discovery
 import EventLoop
 import GameCore
-import GameRecords
 import Glibc
 import Security
-import Session
 import Transport
-import WireProtocol
 
 /// A practice bot: serves AI games to any number of joiners at once, each on its own TLS connection with its
 /// own host session, all on the event loop (no thread per connection). Trust works as for `host`, except that
 /// nobody is there to be asked: a new joiner is let in only with `--accept-new`, otherwise refused with
 /// `RefusalReason.untrusted` and told how to get in. Every game that ends is one line in the log.
 final class BotHost {
-  private final class Link {
-    let connection: PeerConnection
-    let acceptedAt: Double
-    var seat: BotSeat?
-    var admission: BotAdmission?
-    /// Where the link is in `BotHost.order`.
-    var slot = 0
-    init(connection: PeerConnection, acceptedAt: Double) {
-      self.connection = connection
-      self.acceptedAt = acceptedAt
-    }
-  }
-
   /// Seconds a joiner has to finish the TLS handshake and say hello (as sshd's LoginGraceTime): until then it
   /// counts among the pending connections, whose number is capped.
   static let handshakeTimeout = 10.0
@@ -45,46 +28,48 @@ final class BotHost {
   static let listenBacklog: Int32 = 4096
   /// At most this many connections are accepted in one round, so a burst does not starve running games.
   static let acceptsPerRound = 64
+  /// At most this many TLS handshakes advance in one round of the loop (each costs the server about half a
+  /// millisecond of key exchange and signing): the rest wait for the next round, so hundreds of connections
+  /// arriving together do not hold up the moves of games already playing.
+  static let handshakesPerRound = 4
 
   let level: AILevel
   let rules: Rules
   private let profile: Profile
   private let identity: Identity
+  private let reports: BotGameReports
   /// Where the bot's games are recorded (nil: not recorded).
-  var collection: BotCollection?
+  var collection: BotCollection? {
+    get { reports.collection }
+    set { reports.collection = newValue }
+  }
   private let options: NetworkOptions
+  /// The listeners, and who comes in: the pending cap, the limits per address and key (docs/SECURITY.md).
+  private let door: BotDoor
+  /// With `--accept-new`: the known peers in memory, new ones appended off the loop (nil: the file is read
+  /// whenever the context is made).
+  private let newPeers: BotKnownPeers?
   private let log: Log
   private let clock: () -> Double
   private let ai: AIPlayer
-  private var pendingLimit = PendingHandshakes()
-  /// Shared by every connection; made again when a new peer is remembered (the trust options hold a copy of
-  /// the known peers).
-  private var context: TLSContext
-  private var listeners: [Int32] = []
-  private var links: [Int32: Link] = [:]
-  /// The same links in an array, for sweeping a slice at a time.
-  private var order: [Link] = []
-  private var sweepCursor = 0
-  /// Connections still setting up TLS, oldest first.
-  private var pending: [Int32] = []
+  /// Shared by every connection; with `--accept-new` it judges by `newPeers.shared`, so a peer remembered is
+  /// known to the next handshake without making the context again.
+  private let context: TLSContext
+  private var links = BotConnections()
   private let loop: EventLoop
   /// Connections whose goodbye is still going out: a peer that stops reading cannot stall the loop.
   private let closing: ClosingSockets
   private var stopping = false
-  private var advertiser: Advertiser?
-  /// Peers remembered since the start: a burst of connections from one new peer, all judged before the context
-  /// was made again, writes the known-peers file once.
-  private var remembered: Set<Fingerprint> = []
-  /// Accepting stops until then after the process ran out of descriptors.
-  private var acceptPausedUntil = 0.0
-  private(set) var port: UInt16 = 0
+  private var advertisement: BotAdvertisement?
+  private var handshakesThisRound = 0
+  var port: UInt16 { door.port }
   /// Games played to their end (a line, a draw or a resignation).
-  private(set) var gamesPlayed = 0
+  var gamesPlayed: Int { reports.gamesPlayed }
   private(set) var playersLetIn = 0
 
   init(
     level: AILevel, rules: Rules, profile: Profile, identity: Identity, options: NetworkOptions, log: Log,
-    loop: EventLoop
+    loop: EventLoop, deny: DenyList = DenyList(), exempt: DenyList = SourceLimits.loopback
   ) throws {
     self.loop = loop
     self.clock = { loop.now }
@@ -96,51 +81,39 @@ final class BotHost {
     self.options = options
     self.log = log
     ai = AIPlayer(level: level, budget: BotHost.moveBudget, book: MoveBook())
-    context = try profile.tlsContext(.server, identity: identity, options: options, expectedHost: nil)
+    reports = BotGameReports(identity: identity, log: log)
+    door = BotDoor(limits: SourceLimits(deny: deny, exempt: exempt, now: loop.now), log: log)
+    let trustsOnFirstUse = options.acceptNew && options.pins.isEmpty && options.caFile == nil && !options.insecure
+    newPeers =
+      trustsOnFirstUse
+      ? try BotKnownPeers(file: KnownPeersFile(path: profile.knownPeersPath), loop: loop, log: log) : nil
+    context = try profile.tlsContext(
+      .server, identity: identity, options: options, expectedHost: nil, shared: newPeers?.shared)
   }
 
-  deinit {
-    advertiser?.cancel()
-    for fd in listeners { Glibc.close(fd) }
-  }
-
-  /// The server context for joiners, with the known peers as they are now.
-  /// Solves the opening positions (the empty board and every first move) before anyone joins, so the first
-  /// games do not pay for them on the shared loop. Returns the seconds it took (1.0–1.4 s on 4×4 with k = 4 here;
-  /// nothing to do on boards too big to solve).
+  /// Solves the opening positions before anyone joins (`AIPlayer.solveOpenings`); returns the seconds it took.
   func warmUp() -> Double {
     let start = clock()
-    let empty = Game(rules: rules)
-    guard let book = ai.book, book.perfectMoves(in: empty) != nil else { return clock() - start }
-    for move in empty.legalMoves {
-      var next = empty
-      try? next.play(move)
-      _ = book.perfectMoves(in: next)
-    }
+    ai.solveOpenings(of: rules)
     return clock() - start
   }
 
   // MARK: - Starting
 
   func listen(bind: String?, port: UInt16) throws(NetworkError) {
-    listeners = try Sockets.listen(bind: bind, port: port, backlog: BotHost.listenBacklog)
-    self.port = listeners.first.map(Sockets.localPort) ?? port
+    try door.listen(bind: bind, port: port, backlog: BotHost.listenBacklog)
     log.write("bot (\(level)) hosting \(rules) on \(bind ?? "*"):\(self.port)")
   }
 
-  /// Announces the bot on the LAN (state `waiting` for good: it always has room). Returns what to tell the
-  /// operator when that is impossible.
+  /// Announces the bot on the LAN. Returns what to tell the operator when that is impossible.
   func advertise() -> String? {
-    guard let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else { return nil }
-    let txt = ServiceTXT(
-      protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
-      fingerprint: identity.fingerprint.description, displayName: profile.name, bot: level.rawValue)
-    do {
-      advertiser = try Advertiser(name: profile.name, port: port, txt: txt)
+    do throws(BotAdvertisementProblem) {
+      advertisement = try BotAdvertisement(
+        name: profile.name, port: port, rules: rules, fingerprint: identity.fingerprint.description, level: level,
+        loop: loop, log: log)
       return nil
     } catch {
-      log.write("not advertised: \(error)")
-      return "\(error.message) Players can still join by address."
+      return error.message
     }
   }
 
@@ -155,12 +128,15 @@ final class BotHost {
       self.stopping = true
       if self.closing.count == 0 { self.loop.stop() }
     }
-    for fd in listeners { loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.acceptWaiting(on: fd) } }
-    if let fd = advertiser?.descriptor {
-      loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.processAdvertiser(say: say) }
+    for fd in door.listeners {
+      loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.acceptWaiting(on: fd) }
     }
+    advertisement?.watch(say: say)
     scheduleSweep()
-    loop.beforeEachWait { [unowned self] in self.watchListeners(now: self.clock()) }
+    loop.beforeEachWait { [unowned self] in
+      self.handshakesThisRound = 0
+      self.watchListeners(now: self.clock())
+    }
     loop.run()
   }
 
@@ -171,84 +147,63 @@ final class BotHost {
     }
   }
 
-  private func processAdvertiser(say: (String) -> Void) {
-    guard let advertiser, let fd = advertiser.descriptor else { return }
-    do {
-      for case .registered(let name) in try advertiser.process() {
-        log.write("advertised as \(name)")
-        say("Announced on the local network as \(name).")
-      }
-    } catch {
-      loop.unwatch(fd)
-      self.advertiser = nil
-      log.write("advertisement lost: \(error)")
-      say("\(error.message) Players can still join by address.")
-    }
-  }
-
-  /// Listeners are watched only while the bot may accept (see `PendingHandshakes`), so a full house does not
-  /// wake the loop for nothing.
+  /// Listeners are watched only while the bot may accept, so a full house does not wake the loop for nothing.
   private func watchListeners(now: Double) {
-    let open =
-      now >= acceptPausedUntil && pendingLimit.decide(pending: pending.count, oldest: oldestPending, now: now) != .wait
-    for fd in listeners { loop.setEvents(fd, open ? Int16(POLLIN) : 0) }
+    let open = door.isOpen(pending: links.pending.count, oldest: links.oldestPending, now: now)
+    for fd in door.listeners { loop.setEvents(fd, open ? Int16(POLLIN) : 0) }
   }
-
-  private var oldestPending: Double? { pending.first.flatMap { links[$0]?.acceptedAt } }
 
   private func acceptWaiting(on listener: Int32) {
     for _ in 0..<BotHost.acceptsPerRound {
       let now = clock()
-      let decision = pendingLimit.decide(pending: pending.count, oldest: oldestPending, now: now)
-      guard decision != .wait, now >= acceptPausedUntil else { return }
-      guard let (fd, peer) = Sockets.accept(listener) else {
-        if errno == EMFILE || errno == ENFILE {
-          log.write("out of file descriptors with \(links.count) connections: not accepting for a second")
-          acceptPausedUntil = now + 1
-        }
-        return
-      }
-      if decision == .dropOldestThenAccept, let oldest = pending.first, let link = links[oldest] {
+      guard
+        let entry = door.next(
+          on: listener, pending: links.pending.count, oldest: links.oldestPending, now: now,
+          tries: BotHost.acceptsPerRound)
+      else { return }
+      if entry.dropOldest, let oldest = links.pending.first, let link = links[oldest] {
         log.write(
-          "\(pending.count) connections are setting up TLS or have not said hello: dropping the oldest, \(link.connection.peerAddress)"
+          "\(links.pending.count) connections are setting up TLS or have not said hello: dropping the oldest, \(link.connection.peerAddress)"
         )
         close(link, gracefully: false)
       }
       // Answers go out at once: without this, a second small message (a rematch acceptance, then the bot's
       // first move) waits for the joiner's delayed ACK, up to 40 ms on Linux.
       var one: Int32 = 1
-      setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+      setsockopt(entry.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
       do {
-        let connection = try PeerConnection(fd: fd, context: context, peerAddress: peer)
+        let connection = try PeerConnection(fd: entry.fd, context: context, peerAddress: entry.peer)
         connection.closer = closing
-        let link = Link(connection: connection, acceptedAt: now)
-        link.slot = order.count
-        order.append(link)
-        links[fd] = link
-        pending.append(fd)
+        links.add(BotLink(connection: connection, acceptedAt: now))
+        let fd = entry.fd
         loop.watch(fd, events: Int16(POLLIN)) { [unowned self] revents in
           if let link = self.links[fd] { self.service(link, revents: revents) }
         }
       } catch {
-        log.write("cannot serve \(peer): \(error)")
-        Glibc.close(fd)
+        log.write("cannot serve \(entry.peer): \(error)")
+        door.left(entry.peer)
+        Glibc.close(entry.fd)
       }
     }
   }
 
-  private func service(_ link: Link, revents: Int16) {
+  private func service(_ link: BotLink, revents: Int16) {
+    if !link.connection.isSecured {
+      guard handshakesThisRound < BotHost.handshakesPerRound else { return }
+      handshakesThisRound += 1
+    }
     if revents & Int16(POLLOUT) != 0 { link.connection.flush() }
     if revents & Int16(POLLIN | POLLHUP | POLLERR | POLLNVAL) != 0 { read(link) }
     watch(link)
   }
 
-  private func watch(_ link: Link) {
+  private func watch(_ link: BotLink) {
     guard !link.connection.isClosed else { return }
     let events = POLLIN | (link.connection.wantsWrite ? POLLOUT : 0)
     loop.setEvents(link.connection.fd, Int16(events))
   }
 
-  private func read(_ link: Link) {
+  private func read(_ link: BotLink) {
     let arrivals: [PeerConnection.Arrival]
     do {
       arrivals = try link.connection.readable()
@@ -272,27 +227,23 @@ final class BotHost {
     }
   }
 
-  private func secured(_ link: Link, now: Double) {
-    let admission = BotAdmission.decide(link.connection.tls.trustDecision, botName: profile.name)
+  private func secured(_ link: BotLink, now: Double) {
+    var admission = BotAdmission.decide(link.connection.tls.trustDecision, botName: profile.name)
+    let peer = link.connection.peerAddress
+    if case .letIn(remember: true) = admission, let refusal = door.limits.newKey(from: peer, now: now) {
+      admission = .refuse("\(profile.name): \(refusal)", reason: .busy)
+    }
     link.admission = admission
-    let ai = self.ai
-    var seat = BotSeat(
-      // The bot keeps no game to resume, so it keeps no messages to send again either (they were a third of
-      // its memory per game).
-      configuration: .init(
-        role: .host, name: profile.name, software: CommandLineParser.version, rules: rules, resendLimit: 0),
-      level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },
-      sha256: Digest.sha256, now: now,
-      chooseMove: { game in
-        var random = SystemRandomNumberGenerator()
-        return ai.chooseMove(in: game, using: &random)
-      })
+    let key = link.connection.tls.peerCertificate?.fingerprint.description ?? peer
+    var seat = BotSeat.practice(
+      name: profile.name, level: level, rules: rules, ai: ai, admission: admission, now: now,
+      mayStartGame: { [unowned self] now in self.door.limits.game(key: key, from: peer, now: now) })
     let reaction = seat.start(now: now)
     link.seat = seat
     react(link, reaction)
   }
 
-  private func react(_ link: Link, _ reaction: BotReaction) {
+  private func react(_ link: BotLink, _ reaction: BotReaction) {
     let connection = link.connection
     for message in reaction.messages {
       do {
@@ -302,9 +253,7 @@ final class BotHost {
       }
     }
     // Said hello: no longer pending (the handshake and hello deadline is behind it).
-    if link.seat?.session.peerName != nil, let index = pending.firstIndex(of: connection.fd) {
-      pending.remove(at: index)
-    }
+    if link.saidHello { links.saidHello(link) }
     if connection.queuedBytes > BotHost.outboxLimit {
       log.write("\(connection.peerAddress): \(connection.queuedBytes) bytes it does not read: closed")
       close(link, gracefully: false)
@@ -315,26 +264,11 @@ final class BotHost {
       playersLetIn += 1
       if case .letIn(remember: true) = link.admission, let certificate { remember(certificate) }
     }
-    if !reaction.games.isEmpty {
-      // Logged by the name trust was decided on (a known key's known name), with the claimed one beside it.
-      let claimed = link.seat?.session.peerName?.unsanitised ?? "?"
-      let decided = ShownName.decided(connection.tls.trustDecision, certificate: certificate) { nil }
-      let peer = BotGameRecord.Peer(
-        name: decided ?? claimed, fingerprint: certificate?.fingerprint.description ?? "?",
-        address: connection.peerAddress, claimed: decided.map { $0 == claimed ? nil : claimed } ?? nil)
-      for game in reaction.games {
-        if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
-        log.write(game.logLine(peer: peer))
-        if var record = game.record, let collection {
-          record.addKeys(bot: identity.publicKeyBase64, peer: certificate?.publicKeyBase64, botMark: game.botMark)
-          record.date = RecordOfGame.today()
-          signAndSend(&record, game: game.number, botMark: game.botMark, on: connection)
-          collection.append(record, day: record.date)
-        }
-      }
-    }
+    reports.report(reaction.games, seat: link.seat, on: connection)
     if let end = reaction.end {
-      if case .refuse(let text) = link.admission {
+      if case .refuse(let text, _) = link.admission {
+        log.write("refused \(certificate?.commonName ?? "?") at \(connection.peerAddress): \(text)")
+      } else if let text = link.seat?.refusedText {
         log.write("refused \(certificate?.commonName ?? "?") at \(connection.peerAddress): \(text)")
       } else {
         log.write("\(connection.peerAddress): session ended: \(end)")
@@ -343,39 +277,18 @@ final class BotHost {
     }
   }
 
-  /// Signs the bot's record and sends the signature, as a host does (docs/PROTOCOL.md rule 12), so the joiner's
-  /// record carries it; the joiner's answer is not waited for (the day's collection is only appended to).
-  private func signAndSend(_ record: inout GameRecord, game: Int, botMark: Mark, on connection: PeerConnection) {
-    guard let signature = try? identity.sign(record.signedBytes) else { return }
-    record.setSignature(RecordBase64.encode(signature), of: botMark)
-    guard !connection.isClosed, let number = UInt16(exactly: game) else { return }
-    try? connection.send(.recordSignature(game: number, date: record.date, signature: signature))
-  }
-
-  /// A new peer let in by --accept-new is remembered like one a player accepted, and the context is made
-  /// again so its next connection is judged as known (and a later change of its key is caught).
+  /// A new peer let in by --accept-new is remembered like one a player accepted: its next connection is judged
+  /// as known (and a later change of its key is caught).
   private func remember(_ certificate: PeerCertificate) {
-    guard remembered.insert(certificate.fingerprint).inserted else { return }
-    do {
-      try profile.remember(name: certificate.commonName, fingerprint: certificate.fingerprint)
-      context = try profile.tlsContext(.server, identity: identity, options: options, expectedHost: nil)
-      log.write("remembered new peer \(certificate.commonName) \(certificate.fingerprint)")
-    } catch {
-      log.write("could not remember \(certificate.commonName): \(error)")
-    }
+    guard let newPeers, newPeers.remember(name: certificate.commonName, fingerprint: certificate.fingerprint)
+    else { return }
+    log.write("remembered new peer \(certificate.commonName) \(certificate.fingerprint)")
   }
 
-  private func close(_ link: Link, gracefully: Bool = true) {
+  private func close(_ link: BotLink, gracefully: Bool = true) {
     let fd = link.connection.fd
     loop.unwatch(fd)
-    if links.removeValue(forKey: fd) != nil {
-      let last = order.removeLast()
-      if link.slot < order.count {
-        order[link.slot] = last
-        last.slot = link.slot
-      }
-    }
-    if let index = pending.firstIndex(of: fd) { pending.remove(at: index) }
+    if links.remove(link) { door.left(link.connection.peerAddress) }
     link.connection.close(gracefully: gracefully)
     if closing.contains(fd) { linger(fd) }
   }
@@ -398,12 +311,8 @@ final class BotHost {
 
   /// Handshake deadlines, heartbeats and silences, for the next slice of the connections.
   private func sweep(now: Double) {
-    let slice = (order.count + BotHost.sweepSlices - 1) / BotHost.sweepSlices
-    for _ in 0..<slice where !order.isEmpty {
-      if sweepCursor >= order.count { sweepCursor = 0 }
-      let link = order[sweepCursor]
-      sweepCursor += 1
-      if !link.connection.isSecured || link.seat?.session.peerName == nil {
+    for link in links.nextSlice(of: BotHost.sweepSlices) where !link.connection.isClosed {
+      if !link.saidHello {
         if now - link.acceptedAt >= BotHost.handshakeTimeout {
           let missing = link.connection.isSecured ? "hello" : "TLS handshake"
           log.write("\(link.connection.peerAddress): no \(missing) within \(Int(BotHost.handshakeTimeout)) s")
@@ -420,22 +329,19 @@ final class BotHost {
   static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
   private func shutDown(say: (String) -> Void) {
-    advertiser?.cancel()
-    advertiser = nil
+    advertisement?.cancel()
+    advertisement = nil
     let now = clock()
     var told = 0
-    for link in links.values where !link.connection.isClosed {
+    for link in links.all where !link.connection.isClosed {
       if let reaction = link.seat?.shutDown(now: now), !reaction.messages.isEmpty {
         told += 1
         react(link, reaction)
       }
       if !link.connection.isClosed { close(link, gracefully: link.connection.isSecured) }
     }
-    for fd in listeners {
-      loop.unwatch(fd)
-      Glibc.close(fd)
-    }
-    listeners = []
+    for fd in door.listeners { loop.unwatch(fd) }
+    door.close()
     let summary =
       "said goodbye to \(BotHost.count(told, "player")); \(BotHost.count(gamesPlayed, "game")) played to the end, "
       + "\(BotHost.count(playersLetIn, "player")) let in"

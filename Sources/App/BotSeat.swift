@@ -9,8 +9,8 @@ enum BotAdmission: Equatable {
   /// Play; `remember` when the peer is new and was accepted by `--accept-new` (so a later change of its key
   /// is caught, as for a peer a player accepted).
   case letIn(remember: Bool)
-  /// Say why, with `RefusalReason.untrusted`, and close.
-  case refuse(String)
+  /// Say why, with `reason` (`untrusted`; `busy` for a joiner over a limit), and close.
+  case refuse(String, reason: RefusalReason = .untrusted)
 
   /// The admission for a joiner whose certificate got `decision` from a bot called `botName`.
   static func decide(_ decision: TrustDecision?, botName: String) -> BotAdmission {
@@ -57,6 +57,13 @@ struct BotSeat {
   let level: AILevel
   private let admission: BotAdmission
   private let chooseMove: (Game) -> Position?
+  /// Asked before each game starts (the first one and every rematch): nil lets it start and counts it, a
+  /// refusal says how long until one may (the host's `SourceLimits`, per key and per address).
+  private let mayStartGame: (Double) -> SourceLimits.Refusal?
+  /// Why the joiner was turned away at hello for being over the game limit (for the log).
+  private(set) var refusedText: String?
+  /// The joiner offered a rematch over the game limit: it is accepted on a tick once the limit allows.
+  private var rematchWaiting = false
   /// When the game in progress began (nil between games).
   private var gameStartedAt: Double?
   private var answeredChat = false
@@ -75,14 +82,33 @@ struct BotSeat {
 
   init(
     configuration: NetSession.Configuration, level: AILevel, admission: BotAdmission, coinBytes: [UInt8],
-    sha256: @escaping @Sendable ([UInt8]) -> [UInt8], now: Double, chooseMove: @escaping (Game) -> Position?
+    sha256: @escaping @Sendable ([UInt8]) -> [UInt8], now: Double, chooseMove: @escaping (Game) -> Position?,
+    mayStartGame: @escaping (Double) -> SourceLimits.Refusal? = { _ in nil }
   ) {
     session = NetSession(configuration: configuration, coinBytes: coinBytes, sha256: sha256, now: now)
     botName = configuration.name
     self.level = level
     self.admission = admission
     self.chooseMove = chooseMove
+    self.mayStartGame = mayStartGame
     lastProgress = now
+  }
+
+  /// The seat of a joiner just secured at a bot called `name`: random coin bytes, `ai`'s moves, no messages
+  /// kept to send again (the bot keeps no game to resume; they were a third of its memory per game).
+  static func practice(
+    name: String, level: AILevel, rules: Rules, ai: AIPlayer, admission: BotAdmission, now: Double,
+    mayStartGame: @escaping (Double) -> SourceLimits.Refusal?
+  ) -> BotSeat {
+    BotSeat(
+      configuration: .init(role: .host, name: name, software: CommandLineParser.version, rules: rules, resendLimit: 0),
+      level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },
+      sha256: Digest.sha256, now: now,
+      chooseMove: { game in
+        var random = SystemRandomNumberGenerator()
+        return ai.chooseMove(in: game, using: &random)
+      },
+      mayStartGame: mayStartGame)
   }
 
   /// Says hello (once the connection is secured).
@@ -113,9 +139,15 @@ struct BotSeat {
       reaction.end = .localQuit
       return reaction
     }
+    var reaction = BotReaction()
+    if rematchWaiting, !session.isClosed, !saidGoodbye, mayStartGame(now) == nil {
+      rematchWaiting = false
+      reaction += absorb((try? session.offerRematch(now: now)) ?? [], now: now)
+    }
     // A drop found by the tick is the joiner's silence.
     let silence = SessionEnd.peerVanished(seconds: Int(session.configuration.silenceLimit.rounded()))
-    return absorb(session.tick(now: now), now: now, dropped: silence)
+    reaction += absorb(session.tick(now: now), now: now, dropped: silence)
+    return reaction
   }
 
   /// The host is stopping: say goodbye with `ByeReason.shuttingDown` and end (a game in progress is recorded
@@ -142,10 +174,15 @@ struct BotSeat {
       case .peerHello:
         switch admission {
         case .letIn:
+          if let refusal = mayStartGame(now) {
+            refusedText = "\(botName): \(refusal)"
+            reaction += absorb(session.decline(.busy, text: "\(botName): \(refusal)", now: now), now: now)
+            continue
+          }
           reaction.admitted = true
           reaction += absorb(session.accept(now: now), now: now)
-        case .refuse(let text):
-          reaction += absorb(session.decline(.untrusted, text: text, now: now), now: now)
+        case .refuse(let text, let reason):
+          reaction += absorb(session.decline(reason, text: text, now: now), now: now)
         }
       case .gameStarted:
         gameStartedAt = now
@@ -160,6 +197,13 @@ struct BotSeat {
         // A refusal (the session is ending) leaves nothing to answer.
         reaction += absorb((try? session.chat(chatReply, now: now)) ?? [], now: now)
       case .rematchOffered:
+        if let refusal = mayStartGame(now) {
+          // Accepted later, on a tick: the joiner is told why it waits (a peer looping resign and rematch is
+          // slowed to the limit; an honest one waits a few seconds at most).
+          rematchWaiting = true
+          reaction += absorb((try? session.chat("\(botName): \(refusal)", now: now)) ?? [], now: now)
+          continue
+        }
         reaction += absorb((try? session.offerRematch(now: now)) ?? [], now: now)
       case .gameEnded(let result):
         reaction.games += finishedGame(result, now: now)

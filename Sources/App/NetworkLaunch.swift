@@ -33,7 +33,9 @@ enum NetworkLaunch {
     // Every connection is judged against the known peers: a file that does not load would turn every joiner
     // away (or fail the join) later, so it is reported now, before anyone connects.
     do {
-      _ = try profile.knownPeers()
+      if let line = try profile.knownPeers().droppedTornLine {
+        writeError("tictactoe: warning: \(profile.knownPeersPath):\(line): a line cut short was left out\n")
+      }
     } catch {
       writeError("tictactoe: \(error)\n")
       return ExitStatus.badFile

@@ -146,13 +146,17 @@ public struct Profile {
 
   /// A TLS context for `role` presenting `identity` and judging the peer by `options` against the known peers
   /// as they are now on disk (`expectedHost`: the name a CA-issued certificate must carry, for a joiner).
-  /// `boundAddress`: a joiner's host as typed, to which first-use trust binds the host's key.
+  /// `boundAddress`: a joiner's host as typed, to which first-use trust binds the host's key. `shared`: known
+  /// peers a caller keeps in memory and changes while the context serves (the bot), instead of the file's.
   public func tlsContext(
-    _ role: TLSRole, identity: Identity, options: NetworkOptions, expectedHost: String?, boundAddress: String? = nil
+    _ role: TLSRole, identity: Identity, options: NetworkOptions, expectedHost: String?, boundAddress: String? = nil,
+    shared: SharedKnownPeers? = nil
   ) throws -> TLSContext {
     var trust = try options.trust(
-      knownPeers: try knownPeers(), knownPeersPath: knownPeersPath, expectedHost: expectedHost)
+      knownPeers: shared == nil ? try knownPeers() : KnownPeers(), knownPeersPath: knownPeersPath,
+      expectedHost: expectedHost)
     trust.boundAddress = boundAddress
+    trust.sharedKnownPeers = shared
     return try TLSContext(role: role, identity: identity, options: trust)
   }
 

@@ -45,6 +45,13 @@ public enum SettingsFile {
       case "map_port":
         guard value == "yes" || value == "no" else { throw fail("map_port must be yes or no, found \"\(value)\"") }
         settings.mapPort = value == "yes"
+      case "deny", "limits_exempt":
+        do throws(DenyList.EntryError) {
+          let list = try DenyList(parsing: value)
+          if key == "deny" { settings.deny = list.setting } else { settings.limitsExempt = list.setting }
+        } catch {
+          throw fail("\(key): \(error.reason)")
+        }
       default:
         // Unknown keys are kept for a later version's sake and otherwise ignored.
         continue
@@ -66,6 +73,8 @@ public enum SettingsFile {
     records = \(settings.records ? "on" : "off")
     \(settings.name.map { "name = \($0)\n" } ?? "")\(settings.mapPort.map { "map_port = \($0 ? "yes" : "no")\n" } ?? "")
     """
+      + (settings.deny.map { "deny = \($0)\n" } ?? "")
+      + (settings.limitsExempt.map { "limits_exempt = \($0)\n" } ?? "")
   }
 
   /// The saved settings; defaults when there is no file yet; an error naming the line when it is corrupt.

@@ -31,7 +31,12 @@ enum Base64 {
   /// Decodes padded or unpadded base64; nil when a character is outside the alphabet,
   /// padding is misplaced, or the length is impossible.
   static func decode(_ text: String) -> [UInt8]? {
-    var symbols = Array(text.utf8)
+    decode(symbols: Array(text.utf8))
+  }
+
+  /// Decodes the base64 characters `symbols` (padded or not).
+  static func decode(symbols text: [UInt8]) -> [UInt8]? {
+    var symbols = text
     var padding = 0
     while symbols.last == UInt8(ascii: "=") {
       symbols.removeLast()

@@ -40,8 +40,8 @@ enum FileSystem {
     }
   }
 
-  /// The whole file, or nil when it does not exist.
-  static func read(_ path: String) throws(SecurityError) -> [UInt8]? {
+  /// The whole file, or nil when it does not exist; refused past `limit` bytes.
+  static func read(_ path: String, limit: Int = 16 << 20) throws(SecurityError) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     if descriptor < 0 {
       if errno == ENOENT { return nil }
@@ -58,8 +58,8 @@ enum FileSystem {
       }
       if count == 0 { break }
       contents.append(contentsOf: chunk[0..<count])
-      if contents.count > 16 << 20 {
-        throw SecurityError.unreadableFile(path: path, reason: "the file is larger than 16 MiB")
+      if contents.count > limit {
+        throw SecurityError.unreadableFile(path: path, reason: "the file is larger than \(limit >> 20) MiB")
       }
     }
     return contents
@@ -100,6 +100,35 @@ enum FileSystem {
     if folderDescriptor >= 0 {
       fsync(folderDescriptor)
       close(folderDescriptor)
+    }
+  }
+
+  /// Appends `bytes` to `path` (created with `mode` if missing) and makes them durable. If the file does not end
+  /// with a newline (a line cut short by a writer that was killed), one is written first, so the cut line stays
+  /// alone on its line. `O_APPEND`: writers in other processes cannot interleave within one write.
+  static func append(_ path: String, bytes: [UInt8], mode: mode_t) throws(SecurityError) {
+    let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode)
+    guard descriptor >= 0 else { throw SecurityError.unwritableFile(path: path, reason: describeErrno()) }
+    defer { close(descriptor) }
+    var payload = bytes
+    var info = stat()
+    if fstat(descriptor, &info) == 0, info.st_size > 0 {
+      var last: UInt8 = 0
+      if pread(descriptor, &last, 1, info.st_size - 1) == 1, last != UInt8(ascii: "\n") {
+        payload.insert(UInt8(ascii: "\n"), at: 0)
+      }
+    }
+    var offset = 0
+    while offset < payload.count {
+      let count = payload[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw SecurityError.unwritableFile(path: path, reason: describeErrno())
+      }
+      offset += count
+    }
+    if fsync(descriptor) != 0 {
+      throw SecurityError.unwritableFile(path: path, reason: "fsync failed: \(describeErrno())")
     }
   }
 

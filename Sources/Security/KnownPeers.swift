@@ -16,30 +16,105 @@ public struct KnownPeers: Sendable, Equatable {
     case peer(name: String, fingerprint: Fingerprint, added: CalendarDay, addresses: [String] = [])
   }
 
+  /// Changed only through `append`, `reindex` after a change, or `bind` (which keeps the index itself).
   private(set) var lines: [Line]
+  /// Where each key, name and address is (line indices, in file order), so a lookup among 100,000 peers does
+  /// not go through every line: the trust decision looks up every joiner.
+  private var index = Index()
+
+  /// The first line of each key and of each address (a bot's file has one line per key; a joiner's few lines
+  /// are searched in order for the rest).
+  private struct Index: Sendable {
+    var byFingerprint: [Fingerprint: Int] = [:]
+    var byAddress: [String: Int] = [:]
+
+    mutating func insert(_ line: Line, at position: Int) {
+      guard case .peer(_, let fingerprint, _, let addresses) = line else { return }
+      if byFingerprint[fingerprint] == nil { byFingerprint[fingerprint] = position }
+      for address in addresses where byAddress[address] == nil { byAddress[address] = position }
+    }
+  }
+
+  /// The line of the last load that was cut short and dropped: the file did not end with a newline and its
+  /// last line did not read as an entry, as when a program is killed while appending it. Nil when none was.
+  public private(set) var droppedTornLine: Int?
 
   /// No peers.
   public init() {
     lines = []
   }
 
+  public static func == (left: KnownPeers, right: KnownPeers) -> Bool { left.lines == right.lines }
+
+  private mutating func append(_ line: Line) {
+    lines.append(line)
+    index.insert(line, at: lines.count - 1)
+  }
+
+  private mutating func reindex() {
+    index = Index()
+    for (position, line) in lines.enumerated() { index.insert(line, at: position) }
+  }
+
+  private func entry(at position: Int) -> KnownPeer? {
+    guard case .peer(let name, let fingerprint, let added, let addresses) = lines[position] else { return nil }
+    return KnownPeer(name: name, fingerprint: fingerprint, added: added, line: position + 1, addresses: addresses)
+  }
+
+  /// The entries whose line matches, in file order, without making the others.
+  private func entries(where matches: (String, Fingerprint) -> Bool) -> [KnownPeer] {
+    lines.indices.compactMap { position in
+      guard case .peer(let name, let fingerprint, _, _) = lines[position], matches(name, fingerprint) else {
+        return nil
+      }
+      return entry(at: position)
+    }
+  }
+
   /// Parses the file's text. `path` is only used in error messages.
   public static func parse(_ text: String, path: String) throws(KnownPeersError) -> KnownPeers {
     var peers = KnownPeers()
-    var rawLines = Array(text.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    try parse(bytes: Array(text.utf8), path: path, into: &peers)
+    return peers
+  }
+
+  /// Parses the file's bytes. A last line without its newline that is not valid UTF-8 or not an entry was cut
+  /// short by a writer that was killed: it is dropped (`droppedTornLine`); any other bad line is refused.
+  public static func parse(bytes: [UInt8], path: String) throws(KnownPeersError) -> KnownPeers {
+    var peers = KnownPeers()
+    try parse(bytes: bytes, path: path, into: &peers)
+    return peers
+  }
+
+  private static func parse(bytes text: [UInt8], path: String, into peers: inout KnownPeers) throws(KnownPeersError) {
+    var rawLines = text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    let torn = rawLines.last?.isEmpty == false
     if rawLines.last?.isEmpty == true { rawLines.removeLast() }
+    peers.lines.reserveCapacity(rawLines.count)
+    // Most lines of a big file were added on few days: each date is read once.
+    var dates: [ArraySlice<UInt8>: CalendarDay] = [:]
     for (index, rawLine) in rawLines.enumerated() {
-      var bytes = Array(rawLine)
+      var bytes = rawLine[...]
       // CRLF files: drop every carriage return at the end, so a rendered file reads back the same.
       while bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-      let line = String(decoding: bytes, as: UTF8.self)
+      let last = torn && index == rawLines.count - 1
+      guard String(validating: bytes, as: UTF8.self) != nil else {
+        if last {
+          peers.droppedTornLine = index + 1
+          break
+        }
+        throw KnownPeersError.malformed(path: path, line: index + 1, reason: "the line is not valid UTF-8 text")
+      }
       do {
-        peers.lines.append(try parseLine(line))
+        peers.append(try parseLine(bytes, dates: &dates))
       } catch {
+        if last {
+          peers.droppedTornLine = index + 1
+          break
+        }
         throw KnownPeersError.malformed(path: path, line: index + 1, reason: error.reason)
       }
     }
-    return peers
   }
 
   /// The text of the file, ending with a newline unless it is empty.
@@ -68,13 +143,16 @@ public struct KnownPeers: Sendable, Equatable {
 
   /// The first entry for `name`.
   public func lookup(name: String) -> KnownPeer? {
-    entries.first { $0.name == name }
+    entries { known, _ in known == name }.first
   }
 
   /// Every entry for `name`.
   public func entries(named name: String) -> [KnownPeer] {
-    entries.filter { $0.name == name }
+    entries { known, _ in known == name }
   }
+
+  /// How many peers there are.
+  public var count: Int { lines.reduce(0) { if case .peer = $1 { $0 + 1 } else { $0 } } }
 
   /// The entries whose name looks like `name` to a person: the same after case folding and without
   /// whitespace and invisible, bidirectional or control characters ("Alice", "alice\u{200B}", "a lice").
@@ -95,7 +173,14 @@ public struct KnownPeers: Sendable, Equatable {
 
   /// The first entry with `fingerprint`.
   public func lookup(fingerprint: Fingerprint) -> KnownPeer? {
-    entries.first { $0.fingerprint == fingerprint }
+    index.byFingerprint[fingerprint].flatMap(entry(at:))
+  }
+
+  /// Whether `name` → `fingerprint` is an entry.
+  public func contains(name: String, fingerprint: Fingerprint) -> Bool {
+    guard let first = index.byFingerprint[fingerprint] else { return false }
+    if case .peer(name, _, _, _) = lines[first] { return true }
+    return lines[first...].contains { if case .peer(name, fingerprint, _, _) = $0 { true } else { false } }
   }
 
   /// A copy with `name` → `fingerprint` appended (unchanged if that exact pair is known).
@@ -108,24 +193,25 @@ public struct KnownPeers: Sendable, Equatable {
   /// Appends `name` → `fingerprint` unless that exact pair is already known; `address` (where it was met as
   /// a host) is added to the entry for the key.
   public mutating func add(name: String, fingerprint: Fingerprint, date: CalendarDay, address: String? = nil) {
-    if !entries.contains(where: { $0.name == name && $0.fingerprint == fingerprint }) {
-      lines.append(.peer(name: name, fingerprint: fingerprint, added: date))
+    if !contains(name: name, fingerprint: fingerprint) {
+      append(.peer(name: name, fingerprint: fingerprint, added: date))
     }
     if let address { bind(fingerprint, to: address) }
   }
 
   /// Records that the key `fingerprint` was met as a host at `address` (on its first entry).
   public mutating func bind(_ fingerprint: Fingerprint, to address: String) {
-    guard let index = lines.firstIndex(where: { if case .peer(_, fingerprint, _, _) = $0 { true } else { false } }),
-      case .peer(let name, _, let added, var addresses) = lines[index], !addresses.contains(address)
+    guard let position = index.byFingerprint[fingerprint],
+      case .peer(let name, _, let added, var addresses) = lines[position], !addresses.contains(address)
     else { return }
     addresses.append(address)
-    lines[index] = .peer(name: name, fingerprint: fingerprint, added: added, addresses: addresses)
+    lines[position] = .peer(name: name, fingerprint: fingerprint, added: added, addresses: addresses)
+    if (index.byAddress[address] ?? Int.max) > position { index.byAddress[address] = position }
   }
 
   /// The entry whose key was met as a host at `address`.
   public func lookup(address: String) -> KnownPeer? {
-    entries.first { $0.addresses.contains(address) }
+    index.byAddress[address].flatMap(entry(at:))
   }
 
   /// A copy without the entries whose name is `nameOrFingerprint`, or whose fingerprint it
@@ -150,6 +236,7 @@ public struct KnownPeers: Sendable, Equatable {
       lines[index] = .peer(name: newName, fingerprint: known, added: added, addresses: addresses)
       renamed += 1
     }
+    if renamed > 0 { reindex() }
     return renamed
   }
 
@@ -162,6 +249,7 @@ public struct KnownPeers: Sendable, Equatable {
       guard case .peer(let name, let known, _, _) = line else { return false }
       return name == nameOrFingerprint || known == fingerprint
     }
+    if lines.count != before { reindex() }
     return before - lines.count
   }
 
@@ -172,29 +260,45 @@ public struct KnownPeers: Sendable, Equatable {
     let reason: String
   }
 
-  private static func parseLine(_ line: String) throws(LineError) -> Line {
-    let trimmed = line.trimmingASCIIWhitespace()
-    if trimmed.isEmpty || trimmed.hasPrefix("#") { return .text(line) }
-    let fields = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
+  /// Parses one line (valid UTF-8, without its line end), working on its bytes: a big file is mostly these.
+  private static func parseLine(_ line: ArraySlice<UInt8>, dates: inout [ArraySlice<UInt8>: CalendarDay])
+    throws(LineError) -> Line
+  {
+    let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    guard let first = line.firstIndex(where: { !isSpace($0) }), let end = line.lastIndex(where: { !isSpace($0) }),
+      line[first] != UInt8(ascii: "#")
+    else { return .text(String(decoding: line, as: UTF8.self)) }
+    let fields = line[first...end].split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+    let text = { (field: ArraySlice<UInt8>) in String(decoding: field, as: UTF8.self) }
     guard fields.count >= 3 else {
       throw LineError(reason: "expected 3 fields (name, fingerprint, date) but found \(fields.count)")
     }
     var addresses: [String] = []
     for field in fields.dropFirst(3) {
-      guard field.hasPrefix("at="), field.count > 3 else {
+      guard field.starts(with: Array("at=".utf8)), field.count > 3 else {
         throw LineError(
-          reason: "expected name, fingerprint, date and at=ADDRESS fields, but found \"\(field)\" after the date")
+          reason: "expected name, fingerprint, date and at=ADDRESS fields, but found \"\(text(field))\" after the date")
       }
-      addresses.append(try unescape(String(field.dropFirst(3))))
+      addresses.append(try unescape(text(field.dropFirst(3))))
     }
-    let name = try unescape(String(fields[0]))
-    guard let fingerprint = Fingerprint(parsing: String(fields[1])) else {
-      throw LineError(reason: "\"\(fields[1])\" is not a fingerprint of the form SHA256:<43 base64 characters>")
+    let name = fields[0].contains(UInt8(ascii: "%")) ? try unescape(text(fields[0])) : text(fields[0])
+    guard let fingerprint = fingerprint(fields[1]) else {
+      throw LineError(reason: "\"\(text(fields[1]))\" is not a fingerprint of the form SHA256:<43 base64 characters>")
     }
-    guard let added = CalendarDay(parsing: String(fields[2])) else {
-      throw LineError(reason: "\"\(fields[2])\" is not a date of the form YYYY-MM-DD")
+    guard let added = dates[fields[2]] ?? CalendarDay(parsing: text(fields[2])) else {
+      throw LineError(reason: "\"\(text(fields[2]))\" is not a date of the form YYYY-MM-DD")
     }
+    if dates.count < 10_000 { dates[fields[2]] = added }
     return .peer(name: name, fingerprint: fingerprint, added: added, addresses: addresses)
+  }
+
+  /// `SHA256:` and 43 base64 characters, read from the bytes (as `Fingerprint(parsing:)` reads the text).
+  private static func fingerprint(_ field: ArraySlice<UInt8>) -> Fingerprint? {
+    let prefix = Array(Fingerprint.prefix.utf8)
+    guard field.starts(with: prefix), let bytes = Base64.decode(symbols: Array(field.dropFirst(prefix.count))) else {
+      return nil
+    }
+    return Fingerprint(bytes: bytes)
   }
 
   /// The name as written in the file (an empty name is written `%00`).

@@ -1,6 +1,8 @@
-/// The known-peers file on disk: read it, and replace it atomically with mode 0600.
+/// The known-peers file on disk: read it, append to it, and replace it atomically with mode 0600.
 public struct KnownPeersFile: Sendable {
   public let path: String
+  /// The largest file read (about three million peers): a bot that lets everyone in must still start.
+  public static let sizeLimit = 256 << 20
 
   public init(path: String) {
     self.path = path
@@ -13,7 +15,7 @@ public struct KnownPeersFile: Sendable {
     }
     let bytes: [UInt8]?
     do {
-      bytes = try FileSystem.read(path)
+      bytes = try FileSystem.read(path, limit: KnownPeersFile.sizeLimit)
     } catch {
       if case .unreadableFile(_, let reason) = error {
         throw KnownPeersError.unreadable(path: path, reason: reason)
@@ -21,13 +23,22 @@ public struct KnownPeersFile: Sendable {
       throw KnownPeersError.unreadable(path: path, reason: error.description)
     }
     guard let bytes else { return KnownPeers() }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-      // Decoding would replace the bad bytes, and the next save would write that back over the player's line.
-      let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-      let bad = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0
-      throw KnownPeersError.malformed(path: path, line: bad + 1, reason: "the line is not valid UTF-8 text")
+    // Each line is checked as UTF-8 on its own: decoding would replace bad bytes, and the next save would
+    // write that back over the player's line.
+    return try KnownPeers.parse(bytes: bytes, path: path)
+  }
+
+  /// Appends `entries` as lines, with one fsync (creating a missing parent directory as 0700): what a bot
+  /// that lets new players in does instead of rewriting the whole file for each.
+  public func append(_ entries: [(name: String, fingerprint: Fingerprint, added: CalendarDay)]) throws(SecurityError) {
+    guard !entries.isEmpty else { return }
+    let folder = FileSystem.directory(of: path)
+    if !FileSystem.exists(folder) {
+      try FileSystem.ensurePrivateDirectory(folder, tighten: false)
     }
-    return try KnownPeers.parse(text, path: path)
+    var text = ""
+    for entry in entries { text += "\(KnownPeers.escape(entry.name)) \(entry.fingerprint) \(entry.added)\n" }
+    try FileSystem.append(path, bytes: Array(text.utf8), mode: 0o600)
   }
 
   /// Replaces the file with `peers` (creating a missing parent directory as 0700).

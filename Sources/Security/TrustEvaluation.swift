@@ -62,6 +62,10 @@ public final class TrustEvaluator: Sendable {
     verifier: CertificateAuthorityVerifier?, peerRole: TLSRole, keyDecides: Bool = false
   ) -> TrustDecision {
     let presented = peer.fingerprint
+    var options = options
+    if let shared = options.sharedKnownPeers, case .trustOnFirstUse(_, let file, let acceptNew) = options.policy {
+      options.policy = .trustOnFirstUse(known: shared.peers, file: file, acceptNew: acceptNew)
+    }
     switch options.policy {
     case .insecure:
       return .trusted(.insecure)

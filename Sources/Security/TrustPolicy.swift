@@ -26,6 +26,9 @@ public struct TrustOptions: Sendable, Equatable {
   /// host's key is bound to it, as OpenSSH binds host keys to the host name: another key there is KEY
   /// CHANGED whatever name it claims. Nil for a host, and for a LAN join (the advertised key decides).
   public var boundAddress: String?
+  /// With trust on first use: the known peers to judge by, as they are at each handshake, instead of the copy
+  /// in `policy` (a bot that adds players while it serves).
+  public var sharedKnownPeers: SharedKnownPeers?
 
   public init(policy: TrustPolicy, allowExpired: Bool = false, verifyName: Bool = true, boundAddress: String? = nil) {
     self.policy = policy

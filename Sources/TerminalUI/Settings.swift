@@ -18,6 +18,12 @@ public struct Settings: Sendable, Equatable {
   /// Whether hosting asks the router to open the port (UPnP, NAT-PMP, PCP); nil: not decided yet (the
   /// full-screen host offers it, and nothing else asks the router).
   public var mapPort: Bool?
+  /// Addresses and prefixes a host refuses (`deny = 203.0.113.0/24, 2001:db8::/32`), as the settings file
+  /// writes them; nil: none. Checked when the file is read.
+  public var deny: String?
+  /// Addresses the per-address limits do not apply to (`limits_exempt = 127.0.0.1, ::1`, the default);
+  /// `none` exempts nobody (for a host behind a tunnel, where every joiner seems to come from loopback).
+  public var limitsExempt: String?
 
   public init() {}
 

@@ -22,6 +22,9 @@ public final class PeerConnection {
   /// Where the peer is (for the log and the screen).
   public let peerAddress: String
   private var decoder = FrameDecoder()
+  private var unknownFrames = UnknownFrameLimit()
+  /// Seconds on a clock that never jumps, for the limit on unknown frames (a test gives its own).
+  public var clock: () -> Double = PeerConnection.monotonic
   private var outbox: [UInt8] = []
   public private(set) var isSecured = false
   public private(set) var isClosed = false
@@ -134,7 +137,13 @@ public final class PeerConnection {
     while true {
       do {
         guard let frame = try decoder.next() else { break }
-        if let message = try Message.decode(frame) { arrivals.append(.message(message)) }
+        if let message = try Message.decode(frame) {
+          arrivals.append(.message(message))
+        } else if !unknownFrames.admit(now: clock()) {
+          // Skipped by design, but a flood of them ends the connection like a malformed frame.
+          arrivals.append(.malformed(.unknownFlood(count: UnknownFrameLimit.burst, seconds: UnknownFrameLimit.window)))
+          break
+        }
       } catch {
         arrivals.append(.malformed(error))
         break
@@ -190,6 +199,12 @@ public final class PeerConnection {
       if outbox.isEmpty { shutdown(fd, Int32(SHUT_WR)) }
     }
     Glibc.close(fd)
+  }
+
+  @Sendable public static func monotonic() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
   }
 
   private func queueCiphertext() {

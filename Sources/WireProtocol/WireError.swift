@@ -10,6 +10,8 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
   case fieldTooLong(String, length: Int, maximum: Int)
   case badValue(String, reason: String)
   case endedMidFrame(pending: Int)
+  /// More frames of unknown types than `UnknownFrameLimit` allows.
+  case unknownFlood(count: Int, seconds: Double)
 
   /// A stable name for the failure, for logs and tests.
   public var code: String {
@@ -23,6 +25,7 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
     case .fieldTooLong: "wire.field-too-long"
     case .badValue: "wire.bad-value"
     case .endedMidFrame: "wire.ended-mid-frame"
+    case .unknownFlood: "wire.unknown-flood"
     }
   }
 
@@ -38,6 +41,8 @@ public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
     case .fieldTooLong(let name, let length, let maximum): "a \(name) of \(length) bytes (the limit is \(maximum))"
     case .badValue(let name, let reason): "a bad \(name): \(reason)"
     case .endedMidFrame(let pending): "the connection ended in the middle of a frame (\(pending) bytes)"
+    case .unknownFlood(let count, let seconds):
+      "more than \(count) frames of unknown types within \(seconds == 1 ? "a second" : "\(seconds) seconds")"
     }
   }
 

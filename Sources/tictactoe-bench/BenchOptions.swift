@@ -2,7 +2,7 @@
 struct BenchOptions: Equatable {
   /// The groups of figures, in table order.
   static let groups = [
-    "ai", "handshake", "round-trip", "memory", "idle", "first-frame", "discovery", "dead-peer", "junk", "bot",
+    "ai", "handshake", "round-trip", "memory", "idle", "first-frame", "discovery", "dead-peer", "junk", "bot", "abuse",
     "package",
   ]
   static let usage =

@@ -31,6 +31,10 @@ struct Benchmarks {
       progress("bot host under load")
       rows += try BotLoadBenchmark.rows(smoke: smoke)
     }
+    if options.wants("abuse") {
+      progress("bot host under abuse")
+      rows += try AbuseBenchmark.rows(smoke: smoke)
+    }
     if options.wants("package") { rows += try packageRows() }
     return rows
   }

@@ -116,7 +116,7 @@ enum BotLoadBenchmark {
 
   /// Starts the server with its files in `directory`; for the echo, also returns the key it presents (made
   /// here and left in `directory` with the client's pin).
-  private static func start(_ kind: LoadGenerator.Server, in directory: String, client: Identity) throws -> (
+  static func start(_ kind: LoadGenerator.Server, in directory: String, client: Identity) throws -> (
     ServerProcess, Fingerprint?
   ) {
     let executableDirectory = selfDirectory()

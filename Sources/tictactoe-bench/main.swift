@@ -33,6 +33,13 @@ if arguments.first == JunkConnections.probeArgument, arguments.count == 3, let p
   JunkConnections.run(port: port, count: count)
 }
 
+if arguments.first == AbuseClient.probeArgument, arguments.count >= 3,
+  let kind = AbuseClient.Kind(rawValue: arguments[1]),
+  let port = UInt16(arguments[2])
+{
+  AbuseClient.run(kind: kind, port: port, count: arguments.count > 3 ? Int(arguments[3]) : nil)
+}
+
 let options: BenchOptions
 do {
   options = try BenchOptions.parse(arguments)

@@ -58,7 +58,8 @@ private struct Table {
 
   init(
     level: AILevel = .perfect, rules: Rules = .standard, admission: BotAdmission = .letIn(remember: false),
-    seed: UInt64 = 1, chooseMove: ((Game) -> Position?)? = nil
+    seed: UInt64 = 1, chooseMove: ((Game) -> Position?)? = nil,
+    mayStartGame: @escaping (Double) -> SourceLimits.Refusal? = { _ in nil }
   ) {
     var random = SplitMix(seed: seed)
     let ai = AIPlayer(level: level, book: MoveBook())
@@ -66,7 +67,7 @@ private struct Table {
       configuration: .init(role: .host, name: "Robo", software: "test", rules: rules), level: level,
       admission: admission, coinBytes: (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed)) },
       sha256: Digest.sha256, now: now,
-      chooseMove: chooseMove ?? { game in ai.chooseMove(in: game, using: &random) })
+      chooseMove: chooseMove ?? { game in ai.chooseMove(in: game, using: &random) }, mayStartGame: mayStartGame)
     joiner = NetSession(
       configuration: .init(role: .joiner, name: "Joy", software: "test"),
       coinBytes: (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ Int(seed >> 3)) }, sha256: Digest.sha256,
@@ -289,7 +290,9 @@ private struct Table {
 
   @Test func aNewPeerWithoutAcceptNewIsToldHowToGetInWithinOneMessage() {
     let name = String(repeating: "é", count: 32)  // 64 bytes, the longest --name
-    guard case .refuse(let text) = BotAdmission.decide(.askUser(name: "bob", fingerprint: fingerprint), botName: name)
+    guard
+      case .refuse(let text, .untrusted) = BotAdmission.decide(
+        .askUser(name: "bob", fingerprint: fingerprint), botName: name)
     else {
       Issue.record("a new peer was let in without --accept-new")
       return
@@ -355,5 +358,61 @@ private struct Table {
     let limit = PendingHandshakes()
     #expect(limit.cap >= 256 && limit.patience >= 2)
     #expect(limit.decide(pending: 255, oldest: 0, now: 0.5) == .accept)
+  }
+}
+
+/// The host's limits as a seat sees them: one `SourceLimits` shared by every seat of the test.
+private final class SharedLimits {
+  var limits = SourceLimits(now: 0)
+  func game(key: String, from peer: String) -> (Double) -> SourceLimits.Refusal? {
+    { [self] now in limits.game(key: key, from: peer, now: now) }
+  }
+}
+
+@Suite struct BotGameLimitTests {
+  @Test func aJoinerLoopingResignAndRematchIsSlowedToTheLimitAndToldWhy() {
+    let shared = SharedLimits()
+    var table = Table(mayStartGame: shared.game(key: "K", from: "192.0.2.1:4000"))
+    let numbers = SourceLimits.Numbers()
+    var games = 1
+    // As fast as it can: resign, offer a rematch, for 60 virtual seconds with a tick every second.
+    let start = table.now
+    var rounds = 0
+    while table.now < start + 60 && table.botEnd == nil && rounds < 1000 {
+      rounds += 1
+      if table.joiner.phase == .playing {
+        table.joinerDoes { try $0.resign(now: $1) }
+        table.joinerDoes { try $0.offerRematch(now: $1) }
+        if table.joiner.phase == .playing { games += 1 }
+      } else {
+        table.now += 1
+        table.take(table.bot.tick(now: table.now))
+        table.pump()
+        if table.joiner.phase == .playing { games += 1 }
+      }
+    }
+    #expect(table.botEnd == nil)
+    #expect(games >= Int(numbers.gameBurst) && games <= Int(numbers.gameBurst + numbers.gamesPerMinute) + 1)
+    let told = table.joinerEvents.contains {
+      if case .chat(let text) = $0 { text.unsanitised.contains("too many games in a short time") } else { false }
+    }
+    #expect(told)
+  }
+
+  @Test func reconnectingDoesNotResetTheLimitAJoinerOverItIsTurnedAwayAsBusy() {
+    let shared = SharedLimits()
+    var first = Table(mayStartGame: shared.game(key: "K", from: "192.0.2.1:4000"))
+    for _ in 0..<Int(SourceLimits.Numbers().gameBurst) {
+      first.joinerDoes { try $0.resign(now: $1) }
+      first.joinerDoes { try $0.offerRematch(now: $1) }
+    }
+    // The same key again, from another port: no game, and told why.
+    let again = Table(mayStartGame: shared.game(key: "K", from: "192.0.2.1:4001"))
+    #expect(again.admitted == 0)
+    let refused = again.botSent.contains {
+      if case .refuse(.busy, let text) = $0 { text.contains("too many games") } else { false }
+    }
+    #expect(refused)
+    #expect(again.records.isEmpty)
   }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GameRecords
 import Security
 import Testing
+import WireProtocol
 
 /// `tictactoe host --bot`: the real binary serving several real joiners at once over loopback, its trust rules,
 /// its log, its DNS-SD advertisement and its clean stop on SIGTERM.
@@ -123,6 +124,77 @@ import Testing
       #expect(peer.signature == nil)
     }
     #expect(Set(records.map(\.white.name) + records.map(\.black.name)) == Set(names + ["robo"]))
+  }
+
+  /// Plays empty games as a hostile client does: once the first game began (after the coin toss), it resigns
+  /// and offers a rematch at once, again and again (a rematch starts without a toss). Returns how many games
+  /// began before the bot stopped starting them at once, and what it said then (a chat).
+  private func loopResignAndRematch(_ client: HostileClient) throws -> (games: Int, told: String?) {
+    guard client.next(where: { if case .coinCommit = $0 { true } else { false } }) != nil else { return (0, nil) }
+    try client.send(.coinShare(bytes: [UInt8](repeating: 5, count: Message.coinBytes)))
+    guard client.next(where: { if case .coinReveal = $0 { true } else { false } }) != nil else { return (0, nil) }
+    var games = 1
+    while games < 200 {
+      try client.send(.resign)
+      try client.send(.rematchOffer)
+      let answer = client.next(where: {
+        if case .rematchAccept = $0 { true } else if case .chat = $0 { true } else { false }
+      })
+      guard let answer else { return (games, nil) }
+      if case .chat(let text) = answer { return (games, text) }
+      games += 1
+    }
+    return (games, nil)
+  }
+
+  @Test func aClientLoopingResignAndRematchGetsItsBurstAndReconnectingDoesNotResetIt() throws {
+    let (root, environment) = try home("botrunner", discovery: false)
+    let (bot, port) = try bot(environment, ["--accept-new"])
+    defer { bot.signal(SIGTERM) }
+    let identity = try Identity.generate(commonName: "mallory")
+    // From 127.0.0.2: the limits exempt only 127.0.0.1 and ::1.
+    let first = try HostileClient(port: UInt16(port), identity: identity, source: 0x7F00_0002)
+    try first.send(.hello(versions: ProtocolVersion.supported.sorted(), name: "mallory", software: "test"))
+    let (games, told) = try loopResignAndRematch(first)
+    let burst = 30  // SourceLimits.Numbers.gameBurst
+    #expect(games >= burst && games <= burst + 1, "\(games) games; \(first.received.map(\.name))")
+    #expect(told?.contains("too many games in a short time") == true, "\(told ?? "no chat")")
+    // Again at once, from another port: no game, told why (busy).
+    let again = try HostileClient(port: UInt16(port), identity: identity, source: 0x7F00_0002)
+    try again.send(.hello(versions: ProtocolVersion.supported.sorted(), name: "mallory", software: "test"))
+    let refusal = again.next(where: { if case .refuse = $0 { true } else if case .welcome = $0 { true } else { false } }
+    )
+    guard case .refuse(.busy, let text) = refusal else {
+      Issue.record("not refused: \(String(describing: refusal))")
+      return
+    }
+    #expect(text.contains("too many games"))
+    #expect(logLines(root).contains { $0.contains("refused mallory at 127.0.0.2:") && $0.contains("too many games") })
+  }
+
+  @Test func theDenyListInTheSettingsClosesThoseAddressesBeforeTLSAndOnlyThose() throws {
+    let (root, environment) = try home("botrunner", discovery: false)
+    try FileManager.default.createDirectory(atPath: root + "/config/tictactoe", withIntermediateDirectories: true)
+    let settings = root + "/config/tictactoe/settings.conf"
+    try "deny = 192.0.2.0/24, 127.0.0.0/8\n".write(toFile: settings, atomically: true, encoding: .utf8)
+    let (denying, port) = try bot(environment, ["--accept-new"])
+    let refused = try join("pal", port: port)
+    #expect(refused.exitStatus() != 0)
+    #expect(!refused.output.contains("game 1:"))
+    denying.signal(SIGTERM)
+    #expect(denying.exitStatus() == 0)
+    #expect(
+      logLines(root).contains { $0.contains("refused a connection from 127.0.0.1:") && $0.contains("deny list") },
+      "\(logLines(root))")
+    // Another list: loopback is served again.
+    try "deny = 192.0.2.0/24, 2001:db8::/32\n".write(toFile: settings, atomically: true, encoding: .utf8)
+    let (serving, again) = try bot(environment, ["--accept-new"])
+    let pal = try join("pal", port: again)
+    #expect(pal.waitFor("game 1:"), "\(pal.output)\(pal.errors)")
+    pal.send("quit")
+    #expect(pal.exitStatus() == 0)
+    serving.signal(SIGTERM)
+    #expect(serving.exitStatus() == 0)
   }
 
   @Test func withoutAcceptNewOnlyKnownJoinersPlayAndANewOneIsToldHowToGetIn() throws {

@@ -46,11 +46,26 @@ final class HostileClient {
 
   /// Connects to 127.0.0.1:`port` and completes the TLS handshake as a player called `name` (a fresh identity),
   /// or presenting `identity`.
-  init(port: UInt16, name: String = "mallory", identity: Identity? = nil, timeout: Double = 10) throws {
+  /// `source`: the loopback address to connect from (host order; nil: the system's choice, 127.0.0.1).
+  init(
+    port: UInt16, name: String = "mallory", identity: Identity? = nil, timeout: Double = 10, source: UInt32? = nil
+  ) throws {
     let identity = try identity ?? Identity.generate(commonName: name)
     let context = try TLSContext(role: .client, identity: identity, options: TrustOptions(policy: .insecure))
     tls = try TLSConnection(context: context, serverName: nil)
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    if let source {
+      var local = sockaddr_in()
+      local.sin_family = sa_family_t(AF_INET)
+      local.sin_addr.s_addr = source.bigEndian
+      let bound = withUnsafePointer(to: &local) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      }
+      guard bound == 0 else {
+        close(fd)
+        throw Failure(description: "cannot bind to the source address: \(String(cString: strerror(errno)))")
+      }
+    }
     var address = Loopback.address(port: port)
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -1,0 +1,67 @@
+import Discovery
+import EventLoop
+import GameCore
+import Glibc
+import WireProtocol
+
+/// The bot's announcement on the LAN (DNS-SD, state `waiting` for good: it always has room), watched on the
+/// bot's loop; what goes wrong is logged and told to the operator, and the bot goes on by address.
+final class BotAdvertisement {
+  private var advertiser: Advertiser?
+  private let loop: EventLoop
+  private let log: Log
+
+  /// Announces `name` on `port`; nil and `problem` (what to tell the operator) when that is impossible.
+  init(
+    name: String, port: UInt16, rules: Rules, fingerprint: String, level: AILevel, loop: EventLoop, log: Log
+  ) throws(BotAdvertisementProblem) {
+    self.loop = loop
+    self.log = log
+    guard let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else {
+      throw BotAdvertisementProblem(message: nil)
+    }
+    let txt = ServiceTXT(
+      protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
+      fingerprint: fingerprint, displayName: name, bot: level.rawValue)
+    do {
+      advertiser = try Advertiser(name: name, port: port, txt: txt)
+    } catch {
+      log.write("not advertised: \(error)")
+      throw BotAdvertisementProblem(message: "\(error.message) Players can still join by address.")
+    }
+  }
+
+  deinit { advertiser?.cancel() }
+
+  /// Watches the advertisement's descriptor; `say` prints a status line.
+  func watch(say: @escaping (String) -> Void) {
+    guard let fd = advertiser?.descriptor else { return }
+    loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.process(say: say) }
+  }
+
+  func cancel() {
+    if let fd = advertiser?.descriptor { loop.unwatch(fd) }
+    advertiser?.cancel()
+    advertiser = nil
+  }
+
+  private func process(say: (String) -> Void) {
+    guard let advertiser, let fd = advertiser.descriptor else { return }
+    do {
+      for case .registered(let name) in try advertiser.process() {
+        log.write("advertised as \(name)")
+        say("Announced on the local network as \(name).")
+      }
+    } catch {
+      loop.unwatch(fd)
+      self.advertiser = nil
+      log.write("advertisement lost: \(error)")
+      say("\(error.message) Players can still join by address.")
+    }
+  }
+}
+
+/// Why the bot is not announced: `message` for the operator (nil: nothing to say, the board has no TXT form).
+struct BotAdvertisementProblem: Error {
+  let message: String?
+}

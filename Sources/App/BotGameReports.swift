@@ -1,0 +1,51 @@
+import GameCore
+import GameRecords
+import Security
+import Transport
+
+/// What the bot does with each game that ends: one line in the log, and the record signed, its signature
+/// sent to the joiner (docs/PROTOCOL.md rule 12) and the record appended to the day's collection.
+final class BotGameReports {
+  private let identity: Identity
+  private let log: Log
+  /// Where the bot's games are recorded (nil: not recorded).
+  var collection: BotCollection?
+  /// Games played to their end (a line, a draw or a resignation).
+  private(set) var gamesPlayed = 0
+
+  init(identity: Identity, log: Log) {
+    self.identity = identity
+    self.log = log
+  }
+
+  /// Reports `games`, played by the joiner on `connection` whose seat is `seat`.
+  func report(_ games: [BotGameRecord], seat: BotSeat?, on connection: PeerConnection) {
+    guard !games.isEmpty else { return }
+    // Logged by the name trust was decided on (a known key's known name), with the claimed one beside it.
+    let certificate = connection.tls.peerCertificate
+    let claimed = seat?.session.peerName?.unsanitised ?? "?"
+    let decided = ShownName.decided(connection.tls.trustDecision, certificate: certificate) { nil }
+    let peer = BotGameRecord.Peer(
+      name: decided ?? claimed, fingerprint: certificate?.fingerprint.description ?? "?",
+      address: connection.peerAddress, claimed: decided.map { $0 == claimed ? nil : claimed } ?? nil)
+    for game in games {
+      if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
+      log.write(game.logLine(peer: peer))
+      if var record = game.record, let collection {
+        record.addKeys(bot: identity.publicKeyBase64, peer: certificate?.publicKeyBase64, botMark: game.botMark)
+        record.date = RecordOfGame.today()
+        signAndSend(&record, game: game.number, botMark: game.botMark, on: connection)
+        collection.append(record, day: record.date)
+      }
+    }
+  }
+
+  /// Signs the bot's record and sends the signature, as a host does, so the joiner's record carries it; the
+  /// joiner's answer is not waited for (the day's collection is only appended to).
+  private func signAndSend(_ record: inout GameRecord, game: Int, botMark: Mark, on connection: PeerConnection) {
+    guard let signature = try? identity.sign(record.signedBytes) else { return }
+    record.setSignature(RecordBase64.encode(signature), of: botMark)
+    guard !connection.isClosed, let number = UInt16(exactly: game) else { return }
+    try? connection.send(.recordSignature(game: number, date: record.date, signature: signature))
+  }
+}

@@ -1,0 +1,43 @@
+import Glibc
+
+/// Where a connection comes from, as the limits count it: an IPv4 address, or an IPv6 address's /64 (one
+/// home or one machine usually holds a whole /64, so counting single IPv6 addresses would count nothing).
+/// An IPv4 address mapped into IPv6 (`::ffff:192.0.2.1`) is the IPv4 address.
+struct SourceAddress: Hashable, Sendable, CustomStringConvertible {
+  /// 4 bytes, or the first 8 bytes of an IPv6 address.
+  let bytes: [UInt8]
+
+  /// The address of a numeric host ("192.0.2.1", "2001:db8::1", "fe80::1%2") or of a peer address as the
+  /// sockets write it ("192.0.2.1:7177", "[2001:db8::1]:7177"); nil for anything else.
+  init?(_ text: String) {
+    guard let full = SourceAddress.parse(text) else { return nil }
+    bytes = full.count == 16 ? Array(full.prefix(8)) : full
+  }
+
+  /// The whole address: 4 or 16 bytes (IPv4-mapped IPv6 as IPv4), for prefixes to match against.
+  static func parse(_ text: String) -> [UInt8]? {
+    var host = Substring(text)
+    if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+      host = host[host.index(after: host.startIndex)..<close]
+    } else if host.filter({ $0 == ":" }).count == 1, let colon = host.firstIndex(of: ":") {
+      host = host[..<colon]
+    }
+    if let percent = host.firstIndex(of: "%") { host = host[..<percent] }
+    var v4 = in_addr()
+    if inet_pton(AF_INET, String(host), &v4) == 1 {
+      return withUnsafeBytes(of: &v4) { Array($0) }
+    }
+    var v6 = in6_addr()
+    guard inet_pton(AF_INET6, String(host), &v6) == 1 else { return nil }
+    let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+    if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF { return Array(bytes[12...]) }
+    return bytes
+  }
+
+  /// "192.0.2.1", or "2001:db8:0:1::/64".
+  var description: String {
+    if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+    let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+    return groups.joined(separator: ":") + "::/64"
+  }
+}

@@ -1,0 +1,161 @@
+import Security
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The bot host (`tictactoe host --bot perfect --accept-new`, the release binary) with one honest joiner from
+/// 127.0.0.1 (`LoadGenerator`, one game, a move every 20–50 ms), first quiet, then while a child process
+/// (`AbuseClient`, from 127.0.0.2 and up) runs each abuse in turn, reconnecting whenever dropped. Each abuse's
+/// round trips are judged against the quiet ones of the same run (target: p99 within 2×); the bot's resident
+/// memory at the end of each abuse against the quiet figure and the 64 MiB target; the log's growth per minute
+/// of the worst abuse against the 1 MB/min target.
+enum AbuseBenchmark {
+  struct Phase {
+    var run = LoadGenerator.Run()
+    var residentBytes = 0.0
+    var logBytesPerMinute = 0.0
+    /// The abuse client's last report ("connections N dropped M").
+    var report = ""
+  }
+
+  static let memoryTarget = 64.0 * 1024 * 1024
+  static let logTarget = 1_000_000.0
+  static let think = 0.02...0.05
+
+  static func rows(smoke: Bool) throws -> [Row] {
+    let seconds = smoke ? 0.5 : 4
+    let warmUp = smoke ? 0.3 : 1.5
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let client = try Identity.generate(commonName: "bench-honest")
+    // The bot starts with 100,000 players in its known_peers (the file a bot that lets everyone in grows).
+    let players = smoke ? 1_000 : 100_000
+    let knownPeers = directory.path + "/data/tictactoe/known_peers"
+    try writeKnownPeers(players, to: knownPeers)
+    var loads = Samples()
+    for _ in 0..<(smoke ? 1 : 5) {
+      let start = Clock.now()
+      let loaded = try KnownPeersFile(path: knownPeers).load()
+      loads.append(Double(Clock.now() - start))
+      guard loaded.count == players else { throw BenchError("known_peers held \(loaded.count) players") }
+    }
+    let (server, _) = try BotLoadBenchmark.start(.bot, in: directory.path, client: client)
+    let line = try server.waitForLine(startingWith: "Practice bot ")
+    let digits = line.components(after: " port ") ?? Substring(line)
+    guard let port = UInt16(digits.prefix { $0.isNumber }) else { throw BenchError("no port in \"\(line)\"") }
+    guard let fingerprint = Fingerprint(parsing: try server.waitForLine(startingWith: "Key: ")) else {
+      throw BenchError("the bot's key is unknown:\n\(server.output)")
+    }
+    let context = try TLSContext(
+      role: .client, identity: client, options: TrustOptions(policy: .pinned([PinnedKey(fingerprint)])))
+    let honest = LoadGenerator(server: .bot, port: port, context: context)
+    _ = try honest.ramp(to: 1, window: 1, timeout: 30)
+    let log = directory.path + "/state/tictactoe/tictactoe.log"
+    var quiet = Phase()
+    quiet.run = try honest.play(for: seconds, think: think)
+    quiet.residentBytes = try server.residentBytes()
+    var phases: [(AbuseClient.Kind, Phase)] = []
+    let bench = try Programs.path("tictactoe-bench")
+    for kind in AbuseClient.Kind.allCases {
+      printError("  abuse: \(kind.label)")
+      let logBefore = logBytes(log)
+      let began = Clock.seconds()
+      let pipe = try Pipe()
+      var arguments = [AbuseClient.probeArgument, kind.rawValue, "\(port)"]
+      if smoke && kind == .pending { arguments.append("50") }
+      let abuser = try ChildProcess(bench, arguments, environment: [:], stdout: .descriptor(pipe.writer))
+      pipe.closeWriter()
+      honest.idle(for: warmUp)
+      var phase = Phase()
+      phase.run = try honest.play(for: seconds, think: think)
+      phase.residentBytes = try server.residentBytes()
+      let minutes = (Clock.seconds() - began) / 60
+      phase.logBytesPerMinute = Double(logBytes(log) - logBefore) / minutes
+      let text = String(decoding: pipe.read(waitingAtMost: 0) ?? [], as: UTF8.self)
+      phase.report = text.split(separator: "\n").last.map(String.init) ?? "no report"
+      abuser.stop()
+      printError("    \(phase.report); honest p99 \(Table.format(phase.run.latencies.p99, .time))")
+      phases.append((kind, phase))
+    }
+    honest.expectServerToStop()
+    let status = try server.stop()
+    honest.closeAll()
+    guard status == 0 else { throw BenchError("the bot did not stop cleanly (status \(status)):\n\(server.output)") }
+    return [
+      Row(
+        figure:
+          "known_peers of \(players) players (\(Table.format(Double(fileBytes(knownPeers)), .bytes))): load, median (\(loads.count))",
+        value: loads.median, baseline: 1e9, baselineKind: "1 s target", unit: .time)
+    ] + rows(quiet: quiet, phases: phases)
+  }
+
+  /// A known_peers file of `count` players (names and keys made up, one line each), mode 0600 in a 0700 folder.
+  private static func writeKnownPeers(_ count: Int, to path: String) throws {
+    let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    let parent = String(folder[..<(folder.lastIndex(of: "/") ?? folder.endIndex)])
+    mkdir(parent, 0o700)
+    mkdir(folder, 0o700)
+    var text = "# players of a bot that lets everyone in\n"
+    for number in 0..<count {
+      var bytes = [UInt8](repeating: 0x5A, count: 32)
+      withUnsafeBytes(of: UInt64(number).bigEndian) { bytes.replaceSubrange(0..<8, with: $0) }
+      guard let key = Fingerprint(bytes: bytes) else { continue }
+      text += "player\(number) \(key) 2026-12-01\n"
+    }
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard fd >= 0 else { throw BenchError("cannot write \(path)") }
+    defer { close(fd) }
+    let bytes = Array(text.utf8)
+    guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+      throw BenchError("cannot write \(path)")
+    }
+  }
+
+  private static func fileBytes(_ path: String) -> Int {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : 0
+  }
+
+  private static func rows(quiet: Phase, phases: [(AbuseClient.Kind, Phase)]) -> [Row] {
+    let quietKind = "quiet, same run"
+    var rows: [Row] = []
+    for (kind, phase) in phases {
+      let latencies = phase.run.latencies
+      rows.append(
+        Row(
+          figure: "Bot, honest move round trip with \(kind.label), median (\(latencies.count))",
+          value: latencies.median, baseline: quiet.run.latencies.median, baselineKind: quietKind, unit: .time))
+      rows.append(
+        Row(
+          figure: "Bot, honest move round trip with \(kind.label), p99 (target 2×)", value: latencies.p99,
+          baseline: quiet.run.latencies.p99, baselineKind: quietKind, unit: .time))
+    }
+    guard let largest = phases.max(by: { $0.1.residentBytes < $1.1.residentBytes }),
+      let noisiest = phases.max(by: { $0.1.logBytesPerMinute < $1.1.logBytesPerMinute })
+    else { return rows }
+    rows.append(
+      Row(
+        figure: "Bot, resident memory, largest under abuse (\(largest.0.rawValue))", value: largest.1.residentBytes,
+        baseline: quiet.residentBytes, baselineKind: quietKind, unit: .bytes))
+    rows.append(
+      Row(
+        figure: "Bot, resident memory, largest under abuse (\(largest.0.rawValue))", value: largest.1.residentBytes,
+        baseline: memoryTarget, baselineKind: "64 MiB target", unit: .bytes))
+    rows.append(
+      Row(
+        figure: "Bot, log growth per minute of abuse, most (\(noisiest.0.rawValue))",
+        value: noisiest.1.logBytesPerMinute, baseline: logTarget, baselineKind: "1 MB/min target", unit: .bytes))
+    return rows
+  }
+
+  /// The log's size with its rotated copy (a rotation moves the file to `.1`).
+  private static func logBytes(_ path: String) -> Int {
+    var total = 0
+    for file in [path, path + ".1"] {
+      var info = stat()
+      if stat(file, &info) == 0 { total += Int(info.st_size) }
+    }
+    return total
+  }
+}
