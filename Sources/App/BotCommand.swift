@@ -32,12 +32,10 @@ enum BotCommand {
     do {
       let (identity, created) = try profile.identity(options: options)
       if created { writeError("tictactoe: made a new identity for \(profile.name): \(identity.fingerprint)\n") }
-      // Checked when the settings were read: a bad list never gets this far.
-      let deny = (try? DenyList(parsing: context.settings.deny ?? "none")) ?? DenyList()
-      let exempt = context.settings.limitsExempt.flatMap { try? DenyList(parsing: $0) } ?? SourceLimits.loopback
+      let limits = SourceLimits(settings: context.settings, now: Monotonic.now())
       bot = try BotHost(
         level: level, rules: rules, profile: profile, identity: identity, options: options, log: context.log,
-        loop: loop, deny: deny, exempt: exempt)
+        loop: loop, deny: limits.deny, exempt: limits.exempt)
       bot.collection = BotCollection(paths: context.paths, enabled: context.settings.records, log: context.log)
       let descriptors = OpenFileLimit.raiseToHardLimit()
       let solving = bot.warmUp()

@@ -19,6 +19,14 @@ struct HostCoordinator: MatchRole {
   var welcome: [MatchEvent] = []
   /// The key of the opponent the game is played with: only it may take the game over after a drop.
   private var gamePeerKey: Fingerprint?
+  /// Refusals logged per address: a client refused in a loop cannot fill the log.
+  private var refusals = PerAddressLog()
+
+  /// What each source address may do (`SourceLimits`: the deny list, connections, new keys); nil: no limits.
+  var limits: SourceLimits? {
+    get { core.connections.limits }
+    set { core.connections.limits = newValue }
+  }
 
   init(name: String, rules: Rules, gracePeriod: Double, environment: MatchEnvironment) {
     core = MatchCore(
@@ -38,8 +46,17 @@ struct HostCoordinator: MatchRole {
         .log("\(count) connections are already setting up TLS or waiting for hello: dropping the oldest, \(dropped)"))
       commands += core.connections.close(oldest, graceful: false)
     }
-    commands.append(.log("connection from \(peer)"))
     let id = core.connections.open(peer, .handshaking, deadline: now + MatchCore.handshakeTimeout)
+    if let refusal = core.connections.limits?.connected(peer, now: now) {
+      // Closed before TLS: a denied or flooding address costs an accept and a close.
+      if let line = refusals.line("refused a connection from \(peer): \(refusal)", about: peer, now: now) {
+        commands.append(.log(line))
+      }
+      return (id, commands + core.connections.close(id, graceful: false))
+    }
+    let limited = core.connections.limits != nil
+    core.connections[id]?.counted = limited
+    commands.append(.log("connection from \(peer)"))
     core.connections.sweep()
     return (id, commands)
   }
@@ -129,9 +146,16 @@ struct HostCoordinator: MatchRole {
       let text = "\(core.configuration.name) is already playing; try again later"
       return act(on: id, now: now) { $0.decline(.busy, text: text, now: now) }
     }
+    let facts = core.connections[id]?.facts
+    let peer = core.peer(id)
+    if isNew(facts), let refusal = core.connections.limits?.newKey(from: peer, now: now) {
+      // Too many new players from this address (or in all): one more question or known_peers line must wait.
+      let text = "\(core.configuration.name) is not taking new players from your address just now: \(refusal)"
+      return [.log("turned away a new key from \(core.peer(id)): \(refusal)")]
+        + act(on: id, now: now) { $0.decline(.busy, text: text, now: now) }
+    }
     core.active = id
     core.connections[id]?.deadline = nil
-    let facts = core.connections[id]?.facts
     let shown = MatchTrust.shownName(facts, claimed: name, known: core.environment.knownPeers)
     let software = core.connections[id]?.session?.peerSoftware ?? ""
     var commands: [MatchCommand] = [.report(.session(.peerHello(name: shown, software: software)))]
@@ -147,6 +171,14 @@ struct HostCoordinator: MatchRole {
     commands.append(.log("letting in \(shown) (\(facts?.certificate?.fingerprint.description ?? "?"))"))
     let remember = MatchTrust.remembered(facts, inviteKey: nil, boundAddress: nil, known: core.environment.knownPeers)
     return commands + (remember.map { [$0] } ?? []) + admit(id, now: now)
+  }
+
+  /// A key this host has not met: asked about, or let in by --accept-new.
+  private func isNew(_ facts: PeerFacts?) -> Bool {
+    switch facts?.trust {
+    case .askUser, .trusted(.acceptedNew): return true
+    default: return false
+    }
   }
 
   private mutating func admit(_ id: ConnectionID, now: Double) -> [MatchCommand] {

@@ -61,6 +61,8 @@ struct MatchConnection {
   var isReconnect = false
   /// Joiner: the numeric address the TCP connection reached (where reconnections go once it is trusted).
   var remote: Endpoint?
+  /// Host: counted against its source address's limits until it closes.
+  var counted = false
   /// Let in (host) or taken up for a resumed game: stays true once the connection closes, so its end is told
   /// with the peer's words.
   var admitted = false

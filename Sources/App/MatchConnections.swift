@@ -9,6 +9,9 @@ struct MatchConnections {
   /// The connection whose game this is (host: the joiner it let in or is asking about). While a dropped game
   /// is kept, its connection is closed but stays the active one.
   var active: ConnectionID?
+  /// Host: what each source address may do (connections at once and per second, new keys, a deny list); nil:
+  /// no limits (a joiner's match).
+  var limits: SourceLimits?
 
   subscript(id: ConnectionID) -> MatchConnection? {
     get { table[id] }
@@ -30,6 +33,7 @@ struct MatchConnections {
   mutating func close(_ id: ConnectionID, graceful: Bool) -> [MatchCommand] {
     guard let connection = table[id], !connection.isClosed else { return [] }
     table[id]?.phase = .closed
+    if connection.counted { limits?.disconnected(connection.peer) }
     return [.close(id, graceful: graceful)]
   }
 

@@ -72,6 +72,7 @@ enum NetworkLaunch {
         writeError("tictactoe: \(error)\n")
         return ExitStatus.code(for: .network(error))
       }
+      match.sourceLimits = SourceLimits(settings: context.settings, now: clock())
       // Only when asked (here or in the settings) is the router asked to open the port.
       match.mapsPort = options.mapPort ?? context.settings.mapPort ?? false
       match.offersPortMapping = ui == .curses && options.mapPort == nil && context.settings.mapPort == nil
@@ -178,6 +179,7 @@ enum NetworkLaunch {
         return .success((match, [], endpoints))
       }
       try match.host(bind: nil, port: Endpoint.defaultPort)
+      match.sourceLimits = SourceLimits(settings: settings, now: Monotonic.now())
       match.welcome = hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules)
       match.keepsHosting = true
       match.mapsPort = settings.mapPort ?? false

@@ -74,6 +74,11 @@ public final class NetworkMatch {
     get { joiner?.inviteKey }
     set { withJoiner { $0.inviteKey = newValue } }
   }
+  /// Host: what each source address may do (the settings' deny list, connections, new keys); nil: no limits.
+  var sourceLimits: SourceLimits? {
+    get { host?.limits }
+    set { withHost { $0.limits = newValue } }
+  }
   public var finished: MatchEnd? { coordinator.finished }
   /// Joiner: a host name to look up again before reconnecting (the front end's loop does it on a worker
   /// thread, then calls `reconnect(to:)`): a host whose address changed is found again.

@@ -1,3 +1,5 @@
+import TerminalUI
+
 /// What one source address, and one key, may do at a host reachable from the internet, so that an abuser
 /// reconnecting again and again cannot crowd out honest players or grow the host: connections at once and new
 /// connections per address, new keys per address and in all, games per key and per address. Pure: the caller
@@ -66,6 +68,14 @@ struct SourceLimits {
     allNewKeys = TokenBucket(rate: numbers.allNewKeysPerSecond, burst: numbers.allNewKeysBurst, now: now)
     gamesByKey = TokenBuckets(rate: numbers.gamesPerMinute / 60, burst: numbers.gameBurst)
     gamesByAddress = TokenBuckets(rate: numbers.gamesPerMinute / 60, burst: numbers.gameBurst)
+  }
+
+  /// The limits a host's settings ask for: its `deny` list, and `limits_exempt` (loopback when not set). The
+  /// lists were checked when the settings were read: one that does not parse never gets this far.
+  init(settings: Settings, now: Double) {
+    let deny = (try? DenyList(parsing: settings.deny ?? "none")) ?? DenyList()
+    let exempt = settings.limitsExempt.flatMap { try? DenyList(parsing: $0) } ?? SourceLimits.loopback
+    self.init(deny: deny, exempt: exempt, now: now)
   }
 
   /// A connection from `peer` (an address as the sockets write it) was accepted: nil lets it stay (it is then

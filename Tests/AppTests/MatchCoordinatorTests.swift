@@ -525,3 +525,72 @@ struct MatchPair {
     }
   }
 }
+
+/// The ordinary host under the same per-address limits as the bot (`SourceLimits`), in memory.
+@Suite struct HostLimitsTests {
+  static func limits(_ numbers: SourceLimits.Numbers = .init(), deny: String = "none") -> SourceLimits {
+    SourceLimits(numbers: numbers, deny: try! DenyList(parsing: deny), exempt: DenyList(), now: 0)
+  }
+
+  static func closed(_ commands: [MatchCommand], _ id: ConnectionID) -> Bool {
+    commands.contains { if case .close(id, graceful: false) = $0 { true } else { false } }
+  }
+
+  @Test func anAddressOnTheDenyListIsClosedBeforeTLS() {
+    var pair = MatchPair()
+    pair.host.limits = Self.limits(deny: "10.0.0.0/8")
+    let (denied, refused) = pair.host.accepted(peer: "10.1.2.3:5000", now: pair.now)
+    #expect(Self.closed(refused, denied))
+    #expect(refused.contains { if case .log(let line) = $0 { line.contains("deny list") } else { false } })
+    let (other, fine) = pair.host.accepted(peer: "192.0.2.7:5000", now: pair.now)
+    #expect(!Self.closed(fine, other) && pair.host.connections[other]?.phase == .handshaking)
+  }
+
+  @Test func oneAddressHasAtMostSoManyConnectionsAtOnceAndGetsItsPlaceBackWhenOneCloses() {
+    var numbers = SourceLimits.Numbers()
+    numbers.connectionsPerAddress = 3
+    var pair = MatchPair()
+    pair.host.limits = Self.limits(numbers)
+    var ids: [ConnectionID] = []
+    for port in 0..<4 {
+      let (id, commands) = pair.host.accepted(peer: "198.51.100.9:\(port)", now: pair.now)
+      #expect(Self.closed(commands, id) == (port == 3), "connection \(port)")
+      ids.append(id)
+    }
+    // Another address is not held back by this one.
+    let (elsewhere, commands) = pair.host.accepted(peer: "198.51.100.10:1", now: pair.now)
+    #expect(!Self.closed(commands, elsewhere))
+    // The three silent ones are given up at the handshake deadline: the address may connect again.
+    pair.advance(MatchCore.handshakeTimeout)
+    #expect(ids.prefix(3).allSatisfy { pair.closedByHost.contains($0) })
+    let (again, after) = pair.host.accepted(peer: "198.51.100.9:9", now: pair.now)
+    #expect(!Self.closed(after, again))
+  }
+
+  @Test func newKeysFromOneAddressAreTurnedAwayPastTheirLimit() {
+    var numbers = SourceLimits.Numbers()
+    numbers.newKeyBurst = 1
+    numbers.newKeysPerMinute = 1
+    var pair = MatchPair()
+    pair.host.limits = Self.limits(numbers)
+    pair.connect(hostSees: MatchPair.newBob)
+    #expect(pair.host.question != nil, "the first new key is asked about")
+    pair.hostDid(pair.host.answer(accept: false, now: pair.now))
+    pair.deliver()
+    var eve = MatchPair()
+    eve.host = pair.host
+    let eveKey = MatchPair.key(5)
+    eve.connect(hostSees: MatchPair.facts("eve", eveKey, .askUser(name: "eve", fingerprint: eveKey)))
+    #expect(eve.host.question == nil, "no second question")
+    guard case .session(.refused(.busy, let text)) = eve.joiner.finished else {
+      Issue.record("\(eve.joiner.finished as Any)")
+      return
+    }
+    #expect(text.unsanitised.contains("not taking new players from your address"))
+    // A known key from the same address still gets in.
+    var carol = MatchPair()
+    carol.host = eve.host
+    carol.connect(hostSees: MatchPair.facts("carol", MatchPair.key(8), .trusted(.knownPeer(name: "carol"))))
+    #expect(carol.started(carol.hostEvents) == 1)
+  }
+}
