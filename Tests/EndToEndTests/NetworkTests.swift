@@ -48,6 +48,31 @@ import Testing
     #expect(host.exitStatus() == 30, sourceLocation: sourceLocation)
   }
 
+  /// A host's deny list (in its settings) closes a connection from a listed address before TLS, says so in the
+  /// log, and keeps hosting for everyone else.
+  @Test func theHostsDenyListClosesAListedAddressBeforeTLS() throws {
+    let alice = try Home("alice")
+    let config = try #require(alice.environment["XDG_CONFIG_HOME"]) + "/tictactoe"
+    try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    try "deny = 127.0.0.0/8\n".write(toFile: config + "/settings.conf", atomically: true, encoding: .utf8)
+    let (host, port) = try host(alice)
+    // The joiner only sees its connection closed (during the handshake, 14, or cut, 31): it is told nothing more.
+    let denied = try join(try Home("mallory"), "127.0.0.1:\(port)", ["--accept-new"])
+    #expect([14, 31].contains(denied.exitStatus()), "\(denied.output)\(denied.errors)")
+    let log = try String(
+      contentsOfFile: try #require(alice.environment["XDG_STATE_HOME"]) + "/tictactoe/tictactoe.log", encoding: .utf8)
+    #expect(log.contains("refused a connection from 127.0.0.1:") && log.contains("deny list"), "\(log)")
+    #expect(!host.output.contains("mallory"), "\(host.output)")
+    // Over IPv6 the host is not denied: it still serves.
+    let joiner = try join(try Home("bob"), "[::1]:\(port)", ["--accept-new"])
+    #expect(host.waitFor("bob ("), "\(host.output)")
+    host.send("y")
+    #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"), "\(host.output)\(joiner.errors)")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0)
+    #expect(host.exitStatus() == 30)
+  }
+
   @Test func aWholeMatchOverIPv4WithTrustOnFirstUseOnBothSides() throws {
     let alice = try Home("alice")
     let bob = try Home("bob")
