@@ -108,7 +108,7 @@ public struct NetworkOptions: Sendable, Equatable {
 }
 
 /// The player's identity and the peers it knows, under XDG_DATA_HOME.
-public struct Profile {
+public struct Profile: Sendable {
   public let paths: Paths
   public let name: String
 
@@ -164,9 +164,14 @@ public struct Profile {
     try KnownPeersFile(path: knownPeersPath).load()
   }
 
-  /// Remembers a peer the player accepted; a host's key also with the `address` it was met at.
+  /// Remembers a peer the player accepted; a host's key also with the `address` it was met at. A new key
+  /// without an address is appended as one line (one write, one fsync), not the whole file rewritten.
   public func remember(name: String, fingerprint: Fingerprint, address: String? = nil) throws {
     var peers = try knownPeers()
+    if address == nil, peers.lookup(fingerprint: fingerprint) == nil, peers.droppedTornLine == nil {
+      try KnownPeersFile(path: knownPeersPath).append([(name, fingerprint, CalendarDay.today())])
+      return
+    }
     peers.add(name: name, fingerprint: fingerprint, date: CalendarDay.today(), address: address)
     try KnownPeersFile(path: knownPeersPath).save(peers)
   }
