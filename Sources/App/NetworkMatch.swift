@@ -33,12 +33,8 @@ public final class NetworkMatch {
   private var sockets: [ConnectionID: PeerConnection] = [:]
   /// Connections closed since the loop last read `descriptors`.
   private var retired: [PeerConnection] = []
-  /// Runs a file write (known_peers, with fsync) off the loop and hands its log line back on the loop; nil:
-  /// written at once (no loop). `MatchOnLoop` sets it.
-  var background: ((@escaping @Sendable () -> String, @escaping (String) -> Void) -> Void)?
-  /// Writes waiting for the one in flight: one at a time, so two never race on the same file.
-  private var writes: [@Sendable () -> String] = []
-  private var writing = false
+  /// known_peers changes, off the loop once `MatchOnLoop` gives them a worker.
+  let writes: SerialWrites
   /// Connections whose goodbye is still going out (a graceful close never waits).
   private let closing: ClosingSockets
   private var listeners: [Int32] = []
@@ -123,6 +119,7 @@ public final class NetworkMatch {
     self.log = log
     self.clock = clock
     closing = ClosingSockets(clock: clock)
+    writes = SerialWrites(log: log)
     let environment = MatchEnvironment.files(of: profile)
     switch role {
     case .host:
@@ -136,7 +133,7 @@ public final class NetworkMatch {
 
   /// Connections still sending their last bytes: a front end that is ending waits for these (at most
   /// `ClosingSockets.linger` seconds), so the goodbye gets out.
-  public var lingering: Int { closing.count + writes.count + (writing ? 1 : 0) }
+  public var lingering: Int { closing.count + writes.pending }
 
   /// Host: the file `tictactoe invite` reads this host's invite from (removed when the match goes).
   var invitePath: String?
@@ -349,7 +346,7 @@ public final class NetworkMatch {
         retired.append(connection)
       case .remember(let name, let key, let address):
         let profile = self.profile
-        write {
+        writes.add {
           do {
             try profile.remember(name: name, fingerprint: key, address: address)
             return "remembered new peer \(PeerText(name)) \(key)"
@@ -359,7 +356,7 @@ public final class NetworkMatch {
         }
       case .bind(let key, let address):
         let profile = self.profile
-        write {
+        writes.add {
           do {
             try profile.bind(key, to: address)
             return "remembered \(address) for \(key)"
@@ -376,24 +373,6 @@ public final class NetworkMatch {
       }
     }
     return events
-  }
-
-  /// A change to the player's files: off the loop when there is one, one at a time, its log line on the loop.
-  private func write(_ job: @escaping @Sendable () -> String) {
-    guard background != nil else { return log.write(job()) }
-    writes.append(job)
-    startNextWrite()
-  }
-
-  private func startNextWrite() {
-    guard !writing, !writes.isEmpty, let background else { return }
-    writing = true
-    background(writes.removeFirst()) { [weak self] line in
-      guard let self else { return }
-      self.log.write(line)
-      self.writing = false
-      self.startNextWrite()
-    }
   }
 
   /// Joiner: a socket for connection `id`, a connection to the host still being set up (TLS starts once it is
