@@ -169,7 +169,13 @@ import WireProtocol
       return
     }
     #expect(text.contains("too many games"))
-    #expect(logLines(root).contains { $0.contains("refused mallory at 127.0.0.2:") && $0.contains("too many games") })
+    // The bot writes the refusal to its log as it sends it: read once the line is there (bounded).
+    let logged = {
+      self.logLines(root).contains { $0.contains("refused mallory at 127.0.0.2:") && $0.contains("too many games") }
+    }
+    let deadline = Date().addingTimeInterval(10)
+    while !logged() && Date() < deadline { usleep(50_000) }
+    #expect(logged(), "\(logLines(root))")
   }
 
   @Test func theDenyListInTheSettingsClosesThoseAddressesBeforeTLSAndOnlyThose() throws {
