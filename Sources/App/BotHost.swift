@@ -122,7 +122,7 @@ final class BotHost {
   /// Serves until SIGINT, SIGTERM or SIGHUP, then says goodbye to every peer. `say` prints a status line.
   func run(say: @escaping (String) -> Void) {
     loop.handleSignals { [unowned self] number in
-      guard [SIGINT, SIGTERM, SIGHUP].contains(number), !self.stopping else { return }
+      guard case .end = SignalMeaning(number), !self.stopping else { return }
       self.shutDown(say: say)
       // The goodbyes still going out get their moment (at most ClosingSockets.linger), then the bot stops.
       self.stopping = true

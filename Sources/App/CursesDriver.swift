@@ -94,13 +94,13 @@ public final class CursesDriver {
 
   /// SIGWINCH redraws at the new size; SIGINT, SIGTERM and SIGHUP say goodbye to the peer and end the program.
   private func received(signal number: Int32) {
-    if number == SIGWINCH {
+    guard case .end(let status) = SignalMeaning(number) else {
       terminal.resized()
       syncSize()
       return
     }
     log.write("ended by signal \(number)")
-    if exitStatus == nil { exitStatus = 128 + number }
+    if exitStatus == nil { exitStatus = status }
     if let match, match.finished == nil { present(match.quit(), match) }
   }
 

@@ -30,10 +30,10 @@ final class PlainNetworkDriver {
     let loop = EventLoop()
     show(initial)
     loop.handleSignals { [unowned self] number in
-      guard number != SIGWINCH else { return }
       // SIGINT, SIGTERM and SIGHUP: the other side is told this player left, as in every front end.
+      guard case .end(let status) = SignalMeaning(number) else { return }
       self.log.write("ended by signal \(number)")
-      if self.exitStatus == nil { self.exitStatus = 128 + number }
+      if self.exitStatus == nil { self.exitStatus = status }
       if self.match.finished == nil { self.show(self.match.quit()) }
     }
     if !input.closed {

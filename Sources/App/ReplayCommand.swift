@@ -55,10 +55,10 @@ final class ReplayDriver {
   func run() -> Int32 {
     defer { terminal.restore() }
     loop.handleSignals { [unowned self] number in
-      if number == SIGWINCH {
-        terminal.resized()
-      } else {
-        status = 128 + number
+      switch SignalMeaning(number) {
+      case .resized: terminal.resized()
+      case .end(let ending):
+        status = ending
         loop.stop()
       }
     }

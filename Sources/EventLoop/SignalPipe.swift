@@ -51,3 +51,17 @@ public func unblockInheritedSignals() {
   sigemptyset(&none)
   sigprocmask(SIG_SETMASK, &none, nil)
 }
+
+/// What a signal the loop reports means, the same for every front end (the full screen, plain mode, the bot,
+/// a replay): SIGWINCH redraws; SIGINT, SIGTERM and SIGHUP end the program, after a goodbye to any peer, with
+/// status 128 + the signal (the bot, whose players were all told, exits 0).
+public enum SignalMeaning: Sendable, Equatable {
+  /// The terminal changed size: draw again.
+  case resized
+  /// End the program: say goodbye to any peer, restore the terminal, exit with `status`.
+  case end(status: Int32)
+
+  public init(_ signal: Int32) {
+    self = signal == SIGWINCH ? .resized : .end(status: 128 + signal)
+  }
+}

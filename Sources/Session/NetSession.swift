@@ -115,16 +115,8 @@ public struct NetSession: Sendable {
   /// When the last heartbeats arrived: more than `heartbeatBurst` within a second is a flood, not liveness.
   private var recentHeartbeats: [Double] = []
   public static let heartbeatBurst = 20
-  /// Counted messages (all but heartbeats and the resume messages) sent and received in the whole match: after
-  /// a drop each side sends again exactly what the other has not received, so nothing is applied twice.
-  private var sentCount: UInt32 = 0
-  private var receivedCount: UInt32 = 0
-  /// The last counted messages sent; `resendable.first` is message number `sentCount - resendable.count`.
-  private var resendable: [Message] = []
-  /// While resuming: how many counted messages the peer had sent when it asked to resume.
-  private var peerSentAtResume: UInt32?
-  private var resumeSent = false
-  private var checkSent = false
+  /// The counted messages and the resume exchange.
+  private var ledger: ResumeLedger
   /// When the current resume exchange began (it must finish within the silence limit).
   private var resumeStartedAt = 0.0
   /// Chats this player typed while the connection was down (at most `chatBurst` are kept to send).
@@ -140,6 +132,7 @@ public struct NetSession: Sendable {
     self.sha256 = sha256
     self.lastReceived = now
     self.lastSent = now
+    ledger = ResumeLedger(limit: configuration.resendLimit)
   }
 
   public var isClosed: Bool {
@@ -326,9 +319,7 @@ public struct NetSession: Sendable {
     let since: Double
     if case .resuming(let started) = link { since = started } else { since = now }  // a failed resume keeps the clock
     link = .lost(since: since)
-    peerSentAtResume = nil
-    resumeSent = false
-    checkSent = false
+    ledger.resumeOver()
     // A resume that failed after the grace period: the game may still be claimed.
     return [.connectionLost(until: since + configuration.gracePeriod)] + (graceExpired ? [.graceExpired] : [])
   }
@@ -339,7 +330,7 @@ public struct NetSession: Sendable {
     link = .resuming(since: since)
     lastReceived = now
     resumeStartedAt = now
-    resumeSent = true
+    ledger.resumeSent = true
     return [sendUncounted(resumeMessage, now)]
   }
 
@@ -371,7 +362,7 @@ public struct NetSession: Sendable {
 
   private var resumeMessage: Message {
     let (gameNumber, ply, digest) = holding
-    return .resume(received: receivedCount, sent: sentCount, game: gameNumber, ply: ply, digest: digest)
+    return .resume(received: ledger.received, sent: ledger.sent, game: gameNumber, ply: ply, digest: digest)
   }
 
   /// The game this side holds: its number, its ply count and the digest of the rules and the moves during a
@@ -393,37 +384,25 @@ public struct NetSession: Sendable {
   }
 
   private mutating func peerResume(received: UInt32, sent: UInt32, _ now: Double) -> [SessionOutput] {
-    guard isResuming, peerSentAtResume == nil else { return violation("a resume request when none was expected", now) }
-    let oldest = sentCount - UInt32(resendable.count)
-    guard received <= sentCount else {
-      return violation("a resume claiming \(received) messages received when \(sentCount) were sent", now)
+    guard isResuming, !ledger.isReplaying else { return violation("a resume request when none was expected", now) }
+    let again: [Message]
+    switch ledger.peerResumes(received: received, sent: sent) {
+    case .success(let messages): again = messages
+    case .failure(let mismatch): return violation(mismatch.text, now)
     }
-    guard received >= oldest else {
-      return violation(
-        "a resume that needs message \(received) again, but only the last \(resendable.count) were kept", now)
-    }
-    guard sent >= receivedCount else {
-      return violation("a resume claiming \(sent) messages sent when \(receivedCount) already arrived", now)
-    }
-    guard sent - receivedCount <= UInt32(configuration.resendLimit) else {
-      return violation(
-        "a resume announcing \(sent - receivedCount) messages to send again (at most \(configuration.resendLimit))", now
-      )
-    }
-    peerSentAtResume = sent
     var outputs: [SessionOutput] = []
-    if !resumeSent {  // the host answers with its own counts
-      resumeSent = true
+    if !ledger.resumeSent {  // the host answers with its own counts
+      ledger.resumeSent = true
       outputs.append(sendUncounted(resumeMessage, now))
     }
-    outputs += resendable[Int(received - oldest)...].map { sendUncounted($0, now) }
+    outputs += again.map { sendUncounted($0, now) }
     return outputs + checkIfCaughtUp(now)
   }
 
   /// Once everything the peer sent before the drop has arrived, say which game this side holds.
   private mutating func checkIfCaughtUp(_ now: Double) -> [SessionOutput] {
-    guard isResuming, !checkSent, let peerSent = peerSentAtResume, receivedCount == peerSent else { return [] }
-    checkSent = true
+    guard isResuming, ledger.caughtUp else { return [] }
+    ledger.checkSent = true
     let (gameNumber, ply, digest) = holding
     return [sendUncounted(.resumeCheck(game: gameNumber, ply: ply, digest: digest), now)]
   }
@@ -431,7 +410,7 @@ public struct NetSession: Sendable {
   private mutating func peerResumeCheck(game gameNumber: UInt16, ply: UInt16, digest: [UInt8], _ now: Double)
     -> [SessionOutput]
   {
-    guard isResuming, checkSent else { return violation("a resume check when none was expected", now) }
+    guard isResuming, ledger.checkSent else { return violation("a resume check when none was expected", now) }
     let mine = holding
     guard mine.game == gameNumber, mine.ply == ply, mine.digest == digest else {
       return violation(
@@ -441,9 +420,7 @@ public struct NetSession: Sendable {
     link = .up
     graceExpired = false
     chatsWhileLost = 0
-    peerSentAtResume = nil
-    resumeSent = false
-    checkSent = false
+    ledger.resumeOver()
     return [.resumed(game: Int(gameNumber), ply: Int(ply))]
   }
 
@@ -451,11 +428,8 @@ public struct NetSession: Sendable {
     guard !isClosed else { return [] }
     if case .lost = link { return [] }  // nothing arrives on a dropped connection
     lastReceived = now
-    if Self.isCounted(message) {
-      if let peerSent = peerSentAtResume, receivedCount >= peerSent, !Self.endsTheSession(message) {
-        return violation("a new \(message.name) before the resume was confirmed", now)
-      }
-      receivedCount &+= 1
+    if let early = ledger.receiving(message, endsTheSession: Self.endsTheSession(message)) {
+      return violation(early, now)
     }
     let outputs = process(message, now)
     return outputs + checkIfCaughtUp(now)
@@ -466,14 +440,6 @@ public struct NetSession: Sendable {
     switch message {
     case .bye, .error: return true
     default: return false
-    }
-  }
-
-  /// Heartbeats and the resume messages themselves are not counted (nor sent again).
-  static func isCounted(_ message: Message) -> Bool {
-    switch message {
-    case .heartbeat, .resume, .resumeCheck, .recordSignature: return false
-    default: return true
     }
   }
 
@@ -563,7 +529,7 @@ public struct NetSession: Sendable {
       return startGame()
     case .chat(let text):
       // Chats sent again after a drop arrive together; only new ones count towards the flood limit.
-      if peerSentAtResume != nil { return [.chat(PeerText(text))] }
+      if ledger.isReplaying { return [.chat(PeerText(text))] }
       recentChats = recentChats.filter { now - $0 < configuration.chatWindow } + [now]
       guard recentChats.count <= configuration.chatBurst else {
         return violation(
@@ -699,14 +665,7 @@ public struct NetSession: Sendable {
 
   /// Sends a counted message (kept to be sent again after a drop).
   private mutating func send(_ message: Message, _ now: Double) -> SessionOutput {
-    if Self.isCounted(message) {
-      sentCount &+= 1
-      guard configuration.resendLimit > 0 else { return sendUncounted(message, now) }
-      resendable.append(message)
-      if resendable.count > configuration.resendLimit {
-        resendable.removeFirst(resendable.count - configuration.resendLimit)
-      }
-    }
+    ledger.sending(message)
     return sendUncounted(message, now)
   }
 

@@ -140,3 +140,17 @@ struct EventLoopTests {
     #expect(!loop.isWatching(number))
   }
 }
+
+/// One signal policy for every front end.
+@Suite struct SignalMeaningTests {
+  @Test func theWindowRedrawsAndTheEndingSignalsEndWith128PlusTheirNumber() {
+    #expect(SignalMeaning(SIGWINCH) == .resized)
+    #expect(SignalMeaning(SIGINT) == .end(status: 130))
+    #expect(SignalMeaning(SIGTERM) == .end(status: 143))
+    #expect(SignalMeaning(SIGHUP) == .end(status: 129))
+    // Every signal the pipe hands the loop means one of the two.
+    for number in SignalPipe.handled where number != SIGWINCH {
+      #expect(SignalMeaning(number) == .end(status: 128 + number))
+    }
+  }
+}
