@@ -185,13 +185,8 @@ struct JoinerCoordinator: MatchRole {
   }
 
   mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
-    guard let connection = core.connections[id] else { return [] }
-    let commands: [MatchCommand] = [.log("\(connection.peer): \(end)")]
-    if id == core.active, connection.session?.keepsGameOnDrop == true {
-      // The connection broke in the middle of the match: the game is kept for the grace period.
-      return commands + act(on: id, now: now) { $0.connectionLost(now: now) }
-    }
-    let closed = commands + core.connections.close(id, graceful: false)
+    let (closed, gone) = giveUp(id, end, now: now)
+    guard let connection = gone else { return closed }
     if id == core.active, connection.session == nil, !connection.isReconnect, route.hasUntried {
       core.active = nil  // the first connection: the host may answer at another of its addresses
       return closed + connectToNextAddress(after: end, now: now)

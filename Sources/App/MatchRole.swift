@@ -88,6 +88,21 @@ extension MatchRole {
     return act(on: id, now: now) { $0.connectionLost(now: now) }
   }
 
+  /// What every side's `fail` does first: the failure is logged, and a game in the middle of the match is kept
+  /// for the grace period (then `connection` is nil: nothing more to decide); else the connection is closed and
+  /// the side decides the rest about `connection` (as it was).
+  mutating func giveUp(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> (
+    commands: [MatchCommand], connection: MatchConnection?
+  ) {
+    guard let connection = core.connections[id] else { return ([], nil) }
+    let logged: [MatchCommand] = [.log("\(connection.peer): \(end)")]
+    if id == core.active, connection.session?.keepsGameOnDrop == true {
+      // The connection broke in the middle of the match: the game is kept for the grace period.
+      return (logged + act(on: id, now: now) { $0.connectionLost(now: now) }, nil)
+    }
+    return (logged + core.connections.close(id, graceful: false), connection)
+  }
+
   /// The connection failed (a refused connect, a TLS error, a socket error).
   mutating func failed(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
     defer { core.connections.sweep() }
