@@ -160,14 +160,10 @@ struct HostCoordinator: MatchRole {
     let software = core.connections[id]?.session?.peerSoftware ?? ""
     var commands: [MatchCommand] = [.report(.session(.peerHello(name: shown, software: software)))]
     if let code = facts?.verification { commands.append(.report(.verification(code))) }
-    switch MatchTrust.hostHeard(name, facts: facts, known: core.environment.knownPeers()) {
-    case .ask(let question):
-      core.connections[id]?.phase = .asking
-      core.question = question
-      return commands + [.report(.ask(question))]
-    case .letIn(let said):
-      commands += said
-    }
+    let (said, asked) = core.carry(
+      MatchTrust.hostHeard(name, facts: facts, known: core.environment.knownPeers()), on: id)
+    commands += said
+    if asked { return commands }
     commands.append(.log("letting in \(shown) (\(facts?.certificate?.fingerprint.description ?? "?"))"))
     let remember = MatchTrust.remembered(facts, inviteKey: nil, boundAddress: nil, known: core.environment.knownPeers)
     return commands + (remember.map { [$0] } ?? []) + admit(id, now: now)

@@ -85,14 +85,10 @@ struct JoinerCoordinator: MatchRole {
     commands.append(
       .report(.status("Connected to \(connection.peer) over \(facts.protocolVersion) (\(facts.cipher)).")))
     if let code = facts.verification { commands.append(.report(.verification(code))) }
-    switch MatchTrust.joinerSecured(facts, boundAddress: boundAddress, known: core.environment.knownPeers()) {
-    case .ask(let question):
-      core.connections[id]?.phase = .asking
-      core.question = question
-      return commands + [.report(.ask(question))]
-    case .letIn(let said):
-      commands += said
-    }
+    let verdict = MatchTrust.joinerSecured(facts, boundAddress: boundAddress, known: core.environment.knownPeers())
+    let (said, asked) = core.carry(verdict, on: id)
+    commands += said
+    if asked { return commands }
     let remember = MatchTrust.remembered(
       facts, inviteKey: inviteKey, boundAddress: boundAddress, known: core.environment.knownPeers)
     return commands + (remember.map { [$0] } ?? []) + begin(id, now: now)

@@ -117,6 +117,19 @@ struct MatchCore {
     return commands
   }
 
+  /// Carries out a trust verdict on `id`: the player is asked (`asked`: nothing more happens until the answer),
+  /// or what letting the peer in says.
+  mutating func carry(_ verdict: MatchTrust.Verdict, on id: ConnectionID) -> (commands: [MatchCommand], asked: Bool) {
+    switch verdict {
+    case .ask(let question):
+      connections[id]?.phase = .asking
+      self.question = question
+      return ([.report(.ask(question))], true)
+    case .letIn(let said):
+      return (said, false)
+    }
+  }
+
   /// The end a player is shown: a peer not let in (or about whose key the player is still asked) is shown
   /// only its key and claimed name, not its goodbye or error text.
   func shown(_ end: SessionEnd, on id: ConnectionID, admitted: Bool) -> SessionEnd {
