@@ -8,7 +8,7 @@ import Transport
 /// own host session, all on the event loop (no thread per connection). Trust works as for `host`, except that
 /// nobody is there to be asked: a new joiner is let in only with `--accept-new`, otherwise refused with
 /// `RefusalReason.untrusted` and told how to get in. Every game that ends is one line in the log.
-final class BotHost {
+final class BotHost: LoopFrontEnd {
   /// Seconds a joiner has to finish the TLS handshake and say hello (as sshd's LoginGraceTime): until then it
   /// counts among the pending connections, whose number is capped.
   static let handshakeTimeout = 10.0
@@ -56,10 +56,12 @@ final class BotHost {
   /// known to the next handshake without making the context again.
   private let context: TLSContext
   private var links = BotConnections()
-  private let loop: EventLoop
+  let loop: EventLoop
   /// Connections whose goodbye is still going out: a peer that stops reading cannot stall the loop.
   private let closing: ClosingSockets
-  private var stopping = false
+  var shutdown = Shutdown()
+  /// Prints a status line for the operator (set by `run`).
+  private var say: (String) -> Void = { _ in }
   private var advertisement: BotAdvertisement?
   private var handshakesThisRound = 0
   var port: UInt16 { door.port }
@@ -121,19 +123,16 @@ final class BotHost {
 
   /// Serves until SIGINT, SIGTERM or SIGHUP, then says goodbye to every peer. `say` prints a status line.
   func run(say: @escaping (String) -> Void) {
-    loop.handleSignals { [unowned self] number in
-      guard case .end = SignalMeaning(number), !self.stopping else { return }
-      self.shutDown(say: say)
-      // The goodbyes still going out get their moment (at most ClosingSockets.linger), then the bot stops.
-      self.stopping = true
-      if self.closing.count == 0 { self.loop.stop() }
-    }
+    self.say = say
+    takeSignals()
     for fd in door.listeners {
       loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.acceptWaiting(on: fd) }
     }
     advertisement?.watch(say: say)
     scheduleSweep()
     loop.beforeEachWait { [unowned self] in
+      // The goodbyes still going out get their moment (at most ClosingSockets.linger), then the bot stops.
+      if self.stopIfDone() { return }
       self.handshakesThisRound = 0
       self.watchListeners(now: self.clock())
     }
@@ -306,7 +305,6 @@ final class BotHost {
 
   private func closed(_ fd: Int32) {
     loop.unwatch(fd)
-    if stopping && closing.count == 0 { loop.stop() }
   }
 
   /// Handshake deadlines, heartbeats and silences, for the next slice of the connections.
@@ -328,7 +326,14 @@ final class BotHost {
   /// "1 game", "2 games".
   static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
-  private func shutDown(say: (String) -> Void) {
+  /// Goodbyes still going out.
+  var goodbyesGoingOut: Int { closing.count }
+
+  /// The bot prints lines; it has no screen to redraw.
+  func redraw() {}
+
+  /// Tells every player goodbye, stops listening and advertising, and says what the bot did.
+  func sayGoodbye(signal number: Int32) {
     advertisement?.cancel()
     advertisement = nil
     let now = clock()

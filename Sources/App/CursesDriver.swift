@@ -8,7 +8,7 @@ import Transport
 
 /// Runs the full-screen UI on the event loop: the keyboard, signals, the AI's answers, LAN browsing and a
 /// networked match. The loop blocks until something happens, so an idle game uses no CPU.
-public final class CursesDriver {
+public final class CursesDriver: LoopFrontEnd {
   private let terminal: Terminal
   private var controller: UIController
   private let computer = ComputerPlayer()
@@ -38,8 +38,8 @@ public final class CursesDriver {
   /// Joiner: joins the same host again (`r` once the match is over), as it was joined the first time.
   private var rejoin: (() -> Void)?
   var match: NetworkMatch? { running?.match }
-  private var exitStatus: Int32?
-  private let loop: EventLoop
+  var shutdown = Shutdown()
+  let loop: EventLoop
   private var lanSync: DescriptorSync?
   private var wakeUp: EventLoop.TimerID?
   private var wakeUpDue: Double?
@@ -60,7 +60,7 @@ public final class CursesDriver {
     defer { terminal.restore() }
     syncSize()
     if let status = perform(initial) { return status }
-    loop.handleSignals { [unowned self] number in self.received(signal: number) }
+    takeSignals()
     loop.watch(terminal.inputDescriptor, events: Int16(POLLIN)) { [unowned self] _ in self.readKeys() }
     loop.watch(computer.readDescriptor, events: Int16(POLLIN)) { [unowned self] _ in
       for (move, token) in self.computer.takeResults() { _ = self.controller.computerMoved(move, token: token) }
@@ -69,40 +69,36 @@ public final class CursesDriver {
       if let browser = self.browser { self.browsed(browser.process(readable: [fd])) }
     }
     loop.beforeEachWait { [unowned self] in self.beforeWaiting() }
-    if exitStatus == nil { loop.run() }
+    if !shutdown.isEnding { loop.run() }
     lanSync?.clear()
     // Whatever is still attached lets go (a host's port mapping is removed from the router).
     running?.detach()
     for old in retiring { old.detach() }
-    return exitStatus ?? 0
-  }
-
-  /// Ends the loop with `status` (once every goodbye is out).
-  private func finish(_ status: Int32) {
-    if exitStatus == nil { exitStatus = status }
+    return shutdown.status ?? 0
   }
 
   private func readKeys() {
     for key in terminal.readKeys() {
       if key == .resize { syncSize() }
       if let status = perform(controller.handle(key)) {
-        finish(status)
+        end(status)
         return
       }
     }
   }
 
-  /// SIGWINCH redraws at the new size; SIGINT, SIGTERM and SIGHUP say goodbye to the peer and end the program.
-  private func received(signal number: Int32) {
-    guard case .end(let status) = SignalMeaning(number) else {
-      terminal.resized()
-      syncSize()
-      return
-    }
+  func redraw() {
+    terminal.resized()
+    syncSize()
+  }
+
+  func sayGoodbye(signal number: Int32) {
     log.write("ended by signal \(number)")
-    if exitStatus == nil { exitStatus = status }
     if let match, match.finished == nil { present(match.quit(), match) }
   }
+
+  /// The match on screen and those left behind, while their goodbyes (and known_peers writes) go out.
+  var goodbyesGoingOut: Int { retiring.count + (match?.lingering ?? 0) }
 
   /// Before each wait: the match's descriptors and timers, LAN browsing, the countdown, then the screen.
   private func beforeWaiting() {
@@ -114,10 +110,7 @@ public final class CursesDriver {
       old.refresh()
       return false
     }
-    if exitStatus != nil && retiring.isEmpty && (match?.lingering ?? 0) == 0 {
-      loop.stop()
-      return
-    }
+    if stopIfDone() { return }
     if let running {
       countDown(running.match)
       running.refresh()
@@ -163,7 +156,7 @@ public final class CursesDriver {
       case .saveSettings(let settings):
         if let problem = onSaveSettings(settings) { controller.showNotice(problem) }
       case .quit:
-        return exitStatus ?? 0
+        return shutdown.status ?? 0
       case .host:
         begin(address: nil)
       case .join(let address):
@@ -216,7 +209,7 @@ public final class CursesDriver {
       case .netLeave:
         rejoin = nil
         if let match, match.finished == nil { _ = match.quit() }
-        if let end = match?.finished, controller.state.direct { exitStatus = ExitStatus.code(for: end) }
+        if let finished = match?.finished, controller.state.direct { end(ExitStatus.code(for: finished)) }
         if let old = running { retiring.append(old) }  // its goodbye may still be going out
         running = nil
         if let status = perform(controller.leaveNetwork()) { return status }
@@ -344,7 +337,7 @@ public final class CursesDriver {
         controller.updateNetwork { $0.canRejoin = true }
       }
       if end.isTrustWarning { warningsToRepeat.append(end.description) }
-      if case .session(.localQuit) = end, controller.state.direct, exitStatus == nil { exitStatus = ExitStatus.ok }
+      if case .session(.localQuit) = end, controller.state.direct { self.end(ExitStatus.ok) }
     }
   }
 }

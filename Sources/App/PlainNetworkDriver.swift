@@ -10,12 +10,13 @@ import WireProtocol
 
 /// Runs a networked match in the plain line mode on the event loop: standard input, the match's sockets and
 /// its timers. Prompts are written unbuffered; trust questions accept y, n or the fingerprint itself.
-final class PlainNetworkDriver {
+final class PlainNetworkDriver: LoopFrontEnd {
   private let match: NetworkMatch
   private let log: Log
   private var input = LineReader(fd: 0)
   private var peerName: PeerText = "your opponent"
-  private var exitStatus: Int32?
+  let loop = EventLoop()
+  var shutdown = Shutdown()
   private var verificationCode: VerificationCode?
   /// Lines typed ahead of time (a script can pipe its answers and moves): each is used when it applies.
   private var pending: [String] = []
@@ -27,15 +28,8 @@ final class PlainNetworkDriver {
 
   /// Runs the match; a joiner's (`joining`) connects once the host's name resolved, off the loop.
   func run(initial: [MatchEvent], joining: [Endpoint] = []) -> Int32 {
-    let loop = EventLoop()
     show(initial)
-    loop.handleSignals { [unowned self] number in
-      // SIGINT, SIGTERM and SIGHUP: the other side is told this player left, as in every front end.
-      guard case .end(let status) = SignalMeaning(number) else { return }
-      self.log.write("ended by signal \(number)")
-      if self.exitStatus == nil { self.exitStatus = status }
-      if self.match.finished == nil { self.show(self.match.quit()) }
-    }
+    takeSignals()
     if !input.closed {
       loop.watch(0, events: Int16(POLLIN)) { [unowned self] _ in
         self.pending += self.input.readLines()
@@ -51,24 +45,33 @@ final class PlainNetworkDriver {
       // At the end of the input the match ends once nothing typed ahead can apply; a joiner still connecting
       // first hears how that went.
       let connecting = self.match.role == .joiner && self.match.session == nil && self.match.finished == nil
-      if self.input.closed && self.exitStatus == nil && !connecting
+      if self.input.closed && !self.shutdown.isEnding && !connecting
         && (self.pending.isEmpty || self.match.session?.phase == .betweenGames)
       {
         self.show(self.match.quit())
       }
       // The end: once the goodbye is out (or given up on), not before.
-      if self.exitStatus != nil && self.match.lingering == 0 {
-        loop.stop()
-        return
-      }
+      if self.stopIfDone() { return }
       running.refresh()
     }
     if !joining.isEmpty { running.join(joining) }
     drain()
     loop.run()
     running.detach()
-    return exitStatus ?? ExitStatus.failure
+    return shutdown.status ?? ExitStatus.failure
   }
+
+  /// SIGINT, SIGTERM and SIGHUP: the other side is told this player left, as in every front end.
+  func sayGoodbye(signal number: Int32) {
+    log.write("ended by signal \(number)")
+    if match.finished == nil { show(match.quit()) }
+  }
+
+  /// The goodbye going out, and known_peers writes still being made.
+  var goodbyesGoingOut: Int { match.lingering }
+
+  /// Lines have no size to keep up with.
+  func redraw() {}
 
   private func emit(_ text: String) { writeAll(1, text) }
 
@@ -91,7 +94,7 @@ final class PlainNetworkDriver {
   /// the last line a player or a screen reader sees is always what to type: the trust question, the move, or
   /// the rematch.
   private func askAgain() {
-    guard exitStatus == nil else { return }
+    guard !shutdown.isEnding else { return }
     if match.pendingQuestion != nil {
       emit("[y/n or paste the fingerprint]: ")
       return
@@ -125,12 +128,12 @@ final class PlainNetworkDriver {
         peerName = "your opponent"
         verificationCode = nil
       case .finished(let end):
-        guard exitStatus == nil else { continue }  // the first ending is the one that counts
+        guard !shutdown.isEnding else { continue }  // the first ending is the one that counts
         if case .session(.localQuit) = end {
-          exitStatus = ExitStatus.ok
+          self.end(ExitStatus.ok)
         } else {
           writeError("tictactoe: \(end)\n")
-          exitStatus = ExitStatus.code(for: end)
+          self.end(ExitStatus.code(for: end))
         }
       }
     }
@@ -193,7 +196,7 @@ final class PlainNetworkDriver {
   /// Uses the typed-ahead lines that apply now: answers while a question waits, moves on this player's
   /// turn, commands at any time.
   private func drain() {
-    while exitStatus == nil, let line = pending.first, applies(line) {
+    while !shutdown.isEnding, let line = pending.first, applies(line) {
       pending.removeFirst()
       handle(line: line)
     }

@@ -39,12 +39,12 @@ enum ReplayCommand {
 }
 
 /// The full-screen replay on the event loop: keys step through the game; SIGWINCH redraws; the other signals end it.
-final class ReplayDriver {
+final class ReplayDriver: LoopFrontEnd {
   private var replay: Replay
   private let glyphs: Glyphs
   private let terminal: CursesTerminal
-  private let loop = EventLoop()
-  private var status: Int32 = 0
+  let loop = EventLoop()
+  var shutdown = Shutdown()
 
   init(replay: Replay, glyphs: Glyphs, noColor: Bool) {
     self.replay = replay
@@ -54,25 +54,24 @@ final class ReplayDriver {
 
   func run() -> Int32 {
     defer { terminal.restore() }
-    loop.handleSignals { [unowned self] number in
-      switch SignalMeaning(number) {
-      case .resized: terminal.resized()
-      case .end(let ending):
-        status = ending
-        loop.stop()
-      }
-    }
+    takeSignals()
     loop.watch(terminal.inputDescriptor, events: Int16(POLLIN)) { [unowned self] _ in
       for key in terminal.readKeys() where !replay.handle(key) {
-        loop.stop()
+        end(0)
         return
       }
     }
     loop.beforeEachWait { [unowned self] in
+      if stopIfDone() { return }
       let size = terminal.size
       terminal.draw(ReplayView.render(replay, width: size.width, height: size.height, glyphs: glyphs))
     }
     loop.run()
-    return status
+    return shutdown.status ?? 0
   }
+
+  /// A replay has no peer to tell.
+  func sayGoodbye(signal: Int32) {}
+  var goodbyesGoingOut: Int { 0 }
+  func redraw() { terminal.resized() }
 }

@@ -1,0 +1,105 @@
+import EventLoop
+
+/// A front end that runs on the event loop: the full screen (`CursesDriver`), plain network mode
+/// (`PlainNetworkDriver`), the practice bot (`BotHost`) and a replay (`ReplayDriver`). What they do differs;
+/// how they end does not, and is written once, here (`Shutdown` decides):
+/// - SIGWINCH redraws;
+/// - the first SIGINT, SIGTERM or SIGHUP sets the exit status (128 + the signal) and has every peer told
+///   goodbye; a second one stops at once, without waiting for the goodbyes;
+/// - once the program is ending, for a signal or because the player left, the loop stops when every goodbye
+///   (and every write of known_peers) is out, and after `Shutdown.patience` seconds at the latest.
+protocol LoopFrontEnd: AnyObject {
+  var loop: EventLoop { get }
+  var shutdown: Shutdown { get set }
+  /// Says goodbye to every peer (a match's bye, the bot's goodbyes), because `signal` ends the program.
+  func sayGoodbye(signal: Int32)
+  /// Goodbyes still going out and writes still being made: the loop stops once there are none.
+  var goodbyesGoingOut: Int { get }
+  /// The terminal changed size.
+  func redraw()
+}
+
+extension LoopFrontEnd {
+  /// Takes SIGINT, SIGTERM, SIGHUP and SIGWINCH on the loop, by the shared policy.
+  func takeSignals() {
+    loop.handleSignals { [unowned self] number in self.signalled(number) }
+  }
+
+  func signalled(_ number: Int32) {
+    switch shutdown.signal(number, now: loop.now) {
+    case .redraw: redraw()
+    case .sayGoodbye:
+      wakeAtPatience()
+      sayGoodbye(signal: number)
+    case .stopNow: loop.stop()
+    }
+  }
+
+  /// The program is ending with `status` (unless it already was, with another).
+  func end(_ status: Int32) {
+    guard !shutdown.isEnding else { return }
+    shutdown.end(status, now: loop.now)
+    wakeAtPatience()
+  }
+
+  /// Before each wait: stops the loop once the program is ending and the goodbyes are out. Returns whether it
+  /// stopped.
+  func stopIfDone() -> Bool {
+    guard shutdown.mayStop(goodbyesGoingOut: goodbyesGoingOut, now: loop.now) else { return false }
+    loop.stop()
+    return true
+  }
+
+  /// The loop wakes at the end of the patience, even when nothing else happens then.
+  private func wakeAtPatience() {
+    if let deadline = shutdown.deadline { _ = loop.schedule(at: deadline) {} }
+  }
+}
+
+/// How a front end ends (`LoopFrontEnd`): pure, so the policy is tested without signals or sockets.
+struct Shutdown: Equatable {
+  /// Seconds the goodbyes and known_peers writes may take once the program is ending. A goodbye gives up by
+  /// itself after `ClosingSockets.linger`; this bounds the rest (a write stuck on a hung disk).
+  static let patience = 5.0
+
+  /// What a signal asks of the front end.
+  enum Step: Equatable {
+    case redraw
+    /// Tell every peer goodbye; the loop stops once they are out.
+    case sayGoodbye
+    /// A second ending signal: stop now.
+    case stopNow
+  }
+
+  /// The status the program ends with, once it is ending: the first reason wins.
+  private(set) var status: Int32?
+  /// When it began ending.
+  private(set) var since: Double?
+  private var endingSignals = 0
+
+  var isEnding: Bool { status != nil }
+
+  /// When the loop stops even with goodbyes still going out.
+  var deadline: Double? { since.map { $0 + Shutdown.patience } }
+
+  mutating func signal(_ number: Int32, now: Double) -> Step {
+    switch SignalMeaning(number) {
+    case .resized: return .redraw
+    case .end(let status):
+      endingSignals += 1
+      end(status, now: now)
+      return endingSignals == 1 ? .sayGoodbye : .stopNow
+    }
+  }
+
+  mutating func end(_ status: Int32, now: Double) {
+    guard self.status == nil else { return }
+    self.status = status
+    since = now
+  }
+
+  func mayStop(goodbyesGoingOut: Int, now: Double) -> Bool {
+    guard let deadline else { return false }
+    return goodbyesGoingOut == 0 || now >= deadline
+  }
+}
