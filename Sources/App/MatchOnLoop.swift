@@ -25,7 +25,7 @@ final class MatchOnLoop {
       let writable = revents & Int16(POLLOUT) != 0
       self.report(self.match.handle(readable: readable ? [fd] : [], writable: writable ? [fd] : []))
     }
-    match.writes.run = { [loop] work, done in loop.perform(work, then: done) }
+    match.writes.queue.run = { [loop] work, done in loop.perform(work, then: done) }
     if match.role == .host && match.mapsPort { startPortMapping() }
   }
 

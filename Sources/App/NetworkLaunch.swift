@@ -124,7 +124,7 @@ enum NetworkLaunch {
       .map { $0.contains(":") ? "[\($0)]:\(match.port)" : "\($0):\(match.port)" }
     // The invite: a friend who joins with it needs to check nothing. `tictactoe invite` prints it again.
     let invite = RunningHosts.invite(key: identity.fingerprint, port: match.port, bind: bind)
-    if let invite { match.invitePath = RunningHosts.publish(invite, paths: profile.paths) }
+    if let invite { match.invite.publish(invite) }
     return [
       .status("Hosting \(rules) as \(profile.name) on port \(match.port)."),
       .status("Your key: \(identity.fingerprint)"),

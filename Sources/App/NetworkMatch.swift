@@ -11,15 +11,8 @@ import WireProtocol
 /// One networked match on the event loop: the host's listeners, the sockets of its connections, the LAN
 /// announcement and the files, around the side that decides everything (`HostCoordinator` or
 /// `JoinerCoordinator`). It turns what the sockets say into the coordinator's events and carries out its
-/// commands. No threads: the owner watches
-/// `descriptors`, then calls `handle(readable:writable:)` and `tick()`.
+/// commands. No threads: the owner watches `descriptors`, then calls `handle(readable:writable:)` and `tick()`.
 public final class NetworkMatch {
-  public static let handshakeTimeout = MatchCore.handshakeTimeout
-  public static let maximumPending = HostCoordinator.maximumPending
-  public static func reconnectDelay(afterFailedAttempt attempt: Int) -> Double {
-    JoinerRoute.delay(afterFailedAttempt: attempt)
-  }
-
   public let role: Role
   private let profile: Profile
   private let identity: Identity
@@ -34,7 +27,7 @@ public final class NetworkMatch {
   /// Connections closed since the loop last read `descriptors`.
   private var retired: [PeerConnection] = []
   /// known_peers changes, off the loop once `MatchOnLoop` gives them a worker.
-  let writes: SerialWrites
+  let writes: KnownPeersWrites
   /// Connections whose goodbye is still going out (a graceful close never waits).
   private let closing: ClosingSockets
   private var listeners: [Int32] = []
@@ -119,7 +112,7 @@ public final class NetworkMatch {
     self.log = log
     self.clock = clock
     closing = ClosingSockets(clock: clock)
-    writes = SerialWrites(log: log)
+    writes = KnownPeersWrites(profile: profile, log: log)
     let environment = MatchEnvironment.files(of: profile)
     switch role {
     case .host:
@@ -135,8 +128,8 @@ public final class NetworkMatch {
   /// `ClosingSockets.linger` seconds), so the goodbye gets out.
   public var lingering: Int { closing.count + writes.pending }
 
-  /// Host: the file `tictactoe invite` reads this host's invite from (removed when the match goes).
-  var invitePath: String?
+  /// Host: the invite `tictactoe invite` reads (withdrawn when the match goes).
+  lazy var invite = PublishedInvite(paths: profile.paths)
   /// Host: ask the router to open the port (the front end's loop runs `PortMappingOnLoop`).
   public var mapsPort = false
   /// Host: the full-screen UI offers to ask the router (nothing decided it yet: no option, no setting).
@@ -150,13 +143,11 @@ public final class NetworkMatch {
   func inviteWith(external: Invite.Address) -> Invite? {
     guard let invite = RunningHosts.invite(key: identity.fingerprint, port: port, bind: hostBind, external: external)
     else { return nil }
-    RunningHosts.withdraw(invitePath)
-    invitePath = RunningHosts.publish(invite, paths: profile.paths)
+    self.invite.publish(invite)
     return invite
   }
 
   deinit {
-    RunningHosts.withdraw(invitePath)
     announcement?.cancel()
     for fd in listeners { close(fd) }
   }
@@ -344,26 +335,8 @@ public final class NetworkMatch {
         // Kept until the loop has seen it gone: a socket opened meanwhile may get its descriptor number, and
         // must not get its address too, which is how the loop tells them apart.
         retired.append(connection)
-      case .remember(let name, let key, let address):
-        let profile = self.profile
-        writes.add {
-          do {
-            try profile.remember(name: name, fingerprint: key, address: address)
-            return "remembered new peer \(PeerText(name)) \(key)"
-          } catch {
-            return "could not remember \(PeerText(name)): \(error)"
-          }
-        }
-      case .bind(let key, let address):
-        let profile = self.profile
-        writes.add {
-          do {
-            try profile.bind(key, to: address)
-            return "remembered \(address) for \(key)"
-          } catch {
-            return "could not remember \(address) for \(key): \(error)"
-          }
-        }
+      case .remember(let name, let key, let address): writes.remember(name: name, key: key, address: address)
+      case .bind(let key, let address): writes.bind(key, to: address)
       case .advertise(let state): announcement?.show(state)
       case .stopAdvertising:
         announcement?.cancel()
@@ -380,24 +353,20 @@ public final class NetworkMatch {
   private func open(_ id: ConnectionID, _ endpoint: Endpoint, _ socket: () throws(NetworkError) -> Int32)
     -> [MatchEvent]
   {
+    let host = lanGameName ?? endpoint.host
+    var fd: Int32 = -1
     do {
-      let fd = try socket()
-      let host = lanGameName ?? endpoint.host
-      do {
-        let connection = try PeerConnection(
-          fd: fd, context: try makeContext(expectedHost: host), peerAddress: endpoint.description,
-          serverName: options.caFile != nil ? host : nil)
-        connection.closer = closing
-        sockets[id] = connection
-        return []
-      } catch {
-        close(fd)
-        throw error
-      }
-    } catch let error as NetworkError {
-      return perform(coordinator.failed(id, .network(error), now: clock()))
+      fd = try socket()
+      let connection = try PeerConnection(
+        fd: fd, context: try makeContext(expectedHost: host), peerAddress: endpoint.description,
+        serverName: options.caFile != nil ? host : nil)
+      connection.closer = closing
+      sockets[id] = connection
+      return []
     } catch {
-      return perform(coordinator.failed(id, .setup(SetupFailure(error)), now: clock()))
+      if fd >= 0 { close(fd) }
+      let failure: MatchEnd = (error as? NetworkError).map { .network($0) } ?? .setup(SetupFailure(error))
+      return perform(coordinator.failed(id, failure, now: clock()))
     }
   }
 
@@ -413,24 +382,24 @@ public final class NetworkMatch {
   }
 
   public func chat(_ text: String) throws(ActionRefusal) -> [MatchEvent] {
-    let now = clock()
-    return perform(
-      try coordinator.attempt(now: now) { (session) throws(ActionRefusal) in try session.chat(text, now: now) })
+    try act { (session, now) throws(ActionRefusal) in try session.chat(text, now: now) }
   }
   public func resign() throws(ActionRefusal) -> [MatchEvent] {
-    let now = clock()
-    return perform(
-      try coordinator.attempt(now: now) { (session) throws(ActionRefusal) in try session.resign(now: now) })
+    try act { (session, now) throws(ActionRefusal) in try session.resign(now: now) }
   }
   public func rematch() throws(ActionRefusal) -> [MatchEvent] {
-    let now = clock()
-    return perform(
-      try coordinator.attempt(now: now) { (session) throws(ActionRefusal) in try session.offerRematch(now: now) })
+    try act { (session, now) throws(ActionRefusal) in try session.offerRematch(now: now) }
   }
   /// After the grace period: the opponent did not come back; the game is won.
   public func claim() throws(ActionRefusal) -> [MatchEvent] {
+    try act { (session, now) throws(ActionRefusal) in try session.claim(now: now) }
+  }
+
+  private func act(_ action: (inout NetSession, Double) throws(ActionRefusal) -> [SessionOutput])
+    throws(ActionRefusal) -> [MatchEvent]
+  {
     let now = clock()
-    return perform(try coordinator.attempt(now: now) { (session) throws(ActionRefusal) in try session.claim(now: now) })
+    return perform(try coordinator.attempt(now: now) { (session) throws(ActionRefusal) in try action(&session, now) })
   }
 
   public func quit() -> [MatchEvent] {

@@ -19,7 +19,7 @@ import Session
 enum DeadPeerBenchmark {
   /// The silence limit the game uses (a session's default).
   static let silenceLimit = NetSession.Configuration(role: .host, name: "", software: "").silenceLimit
-  /// The game's limit for a connection to finish TLS and say hello (App's `NetworkMatch.handshakeTimeout`).
+  /// The game's limit for a connection to finish TLS and say hello (App's `MatchCore.handshakeTimeout`).
   static let handshakeLimit = 10.0
 
   struct Result {

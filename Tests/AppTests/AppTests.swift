@@ -147,7 +147,7 @@ import Transport
   }
 
   @Test func theJoinerBacksOffBetweenReconnectionAttempts() {
-    let delays = (1...8).map { NetworkMatch.reconnectDelay(afterFailedAttempt: $0) }
+    let delays = (1...8).map { JoinerRoute.delay(afterFailedAttempt: $0) }
     #expect(delays == [0.5, 1, 2, 4, 8, 10, 10, 10])
   }
 

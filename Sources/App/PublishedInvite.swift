@@ -1,0 +1,19 @@
+import Security
+
+/// Host: the invite `tictactoe invite` prints while this process hosts (`RunningHosts`): published when hosting
+/// begins, published again with the router's outside address first once a port is mapped, and withdrawn when
+/// the match goes.
+final class PublishedInvite {
+  private let paths: Paths
+  private var path: String?
+
+  init(paths: Paths) { self.paths = paths }
+
+  deinit { RunningHosts.withdraw(path) }
+
+  /// Makes `invite` the one `tictactoe invite` reads for this process.
+  func publish(_ invite: Invite) {
+    RunningHosts.withdraw(path)
+    path = RunningHosts.publish(invite, paths: paths)
+  }
+}
