@@ -42,27 +42,35 @@ enum FileSystem {
 
   /// The whole file, or nil when it does not exist; refused past `limit` bytes.
   static func read(_ path: String, limit: Int = 16 << 20) throws(SecurityError) -> [UInt8]? {
+    var contents: [UInt8] = []
+    var tooLarge = false
+    let found = try readPieces(path) { piece in
+      contents += piece
+      tooLarge = contents.count > limit
+      return !tooLarge
+    }
+    if tooLarge { throw SecurityError.unreadableFile(path: path, reason: "the file is larger than \(limit >> 20) MiB") }
+    return found ? contents : nil
+  }
+
+  /// Hands the file to `take` a piece (at most 1 MiB) at a time, until its end or until `take` says false.
+  /// Returns false when the file does not exist.
+  static func readPieces(_ path: String, _ take: (ArraySlice<UInt8>) -> Bool) throws(SecurityError) -> Bool {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     if descriptor < 0 {
-      if errno == ENOENT { return nil }
+      if errno == ENOENT { return false }
       throw SecurityError.unreadableFile(path: path, reason: describeErrno())
     }
     defer { close(descriptor) }
-    var contents: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
+    var piece = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      let count = piece.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }
         throw SecurityError.unreadableFile(path: path, reason: describeErrno())
       }
-      if count == 0 { break }
-      contents.append(contentsOf: chunk[0..<count])
-      if contents.count > limit {
-        throw SecurityError.unreadableFile(path: path, reason: "the file is larger than \(limit >> 20) MiB")
-      }
+      if count == 0 || !take(piece[0..<count]) { return true }
     }
-    return contents
   }
 
   /// Replaces `path` with `bytes` so that readers see either the old or the new file, never a

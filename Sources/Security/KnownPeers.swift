@@ -37,7 +37,7 @@ public struct KnownPeers: Sendable, Equatable {
 
   /// The line of the last load that was cut short and dropped: the file did not end with a newline and its
   /// last line did not read as an entry, as when a program is killed while appending it. Nil when none was.
-  public private(set) var droppedTornLine: Int?
+  public internal(set) var droppedTornLine: Int?
 
   /// No peers.
   public init() {
@@ -46,7 +46,7 @@ public struct KnownPeers: Sendable, Equatable {
 
   public static func == (left: KnownPeers, right: KnownPeers) -> Bool { left.lines == right.lines }
 
-  private mutating func append(_ line: Line) {
+  mutating func append(_ line: Line) {
     lines.append(line)
     index.insert(line, at: lines.count - 1)
   }
@@ -73,48 +73,15 @@ public struct KnownPeers: Sendable, Equatable {
 
   /// Parses the file's text. `path` is only used in error messages.
   public static func parse(_ text: String, path: String) throws(KnownPeersError) -> KnownPeers {
-    var peers = KnownPeers()
-    try parse(bytes: Array(text.utf8), path: path, into: &peers)
-    return peers
+    try parse(bytes: Array(text.utf8), path: path)
   }
 
   /// Parses the file's bytes. A last line without its newline that is not valid UTF-8 or not an entry was cut
   /// short by a writer that was killed: it is dropped (`droppedTornLine`); any other bad line is refused.
   public static func parse(bytes: [UInt8], path: String) throws(KnownPeersError) -> KnownPeers {
-    var peers = KnownPeers()
-    try parse(bytes: bytes, path: path, into: &peers)
-    return peers
-  }
-
-  private static func parse(bytes text: [UInt8], path: String, into peers: inout KnownPeers) throws(KnownPeersError) {
-    var rawLines = text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-    let torn = rawLines.last?.isEmpty == false
-    if rawLines.last?.isEmpty == true { rawLines.removeLast() }
-    peers.lines.reserveCapacity(rawLines.count)
-    // Most lines of a big file were added on few days: each date is read once.
-    var dates: [ArraySlice<UInt8>: CalendarDay] = [:]
-    for (index, rawLine) in rawLines.enumerated() {
-      var bytes = rawLine[...]
-      // CRLF files: drop every carriage return at the end, so a rendered file reads back the same.
-      while bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-      let last = torn && index == rawLines.count - 1
-      guard String(validating: bytes, as: UTF8.self) != nil else {
-        if last {
-          peers.droppedTornLine = index + 1
-          break
-        }
-        throw KnownPeersError.malformed(path: path, line: index + 1, reason: "the line is not valid UTF-8 text")
-      }
-      do {
-        peers.append(try parseLine(bytes, dates: &dates))
-      } catch {
-        if last {
-          peers.droppedTornLine = index + 1
-          break
-        }
-        throw KnownPeersError.malformed(path: path, line: index + 1, reason: error.reason)
-      }
-    }
+    var reader = KnownPeersReader(path: path)
+    try reader.feed(bytes[...])
+    return try reader.finish()
   }
 
   /// The text of the file, ending with a newline unless it is empty.
@@ -261,7 +228,7 @@ public struct KnownPeers: Sendable, Equatable {
   }
 
   /// Parses one line (valid UTF-8, without its line end), working on its bytes: a big file is mostly these.
-  private static func parseLine(_ line: ArraySlice<UInt8>, dates: inout [ArraySlice<UInt8>: CalendarDay])
+  static func parseLine(_ line: ArraySlice<UInt8>, dates: inout [ArraySlice<UInt8>: CalendarDay])
     throws(LineError) -> Line
   {
     let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
@@ -288,7 +255,8 @@ public struct KnownPeers: Sendable, Equatable {
     guard let added = dates[fields[2]] ?? CalendarDay(parsing: text(fields[2])) else {
       throw LineError(reason: "\"\(text(fields[2]))\" is not a date of the form YYYY-MM-DD")
     }
-    if dates.count < 10_000 { dates[fields[2]] = added }
+    // A copy: the field is a slice of the piece of the file being read, which the key would keep alive.
+    if dates.count < 10_000 { dates[ArraySlice(Array(fields[2]))] = added }
     return .peer(name: name, fingerprint: fingerprint, added: added, addresses: addresses)
   }
 

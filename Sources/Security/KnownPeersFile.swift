@@ -1,8 +1,6 @@
 /// The known-peers file on disk: read it, append to it, and replace it atomically with mode 0600.
 public struct KnownPeersFile: Sendable {
   public let path: String
-  /// The largest file read (about three million peers): a bot that lets everyone in must still start.
-  public static let sizeLimit = 256 << 20
 
   public init(path: String) {
     self.path = path
@@ -13,19 +11,28 @@ public struct KnownPeersFile: Sendable {
     if let (reason, fix) = FileExposure.problem(file: path) {
       throw KnownPeersError.exposed(path: path, reason: reason, fix: fix)
     }
-    let bytes: [UInt8]?
+    // Read a piece at a time, with no limit on the whole: however many players a bot has let in, it starts.
+    // A line that is not an entry (or one past KnownPeersReader.lineLimit) stops the reading at once.
+    var reader = KnownPeersReader(path: path)
+    var refusal: KnownPeersError?
     do {
-      bytes = try FileSystem.read(path, limit: KnownPeersFile.sizeLimit)
+      _ = try FileSystem.readPieces(path) { piece in
+        do throws(KnownPeersError) {
+          try reader.feed(piece)
+          return true
+        } catch {
+          refusal = error
+          return false
+        }
+      }
     } catch {
       if case .unreadableFile(_, let reason) = error {
         throw KnownPeersError.unreadable(path: path, reason: reason)
       }
       throw KnownPeersError.unreadable(path: path, reason: error.description)
     }
-    guard let bytes else { return KnownPeers() }
-    // Each line is checked as UTF-8 on its own: decoding would replace bad bytes, and the next save would
-    // write that back over the player's line.
-    return try KnownPeers.parse(bytes: bytes, path: path)
+    if let refusal { throw refusal }
+    return try reader.finish()
   }
 
   /// Appends `entries` as lines, with one fsync (creating a missing parent directory as 0700): what a bot
