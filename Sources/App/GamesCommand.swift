@@ -11,20 +11,25 @@ public enum GamesCommand: Sendable, Equatable {
   case delete([String])
 }
 
-extension GamesCommand {
-  /// `games`, `games list`, `games delete N... | all`.
-  static func parse(_ words: [String], json: Bool) throws(UsageError) -> GamesCommand {
+extension GamesCommand: Command {
+  static let name = CommandLineGrammar.Command.games
+
+  /// `games`, `games list [--json]`, `games delete N... | all`.
+  static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
+    let words = arguments.words
+    let json = arguments.has("--json")
     switch words.first {
     case nil, "list":
       guard words.count <= 1 else { throw UsageError(message: "games list takes no arguments") }
-      return .list(json: json)
+      return .games(.list(json: json))
     case "delete":
       let targets = Array(words.dropFirst())
       guard !targets.isEmpty else { throw UsageError(message: "games delete needs game numbers or all") }
       guard targets == ["all"] || targets.allSatisfy({ Int($0).map { $0 > 0 } ?? false }) else {
         throw UsageError(message: "games delete takes game numbers (as `tictactoe games` lists them) or all")
       }
-      return .delete(targets)
+      if json { throw UsageError(message: "--json goes with `tictactoe games list`") }
+      return .games(.delete(targets))
     default:
       throw UsageError(message: "games knows list and delete, not \"\(words[0])\"")
     }

@@ -11,28 +11,6 @@ public enum UIMode: String, Sendable, Equatable {
   case plain
 }
 
-/// `tictactoe identity ...`
-public enum IdentityCommand: Sendable, Equatable {
-  /// Print the fingerprint (first line, SHA256:...) and the read-aloud form.
-  case show
-  /// Make a new key and certificate, keeping the name; an existing identity is replaced only when
-  /// `confirmed` (`--yes`) or the player says yes at the terminal.
-  case new(confirmed: Bool)
-  /// Use the identity in these PEM files, or this PKCS#12 file.
-  case importPEM(certificate: String, key: String)
-  case importPKCS12(file: String, passwordFile: String?)
-  /// Print the certificate (PEM) on standard output.
-  case exportCertificate
-}
-
-/// `tictactoe peers ...`
-public enum PeersCommand: Sendable, Equatable {
-  case list
-  /// Give the peer named or with this fingerprint another name (its petname).
-  case rename(String, to: String)
-  case forget(String)
-}
-
 /// A parsed command line.
 public enum Invocation: Sendable, Equatable {
   case lobby(ui: UIMode, ascii: Bool)

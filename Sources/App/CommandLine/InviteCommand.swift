@@ -1,5 +1,7 @@
 /// `tictactoe invite`: the invites of the games this user is hosting.
-enum InviteParser: CommandParser {
+enum InviteCommand: Command {
+  static let name = CommandLineGrammar.Command.invite
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     try arguments.noWords()
     return .invite

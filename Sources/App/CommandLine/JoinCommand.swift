@@ -3,7 +3,9 @@ import Transport
 
 /// `tictactoe join HOST[:PORT] | INVITE | --lan GAME`: join a host by address, with an invite, or by the name
 /// it announces on the LAN.
-enum JoinParser: CommandParser {
+enum JoinCommand: Command {
+  static let name = CommandLineGrammar.Command.join
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     let screen = try arguments.screen()
     var network = try NetworkOptions(arguments)

@@ -1,5 +1,7 @@
 /// `tictactoe list [--wait SECONDS] [--json]`: the games announced on the LAN.
-enum ListParser: CommandParser {
+enum ListCommand: Command {
+  static let name = CommandLineGrammar.Command.list
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     try arguments.noWords()
     let wait = try arguments.seconds("--wait", in: 0...60, open: true) ?? 2

@@ -31,7 +31,9 @@ public struct PlayRequest: Sendable, Equatable {
 }
 
 /// `tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first WHO]`: a local game at once.
-enum PlayParser: CommandParser {
+enum PlayCommand: Command {
+  static let name = CommandLineGrammar.Command.play
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     try arguments.noWords()
     let screen = try arguments.screen()

@@ -1,5 +1,7 @@
 /// `tictactoe help [COMMAND]`: the whole help, or one command's, as `--help` shows them.
-enum HelpParser: CommandParser {
+enum HelpCommand: Command {
+  static let name = CommandLineGrammar.Command.help
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     let words = arguments.words
     guard let word = words.first else { return .help(nil) }

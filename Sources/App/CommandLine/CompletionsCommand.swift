@@ -1,5 +1,7 @@
 /// `tictactoe completions bash|zsh|fish`: the completion script of a shell.
-enum CompletionsParser: CommandParser {
+enum CompletionsCommand: Command {
+  static let name = CommandLineGrammar.Command.completions
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     guard arguments.words.count == 1, let shell = Shell(rawValue: arguments.words[0]) else {
       let shells = Shell.allCases.map(\.rawValue).joined(separator: ", ")

@@ -1,5 +1,7 @@
 /// `tictactoe` alone: the lobby.
-enum LobbyParser: CommandParser {
+enum LobbyCommand: Command {
+  static let name = CommandLineGrammar.Command.lobby
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     try arguments.noWords()
     let screen = try arguments.screen()

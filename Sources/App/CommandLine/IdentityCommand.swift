@@ -1,5 +1,21 @@
+/// `tictactoe identity ...`
+public enum IdentityCommand: Sendable, Equatable {
+  /// Print the fingerprint (first line, SHA256:...) and the read-aloud form.
+  case show
+  /// Make a new key and certificate, keeping the name; an existing identity is replaced only when
+  /// `confirmed` (`--yes`) or the player says yes at the terminal.
+  case new(confirmed: Bool)
+  /// Use the identity in these PEM files, or this PKCS#12 file.
+  case importPEM(certificate: String, key: String)
+  case importPKCS12(file: String, passwordFile: String?)
+  /// Print the certificate (PEM) on standard output.
+  case exportCertificate
+}
+
 /// `tictactoe identity [show | new [--yes] | import ... | export]`.
-enum IdentityParser: CommandParser {
+extension IdentityCommand: Command {
+  static let name = CommandLineGrammar.Command.identity
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     let words = arguments.words
     let command: IdentityCommand

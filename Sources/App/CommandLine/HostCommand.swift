@@ -20,7 +20,9 @@ public struct HostRequest: Sendable, Equatable {
 }
 
 /// `tictactoe host [...]`, and `host --bot LEVEL`, the practice bot, which has no screen.
-enum HostParser: CommandParser {
+enum HostCommand: Command {
+  static let name = CommandLineGrammar.Command.host
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     try arguments.noWords()
     let screen = try arguments.screen()
