@@ -35,9 +35,11 @@ extension GamesCommand: Command {
     }
   }
 
-  func run(profile: Profile) -> Int32 {
+  /// Lists or deletes the saved games of this user.
+  static func run(_ command: GamesCommand, environment: [String: String]) -> Int32 {
+    let profile = RunContext.profile(environment, name: nil)
     let entries = GameLibrary.entries(profile.paths)
-    switch self {
+    switch command {
     case .list(let json):
       let myKey = (try? IdentityStore(directory: profile.identityDirectory).load())??.publicKeyBase64
       let known = (try? profile.knownPeers()) ?? KnownPeers()

@@ -9,4 +9,10 @@ enum CompletionsCommand: Command {
     }
     return .completions(shell)
   }
+
+  /// Prints the script.
+  static func run(_ shell: Shell) -> Int32 {
+    writeAll(1, Completions.script(for: shell))
+    return 0
+  }
 }

@@ -6,4 +6,10 @@ enum DoctorCommand: Command {
     try arguments.noWords()
     return .doctor(router: arguments.has("--router"))
   }
+
+  /// The checks and their hints (`Doctor`).
+  static func run(router: Bool, environment: [String: String]) -> Int32 {
+    Doctor.run(
+      paths: Paths(environment: environment), profile: RunContext.profile(environment, name: nil), router: router)
+  }
 }

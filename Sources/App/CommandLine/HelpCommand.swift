@@ -12,4 +12,16 @@ enum HelpCommand: Command {
     }
     return .help(command)
   }
+
+  /// Prints the help of `command`, or the whole help (`CommandHelp`); `--help` anywhere comes here too.
+  static func run(_ command: CommandLineGrammar.Command?) -> Int32 {
+    writeAll(1, CommandHelp.text(for: command) + "\n")
+    return 0
+  }
+
+  /// `--version`, which also stands anywhere: prints the version.
+  static func runVersion() -> Int32 {
+    writeAll(1, CommandLineParser.version + "\n")
+    return 0
+  }
 }

@@ -46,4 +46,20 @@ enum HostCommand: Command {
     }
     return .bot(request, level: level, network)
   }
+
+  /// Hosts one opponent at a time (`NetworkLaunch`), on the full screen or in plain mode.
+  static func run(
+    _ request: HostRequest, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String]
+  ) -> Int32 {
+    NetworkLaunch.run(
+      .host(request), options: options, ui: TicTacToe.screenMode(ui, environment), ascii: ascii,
+      environment: environment)
+  }
+
+  /// `host --bot LEVEL`: the practice bot (`BotCommand`).
+  static func run(
+    _ request: HostRequest, bot level: AILevel, options: NetworkOptions, environment: [String: String]
+  ) -> Int32 {
+    BotCommand.run(request, level: level, options: options, environment: environment)
+  }
 }

@@ -50,4 +50,13 @@ extension IdentityCommand: Command {
     }
     return .identity(command, name: try arguments.playerName())
   }
+
+  /// Does it (`IdentityCommands`), as `name` (else as the settings name the player).
+  static func run(_ command: IdentityCommand, name: String?, environment: [String: String]) -> Int32 {
+    // The name for a new identity comes from the settings unless given: say when they could not be read.
+    if name == nil, let warning = RunContext.settingsWarning(environment) {
+      writeError("tictactoe: warning: \(warning)\n")
+    }
+    return IdentityCommands.run(command, profile: RunContext.profile(environment, name: name))
+  }
 }

@@ -6,4 +6,9 @@ enum InviteCommand: Command {
     try arguments.noWords()
     return .invite
   }
+
+  /// Prints them (`RunningHosts`).
+  static func run(environment: [String: String]) -> Int32 {
+    RunningHosts.run(paths: Paths(environment: environment))
+  }
 }

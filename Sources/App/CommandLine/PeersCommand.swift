@@ -28,4 +28,9 @@ extension PeersCommand: Command {
       throw UsageError(message: "peers knows list, rename and forget, not \"\(words[0])\"")
     }
   }
+
+  /// Does it (`IdentityCommands`).
+  static func run(_ command: PeersCommand, environment: [String: String]) -> Int32 {
+    IdentityCommands.run(command, profile: RunContext.profile(environment, name: nil))
+  }
 }

@@ -50,4 +50,34 @@ enum PlayCommand: Command {
     try request.checkAlone()
     return .play(request, ui: screen.ui, ascii: screen.ascii)
   }
+
+  /// A local game: on the full screen, or line by line (`PlainDriver`), its rules checked against the saved
+  /// settings first (a usage error, status 64, when they do not fit).
+  static func run(_ request: PlayRequest, ui: UIMode, ascii: Bool, environment: [String: String]) -> Int32 {
+    guard TicTacToe.screenMode(ui, environment) == .plain else {
+      return CursesLaunch.game(request: request, ascii: ascii, environment: environment)
+    }
+    let context = RunContext(environment: environment)
+    if let warning = context.warning { writeError("tictactoe: warning: \(warning)\n") }
+    let rules: Rules
+    do {
+      rules = try request.rules(settings: context.settings)
+    } catch {
+      writeError("tictactoe: \(error)\n")
+      return 64
+    }
+    let opponent = request.opponent ?? .computer(context.settings.aiLevel)
+    let humanFirst: Bool
+    switch request.first ?? context.settings.first {
+    case .me: humanFirst = true
+    case .them: humanFirst = false
+    case .random: humanFirst = Bool.random()
+    }
+    let human: Mark = opponent == .hotseat || humanFirst ? .x : .o
+    context.log.write("plain game: \(rules), \(opponent), human \(human)")
+    let recorder = PlainDriver.Recorder(
+      archive: context.archive, playerName: RunContext.profile(environment, name: nil).name)
+    return PlainDriver.run(
+      session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log, recorder: recorder)
+  }
 }
