@@ -11,28 +11,35 @@ public enum GamesCommand: Sendable, Equatable {
   case delete([String])
 }
 
-extension GamesCommand {
-  /// `games`, `games list`, `games delete N... | all`.
-  static func parse(_ words: [String], json: Bool) throws(UsageError) -> GamesCommand {
+extension GamesCommand: Command {
+  static let name = CommandLineGrammar.Command.games
+
+  /// `games`, `games list [--json]`, `games delete N... | all`.
+  static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
+    let words = arguments.words
+    let json = arguments.has("--json")
     switch words.first {
     case nil, "list":
       guard words.count <= 1 else { throw UsageError(message: "games list takes no arguments") }
-      return .list(json: json)
+      return .games(.list(json: json))
     case "delete":
       let targets = Array(words.dropFirst())
       guard !targets.isEmpty else { throw UsageError(message: "games delete needs game numbers or all") }
       guard targets == ["all"] || targets.allSatisfy({ Int($0).map { $0 > 0 } ?? false }) else {
         throw UsageError(message: "games delete takes game numbers (as `tictactoe games` lists them) or all")
       }
-      return .delete(targets)
+      if json { throw UsageError(message: "--json goes with `tictactoe games list`") }
+      return .games(.delete(targets))
     default:
       throw UsageError(message: "games knows list and delete, not \"\(words[0])\"")
     }
   }
 
-  func run(profile: Profile) -> Int32 {
+  /// Lists or deletes the saved games of this user.
+  static func run(_ command: GamesCommand, environment: [String: String]) -> Int32 {
+    let profile = RunContext.profile(environment, name: nil)
     let entries = GameLibrary.entries(profile.paths)
-    switch self {
+    switch command {
     case .list(let json):
       let myKey = (try? IdentityStore(directory: profile.identityDirectory).load())??.publicKeyBase64
       let known = (try? profile.knownPeers()) ?? KnownPeers()

@@ -7,7 +7,15 @@ import UntrustedText
 
 /// `tictactoe replay FILE|N`: a saved game (N as `tictactoe games` numbers them) or any GM[4] SGF file, every
 /// position printed in plain mode, or stepped through on the full screen.
-enum ReplayCommand {
+enum ReplayCommand: Command {
+  static let name = CommandLineGrammar.Command.replay
+
+  static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
+    guard arguments.words.count == 1 else { throw UsageError(message: "replay needs one FILE or game number") }
+    let screen = try arguments.screen()
+    return .replay(arguments.words[0], ui: screen.ui, ascii: screen.ascii)
+  }
+
   static func run(_ target: String, ui: UIMode, ascii: Bool, environment: [String: String]) -> Int32 {
     let paths = Paths(environment: environment)
     let record: GameRecord

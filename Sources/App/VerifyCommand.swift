@@ -5,7 +5,14 @@ import UntrustedText
 
 /// `tictactoe verify FILE|N`: whether the moves are legal and give the stated result, and whether each player
 /// signed the record with the key it names (docs/RECORDS.md, "Signatures").
-enum VerifyCommand {
+enum VerifyCommand: Command {
+  static let name = CommandLineGrammar.Command.verify
+
+  static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
+    guard arguments.words.count == 1 else { throw UsageError(message: "verify needs one FILE or game number") }
+    return .verify(arguments.words[0])
+  }
+
   /// The verdict on a record: one line per check, and whether every check passed.
   static func verdict(_ record: GameRecord) -> (lines: [String], ok: Bool) {
     var ok = true

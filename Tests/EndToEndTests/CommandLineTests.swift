@@ -81,6 +81,24 @@ import Testing
     #expect(unknown.status == 64 && unknown.stderr.hasPrefix("tictactoe: help takes one command"), "\(unknown.stderr)")
   }
 
+  /// What the binary prints for each command's help, by `COMMAND --help` and by `help COMMAND`, is the
+  /// command's golden (Tests/HelpGoldens): the help command runs with the command it was given.
+  @Test func everyCommandsHelpRunsAsItsGolden() throws {
+    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("HelpGoldens")
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".txt") }
+      .map { String($0.dropLast(4)) }
+    #expect(names.count > 10)
+    for name in names {
+      let golden = try String(contentsOf: directory.appendingPathComponent(name + ".txt"), encoding: .utf8)
+      let lines = name == "tictactoe" ? [["--help"], ["help"]] : [[name, "--help"], ["help", name]]
+      for line in lines {
+        let result = try Binary.run(line)
+        #expect(result.status == 0 && result.stdout == golden, "\(line): \(result.stdout)\(result.stderr)")
+      }
+    }
+  }
+
   /// A word a command does not take is refused, for every command, with status 64 and nothing run.
   @Test(arguments: [
     ["play", "foo"], ["host", "foo"], ["join", "127.0.0.1", "foo"], ["join", "--lan", "x", "foo"], ["list", "foo"],

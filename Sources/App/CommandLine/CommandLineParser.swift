@@ -133,42 +133,40 @@ public enum CommandLineParser {
     SIGINT/SIGTERM/SIGHUP.
     """
 
-  private typealias Command = CommandLineGrammar.Command
-
   public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
     if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
-      return .help(arguments.first.flatMap { Command(rawValue: $0) })
+      return .help(arguments.first.flatMap { CommandLineGrammar.Command(rawValue: $0) })
     }
     if arguments.contains("--version") { return .version }
-    var command = Command.lobby
+    var name = CommandLineGrammar.Command.lobby
     var rest = arguments[...]
     if let first = rest.first, !first.hasPrefix("-") {
-      guard let named = Command(rawValue: first), named != .lobby else {
+      guard let named = CommandLineGrammar.Command(rawValue: first), named != .lobby else {
         throw UsageError(message: "unknown command \"\(first)\"")
       }
-      command = named
+      name = named
       rest = rest.dropFirst()
     }
-    return try parser(of: command).parse(try CommandArguments(command: command, rest))
+    return try command(named: name).parse(try CommandArguments(command: name, rest))
   }
 
-  /// The type that reads `command`'s arguments.
-  private static func parser(of command: Command) -> any CommandParser.Type {
-    switch command {
-    case .lobby: LobbyParser.self
-    case .play: PlayParser.self
-    case .host: HostParser.self
-    case .join: JoinParser.self
-    case .invite: InviteParser.self
-    case .list: ListParser.self
-    case .identity: IdentityParser.self
-    case .peers: PeersParser.self
-    case .doctor: DoctorParser.self
-    case .games: GamesParser.self
-    case .replay: ReplayParser.self
-    case .verify: VerifyParser.self
-    case .completions: CompletionsParser.self
-    case .help: HelpParser.self
+  /// The type of the command with this name, which reads its arguments.
+  static func command(named name: CommandLineGrammar.Command) -> any Command.Type {
+    switch name {
+    case .lobby: LobbyCommand.self
+    case .play: PlayCommand.self
+    case .host: HostCommand.self
+    case .join: JoinCommand.self
+    case .invite: InviteCommand.self
+    case .list: ListCommand.self
+    case .identity: IdentityCommand.self
+    case .peers: PeersCommand.self
+    case .doctor: DoctorCommand.self
+    case .games: GamesCommand.self
+    case .replay: ReplayCommand.self
+    case .verify: VerifyCommand.self
+    case .completions: CompletionsCommand.self
+    case .help: HelpCommand.self
     }
   }
 }

@@ -11,28 +11,6 @@ public enum UIMode: String, Sendable, Equatable {
   case plain
 }
 
-/// `tictactoe identity ...`
-public enum IdentityCommand: Sendable, Equatable {
-  /// Print the fingerprint (first line, SHA256:...) and the read-aloud form.
-  case show
-  /// Make a new key and certificate, keeping the name; an existing identity is replaced only when
-  /// `confirmed` (`--yes`) or the player says yes at the terminal.
-  case new(confirmed: Bool)
-  /// Use the identity in these PEM files, or this PKCS#12 file.
-  case importPEM(certificate: String, key: String)
-  case importPKCS12(file: String, passwordFile: String?)
-  /// Print the certificate (PEM) on standard output.
-  case exportCertificate
-}
-
-/// `tictactoe peers ...`
-public enum PeersCommand: Sendable, Equatable {
-  case list
-  /// Give the peer named or with this fingerprint another name (its petname).
-  case rename(String, to: String)
-  case forget(String)
-}
-
 /// A parsed command line.
 public enum Invocation: Sendable, Equatable {
   case lobby(ui: UIMode, ascii: Bool)
@@ -69,4 +47,48 @@ public enum Invocation: Sendable, Equatable {
 public struct UsageError: Error, Equatable, CustomStringConvertible {
   public let message: String
   public var description: String { message }
+}
+
+extension Invocation {
+  /// Runs what was asked: hands the invocation's values to the run of the command that parsed them.
+  func run(environment: [String: String]) -> Int32 {
+    switch self {
+    case .lobby(let ui, let ascii):
+      LobbyCommand.run(ui: ui, ascii: ascii, environment: environment)
+    case .play(let request, let ui, let ascii):
+      PlayCommand.run(request, ui: ui, ascii: ascii, environment: environment)
+    case .host(let request, let options, let ui, let ascii):
+      HostCommand.run(request, options: options, ui: ui, ascii: ascii, environment: environment)
+    case .bot(let request, let level, let options):
+      HostCommand.run(request, bot: level, options: options, environment: environment)
+    case .join(let endpoint, let options, let ui, let ascii):
+      JoinCommand.run(.join(endpoint), options: options, ui: ui, ascii: ascii, environment: environment)
+    case .joinInvite(let invite, let options, let ui, let ascii):
+      JoinCommand.run(.joinInvite(invite), options: options, ui: ui, ascii: ascii, environment: environment)
+    case .joinLAN(let name, let options, let ui, let ascii):
+      JoinCommand.run(lan: name, options: options, ui: ui, ascii: ascii, environment: environment)
+    case .invite:
+      InviteCommand.run(environment: environment)
+    case .doctor(let router):
+      DoctorCommand.run(router: router, environment: environment)
+    case .list(let wait, let json):
+      ListCommand.run(wait: wait, json: json, environment: environment)
+    case .identity(let command, let name):
+      IdentityCommand.run(command, name: name, environment: environment)
+    case .peers(let command):
+      PeersCommand.run(command, environment: environment)
+    case .games(let command):
+      GamesCommand.run(command, environment: environment)
+    case .replay(let target, let ui, let ascii):
+      ReplayCommand.run(target, ui: ui, ascii: ascii, environment: environment)
+    case .verify(let target):
+      VerifyCommand.run(target, environment: environment)
+    case .completions(let shell):
+      CompletionsCommand.run(shell)
+    case .help(let command):
+      HelpCommand.run(command)
+    case .version:
+      HelpCommand.runVersion()
+    }
+  }
 }

@@ -3,7 +3,9 @@ import Transport
 
 /// `tictactoe join HOST[:PORT] | INVITE | --lan GAME`: join a host by address, with an invite, or by the name
 /// it announces on the LAN.
-enum JoinParser: CommandParser {
+enum JoinCommand: Command {
+  static let name = CommandLineGrammar.Command.join
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     let screen = try arguments.screen()
     var network = try NetworkOptions(arguments)
@@ -35,5 +37,32 @@ enum JoinParser: CommandParser {
     }
     try network.validate()
     return .join(endpoint, network, ui: screen.ui, ascii: screen.ascii)
+  }
+
+  /// Joins the host at an address, or at an invite's addresses (`NetworkLaunch`).
+  static func run(
+    _ role: NetworkLaunch.Role, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String]
+  ) -> Int32 {
+    NetworkLaunch.run(
+      role, options: options, ui: TicTacToe.screenMode(ui, environment), ascii: ascii, environment: environment)
+  }
+
+  /// `join --lan GAME`: looks for the game on the LAN (`LANGames`, five seconds at most), then joins it, with the
+  /// key it announces to check the host's against.
+  static func run(
+    lan name: String, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String]
+  ) -> Int32 {
+    let ui = TicTacToe.screenMode(ui, environment)
+    switch LANGames.find(name, timeout: 5) {
+    case .failure(let end):
+      writeError("tictactoe: \(end)\n")
+      return ExitStatus.code(for: end)
+    case .success(let game):
+      guard let address = game.addresses.first, let port = game.port else { return ExitStatus.failure }
+      let advertised = game.txt?.fingerprint.flatMap { Fingerprint(parsing: $0) }
+      return NetworkLaunch.run(
+        .join(Endpoint(host: address, port: port)), options: options, ui: ui, ascii: ascii, environment: environment,
+        advertised: advertised, lanName: name)
+    }
   }
 }

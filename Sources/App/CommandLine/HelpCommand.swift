@@ -1,5 +1,7 @@
 /// `tictactoe help [COMMAND]`: the whole help, or one command's, as `--help` shows them.
-enum HelpParser: CommandParser {
+enum HelpCommand: Command {
+  static let name = CommandLineGrammar.Command.help
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     let words = arguments.words
     guard let word = words.first else { return .help(nil) }
@@ -9,5 +11,17 @@ enum HelpParser: CommandParser {
         message: "help takes one command (\(names.joined(separator: ", "))), not \"\(words.joined(separator: " "))\"")
     }
     return .help(command)
+  }
+
+  /// Prints the help of `command`, or the whole help (`CommandHelp`); `--help` anywhere comes here too.
+  static func run(_ command: CommandLineGrammar.Command?) -> Int32 {
+    writeAll(1, CommandHelp.text(for: command) + "\n")
+    return 0
+  }
+
+  /// `--version`, which also stands anywhere: prints the version.
+  static func runVersion() -> Int32 {
+    writeAll(1, CommandLineParser.version + "\n")
+    return 0
   }
 }

@@ -31,7 +31,9 @@ public struct PlayRequest: Sendable, Equatable {
 }
 
 /// `tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first WHO]`: a local game at once.
-enum PlayParser: CommandParser {
+enum PlayCommand: Command {
+  static let name = CommandLineGrammar.Command.play
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     try arguments.noWords()
     let screen = try arguments.screen()
@@ -47,5 +49,35 @@ enum PlayParser: CommandParser {
     // A size or k out of range is a usage error now; the rest is checked with the saved settings.
     try request.checkAlone()
     return .play(request, ui: screen.ui, ascii: screen.ascii)
+  }
+
+  /// A local game: on the full screen, or line by line (`PlainDriver`), its rules checked against the saved
+  /// settings first (a usage error, status 64, when they do not fit).
+  static func run(_ request: PlayRequest, ui: UIMode, ascii: Bool, environment: [String: String]) -> Int32 {
+    guard TicTacToe.screenMode(ui, environment) == .plain else {
+      return CursesLaunch.game(request: request, ascii: ascii, environment: environment)
+    }
+    let context = RunContext(environment: environment)
+    if let warning = context.warning { writeError("tictactoe: warning: \(warning)\n") }
+    let rules: Rules
+    do {
+      rules = try request.rules(settings: context.settings)
+    } catch {
+      writeError("tictactoe: \(error)\n")
+      return 64
+    }
+    let opponent = request.opponent ?? .computer(context.settings.aiLevel)
+    let humanFirst: Bool
+    switch request.first ?? context.settings.first {
+    case .me: humanFirst = true
+    case .them: humanFirst = false
+    case .random: humanFirst = Bool.random()
+    }
+    let human: Mark = opponent == .hotseat || humanFirst ? .x : .o
+    context.log.write("plain game: \(rules), \(opponent), human \(human)")
+    let recorder = PlainDriver.Recorder(
+      archive: context.archive, playerName: RunContext.profile(environment, name: nil).name)
+    return PlainDriver.run(
+      session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log, recorder: recorder)
   }
 }

@@ -1,5 +1,15 @@
+/// `tictactoe peers ...`
+public enum PeersCommand: Sendable, Equatable {
+  case list
+  /// Give the peer named or with this fingerprint another name (its petname).
+  case rename(String, to: String)
+  case forget(String)
+}
+
 /// `tictactoe peers [list | rename NAME|FINGERPRINT NEWNAME | forget NAME|FINGERPRINT]`.
-enum PeersParser: CommandParser {
+extension PeersCommand: Command {
+  static let name = CommandLineGrammar.Command.peers
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     let words = arguments.words
     switch words.first {
@@ -17,5 +27,10 @@ enum PeersParser: CommandParser {
     default:
       throw UsageError(message: "peers knows list, rename and forget, not \"\(words[0])\"")
     }
+  }
+
+  /// Does it (`IdentityCommands`).
+  static func run(_ command: PeersCommand, environment: [String: String]) -> Int32 {
+    IdentityCommands.run(command, profile: RunContext.profile(environment, name: nil))
   }
 }

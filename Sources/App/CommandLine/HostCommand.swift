@@ -20,7 +20,9 @@ public struct HostRequest: Sendable, Equatable {
 }
 
 /// `tictactoe host [...]`, and `host --bot LEVEL`, the practice bot, which has no screen.
-enum HostParser: CommandParser {
+enum HostCommand: Command {
+  static let name = CommandLineGrammar.Command.host
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     try arguments.noWords()
     let screen = try arguments.screen()
@@ -43,5 +45,21 @@ enum HostParser: CommandParser {
       throw UsageError(message: "\(option) does not apply to --bot: the bot has no screen, only status lines")
     }
     return .bot(request, level: level, network)
+  }
+
+  /// Hosts one opponent at a time (`NetworkLaunch`), on the full screen or in plain mode.
+  static func run(
+    _ request: HostRequest, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String]
+  ) -> Int32 {
+    NetworkLaunch.run(
+      .host(request), options: options, ui: TicTacToe.screenMode(ui, environment), ascii: ascii,
+      environment: environment)
+  }
+
+  /// `host --bot LEVEL`: the practice bot (`BotCommand`).
+  static func run(
+    _ request: HostRequest, bot level: AILevel, options: NetworkOptions, environment: [String: String]
+  ) -> Int32 {
+    BotCommand.run(request, level: level, options: options, environment: environment)
   }
 }

@@ -1,5 +1,21 @@
+/// `tictactoe identity ...`
+public enum IdentityCommand: Sendable, Equatable {
+  /// Print the fingerprint (first line, SHA256:...) and the read-aloud form.
+  case show
+  /// Make a new key and certificate, keeping the name; an existing identity is replaced only when
+  /// `confirmed` (`--yes`) or the player says yes at the terminal.
+  case new(confirmed: Bool)
+  /// Use the identity in these PEM files, or this PKCS#12 file.
+  case importPEM(certificate: String, key: String)
+  case importPKCS12(file: String, passwordFile: String?)
+  /// Print the certificate (PEM) on standard output.
+  case exportCertificate
+}
+
 /// `tictactoe identity [show | new [--yes] | import ... | export]`.
-enum IdentityParser: CommandParser {
+extension IdentityCommand: Command {
+  static let name = CommandLineGrammar.Command.identity
+
   static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
     let words = arguments.words
     let command: IdentityCommand
@@ -33,5 +49,14 @@ enum IdentityParser: CommandParser {
       throw UsageError(message: "--password-file goes with `tictactoe identity import FILE.p12`")
     }
     return .identity(command, name: try arguments.playerName())
+  }
+
+  /// Does it (`IdentityCommands`), as `name` (else as the settings name the player).
+  static func run(_ command: IdentityCommand, name: String?, environment: [String: String]) -> Int32 {
+    // The name for a new identity comes from the settings unless given: say when they could not be read.
+    if name == nil, let warning = RunContext.settingsWarning(environment) {
+      writeError("tictactoe: warning: \(warning)\n")
+    }
+    return IdentityCommands.run(command, profile: RunContext.profile(environment, name: name))
   }
 }

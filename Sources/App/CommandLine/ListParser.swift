@@ -1,8 +1,0 @@
-/// `tictactoe list [--wait SECONDS] [--json]`: the games announced on the LAN.
-enum ListParser: CommandParser {
-  static func parse(_ arguments: CommandArguments) throws(UsageError) -> Invocation {
-    try arguments.noWords()
-    let wait = try arguments.seconds("--wait", in: 0...60, open: true) ?? 2
-    return .list(wait: wait, json: arguments.has("--json"))
-  }
-}
