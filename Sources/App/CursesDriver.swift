@@ -58,9 +58,9 @@ public final class CursesDriver: LoopFrontEnd {
   /// Runs until the player quits or a signal ends the game; returns the exit status.
   public func run(initial: [Effect]) -> Int32 {
     defer { terminal.restore() }
+    takeSignals()
     syncSize()
     if let status = perform(initial) { return status }
-    takeSignals()
     loop.watch(terminal.inputDescriptor, events: Int16(POLLIN)) { [unowned self] _ in self.readKeys() }
     loop.watch(computer.readDescriptor, events: Int16(POLLIN)) { [unowned self] _ in
       for (move, token) in self.computer.takeResults() { _ = self.controller.computerMoved(move, token: token) }

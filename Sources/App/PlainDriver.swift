@@ -1,51 +1,86 @@
+import EventLoop
 import GameCore
 import Glibc
 import TerminalUI
 
-/// Runs the plain line mode on standard input and output. Every prompt is written straight to the
-/// descriptor (no buffering), so a script or screen reader sees it at once.
-public enum PlainDriver {
+/// Runs a local game in the plain line mode, on the event loop like every front end: standard input and the
+/// signals. Every prompt is written straight to the descriptor (no buffering), so a script or screen reader
+/// sees it at once. A signal ends the game with 128 + the signal, as everywhere (`LoopFrontEnd`).
+final class PlainDriver: LoopFrontEnd {
   /// Where a finished game is recorded, and the player's name for it.
   struct Recorder {
     let archive: GameArchive
     let playerName: String
   }
 
-  static func run(session initial: PlainSession, log: Log, recorder: Recorder? = nil) -> Int32 {
-    var session = initial
-    emit(session.introduction())
-    var rng = SystemRandomNumberGenerator()
-    while true {
-      while session.computerToMove, case .computer(let level) = session.opponent {
-        guard let move = AIPlayer(level: level).chooseMove(in: session.game, using: &rng) else { break }
-        emit(session.computerMoved(move))
-      }
-      if session.isFinished {
-        log.write("plain game over after \(session.game.history.count) moves")
-        if let recorder,
-          let record = RecordOfGame.local(
-            game: session.game, opponent: session.opponent, humanMark: session.humanMark,
-            playerName: recorder.playerName, date: RecordOfGame.today())
-        {
-          recorder.archive.keep(record)
-        }
-        return 0
-      }
-      emit(session.prompt)
-      guard let line = readLine(strippingNewline: true) else {
-        emit("\n")
-        writeError("tictactoe: input ended before the game finished\n")
-        return 1
-      }
-      if ["quit", "q", "exit"].contains(line.lowercased()) {
-        emit("game abandoned\n")
-        return 0
-      }
-      emit(session.handle(line: line))
-    }
+  let loop = EventLoop()
+  var shutdown = Shutdown()
+  private var session: PlainSession
+  private let log: Log
+  private let recorder: Recorder?
+  private var input = LineReader(fd: 0)
+
+  init(session: PlainSession, log: Log, recorder: Recorder? = nil) {
+    self.session = session
+    self.log = log
+    self.recorder = recorder
   }
 
-  static func emit(_ text: String) { writeAll(1, text) }
+  /// Plays until the game is over, the player quits or the input ends; returns the exit status.
+  func run() -> Int32 {
+    takeSignals()  // before the first prompt, which a script may answer with a signal
+    emit(session.introduction())
+    if next() { return shutdown.status ?? 0 }
+    loop.watch(0, events: Int16(POLLIN)) { [unowned self] _ in
+      for raw in input.readLines() where !shutdown.isEnding {
+        let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
+        if ["quit", "q", "exit"].contains(line.lowercased()) {
+          emit("game abandoned\n")
+          end(0)
+          return
+        }
+        emit(session.handle(line: line))
+        _ = next()
+      }
+      guard input.closed, !shutdown.isEnding else { return }
+      emit("\n")
+      writeError("tictactoe: input ended before the game finished\n")
+      end(1)
+    }
+    loop.beforeEachWait { [unowned self] in _ = stopIfDone() }
+    loop.run()
+    return shutdown.status ?? 0
+  }
+
+  /// The computer's moves, then the end of the game or the next prompt. Returns whether the game is over.
+  private func next() -> Bool {
+    var rng = SystemRandomNumberGenerator()
+    while session.computerToMove, case .computer(let level) = session.opponent {
+      guard let move = AIPlayer(level: level).chooseMove(in: session.game, using: &rng) else { break }
+      emit(session.computerMoved(move))
+    }
+    if session.isFinished {
+      log.write("plain game over after \(session.game.history.count) moves")
+      if let recorder,
+        let record = RecordOfGame.local(
+          game: session.game, opponent: session.opponent, humanMark: session.humanMark,
+          playerName: recorder.playerName, date: RecordOfGame.today())
+      {
+        recorder.archive.keep(record)
+      }
+      end(0)
+      return true
+    }
+    emit(session.prompt)
+    return false
+  }
+
+  /// A local game has no peer to tell.
+  func sayGoodbye(signal: Int32) { log.write("plain game ended by signal \(signal)") }
+  var goodbyesGoingOut: Int { 0 }
+  func redraw() {}
+
+  private func emit(_ text: String) { writeAll(1, text) }
 }
 
 func writeError(_ text: String) { writeAll(2, text) }

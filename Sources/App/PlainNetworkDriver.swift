@@ -28,8 +28,8 @@ final class PlainNetworkDriver: LoopFrontEnd {
 
   /// Runs the match; a joiner's (`joining`) connects once the host's name resolved, off the loop.
   func run(initial: [MatchEvent], joining: [Endpoint] = []) -> Int32 {
+    takeSignals()  // before anything is shown, which a script may answer with a signal
     show(initial)
-    takeSignals()
     if !input.closed {
       loop.watch(0, events: Int16(POLLIN)) { [unowned self] _ in
         self.pending += self.input.readLines()
@@ -297,36 +297,5 @@ final class PlainNetworkDriver: LoopFrontEnd {
     } catch {
       emitError("\(error)")
     }
-  }
-}
-
-/// Reads whole lines from a descriptor without blocking.
-struct LineReader {
-  let fd: Int32
-  private var buffer: [UInt8] = []
-  private(set) var closed = false
-
-  init(fd: Int32) { self.fd = fd }
-
-  mutating func readLines() -> [String] {
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    let count = read(fd, &chunk, chunk.count)
-    if count <= 0 {
-      if count == 0 || (errno != EAGAIN && errno != EINTR) {
-        closed = true
-        if !buffer.isEmpty {
-          defer { buffer.removeAll() }
-          return [String(decoding: buffer, as: UTF8.self)]
-        }
-      }
-      return []
-    }
-    buffer += chunk[0..<count]
-    var lines: [String] = []
-    while let newline = buffer.firstIndex(of: 10) {
-      lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
-      buffer.removeSubrange(...newline)
-    }
-    return lines
   }
 }

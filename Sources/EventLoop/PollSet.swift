@@ -7,11 +7,14 @@ import Glibc
 /// the bot host's time scanning idle sockets in the kernel (measured: docs/BENCHMARKS.md).
 ///
 /// Level-triggered, like poll(): a descriptor with unread input is reported again on every wait. Remove a
-/// descriptor before closing it.
+/// descriptor before closing it. A regular file (standard input redirected from one), which epoll refuses with
+/// EPERM, is always ready, as poll() reports it.
 public final class PollSet {
   private let epoll: Int32
   /// What each descriptor is watched for (poll flags), so an unchanged `setEvents` costs no system call.
   private var watched: [Int32: Int16] = [:]
+  /// The descriptors epoll refused as always ready (regular files), with what each is watched for.
+  private var alwaysReady: [Int32: Int16] = [:]
   private var buffer: [epoll_event]
 
   /// `batch`: at most this many ready descriptors are returned by one wait (the rest come with the next).
@@ -36,12 +39,23 @@ public final class PollSet {
       return
     }
     var event = PollSet.event(fd: fd, events: events)
-    guard epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0 else { return }
+    guard epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0 else {
+      if errno == EPERM {
+        alwaysReady[fd] = events
+        watched[fd] = events
+      }
+      return
+    }
     watched[fd] = events
   }
 
   public func setEvents(_ fd: Int32, _ events: Int16) {
     guard let current = watched[fd], current != events else { return }
+    if alwaysReady[fd] != nil {
+      alwaysReady[fd] = events
+      watched[fd] = events
+      return
+    }
     var event = PollSet.event(fd: fd, events: events)
     if epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) == 0 { watched[fd] = events }
   }
@@ -49,6 +63,7 @@ public final class PollSet {
   /// Stops watching `fd`.
   public func remove(_ fd: Int32) {
     guard watched.removeValue(forKey: fd) != nil else { return }
+    guard alwaysReady.removeValue(forKey: fd) == nil else { return }
     var event = epoll_event()
     _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
   }
@@ -57,7 +72,7 @@ public final class PollSet {
   /// for what each is ready for. An interrupted wait reports nothing.
   public func wait(timeout: Int32) -> [(fd: Int32, revents: Int16)] {
     let ready = buffer.withUnsafeMutableBufferPointer {
-      epoll_wait(epoll, $0.baseAddress, Int32($0.count), timeout)
+      epoll_wait(epoll, $0.baseAddress, Int32($0.count), alwaysReady.isEmpty ? timeout : 0)
     }
     return collect(ready)
   }
@@ -65,6 +80,7 @@ public final class PollSet {
   /// As `wait(timeout:)` with a timeout in nanoseconds (negative: forever), for loops that must wake at a
   /// precise time (epoll_pwait2, Linux 5.11; on older kernels the timeout is rounded up to a millisecond).
   public func wait(nanoseconds: Int64) -> [(fd: Int32, revents: Int16)] {
+    guard alwaysReady.isEmpty else { return wait(timeout: 0) }
     guard nanoseconds >= 0 else { return wait(timeout: -1) }
     var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
     let ready = buffer.withUnsafeMutableBufferPointer {
@@ -77,9 +93,11 @@ public final class PollSet {
   }
 
   private func collect(_ ready: Int32) -> [(fd: Int32, revents: Int16)] {
-    guard ready > 0 else { return [] }
-    var result: [(fd: Int32, revents: Int16)] = []
-    result.reserveCapacity(Int(ready))
+    var result = alwaysReady.compactMap { fd, events in
+      events & Int16(POLLIN | POLLOUT) == 0 ? nil : (fd: fd, revents: events & Int16(POLLIN | POLLOUT))
+    }
+    guard ready > 0 else { return result }
+    result.reserveCapacity(result.count + Int(ready))
     for index in 0..<Int(ready) {
       let event = buffer[index]
       result.append((event.data.fd, PollSet.pollFlags(event.events)))

@@ -94,4 +94,36 @@ import Testing
     #expect(seen.contains(" 4 | X | 6"))
     #expect(seen.hasSuffix("O to move: "))
   }
+
+  /// Standard input redirected from a file (`< moves.txt`) or from /dev/null, which epoll cannot watch: the
+  /// game reads it all the same, to the end (it used to wait for ever).
+  @Test func movesReadFromAFileOrNothingFromDevNull() throws {
+    let home = try Binary.sandbox()
+    let moves = home.root + "/moves.txt"
+    try everyCell(9).write(toFile: moves, atomically: true, encoding: .utf8)
+    let game = try ChildProcess(
+      Binary.path, ["play", "--ui", "plain", "--hotseat"], environment: home.environment, input: .file(moves),
+      output: .capture)
+    #expect(game.wait(timeout: 30) == 0, "\(game.text)")
+    #expect(game.text.hasSuffix("result: X wins\n"), "\(game.text)")
+    let nothing = try ChildProcess(
+      Binary.path, ["play", "--ui", "plain", "--hotseat"], environment: home.environment, input: .null,
+      output: .capture, errors: .withOutput)
+    #expect(nothing.wait(timeout: 30) == 1, "\(nothing.text)")
+    #expect(nothing.text.contains("input ended before the game finished"), "\(nothing.text)")
+  }
+
+  /// A local game ends by a signal like every front end, on the loop: it is logged, and the status is
+  /// 128 + the signal.
+  @Test func aSignalEndsALocalPlainGameWithItsStatus() throws {
+    let home = try Binary.sandbox()
+    let game = try ChildProcess(
+      Binary.path, ["play", "--ui", "plain", "--hotseat"], environment: home.environment, input: .writer,
+      output: .capture)
+    #expect(game.waitForOutput { $0.hasSuffix("X to move: ") }, "\(game.text)")
+    kill(game.pid, SIGTERM)
+    #expect(game.wait(timeout: 30) == 128 + SIGTERM, "\(game.text)")
+    let log = (try? String(contentsOfFile: home.root + "/state/tictactoe/tictactoe.log", encoding: .utf8)) ?? ""
+    #expect(log.contains("plain game ended by signal \(SIGTERM)"), "\(log)")
+  }
 }

@@ -74,4 +74,31 @@ import Testing
     #expect(set.wait(nanoseconds: 200_000).map(\.fd) == [p.read])
     #expect(set.wait(nanoseconds: -1).map(\.fd) == [p.read])  // forever, but it is ready
   }
+
+  /// epoll refuses regular files and /dev/null (EPERM); poll() calls them always ready, and so does the set, so
+  /// a game whose input is redirected from a file reads it instead of waiting for ever.
+  @Test func aRegularFileOrDevNullIsAlwaysReadyAndDoesNotLetAWaitSleep() {
+    let path = "/tmp/pollset-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let file = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+    let null = open("/dev/null", O_RDONLY)
+    let p = makePipe()
+    defer {
+      for fd in [file, null, p.read, p.write] { close(fd) }
+      unlink(path)
+    }
+    let set = PollSet()
+    set.insert(p.read, events: Int16(POLLIN))
+    set.insert(file, events: Int16(POLLIN))
+    set.insert(null, events: Int16(POLLIN))
+    #expect(set.count == 3)
+    var ready = set.wait(timeout: 5_000)
+    #expect(Set(ready.map(\.fd)) == [file, null] && ready.allSatisfy { $0.revents == Int16(POLLIN) })
+    ready = set.wait(nanoseconds: 5_000_000_000)
+    #expect(Set(ready.map(\.fd)) == [file, null], "a precise wait does not sleep either")
+    set.setEvents(file, 0)
+    #expect(set.wait(timeout: 0).map(\.fd) == [null], "kept, but not watched for anything now")
+    set.remove(null)
+    set.remove(file)
+    #expect(set.count == 1 && set.wait(timeout: 0).isEmpty)
+  }
 }

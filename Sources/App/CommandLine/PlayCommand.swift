@@ -77,7 +77,8 @@ enum PlayCommand: Command {
     context.log.write("plain game: \(rules), \(opponent), human \(human)")
     let recorder = PlainDriver.Recorder(
       archive: context.archive, playerName: RunContext.profile(environment, name: nil).name)
-    return PlainDriver.run(
-      session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log, recorder: recorder)
+    return PlainDriver(
+      session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log, recorder: recorder
+    ).run()
   }
 }

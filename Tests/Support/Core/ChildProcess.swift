@@ -13,6 +13,8 @@ public final class ChildProcess {
     /// A socket the test writes to with `send` (a socket rather than a pipe: writes use MSG_NOSIGNAL, so a dead
     /// child cannot SIGPIPE the test runner) and closes with `closeInput`.
     case writer
+    /// Read from this file (a regular file, as with `tictactoe ... < moves.txt`).
+    case file(String)
   }
 
   /// Where the child's standard output goes.
@@ -72,6 +74,8 @@ public final class ChildProcess {
     switch input {
     case .null:
       posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    case .file(let path):
+      posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
     case .writer:
       var pair: [Int32] = [-1, -1]
       guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {

@@ -1,0 +1,32 @@
+import Glibc
+
+/// Reads whole lines from a descriptor without blocking.
+struct LineReader {
+  let fd: Int32
+  private var buffer: [UInt8] = []
+  private(set) var closed = false
+
+  init(fd: Int32) { self.fd = fd }
+
+  mutating func readLines() -> [String] {
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    let count = read(fd, &chunk, chunk.count)
+    if count <= 0 {
+      if count == 0 || (errno != EAGAIN && errno != EINTR) {
+        closed = true
+        if !buffer.isEmpty {
+          defer { buffer.removeAll() }
+          return [String(decoding: buffer, as: UTF8.self)]
+        }
+      }
+      return []
+    }
+    buffer += chunk[0..<count]
+    var lines: [String] = []
+    while let newline = buffer.firstIndex(of: 10) {
+      lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
+      buffer.removeSubrange(...newline)
+    }
+    return lines
+  }
+}
