@@ -5,79 +5,6 @@ import WireProtocol
 /// A networked match as a pure state machine: messages, local actions and the clock go in; messages to send,
 /// events for the UI and the end of the session come out. It validates everything the peer sends.
 public struct NetSession: Sendable {
-  /// What a session needs to know about its own side.
-  public struct Configuration: Sendable {
-    public var role: Role
-    public var name: String
-    public var software: String
-    /// The rules the host offers (ignored on the joiner: the host's welcome decides).
-    public var rules: Rules
-    public var versions: [UInt16]
-    /// Seconds of our own silence after which a heartbeat is sent.
-    public var heartbeatInterval: Double
-    /// Seconds of the peer's silence after which it is declared gone.
-    public var silenceLimit: Double
-    /// At most this many chat messages from the peer within `chatWindow` seconds.
-    public var chatBurst: Int
-    public var chatWindow: Double
-    /// Seconds a game is kept after the connection drops, for the joiner to reconnect and resume it. After
-    /// that the remaining player may claim the game.
-    public var gracePeriod: Double
-    /// How many of its last counted messages a side keeps to send again after a drop.
-    public var resendLimit: Int
-
-    public init(
-      role: Role, name: String, software: String, rules: Rules = .standard,
-      versions: [UInt16] = ProtocolVersion.supported, heartbeatInterval: Double = 3, silenceLimit: Double = 10,
-      chatBurst: Int = 10, chatWindow: Double = 5, gracePeriod: Double = 120, resendLimit: Int = 256
-    ) {
-      self.role = role
-      self.name = name
-      self.software = software
-      self.rules = rules
-      self.versions = versions
-      self.heartbeatInterval = heartbeatInterval
-      self.silenceLimit = silenceLimit
-      self.chatBurst = chatBurst
-      self.chatWindow = chatWindow
-      self.gracePeriod = gracePeriod
-      self.resendLimit = resendLimit
-    }
-  }
-
-  /// Where the session stands.
-  public enum Phase: Sendable, Equatable {
-    /// Waiting for the peer's hello.
-    case greeting
-    /// Host: the joiner said hello; waiting for this player to accept or decline.
-    case awaitingDecision
-    /// Joiner: waiting for the host's welcome.
-    case awaitingWelcome
-    /// Deciding who moves first.
-    case tossing
-    case playing
-    /// A game ended; a rematch may follow.
-    case betweenGames
-    case closed(SessionEnd)
-  }
-
-  /// The connection under the match.
-  public enum Link: Sendable, Equatable {
-    case up
-    /// The connection dropped at `since` in the middle of a match: the game is kept. Local actions still count
-    /// (they are sent when the game resumes); the peer's are waited for.
-    case lost(since: Double)
-    /// A new connection is exchanging resume messages (one round trip); local actions wait for it.
-    case resuming(since: Double)
-  }
-
-  /// Results of the match so far, from this player's side.
-  public struct Score: Sendable, Equatable {
-    public var wins = 0
-    public var losses = 0
-    public var draws = 0
-  }
-
   public let configuration: Configuration
   public private(set) var phase = Phase.greeting
   public private(set) var rules: Rules
@@ -656,7 +583,7 @@ public struct NetSession: Sendable {
   }
 
   private mutating func unexpected(_ message: Message, _ now: Double) -> [SessionOutput] {
-    violation("an unexpected \(message.name) (\(phaseName))", now)
+    violation("an unexpected \(message.name) (\(phase.moment))", now)
   }
 
   private mutating func violation(_ text: String, _ now: Double) -> [SessionOutput] {
@@ -677,17 +604,5 @@ public struct NetSession: Sendable {
   private mutating func close(_ end: SessionEnd) -> SessionOutput {
     phase = .closed(end)
     return .closed(end)
-  }
-
-  private var phaseName: String {
-    switch phase {
-    case .greeting: return "while greeting"
-    case .awaitingDecision: return "while the host decides"
-    case .awaitingWelcome: return "while waiting for the welcome"
-    case .tossing: return "during the coin toss"
-    case .playing: return "during a game"
-    case .betweenGames: return "between games"
-    case .closed: return "after the end"
-    }
   }
 }
