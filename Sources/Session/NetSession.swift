@@ -38,9 +38,10 @@ public struct NetSession: Sendable {
   private let sha256: @Sendable ([UInt8]) -> [UInt8]
   private var lastReceived: Double
   private var lastSent: Double
-  private var recentChats: [Double] = []
-  /// When the last heartbeats arrived: more than `heartbeatBurst` within a second is a flood, not liveness.
-  private var recentHeartbeats: [Double] = []
+  /// The peer's last chats: at most `chatBurst` within `chatWindow` seconds.
+  private var recentChats: RateWindow
+  /// The last heartbeats: more than `heartbeatBurst` within a second is a flood, not liveness.
+  private var recentHeartbeats = RateWindow(limit: heartbeatBurst, seconds: 1)
   public static let heartbeatBurst = 20
   /// The counted messages and the resume exchange.
   private var ledger: ResumeLedger
@@ -60,6 +61,7 @@ public struct NetSession: Sendable {
     self.lastReceived = now
     self.lastSent = now
     ledger = ResumeLedger(limit: configuration.resendLimit)
+    recentChats = RateWindow(limit: configuration.chatBurst, seconds: configuration.chatWindow)
   }
 
   public var isClosed: Bool {
@@ -374,8 +376,7 @@ public struct NetSession: Sendable {
     switch message {
     case .heartbeat:
       // One every 3 seconds keeps a connection alive; a peer that floods them only costs the other side.
-      recentHeartbeats = recentHeartbeats.filter { now - $0 < 1 } + [now]
-      guard recentHeartbeats.count <= NetSession.heartbeatBurst else {
+      guard recentHeartbeats.allows(now) else {
         return violation("more than \(NetSession.heartbeatBurst) heartbeats within a second", now)
       }
       return []
@@ -457,8 +458,7 @@ public struct NetSession: Sendable {
     case .chat(let text):
       // Chats sent again after a drop arrive together; only new ones count towards the flood limit.
       if ledger.isReplaying { return [.chat(PeerText(text))] }
-      recentChats = recentChats.filter { now - $0 < configuration.chatWindow } + [now]
-      guard recentChats.count <= configuration.chatBurst else {
+      guard recentChats.allows(now) else {
         return violation(
           "chat flood: more than \(configuration.chatBurst) messages in \(Int(configuration.chatWindow)) seconds", now)
       }
