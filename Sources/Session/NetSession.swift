@@ -149,7 +149,7 @@ public struct NetSession: Sendable {
       }
       chatsWhileLost += 1
     }
-    return [send(.chat(Self.clip(text, bytes: Message.maximumChatBytes)), now)]
+    return [send(.chat(UTF8Clip.clip(text, bytes: Message.maximumChatBytes)), now)]
   }
 
   public mutating func resign(now: Double) throws(ActionRefusal) -> [SessionOutput] {
@@ -481,7 +481,7 @@ public struct NetSession: Sendable {
           send(
             .refuse(
               .versionMismatch,
-              text: Self.clip(
+              text: UTF8Clip.clip(
                 "this host speaks protocol \(ours); you speak \(ProtocolVersion.describe(versions))",
                 bytes: Message.maximumTextBytes)), now))
       }
@@ -508,19 +508,6 @@ public struct NetSession: Sendable {
   }
 
   // MARK: - Helpers
-
-  /// `text` cut to at most `bytes` bytes of UTF-8 at a character boundary (so the peer accepts it).
-  static func clip(_ text: String, bytes: Int) -> String {
-    var result = ""
-    var count = 0
-    for character in text {
-      let size = character.utf8.count
-      if count + size > bytes { break }
-      result.append(character)
-      count += size
-    }
-    return result
-  }
 
   private mutating func startGame() -> [SessionOutput] {
     gameNumber += 1
