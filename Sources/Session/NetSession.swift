@@ -28,13 +28,11 @@ public struct NetSession: Sendable {
   /// instead of a new toss, so leaving and coming back cannot re-roll the coin.
   public var keptHostPlaysX: Bool?
   /// The first game's first player came from the game the joiner left (`coin kept`), not from a toss.
-  public private(set) var firstPlayerWasKept = false
+  public var firstPlayerWasKept: Bool { coin.wasKept }
+  /// Who plays X in the first game.
+  private var coin: CoinToss
 
   private var peerGreeted = false
-  private var coinBytes: [UInt8]
-  private var commitment: [UInt8]?
-  /// Whether the host plays X in the first game (decided by the coin toss).
-  private var hostFirst = true
   private let sha256: @Sendable ([UInt8]) -> [UInt8]
   private var lastReceived: Double
   private var lastSent: Double
@@ -56,7 +54,7 @@ public struct NetSession: Sendable {
   ) {
     self.configuration = configuration
     self.rules = configuration.rules
-    self.coinBytes = coinBytes
+    coin = CoinToss(bytes: coinBytes, sha256: sha256)
     self.sha256 = sha256
     self.lastReceived = now
     self.lastSent = now
@@ -96,7 +94,7 @@ public struct NetSession: Sendable {
 
   /// Whether the host played X in the latest game begun (nil before the first): what `keptHostPlaysX` keeps.
   public var hostPlayedXLast: Bool? {
-    gameNumber > 0 ? (gameNumber.isMultiple(of: 2) ? !hostFirst : hostFirst) : nil
+    gameNumber > 0 ? (gameNumber.isMultiple(of: 2) ? !coin.hostFirst : coin.hostFirst) : nil
   }
 
   /// Host: let the joiner in (after the player accepted it).
@@ -104,14 +102,13 @@ public struct NetSession: Sendable {
     guard configuration.role == .host, phase == .awaitingDecision, let version else { return [] }
     phase = .tossing
     if let kept = keptHostPlaysX, version >= 2 {
-      hostFirst = kept
-      firstPlayerWasKept = true
+      coin.keep(hostPlaysX: kept)
       return [send(.welcome(version: version, rules: rules), now), send(.coinKept(hostPlaysX: kept), now)]
         + startGame()
     }
     return [
       send(.welcome(version: version, rules: rules), now),
-      send(.coinCommit(digest: sha256(coinBytes)), now),
+      send(.coinCommit(digest: coin.digest), now),
     ]
   }
 
@@ -419,26 +416,26 @@ public struct NetSession: Sendable {
       guard configuration.role == .joiner, phase == .awaitingWelcome else { return unexpected(message, now) }
       return [close(.refused(reason, PeerText(text)))]
     case .coinCommit(let digest):
-      guard configuration.role == .joiner, phase == .tossing, commitment == nil else { return unexpected(message, now) }
-      commitment = digest
-      return [send(.coinShare(bytes: coinBytes), now)]
-    case .coinKept(let hostPlaysX):
-      guard configuration.role == .joiner, phase == .tossing, commitment == nil, (version ?? 0) >= 2 else {
+      guard configuration.role == .joiner, phase == .tossing, coin.commitment == nil else {
         return unexpected(message, now)
       }
-      hostFirst = hostPlaysX
-      firstPlayerWasKept = true
+      return [send(.coinShare(bytes: coin.committed(to: digest)), now)]
+    case .coinKept(let hostPlaysX):
+      guard configuration.role == .joiner, phase == .tossing, coin.commitment == nil, (version ?? 0) >= 2 else {
+        return unexpected(message, now)
+      }
+      coin.keep(hostPlaysX: hostPlaysX)
       return startGame()
     case .coinShare(let share):
       guard configuration.role == .host, phase == .tossing else { return unexpected(message, now) }
-      hostFirst = ((coinBytes.first ?? 0) ^ share[0]) & 1 == 0
-      return [send(.coinReveal(secret: coinBytes), now)] + startGame()
+      return [send(.coinReveal(secret: coin.shared(share)), now)] + startGame()
     case .coinReveal(let secret):
-      guard configuration.role == .joiner, phase == .tossing, let commitment else { return unexpected(message, now) }
-      guard sha256(secret) == commitment else {
+      guard configuration.role == .joiner, phase == .tossing, coin.commitment != nil else {
+        return unexpected(message, now)
+      }
+      guard coin.revealed(secret) else {
         return [send(.error(text: "coin secret does not match"), now), close(.coinTossCheated)]
       }
-      hostFirst = (secret[0] ^ (coinBytes.first ?? 0)) & 1 == 0
       return startGame()
     case .move(let ply, let position):
       return peerMove(ply: ply, position: position, now)
@@ -515,7 +512,7 @@ public struct NetSession: Sendable {
     rematchOfferedByPeer = false
     lastResult = nil
     // The first game's X comes from the coin; after that the first player alternates.
-    let hostIsX = gameNumber.isMultiple(of: 2) ? !hostFirst : hostFirst
+    let hostIsX = gameNumber.isMultiple(of: 2) ? !coin.hostFirst : coin.hostFirst
     let mark: Mark = (configuration.role == .host) == hostIsX ? .x : .o
     myMark = mark
     game = Game(rules: rules)
