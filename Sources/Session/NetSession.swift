@@ -7,19 +7,9 @@ import WireProtocol
 public struct NetSession: Sendable {
   public let configuration: Configuration
   public private(set) var phase = Phase.greeting
-  public private(set) var rules: Rules
-  public private(set) var game: Game?
-  public private(set) var myMark: Mark?
-  public private(set) var gameNumber = 0
-  public private(set) var score = Score()
   public private(set) var peerName: PeerText?
   public private(set) var peerSoftware: PeerText?
   public private(set) var version: UInt16?
-  public private(set) var lastResult: GameResult?
-  /// This player offered a rematch and waits for the answer.
-  public private(set) var rematchOfferedByMe = false
-  /// The peer offered a rematch.
-  public private(set) var rematchOfferedByPeer = false
   public private(set) var link = Link.up
   /// The connection has been down longer than the grace period: `claim()` may end the game.
   public private(set) var graceExpired = false
@@ -27,10 +17,23 @@ public struct NetSession: Sendable {
   /// host played X in it. With protocol version 2 the first game then keeps that first player (`coin kept`)
   /// instead of a new toss, so leaving and coming back cannot re-roll the coin.
   public var keptHostPlaysX: Bool?
-  /// The first game's first player came from the game the joiner left (`coin kept`), not from a toss.
-  public var firstPlayerWasKept: Bool { coin.wasKept }
+
+  /// The games of the match: the rules, the current game, this player's mark, the score and the rematch offers.
+  private var series: GameSeries
+  public var rules: Rules { series.rules }
+  public var game: Game? { series.game }
+  public var myMark: Mark? { series.myMark }
+  public var gameNumber: Int { series.gameNumber }
+  public var score: Score { series.score }
+  public var lastResult: GameResult? { series.lastResult }
+  /// This player offered a rematch and waits for the answer.
+  public var rematchOfferedByMe: Bool { series.rematchOfferedByMe }
+  /// The peer offered a rematch.
+  public var rematchOfferedByPeer: Bool { series.rematchOfferedByPeer }
   /// Who plays X in the first game.
   private var coin: CoinToss
+  /// The first game's first player came from the game the joiner left (`coin kept`), not from a toss.
+  public var firstPlayerWasKept: Bool { coin.wasKept }
 
   private var peerGreeted = false
   private let sha256: @Sendable ([UInt8]) -> [UInt8]
@@ -53,7 +56,7 @@ public struct NetSession: Sendable {
     configuration: Configuration, coinBytes: [UInt8], sha256: @escaping @Sendable ([UInt8]) -> [UInt8], now: Double
   ) {
     self.configuration = configuration
-    self.rules = configuration.rules
+    series = GameSeries(rules: configuration.rules)
     coin = CoinToss(bytes: coinBytes, sha256: sha256)
     self.sha256 = sha256
     self.lastReceived = now
@@ -93,9 +96,7 @@ public struct NetSession: Sendable {
   // MARK: - Local actions
 
   /// Whether the host played X in the latest game begun (nil before the first): what `keptHostPlaysX` keeps.
-  public var hostPlayedXLast: Bool? {
-    gameNumber > 0 ? (gameNumber.isMultiple(of: 2) ? !coin.hostFirst : coin.hostFirst) : nil
-  }
+  public var hostPlayedXLast: Bool? { myMark.map { ($0 == .x) == (configuration.role == .host) } }
 
   /// Host: let the joiner in (after the player accepted it).
   public mutating func accept(now: Double) -> [SessionOutput] {
@@ -122,16 +123,15 @@ public struct NetSession: Sendable {
   /// is lost the move counts and is sent when the game resumes.
   public mutating func play(_ position: Position, now: Double) throws(PlayError) -> [SessionOutput] {
     guard !isResuming else { throw .reconnecting }
-    guard phase == .playing, var game, let myMark else { throw .illegal(.gameOver) }
+    guard phase == .playing, let game else { throw .illegal(.gameOver) }
     let ply = UInt16(game.history.count)
     do {
-      try game.play(position, by: myMark)
+      try series.play(position, byPeer: false)
     } catch {
       throw .illegal(error)
     }
-    self.game = game
     var outputs = [send(.move(ply: ply, position: position), now)]
-    outputs += finishIfOver()
+    outputs += ended(series.finishIfOver())
     return outputs
   }
 
@@ -153,7 +153,7 @@ public struct NetSession: Sendable {
     guard !isClosed else { throw .matchOver }
     guard !isResuming else { throw .reconnecting }
     guard phase == .playing, let myMark else { throw .noGameInProgress }
-    return [send(.resign, now)] + end(.resigned(loser: myMark))
+    return [send(.resign, now)] + ended(series.end(.resigned(loser: myMark)))
   }
 
   /// Offers a rematch, or accepts the peer's offer.
@@ -163,7 +163,7 @@ public struct NetSession: Sendable {
     guard phase == .betweenGames else { throw phase == .playing ? .gameInProgress : .notStarted }
     guard !rematchOfferedByMe else { throw .rematchAlreadyOffered }
     if rematchOfferedByPeer { return [send(.rematchAccept, now)] + startGame() }
-    rematchOfferedByMe = true
+    series.offerRematch()
     return [send(.rematchOffer, now)]
   }
 
@@ -173,7 +173,7 @@ public struct NetSession: Sendable {
   /// Says goodbye and ends the session. Leaving a game in progress loses it (the peer scores it as a win).
   public mutating func quit(text: String, now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
-    if gameInProgress { score.losses += 1 }
+    if gameInProgress { series.gameLeft(byMe: true) }
     return [send(.bye(.quit, text: text), now), close(.localQuit)]
   }
 
@@ -281,7 +281,7 @@ public struct NetSession: Sendable {
   public mutating func claim(now: Double) throws(ActionRefusal) -> [SessionOutput] {
     guard !isClosed else { throw .matchOver }
     guard graceExpired, case .lost = link, phase == .playing, let myMark else { throw .nothingToClaim }
-    return end(.abandoned(loser: myMark.opponent)) + [
+    return ended(series.end(.abandoned(loser: myMark.opponent))) + [
       close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: true))
     ]
   }
@@ -291,22 +291,9 @@ public struct NetSession: Sendable {
     return .resume(received: ledger.received, sent: ledger.sent, game: gameNumber, ply: ply, digest: digest)
   }
 
-  /// The game this side holds: its number, its ply count and the digest of the rules and the moves during a
-  /// game. Between games only the number counts: a game-ending move that crossed a resignation leaves the two
-  /// boards, and even the two results, different (rule 6), and that is no reason to end the match.
+  /// The game this side holds (its number, ply count and digest), as the resume messages say it.
   private var holding: (game: UInt16, ply: UInt16, digest: [UInt8]) {
-    var bytes: [UInt8] = Array("tictactoe moves".utf8)
-    bytes += [UInt8(gameNumber >> 8 & 0xFF), UInt8(gameNumber & 0xFF)]
-    bytes += [UInt8(rules.rows), UInt8(rules.columns), UInt8(rules.k)]
-    let playing = phase == .playing
-    if playing {
-      bytes.append(1)
-      for position in game?.history ?? [] { bytes += [UInt8(position.row), UInt8(position.column)] }
-    } else {
-      bytes.append(0)
-    }
-    let ply = playing ? UInt16(clamping: game?.history.count ?? 0) : 0
-    return (UInt16(clamping: gameNumber), ply, sha256(bytes))
+    series.holding(playing: phase == .playing, sha256: sha256)
   }
 
   private mutating func peerResume(received: UInt32, sent: UInt32, _ now: Double) -> [SessionOutput] {
@@ -389,7 +376,7 @@ public struct NetSession: Sendable {
       return peerResumeCheck(game: gameNumber, ply: ply, digest: digest, now)
     case .bye(_, let text):
       // An opponent who leaves a game in progress loses it, as the leaver's own score says.
-      if gameInProgress { score.wins += 1 }
+      if gameInProgress { series.gameLeft(byMe: false) }
       return [close(.peerQuit(PeerText(text)))]
     case .error(let text):
       return [close(.peerReportedError(PeerText(text)))]
@@ -409,7 +396,7 @@ public struct NetSession: Sendable {
         return violation("the host chose protocol version \(version), which was not offered", now)
       }
       self.version = version
-      self.rules = rules
+      series.rules = rules
       phase = .tossing
       return []
     case .refuse(let reason, let text):
@@ -441,13 +428,13 @@ public struct NetSession: Sendable {
       return peerMove(ply: ply, position: position, now)
     case .resign:
       guard let myMark else { return [] }
-      if phase == .playing { return end(.resigned(loser: myMark.opponent)) }
-      guard phase == .betweenGames, let result = lastResult else { return [] }
-      return resignationCrossed(result, myMark: myMark)
+      if phase == .playing { return ended(series.end(.resigned(loser: myMark.opponent))) }
+      guard phase == .betweenGames else { return [] }
+      return ended(series.resignationCrossed())
     case .rematchOffer:
       guard phase == .betweenGames else { return unexpected(message, now) }
       if rematchOfferedByMe { return startGame() }
-      rematchOfferedByPeer = true
+      series.peerOffersRematch()
       return [.rematchOffered]
     case .rematchAccept:
       guard phase == .betweenGames, rematchOfferedByMe else { return unexpected(message, now) }
@@ -491,78 +478,31 @@ public struct NetSession: Sendable {
 
   private mutating func peerMove(ply: UInt16, position: Position, _ now: Double) -> [SessionOutput] {
     if phase == .betweenGames, case .resigned = lastResult { return [] }  // crossed with a resignation
-    guard phase == .playing, var game, let myMark else { return violation("a move while no game is in progress", now) }
+    guard phase == .playing, let game else { return violation("a move while no game is in progress", now) }
     guard Int(ply) == game.history.count else {
       return violation("a move for ply \(ply) when ply \(game.history.count) was next (repeated or out of order)", now)
     }
     do {
-      try game.play(position, by: myMark.opponent)
+      try series.play(position, byPeer: true)
     } catch {
       return violation("an illegal move: \(error)", now)
     }
-    self.game = game
-    return [.peerMoved(position)] + finishIfOver()
+    return [.peerMoved(position)] + ended(series.finishIfOver())
   }
 
   // MARK: - Helpers
 
+  /// Begins the next game: the coin (or the kept first player) decides the first game's X.
   private mutating func startGame() -> [SessionOutput] {
-    gameNumber += 1
-    rematchOfferedByMe = false
-    rematchOfferedByPeer = false
-    lastResult = nil
-    // The first game's X comes from the coin; after that the first player alternates.
-    let hostIsX = gameNumber.isMultiple(of: 2) ? !coin.hostFirst : coin.hostFirst
-    let mark: Mark = (configuration.role == .host) == hostIsX ? .x : .o
-    myMark = mark
-    game = Game(rules: rules)
+    let mark = series.startGame(firstMark: coin.firstMark(of: configuration.role))
     phase = .playing
-    return [.gameStarted(number: gameNumber, myMark: mark)]
+    return [.gameStarted(number: series.gameNumber, myMark: mark)]
   }
 
-  private mutating func finishIfOver() -> [SessionOutput] {
-    guard let outcome = game?.outcome else { return [] }
-    switch outcome {
-    case .win(let mark, _): return end(.line(winner: mark))
-    case .draw: return end(.draw)
-    }
-  }
-
-  /// The peer resigned before it saw this side end the game (rule 6). The peer ignores the move that crossed
-  /// its resignation, so this side takes the resignation too and both record the same result; when both
-  /// resigned at once, the game is a draw on both sides.
-  private mutating func resignationCrossed(_ result: GameResult, myMark: Mark) -> [SessionOutput] {
-    switch result {
-    case .resigned(let loser) where loser == myMark:
-      return rescore(result, as: .draw)
-    case .line, .draw:
-      // Only when this side's own move ended it (the peer never saw that move).
-      guard let game, game.outcome != nil, let last = game.history.indices.last,
-        (last.isMultiple(of: 2) ? Mark.x : .o) == myMark
-      else { return [] }
-      return rescore(result, as: .resigned(loser: myMark.opponent))
-    default:
-      return []
-    }
-  }
-
-  private mutating func rescore(_ old: GameResult, as new: GameResult) -> [SessionOutput] {
-    switch old.winner {
-    case nil: score.draws -= 1
-    case myMark: score.wins -= 1
-    default: score.losses -= 1
-    }
-    return end(new)
-  }
-
-  private mutating func end(_ result: GameResult) -> [SessionOutput] {
-    lastResult = result
+  /// The series ended the game with `result` (nothing when nil).
+  private mutating func ended(_ result: GameResult?) -> [SessionOutput] {
+    guard let result else { return [] }
     phase = .betweenGames
-    switch result.winner {
-    case nil: score.draws += 1
-    case myMark: score.wins += 1
-    default: score.losses += 1
-    }
     return [.gameEnded(result)]
   }
 
