@@ -91,7 +91,7 @@ struct GameSeries: Sendable {
   /// game (`playing`). Between games only the number counts: a game-ending move that crossed a resignation
   /// leaves the two boards, and even the two results, different (rule 6), and that is no reason to end the
   /// match.
-  func holding(playing: Bool, sha256: ([UInt8]) -> [UInt8]) -> (game: UInt16, ply: UInt16, digest: [UInt8]) {
+  func holding(playing: Bool, sha256: ([UInt8]) -> [UInt8]) -> HeldGame {
     var bytes: [UInt8] = Array("tictactoe moves".utf8)
     bytes += [UInt8(gameNumber >> 8 & 0xFF), UInt8(gameNumber & 0xFF)]
     bytes += [UInt8(rules.rows), UInt8(rules.columns), UInt8(rules.k)]
@@ -102,7 +102,7 @@ struct GameSeries: Sendable {
       bytes.append(0)
     }
     let ply = playing ? UInt16(clamping: game?.history.count ?? 0) : 0
-    return (UInt16(clamping: gameNumber), ply, sha256(bytes))
+    return HeldGame(game: UInt16(clamping: gameNumber), ply: ply, digest: sha256(bytes))
   }
 
   private mutating func rescore(_ old: GameResult, as new: GameResult) -> GameResult {
@@ -118,4 +118,12 @@ struct GameSeries: Sendable {
     default: score.losses += change
     }
   }
+}
+
+/// The game a side holds, as the resume messages say it: its number, its ply count and the digest of the rules
+/// and the moves.
+struct HeldGame: Sendable, Equatable {
+  let game: UInt16
+  let ply: UInt16
+  let digest: [UInt8]
 }

@@ -10,9 +10,11 @@ public struct NetSession: Sendable {
   public private(set) var peerName: PeerText?
   public private(set) var peerSoftware: PeerText?
   public private(set) var version: UInt16?
-  public private(set) var link = Link.up
+  /// The connection under the match: its clock, a drop and the resume after it.
+  private var connection: SessionLink
+  public var link: Link { connection.state }
   /// The connection has been down longer than the grace period: `claim()` may end the game.
-  public private(set) var graceExpired = false
+  public var graceExpired: Bool { connection.graceExpired }
   /// Host: set before `accept` when this joiner's key left a game here within the grace period: whether the
   /// host played X in it. With protocol version 2 the first game then keeps that first player (`coin kept`)
   /// instead of a new toss, so leaving and coming back cannot re-roll the coin.
@@ -37,19 +39,10 @@ public struct NetSession: Sendable {
 
   private var peerGreeted = false
   private let sha256: @Sendable ([UInt8]) -> [UInt8]
-  private var lastReceived: Double
-  private var lastSent: Double
   /// The peer's last chats: at most `chatBurst` within `chatWindow` seconds.
   private var recentChats: RateWindow
-  /// The last heartbeats: more than `heartbeatBurst` within a second is a flood, not liveness.
-  private var recentHeartbeats = RateWindow(limit: heartbeatBurst, seconds: 1)
+  /// More heartbeats than this within a second are a flood, not liveness.
   public static let heartbeatBurst = 20
-  /// The counted messages and the resume exchange.
-  private var ledger: ResumeLedger
-  /// When the current resume exchange began (it must finish within the silence limit).
-  private var resumeStartedAt = 0.0
-  /// Chats this player typed while the connection was down (at most `chatBurst` are kept to send).
-  private var chatsWhileLost = 0
 
   /// `coinBytes` are 32 fresh random bytes: the host's secret or the joiner's share of the coin toss.
   public init(
@@ -59,9 +52,7 @@ public struct NetSession: Sendable {
     series = GameSeries(rules: configuration.rules)
     coin = CoinToss(bytes: coinBytes, sha256: sha256)
     self.sha256 = sha256
-    self.lastReceived = now
-    self.lastSent = now
-    ledger = ResumeLedger(limit: configuration.resendLimit)
+    connection = SessionLink(configuration, now: now)
     recentChats = RateWindow(limit: configuration.chatBurst, seconds: configuration.chatWindow)
   }
 
@@ -73,18 +64,10 @@ public struct NetSession: Sendable {
   /// Whether it is this player's move now.
   public var myTurn: Bool { phase == .playing && game?.turn == myMark && !isResuming }
 
-  public var isResuming: Bool {
-    if case .resuming = link { return true }
-    return false
-  }
+  public var isResuming: Bool { connection.isResuming }
 
   /// When the grace period ends (or ended), while the connection is down.
-  public var graceDeadline: Double? {
-    switch link {
-    case .up: return nil
-    case .lost(let since), .resuming(let since): return since + configuration.gracePeriod
-    }
-  }
+  public var graceDeadline: Double? { connection.graceDeadline }
 
   /// Opens the conversation: both sides say hello at once.
   public mutating func start(now: Double) -> [SessionOutput] {
@@ -139,12 +122,8 @@ public struct NetSession: Sendable {
     guard !isClosed else { throw .matchOver }
     guard peerGreeted else { throw .notStarted }
     guard !isResuming else { throw .reconnecting }
-    if case .lost = link {
-      // Kept to send on resume, but not without end: the peer takes them as one burst.
-      guard chatsWhileLost < configuration.chatBurst else {
-        throw .chatHeldWhileDisconnected(limit: configuration.chatBurst)
-      }
-      chatsWhileLost += 1
+    guard connection.chatTyped(limit: configuration.chatBurst) else {
+      throw .chatHeldWhileDisconnected(limit: configuration.chatBurst)
     }
     return [send(.chat(UTF8Clip.clip(text, bytes: Message.maximumChatBytes)), now)]
   }
@@ -183,34 +162,26 @@ public struct NetSession: Sendable {
   /// too long. Call it at `nextDeadline` at the latest.
   public mutating func tick(now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
-    if case .lost = link {
-      guard !graceExpired, let deadline = graceDeadline, now >= deadline else { return [] }
-      graceExpired = true
+    switch connection.due(now) {
+    case nil: return []
+    case .graceOver:
       // Only a game in progress can be claimed; between games there is nothing left to wait for.
       guard phase == .playing else {
         return [close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: false))]
       }
       return [.graceExpired]
+    case .resumeTooSlow:
+      return connection.drop(now)  // the exchange takes one round trip; a resume that never finishes is dropped
+    case .peerSilent:
+      if canResume { return connection.drop(now) }
+      return [close(.peerVanished(seconds: Int(configuration.silenceLimit.rounded())))]
+    case .heartbeat:
+      return [send(.heartbeat, now)]
     }
-    if isResuming && now - resumeStartedAt >= configuration.silenceLimit {
-      return suspend(now)  // the exchange takes one round trip; a resume that never finishes is dropped
-    }
-    if now - lastReceived >= configuration.silenceLimit {
-      let seconds = Int(configuration.silenceLimit.rounded())
-      if canResume { return suspend(now) }
-      return [close(.peerVanished(seconds: seconds))]
-    }
-    if now - lastSent >= configuration.heartbeatInterval { return [send(.heartbeat, now)] }
-    return []
   }
 
   /// The next time `tick` has something to do.
-  public var nextDeadline: Double? {
-    guard !isClosed else { return nil }
-    if case .lost = link { return graceExpired ? nil : graceDeadline }
-    let deadline = min(lastSent + configuration.heartbeatInterval, lastReceived + configuration.silenceLimit)
-    return isResuming ? min(deadline, resumeStartedAt + configuration.silenceLimit) : deadline
-  }
+  public var nextDeadline: Double? { isClosed ? nil : connection.nextDeadline }
 
   // MARK: - From the peer
 
@@ -225,9 +196,9 @@ public struct NetSession: Sendable {
   /// game began the session ends.
   public mutating func connectionLost(now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
-    if case .lost = link { return [] }
+    if connection.isLost { return [] }
     guard canResume else { return [close(.connectionLost)] }
-    return suspend(now)
+    return connection.drop(now)
   }
 
   /// Whether a drop now keeps the game for the grace period (the match has begun and is not over).
@@ -241,23 +212,12 @@ public struct NetSession: Sendable {
     }
   }
 
-  private mutating func suspend(_ now: Double) -> [SessionOutput] {
-    let since: Double
-    if case .resuming(let started) = link { since = started } else { since = now }  // a failed resume keeps the clock
-    link = .lost(since: since)
-    ledger.resumeOver()
-    // A resume that failed after the grace period: the game may still be claimed.
-    return [.connectionLost(until: since + configuration.gracePeriod)] + (graceExpired ? [.graceExpired] : [])
-  }
-
   /// Joiner: a new connection to the host is secured; ask to resume the game.
   public mutating func requestResume(now: Double) -> [SessionOutput] {
-    guard configuration.role == .joiner, case .lost(let since) = link else { return [] }
-    link = .resuming(since: since)
-    lastReceived = now
-    resumeStartedAt = now
-    ledger.resumeSent = true
-    return [sendUncounted(resumeMessage, now)]
+    guard configuration.role == .joiner, let request = connection.requestResume(now, holding: holding) else {
+      return []
+    }
+    return [sendUncounted(request, now)]
   }
 
   /// Host: the joiner came back on a new connection (its key already checked). The old connection may still
@@ -265,83 +225,39 @@ public struct NetSession: Sendable {
   /// one.
   public mutating func peerReconnected(now: Double) -> [SessionOutput] {
     guard configuration.role == .host, canResume, !isClosed else { return [] }
-    var outputs: [SessionOutput] = []
-    switch link {
-    case .up, .resuming: outputs = suspend(now)
-    case .lost: break
-    }
-    guard case .lost(let since) = link else { return outputs }
-    link = .resuming(since: since)
-    lastReceived = now
-    resumeStartedAt = now
-    return outputs
+    return connection.peerReconnected(now)
   }
 
   /// The remaining player ends a game whose opponent did not come back within the grace period: a win.
   public mutating func claim(now: Double) throws(ActionRefusal) -> [SessionOutput] {
     guard !isClosed else { throw .matchOver }
-    guard graceExpired, case .lost = link, phase == .playing, let myMark else { throw .nothingToClaim }
+    guard graceExpired, connection.isLost, phase == .playing, let myMark else { throw .nothingToClaim }
     return ended(series.end(.abandoned(loser: myMark.opponent))) + [
       close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: true))
     ]
   }
 
-  private var resumeMessage: Message {
-    let (gameNumber, ply, digest) = holding
-    return .resume(received: ledger.received, sent: ledger.sent, game: gameNumber, ply: ply, digest: digest)
-  }
-
-  /// The game this side holds (its number, ply count and digest), as the resume messages say it.
-  private var holding: (game: UInt16, ply: UInt16, digest: [UInt8]) {
-    series.holding(playing: phase == .playing, sha256: sha256)
-  }
+  /// The game this side holds, as the resume messages say it.
+  private var holding: HeldGame { series.holding(playing: phase == .playing, sha256: sha256) }
 
   private mutating func peerResume(received: UInt32, sent: UInt32, _ now: Double) -> [SessionOutput] {
-    guard isResuming, !ledger.isReplaying else { return violation("a resume request when none was expected", now) }
-    let again: [Message]
-    switch ledger.peerResumes(received: received, sent: sent) {
-    case .success(let messages): again = messages
+    switch connection.peerResumes(received: received, sent: sent, holding: holding) {
+    case .success(let messages): return messages.map { sendUncounted($0, now) } + checkIfCaughtUp(now)
     case .failure(let mismatch): return violation(mismatch.text, now)
     }
-    var outputs: [SessionOutput] = []
-    if !ledger.resumeSent {  // the host answers with its own counts
-      ledger.resumeSent = true
-      outputs.append(sendUncounted(resumeMessage, now))
-    }
-    outputs += again.map { sendUncounted($0, now) }
-    return outputs + checkIfCaughtUp(now)
   }
 
   /// Once everything the peer sent before the drop has arrived, say which game this side holds.
   private mutating func checkIfCaughtUp(_ now: Double) -> [SessionOutput] {
-    guard isResuming, ledger.caughtUp else { return [] }
-    ledger.checkSent = true
-    let (gameNumber, ply, digest) = holding
-    return [sendUncounted(.resumeCheck(game: gameNumber, ply: ply, digest: digest), now)]
-  }
-
-  private mutating func peerResumeCheck(game gameNumber: UInt16, ply: UInt16, digest: [UInt8], _ now: Double)
-    -> [SessionOutput]
-  {
-    guard isResuming, ledger.checkSent else { return violation("a resume check when none was expected", now) }
-    let mine = holding
-    guard mine.game == gameNumber, mine.ply == ply, mine.digest == digest else {
-      return violation(
-        "the resumed games differ: you hold game \(gameNumber) at ply \(ply), this side game \(mine.game) at ply "
-          + "\(mine.ply)\(mine.game == gameNumber && mine.ply == ply ? " with other moves" : "")", now)
-    }
-    link = .up
-    graceExpired = false
-    chatsWhileLost = 0
-    ledger.resumeOver()
-    return [.resumed(game: Int(gameNumber), ply: Int(ply))]
+    guard connection.caughtUp else { return [] }
+    return [sendUncounted(connection.check(holding: holding), now)]
   }
 
   public mutating func receive(_ message: Message, now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
-    if case .lost = link { return [] }  // nothing arrives on a dropped connection
-    lastReceived = now
-    if let early = ledger.receiving(message, endsTheSession: Self.endsTheSession(message)) {
+    if connection.isLost { return [] }  // nothing arrives on a dropped connection
+    connection.received(now)
+    if let early = connection.ledger.receiving(message, endsTheSession: Self.endsTheSession(message)) {
       return violation(early, now)
     }
     let outputs = process(message, now)
@@ -360,7 +276,7 @@ public struct NetSession: Sendable {
     switch message {
     case .heartbeat:
       // One every 3 seconds keeps a connection alive; a peer that floods them only costs the other side.
-      guard recentHeartbeats.allows(now) else {
+      guard connection.heartbeatArrived(now) else {
         return violation("more than \(NetSession.heartbeatBurst) heartbeats within a second", now)
       }
       return []
@@ -373,7 +289,10 @@ public struct NetSession: Sendable {
       }
       return peerResume(received: received, sent: sent, now)
     case .resumeCheck(let gameNumber, let ply, let digest):
-      return peerResumeCheck(game: gameNumber, ply: ply, digest: digest, now)
+      switch connection.peerChecks(HeldGame(game: gameNumber, ply: ply, digest: digest), holding: holding) {
+      case .success(let resumed): return [resumed]
+      case .failure(let mismatch): return violation(mismatch.text, now)
+      }
     case .bye(_, let text):
       // An opponent who leaves a game in progress loses it, as the leaver's own score says.
       if gameInProgress { series.gameLeft(byMe: false) }
@@ -441,7 +360,7 @@ public struct NetSession: Sendable {
       return startGame()
     case .chat(let text):
       // Chats sent again after a drop arrive together; only new ones count towards the flood limit.
-      if ledger.isReplaying { return [.chat(PeerText(text))] }
+      if connection.ledger.isReplaying { return [.chat(PeerText(text))] }
       guard recentChats.allows(now) else {
         return violation(
           "chat flood: more than \(configuration.chatBurst) messages in \(Int(configuration.chatWindow)) seconds", now)
@@ -516,12 +435,12 @@ public struct NetSession: Sendable {
 
   /// Sends a counted message (kept to be sent again after a drop).
   private mutating func send(_ message: Message, _ now: Double) -> SessionOutput {
-    ledger.sending(message)
+    connection.ledger.sending(message)
     return sendUncounted(message, now)
   }
 
   private mutating func sendUncounted(_ message: Message, _ now: Double) -> SessionOutput {
-    lastSent = now
+    connection.sent(now)
     return .send(message)
   }
 
