@@ -113,9 +113,7 @@ public struct NetSession: Sendable {
     } catch {
       throw .illegal(error)
     }
-    var outputs = [send(.move(ply: ply, position: position), now)]
-    outputs += ended(series.finishIfOver())
-    return outputs
+    return [send(.move(ply: ply, position: position), now)] + ended(series.finishIfOver())
   }
 
   public mutating func chat(_ text: String, now: Double) throws(ActionRefusal) -> [SessionOutput] {
@@ -256,20 +254,9 @@ public struct NetSession: Sendable {
   public mutating func receive(_ message: Message, now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
     if connection.isLost { return [] }  // nothing arrives on a dropped connection
-    connection.received(now)
-    if let early = connection.ledger.receiving(message, endsTheSession: Self.endsTheSession(message)) {
-      return violation(early, now)
-    }
+    if let early = connection.arrived(message, now) { return violation(early, now) }
     let outputs = process(message, now)
     return outputs + checkIfCaughtUp(now)
-  }
-
-  /// A goodbye or an error report may come at any moment, a resume included.
-  static func endsTheSession(_ message: Message) -> Bool {
-    switch message {
-    case .bye, .error: return true
-    default: return false
-    }
   }
 
   private mutating func process(_ message: Message, _ now: Double) -> [SessionOutput] {
@@ -378,17 +365,11 @@ public struct NetSession: Sendable {
     peerSoftware = PeerText(software)
     guard let chosen = ProtocolVersion.choose(ours: configuration.versions, theirs: versions) else {
       let ours = ProtocolVersion.describe(configuration.versions)
-      var outputs: [SessionOutput] = []
-      if configuration.role == .host {
-        outputs.append(
-          send(
-            .refuse(
-              .versionMismatch,
-              text: UTF8Clip.clip(
-                "this host speaks protocol \(ours); you speak \(ProtocolVersion.describe(versions))",
-                bytes: Message.maximumTextBytes)), now))
-      }
-      return outputs + [close(.versionMismatch(ours: configuration.versions, theirs: versions))]
+      let text = "this host speaks protocol \(ours); you speak \(ProtocolVersion.describe(versions))"
+      let refusal =
+        configuration.role == .host
+        ? [send(.refuse(.versionMismatch, text: UTF8Clip.clip(text, bytes: Message.maximumTextBytes)), now)] : []
+      return refusal + [close(.versionMismatch(ours: configuration.versions, theirs: versions))]
     }
     version = chosen
     phase = configuration.role == .host ? .awaitingDecision : .awaitingWelcome

@@ -67,6 +67,18 @@ struct SessionLink: Sendable {
   /// Something arrived at `now`.
   mutating func received(_ now: Double) { lastReceived = now }
 
+  /// `message` arrived at `now`: it is counted. The reason, when it came too early during a resume (a goodbye
+  /// or an error report may come at any moment, a resume included).
+  mutating func arrived(_ message: Message, _ now: Double) -> String? {
+    received(now)
+    let endsTheSession: Bool
+    switch message {
+    case .bye, .error: endsTheSession = true
+    default: endsTheSession = false
+    }
+    return ledger.receiving(message, endsTheSession: endsTheSession)
+  }
+
   /// A heartbeat arrived at `now`: whether it is within the flood limit.
   mutating func heartbeatArrived(_ now: Double) -> Bool { heartbeats.allows(now) }
 

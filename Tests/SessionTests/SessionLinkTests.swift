@@ -1,3 +1,4 @@
+import GameCore
 import Testing
 import WireProtocol
 
@@ -118,5 +119,18 @@ import WireProtocol
     _ = link.drop(2)
     let kept = (0..<3).map { _ in link.chatTyped(limit: 2) }
     #expect(kept == [true, true, false])
+  }
+
+  /// During a resume a new message waits for the confirmation; a goodbye or an error report never waits.
+  @Test func aGoodbyeOrAnErrorReportMayArriveAtAnyMomentOfAResume() throws {
+    var link = Self.link()
+    _ = link.drop(0)
+    _ = link.peerReconnected(1)
+    _ = try link.peerResumes(received: 0, sent: 0, holding: Self.held).get()
+    let move = Message.move(ply: 0, position: Position(row: 0, column: 0))
+    #expect(link.arrived(move, 2) == "a new move before the resume was confirmed")
+    #expect(link.arrived(.bye(.quit, text: ""), 2) == nil)
+    #expect(link.arrived(.error(text: "broken"), 2) == nil)
+    #expect(link.arrived(.heartbeat, 2) == nil)
   }
 }
