@@ -90,10 +90,7 @@ public struct NetSession: Sendable {
       return [send(.welcome(version: version, rules: rules), now), send(.coinKept(hostPlaysX: kept), now)]
         + startGame()
     }
-    return [
-      send(.welcome(version: version, rules: rules), now),
-      send(.coinCommit(digest: coin.digest), now),
-    ]
+    return [send(.welcome(version: version, rules: rules), now), send(.coinCommit(digest: coin.digest), now)]
   }
 
   /// Host: turn the joiner away.

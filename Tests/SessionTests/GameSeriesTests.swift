@@ -8,13 +8,13 @@ import Testing
 @Suite struct GameSeriesTests {
   private func p(_ row: Int, _ column: Int) -> Position { Position(row: row, column: column) }
 
-  /// X wins along the top row: this player's moves at (0, 0), (0, 1), (0, 2), the peer's below.
-  private func winAsX(_ series: inout GameSeries) throws {
-    for (mine, peers) in [(p(0, 0), p(1, 0)), (p(0, 1), p(1, 1))] {
-      try series.play(mine, byPeer: false)
-      try series.play(peers, byPeer: true)
+  /// X wins along the top row, (0, 0), (0, 1), (0, 2), O playing below; X is the peer when `xIsPeer`.
+  private func topRowForX(_ series: inout GameSeries, xIsPeer: Bool) throws {
+    for (x, o) in [(p(0, 0), p(1, 0)), (p(0, 1), p(1, 1))] {
+      try series.play(x, byPeer: xIsPeer)
+      try series.play(o, byPeer: !xIsPeer)
     }
-    try series.play(p(0, 2), byPeer: false)
+    try series.play(p(0, 2), byPeer: xIsPeer)
   }
 
   @Test func gamesAreNumberedAndTheFirstPlayerAlternates() {
@@ -82,7 +82,7 @@ import Testing
   @Test func aGameEndingMoveThatCrossedAResignationBecomesTheResignation() throws {
     var series = GameSeries(rules: .standard)
     _ = series.startGame(firstMark: .x)
-    try winAsX(&series)
+    try topRowForX(&series, xIsPeer: false)
     #expect(series.finishIfOver() == .line(winner: .x))
     #expect(series.resignationCrossed() == .resigned(loser: .o))
     #expect(series.score == NetSession.Score(wins: 1, losses: 0, draws: 0))
@@ -92,11 +92,7 @@ import Testing
   @Test func aResignationAfterThePeersOwnEndChangesNothing() throws {
     var series = GameSeries(rules: .standard)
     _ = series.startGame(firstMark: .o)  // the peer is X and wins with the last move
-    for (peers, mine) in [(p(0, 0), p(1, 0)), (p(0, 1), p(1, 1))] {
-      try series.play(peers, byPeer: true)
-      try series.play(mine, byPeer: false)
-    }
-    try series.play(p(0, 2), byPeer: true)
+    try topRowForX(&series, xIsPeer: true)
     #expect(series.finishIfOver() == .line(winner: .x))
     #expect(series.resignationCrossed() == nil)
     series.end(.resigned(loser: .x))
