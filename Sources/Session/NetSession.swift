@@ -5,134 +5,55 @@ import WireProtocol
 /// A networked match as a pure state machine: messages, local actions and the clock go in; messages to send,
 /// events for the UI and the end of the session come out. It validates everything the peer sends.
 public struct NetSession: Sendable {
-  /// What a session needs to know about its own side.
-  public struct Configuration: Sendable {
-    public var role: Role
-    public var name: String
-    public var software: String
-    /// The rules the host offers (ignored on the joiner: the host's welcome decides).
-    public var rules: Rules
-    public var versions: [UInt16]
-    /// Seconds of our own silence after which a heartbeat is sent.
-    public var heartbeatInterval: Double
-    /// Seconds of the peer's silence after which it is declared gone.
-    public var silenceLimit: Double
-    /// At most this many chat messages from the peer within `chatWindow` seconds.
-    public var chatBurst: Int
-    public var chatWindow: Double
-    /// Seconds a game is kept after the connection drops, for the joiner to reconnect and resume it. After
-    /// that the remaining player may claim the game.
-    public var gracePeriod: Double
-    /// How many of its last counted messages a side keeps to send again after a drop.
-    public var resendLimit: Int
-
-    public init(
-      role: Role, name: String, software: String, rules: Rules = .standard,
-      versions: [UInt16] = ProtocolVersion.supported, heartbeatInterval: Double = 3, silenceLimit: Double = 10,
-      chatBurst: Int = 10, chatWindow: Double = 5, gracePeriod: Double = 120, resendLimit: Int = 256
-    ) {
-      self.role = role
-      self.name = name
-      self.software = software
-      self.rules = rules
-      self.versions = versions
-      self.heartbeatInterval = heartbeatInterval
-      self.silenceLimit = silenceLimit
-      self.chatBurst = chatBurst
-      self.chatWindow = chatWindow
-      self.gracePeriod = gracePeriod
-      self.resendLimit = resendLimit
-    }
-  }
-
-  /// Where the session stands.
-  public enum Phase: Sendable, Equatable {
-    /// Waiting for the peer's hello.
-    case greeting
-    /// Host: the joiner said hello; waiting for this player to accept or decline.
-    case awaitingDecision
-    /// Joiner: waiting for the host's welcome.
-    case awaitingWelcome
-    /// Deciding who moves first.
-    case tossing
-    case playing
-    /// A game ended; a rematch may follow.
-    case betweenGames
-    case closed(SessionEnd)
-  }
-
-  /// The connection under the match.
-  public enum Link: Sendable, Equatable {
-    case up
-    /// The connection dropped at `since` in the middle of a match: the game is kept. Local actions still count
-    /// (they are sent when the game resumes); the peer's are waited for.
-    case lost(since: Double)
-    /// A new connection is exchanging resume messages (one round trip); local actions wait for it.
-    case resuming(since: Double)
-  }
-
-  /// Results of the match so far, from this player's side.
-  public struct Score: Sendable, Equatable {
-    public var wins = 0
-    public var losses = 0
-    public var draws = 0
-  }
-
   public let configuration: Configuration
   public private(set) var phase = Phase.greeting
-  public private(set) var rules: Rules
-  public private(set) var game: Game?
-  public private(set) var myMark: Mark?
-  public private(set) var gameNumber = 0
-  public private(set) var score = Score()
   public private(set) var peerName: PeerText?
   public private(set) var peerSoftware: PeerText?
   public private(set) var version: UInt16?
-  public private(set) var lastResult: GameResult?
-  /// This player offered a rematch and waits for the answer.
-  public private(set) var rematchOfferedByMe = false
-  /// The peer offered a rematch.
-  public private(set) var rematchOfferedByPeer = false
-  public private(set) var link = Link.up
+  /// The connection under the match: its clock, a drop and the resume after it.
+  private var connection: SessionLink
+  public var link: Link { connection.state }
   /// The connection has been down longer than the grace period: `claim()` may end the game.
-  public private(set) var graceExpired = false
+  public var graceExpired: Bool { connection.graceExpired }
   /// Host: set before `accept` when this joiner's key left a game here within the grace period: whether the
   /// host played X in it. With protocol version 2 the first game then keeps that first player (`coin kept`)
   /// instead of a new toss, so leaving and coming back cannot re-roll the coin.
   public var keptHostPlaysX: Bool?
+
+  /// The games of the match: the rules, the current game, this player's mark, the score and the rematch offers.
+  private var series: GameSeries
+  public var rules: Rules { series.rules }
+  public var game: Game? { series.game }
+  public var myMark: Mark? { series.myMark }
+  public var gameNumber: Int { series.gameNumber }
+  public var score: Score { series.score }
+  public var lastResult: GameResult? { series.lastResult }
+  /// This player offered a rematch and waits for the answer.
+  public var rematchOfferedByMe: Bool { series.rematchOfferedByMe }
+  /// The peer offered a rematch.
+  public var rematchOfferedByPeer: Bool { series.rematchOfferedByPeer }
+  /// Who plays X in the first game.
+  private var coin: CoinToss
   /// The first game's first player came from the game the joiner left (`coin kept`), not from a toss.
-  public private(set) var firstPlayerWasKept = false
+  public var firstPlayerWasKept: Bool { coin.wasKept }
 
   private var peerGreeted = false
-  private var coinBytes: [UInt8]
-  private var commitment: [UInt8]?
-  /// Whether the host plays X in the first game (decided by the coin toss).
-  private var hostFirst = true
   private let sha256: @Sendable ([UInt8]) -> [UInt8]
-  private var lastReceived: Double
-  private var lastSent: Double
-  private var recentChats: [Double] = []
-  /// When the last heartbeats arrived: more than `heartbeatBurst` within a second is a flood, not liveness.
-  private var recentHeartbeats: [Double] = []
+  /// The peer's last chats: at most `chatBurst` within `chatWindow` seconds.
+  private var recentChats: RateWindow
+  /// More heartbeats than this within a second are a flood, not liveness.
   public static let heartbeatBurst = 20
-  /// The counted messages and the resume exchange.
-  private var ledger: ResumeLedger
-  /// When the current resume exchange began (it must finish within the silence limit).
-  private var resumeStartedAt = 0.0
-  /// Chats this player typed while the connection was down (at most `chatBurst` are kept to send).
-  private var chatsWhileLost = 0
 
   /// `coinBytes` are 32 fresh random bytes: the host's secret or the joiner's share of the coin toss.
   public init(
     configuration: Configuration, coinBytes: [UInt8], sha256: @escaping @Sendable ([UInt8]) -> [UInt8], now: Double
   ) {
     self.configuration = configuration
-    self.rules = configuration.rules
-    self.coinBytes = coinBytes
+    series = GameSeries(rules: configuration.rules)
+    coin = CoinToss(bytes: coinBytes, sha256: sha256)
     self.sha256 = sha256
-    self.lastReceived = now
-    self.lastSent = now
-    ledger = ResumeLedger(limit: configuration.resendLimit)
+    connection = SessionLink(configuration, now: now)
+    recentChats = RateWindow(limit: configuration.chatBurst, seconds: configuration.chatWindow)
   }
 
   public var isClosed: Bool {
@@ -143,18 +64,10 @@ public struct NetSession: Sendable {
   /// Whether it is this player's move now.
   public var myTurn: Bool { phase == .playing && game?.turn == myMark && !isResuming }
 
-  public var isResuming: Bool {
-    if case .resuming = link { return true }
-    return false
-  }
+  public var isResuming: Bool { connection.isResuming }
 
   /// When the grace period ends (or ended), while the connection is down.
-  public var graceDeadline: Double? {
-    switch link {
-    case .up: return nil
-    case .lost(let since), .resuming(let since): return since + configuration.gracePeriod
-    }
-  }
+  public var graceDeadline: Double? { connection.graceDeadline }
 
   /// Opens the conversation: both sides say hello at once.
   public mutating func start(now: Double) -> [SessionOutput] {
@@ -166,24 +79,18 @@ public struct NetSession: Sendable {
   // MARK: - Local actions
 
   /// Whether the host played X in the latest game begun (nil before the first): what `keptHostPlaysX` keeps.
-  public var hostPlayedXLast: Bool? {
-    gameNumber > 0 ? (gameNumber.isMultiple(of: 2) ? !hostFirst : hostFirst) : nil
-  }
+  public var hostPlayedXLast: Bool? { myMark.map { ($0 == .x) == (configuration.role == .host) } }
 
   /// Host: let the joiner in (after the player accepted it).
   public mutating func accept(now: Double) -> [SessionOutput] {
     guard configuration.role == .host, phase == .awaitingDecision, let version else { return [] }
     phase = .tossing
     if let kept = keptHostPlaysX, version >= 2 {
-      hostFirst = kept
-      firstPlayerWasKept = true
+      coin.keep(hostPlaysX: kept)
       return [send(.welcome(version: version, rules: rules), now), send(.coinKept(hostPlaysX: kept), now)]
         + startGame()
     }
-    return [
-      send(.welcome(version: version, rules: rules), now),
-      send(.coinCommit(digest: sha256(coinBytes)), now),
-    ]
+    return [send(.welcome(version: version, rules: rules), now), send(.coinCommit(digest: coin.digest), now)]
   }
 
   /// Host: turn the joiner away.
@@ -196,38 +103,31 @@ public struct NetSession: Sendable {
   /// is lost the move counts and is sent when the game resumes.
   public mutating func play(_ position: Position, now: Double) throws(PlayError) -> [SessionOutput] {
     guard !isResuming else { throw .reconnecting }
-    guard phase == .playing, var game, let myMark else { throw .illegal(.gameOver) }
+    guard phase == .playing, let game else { throw .illegal(.gameOver) }
     let ply = UInt16(game.history.count)
     do {
-      try game.play(position, by: myMark)
+      try series.play(position, byPeer: false)
     } catch {
       throw .illegal(error)
     }
-    self.game = game
-    var outputs = [send(.move(ply: ply, position: position), now)]
-    outputs += finishIfOver()
-    return outputs
+    return [send(.move(ply: ply, position: position), now)] + ended(series.finishIfOver())
   }
 
   public mutating func chat(_ text: String, now: Double) throws(ActionRefusal) -> [SessionOutput] {
     guard !isClosed else { throw .matchOver }
     guard peerGreeted else { throw .notStarted }
     guard !isResuming else { throw .reconnecting }
-    if case .lost = link {
-      // Kept to send on resume, but not without end: the peer takes them as one burst.
-      guard chatsWhileLost < configuration.chatBurst else {
-        throw .chatHeldWhileDisconnected(limit: configuration.chatBurst)
-      }
-      chatsWhileLost += 1
+    guard connection.chatTyped(limit: configuration.chatBurst) else {
+      throw .chatHeldWhileDisconnected(limit: configuration.chatBurst)
     }
-    return [send(.chat(Self.clip(text, bytes: Message.maximumChatBytes)), now)]
+    return [send(.chat(UTF8Clip.clip(text, bytes: Message.maximumChatBytes)), now)]
   }
 
   public mutating func resign(now: Double) throws(ActionRefusal) -> [SessionOutput] {
     guard !isClosed else { throw .matchOver }
     guard !isResuming else { throw .reconnecting }
     guard phase == .playing, let myMark else { throw .noGameInProgress }
-    return [send(.resign, now)] + end(.resigned(loser: myMark))
+    return [send(.resign, now)] + ended(series.end(.resigned(loser: myMark)))
   }
 
   /// Offers a rematch, or accepts the peer's offer.
@@ -237,7 +137,7 @@ public struct NetSession: Sendable {
     guard phase == .betweenGames else { throw phase == .playing ? .gameInProgress : .notStarted }
     guard !rematchOfferedByMe else { throw .rematchAlreadyOffered }
     if rematchOfferedByPeer { return [send(.rematchAccept, now)] + startGame() }
-    rematchOfferedByMe = true
+    series.offerRematch()
     return [send(.rematchOffer, now)]
   }
 
@@ -247,7 +147,7 @@ public struct NetSession: Sendable {
   /// Says goodbye and ends the session. Leaving a game in progress loses it (the peer scores it as a win).
   public mutating func quit(text: String, now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
-    if gameInProgress { score.losses += 1 }
+    if gameInProgress { series.gameLeft(byMe: true) }
     return [send(.bye(.quit, text: text), now), close(.localQuit)]
   }
 
@@ -257,34 +157,26 @@ public struct NetSession: Sendable {
   /// too long. Call it at `nextDeadline` at the latest.
   public mutating func tick(now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
-    if case .lost = link {
-      guard !graceExpired, let deadline = graceDeadline, now >= deadline else { return [] }
-      graceExpired = true
+    switch connection.due(now) {
+    case nil: return []
+    case .graceOver:
       // Only a game in progress can be claimed; between games there is nothing left to wait for.
       guard phase == .playing else {
         return [close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: false))]
       }
       return [.graceExpired]
+    case .resumeTooSlow:
+      return connection.drop(now)  // the exchange takes one round trip; a resume that never finishes is dropped
+    case .peerSilent:
+      if canResume { return connection.drop(now) }
+      return [close(.peerVanished(seconds: Int(configuration.silenceLimit.rounded())))]
+    case .heartbeat:
+      return [send(.heartbeat, now)]
     }
-    if isResuming && now - resumeStartedAt >= configuration.silenceLimit {
-      return suspend(now)  // the exchange takes one round trip; a resume that never finishes is dropped
-    }
-    if now - lastReceived >= configuration.silenceLimit {
-      let seconds = Int(configuration.silenceLimit.rounded())
-      if canResume { return suspend(now) }
-      return [close(.peerVanished(seconds: seconds))]
-    }
-    if now - lastSent >= configuration.heartbeatInterval { return [send(.heartbeat, now)] }
-    return []
   }
 
   /// The next time `tick` has something to do.
-  public var nextDeadline: Double? {
-    guard !isClosed else { return nil }
-    if case .lost = link { return graceExpired ? nil : graceDeadline }
-    let deadline = min(lastSent + configuration.heartbeatInterval, lastReceived + configuration.silenceLimit)
-    return isResuming ? min(deadline, resumeStartedAt + configuration.silenceLimit) : deadline
-  }
+  public var nextDeadline: Double? { isClosed ? nil : connection.nextDeadline }
 
   // MARK: - From the peer
 
@@ -299,9 +191,9 @@ public struct NetSession: Sendable {
   /// game began the session ends.
   public mutating func connectionLost(now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
-    if case .lost = link { return [] }
+    if connection.isLost { return [] }
     guard canResume else { return [close(.connectionLost)] }
-    return suspend(now)
+    return connection.drop(now)
   }
 
   /// Whether a drop now keeps the game for the grace period (the match has begun and is not over).
@@ -315,23 +207,12 @@ public struct NetSession: Sendable {
     }
   }
 
-  private mutating func suspend(_ now: Double) -> [SessionOutput] {
-    let since: Double
-    if case .resuming(let started) = link { since = started } else { since = now }  // a failed resume keeps the clock
-    link = .lost(since: since)
-    ledger.resumeOver()
-    // A resume that failed after the grace period: the game may still be claimed.
-    return [.connectionLost(until: since + configuration.gracePeriod)] + (graceExpired ? [.graceExpired] : [])
-  }
-
   /// Joiner: a new connection to the host is secured; ask to resume the game.
   public mutating func requestResume(now: Double) -> [SessionOutput] {
-    guard configuration.role == .joiner, case .lost(let since) = link else { return [] }
-    link = .resuming(since: since)
-    lastReceived = now
-    resumeStartedAt = now
-    ledger.resumeSent = true
-    return [sendUncounted(resumeMessage, now)]
+    guard configuration.role == .joiner, let request = connection.requestResume(now, holding: holding) else {
+      return []
+    }
+    return [sendUncounted(request, now)]
   }
 
   /// Host: the joiner came back on a new connection (its key already checked). The old connection may still
@@ -339,116 +220,47 @@ public struct NetSession: Sendable {
   /// one.
   public mutating func peerReconnected(now: Double) -> [SessionOutput] {
     guard configuration.role == .host, canResume, !isClosed else { return [] }
-    var outputs: [SessionOutput] = []
-    switch link {
-    case .up, .resuming: outputs = suspend(now)
-    case .lost: break
-    }
-    guard case .lost(let since) = link else { return outputs }
-    link = .resuming(since: since)
-    lastReceived = now
-    resumeStartedAt = now
-    return outputs
+    return connection.peerReconnected(now)
   }
 
   /// The remaining player ends a game whose opponent did not come back within the grace period: a win.
   public mutating func claim(now: Double) throws(ActionRefusal) -> [SessionOutput] {
     guard !isClosed else { throw .matchOver }
-    guard graceExpired, case .lost = link, phase == .playing, let myMark else { throw .nothingToClaim }
-    return end(.abandoned(loser: myMark.opponent)) + [
+    guard graceExpired, connection.isLost, phase == .playing, let myMark else { throw .nothingToClaim }
+    return ended(series.end(.abandoned(loser: myMark.opponent))) + [
       close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: true))
     ]
   }
 
-  private var resumeMessage: Message {
-    let (gameNumber, ply, digest) = holding
-    return .resume(received: ledger.received, sent: ledger.sent, game: gameNumber, ply: ply, digest: digest)
-  }
-
-  /// The game this side holds: its number, its ply count and the digest of the rules and the moves during a
-  /// game. Between games only the number counts: a game-ending move that crossed a resignation leaves the two
-  /// boards, and even the two results, different (rule 6), and that is no reason to end the match.
-  private var holding: (game: UInt16, ply: UInt16, digest: [UInt8]) {
-    var bytes: [UInt8] = Array("tictactoe moves".utf8)
-    bytes += [UInt8(gameNumber >> 8 & 0xFF), UInt8(gameNumber & 0xFF)]
-    bytes += [UInt8(rules.rows), UInt8(rules.columns), UInt8(rules.k)]
-    let playing = phase == .playing
-    if playing {
-      bytes.append(1)
-      for position in game?.history ?? [] { bytes += [UInt8(position.row), UInt8(position.column)] }
-    } else {
-      bytes.append(0)
-    }
-    let ply = playing ? UInt16(clamping: game?.history.count ?? 0) : 0
-    return (UInt16(clamping: gameNumber), ply, sha256(bytes))
-  }
+  /// The game this side holds, as the resume messages say it.
+  private var holding: HeldGame { series.holding(playing: phase == .playing, sha256: sha256) }
 
   private mutating func peerResume(received: UInt32, sent: UInt32, _ now: Double) -> [SessionOutput] {
-    guard isResuming, !ledger.isReplaying else { return violation("a resume request when none was expected", now) }
-    let again: [Message]
-    switch ledger.peerResumes(received: received, sent: sent) {
-    case .success(let messages): again = messages
+    switch connection.peerResumes(received: received, sent: sent, holding: holding) {
+    case .success(let messages): return messages.map { sendUncounted($0, now) } + checkIfCaughtUp(now)
     case .failure(let mismatch): return violation(mismatch.text, now)
     }
-    var outputs: [SessionOutput] = []
-    if !ledger.resumeSent {  // the host answers with its own counts
-      ledger.resumeSent = true
-      outputs.append(sendUncounted(resumeMessage, now))
-    }
-    outputs += again.map { sendUncounted($0, now) }
-    return outputs + checkIfCaughtUp(now)
   }
 
   /// Once everything the peer sent before the drop has arrived, say which game this side holds.
   private mutating func checkIfCaughtUp(_ now: Double) -> [SessionOutput] {
-    guard isResuming, ledger.caughtUp else { return [] }
-    ledger.checkSent = true
-    let (gameNumber, ply, digest) = holding
-    return [sendUncounted(.resumeCheck(game: gameNumber, ply: ply, digest: digest), now)]
-  }
-
-  private mutating func peerResumeCheck(game gameNumber: UInt16, ply: UInt16, digest: [UInt8], _ now: Double)
-    -> [SessionOutput]
-  {
-    guard isResuming, ledger.checkSent else { return violation("a resume check when none was expected", now) }
-    let mine = holding
-    guard mine.game == gameNumber, mine.ply == ply, mine.digest == digest else {
-      return violation(
-        "the resumed games differ: you hold game \(gameNumber) at ply \(ply), this side game \(mine.game) at ply "
-          + "\(mine.ply)\(mine.game == gameNumber && mine.ply == ply ? " with other moves" : "")", now)
-    }
-    link = .up
-    graceExpired = false
-    chatsWhileLost = 0
-    ledger.resumeOver()
-    return [.resumed(game: Int(gameNumber), ply: Int(ply))]
+    guard connection.caughtUp else { return [] }
+    return [sendUncounted(connection.check(holding: holding), now)]
   }
 
   public mutating func receive(_ message: Message, now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
-    if case .lost = link { return [] }  // nothing arrives on a dropped connection
-    lastReceived = now
-    if let early = ledger.receiving(message, endsTheSession: Self.endsTheSession(message)) {
-      return violation(early, now)
-    }
+    if connection.isLost { return [] }  // nothing arrives on a dropped connection
+    if let early = connection.arrived(message, now) { return violation(early, now) }
     let outputs = process(message, now)
     return outputs + checkIfCaughtUp(now)
-  }
-
-  /// A goodbye or an error report may come at any moment, a resume included.
-  static func endsTheSession(_ message: Message) -> Bool {
-    switch message {
-    case .bye, .error: return true
-    default: return false
-    }
   }
 
   private mutating func process(_ message: Message, _ now: Double) -> [SessionOutput] {
     switch message {
     case .heartbeat:
       // One every 3 seconds keeps a connection alive; a peer that floods them only costs the other side.
-      recentHeartbeats = recentHeartbeats.filter { now - $0 < 1 } + [now]
-      guard recentHeartbeats.count <= NetSession.heartbeatBurst else {
+      guard connection.heartbeatArrived(now) else {
         return violation("more than \(NetSession.heartbeatBurst) heartbeats within a second", now)
       }
       return []
@@ -461,10 +273,13 @@ public struct NetSession: Sendable {
       }
       return peerResume(received: received, sent: sent, now)
     case .resumeCheck(let gameNumber, let ply, let digest):
-      return peerResumeCheck(game: gameNumber, ply: ply, digest: digest, now)
+      switch connection.peerChecks(HeldGame(game: gameNumber, ply: ply, digest: digest), holding: holding) {
+      case .success(let resumed): return [resumed]
+      case .failure(let mismatch): return violation(mismatch.text, now)
+      }
     case .bye(_, let text):
       // An opponent who leaves a game in progress loses it, as the leaver's own score says.
-      if gameInProgress { score.wins += 1 }
+      if gameInProgress { series.gameLeft(byMe: false) }
       return [close(.peerQuit(PeerText(text)))]
     case .error(let text):
       return [close(.peerReportedError(PeerText(text)))]
@@ -484,54 +299,53 @@ public struct NetSession: Sendable {
         return violation("the host chose protocol version \(version), which was not offered", now)
       }
       self.version = version
-      self.rules = rules
+      series.rules = rules
       phase = .tossing
       return []
     case .refuse(let reason, let text):
       guard configuration.role == .joiner, phase == .awaitingWelcome else { return unexpected(message, now) }
       return [close(.refused(reason, PeerText(text)))]
     case .coinCommit(let digest):
-      guard configuration.role == .joiner, phase == .tossing, commitment == nil else { return unexpected(message, now) }
-      commitment = digest
-      return [send(.coinShare(bytes: coinBytes), now)]
-    case .coinKept(let hostPlaysX):
-      guard configuration.role == .joiner, phase == .tossing, commitment == nil, (version ?? 0) >= 2 else {
+      guard configuration.role == .joiner, phase == .tossing, coin.commitment == nil else {
         return unexpected(message, now)
       }
-      hostFirst = hostPlaysX
-      firstPlayerWasKept = true
+      return [send(.coinShare(bytes: coin.committed(to: digest)), now)]
+    case .coinKept(let hostPlaysX):
+      guard configuration.role == .joiner, phase == .tossing, coin.commitment == nil, (version ?? 0) >= 2 else {
+        return unexpected(message, now)
+      }
+      coin.keep(hostPlaysX: hostPlaysX)
       return startGame()
     case .coinShare(let share):
       guard configuration.role == .host, phase == .tossing else { return unexpected(message, now) }
-      hostFirst = ((coinBytes.first ?? 0) ^ share[0]) & 1 == 0
-      return [send(.coinReveal(secret: coinBytes), now)] + startGame()
+      return [send(.coinReveal(secret: coin.shared(share)), now)] + startGame()
     case .coinReveal(let secret):
-      guard configuration.role == .joiner, phase == .tossing, let commitment else { return unexpected(message, now) }
-      guard sha256(secret) == commitment else {
+      guard configuration.role == .joiner, phase == .tossing, coin.commitment != nil else {
+        return unexpected(message, now)
+      }
+      guard coin.revealed(secret) else {
         return [send(.error(text: "coin secret does not match"), now), close(.coinTossCheated)]
       }
-      hostFirst = (secret[0] ^ (coinBytes.first ?? 0)) & 1 == 0
       return startGame()
     case .move(let ply, let position):
       return peerMove(ply: ply, position: position, now)
     case .resign:
       guard let myMark else { return [] }
-      if phase == .playing { return end(.resigned(loser: myMark.opponent)) }
-      guard phase == .betweenGames, let result = lastResult else { return [] }
-      return resignationCrossed(result, myMark: myMark)
+      if phase == .playing { return ended(series.end(.resigned(loser: myMark.opponent))) }
+      guard phase == .betweenGames else { return [] }
+      return ended(series.resignationCrossed())
     case .rematchOffer:
       guard phase == .betweenGames else { return unexpected(message, now) }
       if rematchOfferedByMe { return startGame() }
-      rematchOfferedByPeer = true
+      series.peerOffersRematch()
       return [.rematchOffered]
     case .rematchAccept:
       guard phase == .betweenGames, rematchOfferedByMe else { return unexpected(message, now) }
       return startGame()
     case .chat(let text):
       // Chats sent again after a drop arrive together; only new ones count towards the flood limit.
-      if ledger.isReplaying { return [.chat(PeerText(text))] }
-      recentChats = recentChats.filter { now - $0 < configuration.chatWindow } + [now]
-      guard recentChats.count <= configuration.chatBurst else {
+      if connection.ledger.isReplaying { return [.chat(PeerText(text))] }
+      guard recentChats.allows(now) else {
         return violation(
           "chat flood: more than \(configuration.chatBurst) messages in \(Int(configuration.chatWindow)) seconds", now)
       }
@@ -548,17 +362,11 @@ public struct NetSession: Sendable {
     peerSoftware = PeerText(software)
     guard let chosen = ProtocolVersion.choose(ours: configuration.versions, theirs: versions) else {
       let ours = ProtocolVersion.describe(configuration.versions)
-      var outputs: [SessionOutput] = []
-      if configuration.role == .host {
-        outputs.append(
-          send(
-            .refuse(
-              .versionMismatch,
-              text: Self.clip(
-                "this host speaks protocol \(ours); you speak \(ProtocolVersion.describe(versions))",
-                bytes: Message.maximumTextBytes)), now))
-      }
-      return outputs + [close(.versionMismatch(ours: configuration.versions, theirs: versions))]
+      let text = "this host speaks protocol \(ours); you speak \(ProtocolVersion.describe(versions))"
+      let refusal =
+        configuration.role == .host
+        ? [send(.refuse(.versionMismatch, text: UTF8Clip.clip(text, bytes: Message.maximumTextBytes)), now)] : []
+      return refusal + [close(.versionMismatch(ours: configuration.versions, theirs: versions))]
     }
     version = chosen
     phase = configuration.role == .host ? .awaitingDecision : .awaitingWelcome
@@ -567,96 +375,36 @@ public struct NetSession: Sendable {
 
   private mutating func peerMove(ply: UInt16, position: Position, _ now: Double) -> [SessionOutput] {
     if phase == .betweenGames, case .resigned = lastResult { return [] }  // crossed with a resignation
-    guard phase == .playing, var game, let myMark else { return violation("a move while no game is in progress", now) }
+    guard phase == .playing, let game else { return violation("a move while no game is in progress", now) }
     guard Int(ply) == game.history.count else {
       return violation("a move for ply \(ply) when ply \(game.history.count) was next (repeated or out of order)", now)
     }
     do {
-      try game.play(position, by: myMark.opponent)
+      try series.play(position, byPeer: true)
     } catch {
       return violation("an illegal move: \(error)", now)
     }
-    self.game = game
-    return [.peerMoved(position)] + finishIfOver()
+    return [.peerMoved(position)] + ended(series.finishIfOver())
   }
 
   // MARK: - Helpers
 
-  /// `text` cut to at most `bytes` bytes of UTF-8 at a character boundary (so the peer accepts it).
-  static func clip(_ text: String, bytes: Int) -> String {
-    var result = ""
-    var count = 0
-    for character in text {
-      let size = character.utf8.count
-      if count + size > bytes { break }
-      result.append(character)
-      count += size
-    }
-    return result
-  }
-
+  /// Begins the next game: the coin (or the kept first player) decides the first game's X.
   private mutating func startGame() -> [SessionOutput] {
-    gameNumber += 1
-    rematchOfferedByMe = false
-    rematchOfferedByPeer = false
-    lastResult = nil
-    // The first game's X comes from the coin; after that the first player alternates.
-    let hostIsX = gameNumber.isMultiple(of: 2) ? !hostFirst : hostFirst
-    let mark: Mark = (configuration.role == .host) == hostIsX ? .x : .o
-    myMark = mark
-    game = Game(rules: rules)
+    let mark = series.startGame(firstMark: coin.firstMark(of: configuration.role))
     phase = .playing
-    return [.gameStarted(number: gameNumber, myMark: mark)]
+    return [.gameStarted(number: series.gameNumber, myMark: mark)]
   }
 
-  private mutating func finishIfOver() -> [SessionOutput] {
-    guard let outcome = game?.outcome else { return [] }
-    switch outcome {
-    case .win(let mark, _): return end(.line(winner: mark))
-    case .draw: return end(.draw)
-    }
-  }
-
-  /// The peer resigned before it saw this side end the game (rule 6). The peer ignores the move that crossed
-  /// its resignation, so this side takes the resignation too and both record the same result; when both
-  /// resigned at once, the game is a draw on both sides.
-  private mutating func resignationCrossed(_ result: GameResult, myMark: Mark) -> [SessionOutput] {
-    switch result {
-    case .resigned(let loser) where loser == myMark:
-      return rescore(result, as: .draw)
-    case .line, .draw:
-      // Only when this side's own move ended it (the peer never saw that move).
-      guard let game, game.outcome != nil, let last = game.history.indices.last,
-        (last.isMultiple(of: 2) ? Mark.x : .o) == myMark
-      else { return [] }
-      return rescore(result, as: .resigned(loser: myMark.opponent))
-    default:
-      return []
-    }
-  }
-
-  private mutating func rescore(_ old: GameResult, as new: GameResult) -> [SessionOutput] {
-    switch old.winner {
-    case nil: score.draws -= 1
-    case myMark: score.wins -= 1
-    default: score.losses -= 1
-    }
-    return end(new)
-  }
-
-  private mutating func end(_ result: GameResult) -> [SessionOutput] {
-    lastResult = result
+  /// The series ended the game with `result` (nothing when nil).
+  private mutating func ended(_ result: GameResult?) -> [SessionOutput] {
+    guard let result else { return [] }
     phase = .betweenGames
-    switch result.winner {
-    case nil: score.draws += 1
-    case myMark: score.wins += 1
-    default: score.losses += 1
-    }
     return [.gameEnded(result)]
   }
 
   private mutating func unexpected(_ message: Message, _ now: Double) -> [SessionOutput] {
-    violation("an unexpected \(message.name) (\(phaseName))", now)
+    violation("an unexpected \(message.name) (\(phase.moment))", now)
   }
 
   private mutating func violation(_ text: String, _ now: Double) -> [SessionOutput] {
@@ -665,29 +413,17 @@ public struct NetSession: Sendable {
 
   /// Sends a counted message (kept to be sent again after a drop).
   private mutating func send(_ message: Message, _ now: Double) -> SessionOutput {
-    ledger.sending(message)
+    connection.ledger.sending(message)
     return sendUncounted(message, now)
   }
 
   private mutating func sendUncounted(_ message: Message, _ now: Double) -> SessionOutput {
-    lastSent = now
+    connection.sent(now)
     return .send(message)
   }
 
   private mutating func close(_ end: SessionEnd) -> SessionOutput {
     phase = .closed(end)
     return .closed(end)
-  }
-
-  private var phaseName: String {
-    switch phase {
-    case .greeting: return "while greeting"
-    case .awaitingDecision: return "while the host decides"
-    case .awaitingWelcome: return "while waiting for the welcome"
-    case .tossing: return "during the coin toss"
-    case .playing: return "during a game"
-    case .betweenGames: return "between games"
-    case .closed: return "after the end"
-    }
   }
 }
