@@ -63,4 +63,36 @@ import Testing
     #expect(!RecordDirectory.isBotCollectionName("bot-2026-12-01.sgf.tmp"))
     #expect(!RecordDirectory.isBotCollectionName("bot-2026-1x-01.sgf"))
   }
+
+  /// With a worker the files are written off the loop, one batch at a time: the records that end while a write
+  /// is out go in the next one, in the order they ended.
+  @Test func recordsKeptWhileAWriteIsOutGoTogetherInTheNextOne() throws {
+    let (collection, directory) = try setUp()
+    var jobs: [(work: @Sendable () -> BotCollection.Written, done: (BotCollection.Written) -> Void)] = []
+    collection.run = { work, done in jobs.append((work, done)) }
+    var second = GameArchiveTests.record
+    second.result = .won(.o, .resignation)
+    collection.keep(GameArchiveTests.record, day: "2026-12-01")
+    collection.keep(second, day: "2026-12-01")
+    collection.keep(GameArchiveTests.record, day: "2026-12-01")
+    #expect(jobs.count == 1 && collection.isWriting)
+    #expect(!FileManager.default.fileExists(atPath: directory), "nothing is written on the loop")
+    let first = jobs.removeFirst()
+    first.done(first.work())
+    #expect(jobs.count == 1, "the two kept meanwhile make one batch")
+    let next = jobs.removeFirst()
+    next.done(next.work())
+    #expect(jobs.isEmpty && !collection.isWriting)
+    let text = try String(contentsOfFile: directory + "/bot-2026-12-01.sgf", encoding: .utf8)
+    #expect(try GameRecord.parseCollection(text) == [GameArchiveTests.record, second, GameArchiveTests.record])
+  }
+
+  @Test func aBatchStopsAtTheDaysLimitAndKeepsWhatFits() throws {
+    let (_, directory) = try setUp()
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let path = directory + "/bot-2026-12-01.sgf"
+    let sgf = GameArchiveTests.record.sgf
+    #expect(throws: FileError.self) { try BotCollection.append([sgf, sgf, sgf], to: path, limit: sgf.utf8.count * 2) }
+    #expect(try GameRecord.parseCollection(String(contentsOfFile: path, encoding: .utf8)).count == 2)
+  }
 }
