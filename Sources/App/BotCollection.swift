@@ -19,6 +19,9 @@ final class BotCollection {
   var run: ((@escaping @Sendable () -> Written, @escaping (Written) -> Void) -> Void)?
   private var queued: [Game] = []
   private var writing = false
+  /// At most this many records wait for a write that is slow to finish (a stalled disk): the ones after them
+  /// are only in the log, so the bot's memory does not grow with the games it plays meanwhile.
+  static let queueLimit = 4096
 
   /// One record and the day whose collection it goes to (its SGF is written out on the worker too).
   struct Game: Sendable {
@@ -49,6 +52,10 @@ final class BotCollection {
     guard enabled else { return }
     guard run != nil else {
       append(record, day: day)
+      return
+    }
+    guard queued.count < BotCollection.queueLimit else {
+      say(Written(failure: "\(BotCollection.queueLimit) records wait for the disk; this game is only in the log"))
       return
     }
     queued.append(Game(record: record, day: day))
@@ -125,7 +132,8 @@ final class BotCollection {
 
   /// Appends the `texts` that fit under `limit`, in one write and one fsync, never through a symbolic link; a
   /// write that fails part way is cut back off, so the collection never ends in half a game. Throws when a
-  /// text did not fit (it and those after it are only in the log) or the file could not be written.
+  /// text did not fit (it is only in the log; a smaller one after it may still fit) or the file could not be
+  /// written.
   static func append(_ texts: [String], to path: String, limit: Int) throws(FileError) {
     let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
@@ -140,7 +148,7 @@ final class BotCollection {
       let more = Array(text.utf8)
       guard Int(info.st_size) + bytes.count + more.count <= limit else {
         full = true
-        break
+        continue
       }
       bytes += more
     }

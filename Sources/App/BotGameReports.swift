@@ -10,22 +10,6 @@ final class BotGameReports {
   private let log: Log
   /// Where the bot's games are recorded (nil: not recorded).
   var collection: BotCollection?
-  /// Runs work on a worker thread and its completion on the loop (`EventLoop.perform`): the records are signed
-  /// there, an ECDSA signature each (a fifth of the loop's time at 1000 games when it was done on it). Nil: at
-  /// once.
-  var run: ((@escaping @Sendable () -> [[UInt8]?], @escaping ([[UInt8]?]) -> Void) -> Void)?
-  /// Told of a connection a signature was sent on (its reply may now wait for the socket to take it).
-  var sent: ((PeerConnection) -> Void)?
-  /// Records waiting to be signed, and whether a batch is being signed.
-  private var unsigned: [Unsigned] = []
-  private var signing = false
-
-  private struct Unsigned {
-    var record: GameRecord
-    let game: Int
-    let botMark: Mark
-    let connection: PeerConnection
-  }
   /// Games played to their end (a line, a draw or a resignation).
   private(set) var gamesPlayed = 0
   /// The bot's public key as records carry it, worked out once.
@@ -67,44 +51,20 @@ final class BotGameReports {
       if var record = game.record, let collection {
         record.addKeys(bot: botKey, peer: publicKey(of: certificate), botMark: game.botMark)
         record.date = RecordOfGame.today()
-        unsigned.append(Unsigned(record: record, game: game.number, botMark: game.botMark, connection: connection))
+        signAndSend(&record, game: game.number, botMark: game.botMark, on: connection)
+        collection.keep(record, day: record.date)
       }
-    }
-    signNext()
-  }
-
-  /// Whether records are still being signed: a bot that is stopping waits for them.
-  var isSigning: Bool { signing || !unsigned.isEmpty }
-
-  /// Signs the records waiting (off the loop with a worker), then for each sends the signature, as a host
-  /// does, so the joiner's record carries it (the joiner's answer is not waited for), and keeps the record.
-  private func signNext() {
-    guard !signing, !unsigned.isEmpty else { return }
-    let batch = unsigned
-    unsigned = []
-    let identity = self.identity
-    let bytes = batch.map(\.record.signedBytes)
-    let work: @Sendable () -> [[UInt8]?] = { bytes.map { try? identity.sign($0) } }
-    guard let run else { return finish(batch, signatures: work()) }
-    signing = true
-    run(work) { [weak self] signatures in
-      guard let self else { return }
-      signing = false
-      finish(batch, signatures: signatures)
-      signNext()
     }
   }
 
-  private func finish(_ batch: [Unsigned], signatures: [[UInt8]?]) {
-    for (var item, signature) in zip(batch, signatures) {
-      if let signature {
-        item.record.setSignature(RecordBase64.encode(signature), of: item.botMark)
-        if !item.connection.isClosed, let number = UInt16(exactly: item.game) {
-          try? item.connection.send(.recordSignature(game: number, date: item.record.date, signature: signature))
-          sent?(item.connection)
-        }
-      }
-      collection?.keep(item.record, day: item.record.date)
-    }
+  /// Signs the bot's record and sends the signature, as a host does, so the joiner's record carries it; the
+  /// joiner's answer is not waited for (the day's collection is only appended to). On the loop, at once: the
+  /// signature goes out with the game's last messages, before a goodbye that may follow them (signed on a
+  /// worker it came too late for a joiner that leaves as soon as the game ends).
+  private func signAndSend(_ record: inout GameRecord, game: Int, botMark: Mark, on connection: PeerConnection) {
+    guard let signature = try? identity.sign(record.signedBytes) else { return }
+    record.setSignature(RecordBase64.encode(signature), of: botMark)
+    guard !connection.isClosed, let number = UInt16(exactly: game) else { return }
+    try? connection.send(.recordSignature(game: number, date: record.date, signature: signature))
   }
 }

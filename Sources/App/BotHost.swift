@@ -91,7 +91,6 @@ final class BotHost: LoopFrontEnd {
     self.log = log
     ai = AIPlayer(level: level, budget: BotHost.moveBudget, book: MoveBook())
     reports = BotGameReports(identity: identity, log: log)
-    reports.run = { [loop] work, done in loop.perform(work, then: done) }
     door = BotDoor(limits: SourceLimits(deny: deny, exempt: exempt, now: loop.now), log: log)
     let trustsOnFirstUse = options.acceptNew && options.pins.isEmpty && options.caFile == nil && !options.insecure
     newPeers =
@@ -99,10 +98,6 @@ final class BotHost: LoopFrontEnd {
       ? try BotKnownPeers(file: KnownPeersFile(path: profile.knownPeersPath), loop: loop, log: log) : nil
     context = try profile.tlsContext(
       .server, identity: identity, options: options, expectedHost: nil, shared: newPeers?.shared)
-    // A signature sent after the loop moved on may wait for the socket: the link is watched for writing then.
-    reports.sent = { [unowned self] connection in
-      if let link = self.links[connection.fd], link.connection === connection { self.watch(link) }
-    }
   }
 
   /// Solves the opening positions before anyone joins (`AIPlayer.solveOpenings`); returns the seconds it took.
@@ -356,8 +351,7 @@ final class BotHost: LoopFrontEnd {
 
   /// Goodbyes still going out, and game records and new players still being written.
   var goodbyesGoingOut: Int {
-    closing.count + (reports.isSigning ? 1 : 0) + (collection?.isWriting == true ? 1 : 0)
-      + (newPeers?.isWriting == true ? 1 : 0)
+    closing.count + (collection?.isWriting == true ? 1 : 0) + (newPeers?.isWriting == true ? 1 : 0)
   }
 
   /// The bot prints lines; it has no screen to redraw.

@@ -6,6 +6,9 @@ struct LineReader {
   private var buffer: [UInt8] = []
   private(set) var closed = false
 
+  /// The longest line kept whole.
+  static let lineLimit = 64 * 1024
+
   init(fd: Int32) { self.fd = fd }
 
   mutating func readLines() -> [String] {
@@ -26,6 +29,12 @@ struct LineReader {
     while let newline = buffer.firstIndex(of: 10) {
       lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
       buffer.removeSubrange(...newline)
+    }
+    // Input with no line end (a file without newlines, /dev/zero) is taken a long line at a time, so the buffer
+    // does not grow without end: no move or answer comes near this length.
+    if buffer.count >= LineReader.lineLimit {
+      lines.append(String(decoding: buffer, as: UTF8.self))
+      buffer.removeAll(keepingCapacity: true)
     }
     return lines
   }

@@ -4,8 +4,8 @@ import EventLoop
 /// (`PlainNetworkDriver`), the practice bot (`BotHost`) and a replay (`ReplayDriver`). What they do differs;
 /// how they end does not, and is written once, here (`Shutdown` decides):
 /// - SIGWINCH redraws;
-/// - the first SIGINT, SIGTERM or SIGHUP sets the exit status (128 + the signal) and has every peer told
-///   goodbye; a second one stops at once, without waiting for the goodbyes;
+/// - the first SIGINT, SIGTERM or SIGHUP sets the exit status (128 + the signal; `BotCommand` exits 0 once every
+///   player was told) and has every peer told goodbye; a second one stops at once, without waiting for them;
 /// - once the program is ending, for a signal or because the player left, the loop stops when every goodbye
 ///   (and every write of known_peers) is out, and after `Shutdown.patience` seconds at the latest.
 protocol LoopFrontEnd: AnyObject {

@@ -72,7 +72,7 @@ public final class PollSet {
   /// for what each is ready for. An interrupted wait reports nothing.
   public func wait(timeout: Int32) -> [(fd: Int32, revents: Int16)] {
     let ready = buffer.withUnsafeMutableBufferPointer {
-      epoll_wait(epoll, $0.baseAddress, Int32($0.count), alwaysReady.isEmpty ? timeout : 0)
+      epoll_wait(epoll, $0.baseAddress, Int32($0.count), anyAlwaysReady ? 0 : timeout)
     }
     return collect(ready)
   }
@@ -80,7 +80,7 @@ public final class PollSet {
   /// As `wait(timeout:)` with a timeout in nanoseconds (negative: forever), for loops that must wake at a
   /// precise time (epoll_pwait2, Linux 5.11; on older kernels the timeout is rounded up to a millisecond).
   public func wait(nanoseconds: Int64) -> [(fd: Int32, revents: Int16)] {
-    guard alwaysReady.isEmpty else { return wait(timeout: 0) }
+    guard !anyAlwaysReady else { return wait(timeout: 0) }
     guard nanoseconds >= 0 else { return wait(timeout: -1) }
     var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
     let ready = buffer.withUnsafeMutableBufferPointer {
@@ -91,6 +91,10 @@ public final class PollSet {
     }
     return collect(ready)
   }
+
+  /// Whether a descriptor epoll refused is watched for something now (one kept with no events lets the wait
+  /// sleep).
+  private var anyAlwaysReady: Bool { alwaysReady.values.contains { $0 & Int16(POLLIN | POLLOUT) != 0 } }
 
   private func collect(_ ready: Int32) -> [(fd: Int32, revents: Int16)] {
     var result = alwaysReady.compactMap { fd, events in

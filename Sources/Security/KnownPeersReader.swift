@@ -30,10 +30,12 @@ struct KnownPeersReader {
       rest = rest[(newline + 1)...]
     }
     partial += rest
-    guard partial.count <= KnownPeersReader.lineLimit else {
-      throw .malformed(
-        path: path, line: lineNumber + 1, reason: "the line is longer than \(KnownPeersReader.lineLimit >> 20) MiB")
-    }
+    guard partial.count <= KnownPeersReader.lineLimit else { throw tooLong(lineNumber + 1) }
+  }
+
+  /// Every line, ended or not, complete in one piece or not, is held to the same limit.
+  private func tooLong(_ line: Int) -> KnownPeersError {
+    .malformed(path: path, line: line, reason: "the line is longer than \(KnownPeersReader.lineLimit >> 20) MiB")
   }
 
   /// The peers read; the last line is the one that may have been torn.
@@ -45,6 +47,7 @@ struct KnownPeersReader {
 
   private mutating func take(_ line: ArraySlice<UInt8>, last: Bool) throws(KnownPeersError) {
     lineNumber += 1
+    guard line.count <= KnownPeersReader.lineLimit else { throw tooLong(lineNumber) }
     var bytes = line
     // CRLF files: drop every carriage return at the end, so a rendered file reads back the same.
     while bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }

@@ -95,4 +95,28 @@ import Testing
     #expect(throws: FileError.self) { try BotCollection.append([sgf, sgf, sgf], to: path, limit: sgf.utf8.count * 2) }
     #expect(try GameRecord.parseCollection(String(contentsOfFile: path, encoding: .utf8)).count == 2)
   }
+
+  /// A write that never finishes (a stalled disk) holds at most `queueLimit` records; the rest are only logged.
+  @Test func recordsWaitingForAStalledDiskAreCapped() throws {
+    let root = try TestDirectory.make("bot-records-stalled")
+    let paths = Paths(environment: ["HOME": root, "XDG_DATA_HOME": root + "/data"])
+    let collection = BotCollection(paths: paths, enabled: true, log: Log(path: root + "/log", maximumBytes: 65536))
+    var started = 0
+    collection.run = { _, _ in started += 1 }
+    for _ in 0...(BotCollection.queueLimit + 1) { collection.keep(GameArchiveTests.record, day: "2026-12-01") }
+    #expect(started == 1)
+    let log = try String(contentsOfFile: root + "/log", encoding: .utf8)
+    #expect(log.contains("\(BotCollection.queueLimit) records wait for the disk; this game is only in the log"))
+  }
+
+  @Test func aSmallerRecordAfterOneThatDoesNotFitIsStillKept() throws {
+    let (_, directory) = try setUp()
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let path = directory + "/bot-2026-12-01.sgf"
+    let sgf = GameArchiveTests.record.sgf
+    #expect(throws: FileError.self) {
+      try BotCollection.append([sgf + sgf, sgf], to: path, limit: sgf.utf8.count + 1)
+    }
+    #expect(try GameRecord.parseCollection(String(contentsOfFile: path, encoding: .utf8)).count == 1)
+  }
 }

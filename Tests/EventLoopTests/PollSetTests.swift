@@ -101,4 +101,23 @@ import Testing
     set.remove(file)
     #expect(set.count == 1 && set.wait(timeout: 0).isEmpty)
   }
+
+  /// A regular file kept with no events does not keep a wait from sleeping.
+  @Test func aRegularFileWatchedForNothingLetsTheWaitSleep() {
+    let path = "/tmp/pollset-idle-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let file = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+    defer {
+      close(file)
+      unlink(path)
+    }
+    let set = PollSet()
+    set.insert(file, events: 0)
+    var start = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &start)
+    #expect(set.wait(timeout: 100).isEmpty)
+    var end = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &end)
+    let waited = Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+    #expect(waited >= 0.09, "the wait returned after \(waited) s")
+  }
 }

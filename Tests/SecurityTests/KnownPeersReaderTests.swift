@@ -57,6 +57,15 @@ import Testing
     }
   }
 
+  @Test func aCompleteLineOverTheLimitIsRefusedWhereverThePiecesEnd() {
+    let long = [UInt8](repeating: UInt8(ascii: "#"), count: KnownPeersReader.lineLimit + 1) + [UInt8(ascii: "\n")]
+    for cuts in [[], [10], [long.count - 1]] {
+      #expect(throws: KnownPeersError.malformed(path: "p", line: 1, reason: "the line is longer than 1 MiB")) {
+        try read(long, cutAt: cuts)
+      }
+    }
+  }
+
   /// Past the 256 MiB the file used to be read up to (a bot that refused to start): 257 comment lines of
   /// 1 MiB, then the one player, who is found.
   @Test func aFileLargerThan256MiBLoads() throws {
