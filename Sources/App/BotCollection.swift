@@ -126,10 +126,6 @@ final class BotCollection {
     return written
   }
 
-  static func append(_ text: String, to path: String, limit: Int) throws(FileError) {
-    try append([text], to: path, limit: limit)
-  }
-
   /// Appends the `texts` that fit under `limit`, in one write and one fsync, never through a symbolic link; a
   /// write that fails part way is cut back off, so the collection never ends in half a game. Throws when a
   /// text did not fit (it is only in the log; a smaller one after it may still fit) or the file could not be

@@ -14,25 +14,11 @@ final class BotGameReports {
   private(set) var gamesPlayed = 0
   /// The bot's public key as records carry it, worked out once.
   private let botKey: String?
-  /// The public keys of the joiners playing, by fingerprint: reading one out of its certificate parses the
-  /// certificate again (about 50% of the bot's time at 1000 games, when it was done for every game).
-  private var peerKeys: [Fingerprint: String] = [:]
-  static let peerKeysKept = 4096
 
   init(identity: Identity, log: Log) {
     self.identity = identity
     self.log = log
     botKey = identity.publicKeyBase64
-  }
-
-  /// `certificate`'s public key, from the cache when it was read before.
-  private func publicKey(of certificate: PeerCertificate?) -> String? {
-    guard let certificate else { return nil }
-    if let known = peerKeys[certificate.fingerprint] { return known }
-    guard let key = certificate.publicKeyBase64 else { return nil }
-    if peerKeys.count >= BotGameReports.peerKeysKept { peerKeys.removeAll(keepingCapacity: true) }
-    peerKeys[certificate.fingerprint] = key
-    return key
   }
 
   /// Reports `games`, played by the joiner on `connection` whose seat is `seat`.
@@ -49,7 +35,7 @@ final class BotGameReports {
       if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
       log.write(game.logLine(peer: peer))
       if var record = game.record, let collection {
-        record.addKeys(bot: botKey, peer: publicKey(of: certificate), botMark: game.botMark)
+        record.addKeys(bot: botKey, peer: certificate?.publicKeyBase64, botMark: game.botMark)
         record.date = RecordOfGame.today()
         signAndSend(&record, game: game.number, botMark: game.botMark, on: connection)
         collection.keep(record, day: record.date)

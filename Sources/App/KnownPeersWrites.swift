@@ -17,25 +17,26 @@ final class KnownPeersWrites {
   var pending: Int { queue.pending }
 
   func remember(name: String, key: Fingerprint, address: String?) {
-    let profile = self.profile
-    queue.add {
-      do {
-        try profile.remember(name: name, fingerprint: key, address: address)
-        return "remembered new peer \(PeerText(name)) \(key)"
-      } catch {
-        return "could not remember \(PeerText(name)): \(error)"
-      }
+    write(done: "remembered new peer \(PeerText(name)) \(key)", failed: "could not remember \(PeerText(name))") {
+      try $0.remember(name: name, fingerprint: key, address: address)
     }
   }
 
   func bind(_ key: Fingerprint, to address: String) {
+    write(done: "remembered \(address) for \(key)", failed: "could not remember \(address) for \(key)") {
+      try $0.bind(key, to: address)
+    }
+  }
+
+  /// Queues `change`; the log says `done`, or `failed` and why.
+  private func write(done: String, failed: String, _ change: @escaping @Sendable (Profile) throws -> Void) {
     let profile = self.profile
     queue.add {
       do {
-        try profile.bind(key, to: address)
-        return "remembered \(address) for \(key)"
+        try change(profile)
+        return done
       } catch {
-        return "could not remember \(address) for \(key): \(error)"
+        return "\(failed): \(error)"
       }
     }
   }

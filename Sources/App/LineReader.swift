@@ -1,6 +1,6 @@
 import Glibc
 
-/// Reads whole lines from a descriptor without blocking.
+/// Reads whole lines from a descriptor without blocking, without their LF or CRLF ends.
 struct LineReader {
   let fd: Int32
   private var buffer: [UInt8] = []
@@ -27,7 +27,9 @@ struct LineReader {
     buffer += chunk[0..<count]
     var lines: [String] = []
     while let newline = buffer.firstIndex(of: 10) {
-      lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
+      // A line ends with LF or CRLF (as readLine takes it).
+      let end = newline > buffer.startIndex && buffer[newline - 1] == 13 ? newline - 1 : newline
+      lines.append(String(decoding: buffer[..<end], as: UTF8.self))
       buffer.removeSubrange(...newline)
     }
     // Input with no line end (a file without newlines, /dev/zero) is taken a long line at a time, so the buffer

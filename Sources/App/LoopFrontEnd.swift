@@ -37,9 +37,7 @@ extension LoopFrontEnd {
 
   /// The program is ending with `status` (unless it already was, with another).
   func end(_ status: Int32) {
-    guard !shutdown.isEnding else { return }
-    shutdown.end(status, now: loop.now)
-    wakeAtPatience()
+    if shutdown.end(status, now: loop.now) { wakeAtPatience() }
   }
 
   /// Before each wait: stops the loop once the program is ending and the goodbyes are out. Returns whether it
@@ -92,10 +90,13 @@ struct Shutdown: Equatable {
     }
   }
 
-  mutating func end(_ status: Int32, now: Double) {
-    guard self.status == nil else { return }
+  /// Begins the ending with `status`; false (and nothing changes) when it had begun already.
+  @discardableResult
+  mutating func end(_ status: Int32, now: Double) -> Bool {
+    guard self.status == nil else { return false }
     self.status = status
     since = now
+    return true
   }
 
   func mayStop(goodbyesGoingOut: Int, now: Double) -> Bool {

@@ -32,8 +32,7 @@ final class PlainDriver: LoopFrontEnd {
     emit(session.introduction())
     if next() { return shutdown.status ?? 0 }
     loop.watch(0, events: Int16(POLLIN)) { [unowned self] _ in
-      for raw in input.readLines() where !shutdown.isEnding {
-        let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
+      for line in input.readLines() where !shutdown.isEnding {
         if ["quit", "q", "exit"].contains(line.lowercased()) {
           emit("game abandoned\n")
           end(0)

@@ -13,8 +13,8 @@ public final class PollSet {
   private let epoll: Int32
   /// What each descriptor is watched for (poll flags), so an unchanged `setEvents` costs no system call.
   private var watched: [Int32: Int16] = [:]
-  /// The descriptors epoll refused as always ready (regular files), with what each is watched for.
-  private var alwaysReady: [Int32: Int16] = [:]
+  /// The descriptors epoll refused, always ready (regular files); what each is watched for is in `watched`.
+  private var alwaysReady: Set<Int32> = []
   private var buffer: [epoll_event]
 
   /// `batch`: at most this many ready descriptors are returned by one wait (the rest come with the next).
@@ -41,7 +41,7 @@ public final class PollSet {
     var event = PollSet.event(fd: fd, events: events)
     guard epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0 else {
       if errno == EPERM {
-        alwaysReady[fd] = events
+        alwaysReady.insert(fd)
         watched[fd] = events
       }
       return
@@ -51,8 +51,7 @@ public final class PollSet {
 
   public func setEvents(_ fd: Int32, _ events: Int16) {
     guard let current = watched[fd], current != events else { return }
-    if alwaysReady[fd] != nil {
-      alwaysReady[fd] = events
+    if alwaysReady.contains(fd) {
       watched[fd] = events
       return
     }
@@ -63,7 +62,7 @@ public final class PollSet {
   /// Stops watching `fd`.
   public func remove(_ fd: Int32) {
     guard watched.removeValue(forKey: fd) != nil else { return }
-    guard alwaysReady.removeValue(forKey: fd) == nil else { return }
+    guard alwaysReady.remove(fd) == nil else { return }
     var event = epoll_event()
     _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
   }
@@ -94,11 +93,12 @@ public final class PollSet {
 
   /// Whether a descriptor epoll refused is watched for something now (one kept with no events lets the wait
   /// sleep).
-  private var anyAlwaysReady: Bool { alwaysReady.values.contains { $0 & Int16(POLLIN | POLLOUT) != 0 } }
+  private var anyAlwaysReady: Bool { alwaysReady.contains { (watched[$0] ?? 0) & Int16(POLLIN | POLLOUT) != 0 } }
 
   private func collect(_ ready: Int32) -> [(fd: Int32, revents: Int16)] {
-    var result = alwaysReady.compactMap { fd, events in
-      events & Int16(POLLIN | POLLOUT) == 0 ? nil : (fd: fd, revents: events & Int16(POLLIN | POLLOUT))
+    var result = alwaysReady.compactMap { fd -> (fd: Int32, revents: Int16)? in
+      let ready = (watched[fd] ?? 0) & Int16(POLLIN | POLLOUT)
+      return ready == 0 ? nil : (fd, ready)
     }
     guard ready > 0 else { return result }
     result.reserveCapacity(result.count + Int(ready))

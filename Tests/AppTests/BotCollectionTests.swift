@@ -45,9 +45,9 @@ import Testing
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let path = directory + "/bot-2026-12-01.sgf"
     let sgf = GameArchiveTests.record.sgf
-    try BotCollection.append(sgf, to: path, limit: sgf.utf8.count * 2)
-    try BotCollection.append(sgf, to: path, limit: sgf.utf8.count * 2)
-    #expect(throws: FileError.self) { try BotCollection.append(sgf, to: path, limit: sgf.utf8.count * 2) }
+    try BotCollection.append([sgf], to: path, limit: sgf.utf8.count * 2)
+    try BotCollection.append([sgf], to: path, limit: sgf.utf8.count * 2)
+    #expect(throws: FileError.self) { try BotCollection.append([sgf], to: path, limit: sgf.utf8.count * 2) }
     #expect(try GameRecord.parseCollection(String(contentsOfFile: path, encoding: .utf8)).count == 2)
   }
 

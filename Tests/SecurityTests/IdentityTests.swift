@@ -105,6 +105,21 @@ import Testing
     #expect(PeerCertificate(identity: restored).chainDER.count == 2)
   }
 
+  /// The public key a record keeps is made once with the certificate, and is the same however the certificate
+  /// was read: from the identity, from the presented chain, or field by field.
+  @Test func aPresentedCertificateCarriesItsPublicKeyAsTheIdentityWritesIt() throws {
+    let identity = Fixtures.alice
+    let key = try #require(identity.publicKeyBase64)
+    #expect(PeerCertificate(identity: identity).publicKeyBase64 == key)
+    let presented = try PeerCertificate(chainDER: [identity.certificate.der])
+    #expect(presented.publicKeyBase64 == key)
+    #expect(Fingerprint(publicKeyBase64: key) == identity.fingerprint)
+    let described = PeerCertificate(
+      fingerprint: presented.fingerprint, commonName: presented.commonName, dnsNames: [], notBefore: 0, notAfter: 0,
+      issuerCommonName: presented.issuerCommonName, isSelfSigned: true, chainDER: presented.chainDER)
+    #expect(described.publicKeyBase64 == key)
+  }
+
   @Test func opensslCommandLineReadsOurPKCS12() throws {
     let directory = try makeTemporaryDirectory()
     let path = directory + "/alice.p12"
