@@ -224,6 +224,8 @@ struct BotSeat {
         reaction.end = dropped
       case .graceExpired, .resumed:
         break  // only after a drop, which ends the seat
+      case .chatsDropped:
+        break  // the bot does not read chat
       }
     }
     return reaction

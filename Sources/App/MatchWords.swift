@@ -13,6 +13,11 @@ enum MatchWords {
     "\(peer) did not come back in time: \(claim) to claim the game, or keep waiting."
   }
 
+  /// The peer chats faster than any person types: what is not shown, and until when.
+  static func chatsDropped(peer: String) -> String {
+    "\(peer) is sending chat faster than anyone types: its lines are not shown until it slows down."
+  }
+
   /// The dropped game is taken up again; `ply` moves were played.
   static func resumed(game: Int, ply: Int) -> String {
     "Reconnected: game \(game) goes on at move \(ply + 1)."

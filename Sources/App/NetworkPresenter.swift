@@ -65,6 +65,8 @@ enum NetworkPresenter {
       net.game = match.session?.game
     case .chat(let text):
       net.addChat(.peer(name: net.peerName, text: text))
+    case .chatsDropped:
+      net.addChat(.note(MatchWords.chatsDropped(peer: peer)))
     case .rematchOffered:
       net.rematchOfferedByPeer = true
     case .connectionLost(let until):

@@ -156,6 +156,8 @@ final class PlainNetworkDriver: LoopFrontEnd {
     case .chat(let text):
       emit("\(peerName) says: \(text)\n")
       askAgain()
+    case .chatsDropped:
+      emit(MatchWords.chatsDropped(peer: "\(peerName)") + "\n")
     case .rematchOffered:
       emit("\(peerName) offers a rematch: type rematch to accept, or quit\n")
     case .gameEnded(let result):

@@ -11,6 +11,11 @@ import WireProtocol
 struct RecordExchange {
   /// The records of this match's games, by game number, with the file each went to.
   private var records: [Int: (record: GameRecord, myMark: Mark, path: String?, sent: Bool)] = [:]
+  /// The games whose peer signature was taken or refused: another for the same game changes nothing and is
+  /// not reported again (a peer repeating one would otherwise rewrite the record, or fill the screen).
+  private var answered: Set<Int> = []
+  /// A signature for a game this side has no record of was reported (once a match).
+  private var reportedUnknown = false
   let isHost: Bool
   let sign: ([UInt8]) -> [UInt8]?
   let verify: (_ signature: [UInt8], _ bytes: [UInt8], _ publicKey: String) -> Bool
@@ -56,8 +61,11 @@ struct RecordExchange {
   /// The peer's signature over the record of `game`, made with the day `date`.
   mutating func received(game: Int, date: String, signature: [UInt8]) -> Step {
     guard var entry = records[game] else {
-      return Step(problem: "Your opponent signed game \(game), which this side has no record of.")
+      defer { reportedUnknown = true }
+      return reportedUnknown
+        ? Step() : Step(problem: "Your opponent signed game \(game), which this side has no record of.")
     }
+    guard answered.insert(game).inserted else { return Step() }
     var record = entry.record
     let peer = entry.myMark.opponent
     if !isHost && record.date != date {

@@ -39,8 +39,10 @@ public struct NetSession: Sendable {
 
   private var peerGreeted = false
   private let sha256: @Sendable ([UInt8]) -> [UInt8]
-  /// The peer's last chats: at most `chatBurst` within `chatWindow` seconds.
-  private var recentChats: RateWindow
+  /// How fast the peer chats, offers rematches, resigns and signs records: shown, dropped or a flood.
+  private var peerPace: PeerPace
+  /// This player's chats, sent at the pace the peer shows.
+  private var outbox: ChatOutbox
   /// More heartbeats than this within a second are a flood, not liveness.
   public static let heartbeatBurst = 20
 
@@ -53,7 +55,9 @@ public struct NetSession: Sendable {
     coin = CoinToss(bytes: coinBytes, sha256: sha256)
     self.sha256 = sha256
     connection = SessionLink(configuration, now: now)
-    recentChats = RateWindow(limit: configuration.chatBurst, seconds: configuration.chatWindow)
+    peerPace = PeerPace(chatBurst: configuration.chatBurst, seconds: configuration.chatWindow)
+    outbox = ChatOutbox(
+      limit: configuration.chatBurst, seconds: configuration.chatWindow, capacity: configuration.chatBurst)
   }
 
   public var isClosed: Bool {
@@ -113,14 +117,24 @@ public struct NetSession: Sendable {
     return [send(.move(ply: ply, position: position), now)] + ended(series.finishIfOver())
   }
 
+  /// Sends a chat, or holds it for a moment when the player types faster than the peer shows chat (it goes
+  /// out on a tick, at `nextDeadline`); refuses it when too many wait already.
   public mutating func chat(_ text: String, now: Double) throws(ActionRefusal) -> [SessionOutput] {
     guard !isClosed else { throw .matchOver }
     guard peerGreeted else { throw .notStarted }
     guard !isResuming else { throw .reconnecting }
-    guard connection.chatTyped(limit: configuration.chatBurst) else {
-      throw .chatHeldWhileDisconnected(limit: configuration.chatBurst)
+    let clipped = UTF8Clip.clip(text, bytes: Message.maximumChatBytes)
+    if connection.isLost {
+      // Kept by the ledger and sent again on resume, where the peer does not count it.
+      guard connection.chatTyped(limit: configuration.chatBurst) else {
+        throw .chatHeldWhileDisconnected(limit: configuration.chatBurst)
+      }
+      return [send(.chat(clipped), now)]
     }
-    return [send(.chat(UTF8Clip.clip(text, bytes: Message.maximumChatBytes)), now)]
+    guard let going = outbox.typed(clipped, now: now) else {
+      throw .chatTooFast(waiting: outbox.held.count, perSecond: Double(outbox.limit) / outbox.seconds)
+    }
+    return going.map { send(.chat($0), now) }
   }
 
   public mutating func resign(now: Double) throws(ActionRefusal) -> [SessionOutput] {
@@ -148,7 +162,9 @@ public struct NetSession: Sendable {
   public mutating func quit(text: String, now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
     if gameInProgress { series.gameLeft(byMe: true) }
-    return [send(.bye(.quit, text: text), now), close(.localQuit)]
+    // Chats still held go before the goodbye: the peer shows twice the pace, so none is lost.
+    let held = connection.isLost ? [] : outbox.flush().map { send(.chat($0), now) }
+    return held + [send(.bye(.quit, text: text), now), close(.localQuit)]
   }
 
   // MARK: - Time
@@ -157,6 +173,12 @@ public struct NetSession: Sendable {
   /// too long. Call it at `nextDeadline` at the latest.
   public mutating func tick(now: Double) -> [SessionOutput] {
     guard !isClosed else { return [] }
+    let chats = connection.state == .up ? outbox.due(now).map { send(.chat($0), now) } : []
+    return chats + due(now)
+  }
+
+  /// What the connection's clock says is due at `now`.
+  private mutating func due(_ now: Double) -> [SessionOutput] {
     switch connection.due(now) {
     case nil: return []
     case .graceOver:
@@ -176,7 +198,11 @@ public struct NetSession: Sendable {
   }
 
   /// The next time `tick` has something to do.
-  public var nextDeadline: Double? { isClosed ? nil : connection.nextDeadline }
+  public var nextDeadline: Double? {
+    guard !isClosed else { return nil }
+    guard connection.state == .up, let release = outbox.nextRelease else { return connection.nextDeadline }
+    return connection.nextDeadline.map { min($0, release) } ?? release
+  }
 
   // MARK: - From the peer
 
@@ -265,8 +291,8 @@ public struct NetSession: Sendable {
       }
       return []
     case .recordSignature:
-      // A record signature is the match's business (NetworkMatch), not the game's.
-      return []
+      // A record signature is the match's business (MatchCore), not the game's; only its pace is counted.
+      return perGamePace(now)
     case .resume(let received, let sent, _, _, _):
       guard peerGreeted, canResume else {
         return violation("a resume request, but there is no game to resume here", now)
@@ -330,26 +356,32 @@ public struct NetSession: Sendable {
     case .move(let ply, let position):
       return peerMove(ply: ply, position: position, now)
     case .resign:
+      if let flood = perGamePace(now).nonEmpty { return flood }
       guard let myMark else { return [] }
       if phase == .playing { return ended(series.end(.resigned(loser: myMark.opponent))) }
       guard phase == .betweenGames else { return [] }
       return ended(series.resignationCrossed())
     case .rematchOffer:
       guard phase == .betweenGames else { return unexpected(message, now) }
+      if let flood = perGamePace(now).nonEmpty { return flood }
       if rematchOfferedByMe { return startGame() }
+      // The offer stands: saying it again changes nothing, and is not reported again.
+      guard !rematchOfferedByPeer else { return [] }
       series.peerOffersRematch()
       return [.rematchOffered]
     case .rematchAccept:
       guard phase == .betweenGames, rematchOfferedByMe else { return unexpected(message, now) }
       return startGame()
     case .chat(let text):
-      // Chats sent again after a drop arrive together; only new ones count towards the flood limit.
+      // Chats sent again after a drop arrive together; only new ones count towards the pace.
       if connection.ledger.isReplaying { return [.chat(PeerText(text))] }
-      guard recentChats.allows(now) else {
+      switch peerPace.chat(now) {
+      case .show: return [.chat(PeerText(text))]
+      case .drop(let first): return first ? [.chatsDropped] : []
+      case .flood:
         return violation(
-          "chat flood: more than \(configuration.chatBurst) messages in \(Int(configuration.chatWindow)) seconds", now)
+          "chat flood: more than \(peerPace.chatFlood) messages in \(Int(peerPace.seconds)) seconds", now)
       }
-      return [.chat(PeerText(text))]
     case .hello, .heartbeat, .bye, .error, .resume, .resumeCheck, .recordSignature:
       return []
     }
@@ -403,6 +435,14 @@ public struct NetSession: Sendable {
     return [.gameEnded(result)]
   }
 
+  /// Counts a rematch offer, resignation or record signature: nothing while within the flood limit, else the
+  /// violation (messages sent again after a drop are not counted).
+  private mutating func perGamePace(_ now: Double) -> [SessionOutput] {
+    guard !connection.ledger.isReplaying, !peerPace.perGameMessage(now) else { return [] }
+    let limit = "more than \(peerPace.perGameFlood) rematch offers, resignations and record signatures"
+    return violation("\(limit) in \(Int(peerPace.seconds)) seconds", now)
+  }
+
   private mutating func unexpected(_ message: Message, _ now: Double) -> [SessionOutput] {
     violation("an unexpected \(message.name) (\(phase.moment))", now)
   }
@@ -426,4 +466,9 @@ public struct NetSession: Sendable {
     phase = .closed(end)
     return .closed(end)
   }
+}
+
+extension Array {
+  /// The array, or nil when it is empty.
+  fileprivate var nonEmpty: Self? { isEmpty ? nil : self }
 }

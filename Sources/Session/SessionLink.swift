@@ -89,9 +89,11 @@ struct SessionLink: Sendable {
       graceExpired = true
       return .graceOver
     }
-    if isResuming && now - resumeStartedAt >= silenceLimit { return .resumeTooSlow }
-    if now - lastReceived >= silenceLimit { return .peerSilent }
-    if now - lastSent >= heartbeatInterval { return .heartbeat }
+    // The same sums as `nextDeadline`: a tick at that deadline always finds what is due (`now - last >= limit`
+    // can round below the limit there, and a loop woken at the deadline would find nothing and wake again).
+    if isResuming && resumeStartedAt + silenceLimit <= now { return .resumeTooSlow }
+    if lastReceived + silenceLimit <= now { return .peerSilent }
+    if lastSent + heartbeatInterval <= now { return .heartbeat }
     return nil
   }
 

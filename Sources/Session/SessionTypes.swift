@@ -104,6 +104,9 @@ public enum SessionOutput: Sendable, Equatable {
   /// The peer played `position`.
   case peerMoved(Position)
   case chat(PeerText)
+  /// The peer chats faster than any person types: its lines are not shown until it slows down (said once a
+  /// burst).
+  case chatsDropped
   /// The peer offers a rematch; `acceptRematch()` starts it.
   case rematchOffered
   case gameEnded(GameResult)
@@ -129,6 +132,8 @@ public enum ActionRefusal: Error, Sendable, Equatable, CustomStringConvertible {
   case reconnecting
   /// While the connection is down only this many chat messages are kept to send on resume.
   case chatHeldWhileDisconnected(limit: Int)
+  /// `waiting` chat lines typed faster than they go out (`perSecond`) still wait to be sent.
+  case chatTooFast(waiting: Int, perSecond: Double)
   /// No game is in progress (to resign).
   case noGameInProgress
   /// A game is in progress (a rematch comes after it).
@@ -145,6 +150,7 @@ public enum ActionRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case .notStarted: return "session.not-started"
     case .reconnecting: return "session.reconnecting"
     case .chatHeldWhileDisconnected: return "session.chat-held"
+    case .chatTooFast: return "session.chat-too-fast"
     case .noGameInProgress: return "session.no-game"
     case .gameInProgress: return "session.game-in-progress"
     case .rematchAlreadyOffered: return "session.rematch-offered"
@@ -160,6 +166,8 @@ public enum ActionRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case .reconnecting: return "the connection is being restored"
     case .chatHeldWhileDisconnected(let limit):
       return "the connection is down: only \(limit) messages are kept to send when it is back"
+    case .chatTooFast(let waiting, _):
+      return "you are typing faster than chat goes out: \(waiting) lines are still waiting"
     case .noGameInProgress: return "no game is in progress"
     case .gameInProgress: return "the game is still going"
     case .rematchAlreadyOffered: return "you already offered a rematch"
@@ -172,6 +180,9 @@ public enum ActionRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .matchOver, .noGameInProgress, .chatHeldWhileDisconnected: return nil
     case .notStarted: return "wait until the other side is let in"
+    case .chatTooFast(_, let perSecond):
+      let pace = perSecond.rounded() == perSecond ? "\(Int(perSecond))" : "\(perSecond)"
+      return "they go out at \(pace) a second; send this one again in a moment"
     case .reconnecting: return "try again in a moment"
     case .gameInProgress: return "finish it or resign first"
     case .rematchAlreadyOffered: return "waiting for the answer"

@@ -168,14 +168,37 @@ import WireProtocol
     host.expectMatchEnded(client, naming: "a move while no game is in progress")
   }
 
-  @Test func aChatFloodEndsTheMatchWithAnError() throws {
+  /// Chat over the pace is dropped with one note and the game goes on; only ten times the pace of any program
+  /// of ours ends the match.
+  @Test func aChatFloodIsDroppedThenEndsTheMatchWithAnError() throws {
     let host = try AttackedHost()
     let client = try host.attacker()
     _ = try host.startGame(client)
-    for index in 1...11 { try client.send(.chat("flood \(index)")) }
-    host.expectMatchEnded(client, naming: "chat flood: more than 10 messages in 5 seconds")
-    #expect(host.host.output.contains("mallory says: flood 10"), "the first ten chats were not shown")
-    #expect(!host.host.output.contains("mallory says: flood 11"), "the chat over the limit was shown")
+    for index in 1...21 { try client.send(.chat("flood \(index)")) }
+    #expect(host.host.waitFor("mallory is sending chat faster than anyone types"), "\(host.host.output)")
+    #expect(host.host.output.contains("mallory says: flood 20"), "the first twenty chats were not shown")
+    #expect(!host.host.output.contains("mallory says: flood 21"), "the chat over the pace was shown")
+    for index in 22...101 { try client.send(.chat("flood \(index)")) }
+    host.expectMatchEnded(client, naming: "chat flood: more than 100 messages in 5 seconds")
+    let notes = host.host.output.components(separatedBy: "faster than anyone types").count - 1
+    #expect(notes == 1, "the note was said \(notes) times")
+  }
+
+  /// Issue 25, items 5 and 8: an admitted peer repeating its rematch offer is told once, and a flood of offers
+  /// ends the match instead of printing a line each.
+  @Test func aRepeatedRematchOfferIsSaidOnceAndAFloodEndsTheMatch() throws {
+    let host = try AttackedHost()
+    let client = try host.attacker()
+    _ = try host.startGame(client)
+    try client.send(.resign)
+    #expect(host.host.waitFor("result: "), "\(host.host.output)")
+    for _ in 1...30 { try client.send(.rematchOffer) }
+    try client.send(.chat("after the offers"))
+    #expect(host.host.waitFor("mallory says: after the offers"), "\(host.host.output)")
+    let offers = host.host.output.components(separatedBy: "offers a rematch").count - 1
+    #expect(offers == 1, "the offer was said \(offers) times")
+    for _ in 1...30 { try client.send(.rematchOffer) }
+    host.expectMatchEnded(client, naming: "more than 50 rematch offers, resignations and record signatures")
   }
 }
 

@@ -193,14 +193,12 @@ import WireProtocol
     #expect(pair.host.tick(now: 20).isEmpty)  // no heartbeats into a dead connection
   }
 
-  @Test func chatArrivesAndAFloodIsStopped() throws {
+  /// Its pace and a flood: ChatPaceTests.
+  @Test func chatArrives() throws {
     var pair = SessionPair()
     pair.startMatch()
     pair.deliver(fromJoiner: try pair.joiner.chat("good luck", now: 0))
     #expect(pair.hostEvents.contains(.chat("good luck")))
-    var outputs: [SessionOutput] = []
-    for i in 0..<11 { outputs += pair.host.receive(.chat("spam \(i)"), now: 1) }
-    #expect(outputs.last == .closed(.protocolViolation("chat flood: more than 10 messages in 5 seconds")))
   }
 
   @Test func aCheatingCoinRevealIsCaught() {

@@ -1,0 +1,56 @@
+/// How fast the peer may send what a person makes: chat, rematch offers, resignations and record signatures.
+/// A program of ours sends at most `NetSession.Configuration.chatBurst` (10) chats within 5 seconds
+/// (`ChatOutbox`), plus the at most 10 it held at a goodbye, and one offer, resignation and signature per
+/// game. So the receiver shows up to twice that pace (a network that delivers late lines together stays
+/// within it) and drops the rest with one note per burst; it closes only a peer that sends ten times the pace,
+/// which no program of ours can. Chat sent again after a drop is not counted (the session says so). Pure.
+struct PeerPace: Sendable {
+  /// What to do with a chat that arrived.
+  enum ChatVerdict: Sendable, Equatable {
+    /// Show it.
+    case show
+    /// Over the pace: drop it; `firstOfBurst` when the player has not been told yet.
+    case drop(firstOfBurst: Bool)
+    /// Far over any program of ours: the peer is flooding.
+    case flood
+  }
+
+  let seconds: Double
+  /// Chats shown within `seconds`.
+  let shown: Int
+  /// Chats within `seconds` past which the peer is flooding.
+  let chatFlood: Int
+  /// Rematch offers, resignations and record signatures within `seconds` past which the peer is flooding.
+  let perGameFlood: Int
+  private var chats: RateWindow
+  private var chatsAtAll: RateWindow
+  private var perGame: RateWindow
+  /// Chats are being dropped (the player was told once).
+  private var dropping = false
+
+  /// `chatBurst` within `seconds` is the pace of a program of ours.
+  init(chatBurst: Int, seconds: Double) {
+    self.seconds = seconds
+    shown = 2 * chatBurst
+    chatFlood = 10 * chatBurst
+    perGameFlood = 50
+    chats = RateWindow(limit: shown, seconds: seconds)
+    chatsAtAll = RateWindow(limit: chatFlood, seconds: seconds)
+    perGame = RateWindow(limit: perGameFlood, seconds: seconds)
+  }
+
+  /// A chat arrived at `now`.
+  mutating func chat(_ now: Double) -> ChatVerdict {
+    guard chatsAtAll.allows(now) else { return .flood }
+    if chats.allows(now) {
+      dropping = false
+      return .show
+    }
+    defer { dropping = true }
+    return .drop(firstOfBurst: !dropping)
+  }
+
+  /// A rematch offer, a resignation or a record signature arrived at `now`: whether it is within the flood
+  /// limit.
+  mutating func perGameMessage(_ now: Double) -> Bool { perGame.allows(now) }
+}
