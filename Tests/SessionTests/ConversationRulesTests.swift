@@ -16,6 +16,8 @@ import WireProtocol
     case hostGreeting, hostDeciding, hostTossing, hostPlaying, hostBetweenGames
     case joinerGreeting, joinerAwaitingWelcome, joinerTossing, joinerTossingVersion1, joinerCommitted
     case joinerPlaying, joinerPlayingAfterCoinKept, joinerBetweenGames
+    /// After a drop, the resume exchanged and this side's check sent: waiting for the peer's check.
+    case hostAwaitingCheck, joinerAwaitingCheck
 
     var testDescription: String { rawValue }
   }
@@ -80,6 +82,13 @@ import WireProtocol
       // Rule 4: coin kept twice.
       .joinerPlayingAfterCoinKept: afterHello.union(coin).union(["rematch offer", "rematch accept"]),
       .joinerBetweenGames: afterHello.union(coin).union(["move", "rematch accept"]),
+      // Rule 11: between resume and the check no new counted message (but bye and error), and one resume.
+      .hostAwaitingCheck: Set(catalogue.keys).subtracting([
+        "heartbeat", "bye", "error", "record signature", "resume check",
+      ]),
+      .joinerAwaitingCheck: Set(catalogue.keys).subtracting([
+        "heartbeat", "bye", "error", "record signature", "resume check",
+      ]),
     ]
   }()
 
@@ -90,6 +99,8 @@ import WireProtocol
     .joinerCommitted: ["coin reveal"],  // checked against the commitment (aCheatingCoinRevealIsCaught)
     .joinerPlaying: ["move"],
     .joinerPlayingAfterCoinKept: ["move"],
+    .hostAwaitingCheck: ["resume check"],  // compared with the game held (ResumeTests)
+    .joinerAwaitingCheck: ["resume check"],
   ]
 
   private static func p(_ row: Int, _ column: Int) -> Position { Position(row: row, column: column) }
@@ -145,6 +156,17 @@ import WireProtocol
       pair.deliver(fromHost: pair.host.accept(now: 0))
       try #require(pair.joiner.firstPlayerWasKept)
       return pair.joiner
+    case .hostAwaitingCheck, .joinerAwaitingCheck:
+      pair.deliver(fromHost: pair.host.accept(now: 0))
+      pair.drop()
+      pair.reconnect()
+      // The joiner's resume reaches the host, which answers with its own and its check; on the joiner's side the
+      // host's resume arrives (the joiner then checks), and the host's check waits.
+      var delivered = pair.deliverToHost()
+      if moment == .joinerAwaitingCheck { delivered = delivered && pair.deliverToJoiner() }
+      let session = moment == .hostAwaitingCheck ? pair.host : pair.joiner
+      try #require(delivered && session.isResuming, "\(pair.hostEvents) \(pair.joinerEvents)")
+      return session
     case .hostBetweenGames, .joinerBetweenGames:
       pair.deliver(fromHost: pair.host.accept(now: 0))
       for cell in [p(0, 0), p(1, 0), p(0, 1), p(1, 1), p(0, 2)] { try pair.play(cell) }  // X takes the top row
