@@ -42,7 +42,7 @@ enum BotCommand {
       if solving >= 0.1 {
         writeAll(1, "Solved the opening positions in \(BotGameRecord.seconds(solving).dropLast(2)) s.\n")
       }
-      try bot.listen(bind: request.bind, port: request.port)
+      try bot.listen(bind: request.bind, port: request.port ?? context.settings.port ?? Endpoint.defaultPort)
       for warning in options.warnings { writeAll(1, "warning: \(warning)\n") }
       writeAll(
         1,

@@ -67,7 +67,7 @@ enum NetworkLaunch {
     switch role {
     case .host(let request):
       do {
-        try match.host(bind: request.bind, port: request.port)
+        try match.host(bind: request.bind, port: request.port ?? context.settings.port ?? Endpoint.defaultPort)
       } catch {
         writeError("tictactoe: \(error)\n")
         return ExitStatus.code(for: .network(error))
@@ -178,7 +178,7 @@ enum NetworkLaunch {
         match.inviteKey = invite?.key
         return .success((match, [], endpoints))
       }
-      try match.host(bind: nil, port: Endpoint.defaultPort)
+      try match.host(bind: nil, port: settings.port ?? Endpoint.defaultPort)
       match.sourceLimits = SourceLimits(settings: settings, now: Monotonic.now())
       match.welcome = hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules)
       match.keepsHosting = true

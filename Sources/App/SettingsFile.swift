@@ -42,6 +42,9 @@ public enum SettingsFile {
           throw fail("records must be on or off, found \"\(value)\"")
         }
         settings.records = on
+      case "port":
+        guard let port = UInt16(value) else { throw fail("port must be a number from 0 to 65535, found \"\(value)\"") }
+        settings.port = port
       case "map_port":
         guard value == "yes" || value == "no" else { throw fail("map_port must be yes or no, found \"\(value)\"") }
         settings.mapPort = value == "yes"
@@ -73,6 +76,7 @@ public enum SettingsFile {
     records = \(settings.records ? "on" : "off")
     \(settings.name.map { "name = \($0)\n" } ?? "")\(settings.mapPort.map { "map_port = \($0 ? "yes" : "no")\n" } ?? "")
     """
+      + (settings.port.map { "port = \($0)\n" } ?? "")
       + (settings.deny.map { "deny = \($0)\n" } ?? "")
       + (settings.limitsExempt.map { "limits_exempt = \($0)\n" } ?? "")
   }

@@ -18,6 +18,9 @@ public struct Settings: Sendable, Equatable {
   /// Whether hosting asks the router to open the port (UPnP, NAT-PMP, PCP); nil: not decided yet (the
   /// full-screen host offers it, and nothing else asks the router).
   public var mapPort: Bool?
+  /// The port a host listens on when none is given (the lobby's host, `host` without `--port`); nil: 7177.
+  /// 0 picks a free port.
+  public var port: UInt16?
   /// Addresses and prefixes a host refuses (`deny = 203.0.113.0/24, 2001:db8::/32`), as the settings file
   /// writes them; nil: none. Checked when the file is read.
   public var deny: String?

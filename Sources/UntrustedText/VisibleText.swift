@@ -18,13 +18,15 @@ public enum VisibleText {
 
   /// Whether `scalar` must not reach a terminal as it is: C0 and C1 controls, DEL, bidirectional
   /// embeddings, overrides, isolates and marks, line and paragraph separators, and invisible characters
-  /// that make two names look the same.
+  /// that make two names look the same (every default-ignorable format character but the joiners U+200C and
+  /// U+200D and the emoji tags U+E0020–U+E007F, which scripts and emoji need).
   public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00...0x1F, 0x7F...0x9F: return true
     case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
     case 0x2028, 0x2029: return true
-    case 0x00AD, 0x200B, 0x2060...0x2064, 0xFEFF, 0xFFF9...0xFFFB: return true
+    case 0x00AD, 0x180E, 0x200B, 0x2060...0x2064, 0x206A...0x206F, 0xFEFF, 0xFFF9...0xFFFB: return true
+    case 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0001: return true
     default: return false
     }
   }

@@ -106,6 +106,10 @@ import Transport
     settings.aiLevel = .perfect
     settings.first = .random
     settings.name = "Alice Liddell"
+    settings.port = 0
+    #expect(SettingsFile.render(settings).contains("\nport = 0\n"))
+    #expect(try SettingsFile.parse(SettingsFile.render(settings), path: "s") == settings)
+    settings.port = 65535
     #expect(try SettingsFile.parse(SettingsFile.render(settings), path: "s") == settings)
     #expect(try SettingsFile.parse(SettingsFile.render(Settings()), path: "s") == Settings())
   }
@@ -119,6 +123,8 @@ import Transport
     ("size = 16\n", 1, "size must be a number from 3 to 15, found \"16\""),
     ("size = 3\nlevel = godlike\n", 2, "level must be easy, normal or perfect, found \"godlike\""),
     ("\n\njust words\n", 3, "expected \"key = value\", found \"just words\""),
+    ("port = 65536\n", 1, "port must be a number from 0 to 65535, found \"65536\""),
+    ("size = 3\nport = -1\n", 2, "port must be a number from 0 to 65535, found \"-1\""),
   ])
   func corruptFilesNameTheLine(text: String, line: Int, reason: String) {
     #expect(throws: Never.self) {

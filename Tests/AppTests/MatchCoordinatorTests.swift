@@ -227,6 +227,75 @@ struct MatchPair {
     #expect(remembered, "the accepted key is remembered")
   }
 
+  /// The name an accepted joiner is remembered by is its certificate's, which the player was shown the key
+  /// with, not the name its hello gave (here they differ, so the two cannot be confused).
+  @Test func anAcceptedJoinerIsRememberedByItsCertificatesNameNotItsHellos() throws {
+    var pair = MatchPair()
+    pair.connect(
+      hostSees: MatchPair.facts("robert", MatchPair.bobKey, .askUser(name: "robert", fingerprint: MatchPair.bobKey)))
+    let question = try #require(pair.host.question)
+    #expect(question.peerName.unsanitised == "bob" && question.certificateName.unsanitised == "robert")
+    pair.hostDid(pair.host.answer(accept: true, now: pair.now))
+    pair.deliver()
+    #expect(pair.started(pair.hostEvents) == 1)
+    let remembered = pair.hostCommands.compactMap {
+      if case .remember(let name, let key, _) = $0 { (name, key) } else { nil }
+    }
+    #expect(remembered.map(\.0) == ["robert"] && remembered.map(\.1) == [MatchPair.bobKey], "\(remembered)")
+  }
+
+  /// A new key whose certificate names someone unknown but whose hello claims a known player's name is still
+  /// "not the one you know": the lookalike check reads both names, whether the player is asked or the key is let
+  /// in with --accept-new.
+  @Test(arguments: [false, true]) func aNewKeyWhoseHelloClaimsAKnownNameIsALookalike(acceptNew: Bool) throws {
+    let day = try #require(CalendarDay(year: 2026, month: 11, day: 29))
+    let knownBob = MatchPair.key(9)
+    var pair = MatchPair(known: KnownPeers().adding(name: "Bob", fingerprint: knownBob, date: day))
+    let mallory = MatchPair.key(7)
+    let trust: TrustDecision = acceptNew ? .trusted(.acceptedNew) : .askUser(name: "mallory", fingerprint: mallory)
+    pair.connect(hostSees: MatchPair.facts("mallory", mallory, trust))  // its hello says "bob"
+    if acceptNew {
+      #expect(pair.host.question == nil)
+      #expect(
+        pair.hostStatuses.first == "WARNING: a new player calling itself bob — not the bob you know.",
+        "\(pair.hostStatuses)")
+      #expect(pair.hostStatuses.contains { $0.contains(knownBob.description) }, "\(pair.hostStatuses)")
+    } else {
+      let question = try #require(pair.host.question)
+      #expect(question.lookalikes.map(\.fingerprint) == [knownBob])
+      #expect(question.lines.first == "WARNING: a new player calling itself bob — not the bob you know.")
+    }
+  }
+
+  /// The words of a peer the player has not let in (a joiner whose key the host's player is asked about, a host
+  /// whose key the joiner's player is asked about) never reach the screen: its goodbye is shown without its text.
+  @Test(arguments: [true, false]) func anUntrustedPeersGoodbyeTextIsKeptOffTheScreen(onHost: Bool) throws {
+    let words = "\u{1B}[2JYour bank says: type your password"
+    var pair = MatchPair()
+    if onHost {
+      pair.connect(hostSees: MatchPair.newBob)
+      try #require(pair.host.question != nil)
+      pair.hostDid(pair.host.received(pair.links[0].host, .bye(.quit, text: words), now: pair.now))
+    } else {
+      pair.connect(joinerSees: MatchPair.newAlice)
+      try #require(pair.joiner.question != nil)
+      pair.joinerDid(pair.joiner.received(pair.links[0].joiner, .bye(.quit, text: words), now: pair.now))
+    }
+    let events = onHost ? pair.hostEvents : pair.joinerEvents
+    #expect(!events.isEmpty, "the goodbye was not reported at all")
+    let shown = events.map { "\($0)" }.joined(separator: "\n")
+    #expect(!shown.contains("Your bank says"), "\(shown)")
+    if !onHost { #expect(pair.joiner.finished == .session(.peerQuit(""))) }
+  }
+
+  /// The other half: a peer that was let in is shown its goodbye as it wrote it (sanitised when drawn).
+  @Test func aTrustedPeersGoodbyeTextIsShown() {
+    var pair = MatchPair()
+    pair.connect()
+    pair.hostDid(pair.host.received(pair.links[0].host, .bye(.quit, text: "good game"), now: pair.now))
+    #expect(pair.host.finished == .session(.peerQuit("good game")))
+  }
+
   @Test func aJoinerTheHostDeclinesIsToldSoAndTheHostHostsOn() {
     var pair = MatchPair()
     pair.connect(hostSees: MatchPair.newBob)

@@ -69,6 +69,40 @@ import WireProtocol
     #expect(host.received(game: 2, date: "2026-12-01", signature: forged).problem?.contains("no record of") == true)
   }
 
+  /// The joiner signs first with its own day; the host's signature comes with another day. A signature that
+  /// does not verify on the host's day is not kept, in what is written or in what a later signature is added to.
+  @Test func aJoinerKeepsNoHostSignatureItCouldNotVerifyWhenTheDaysDiffer() throws {
+    var host = Self.exchange(Self.alice, host: true)
+    var joiner = Self.exchange(Self.bob, host: false)
+    let hostEnd = host.ended(Self.record(date: "2026-12-01"), game: 1, myMark: .x)
+    _ = joiner.ended(Self.record(date: "2026-12-02"), game: 1, myMark: .o)
+    guard case .recordSignature(1, "2026-12-01", let genuine) = hostEnd.send else {
+      Issue.record("the host sent \(String(describing: hostEnd.send))")
+      return
+    }
+    // Signatures that do not verify on the host's day: over the joiner's day, over other moves, or noise.
+    var otherMoves = Self.record(date: "2026-12-01")
+    otherMoves.moves.removeLast()
+    let forgeries = [
+      try Self.alice.sign(Self.record(date: "2026-12-02").signedBytes), try Self.alice.sign(otherMoves.signedBytes),
+      [UInt8](repeating: 7, count: 72),
+    ]
+    for forged in forgeries {
+      let step = joiner.received(game: 1, date: "2026-12-01", signature: forged)
+      #expect(step.problem == "Your opponent's signature on the record of game 1 does not verify: it is not kept.")
+      #expect(step.write == nil && step.send == nil, "\(step)")
+    }
+    // The genuine one still verifies, and the record then written carries it and not a forgery.
+    let step = joiner.received(game: 1, date: "2026-12-01", signature: genuine)
+    #expect(step.problem == nil)
+    let record = try #require(step.write)
+    #expect(record.date == "2026-12-01")
+    #expect(record.black.signature == RecordBase64.encode(genuine))
+    let joinerSignature = try #require(record.white.signature.flatMap(RecordBase64.decode))
+    let bobKey = try #require(Self.bob.publicKeyBase64)
+    #expect(RecordSignature.verify(joinerSignature, of: record.signedBytes, publicKeyBase64: bobKey))
+  }
+
   @Test func theSignedBytesAreTheDocumentedLines() {
     let record = Self.record(date: "2026-12-01")
     let text = String(decoding: record.signedBytes, as: UTF8.self)

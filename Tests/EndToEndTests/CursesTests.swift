@@ -123,20 +123,28 @@ import Testing
   }
 
   /// The answer to the port mapping offer is kept for the rest of the run, not only in the settings file: hosting
-  /// again from the lobby does not ask again (it did until the program restarted).
+  /// again from the lobby does not ask again (it did until the program restarted). The lobby's host listens on
+  /// the `port` setting: 0 here, a port the system picks, so the test needs no port to be free.
   @Test func hostingAgainFromTheLobbyDoesNotOfferPortMappingAgain() throws {
     var environment = try Binary.sandbox().environment
     environment["USER"] = "alice"
+    let configuration = try #require(environment["XDG_CONFIG_HOME"]) + "/tictactoe"
+    try FileManager.default.createDirectory(
+      atPath: configuration, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try "port = 0\n".write(toFile: configuration + "/settings.conf", atomically: false, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: configuration + "/settings.conf")
     let tmux = try TmuxSession(
       command: "sh -c '\(Binary.path); echo EXIT=$?; sleep 30'", environment: environment, width: 80, height: 24)
     try tmux.waitFor(text: "Play the computer")
     try tmux.send("Down", "Down", "Enter")
-    try tmux.waitFor(text: "Let friends on the internet join? m: ask your router")
+    let offer = try tmux.waitFor(text: "Let friends on the internet join? m: ask your router")
+    let port = try TmuxSession.hostedPort(environment)
+    #expect(port != 7177 && offer.contains("open port \(port)"), "\(offer)")
     try tmux.send("M")
     try tmux.waitFor("the offer to go") { !$0.contains("Let friends on the internet join?") }
     let settings = try String(
       contentsOfFile: environment["XDG_CONFIG_HOME"]! + "/tictactoe/settings.conf", encoding: .utf8)
-    #expect(settings.contains("map_port = no"), "\(settings)")
+    #expect(settings.contains("map_port = no") && settings.contains("port = 0\n"), "\(settings)")
     try tmux.send("Escape")
     try tmux.waitFor(text: "Play the computer")
     try tmux.send("Enter")  // the lobby keeps its selection: host again

@@ -4,19 +4,30 @@ import Testing
 
 /// Two full-screen players in tmux: alice hosting, bob joining over loopback.
 extension TmuxSession {
-  /// alice hosting full-screen in tmux on a random port (or `port`), waiting for an opponent; `home` keeps her
-  /// identity across hosts.
+  /// alice hosting full-screen in tmux on a port the system picks (or `port`), waiting for an opponent; `home`
+  /// keeps her identity across hosts. The port is read back from her log, so no test depends on a port being
+  /// free.
   static func aliceHosts(
     _ options: String = "", width: Int = 80, height: Int = 24, home: [String: String]? = nil, port: Int? = nil
   ) throws -> (host: TmuxSession, port: Int) {
     var alice = try home ?? Binary.sandbox().environment
     alice["USER"] = "alice"
-    let port = port ?? 20000 + Int.random(in: 0..<20000)
     let host = try TmuxSession(
-      command: "sh -c '\(Binary.path) host --port \(port)\(options); echo EXIT=$?; sleep 30'", environment: alice,
+      command: "sh -c '\(Binary.path) host --port \(port ?? 0)\(options); echo EXIT=$?; sleep 30'", environment: alice,
       width: width, height: height)
     try host.waitFor(text: "Waiting for an opponent")
-    return (host, port)
+    return (host, try port ?? hostedPort(alice))
+  }
+
+  /// The port the latest host in `home` listens on, as its log says (`hosting on *:PORT`, written before the
+  /// host says it is waiting).
+  static func hostedPort(_ home: [String: String]) throws -> Int {
+    let log = try String(
+      contentsOfFile: try #require(home["XDG_STATE_HOME"]) + "/tictactoe/tictactoe.log", encoding: .utf8)
+    let line = try #require(log.split(separator: "\n").last { $0.contains("hosting on ") }, "no host in \(log)")
+    let port = try #require(line.split(separator: ":").last.flatMap { Int($0) }, "\(line)")
+    try #require(port > 0, "\(line)")
+    return port
   }
 
   /// bob joining alice's game on `port`, both trusting each other's new key; returns once the game is on, with

@@ -169,12 +169,14 @@ import Testing
     let hosts = directory + "/hosts"
     try "127.0.0.2 tttlab.test\n".write(toFile: hosts, atomically: false, encoding: .utf8)
     let alice = try home("alice")
-    let port = 20000 + Int.random(in: 0..<20000)
-    func host(at address: String) throws -> Player {
+    func host(at address: String, port: Int) throws -> Player {
       try Player(
         ["host", "--port", "\(port)", "--bind", address, "--ui", "plain", "--accept-new"], environment: alice)
     }
-    let first = try host(at: "127.0.0.2")
+    // The system picks the first host's port; the moved host takes the same number on another loopback address,
+    // where nothing can hold it (a listener on every address would have kept the first from binding it).
+    let first = try host(at: "127.0.0.2", port: 0)
+    let port = try #require(first.announcedPort(), "\(first.errors)")
     #expect(first.waitFor("Waiting for an opponent"), "\(first.errors)")
     let joiner = try Player(
       [
@@ -187,7 +189,7 @@ import Testing
     #expect(joiner.waitFor("Reconnection attempt 1 failed"), "\(joiner.output)")
     // The same file (same inode, so the bind mount sees it): the name now points elsewhere.
     try "127.0.0.3 tttlab.test\n".write(toFile: hosts, atomically: false, encoding: .utf8)
-    let moved = try host(at: "127.0.0.3")
+    let moved = try host(at: "127.0.0.3", port: port)
     #expect(moved.waitFor("Waiting for an opponent"), "\(moved.errors)")
     #expect(
       joiner.waitFor("The host no longer has the game", timeout: 30, in: \.errors), "\(joiner.output)\(joiner.errors)")
@@ -211,11 +213,12 @@ import Testing
 
   @Test func theFullScreenShowsTheCountdownAndTheClaim() throws {
     let bob = try home("bob")
-    let hostPort = 20000 + Int.random(in: 0..<20000)
+    let alice = try home("alice")
     let host = try TmuxSession(
-      command: "sh -c '\(Binary.path) host --port \(hostPort) --accept-new --grace 6; echo EXIT=$?; sleep 30'",
-      environment: try home("alice"))
+      command: "sh -c '\(Binary.path) host --port 0 --accept-new --grace 6; echo EXIT=$?; sleep 30'",
+      environment: alice)
     try host.waitFor(text: "Waiting for an opponent")
+    let hostPort = try TmuxSession.hostedPort(alice)
     let proxy = try FaultProxy.start(target: UInt16(hostPort))
     defer { proxy.stop() }
     let joiner = try Player(

@@ -34,11 +34,11 @@ import Testing
     let alice = try home("alice")
     let bob = try home("bob")
     defer { for root in [alice.root, bob.root] { try? FileManager.default.removeItem(atPath: root) } }
-    let port = 20000 + Int.random(in: 0..<20000)
     let tmux = try TmuxSession(
-      command: "sh -c '\(Binary.path) host --port \(port) --bind 127.0.0.1 --accept-new; echo EXIT=$?; sleep 30'",
+      command: "sh -c '\(Binary.path) host --port 0 --bind 127.0.0.1 --accept-new; echo EXIT=$?; sleep 30'",
       environment: alice.environment)
     try tmux.waitFor(text: "Waiting for an opponent")
+    let port = try TmuxSession.hostedPort(alice.environment)
     let joiner = try Player(
       ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob.environment)
     #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")

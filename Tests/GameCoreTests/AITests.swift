@@ -79,7 +79,7 @@ import Testing
     #expect(walk.positions == expectedPositions, "\(walk.aiTurns) AI turns")
   }
 
-  @Test func easyCanBeBeatenByAChild() {
+  @Test func easyCanBeBeatenByAChild() throws {
     // A child's plan: take the centre, then a corner, then complete any line of two.
     var childWins = 0
     for seed in 0..<200 {
@@ -87,14 +87,17 @@ import Testing
       var game = Game()
       let easy = AIPlayer(level: .easy)
       while !game.isOver {
+        // Every turn places a mark: an illegal move throws, and a turn without a move fails, instead of looping.
+        let played = game.history.count
         if game.turn == .x {
           let search = SearchBoard(game.board)
           let win = search.winningCells(for: Mark.x.rawValue).first.map(game.board.position)
           let plan = [p(1, 1), p(0, 0), p(2, 2), p(0, 2), p(2, 0)].first { game.board[$0] == nil }
-          try? game.play(win ?? plan ?? game.legalMoves[0])
-        } else if let move = easy.chooseMove(in: game, using: &rng) {
-          try? game.play(move)
+          try game.play(win ?? plan ?? game.legalMoves[0])
+        } else {
+          try game.play(try #require(easy.chooseMove(in: game, using: &rng), "easy found no move (seed \(seed))"))
         }
+        try #require(game.history.count == played + 1, "seed \(seed): no mark was placed")
       }
       if game.outcome?.winner == .x { childWins += 1 }
     }

@@ -43,6 +43,41 @@ import Testing
       evaluate(peer: late, peerName: "bob", options: TrustOptions(policy: .insecure), now: now) == .trusted(.insecure))
   }
 
+  /// A known peer's key is no excuse for its dates: an expired (or not yet valid) certificate is refused whichever
+  /// way the key is found known (by the name it is met as, under another name, as a joiner judged by its key
+  /// alone, or at an address a host was met at), unless expired certificates are allowed.
+  @Test(arguments: ["the name met as", "another name", "a joiner's key", "a bound address"])
+  func aKnownPeersExpiredCertificateIsRefused(foundBy: String) throws {
+    let day = try #require(CalendarDay(year: 2026, month: 1, day: 1))
+    let known = KnownPeers().adding(
+      name: foundBy == "another name" ? "robert" : "bob", fingerprint: peer.fingerprint, date: day)
+    var options = TrustOptions(policy: .trustOnFirstUse(known: known, file: "kp", acceptNew: false))
+    if foundBy == "a bound address" { options.boundAddress = "bob.example:7177" }
+    let name = foundBy == "another name" ? "robert" : "bob"
+    let late = dated(notBefore: now - 7200, notAfter: now - 3600)
+    let early = dated(notBefore: now + 3600, notAfter: now + 7200)
+    let current = dated(notBefore: now - 10, notAfter: now + 10)
+    func judged(_ certificate: PeerCertificate, _ options: TrustOptions) throws -> TrustDecision {
+      if foundBy == "a joiner's key" {
+        return try TrustEvaluator(options: options).evaluateSelfNamed(peer: certificate, now: now, judgingJoiner: true)
+      }
+      return evaluate(peer: certificate, peerName: "bob", options: options, now: now)
+    }
+    #expect(try judged(current, options) == .trusted(.knownPeer(name: name)), "the set-up: a known key")
+    #expect(try judged(late, options) == .rejected(.expired(notAfter: now - 3600)))
+    #expect(try judged(early, options) == .rejected(.notYetValid(notBefore: now + 3600)))
+    options.allowExpired = true
+    #expect(try judged(late, options) == .trusted(.knownPeer(name: name)))
+  }
+
+  /// A key seen for the first time with an expired certificate is refused before the player is asked.
+  @Test func aNewPeersExpiredCertificateIsRefusedBeforeAsking() {
+    let late = dated(notBefore: now - 7200, notAfter: now - 3600)
+    let options = TrustOptions(policy: .trustOnFirstUse(known: KnownPeers(), file: "kp", acceptNew: true))
+    #expect(
+      evaluate(peer: late, peerName: "bob", options: options, now: now) == .rejected(.expired(notAfter: now - 3600)))
+  }
+
   @Test func keyIdentityIsJudgedBeforeDates() {
     let other = Fixtures.alice.fingerprint
     let late = dated(notBefore: now - 7200, notAfter: now - 3600)

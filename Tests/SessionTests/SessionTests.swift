@@ -114,7 +114,8 @@ import WireProtocol
     #expect(throws: PlayError.illegal(.gameOver)) { try pair.joiner.play(Position(row: 0, column: 0), now: 0) }
   }
 
-  /// Every way a peer can break the rules: answered with an error message and the session closed.
+  /// The ways a move or a message's contents can break the rules: answered with an error message and the session
+  /// closed. (Every message out of its place in the conversation is ConversationRulesTests' table.)
   @Test(arguments: [
     ("a second hello", Message.hello(versions: [1], name: "Bob", software: "t"), "a second hello"),
     ("out of turn", .move(ply: 0, position: Position(row: 0, column: 0)), "an illegal move: it is "),
@@ -123,15 +124,16 @@ import WireProtocol
     ("welcome to a host", .welcome(version: 1, rules: .standard), "an unexpected welcome (during a game)"),
     ("rematch accept unasked", .rematchAccept, "an unexpected rematch acceptance (during a game)"),
   ])
-  func violationsAreAnsweredAndClosed(name: String, message: Message, expected: String) {
+  func violationsAreAnsweredAndClosed(name: String, message: Message, expected: String) throws {
     var pair = SessionPair()
     pair.startMatch()
     // Make it the host's turn, so any joiner move is out of turn.
-    if !pair.host.myTurn { try? pair.play(Position(row: 1, column: 1)) }
+    if !pair.host.myTurn { try pair.play(Position(row: 1, column: 1)) }
     if name == "out of range" || name == "duplicate ply" {
       // Let the joiner be the one to move, so only the range or ply is wrong.
-      try? pair.play(Position(row: 0, column: 0))
+      try pair.play(Position(row: 0, column: 0))
     }
+    try #require(!pair.host.isClosed && !pair.joiner.isClosed, "the set-up moves ended the match")
     let ply = UInt16(pair.host.game?.history.count ?? 0)
     var toSend = message
     if name == "out of range" { toSend = .move(ply: ply, position: Position(row: 3, column: 0)) }
@@ -146,6 +148,62 @@ import WireProtocol
     #expect(text.contains(expected), "\(name): \(text)")
     if name == "out of turn" { #expect(text == "an illegal move: it is \(hostMark?.description ?? "nobody")'s turn") }
     #expect(outputs.first == .send(.error(text: text)))
+  }
+
+  /// Rule 5: the ply must be the next one. A stale ply (one already played) and a skipped one are violations
+  /// even when the turn and the cell would do.
+  @Test(arguments: [(UInt16(1), "stale"), (UInt16(0), "the first again"), (UInt16(3), "skipped")])
+  func aPlyOtherThanTheNextIsAViolation(ply: UInt16, what: String) throws {
+    var pair = SessionPair()
+    pair.startMatch()
+    try pair.play(p(0, 0))
+    try pair.play(p(1, 1))
+    let moverIsHost = pair.host.myTurn
+    var receiver = moverIsHost ? pair.joiner : pair.host
+    try #require(receiver.game?.history.count == 2 && !receiver.isClosed)
+    let outputs = receiver.receive(.move(ply: ply, position: p(2, 2)), now: 0)
+    #expect(
+      outputs.last
+        == .closed(.protocolViolation("a move for ply \(ply) when ply 2 was next (repeated or out of order)")),
+      "\(what): \(outputs)")
+    #expect(receiver.game?.history.count == 2, "\(what): the move was played")
+  }
+
+  /// Rule 4: once the joiner has sent its share, the host cannot commit again: a second commitment would let it
+  /// pick a secret, knowing the share, that makes it X.
+  @Test func theHostCannotCommitAgainAfterSeeingTheShare() throws {
+    var pair = SessionPair(hostCoin: 1, joinerCoin: 0)  // the honest toss makes the joiner X
+    let joinerHello = pair.joiner.start(now: 0)
+    pair.send(fromHost: pair.host.start(now: 0))
+    pair.send(fromJoiner: joinerHello)
+    pair.settle()
+    pair.send(fromHost: pair.host.accept(now: 0))
+    let delivered = pair.deliverToJoiner() && pair.deliverToJoiner()  // welcome and coin commit
+    try #require(delivered)
+    #expect(pair.toHost.contains(.coinShare(bytes: Array(repeating: 0, count: 32))))
+    // A cheating host saw the share (0) and commits to a secret whose lowest bit makes it X, then reveals it.
+    let chosen = [UInt8](repeating: 2, count: 32)
+    let outputs = pair.joiner.receive(.coinCommit(digest: testHash(chosen)), now: 0)
+    #expect(SessionPair.violation(outputs, containing: "an unexpected coin commitment"), "\(outputs)")
+    #expect(pair.joiner.receive(.coinReveal(secret: chosen), now: 0).isEmpty)
+    #expect(pair.joiner.game == nil && pair.joiner.myMark == nil, "a game began on the host's second choice")
+  }
+
+  /// Rule 2: the host's welcome must name a version the joiner offered.
+  @Test(
+    arguments: [([UInt16(2)], UInt16(1)), ([UInt16(2), 1], UInt16(3)), ([UInt16(1)], UInt16(2))] as [([UInt16], UInt16)]
+  )
+  func aWelcomeToAVersionTheJoinerNeverOfferedIsAViolation(offered: [UInt16], welcomed: UInt16) {
+    var joiner = NetSession(
+      configuration: .init(role: .joiner, name: "Bob", software: "t", versions: offered), coinBytes: [0],
+      sha256: testHash, now: 0)
+    _ = joiner.start(now: 0)
+    _ = joiner.receive(.hello(versions: [1, 2, 3], name: "Alice", software: "t"), now: 0)
+    #expect(joiner.phase == .awaitingWelcome)
+    let outputs = joiner.receive(.welcome(version: welcomed, rules: .standard), now: 0)
+    let text = "the host chose protocol version \(welcomed), which was not offered"
+    #expect(outputs == [.send(.error(text: text)), .closed(.protocolViolation(text))])
+    #expect(joiner.version != welcomed)
   }
 
   @Test func occupiedCellsAndMovesAfterTheEndAreViolations() throws {

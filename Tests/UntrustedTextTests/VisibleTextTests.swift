@@ -37,16 +37,70 @@ struct VisibleTextTests {
     #expect(VisibleText.escaping("a\u{00AD}b") == "a\\xADb")
   }
 
-  @Test("every escaped result is itself safe: no unsafe scalar survives")
-  func outputIsAlwaysSafe() {
-    var scalars: [Unicode.Scalar] = []
-    for value in UInt32(0)...0x3000 {
-      if let scalar = Unicode.Scalar(value) { scalars.append(scalar) }
+  /// What must never reach a terminal, decided from Unicode's own data and not from the sanitiser's list (a test
+  /// that asked the sanitiser would pass whatever its list said):
+  /// - every control (Cc: C0, DEL, C1) and every line or paragraph separator (Zl, Zp);
+  /// - every bidirectional control (the Bidi_Control property: U+061C, U+200E, U+200F, the embeddings,
+  ///   overrides and isolates), which reorder what is shown;
+  /// - every format character (Cf) that is a default-ignorable code point, which shows as nothing and so makes
+  ///   two names look the same, except the two joiners (U+200C, U+200D) and the emoji tags (U+E0020–U+E007F),
+  ///   which scripts and emoji need to be spelt at all.
+  /// Surrogates (Cs) cannot occur in a Swift string. Private-use (Co) and unassigned (Cn) scalars pass: a terminal
+  /// shows them as a glyph or a box, they move nothing.
+  static func mustBeEscaped(_ scalar: Unicode.Scalar) -> Bool {
+    let properties = scalar.properties
+    switch properties.generalCategory {
+    case .control, .lineSeparator, .paragraphSeparator: return true
+    case .format:
+      if properties.isBidiControl { return true }
+      let neededToSpell = scalar.value == 0x200C || scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
+      return properties.isDefaultIgnorableCodePoint && !neededToSpell
+    default:
+      return properties.isBidiControl
     }
+  }
+
+  static let allScalars: [Unicode.Scalar] = (UInt32(0)...0x10_FFFF).compactMap(Unicode.Scalar.init)
+
+  @Test("every scalar Unicode says must not reach a terminal is escaped, alone and within text")
+  func everyScalarThatMustNotReachATerminalIsEscaped() {
+    #expect(Self.allScalars.count == 0x11_0000 - 0x800, "every scalar but the surrogates")
+    let dangerous = Self.allScalars.filter(Self.mustBeEscaped)
+    #expect(dangerous.count > 100)
+    var missed: [String] = []
+    for scalar in dangerous {
+      let alone = VisibleText.escaping(String(scalar))
+      if alone == String(scalar) || alone.unicodeScalars.contains(where: { !(0x20...0x7E).contains($0.value) }) {
+        missed.append("U+" + String(scalar.value, radix: 16, uppercase: true))
+      }
+    }
+    #expect(missed.isEmpty, "reach the terminal as they are: \(missed.joined(separator: " "))")
     var text = ""
-    text.unicodeScalars.append(contentsOf: scalars)
-    let shown = VisibleText.escaping(text)
-    #expect(!shown.unicodeScalars.contains(where: VisibleText.isUnsafe))
+    text.unicodeScalars.append(contentsOf: Self.allScalars)
+    let leaked = VisibleText.escaping(text).unicodeScalars.filter(Self.mustBeEscaped)
+    #expect(leaked.isEmpty, "within text: \(leaked.map { "U+" + String($0.value, radix: 16, uppercase: true) })")
+    // The bidirectional controls by name, the ones a shorter list would most likely lose.
+    for value: UInt32 in [0x061C, 0x200E, 0x200F, 0x202A, 0x202E, 0x2066, 0x2069] {
+      let scalar = Unicode.Scalar(value)!
+      #expect(Self.mustBeEscaped(scalar))
+      #expect(
+        VisibleText.escaping("a\(scalar)b") == "a\\u{\(String(value, radix: 16, uppercase: true).leftPadded(4))}b")
+    }
+  }
+
+  @Test("letters, marks, numbers, punctuation, symbols and spaces pass unchanged, whatever the script")
+  func everyScalarAWordIsMadeOfIsKept() {
+    var changed: [String] = []
+    for scalar in Self.allScalars {
+      switch scalar.properties.generalCategory {
+      case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: continue
+      default:
+        if VisibleText.escaping(String(scalar)) != String(scalar) {
+          changed.append("U+" + String(scalar.value, radix: 16, uppercase: true))
+        }
+      }
+    }
+    #expect(changed.isEmpty, "escaped though printable: \(changed.prefix(50).joined(separator: " "))")
   }
 
   @Test("a PeerText interpolates sanitised and keeps its raw characters for comparison")
@@ -56,4 +110,8 @@ struct VisibleTextTests {
     #expect(name.unsanitised == "mallory\u{1B}[2J")
     #expect(String(describing: name) == "mallory\\x1B[2J")
   }
+}
+
+extension String {
+  fileprivate func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

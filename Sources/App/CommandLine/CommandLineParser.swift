@@ -65,7 +65,8 @@ public enum CommandLineParser {
       --bot LEVEL       host a practice bot playing at LEVEL (easy, normal or
                         perfect) against any number of joiners at once, until Ctrl-C
                         or SIGTERM; new joiners are let in only with --accept-new
-      --port P          host on port P (default 7177; 0 picks a free port)
+      --port P          host on port P (default: the port setting, else 7177; 0
+                        picks a free port)
       --bind ADDR       host on this address only (default: every address, IPv6 and
                         IPv4)
       --map-port        ask the router to open the port for players on the internet

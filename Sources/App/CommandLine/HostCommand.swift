@@ -3,7 +3,8 @@ import Transport
 
 /// What `tictactoe host` was asked for.
 public struct HostRequest: Sendable, Equatable {
-  public var port: UInt16 = Endpoint.defaultPort
+  /// nil: the `port` setting, else 7177.
+  public var port: UInt16?
   public var bind: String?
   public var size: Int?
   public var k: Int?
