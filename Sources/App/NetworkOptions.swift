@@ -138,8 +138,8 @@ public struct Profile: Sendable {
       guard let data = PosixFiles.read(pkcs12File) else {
         throw FileError.unreadable(pkcs12File)
       }
-      let password = try options.passwordFile.map { try readText($0).trimmingNewlines() } ?? ""
-      return (try Identity(pkcs12: data, password: password), false)
+      let password = try options.passwordFile.map { try readText($0).trimmingNewlines() }
+      return (try Identity(pkcs12: data, password: password, passwordFile: options.passwordFile), false)
     }
     return try IdentityStore(directory: identityDirectory).loadOrCreate(commonName: name)
   }

@@ -1,6 +1,7 @@
 import GameCore
 import GameRecords
 import Security
+import UntrustedText
 import WireProtocol
 
 /// The signing of a network match's records (docs/RECORDS.md, "Signatures"). The host signs each record as its
@@ -60,6 +61,9 @@ struct RecordExchange {
     }
     var record = entry.record
     let peer = entry.myMark.opponent
+    if let problem = Self.dayProblem(date, ownDay: record.date) {
+      return Step(problem: "Your opponent signed game \(game) with \(problem): the signature is not kept.")
+    }
     if !isHost && record.date != date {
       // The host's day is the record's: sign again with it.
       record.date = date
@@ -79,6 +83,20 @@ struct RecordExchange {
     entry.record = record
     records[game] = entry
     return step
+  }
+}
+
+extension RecordExchange {
+  /// Why `date`, the day a peer signed with, cannot be a record's: not a calendar day (`0000-00-00`), or more
+  /// than a day from `ownDay`, the day this side signed with (the two clocks may straddle midnight, no more).
+  static func dayProblem(_ date: String, ownDay: String) -> String? {
+    guard let day = CalendarDay(parsing: date) else {
+      return "the day \(VisibleText.escaping(date)), which is not a calendar day"
+    }
+    guard let own = CalendarDay(parsing: ownDay) else { return nil }
+    let apart = abs(day.daysSince1970 - own.daysSince1970)
+    guard apart <= 1 else { return "the day \(day), \(apart) days from this side's \(own)" }
+    return nil
   }
 }
 
