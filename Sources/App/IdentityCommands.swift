@@ -70,7 +70,7 @@ enum IdentityCommands {
         writeAll(1, "\(identity.fingerprint)\n")
         writeAll(1, "read aloud: \(identity.fingerprint.readAloud)\n")
         writeAll(1, "name: \(VisibleText.escaping(identity.commonName))\n")
-        writeAll(1, "certificate: \(store.certificatePath)\(created ? " (new)" : "")\n")
+        writeText(1, "certificate: \(store.certificatePath)\(created ? " (new)" : "")\n")
       case .new(let confirmed):
         let old = try store.load()
         // The name stays the one friends know; only the key changes.
@@ -129,14 +129,14 @@ enum IdentityCommands {
       var peers = try file.load()
       switch command {
       case .list:
-        if peers.entries.isEmpty { writeAll(1, "No known peers yet (\(profile.knownPeersPath)).\n") }
+        if peers.entries.isEmpty { writeText(1, "No known peers yet (\(profile.knownPeersPath)).\n") }
         let records = OpponentRecords.load(profile)
         for entry in peers.entries {
           // The record against that key, from the saved games, when there are any.
           let tally = records.byFingerprint[entry.fingerprint].map { "\t\($0)" } ?? ""
           writeAll(1, "\(PeerText(entry.name))\t\(entry.fingerprint)\tsince \(entry.added)\(tally)\n")
         }
-        if let line = records.computerLine { writeAll(1, line + "\n") }
+        if let line = records.computerLine { writeText(1, line + "\n") }
       case .rename(let what, let newName):
         if let problem = petnameProblem(newName) {
           writeError("tictactoe: \(VisibleText.escaping(newName)) cannot be a name: \(problem)\n")
