@@ -67,6 +67,11 @@ import Transport
       "that invite cannot be used: its check does not match: a character was changed or lost when it was copied"
     ),
     (["identity", "import"], "identity import needs CERT.pem KEY.pem, or FILE.p12"),
+    (
+      ["join", "0177.0.0.1:7177"],
+      "\"0177.0.0.1\" would be taken for the address 127.0.0.1 (a number not written as four decimal numbers from 0 "
+        + "to 255); write 127.0.0.1 if that is the one meant"
+    ),
     (["launch"], "unknown command \"launch\""),
     (["identity", "export", "now"], "identity export takes no arguments"),
     (["games", "delete", "1", "--json"], "--json goes with `tictactoe games list`"),

@@ -100,7 +100,7 @@ import WireProtocol
     (
       "SetupFailure",
       of([
-        SetupFailure.invite(.checkFailed), .notAnAddress("x\u{1B}y"),
+        SetupFailure.invite(.checkFailed), .notAnAddress("x\u{1B}y"), .notAnAddress("0177.0.0.1"),
         SetupFailure(SecurityError.wrongPassword(passwordFile: "p")),
         SetupFailure(KnownPeersError.unreadable(path: "p", reason: "x")),
       ]), []
@@ -109,7 +109,7 @@ import WireProtocol
       "InviteError",
       of([
         InviteError.tooLong, .notAnInvite, .noCheck, .checkFailed, .badKey, .noAddress, .tooManyAddresses,
-        .badAddress("x"), .badPort("x"),
+        .badAddress("x"), .hiddenAddress("x"), .badPort("x"),
       ]), []
     ),
   ]
