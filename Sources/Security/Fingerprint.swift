@@ -9,6 +9,12 @@ public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
   /// The prefix of the printed form.
   public static let prefix = "SHA256:"
 
+  /// The digest's bytes hashed at once, not one byte at a time as an array hashes them: a known_peers of
+  /// millions of keys indexes them all when it is read.
+  public func hash(into hasher: inout Hasher) {
+    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+  }
+
   /// Wraps a 32-byte SHA-256 digest; nil for any other length.
   public init?(bytes: [UInt8]) {
     guard bytes.count == 32 else { return nil }
