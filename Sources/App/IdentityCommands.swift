@@ -104,7 +104,9 @@ enum IdentityCommands {
         // A file with no password (or an empty one) needs no question; any other is asked for at the terminal.
         if case .failure(.passwordNeeded) = opened, isatty(0) == 1 {
           guard let typed = askPassword(for: file) else {
-            writeError("tictactoe: nothing was imported: no password was typed.\n")
+            writeError(
+              "tictactoe: nothing was imported: no password was typed (Ctrl-C, or the input ended). Run it again "
+                + "to type it, or give it with --password-file F.\n")
             return ExitStatus.failure
           }
           opened = Result { () throws(SecurityError) in try Identity(pkcs12: data, password: typed) }
