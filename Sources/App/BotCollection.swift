@@ -1,5 +1,6 @@
 import GameRecords
 import Glibc
+import Security
 
 /// The bot's game records: each game appended to the SGF collection of its UTC day in
 /// `<XDG_DATA_HOME>/tictactoe/games/bot-YYYY-MM-DD.sgf`, a new file each day (the rotation); the day files together
@@ -113,6 +114,9 @@ final class BotCollection {
     for day in days {
       let path = directory + "/" + RecordDirectory.botCollectionName(day: day)
       do {
+        if let (reason, fix) = FileExposure.problem(file: path) {
+          throw FileError(path: path, reason: "\(reason); not written: run `\(fix)`")
+        }
         try append(byDay[day] ?? [], to: path, limit: RecordDirectory.botCollectionCap)
       } catch {
         if written.failure == nil { written.failure = "\(error)" }

@@ -40,30 +40,30 @@ enum BotCommand {
       let descriptors = OpenFileLimit.raiseToHardLimit()
       let solving = bot.warmUp()
       if solving >= 0.1 {
-        writeAll(1, "Solved the opening positions in \(BotGameRecord.seconds(solving).dropLast(2)) s.\n")
+        writeText(1, "Solved the opening positions in \(BotGameRecord.seconds(solving).dropLast(2)) s.\n")
       }
       try bot.listen(bind: request.bind, port: request.port ?? context.settings.port ?? Endpoint.defaultPort)
-      for warning in options.warnings { writeAll(1, "warning: \(warning)\n") }
-      writeAll(
+      for warning in options.warnings { writeText(1, "warning: \(warning)\n") }
+      writeText(
         1,
         "Practice bot (\(level)) serving \(rules) as \(profile.name) on port \(bot.port)"
           + " (\(request.bind ?? "every address")).\n")
-      writeAll(1, "Key: \(identity.fingerprint)\n")
+      writeText(1, "Key: \(identity.fingerprint)\n")
       let capacity = descriptors.map { " Up to about \($0 - 16) players at once (open-file limit \($0))." } ?? ""
       let trust =
         options.acceptNew
         ? "New players are let in and remembered (--accept-new)."
         : "Only players already known are let in; start with --accept-new to let in new ones."
-      writeAll(1, trust + capacity + "\n")
-      writeAll(1, "Games are logged to \(context.paths.logFile). Stop with Ctrl-C.\n")
-      if let problem = bot.advertise() { writeAll(1, problem + "\n") }
+      writeText(1, trust + capacity + "\n")
+      writeText(1, "Games are logged to \(context.paths.logFile). Stop with Ctrl-C.\n")
+      if let problem = bot.advertise() { writeText(1, problem + "\n") }
       // The bot asks the router only when told to (--map-port), never from the settings.
       if options.mapPort == true {
         let (key, port, bind) = (identity.fingerprint, bot.port, request.bind)
         mapping = PortMappingOnLoop(loop: loop, port: port, paths: context.paths) { lines, external in
-          for line in lines { writeAll(1, line + "\n") }
+          for line in lines { writeText(1, line + "\n") }
           if let external, let outside = RunningHosts.invite(key: key, port: port, bind: bind, external: external) {
-            writeAll(1, "Invite: \(outside)\n")
+            writeText(1, "Invite: \(outside)\n")
           }
         }
         mapping?.start()
@@ -75,7 +75,7 @@ enum BotCommand {
       writeError("tictactoe: \(error)\n")
       return ExitStatus.badFile
     }
-    bot.run { writeAll(1, $0 + "\n") }
+    bot.run { writeText(1, $0 + "\n") }
     mapping?.stop()  // the router closes the port again
     return ExitStatus.ok
   }

@@ -176,7 +176,7 @@ enum Doctor {
 
     for finding in findings {
       let verdict = finding.verdict.rawValue.padding(7)
-      writeAll(1, "\(verdict) \(finding.topic): \(finding.text)\n")
+      writeText(1, "\(verdict) \(finding.topic): \(finding.text)\n")
     }
     return findings.contains { $0.verdict == .problem } ? ExitStatus.failure : ExitStatus.ok
   }

@@ -35,6 +35,10 @@ final class GameArchive {
     guard enabled else { return nil }
     let path = old ?? key.flatMap { files[$0] } ?? directory + "/" + GameArchive.newName()
     do {
+      // As settings and known_peers: never into a directory others may write (they could swap the records).
+      if let (reason, fix) = FileExposure.problem(file: path) {
+        throw FileError(path: path, reason: "\(reason); not written: run `\(fix)`")
+      }
       try AtomicFile.write(record.sgf, to: path)
     } catch {
       log.write("game record not saved: \(error)")

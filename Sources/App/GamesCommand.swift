@@ -41,6 +41,12 @@ extension GamesCommand: Command {
     let entries = GameLibrary.entries(profile.paths)
     switch command {
     case .list(let json):
+      let index = GameLibrary.directory(profile.paths) + "/" + TallyIndexFile.name
+      if let (reason, fix) = FileExposure.problem(file: index) {
+        writeError(
+          "tictactoe: warning: your game records \(reason): someone else could have changed them, and no new "
+            + "record is written there until you run `\(fix)`\n")
+      }
       let myKey = (try? IdentityStore(directory: profile.identityDirectory).load())??.publicKeyBase64
       let known = (try? profile.knownPeers()) ?? KnownPeers()
       let petname = { (key: String) in Fingerprint(publicKeyBase64: key).flatMap { known.lookup(fingerprint: $0)?.name }

@@ -79,7 +79,7 @@ enum RunningHosts {
       writeError("tictactoe: you are not hosting a game (start one with: tictactoe host)\n")
       return ExitStatus.failure
     }
-    for invite in invites { writeAll(1, invite + "\n") }
+    for invite in invites { writeText(1, invite + "\n") }
     return ExitStatus.ok
   }
 }

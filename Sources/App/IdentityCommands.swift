@@ -5,18 +5,60 @@ import WireProtocol
 
 /// `tictactoe identity` and `tictactoe peers`: look after the player's key and the peers it knows.
 enum IdentityCommands {
-  /// Asks at the terminal before an identity is replaced; false when the answer is not yes, or there is no
-  /// terminal to ask at.
-  private static func confirmReplacing(_ old: Identity) -> Bool {
+  /// Asks at the terminal before an identity is replaced (by `new` when `replacement` is nil); false when the
+  /// answer is not yes, or there is no terminal to ask at.
+  private static func confirmReplacing(_ old: Identity, with replacement: Identity?) -> Bool {
     guard isatty(0) == 1 else { return false }
-    writeAll(
-      2,
-      "Replace your identity \(old.fingerprint)? Every friend who knows you will see your key as changed "
+    let by = replacement.map { " with \($0.fingerprint) (\(VisibleText.escaping($0.commonName)))" } ?? ""
+    writeError(
+      "Replace your identity \(old.fingerprint)\(by)? Every friend who knows you will see your key as changed "
         + "(KEY CHANGED) until they forget the old one. [y/N] ")
     var reader = LineReader(fd: 0)
     var lines: [String] = []
     while lines.isEmpty && !reader.closed { lines = reader.readLines() }
     return ["y", "yes"].contains(lines.first?.trimmingWhitespace().lowercased() ?? "")
+  }
+
+  /// The password of `file`, typed at the terminal with echo off; nil when there is no terminal or the player
+  /// gave up (Ctrl-C or Ctrl-D). Signals are off while it is typed, as getpass(3) has them, so the terminal is
+  /// always given back as it was: Ctrl-C arrives as a character.
+  private static func askPassword(for file: String) -> String? {
+    var saved = termios()
+    guard isatty(0) == 1, tcgetattr(0, &saved) == 0 else { return nil }
+    var quiet = saved
+    quiet.c_lflag &= ~tcflag_t(ECHO | ISIG)
+    writeError("Password for \(VisibleText.escaping(file)) (not shown): ")
+    guard tcsetattr(0, TCSAFLUSH, &quiet) == 0 else { return nil }
+    var reader = LineReader(fd: 0)
+    var lines: [String] = []
+    while lines.isEmpty && !reader.closed { lines = reader.readLines() }
+    _ = tcsetattr(0, TCSAFLUSH, &saved)
+    writeError("\n")
+    guard let line = lines.first, !line.contains("\u{3}") else { return nil }
+    return line
+  }
+
+  /// Replaces the stored identity with an imported one, after asking when there is another one and the
+  /// replacement was not `confirmed`, as `identity new` does. Nil when it was replaced, else the exit status.
+  private static func importing(_ identity: Identity, into store: IdentityStore, confirmed: Bool) throws -> Int32? {
+    if let old = try store.load(), old.fingerprint != identity.fingerprint, !confirmed,
+      !confirmReplacing(old, with: identity)
+    {
+      writeError(
+        "tictactoe: your identity was kept (\(old.fingerprint)). To replace it, answer y at a terminal or "
+          + "run the same `tictactoe identity import` with --yes.\n")
+      return ExitStatus.failure
+    }
+    sayKept(try store.replace(with: identity))
+    return nil
+  }
+
+  /// Where the identity a replacement replaced was kept, and how to take it back.
+  private static func sayKept(_ kept: String?) {
+    guard let kept else { return }
+    writeError(
+      "tictactoe: the identity it replaced is kept in \(kept); `tictactoe identity import \(kept) \(kept)` takes "
+        + "it back.\n")
   }
 
   static func run(_ command: IdentityCommand, profile: Profile) -> Int32 {
@@ -27,40 +69,51 @@ enum IdentityCommands {
         let (identity, created) = try store.loadOrCreate(commonName: profile.name)
         writeAll(1, "\(identity.fingerprint)\n")
         writeAll(1, "read aloud: \(identity.fingerprint.readAloud)\n")
-        writeAll(1, "name: \(identity.commonName)\n")
-        writeAll(1, "certificate: \(store.certificatePath)\(created ? " (new)" : "")\n")
+        writeAll(1, "name: \(VisibleText.escaping(identity.commonName))\n")
+        writeText(1, "certificate: \(store.certificatePath)\(created ? " (new)" : "")\n")
       case .new(let confirmed):
         let old = try store.load()
         // The name stays the one friends know; only the key changes.
         let name = old?.commonName ?? profile.name
-        if let old, !confirmed {
-          guard confirmReplacing(old) else {
-            writeError(
-              "tictactoe: your identity was kept (\(old.fingerprint)). To replace it, answer y at a terminal or "
-                + "run `tictactoe identity new --yes`.\n")
-            return ExitStatus.failure
-          }
+        if let old, !confirmed, !confirmReplacing(old, with: nil) {
+          writeError(
+            "tictactoe: your identity was kept (\(old.fingerprint)). To replace it, answer y at a terminal or "
+              + "run `tictactoe identity new --yes`.\n")
+          return ExitStatus.failure
         }
         let identity = try Identity.generate(commonName: name)
-        try store.replace(with: identity)
+        sayKept(try store.replace(with: identity))
         writeAll(1, "\(identity.fingerprint)\n")
         writeAll(1, "read aloud: \(identity.fingerprint.readAloud)\n")
         writeAll(
           1,
           "A new identity for \(PeerText(name)). Every friend who knew the old key will see KEY CHANGED when you "
             + "next play: tell them by another way, and give them the new fingerprint.\n")
-      case .importPEM(let certificate, let key):
+      case .importPEM(let certificate, let key, let confirmed):
         let identity = try Identity(certificatePEM: try text(certificate), privateKeyPEM: try text(key))
-        try store.replace(with: identity)
-        writeAll(1, "\(identity.fingerprint)\nimported \(identity.commonName)\n")
-      case .importPKCS12(let file, let passwordFile):
+        if let status = try importing(identity, into: store, confirmed: confirmed) { return status }
+        writeAll(1, "\(identity.fingerprint)\nimported \(VisibleText.escaping(identity.commonName))\n")
+      case .importPKCS12(let file, let passwordFile, let confirmed):
         guard let data = PosixFiles.read(file) else {
           throw FileError.unreadable(file)
         }
-        let password = try passwordFile.map { try text($0).trimmingNewlines() } ?? ""
-        let identity = try Identity(pkcs12: data, password: password)
-        try store.replace(with: identity)
-        writeAll(1, "\(identity.fingerprint)\nimported \(identity.commonName)\n")
+        let password = try passwordFile.map { try text($0).trimmingNewlines() }
+        var opened = Result { () throws(SecurityError) in
+          try Identity(pkcs12: data, password: password, passwordFile: passwordFile)
+        }
+        // A file with no password (or an empty one) needs no question; any other is asked for at the terminal.
+        if case .failure(.passwordNeeded) = opened, isatty(0) == 1 {
+          guard let typed = askPassword(for: file) else {
+            writeError(
+              "tictactoe: nothing was imported: no password was typed (Ctrl-C, or the input ended). Run it again "
+                + "to type it, or give it with --password-file F.\n")
+            return ExitStatus.failure
+          }
+          opened = Result { () throws(SecurityError) in try Identity(pkcs12: data, password: typed) }
+        }
+        let identity = try opened.get()
+        if let status = try importing(identity, into: store, confirmed: confirmed) { return status }
+        writeAll(1, "\(identity.fingerprint)\nimported \(VisibleText.escaping(identity.commonName))\n")
       case .exportCertificate:
         let (identity, _) = try store.loadOrCreate(commonName: profile.name)
         writeAll(1, identity.certificatePEM)
@@ -78,14 +131,14 @@ enum IdentityCommands {
       var peers = try file.load()
       switch command {
       case .list:
-        if peers.entries.isEmpty { writeAll(1, "No known peers yet (\(profile.knownPeersPath)).\n") }
+        if peers.entries.isEmpty { writeText(1, "No known peers yet (\(profile.knownPeersPath)).\n") }
         let records = OpponentRecords.load(profile)
         for entry in peers.entries {
           // The record against that key, from the saved games, when there are any.
           let tally = records.byFingerprint[entry.fingerprint].map { "\t\($0)" } ?? ""
           writeAll(1, "\(PeerText(entry.name))\t\(entry.fingerprint)\tsince \(entry.added)\(tally)\n")
         }
-        if let line = records.computerLine { writeAll(1, line + "\n") }
+        if let line = records.computerLine { writeText(1, line + "\n") }
       case .rename(let what, let newName):
         if let problem = petnameProblem(newName) {
           writeError("tictactoe: \(VisibleText.escaping(newName)) cannot be a name: \(problem)\n")

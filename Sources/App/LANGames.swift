@@ -113,10 +113,10 @@ enum LANGames {
       if json {
         writeAll(1, self.json(games, known: known) + "\n")
       } else if games.isEmpty {
-        writeAll(1, "No games found on the local network within \(wait) s.\n")
+        writeText(1, "No games found on the local network within \(wait) s.\n")
       } else {
         writeAll(1, "NAME\tRULES\tSTATE\tKEY\tADDRESSES\n")
-        for game in games { writeAll(1, line(game, known: known) + "\n") }
+        for game in games { writeText(1, line(game, known: known) + "\n") }
       }
       return ExitStatus.ok
     } catch {

@@ -1,14 +1,18 @@
 import Glibc
+import Security
 import Synchronization
 import UntrustedText
 
 /// Appends timestamped lines to the log file under XDG_STATE_HOME; never writes to the terminal. With a size
 /// cap the file is rotated: past the cap it becomes `FILE.1` (replacing an older one) and a new file begins, so
-/// the log never holds much more than twice the cap.
+/// the log never holds much more than twice the cap. Like the player's other files it is written only where it
+/// is the user's alone: never through a symbolic link, never into a file of another user, one that others may
+/// change, or a directory they may write (`problem` says why, and the log is then not written).
 public final class Log: Sendable {
   private struct State {
     var fd: Int32
     var size: Int
+    var problem: String?
   }
 
   /// The size at which the program's log is rotated (8 MiB: a practice bot logs a line per game).
@@ -30,11 +34,31 @@ public final class Log: Sendable {
     state.withLock { if $0.fd >= 0 { close($0.fd) } }
   }
 
+  /// Why the log is not being written (a link, another user's file, a file or directory others may change),
+  /// with the command that fixes it; nil while it is.
+  public var problem: String? { state.withLock { $0.problem } }
+
   private static func open(_ path: String) -> State {
-    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    if let (reason, fix) = FileExposure.problem(file: path) {
+      return State(fd: -1, size: 0, problem: "The log \(path) \(reason); it is not written: run `\(fix)`.")
+    }
+    // O_NOFOLLOW: a link planted at the path fails here rather than be written through; O_NONBLOCK: nor does a
+    // FIFO there hold the program up.
+    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+    guard fd >= 0 else {
+      let why = errno == ELOOP ? "is a symbolic link" : String(cString: strerror(errno))
+      return State(fd: -1, size: 0, problem: "The log \(path) \(why); it is not written: run `rm \(path)`.")
+    }
     var info = stat()
-    let size = fd >= 0 && fstat(fd, &info) == 0 ? Int(info.st_size) : 0
-    return State(fd: fd, size: size)
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
+      info.st_mode & 0o022 == 0
+    else {
+      close(fd)
+      return State(
+        fd: -1, size: 0,
+        problem: "The log \(path) is not a file of yours alone; it is not written: run `rm \(path)`.")
+    }
+    return State(fd: fd, size: Int(info.st_size), problem: nil)
   }
 
   /// Appends one line: a newline or control character in `message` (which may hold peer text) is escaped,

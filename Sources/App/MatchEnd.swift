@@ -87,7 +87,11 @@ public struct SetupFailure: Error, Sendable, Equatable, CustomStringConvertible 
 
   /// What the player typed in the join field is neither an address nor an invite.
   static func notAnAddress(_ typed: String) -> SetupFailure {
-    SetupFailure(
+    if let problem = Endpoint.numericProblem(typed) {
+      return SetupFailure(
+        code: "address.hidden", reason: VisibleText.escaping(problem), hint: "Type the address as it is meant.")
+    }
+    return SetupFailure(
       code: "address.invalid", reason: "\"\(VisibleText.escaping(typed))\" is not an address or an invite",
       hint: "Type HOST, HOST:PORT or [IPv6]:PORT, or paste the host's invite.")
   }

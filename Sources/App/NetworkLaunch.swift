@@ -126,7 +126,7 @@ enum NetworkLaunch {
     let invite = RunningHosts.invite(key: identity.fingerprint, port: match.port, bind: bind)
     if let invite { match.invite.publish(invite) }
     return [
-      .status("Hosting \(rules) as \(profile.name) on port \(match.port)."),
+      .status("Hosting \(rules) as \(VisibleText.escaping(profile.name)) on port \(match.port)."),
       .status("Your key: \(identity.fingerprint)"),
       .status("Read aloud: \(identity.fingerprint.readAloud)"),
     ] + (invite.map { [.status("Invite: \($0)")] } ?? []) + [

@@ -138,8 +138,8 @@ public struct Profile: Sendable {
       guard let data = PosixFiles.read(pkcs12File) else {
         throw FileError.unreadable(pkcs12File)
       }
-      let password = try options.passwordFile.map { try readText($0).trimmingNewlines() } ?? ""
-      return (try Identity(pkcs12: data, password: password), false)
+      let password = try options.passwordFile.map { try readText($0).trimmingNewlines() }
+      return (try Identity(pkcs12: data, password: password, passwordFile: options.passwordFile), false)
     }
     return try IdentityStore(directory: identityDirectory).loadOrCreate(commonName: name)
   }
@@ -160,8 +160,9 @@ public struct Profile: Sendable {
     return try TLSContext(role: role, identity: identity, options: trust)
   }
 
+  /// The known peers, read again only when the file changed since this process last read or wrote it.
   public func knownPeers() throws -> KnownPeers {
-    try KnownPeersFile(path: knownPeersPath).load()
+    try KnownPeersSnapshot.load(knownPeersPath)
   }
 
   /// Remembers a peer the player accepted; a host's key also with the `address` it was met at. A new key
@@ -169,11 +170,15 @@ public struct Profile: Sendable {
   public func remember(name: String, fingerprint: Fingerprint, address: String? = nil) throws {
     var peers = try knownPeers()
     if address == nil, peers.lookup(fingerprint: fingerprint) == nil, peers.droppedTornLine == nil {
-      try KnownPeersFile(path: knownPeersPath).append([(name, fingerprint, CalendarDay.today())])
+      let today = CalendarDay.today()
+      try KnownPeersFile(path: knownPeersPath).append([(name, fingerprint, today)])
+      peers.add(name: name, fingerprint: fingerprint, date: today)
+      KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
       return
     }
     peers.add(name: name, fingerprint: fingerprint, date: CalendarDay.today(), address: address)
     try KnownPeersFile(path: knownPeersPath).save(peers)
+    KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
   }
 
   /// Records that a known host's key was met at `address` too (nothing to write when it is already there).
@@ -182,6 +187,7 @@ public struct Profile: Sendable {
     guard let entry = peers.lookup(fingerprint: fingerprint), !entry.addresses.contains(address) else { return }
     peers.bind(fingerprint, to: address)
     try KnownPeersFile(path: knownPeersPath).save(peers)
+    KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
   }
 
   private func readText(_ path: String) throws -> String {

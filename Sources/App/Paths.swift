@@ -1,4 +1,5 @@
 import Glibc
+import UntrustedText
 
 /// Where the game keeps its files, following the XDG base directories (so tests isolate themselves by
 /// setting XDG_CONFIG_HOME, XDG_DATA_HOME and XDG_STATE_HOME).
@@ -105,8 +106,9 @@ public struct FileError: Error, CustomStringConvertible {
     FileError(path: path, reason: "cannot be read", hint: "check that it is there and that you may read it")
   }
 
+  /// Through the one sanitiser: the path and the reason may quote a file's own bytes (a settings line).
   public var description: String {
     let place = line.map { "\(path) line \($0)" } ?? path
-    return "\(place): \(reason)" + (hint.map { "; \($0)" } ?? "")
+    return VisibleText.escaping("\(place): \(reason)" + (hint.map { "; \($0)" } ?? ""))
   }
 }

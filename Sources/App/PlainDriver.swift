@@ -2,6 +2,7 @@ import EventLoop
 import GameCore
 import Glibc
 import TerminalUI
+import UntrustedText
 
 /// Runs a local game in the plain line mode, on the event loop like every front end: standard input and the
 /// signals. Every prompt is written straight to the descriptor (no buffering), so a script or screen reader
@@ -79,10 +80,23 @@ final class PlainDriver: LoopFrontEnd {
   var goodbyesGoingOut: Int { 0 }
   func redraw() {}
 
-  private func emit(_ text: String) { writeAll(1, text) }
+  private func emit(_ text: String) { writeText(1, text) }
 }
 
-func writeError(_ text: String) { writeAll(2, text) }
+/// A message for the player on standard error, through the one sanitiser (`writeText`).
+func writeError(_ text: String) { writeText(2, text) }
+
+/// Writes words for a person (messages, status lines, tables) to `fd`: every piece between line ends and tabs
+/// passes `VisibleText`, the one sanitiser, so nothing a file, a setting, a name or a peer put in the text can
+/// reach the terminal as a control or a bidirectional mark. Escaping is idempotent: text escaped before comes out
+/// the same. Data for programs (a certificate, JSON, SGF, completions) goes out with `writeAll`.
+func writeText(_ fd: Int32, _ text: String) {
+  let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+    line.split(separator: "\t", omittingEmptySubsequences: false).map { VisibleText.escaping(String($0)) }
+      .joined(separator: "\t")
+  }
+  writeAll(fd, lines.joined(separator: "\n"))
+}
 
 /// Writes all of `text` to `fd`, retrying short writes.
 func writeAll(_ fd: Int32, _ text: String) {

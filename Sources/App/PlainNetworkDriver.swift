@@ -73,7 +73,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
   /// Lines have no size to keep up with.
   func redraw() {}
 
-  private func emit(_ text: String) { writeAll(1, text) }
+  private func emit(_ text: String) { writeText(1, text) }
 
   /// Runs a chat, resignation, rematch or claim; a refusal is said as an `error:` line, in the session's words.
   private func attempt(_ action: (NetworkMatch) throws(ActionRefusal) -> [MatchEvent]) {

@@ -1,6 +1,7 @@
 import GameCore
 import GameRecords
 import Security
+import UntrustedText
 import WireProtocol
 
 /// The signing of a network match's records (docs/RECORDS.md, "Signatures"). The host signs each record as its
@@ -11,9 +12,12 @@ import WireProtocol
 struct RecordExchange {
   /// The records of this match's games, by game number, with the file each went to.
   private var records: [Int: (record: GameRecord, myMark: Mark, path: String?, sent: Bool)] = [:]
-  /// The games whose peer signature was taken or refused: another for the same game changes nothing and is
-  /// not reported again (a peer repeating one would otherwise rewrite the record, or fill the screen).
-  private var answered: Set<Int> = []
+  /// The games whose peer signature was kept: another for the same game changes nothing (a peer repeating a
+  /// good one would otherwise cost a rewrite of the record each time).
+  private var kept: Set<Int> = []
+  /// The games a refused peer signature was reported for: later refusals are not reported again (a peer
+  /// sending bad ones would otherwise fill the screen and the log). A good one after them is still kept.
+  private var reported: Set<Int> = []
   /// A signature for a game this side has no record of was reported (once a match).
   private var reportedUnknown = false
   let isHost: Bool
@@ -65,17 +69,21 @@ struct RecordExchange {
       return reportedUnknown
         ? Step() : Step(problem: "Your opponent signed game \(game), which this side has no record of.")
     }
-    guard answered.insert(game).inserted else { return Step() }
+    guard !kept.contains(game) else { return Step() }
     var record = entry.record
     let peer = entry.myMark.opponent
+    if let problem = Self.dayProblem(date, ownDay: record.date) {
+      return refused(game, "Your opponent signed game \(game) with \(problem): the signature is not kept.")
+    }
     if !isHost && record.date != date {
       // The host's day is the record's: sign again with it.
       record.date = date
       record.setSignature(sign(record.signedBytes).map(RecordBase64.encode), of: entry.myMark)
     }
     guard let key = record.player(peer).publicKey, verify(signature, record.signedBytes, key) else {
-      return Step(problem: "Your opponent's signature on the record of game \(game) does not verify: it is not kept.")
+      return refused(game, "Your opponent's signature on the record of game \(game) does not verify: it is not kept.")
     }
+    kept.insert(game)
     record.setSignature(RecordBase64.encode(signature), of: peer)
     var step = Step(game: game, write: record, path: entry.path)
     if !entry.sent, let mine = record.player(entry.myMark).signature.flatMap(RecordBase64.decode),
@@ -87,6 +95,25 @@ struct RecordExchange {
     entry.record = record
     records[game] = entry
     return step
+  }
+
+  /// A refused signature of `game`: `problem` the first time, nothing after.
+  private mutating func refused(_ game: Int, _ problem: String) -> Step {
+    reported.insert(game).inserted ? Step(problem: problem) : Step()
+  }
+}
+
+extension RecordExchange {
+  /// Why `date`, the day a peer signed with, cannot be a record's: not a calendar day (`0000-00-00`), or more
+  /// than a day from `ownDay`, the day this side signed with (the two clocks may straddle midnight, no more).
+  static func dayProblem(_ date: String, ownDay: String) -> String? {
+    guard let day = CalendarDay(parsing: date) else {
+      return "the day \(VisibleText.escaping(date)), which is not a calendar day"
+    }
+    guard let own = CalendarDay(parsing: ownDay) else { return nil }
+    let apart = abs(day.daysSince1970 - own.daysSince1970)
+    guard apart <= 1 else { return "the day \(day), \(apart) days from this side's \(own)" }
+    return nil
   }
 }
 

@@ -29,6 +29,7 @@ struct RunContext {
       self.init(
         paths: paths, log: log, settings: Settings(), warning: "Settings not loaded: \(error); using the defaults.")
     }
+    if let problem = log.problem { warning = [warning, problem].compactMap { $0 }.joined(separator: " ") }
   }
 
   /// The player: the name given on the command line, else the `name` setting, else the login name.

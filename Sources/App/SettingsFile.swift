@@ -1,6 +1,7 @@
 import GameCore
 import Security
 import TerminalUI
+import UntrustedText
 
 /// Reads and writes the settings file: "key = value" lines, "#" comments.
 public enum SettingsFile {
@@ -35,6 +36,10 @@ public enum SettingsFile {
       case "name":
         guard !value.isEmpty, value.utf8.count <= 64 else {
           throw fail("name must be 1 to 64 bytes, found \"\(value)\"")
+        }
+        // Such a name could not go in a hello (docs/PROTOCOL.md): say so here, not at every game.
+        guard !value.unicodeScalars.contains(where: VisibleText.isUnsafe) else {
+          throw fail("name must have no control, bidirectional or invisible characters, found \"\(value)\"")
         }
         settings.name = value
       case "records":

@@ -1,5 +1,6 @@
 import GameRecords
 import Glibc
+import Security
 
 /// The records directory's tally index on disk (`.tally-index`, see `TallyIndex`): read, brought up to date with
 /// the record files (a new or changed file is read, a removed one dropped) and written back when it changed.
@@ -24,7 +25,10 @@ enum TallyIndexFile {
       }
     }
     let rendered = TallyIndex.render(fresh)
-    if rendered != text && PosixFiles.exists(directory) { try? AtomicFile.write(rendered, to: path) }
+    // Not written where others may write (GameArchive writes no record there either).
+    if rendered != text && PosixFiles.exists(directory) && FileExposure.problem(file: path) == nil {
+      try? AtomicFile.write(rendered, to: path)
+    }
     return Array(fresh.values)
   }
 }

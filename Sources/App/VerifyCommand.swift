@@ -23,6 +23,11 @@ enum VerifyCommand: Command {
     } else {
       lines.append("moves: \(record.moves.count), legal, giving the stated result: \(record.result)")
     }
+    // The day is signed with the moves: a signature over a day that never was (0000-00-00) proves nothing.
+    if CalendarDay(parsing: record.date) == nil {
+      ok = false
+      lines.append("date: WRONG: \"\(VisibleText.escaping(record.date))\" is not a calendar day (yyyy-mm-dd)")
+    }
     let bytes = record.signedBytes
     for mark in Mark.allCases {
       let player = record.player(mark)

@@ -44,24 +44,26 @@ enum Base64 {
     }
     if padding > 2 || symbols.count % 4 == 1 { return nil }
     if padding > 0 && (symbols.count + padding) % 4 != 0 { return nil }
-    var values: [UInt32] = []
-    values.reserveCapacity(symbols.count)
+    // Each group of up to 4 symbols straight into its bytes (a known_peers of millions of keys decodes them all).
+    var output: [UInt8] = []
+    output.reserveCapacity(symbols.count * 3 / 4)
+    var group: UInt32 = 0
+    var inGroup = 0
     for symbol in symbols {
       guard let value = value(of: symbol) else { return nil }
-      values.append(value)
-    }
-    var output: [UInt8] = []
-    var index = 0
-    while index < values.count {
-      let chunk = values[index..<min(index + 4, values.count)]
-      var group: UInt32 = 0
-      for (offset, value) in chunk.enumerated() {
-        group |= value << UInt32(18 - 6 * offset)
+      group |= value << UInt32(18 - 6 * inGroup)
+      inGroup += 1
+      if inGroup == 4 {
+        output.append(UInt8((group >> 16) & 0xFF))
+        output.append(UInt8((group >> 8) & 0xFF))
+        output.append(UInt8(group & 0xFF))
+        group = 0
+        inGroup = 0
       }
+    }
+    if inGroup > 0 {
       output.append(UInt8((group >> 16) & 0xFF))
-      if chunk.count > 2 { output.append(UInt8((group >> 8) & 0xFF)) }
-      if chunk.count > 3 { output.append(UInt8(group & 0xFF)) }
-      index += 4
+      if inGroup > 2 { output.append(UInt8((group >> 8) & 0xFF)) }
     }
     return output
   }

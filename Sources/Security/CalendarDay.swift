@@ -38,6 +38,11 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
     self.init(year: year, month: month, day: day)
   }
 
+  /// Days since 1970-01-01, to tell how far apart two days are.
+  public var daysSince1970: Int64 {
+    UTCCalendar.days(year: Int64(year), month: Int64(month), day: Int64(day))
+  }
+
   public var description: String {
     "\(UTCCalendar.pad(Int64(year), 4))-\(UTCCalendar.pad(Int64(month), 2))-\(UTCCalendar.pad(Int64(day), 2))"
   }

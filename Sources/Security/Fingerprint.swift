@@ -3,16 +3,36 @@
 /// Printed as OpenSSH prints key fingerprints: `SHA256:` followed by unpadded standard base64.
 /// A certificate renewed with the same key keeps its fingerprint.
 public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
+  /// The digest as four words held in the value itself: a known_peers of millions of keys makes no allocation
+  /// for each, and hashes and compares each key at once.
+  private let words: (UInt64, UInt64, UInt64, UInt64)
+
   /// The 32 bytes of the SHA-256 digest.
-  public let bytes: [UInt8]
+  public var bytes: [UInt8] { withUnsafeBytes(of: words) { Array($0) } }
 
   /// The prefix of the printed form.
   public static let prefix = "SHA256:"
 
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(words.0)
+    hasher.combine(words.1)
+    hasher.combine(words.2)
+    hasher.combine(words.3)
+  }
+
+  public static func == (left: Fingerprint, right: Fingerprint) -> Bool {
+    left.words == right.words
+  }
+
   /// Wraps a 32-byte SHA-256 digest; nil for any other length.
   public init?(bytes: [UInt8]) {
     guard bytes.count == 32 else { return nil }
-    self.bytes = bytes
+    words = bytes.withUnsafeBytes { raw in
+      (
+        raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+        raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+      )
+    }
   }
 
   /// Parses `SHA256:<base64>` (surrounding whitespace ignored; trailing `=` padding tolerated).
@@ -20,15 +40,15 @@ public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
     let trimmed = text.trimmingASCIIWhitespace()
     guard trimmed.hasPrefix(Fingerprint.prefix) else { return nil }
     let encoded = String(trimmed.dropFirst(Fingerprint.prefix.count))
-    guard let decoded = Base64.decode(encoded), decoded.count == 32 else { return nil }
-    self.bytes = decoded
+    guard let decoded = Base64.decode(encoded) else { return nil }
+    self.init(bytes: decoded)
   }
 
   /// The fingerprint of a public key given as base64 of its DER SubjectPublicKeyInfo (as game records keep keys);
   /// nil when the text is not base64.
   public init?(publicKeyBase64 text: String) {
     guard let der = Base64.decode(text), !der.isEmpty else { return nil }
-    self.bytes = Digest.sha256(der)
+    self.init(bytes: Digest.sha256(der))
   }
 
   /// `SHA256:` + unpadded base64, e.g. `SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU`.

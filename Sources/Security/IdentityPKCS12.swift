@@ -2,8 +2,12 @@ import COpenSSL
 
 extension Identity {
   /// Loads an identity from a PKCS#12 (.p12/.pfx) file's bytes. A wrong password is reported
-  /// as `SecurityError.wrongPassword`; extra certificates become the chain.
-  public convenience init(pkcs12 bytes: [UInt8], password: String) throws(SecurityError) {
+  /// as `SecurityError.wrongPassword` (naming `passwordFile`, where the password came from, if it came from
+  /// one); with no password given (nil), a file that needs one is `SecurityError.passwordNeeded`. Extra
+  /// certificates become the chain.
+  public convenience init(pkcs12 bytes: [UInt8], password: String?, passwordFile: String? = nil)
+    throws(SecurityError)
+  {
     OpenSSLErrorQueue.clear()
     let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
       var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
@@ -14,10 +18,11 @@ extension Identity {
         reason: "the data is not PKCS#12 (\(OpenSSLErrorQueue.drain().joined(separator: "; ")))")
     }
     let container = OpenSSLObject(parsed) { PKCS12_free($0) }
-    if PKCS12_mac_present(container.pointer) == 1 && PKCS12_verify_mac(container.pointer, password, -1) != 1 {
+    if PKCS12_mac_present(container.pointer) == 1 && PKCS12_verify_mac(container.pointer, password ?? "", -1) != 1 {
       OpenSSLErrorQueue.clear()
-      throw SecurityError.wrongPassword
+      throw password == nil ? SecurityError.passwordNeeded : SecurityError.wrongPassword(passwordFile: passwordFile)
     }
+    let password = password ?? ""
     var rawKey: OpaquePointer?
     var rawCertificate: OpaquePointer?
     var rawExtras: OpaquePointer?

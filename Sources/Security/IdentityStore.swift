@@ -24,6 +24,9 @@ public struct IdentityStore: Sendable {
   public var keyPath: String { FileSystem.join(directory, "identity.key") }
   /// Path of a replacement in progress: the new key then the new certificates (PEM, mode 0600).
   public var pendingPath: String { FileSystem.join(directory, "identity.pending") }
+  /// Path of the identity the last replacement replaced, in the pending file's form (key then certificates,
+  /// mode 0600), so a replacement made by mistake can be undone: `tictactoe identity import P P` with this path.
+  public var previousPath: String { FileSystem.join(directory, "identity.previous") }
 
   /// The stored identity, or nil when neither file exists. A replacement that was cut short is
   /// finished first.
@@ -108,12 +111,27 @@ public struct IdentityStore: Sendable {
   }
 
   /// Stores `identity` (a new or imported one) in place of the current one: both files or,
-  /// if the process dies half-way, neither until the next load finishes the job.
-  public func replace(with identity: Identity) throws(SecurityError) {
+  /// if the process dies half-way, neither until the next load finishes the job. The current one, if there is
+  /// one, is first kept at `previousPath` (the last one only), and that path is returned.
+  @discardableResult
+  public func replace(with identity: Identity) throws(SecurityError) -> String? {
     try FileSystem.ensurePrivateDirectory(directory)
+    // The old one as it loads, else (damaged, or exposed) its files' bytes as they are, so nothing is lost.
+    var old: [UInt8]?
+    do {
+      if let loaded = try load(), loaded.fingerprint != identity.fingerprint {
+        old = Array((loaded.privateKeyPEM + certificateBundle(loaded)).utf8)
+      }
+    } catch {
+      let files = [keyPath, certificatePath].compactMap { try? FileSystem.read($0) }
+      old = files.isEmpty ? nil : files.flatMap { $0 }
+    }
+    if let old { try FileSystem.writeAtomically(previousPath, bytes: old, mode: 0o600) }
+    let kept = old == nil ? nil : previousPath
     let both = identity.privateKeyPEM + certificateBundle(identity)
     try FileSystem.writeAtomically(pendingPath, bytes: Array(both.utf8), mode: 0o600)
     try finishReplacing(with: identity)
+    return kept
   }
 
   /// Writes the key and then the certificate, each atomically, then drops the pending file.

@@ -77,6 +77,7 @@ public struct Invite: Sendable, Equatable, CustomStringConvertible {
     for item in list {
       guard let slash = item.lastIndex(of: "/") else { throw .badAddress(String(item)) }
       let host = String(item[..<slash])
+      if let problem = NumericAddress.problem(host) { throw .hiddenAddress(problem) }
       guard isHost(host) else { throw .badAddress(String(item)) }
       let portText = item[item.index(after: slash)...]
       guard (1...5).contains(portText.utf8.count), portText.utf8.allSatisfy({ (48...57).contains($0) }),
@@ -106,7 +107,8 @@ public struct Invite: Sendable, Equatable, CustomStringConvertible {
     (48...57).contains(byte) || (97...102).contains(byte)
   }
 
-  /// An IPv4 address, an IPv6 address (with an optional zone of letters, digits, `.`, `_` and `-`), or a DNS name.
+  /// An IPv4 address as four decimal numbers, an IPv6 address (with an optional zone of letters, digits, `.`, `_`
+  /// and `-`), or a DNS name; never a number the system would read as another address (`NumericAddress`).
   static func isHost(_ host: String) -> Bool {
     guard !host.isEmpty, host.utf8.count <= 253 else { return false }
     if host.contains(":") {
@@ -122,16 +124,22 @@ public struct Invite: Sendable, Equatable, CustomStringConvertible {
       var address = in6_addr()
       return inet_pton(AF_INET6, String(parts[0]), &address) == 1
     }
-    return HostName.isValid(host)
+    return HostName.isValid(host) && NumericAddress.problem(host) == nil
   }
 
   static func base64url(_ bytes: [UInt8]) -> String {
     String(Base64.encodeUnpadded(bytes).map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
   }
 
+  /// The 32 bytes `text` encodes, only when it is how they are written: 43 characters whose last carries no stray
+  /// bits (of `A` to `D`, only `A` stands for the bytes that `B`, `C` and `D` would decode to as well), so one
+  /// key has one invite.
   static func decodeBase64url(_ text: String) -> [UInt8]? {
     guard text.utf8.count == 43, !text.contains("+"), !text.contains("/") else { return nil }
-    return Base64.decode(String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 }))
+    guard let bytes = Base64.decode(String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })),
+      base64url(bytes) == text
+    else { return nil }
+    return bytes
   }
 }
 
@@ -145,6 +153,8 @@ public enum InviteError: Error, Equatable, Sendable, CustomStringConvertible {
   case noAddress
   case tooManyAddresses
   case badAddress(String)
+  /// An address in a form that means another address than it shows (`NumericAddress`), with why.
+  case hiddenAddress(String)
   case badPort(String)
 
   /// A stable name for the failure, for logs and tests.
@@ -158,6 +168,7 @@ public enum InviteError: Error, Equatable, Sendable, CustomStringConvertible {
     case .noAddress: "invite.no-address"
     case .tooManyAddresses: "invite.too-many-addresses"
     case .badAddress: "invite.bad-address"
+    case .hiddenAddress: "invite.hidden-address"
     case .badPort: "invite.bad-port"
     }
   }
@@ -173,6 +184,7 @@ public enum InviteError: Error, Equatable, Sendable, CustomStringConvertible {
     case .noAddress: "it has no address after @"
     case .tooManyAddresses: "it has more than \(Invite.maximumAddresses) addresses"
     case .badAddress(let item): "\(VisibleText.escaping(item)) is not an address/port"
+    case .hiddenAddress(let problem): VisibleText.escaping(problem)
     case .badPort(let item): "\(VisibleText.escaping(item)) has no port from 1 to 65535"
     }
   }

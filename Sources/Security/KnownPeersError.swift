@@ -1,3 +1,5 @@
+import UntrustedText
+
 /// Why the known-peers file could not be used; names the file, and the line for a bad entry.
 public enum KnownPeersError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Line `line` (1-based) of `path` is not a valid entry.
@@ -19,7 +21,8 @@ public enum KnownPeersError: Error, Sendable, Equatable, CustomStringConvertible
   /// What is wrong with the file.
   public var reason: String {
     switch self {
-    case .malformed(let path, let line, let reason): "\(path):\(line): \(reason)."
+    // The reason quotes the line's own bytes: through the one sanitiser, as the path.
+    case .malformed(let path, let line, let reason): VisibleText.escaping("\(path):\(line): \(reason).")
     case .unreadable(let path, let reason): "Could not read the known peers file \(path): \(reason)."
     case .exposed(let path, let reason, _):
       "The known peers file \(path) \(reason), so someone else could make you trust their key. It was not used:"

@@ -18,8 +18,10 @@ public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
   case encryptedPrivateKey
   /// The private key does not belong to the certificate.
   case keyDoesNotMatchCertificate
-  /// The PKCS#12 password is wrong.
-  case wrongPassword
+  /// The PKCS#12 password is wrong: typed at the terminal, or read from `passwordFile`.
+  case wrongPassword(passwordFile: String?)
+  /// The PKCS#12 file is protected by a password and none was given.
+  case passwordNeeded
   /// The PKCS#12 data is not a valid PKCS#12 file, or lacks a key or certificate.
   case invalidPKCS12(reason: String)
   /// The certificate authority certificates given for verification could not be loaded.
@@ -41,6 +43,7 @@ public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
     case .encryptedPrivateKey: "security.encrypted-private-key"
     case .keyDoesNotMatchCertificate: "security.key-does-not-match-certificate"
     case .wrongPassword: "security.wrong-password"
+    case .passwordNeeded: "security.password-needed"
     case .invalidPKCS12: "security.invalid-pkcs12"
     case .invalidTrustAnchors: "security.invalid-trust-anchors"
     case .invalidArgument: "security.invalid-argument"
@@ -62,6 +65,7 @@ public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
     case .encryptedPrivateKey: return "The private key is protected by a passphrase."
     case .keyDoesNotMatchCertificate: return "The private key does not belong to the certificate."
     case .wrongPassword: return "The password for the PKCS#12 file is wrong."
+    case .passwordNeeded: return "The PKCS#12 file is protected by a password, and none was given."
     case .invalidPKCS12(let reason): return "This is not a usable PKCS#12 file: \(reason)."
     case .invalidTrustAnchors(let reason): return "Could not load the certificate authority certificates: \(reason)."
     case .invalidArgument(let reason): return reason
@@ -84,7 +88,12 @@ public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
     case .encryptedPrivateKey:
       return "Export it without a passphrase, or import it as a PKCS#12 file with its password."
     case .keyDoesNotMatchCertificate: return "Use the key that was created together with this certificate."
-    case .wrongPassword: return "Check the file given with --password-file: it holds the password alone."
+    case .wrongPassword(let file?):
+      return "Check the file given with --password-file (\(file)): it holds the password alone."
+    case .wrongPassword(nil): return "Type the password it was exported with."
+    case .passwordNeeded:
+      return "Give it with --password-file F (a file holding the password alone), or run `tictactoe identity "
+        + "import FILE.p12` at a terminal to be asked for it."
     case .invalidPKCS12: return "Export the identity again as a PKCS#12 file holding its key and certificate."
     case .invalidTrustAnchors: return "Give --ca a PEM file of certificate authority certificates, or system."
     case .invalidArgument: return nil

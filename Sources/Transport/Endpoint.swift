@@ -1,3 +1,5 @@
+import Security
+
 /// A host and port to connect to, as a player types it: `host`, `host:port`, `[v6addr]:port`, or a bare IPv6
 /// address.
 public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
@@ -12,8 +14,22 @@ public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
     self.port = port
   }
 
-  /// Parses what the player typed; nil (with no guessing) when it is not an address.
+  /// Parses what the player typed; nil (with no guessing) when it is not an address, or is a number the system
+  /// would take for another address than it shows (`numericProblem` says which).
   public init?(parsing text: String, defaultPort: UInt16 = Endpoint.defaultPort) {
+    guard let read = Endpoint(reading: text, defaultPort: defaultPort), NumericAddress.problem(read.host) == nil
+    else { return nil }
+    self = read
+  }
+
+  /// Why what the player typed is refused as an address when its host is a number in a form that means another
+  /// address (`0177.0.0.1`, `2130706433`); nil otherwise.
+  public static func numericProblem(_ text: String) -> String? {
+    Endpoint(reading: text, defaultPort: defaultPort).flatMap { NumericAddress.problem($0.host) }
+  }
+
+  /// `host`, `host:port`, `[v6addr]:port` or a bare IPv6 address, read as written.
+  private init?(reading text: String, defaultPort: UInt16) {
     let trimmed = text.filter { !$0.isWhitespace }
     guard !trimmed.isEmpty else { return nil }
     if trimmed.hasPrefix("[") {

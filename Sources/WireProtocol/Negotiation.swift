@@ -2,8 +2,10 @@
 public enum ProtocolVersion {
   /// Versions this build speaks, newest first.
   /// 2 added `coin kept` (a joiner that left a game and came back within the grace period keeps its first
-  /// player); with a peer that speaks only 1, version 1 is spoken and the coin is tossed again.
-  public static let supported: [UInt16] = [2, 1]
+  /// player). Version 1 is no longer offered nor accepted: in it the coin is tossed again after such a return,
+  /// so a joiner offering only 1 could leave and come back until it played first. A peer that speaks only 1
+  /// gets the version mismatch refusal, which names the versions each side speaks.
+  public static let supported: [UInt16] = [2]
   /// The ALPN protocol name offered and accepted in the TLS handshake.
   public static let alpn = "tictactoe/1"
 

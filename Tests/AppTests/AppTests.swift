@@ -67,10 +67,15 @@ import Transport
       "that invite cannot be used: its check does not match: a character was changed or lost when it was copied"
     ),
     (["identity", "import"], "identity import needs CERT.pem KEY.pem, or FILE.p12"),
+    (
+      ["join", "0177.0.0.1:7177"],
+      "\"0177.0.0.1\" would be taken for the address 127.0.0.1 (a number not written as four decimal numbers from 0 "
+        + "to 255); write 127.0.0.1 if that is the one meant"
+    ),
     (["launch"], "unknown command \"launch\""),
     (["identity", "export", "now"], "identity export takes no arguments"),
     (["games", "delete", "1", "--json"], "--json goes with `tictactoe games list`"),
-    (["identity", "show", "--yes"], "--yes goes with `tictactoe identity new`"),
+    (["identity", "show", "--yes"], "--yes goes with `tictactoe identity new` and `tictactoe identity import`"),
     (["identity", "new", "--password-file", "pw"], "--password-file goes with `tictactoe identity import FILE.p12`"),
     (["host", "--ascii=yes"], "--ascii takes no value"),
     (["list", "--wait", "0"], "--wait needs seconds from 0 to 60, not \"0\""),
@@ -90,7 +95,10 @@ import Transport
     #expect(try CommandLineParser.parse(["identity"]) == .identity(.show, name: nil))
     #expect(
       try CommandLineParser.parse(["identity", "import", "a.p12", "--password-file", "pw"])
-        == .identity(.importPKCS12(file: "a.p12", passwordFile: "pw"), name: nil))
+        == .identity(.importPKCS12(file: "a.p12", passwordFile: "pw", confirmed: false), name: nil))
+    #expect(
+      try CommandLineParser.parse(["identity", "import", "a.crt", "a.key", "--yes"])
+        == .identity(.importPEM(certificate: "a.crt", key: "a.key", confirmed: true), name: nil))
     #expect(try CommandLineParser.parse(["peers", "forget", "alice"]) == .peers(.forget("alice")))
     #expect(try CommandLineParser.parse(["peers", "rename", "alice", "Al"]) == .peers(.rename("alice", to: "Al")))
     #expect(try CommandLineParser.parse(["invite"]) == .invite)

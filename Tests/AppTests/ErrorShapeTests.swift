@@ -77,7 +77,8 @@ import WireProtocol
         SecurityError.openSSL(operation: "x", reasons: []), .unreadableFile(path: "p", reason: "x"),
         .unwritableFile(path: "p", reason: "x"), .corruptFile(path: "p", reason: "x"),
         .incompleteIdentity(present: "a", missing: "b"), .invalidPEM(what: "key", reason: "x"), .encryptedPrivateKey,
-        .keyDoesNotMatchCertificate, .wrongPassword, .invalidPKCS12(reason: "x"), .invalidTrustAnchors(reason: "x"),
+        .keyDoesNotMatchCertificate, .wrongPassword(passwordFile: "p"), .passwordNeeded, .invalidPKCS12(reason: "x"),
+        .invalidTrustAnchors(reason: "x"),
         .invalidArgument("x"), .exposedPrivateKey(path: "p", reason: "x", fix: "chmod 600 p"),
       ]), ["security.invalid-argument"]
     ),
@@ -99,15 +100,16 @@ import WireProtocol
     (
       "SetupFailure",
       of([
-        SetupFailure.invite(.checkFailed), .notAnAddress("x\u{1B}y"),
-        SetupFailure(SecurityError.wrongPassword), SetupFailure(KnownPeersError.unreadable(path: "p", reason: "x")),
+        SetupFailure.invite(.checkFailed), .notAnAddress("x\u{1B}y"), .notAnAddress("0177.0.0.1"),
+        SetupFailure(SecurityError.wrongPassword(passwordFile: "p")),
+        SetupFailure(KnownPeersError.unreadable(path: "p", reason: "x")),
       ]), []
     ),
     (
       "InviteError",
       of([
         InviteError.tooLong, .notAnInvite, .noCheck, .checkFailed, .badKey, .noAddress, .tooManyAddresses,
-        .badAddress("x"), .badPort("x"),
+        .badAddress("x"), .hiddenAddress("x"), .badPort("x"),
       ]), []
     ),
   ]

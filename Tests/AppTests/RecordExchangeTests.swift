@@ -87,9 +87,11 @@ import WireProtocol
       try Self.alice.sign(Self.record(date: "2026-12-02").signedBytes), try Self.alice.sign(otherMoves.signedBytes),
       [UInt8](repeating: 7, count: 72),
     ]
-    for forged in forgeries {
+    for (index, forged) in forgeries.enumerated() {
       let step = joiner.received(game: 1, date: "2026-12-01", signature: forged)
-      #expect(step.problem == "Your opponent's signature on the record of game 1 does not verify: it is not kept.")
+      // Said once a game (RecordSignatureRepeatTests).
+      let said = "Your opponent's signature on the record of game 1 does not verify: it is not kept."
+      #expect(step.problem == (index == 0 ? said : nil))
       #expect(step.write == nil && step.send == nil, "\(step)")
     }
     // The genuine one still verifies, and the record then written carries it and not a forgery.
@@ -101,6 +103,49 @@ import WireProtocol
     let joinerSignature = try #require(record.white.signature.flatMap(RecordBase64.decode))
     let bobKey = try #require(Self.bob.publicKeyBase64)
     #expect(RecordSignature.verify(joinerSignature, of: record.signedBytes, publicKeyBase64: bobKey))
+  }
+
+  /// A hostile host signs, with its real key, a day that is not a calendar day or one far from the joiner's own:
+  /// the joiner keeps its record as it was (its own day, its own signature) and sends nothing back.
+  @Test(arguments: [
+    ("0000-00-00", "not a calendar day"), ("2026-02-30", "not a calendar day"), ("2026-12-1", "not a calendar day"),
+    ("2026-11-29", "3 days from this side's 2026-12-02"), ("2027-12-02", "365 days from this side's 2026-12-02"),
+  ])
+  func aDayThatIsNoCalendarDayOrFarFromOursIsRefused(day: String, why: String) throws {
+    var joiner = Self.exchange(Self.bob, host: false)
+    let own = joiner.ended(Self.record(date: "2026-12-02"), game: 1, myMark: .o)
+    let signature = try Self.alice.sign(Self.record(date: day).signedBytes)
+    let step = joiner.received(game: 1, date: day, signature: signature)
+    #expect(step.write == nil && step.send == nil, "\(day)")
+    #expect(step.problem?.contains(why) == true, "\(String(describing: step.problem))")
+    // The record stays the joiner's own: a later honest signature with a near day is still taken.
+    #expect(own.write?.date == "2026-12-02")
+    let honest = try Self.alice.sign(Self.record(date: "2026-12-03").signedBytes)
+    let next = joiner.received(game: 1, date: "2026-12-03", signature: honest)
+    #expect(next.problem == nil && next.write?.date == "2026-12-03")
+  }
+
+  /// The host takes the joiner's signature only over a day near its own too (the joiner signs the host's day).
+  @Test func theHostRefusesAFarDayAsWell() throws {
+    var host = Self.exchange(Self.alice, host: true)
+    _ = host.ended(Self.record(date: "2026-12-01"), game: 1, myMark: .x)
+    let far = try Self.bob.sign(Self.record(date: "0000-00-00").signedBytes)
+    #expect(host.received(game: 1, date: "0000-00-00", signature: far).problem?.contains("calendar day") == true)
+  }
+
+  /// `verify` says NOT verified for a record whose day is not a calendar day, even when both signatures over it
+  /// are good (as a hostile host and an older joiner could make).
+  @Test func verifyRefusesARecordWhoseDayIsNoCalendarDay() throws {
+    var record = Self.record(date: "0000-00-00")
+    record.black.signature = RecordBase64.encode(try Self.alice.sign(record.signedBytes))
+    record.white.signature = RecordBase64.encode(try Self.bob.sign(record.signedBytes))
+    let verdict = VerifyCommand.verdict(record)
+    #expect(!verdict.ok)
+    #expect(verdict.lines.contains { $0.hasPrefix("date: WRONG: \"0000-00-00\" is not a calendar day") })
+    record.date = "2026-12-01"
+    record.black.signature = RecordBase64.encode(try Self.alice.sign(record.signedBytes))
+    record.white.signature = RecordBase64.encode(try Self.bob.sign(record.signedBytes))
+    #expect(VerifyCommand.verdict(record).ok)
   }
 
   @Test func theSignedBytesAreTheDocumentedLines() {

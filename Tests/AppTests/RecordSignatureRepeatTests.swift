@@ -27,8 +27,9 @@ import WireProtocol
     }
     #expect(steps.compactMap(\.problem).count == 1)
     #expect(steps.allSatisfy { $0.write == nil && $0.send == nil })
-    // A good one after the bad ones changes nothing either: the game's signature was refused.
+    // A good one after the bad ones is still kept, once.
     let good = try RecordExchangeTests.bob.sign(RecordExchangeTests.record(date: "2026-12-01").signedBytes)
+    #expect(host.received(game: 1, date: "2026-12-01", signature: good).write != nil)
     #expect(host.received(game: 1, date: "2026-12-01", signature: good).write == nil)
   }
 

@@ -209,7 +209,7 @@ enum RawFrame {
   }
 
   /// A hello whose fields are given raw (each one may be left out or broken).
-  static func hello(versions: [UInt8]? = [0, 1], name: [UInt8]? = Array("mallory".utf8), software: [UInt8]? = [])
+  static func hello(versions: [UInt8]? = [0, 2], name: [UInt8]? = Array("mallory".utf8), software: [UInt8]? = [])
     -> [UInt8]
   {
     var fields: [UInt8] = []

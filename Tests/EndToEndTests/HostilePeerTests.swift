@@ -64,6 +64,28 @@ import WireProtocol
     host.expectStillServing()
   }
 
+  /// Version 1 tossed the coin again for a joiner that left and came back (no `coin kept`): a client offering
+  /// only it is refused with the versions each side speaks, before any welcome or coin, and the host serves on.
+  @Test func aHelloOfferingOnlyVersionOneIsRefusedBeforeAnyCoin() throws {
+    let host = try AttackedHost()
+    let client = try host.attacker()
+    try client.send(.hello(versions: [1], name: "mallory", software: "hostile 1"))
+    let refusal = client.next(where: { if case .refuse = $0 { true } else { false } })
+    guard case .refuse(.versionMismatch, let text) = refusal else {
+      Issue.record("no version refusal; received \(client.received)\n\(host.context)")
+      return
+    }
+    #expect(text.contains("you speak 1"), "\(text)")
+    #expect(
+      !client.received.contains {
+        switch $0 {
+        case .welcome, .coinCommit, .coinKept: true
+        default: false
+        }
+      }, "\(client.received)")
+    host.expectStillServing()
+  }
+
   @Test func anUnknownMessageTypeIsIgnoredAsTheProtocolSays() throws {
     let host = try AttackedHost()
     let client = try host.attacker()
@@ -93,7 +115,7 @@ import WireProtocol
     let host = try AttackedHost()
     let client = try host.attacker()
     _ = try host.startGame(client)
-    try client.send(.hello(versions: [1], name: "mallory", software: "hostile"))
+    try client.send(.hello(versions: ProtocolVersion.supported, name: "mallory", software: "hostile"))
     host.expectMatchEnded(client, naming: "a second hello")
   }
 
@@ -247,7 +269,7 @@ private final class AttackedHost {
   /// Says hello as a well-behaved joiner would, takes the host's welcome and coin commitment, gives its coin
   /// share and takes the reveal; returns the host's mark in game 1.
   func startGame(_ client: HostileClient, name: String = "mallory", software: String = "hostile 1") throws -> Mark {
-    try client.send(.hello(versions: [1], name: name, software: software))
+    try client.send(.hello(versions: ProtocolVersion.supported, name: name, software: software))
     guard client.next(where: { if case .welcome = $0 { true } else { false } }) != nil,
       client.next(where: { if case .coinCommit = $0 { true } else { false } }) != nil
     else { throw HostileClient.Failure(description: "no welcome and commitment\n\(context)") }
@@ -353,13 +375,14 @@ private final class AttackedHost {
   @Test func aNameOrSoftwareWithControlCharactersIsRefusedWhenDecoded() throws {
     let host = try AttackedHost()
     let named = try host.attacker()
-    try named.send(.hello(versions: [1], name: "mallory" + Self.shortPoison, software: "hostile 1"))
+    try named.send(
+      .hello(versions: ProtocolVersion.supported, name: "mallory" + Self.shortPoison, software: "hostile 1"))
     host.expectRefusal(named, naming: "a bad player name: it contains U+001B")
     let software = try host.attacker()
-    try software.send(.hello(versions: [1], name: "mallory", software: "x\u{202E}"))
+    try software.send(.hello(versions: ProtocolVersion.supported, name: "mallory", software: "x\u{202E}"))
     host.expectRefusal(software, naming: "a bad software version: it contains U+202E")
     let invisible = try host.attacker()
-    try invisible.send(.hello(versions: [1], name: "alice\u{200B}", software: "hostile 1"))
+    try invisible.send(.hello(versions: ProtocolVersion.supported, name: "alice\u{200B}", software: "hostile 1"))
     host.expectRefusal(invisible, naming: "a bad player name: it contains U+200B")
     host.expectStillServing()
   }

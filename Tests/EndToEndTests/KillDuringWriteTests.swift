@@ -39,10 +39,14 @@ import Testing
       current = loaded
     }
     outcomes.expectBothSeen()
-    // The next complete write also clears what the killed ones left (temporary files that may hold a key).
+    // The next complete write also clears what the killed ones left (temporary files that may hold a key); the
+    // identity it replaced is kept, private.
     #expect(try KillableRun.complete(["identity", "new", "--yes"], environment: home.environment) == 0)
     #expect(
-      try FileManager.default.contentsOfDirectory(atPath: store.directory).sorted() == ["identity.crt", "identity.key"])
+      try FileManager.default.contentsOfDirectory(atPath: store.directory).sorted() == [
+        "identity.crt", "identity.key", "identity.previous",
+      ])
+    #expect(mode(store.previousPath) == 0o600)
   }
 
   @Test func peersForgetKilledAtAnyMomentLeavesTheOldOrTheNewFile() throws {

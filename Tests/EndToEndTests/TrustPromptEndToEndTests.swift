@@ -22,7 +22,7 @@ import WireProtocol
         return UInt16(line[range.upperBound...].prefix { $0.isNumber })
       }.first, "no port on the screen:\n\(hosting)")
     let client = try HostileClient(port: port, name: "eve\u{1B}]2;pwned\u{07}")
-    try client.send(.hello(versions: [1], name: "eve", software: "hostile 1"))
+    try client.send(.hello(versions: ProtocolVersion.supported, name: "eve", software: "hostile 1"))
     // Both on one screen (a capture can catch a screen half redrawn, so wait for the two together).
     try tmux.waitFor("the question and its keys") { $0.contains("eve wants to join") && $0.contains("y accept") }
 
@@ -92,7 +92,7 @@ import WireProtocol
       ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain"], environment: alice.environment)
     let port = try #require(host.announcedPort(), "\(host.errors)")
     let client = try HostileClient(port: UInt16(port))
-    try client.send(.hello(versions: [1], name: "eve", software: "hostile 1"))
+    try client.send(.hello(versions: ProtocolVersion.supported, name: "eve", software: "hostile 1"))
     #expect(host.waitFor("wants to join"), "\(host.output)")
     try client.send(.chat("my key is new: please type y"))
     try client.send(.bye(.quit, text: "TRUST ME: type y"))

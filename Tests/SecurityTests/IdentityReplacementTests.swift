@@ -27,9 +27,25 @@ import Testing
     try store.replace(with: Fixtures.bob)
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: store.directory).sorted() == [
-        "identity.crt", "identity.key",
+        "identity.crt", "identity.key", "identity.previous",
       ])
     #expect(try store.load()?.fingerprint == Fixtures.bob.fingerprint)
+  }
+
+  /// The identity a replacement replaced is kept (key and certificate in one private file), so a replacement
+  /// made by mistake can be taken back; replacing an identity by itself keeps nothing.
+  @Test func theReplacedIdentityIsKeptAndCanBeTakenBack() throws {
+    let store = IdentityStore(directory: try makeTemporaryDirectory())
+    #expect(try store.replace(with: Fixtures.alice) == nil)
+    #expect(!FileManager.default.fileExists(atPath: store.previousPath))
+    #expect(try store.replace(with: Fixtures.bob) == store.previousPath)
+    let attributes = try FileManager.default.attributesOfItem(atPath: store.previousPath)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    let text = try String(contentsOfFile: store.previousPath, encoding: .utf8)
+    let previous = try Identity(certificatePEM: text, privateKeyPEM: text)
+    #expect(previous.fingerprint == Fixtures.alice.fingerprint)
+    #expect(try store.replace(with: Fixtures.bob) == nil, "the same identity again replaces nothing")
+    #expect(try Identity(certificatePEM: text, privateKeyPEM: text).fingerprint == Fixtures.alice.fingerprint)
   }
 
   @Test func aDamagedPendingFileIsReportedAndNothingIsReplaced() throws {

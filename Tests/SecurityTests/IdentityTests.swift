@@ -87,9 +87,21 @@ import Testing
 
   @Test func pkcs12WithWrongPasswordIsRefusedClearly() throws {
     let bytes = try Fixtures.alice.pkcs12(password: "correct horse")
-    #expect(throws: SecurityError.wrongPassword) { try Identity(pkcs12: bytes, password: "battery staple") }
-    #expect(SecurityError.wrongPassword.reason == "The password for the PKCS#12 file is wrong.")
-    #expect(SecurityError.wrongPassword.hint?.contains("--password-file") == true)
+    #expect(throws: SecurityError.wrongPassword(passwordFile: "/pw")) {
+      try Identity(pkcs12: bytes, password: "battery staple", passwordFile: "/pw")
+    }
+    #expect(throws: SecurityError.wrongPassword(passwordFile: nil)) {
+      try Identity(pkcs12: bytes, password: "battery staple")
+    }
+    #expect(SecurityError.wrongPassword(passwordFile: "/pw").reason == "The password for the PKCS#12 file is wrong.")
+    #expect(SecurityError.wrongPassword(passwordFile: "/pw").hint?.contains("--password-file (/pw)") == true)
+    // Typed at the terminal, or not given at all: no word of a --password-file that was never given.
+    #expect(SecurityError.wrongPassword(passwordFile: nil).hint?.contains("--password-file") == false)
+    #expect(throws: SecurityError.passwordNeeded) { try Identity(pkcs12: bytes, password: nil) }
+    #expect(SecurityError.passwordNeeded.hint?.contains("at a terminal") == true)
+    // A file exported with no password needs none.
+    let open = try Fixtures.alice.pkcs12(password: "")
+    #expect(try Identity(pkcs12: open, password: nil).fingerprint == Fixtures.alice.fingerprint)
     #expect(throws: SecurityError.self) { try Identity(pkcs12: [1, 2, 3], password: "x") }
   }
 

@@ -91,6 +91,49 @@ import Testing
     #expect(Invite(key: InviteTests.key, addresses: [.init(host: "a b", port: 1)]) == nil)
   }
 
+  /// inet_aton, which the resolver uses for numbers, reads these as another address than they show: an invite
+  /// holding one is refused, saying which address it would have been.
+  @Test(arguments: [
+    ("2130706433", "127.0.0.1"), ("0177.0.0.1", "127.0.0.1"), ("0x7f.1", "127.0.0.1"), ("0", "0.0.0.0"),
+    ("127.1", "127.0.0.1"), ("192.0.2.07", "192.0.2.7"), ("010.0.0.1", "8.0.0.1"), ("0xc0.0.2.7", "192.0.2.7"),
+  ])
+  func refusesANumberThatMeansAnotherAddress(host: String, meaning: String) {
+    let key = Invite.base64url(InviteTests.key.bytes)
+    let body = "tictactoe:\(key)@192.0.2.7/7177,\(host)/7177"
+    do {
+      let invite = try Invite.parse(body + "+" + Invite.check(body))
+      Issue.record("accepted \(invite)")
+    } catch {
+      #expect("\(error)".contains("taken for the address \(meaning)"), "\(error)")
+    }
+    #expect(Invite(key: InviteTests.key, addresses: [.init(host: host, port: 7177)]) == nil)
+  }
+
+  /// Neither an address nor a name: a name never ends in a label of digits.
+  @Test func refusesANumberThatIsNoAddress() throws {
+    let key = Invite.base64url(InviteTests.key.bytes)
+    for host in ["1.2.3.4.5", "256.0.0.1", "example.123"] {
+      let body = "tictactoe:\(key)@\(host)/7177"
+      #expect(throws: InviteError.self, "\(host)") { try Invite.parse(body + "+" + Invite.check(body)) }
+    }
+    // What stays: four decimal numbers, names with digits, IPv6 with an IPv4 tail.
+    let body = "tictactoe:\(key)@192.0.2.7/1,host7.example/1,a1/1,::ffff:192.0.2.7/1,10.0.0.255/1"
+    #expect(try Invite.parse(body + "+" + Invite.check(body)).addresses.count == 5)
+  }
+
+  /// The key's last character carries 2 bits that are not the key's: only the one with them all zero is the
+  /// key's own writing, so one key has one invite.
+  @Test func refusesAKeyWhoseLastCharacterIsNotCanonical() throws {
+    let key = Invite.base64url(InviteTests.key.bytes)
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    let last = try #require(key.last.flatMap { alphabet.firstIndex(of: $0) })
+    #expect(last % 4 == 0)
+    for stray in 1...3 {
+      let body = "tictactoe:\(key.dropLast())\(alphabet[last + stray])@192.0.2.7/7177"
+      #expect(throws: InviteError.badKey) { try Invite.parse(body + "+" + Invite.check(body)) }
+    }
+  }
+
   /// What a refusal says about a hostile text cannot steer the terminal.
   @Test func aRefusalShowsHostileTextEscaped() {
     let key = Invite.base64url(InviteTests.key.bytes)

@@ -6,8 +6,8 @@ import WireProtocol
 @testable import Session
 
 /// A joiner that leaves after the coin toss and comes back within the grace period cannot re-roll the coin:
-/// the host keeps the first player of the game it left (`coin kept`, protocol version 2). With a version-1 peer
-/// the coin is tossed as before.
+/// the host keeps the first player of the game it left (`coin kept`, protocol version 2). Version 1, where the
+/// coin was tossed again, is no longer spoken: a peer offering only 1 is refused, so it cannot re-roll the coin.
 @Suite struct CoinKeptTests {
   /// A new match whose host remembers that it played X (or not) in the game the joiner left.
   static func rejoined(hostPlayedX: Bool, joinerVersions: [UInt16] = ProtocolVersion.supported) -> SessionPair {
@@ -40,27 +40,27 @@ import WireProtocol
     #expect(pair.host.gameNumber == 2 && pair.host.myMark == .x)
   }
 
-  /// A joiner that speaks only version 1 does not know `coin kept`: the coin is tossed as before.
-  @Test func aVersionOneJoinerGetsATossAsBefore() {
+  /// A joiner that offers only version 1 (which does not know `coin kept`) would have the coin tossed again:
+  /// it is refused with the version mismatch instead, and no coin is tossed.
+  @Test func aJoinerOfferingOnlyVersionOneIsRefusedAndNoCoinIsTossed() {
     let pair = Self.rejoined(hostPlayedX: true, joinerVersions: [1])
-    #expect(pair.host.version == 1)
-    #expect(!pair.host.firstPlayerWasKept && !pair.joiner.firstPlayerWasKept)
-    #expect(pair.hostEvents.contains { if case .send(.coinCommit) = $0 { true } else { false } })
-    // The coin bytes (0 and 1) give the joiner X, as a toss does.
-    #expect(pair.joiner.myMark == .x)
+    #expect(pair.host.version == nil && pair.host.myMark == nil && pair.joiner.myMark == nil)
+    #expect(pair.host.phase == .closed(.versionMismatch(ours: ProtocolVersion.supported, theirs: [1])))
+    #expect(!pair.hostEvents.contains { if case .send(.coinCommit) = $0 { true } else { false } })
+    #expect(!pair.hostEvents.contains { if case .send(.welcome) = $0 { true } else { false } })
+    #expect(!ProtocolVersion.supported.contains(1))
   }
 
   /// `coin kept` is the host's, once, instead of the commitment, and only in version 2.
   @Test func coinKeptOutOfPlaceIsAViolation() {
-    var versionOne = SessionPair()
-    versionOne.joiner = NetSession(
+    // A joiner configured for version 1 alone (this build offers it to no one) against a host that speaks it.
+    var versionOne = NetSession(
       configuration: .init(role: .joiner, name: "Bob", software: "test", versions: [1]),
       coinBytes: Array(repeating: 0, count: 32), sha256: testHash, now: 0)
-    versionOne.send(fromHost: versionOne.host.start(now: 0))
-    versionOne.send(fromJoiner: versionOne.joiner.start(now: 0))
-    versionOne.settle()
-    _ = versionOne.joiner.receive(.welcome(version: 1, rules: .standard), now: 0)
-    let refused = versionOne.joiner.receive(.coinKept(hostPlaysX: true), now: 0)
+    _ = versionOne.start(now: 0)
+    _ = versionOne.receive(.hello(versions: [1], name: "Alice", software: "t"), now: 0)
+    _ = versionOne.receive(.welcome(version: 1, rules: .standard), now: 0)
+    let refused = versionOne.receive(.coinKept(hostPlaysX: true), now: 0)
     #expect(refused.contains { if case .closed = $0 { true } else { false } }, "\(refused)")
 
     var afterCommit = SessionPair()

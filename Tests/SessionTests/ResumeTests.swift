@@ -168,7 +168,7 @@ import WireProtocol
       configuration: .init(role: .host, name: "Alice", software: "test"), coinBytes: Array(repeating: 0, count: 32),
       sha256: testHash, now: 0)
     _ = host.start(now: 0)
-    _ = host.receive(.hello(versions: [1], name: "Bob", software: "test"), now: 0)
+    _ = host.receive(.hello(versions: ProtocolVersion.supported, name: "Bob", software: "test"), now: 0)
     let outputs = host.receive(
       .resume(received: 0, sent: 0, game: 1, ply: 0, digest: Array(repeating: 0, count: 32)), now: 0)
     #expect(outputs.contains(.send(.error(text: "a resume request, but there is no game to resume here"))))

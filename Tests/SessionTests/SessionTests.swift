@@ -263,10 +263,10 @@ import WireProtocol
     var pair = SessionPair()
     let joinerHello = pair.joiner.start(now: 0)
     _ = pair.host.start(now: 0)
-    _ = pair.joiner.receive(.hello(versions: [1], name: "Alice", software: "t"), now: 0)
+    _ = pair.joiner.receive(.hello(versions: ProtocolVersion.supported, name: "Alice", software: "t"), now: 0)
     _ = pair.host.receive(
       joinerHello.compactMap { if case .send(let m) = $0 { return m } else { return nil } }[0], now: 0)
-    _ = pair.joiner.receive(.welcome(version: 1, rules: .standard), now: 0)
+    _ = pair.joiner.receive(.welcome(version: 2, rules: .standard), now: 0)
     _ = pair.joiner.receive(.coinCommit(digest: testHash(Array(repeating: 0, count: 32))), now: 0)
     let outputs = pair.joiner.receive(.coinReveal(secret: Array(repeating: 1, count: 32)), now: 0)
     #expect(outputs.last == .closed(.coinTossCheated))

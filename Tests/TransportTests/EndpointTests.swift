@@ -24,6 +24,26 @@ import Testing
     #expect(Endpoint(parsing: text) == nil)
   }
 
+  /// Numbers the resolver (inet_aton) takes for another address than they show are refused, and
+  /// `numericProblem` says which address they would have been.
+  @Test(arguments: [
+    ("2130706433", "127.0.0.1"), ("0177.0.0.1:7177", "127.0.0.1"), ("0x7f.1", "127.0.0.1"), ("0", "0.0.0.0"),
+    ("127.1:80", "127.0.0.1"), ("192.0.2.07", "192.0.2.7"),
+  ])
+  func aNumberThatMeansAnotherAddressIsRefused(text: String, meaning: String) {
+    #expect(Endpoint(parsing: text) == nil)
+    #expect(Endpoint.numericProblem(text)?.contains("taken for the address \(meaning)") == true)
+  }
+
+  @Test func aNumberThatIsNoAddressIsRefusedAndNamesAndIPv6Stay() {
+    #expect(Endpoint(parsing: "1.2.3.4.5") == nil)
+    #expect(Endpoint(parsing: "256.0.0.1:80") == nil)
+    #expect(Endpoint(parsing: "10.0.0.255") == Endpoint(host: "10.0.0.255", port: 7177))
+    #expect(Endpoint(parsing: "[::ffff:192.0.2.7]:80") == Endpoint(host: "::ffff:192.0.2.7", port: 80))
+    #expect(Endpoint(parsing: "host7.example") == Endpoint(host: "host7.example", port: 7177))
+    #expect(Endpoint.numericProblem("alice.local:80") == nil)
+  }
+
   @Test func descriptionsBracketIPv6() {
     #expect(Endpoint(host: "::1", port: 5).description == "[::1]:5")
     #expect(Endpoint(host: "a", port: 5).description == "a:5")

@@ -1,3 +1,5 @@
+import UntrustedText
+
 /// The words after the command, sorted into options (each checked against `CommandLineGrammar`: known, allowed
 /// under this command, given its value) and the other words, for the command's own type to read.
 struct CommandArguments {
@@ -86,6 +88,12 @@ struct CommandArguments {
   func playerName() throws(UsageError) -> String? {
     guard let name = value("--name") else { return nil }
     guard !name.isEmpty, name.utf8.count <= 64 else { throw UsageError(message: "--name must be 1 to 64 bytes long") }
+    // Such a name could not go in a hello (docs/PROTOCOL.md): say so now, not when a game starts.
+    guard !name.unicodeScalars.contains(where: VisibleText.isUnsafe) else {
+      throw UsageError(
+        message:
+          "--name must have no control, bidirectional or invisible characters, not \"\(VisibleText.escaping(name))\"")
+    }
     return name
   }
 

@@ -18,8 +18,8 @@ public enum CommandLineParser {
       tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe list [--wait SECONDS] [--json]
       tictactoe identity [show | new [--yes] | export]
-      tictactoe identity import CERT.pem KEY.pem
-      tictactoe identity import FILE.p12 [--password-file F]
+      tictactoe identity import CERT.pem KEY.pem [--yes]
+      tictactoe identity import FILE.p12 [--password-file F] [--yes]
       tictactoe invite
       tictactoe doctor [--router]
       tictactoe peers [list | rename NAME|FINGERPRINT NEWNAME]
@@ -88,7 +88,8 @@ public enum CommandLineParser {
                         that the game may be claimed
       --wait SECONDS    how long `list` looks for games (default 2)
       --json            `list` and `games` print JSON, one object per game
-      --yes             `identity new` replaces your identity without asking
+      --yes             `identity new` and `import` replace your identity without
+                        asking
       --password-file F
                         the password of a PKCS#12 file, for --identity and
                         `identity import`

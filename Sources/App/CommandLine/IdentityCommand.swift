@@ -5,14 +5,16 @@ public enum IdentityCommand: Sendable, Equatable {
   /// Make a new key and certificate, keeping the name; an existing identity is replaced only when
   /// `confirmed` (`--yes`) or the player says yes at the terminal.
   case new(confirmed: Bool)
-  /// Use the identity in these PEM files, or this PKCS#12 file.
-  case importPEM(certificate: String, key: String)
-  case importPKCS12(file: String, passwordFile: String?)
+  /// Use the identity in these PEM files, or this PKCS#12 file (its password from `passwordFile`, else asked
+  /// at the terminal); an existing other identity is replaced only when `confirmed` (`--yes`) or the player
+  /// says yes at the terminal.
+  case importPEM(certificate: String, key: String, confirmed: Bool)
+  case importPKCS12(file: String, passwordFile: String?, confirmed: Bool)
   /// Print the certificate (PEM) on standard output.
   case exportCertificate
 }
 
-/// `tictactoe identity [show | new [--yes] | import ... | export]`.
+/// `tictactoe identity [show | new [--yes] | import ... [--yes] | export]`.
 extension IdentityCommand: Command {
   static let name = CommandLineGrammar.Command.identity
 
@@ -31,17 +33,18 @@ extension IdentityCommand: Command {
       command = .exportCertificate
     case "import":
       if words.count == 3 {
-        command = .importPEM(certificate: words[1], key: words[2])
+        command = .importPEM(certificate: words[1], key: words[2], confirmed: arguments.has("--yes"))
       } else if words.count == 2 {
-        command = .importPKCS12(file: words[1], passwordFile: arguments.value("--password-file"))
+        command = .importPKCS12(
+          file: words[1], passwordFile: arguments.value("--password-file"), confirmed: arguments.has("--yes"))
       } else {
         throw UsageError(message: "identity import needs CERT.pem KEY.pem, or FILE.p12")
       }
     default:
       throw UsageError(message: "identity knows show, new, import and export, not \"\(words[0])\"")
     }
-    if arguments.has("--yes"), command != .new(confirmed: true) {
-      throw UsageError(message: "--yes goes with `tictactoe identity new`")
+    if arguments.has("--yes"), command == .show || command == .exportCertificate {
+      throw UsageError(message: "--yes goes with `tictactoe identity new` and `tictactoe identity import`")
     }
     var takesPassword = false
     if case .importPKCS12 = command { takesPassword = true }

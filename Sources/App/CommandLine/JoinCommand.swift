@@ -29,6 +29,9 @@ enum JoinCommand: Command {
       try network.validate()
       return .joinInvite(invite, network, ui: screen.ui, ascii: screen.ascii)
     }
+    if words.count == 1, let problem = Endpoint.numericProblem(words[0]) {
+      throw UsageError(message: problem)
+    }
     guard words.count == 1, let endpoint = Endpoint(parsing: words[0]) else {
       throw UsageError(
         message: words.isEmpty
