@@ -31,7 +31,7 @@ public struct BrainMachine: Sendable {
   public static let supportedRuleBits = 0
   /// The smallest max_memory the brain can keep to (bytes): the program's own size while it plays 15×15,
   /// measured, with room to spare (docs/ENGINES.md).
-  public static let memoryFloor = 64 * 1024 * 1024
+  public static let memoryFloor = 32 * 1024 * 1024
 
   private enum Phase: Sendable, Equatable {
     /// No START yet (or it was refused).
