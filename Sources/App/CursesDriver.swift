@@ -12,6 +12,9 @@ public final class CursesDriver: LoopFrontEnd {
   private let terminal: Terminal
   private var controller: UIController
   private let computer = ComputerPlayer()
+  /// The outside engine of `play --engine`, and the game (token) it was last asked about.
+  var engine: EngineSeat?
+  private var engineToken = 0
   /// Saves the options; returns why they could not be saved, for the screen.
   private let onSaveSettings: (Settings) -> String?
   private let log: Log
@@ -70,11 +73,24 @@ public final class CursesDriver: LoopFrontEnd {
     }
     loop.beforeEachWait { [unowned self] in self.beforeWaiting() }
     if !shutdown.isEnding { loop.run() }
+    engine?.stop()
     lanSync?.clear()
     // Whatever is still attached lets go (a host's port mapping is removed from the router).
     running?.detach()
     for old in retiring { old.detach() }
     return shutdown.status ?? 0
+  }
+
+  /// The engine moved or forfeited: the controller hears it as the computer's move or as a forfeit (its reason
+  /// sanitised: the engine's words are `PeerText` in it).
+  private func engineReported(_ report: EngineSeat.Report) {
+    switch report {
+    case .moved(let position):
+      _ = controller.computerMoved(position, token: engineToken)
+      if controller.state.match?.isOver == true { engine?.stop() }
+    case .forfeit(let fault):
+      _ = controller.engineForfeited(fault.reason, token: engineToken)
+    }
   }
 
   private func readKeys() {
@@ -153,6 +169,14 @@ public final class CursesDriver: LoopFrontEnd {
       switch effect {
       case .think(let game, let level, let token):
         computer.think(game: game, level: level, token: token)
+      case .askEngine(let game, let token):
+        guard let engine else {
+          _ = controller.engineForfeited("no engine was given", token: token)
+          continue
+        }
+        engineToken = token
+        engine.onReport = { [unowned self] report in self.engineReported(report) }
+        engine.ask(game)
       case .saveSettings(let settings):
         if let problem = onSaveSettings(settings) { controller.showNotice(problem) }
       case .quit:

@@ -30,8 +30,17 @@ enum CursesLaunch {
     var controller = CursesLaunch.controller(
       settings: settings, ascii: ascii, environment: environment, context: context)
     var initial: [Effect] = []
-    if let request { initial = controller.startDirect(opponent: request.opponent ?? .computer(settings.aiLevel)) }
+    var opponent = request?.opponent ?? .computer(settings.aiLevel)
+    if let words = request?.engine {
+      if let request, let refusal = request.engineRefusal(settings.rules) {
+        writeError("tictactoe: \(refusal)\n")
+        return 64
+      }
+      opponent = .engine(EngineSeat.shownName(words))
+    }
+    if request != nil { initial = controller.startDirect(opponent: opponent) }
     let driver = CursesLaunch.driver(controller: controller, environment: environment, context: context)
+    if let words = request?.engine { driver.engine = EngineSeat(words: words, loop: driver.loop, log: context.log) }
     let status = driver.run(initial: initial)
     for warning in driver.warningsToRepeat { writeError("tictactoe: \(warning)\n") }
     context.log.write("curses UI ended with status \(status)")

@@ -125,7 +125,10 @@ struct GameRow: Equatable {
     case .drawn: result = "draw"
     case .won(let winner, let reason):
       let how =
-        [EndReason.line: "", .resignation: " by resignation", .claim: " by claim", .left: " by forfeit"][reason]
+        [
+          EndReason.line: "", .resignation: " by resignation", .claim: " by claim", .left: " by forfeit",
+          .forfeit: " by the engine's forfeit",
+        ][reason]
         ?? ""
       if let me { result = (winner == me ? "won" : "lost") + how } else { result = "\(winner) won" + how }
     }

@@ -24,8 +24,28 @@ enum RecordOfGame {
       let human = GameRecord.Player(name: playerName)
       let computer = GameRecord.Player(name: computerName, level: level.rawValue)
       (black, white) = humanMark == .x ? (human, computer) : (computer, human)
+    case .engine(let name):
+      (black, white) = engineSides(name: name, humanMark: humanMark, playerName: playerName)
     }
     return GameRecord(rules: game.rules, black: black, white: white, date: date, result: result, moves: game.history)
+  }
+
+  /// A game an outside engine lost by a fault before it was over: won by the player, the moves so far.
+  static func forfeit(game: Game, engine name: String, humanMark: Mark, playerName: String, date: String)
+    -> GameRecord
+  {
+    let (black, white) = engineSides(name: name, humanMark: humanMark, playerName: playerName)
+    return GameRecord(
+      rules: game.rules, black: black, white: white, date: date, result: .won(humanMark, .forfeit), moves: game.history)
+  }
+
+  /// The player and the engine (its level "engine") as black and white.
+  private static func engineSides(name: String, humanMark: Mark, playerName: String) -> (
+    GameRecord.Player, GameRecord.Player
+  ) {
+    let human = GameRecord.Player(name: playerName)
+    let engine = GameRecord.Player(name: name, level: "engine")
+    return humanMark == .x ? (human, engine) : (engine, human)
   }
 
   /// How a network game ended, as the session reports it.

@@ -14,7 +14,7 @@ import Testing
     from pygomo.protocol.models import BoardPosition, Move
 
     binary, size, games, turn_ms = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-    report = {"games": [], "slowest_ms": 0, "peak_kib": 0, "checks": {}}
+    report = {"games": [], "slowestMs": 0, "peakKib": 0, "checks": {}}
 
     def five(stones, x, y):
         for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
@@ -37,7 +37,7 @@ import Testing
     def timed(call):
         started = time.monotonic()
         result = call()
-        report["slowest_ms"] = max(report["slowest_ms"], int((time.monotonic() - started) * 1000))
+        report["slowestMs"] = max(report["slowestMs"], int((time.monotonic() - started) * 1000))
         return result
 
     brains = [EngineClient(binary, args=["brain"]), EngineClient(binary, args=["brain"])]
@@ -93,7 +93,7 @@ import Testing
     # A size the brain does not play.
     brain.send_raw("START 20")
     report["checks"]["start20"] = brain.receive_raw("error", timeout=5)
-    report["peak_kib"] = max(peak_kib(b) for b in brains)
+    report["peakKib"] = max(peak_kib(b) for b in brains)
     for b in brains:
         b.quit()
     print(json.dumps(report))
@@ -119,8 +119,8 @@ import Testing
       var winner: Int?
     }
     var games: [Played]
-    var slowest_ms: Int
-    var peak_kib: Int
+    var slowestMs: Int
+    var peakKib: Int
     var checks: [String: Check]
 
     enum Check: Decodable, Equatable {
@@ -159,9 +159,9 @@ import Testing
       #expect(game.moves.count >= 9)
     }
     // Every answer within timeout_turn, seen from the manager's side of the pipe.
-    #expect(report.slowest_ms < turn, "slowest answer \(report.slowest_ms) ms")
+    #expect(report.slowestMs < turn, "slowest answer \(report.slowestMs) ms")
     // Within the max_memory floor the brain states.
-    #expect(report.peak_kib * 1024 < 32 * 1024 * 1024, "peak \(report.peak_kib) KiB")
+    #expect(report.peakKib * 1024 < 32 * 1024 * 1024, "peak \(report.peakKib) KiB")
     #expect(report.checks["about"] == .text(#"name="tictactoe", version="0.2.0", author="the tictactoe authors""#))
     #expect(report.checks["takeback"] == .flag(true))
     guard case .cell(let cell) = report.checks["board"] else {

@@ -38,6 +38,13 @@ public struct PlayRequest: Sendable, Equatable {
     return nil
   }
 
+  /// Why an engine cannot play by `rules` (the rules of the game about to start), or nil.
+  func engineRefusal(_ rules: Rules) -> String? {
+    guard rules.k != 5 || rules.rows < 5 || rules.columns < 5 else { return nil }
+    return "an engine plays five in a row on boards from 5×5 to 15×15, and the saved settings give \(rules): "
+      + "add --size N (5 to 15), which plays five in a row"
+  }
+
   public func rules(settings: Settings) throws(RulesError) -> Rules {
     let size = size ?? settings.size
     let k = k ?? (self.size == nil ? min(settings.k, size) : min(size, 5))
@@ -93,7 +100,13 @@ enum PlayCommand: Command {
       writeError("tictactoe: \(error)\n")
       return 64
     }
-    let opponent = request.opponent ?? .computer(context.settings.aiLevel)
+    if request.engine != nil, let refusal = request.engineRefusal(rules) {
+      writeError("tictactoe: \(refusal)\n")
+      return 64
+    }
+    let opponent =
+      request.engine.map { .engine(EngineSeat.shownName($0)) } ?? request.opponent
+      ?? .computer(context.settings.aiLevel)
     let humanFirst: Bool
     switch request.first ?? context.settings.first {
     case .me: humanFirst = true
@@ -105,7 +118,8 @@ enum PlayCommand: Command {
     let recorder = PlainDriver.Recorder(
       archive: context.archive, playerName: RunContext.profile(environment, name: nil).name)
     return PlainDriver(
-      session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log, recorder: recorder
+      session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log, recorder: recorder,
+      engine: request.engine, fallback: context.settings.aiLevel
     ).run()
   }
 }
