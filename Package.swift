@@ -35,7 +35,7 @@ let package = Package(
     // (its own bounded SSDP and HTTP; libminiupnpc parses what the router sends).
     .target(name: "PortMapping", dependencies: ["CMiniUPnPc", "CNatPMP"]),
     .target(name: "Transport", dependencies: ["Security", "WireProtocol"]),
-    .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText"]),
+    .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
       name: "App",

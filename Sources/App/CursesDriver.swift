@@ -14,6 +14,8 @@ public final class CursesDriver: LoopFrontEnd {
   private let computer = ComputerPlayer()
   /// The outside engine of `play --engine`, and the game (token) it was last asked about.
   var engine: EngineSeat?
+  /// Why the engine named in the settings is not there to play (shown when it is asked for).
+  var engineProblem: String?
   private var engineToken = 0
   /// Saves the options; returns why they could not be saved, for the screen.
   private let onSaveSettings: (Settings) -> String?
@@ -171,7 +173,9 @@ public final class CursesDriver: LoopFrontEnd {
         computer.think(game: game, level: level, token: token)
       case .askEngine(let game, let token):
         guard let engine else {
-          _ = controller.engineForfeited("no engine was given", token: token)
+          if let status = perform(controller.engineUnavailable(engineProblem ?? "No engine was given.", token: token)) {
+            return status
+          }
           continue
         }
         engineToken = token

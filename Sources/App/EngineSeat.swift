@@ -40,19 +40,7 @@ final class EngineSeat {
     name = Self.shownName(words)
   }
 
-  /// Programs that run the engine rather than being it: the engine is named after the script they run.
-  static let interpreters: Set<String> = ["python", "python3", "sh", "bash", "env", "node", "perl", "ruby", "java"]
-
-  /// The name an engine is shown and recorded under: its program's file name (the script's, after an
-  /// interpreter), made safe to show.
-  static func shownName(_ words: [String]) -> String {
-    func file(_ word: String) -> String { word.split(separator: "/").last.map(String.init) ?? word }
-    guard let first = words.first else { return "engine" }
-    if Self.interpreters.contains(file(first)), let script = words.dropFirst().first(where: { !$0.hasPrefix("-") }) {
-      return VisibleText.escaping(file(script))
-    }
-    return VisibleText.escaping(file(first))
-  }
+  static func shownName(_ words: [String]) -> String { EngineCommandLine.shownName(words) }
 
   deinit { stop() }
 

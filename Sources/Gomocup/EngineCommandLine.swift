@@ -1,3 +1,5 @@
+import UntrustedText
+
 /// An engine's command ("COMMAND ARGS") split into words without a shell: spaces and tabs separate words;
 /// 'single quotes' keep everything inside as it is; "double quotes" keep everything but \" and \\, which stand
 /// for " and \; outside quotes a backslash keeps the next character as it is. Nothing else is special: no
@@ -5,6 +7,22 @@
 public enum EngineCommandLine {
   /// The longest command taken (bytes).
   public static let limit = 4096
+
+  /// Programs that run the engine rather than being it: the engine is named after the script they run.
+  public static let interpreters: Set<String> = [
+    "python", "python3", "sh", "bash", "env", "node", "perl", "ruby", "java",
+  ]
+
+  /// The name an engine is shown and recorded under: its program's file name (the script's, after an
+  /// interpreter), made safe to show.
+  public static func shownName(_ words: [String]) -> String {
+    func file(_ word: String) -> String { word.split(separator: "/").last.map(String.init) ?? word }
+    guard let first = words.first else { return "engine" }
+    if interpreters.contains(file(first)), let script = words.dropFirst().first(where: { !$0.hasPrefix("-") }) {
+      return VisibleText.escaping(file(script))
+    }
+    return VisibleText.escaping(file(first))
+  }
 
   public static func words(_ text: String) -> Result<[String], EngineCommandError> {
     guard text.utf8.count <= limit else { return .failure(.tooLong(limit)) }

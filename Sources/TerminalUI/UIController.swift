@@ -1,4 +1,5 @@
 import GameCore
+import Gomocup
 import UntrustedText
 
 /// Something the controller asks its driver to do outside the pure model.
@@ -170,6 +171,16 @@ public struct UIController: Sendable {
     return []
   }
 
+  /// No engine can play (the one settings.conf names failed its checks): back to the lobby, saying why.
+  public mutating func engineUnavailable(_ reason: String, token: Int) -> [Effect] {
+    guard let match = state.match, match.token == token, match.isEngineGame else { return [] }
+    if state.direct { return quit() }
+    state.match = nil
+    state.page = .lobby
+    state.notice = reason
+    return []
+  }
+
   // MARK: - Lobby and options
 
   /// Replaces the LAN games the lobby lists, keeping the selection on the same game when it is still there.
@@ -211,7 +222,18 @@ public struct UIController: Sendable {
 
   private mutating func choose(_ item: LobbyItem) -> [Effect] {
     switch item {
-    case .playComputer: return startMatch(.computer(state.settings.aiLevel))
+    case .playComputer:
+      if state.settings.useEngine, let command = state.settings.engine,
+        case .success(let words) = EngineCommandLine.words(command)
+      {
+        let rules = state.settings.rules
+        guard rules.k == 5, rules.rows >= 5 else {
+          state.notice = "An engine plays five in a row on 5×5 to 15×15: change the board in Options."
+          return []
+        }
+        return startMatch(.engine(EngineCommandLine.shownName(words)))
+      }
+      return startMatch(.computer(state.settings.aiLevel))
     case .hotseat: return startMatch(.hotseat)
     case .host: return [.host]
     case .join:

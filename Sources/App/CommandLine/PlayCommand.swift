@@ -100,6 +100,15 @@ enum PlayCommand: Command {
       writeError("tictactoe: \(error)\n")
       return 64
     }
+    var request = request
+    if request.opponent == nil, request.engine == nil {
+      do {
+        request.engine = try SettingsFile.engineToRun(context.settings, path: context.paths.settingsFile)
+      } catch {
+        writeError("tictactoe: \(error)\n")
+        return 1
+      }
+    }
     if request.engine != nil, let refusal = request.engineRefusal(rules) {
       writeError("tictactoe: \(refusal)\n")
       return 64
