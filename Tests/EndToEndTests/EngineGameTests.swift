@@ -189,6 +189,31 @@ import Testing
     #expect(missing.stdout.contains("the engine forfeits: the engine stopped (it could not be started"))
   }
 
+  @Test("the engine named in settings.conf plays when the opponent setting says so, and not from an exposed file")
+  func fromTheSettings() throws {
+    let environment = try Binary.sandbox().environment
+    let directory = try #require(environment["XDG_CONFIG_HOME"]) + "/tictactoe"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    chmod(directory, 0o700)
+    let path = directory + "/settings.conf"
+    try "size = 9\nk = 5\nfirst = me\nengine = \(Self.engine())\nopponent = engine\n".write(
+      toFile: path, atomically: false, encoding: .utf8)
+    chmod(path, 0o600)
+    let input = "a5\nb5\nc5\nd5\ne5\n"
+    let played = try Binary.run(["play", "--ui", "plain"], input: input, environment: environment)
+    #expect(played.status == 0, "\(played.stderr)")
+    #expect(played.stdout.contains("against the engine brain.py") && played.stdout.contains("engine plays a9"))
+    // --ai still plays the computer.
+    let computer = try Binary.run(["play", "--ui", "plain", "--ai", "easy"], input: "quit\n", environment: environment)
+    #expect(computer.stdout.contains("against the computer (easy)"))
+    // Writable by others: nothing it names is run.
+    chmod(path, 0o666)
+    let refused = try Binary.run(["play", "--ui", "plain"], input: input, environment: environment)
+    #expect(refused.status != 0)
+    #expect(!refused.stdout.contains("engine plays"))
+    #expect(refused.stderr.contains("can be changed by others") && refused.stderr.contains("chmod 600"))
+  }
+
   @Test("full screen at 80x24: a game won against the brain, then a crashing one forfeits and n plays the computer")
   func fullScreen() throws {
     let environment = try Binary.sandbox().environment
