@@ -13,13 +13,17 @@ struct BrainDriver {
   func run() -> Int32 {
     let version = CommandLineParser.version.split(separator: " ").last.map(String.init) ?? ""
     var machine = BrainMachine(about: .init(name: "tictactoe", version: version))
-    var reader = LineReader(fd: input)
+    var splitter = LineSplitter()
     var rng = SystemRandomNumberGenerator()
-    while !reader.closed {
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
       // Wait for input even when the descriptor came non-blocking from the manager.
       var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
       if poll(&ready, 1, -1) < 0, errno != EINTR { return 1 }
-      for line in reader.readLines() {
+      let count = read(input, &chunk, chunk.count)
+      if count < 0, errno == EAGAIN || errno == EINTR { continue }
+      let lines = count > 0 ? splitter.feed(chunk[0..<count]) : splitter.finish()
+      for line in lines {
         var outputs = machine.receive(line)
         while !outputs.isEmpty {
           let next = outputs.removeFirst()
@@ -36,6 +40,7 @@ struct BrainDriver {
           }
         }
       }
+      if count <= 0 { break }
     }
     return 0
   }

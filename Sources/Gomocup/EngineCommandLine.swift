@@ -90,6 +90,17 @@ public enum EngineCommandError: Error, Sendable, Equatable, CustomStringConverti
   case controlCharacter
   case tooLong(Int)
 
+  /// A stable name for the refusal, for logs and tests.
+  public var code: String {
+    switch self {
+    case .empty: "engine-command.empty"
+    case .unclosedQuote: "engine-command.unclosed-quote"
+    case .trailingBackslash: "engine-command.trailing-backslash"
+    case .controlCharacter: "engine-command.control-character"
+    case .tooLong: "engine-command.too-long"
+    }
+  }
+
   public var description: String {
     switch self {
     case .empty: "the engine command is empty: give the program to run, such as --engine \"pbrain-x --fast\""
