@@ -47,8 +47,8 @@ struct EngineConversationTests {
     #expect(conversation.read("DEBUG depth 3") == .said("DEBUG depth 3"))
     #expect(conversation.read("7,3") == .moved(Position(row: 3, column: 7)))
     #expect(!conversation.isWaiting)
-    try conversation.opponentMoved(Position(row: 5, column: 5))
-    #expect(conversation.askForMove() == ["TURN 5,5"])
+    try conversation.opponentMoved(Position(row: 5, column: 2))
+    #expect(conversation.askForMove() == ["TURN 2,5"])
     #expect(conversation.read(" 0 , 14 ") == .moved(Position(row: 14, column: 0)))
     #expect(conversation.game.history.count == 3)
   }
