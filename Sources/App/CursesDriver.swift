@@ -120,6 +120,8 @@ public final class CursesDriver: LoopFrontEnd {
 
   /// Before each wait: the match's descriptors and timers, LAN browsing, the countdown, then the screen.
   private func beforeWaiting() {
+    // An engine whose game is over (or left) is told END at once, not when the next game begins.
+    if let engine, controller.state.match.map({ !$0.isEngineGame || $0.isOver }) ?? true { engine.stop() }
     retiring.removeAll { old in
       guard old.match.lingering > 0 else {
         old.detach()

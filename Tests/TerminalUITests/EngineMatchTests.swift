@@ -55,6 +55,21 @@ import Testing
     #expect(Screens.text(ui).contains("against the computer"))
   }
 
+  @Test("an engine that cannot be run sends the player back to the lobby with the reason")
+  func unavailable() throws {
+    var ui = Screens.ui(80, 24, .unicode, size: 9, k: 5)
+    ui.state.settings.engine = "brain"
+    ui.state.settings.useEngine = true
+    ui.state.settings.first = .them
+    _ = ui.handle(.enter)  // Play: the engine, which moves first
+    let token = try #require(ui.state.match?.token)
+    #expect(ui.engineUnavailable("The engine in settings.conf was not run.", token: token + 1) == [])
+    #expect(ui.state.page == .game)
+    _ = ui.engineUnavailable("The engine in settings.conf was not run.", token: token)
+    #expect(ui.state.page == .lobby && ui.state.match == nil)
+    #expect(Screens.text(ui).contains("The engine in settings.conf was not run."))
+  }
+
   @Test("undo is refused against an engine; the engine's game cannot be taken back")
   func noUndo() throws {
     var (ui, _) = Self.engineMatch()
