@@ -46,6 +46,9 @@ final class PlainDriver: LoopFrontEnd {
     if next() { return shutdown.status ?? 0 }
     loop.watch(0, events: Int16(POLLIN)) { [unowned self] _ in
       pending += input.readLines()
+      // At the end of the input the descriptor stays readable: stop watching it, or the loop would spin while
+      // the engine thinks.
+      if input.closed { loop.unwatch(0) }
       takeLines()
     }
     loop.beforeEachWait { [unowned self] in _ = stopIfDone() }
@@ -79,7 +82,6 @@ final class PlainDriver: LoopFrontEnd {
       _ = next()
     }
     guard input.closed, pending.isEmpty, !waitingForEngine, !shutdown.isEnding else { return }
-    loop.unwatch(0)
     emit("\n")
     writeError("tictactoe: input ended before the game finished\n")
     end(1)

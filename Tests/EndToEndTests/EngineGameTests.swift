@@ -157,6 +157,21 @@ import Testing
     if mode == "hang" { #expect(Date().timeIntervalSince(started) < 20) }
   }
 
+  @Test("while a hanging engine is waited for, with the input at its end, the game takes no CPU")
+  func waitingTakesNoCPU() throws {
+    let environment = try Binary.sandbox().environment
+    let script = """
+      TIMEFORMAT='cpu %U %S'
+      time (printf 'a5\\n' | "$0" play --ui plain --size 9 --first me --engine "$1" > /dev/null 2>&1)
+      """
+    let result = try ChildProcess.run(
+      "bash", ["-c", script, Binary.path, Self.engine("hang")], environment: environment, timeout: 60)
+    let line = try #require(result.output.split(separator: "\n").last { $0.hasPrefix("cpu ") })
+    let seconds = line.split(separator: " ").dropFirst().compactMap { Double($0) }.reduce(0, +)
+    // The wait is timeout_turn and the grace, 7 s; a loop spinning on the ended input would use most of it.
+    #expect(seconds < 2, "\(line)")
+  }
+
   @Test("the engine gets no descriptor of ours but its standard input, output and error")
   func noLeakedDescriptors() throws {
     let environment = try Binary.sandbox().environment
