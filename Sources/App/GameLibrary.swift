@@ -109,6 +109,8 @@ struct GameRow: Equatable {
       me = nil
     }
     func named(_ player: GameRecord.Player) -> String {
+      // An outside engine is named by its program (its level is "engine"), the computer by its level.
+      if player.level == RecordOfGame.engineLevel { return "\(VisibleText.escaping(player.name)) (engine)" }
       if let level = player.level { return "\(RecordOfGame.computerName) (\(VisibleText.escaping(level)))" }
       if let key = player.publicKey, let known = petname(key) { return VisibleText.escaping(known) }
       return VisibleText.escaping(player.name)

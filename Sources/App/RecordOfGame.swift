@@ -8,6 +8,8 @@ import TerminalUI
 enum RecordOfGame {
   /// The name a computer player is given in records; its level is in TTLB/TTLW.
   static let computerName = "Computer"
+  /// The level an outside engine is recorded with (TTLB/TTLW); its name is its program's.
+  static let engineLevel = "engine"
 
   /// A local game (against the computer or hot seat), once it is over; nil while it is not.
   static func local(game: Game, opponent: Opponent, humanMark: Mark, playerName: String, date: String) -> GameRecord? {
@@ -44,7 +46,7 @@ enum RecordOfGame {
     GameRecord.Player, GameRecord.Player
   ) {
     let human = GameRecord.Player(name: playerName)
-    let engine = GameRecord.Player(name: name, level: "engine")
+    let engine = GameRecord.Player(name: name, level: engineLevel)
     return humanMark == .x ? (human, engine) : (engine, human)
   }
 

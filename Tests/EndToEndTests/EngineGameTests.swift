@@ -153,6 +153,9 @@ import Testing
     #expect(records.first?.result == .won(.x, .forfeit))
     #expect(records.first?.moves.count == 1)
     #expect(try Self.log(environment).contains("forfeits: engine."))
+    // `games` names the engine and how the game was won.
+    let games = try Binary.run(["games"], environment: environment)
+    #expect(games.stdout.contains("brain.py (engine)") && games.stdout.contains("won by the engine's forfeit"))
     // A hang is waited for timeout_turn (5 s) and the grace (2 s), no longer.
     if mode == "hang" { #expect(Date().timeIntervalSince(started) < 20) }
   }
