@@ -1,7 +1,7 @@
 import Glibc
 import UntrustedText
 
-/// An outside engine's process: started with posix_spawn (no shell) in a process group of its own, its standard
+/// An outside engine's process: started with posix_spawn (no shell) in a session of its own, its standard
 /// input, output and error on pipes of ours (non-blocking at our end); it inherits no other descriptor, as the
 /// program opens every one close-on-exec.
 /// Stopped with END, then SIGKILL to its group if it does not exit within half a second.
@@ -13,6 +13,8 @@ final class EngineProcess {
   let output: Int32
   let errors: Int32
   private var exitStatus: Int32?
+  /// POSIX_SPAWN_SETSID (glibc 2.26 and later), which spawn.h shows only to _GNU_SOURCE.
+  private static let spawnSetSID: Int32 = 0x80
 
   /// Why an engine could not be started.
   struct StartError: Error, CustomStringConvertible {
@@ -46,8 +48,9 @@ final class EngineProcess {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    // Its own process group: the terminal's Ctrl-C is ours to handle, and a stop reaches its children too.
-    posix_spawnattr_setpgroup(&attributes, 0)
+    // A session of its own (so a process group too, whose number is its pid): no controlling terminal, so it
+    // cannot open /dev/tty and write over the screen; the terminal's Ctrl-C is ours to handle; and a stop
+    // reaches its children too.
     var noSignals = sigset_t()
     sigemptyset(&noSignals)
     posix_spawnattr_setsigmask(&attributes, &noSignals)
@@ -55,7 +58,7 @@ final class EngineProcess {
     sigemptyset(&defaults)
     for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    posix_spawnattr_setflags(&attributes, Int16(Self.spawnSetSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     let argv = words.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0

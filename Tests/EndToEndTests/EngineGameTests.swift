@@ -12,7 +12,7 @@ import Testing
     import os, sys, time
     # A small Gomocup brain written from the protocol text: it plays the first empty cell, row by row from the top
     # left. Its first argument makes it misbehave at its first move: crash, hang, occupied, offboard, garbage,
-    # flood, longline; "fds" writes its open descriptors to stderr.
+    # flood, longline; "fds" writes its open descriptors to stderr, "tty" tries to write on the terminal.
     mode = sys.argv[1] if len(sys.argv) > 1 else "good"
     size = (0, 0)
     stones = set()
@@ -44,6 +44,13 @@ import Testing
                     stones.add((x, y))
                     return out("%d,%d" % (x, y))
     sys.stderr.write("brain: started \x1b]2;owned\x07\n")
+    if mode == "tty":
+        try:
+            with open("/dev/tty", "w") as tty:
+                tty.write("TTYWRITE")
+            sys.stderr.write("brain tty: opened\n")
+        except OSError as error:
+            sys.stderr.write("brain tty: refused %s\n" % error.errno)
     if mode == "fds":
         sys.stderr.write("brain fds: %s\n" % sorted(int(f) for f in os.listdir("/proc/self/fd")))
     sys.stderr.flush()
@@ -236,7 +243,8 @@ import Testing
   func fullScreen() throws {
     let environment = try Binary.sandbox().environment
     let tmux = try TmuxSession(
-      command: "sh -c '\(Binary.path) play --size 9 --first me --engine \"\(Self.engine())\"; echo EXIT=$?; sleep 30'",
+      command:
+        "sh -c '\(Binary.path) play --size 9 --first me --engine \"\(Self.engine("tty"))\"; echo EXIT=$?; sleep 30'",
       environment: environment)
     try tmux.waitFor(text: "You play X against the engine brain.py")
     try tmux.send("Enter")  // e5, the centre
@@ -248,6 +256,9 @@ import Testing
     try tmux.send("Right", "Enter")
     let won = try tmux.waitFor(text: "You win!")
     #expect(won.contains("You 1 · Engine 0"))
+    // The engine has no controlling terminal: it could not open /dev/tty to write over the screen.
+    #expect(!won.contains("TTYWRITE"))
+    #expect(try Self.log(environment).contains("brain tty: refused"))
     try tmux.send("q")
     try tmux.waitFor(text: "EXIT=0")
 
