@@ -1,4 +1,5 @@
 import GameCore
+import UntrustedText
 
 /// The words of the Gomocup (Piskvork) brain protocol that both sides read and write: cells as "X,Y" (X the
 /// column, Y the row, both counted from 0 at the top left), lines with a length limit, numbers without signs.
@@ -46,12 +47,9 @@ public enum ProtocolText {
   }
 
   /// The start of a text the other side sent, fit to be quoted back in one line: at most 40 characters, every
-  /// control character shown as "?".
+  /// character that could control a terminal or reorder text (`VisibleText.isUnsafe`) shown as "?".
   public static func echo<S: StringProtocol>(_ text: S) -> String {
-    String(
-      String(text.prefix(40)).unicodeScalars.map {
-        $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0)
-      })
+    String(String(text.prefix(40)).unicodeScalars.map { VisibleText.isUnsafe($0) ? "?" : Character($0) })
   }
 
   /// "X,Y" for a cell: the column first.

@@ -2,6 +2,7 @@ import GameCore
 import Gomocup
 import TestSupport
 import Testing
+import UntrustedText
 
 /// Many random lines, made of the protocol's words and junk, through both sides: nothing crashes, every reply is
 /// one printable line, and what each side keeps stays consistent with what it said.
@@ -31,7 +32,7 @@ struct ProtocolFuzzTests {
           switch output {
           case .reply(let text):
             replies += 1
-            #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(text)")
+            #expect(!text.unicodeScalars.contains(where: VisibleText.isUnsafe), "\(text)")
           case .search(let game, let milliseconds):
             searches += 1
             #expect(machine.rules != nil && !game.isOver && milliseconds >= 1)
