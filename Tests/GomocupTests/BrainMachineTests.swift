@@ -29,7 +29,8 @@ struct BrainMachineTests {
   }
 
   static func isError(_ outputs: [BrainMachine.Output], containing words: String = "") -> Bool {
-    outputs.count == 1 && replies(outputs).first.map { $0.hasPrefix("ERROR ") && (words.isEmpty || $0.contains(words)) } == true
+    outputs.count == 1
+      && replies(outputs).first.map { $0.hasPrefix("ERROR ") && (words.isEmpty || $0.contains(words)) } == true
   }
 
   @Test("START takes 5 to 15, with LF, CRLF, spaces and any case; 20, 4, 0 and words get ERROR")
