@@ -24,6 +24,9 @@ let package = Package(
     // Game records: SGF read and written, pure (docs/RECORDS.md).
     .target(name: "GameRecords", dependencies: ["GameCore"]),
     .target(name: "WireProtocol", dependencies: ["GameCore", "UntrustedText"]),
+    // The Gomocup (Piskvork) brain protocol both ways, pure: the brain's state machine and the manager's side
+    // of a game against an outside engine (docs/ENGINES.md).
+    .target(name: "Gomocup", dependencies: ["GameCore", "UntrustedText"]),
     .target(name: "Security", dependencies: ["COpenSSL", "UntrustedText"]),
     .target(name: "Discovery", dependencies: ["CDNSSD"]),
     .target(name: "Session", dependencies: ["GameCore", "WireProtocol", "UntrustedText"]),
@@ -32,13 +35,13 @@ let package = Package(
     // (its own bounded SSDP and HTTP; libminiupnpc parses what the router sends).
     .target(name: "PortMapping", dependencies: ["CMiniUPnPc", "CNatPMP"]),
     .target(name: "Transport", dependencies: ["Security", "WireProtocol"]),
-    .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText"]),
+    .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
-        "UntrustedText", "EventLoop", "PortMapping", "GameRecords",
+        "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
@@ -57,6 +60,7 @@ let package = Package(
       name: "SessionTestSupport", dependencies: ["Session", "WireProtocol", "GameCore"], path: "Tests/Support/Sessions"),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
+    .testTarget(name: "GomocupTests", dependencies: ["Gomocup", "GameCore", "UntrustedText", "TestSupport"]),
     .testTarget(name: "GameRecordsTests", dependencies: ["GameRecords", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(

@@ -6,8 +6,11 @@
 #   sslyze    the TLS configuration scanner run against the host; prints the environment's `sslyze`
 #   sgfmill   an SGF library nobody here wrote, which reads every kind of game record; prints the
 #             environment's `python`
+#   pygomo    pygomo-lib, a Gomocup-protocol manager nobody here wrote, which drives `tictactoe brain`;
+#             prints the environment's `python`
 #
-#   SSLYZE_VENV, SGFMILL_VENV   where each environment lives (default: $HOME/.cache/tictactoe-TOOL)
+#   SSLYZE_VENV, SGFMILL_VENV, PYGOMO_VENV   where each environment lives (default:
+#                                            $HOME/.cache/tictactoe-TOOL)
 #   PYTHON                      the interpreter that makes it (default: python3)
 #
 # When the pinned version is already there this takes a few milliseconds and touches no network.
@@ -29,8 +32,16 @@ case "$tool" in
     program="python"
     works() { "$venv/bin/python" -c 'import sgfmill.sgf'; }
     ;;
+  pygomo)
+    readonly version="0.1.1"
+    # Installed as pygomo-lib, imported as pygomo.
+    package="pygomo-lib"
+    venv="${PYGOMO_VENV:-${HOME:?HOME is not set}/.cache/tictactoe-pygomo}"
+    program="python"
+    works() { "$venv/bin/python" -c 'import pygomo; from pygomo import EngineClient'; }
+    ;;
   *)
-    printf 'usage: %s sslyze|sgfmill\n' "$0" >&2
+    printf 'usage: %s sslyze|sgfmill|pygomo\n' "$0" >&2
     exit 64
     ;;
 esac
@@ -101,8 +112,8 @@ if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -m pip --version >/dev/
 fi
 
 say "installing $tool $version from PyPI into $venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$tool==$version" >&2 \
-  || die "pip could not install $tool==$version into $venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${package:-$tool}==$version" >&2 \
+  || die "pip could not install ${package:-$tool}==$version into $venv"
 works || die "$tool was installed into $venv but does not run"
 printf '%s\n' "$version" >"$marker"
 printf '%s\n' "$executable"

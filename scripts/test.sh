@@ -71,6 +71,10 @@ export SSLYZE
 sgfmill() { SGFMILL_PYTHON="$(scripts/setup-sgfmill.sh)"; }
 part sgfmill sgfmill
 export SGFMILL_PYTHON
+# pygomo-lib (PyPI, in a cached venv) is a Gomocup manager: it drives `tictactoe brain` through whole games.
+pygomo() { PYGOMO_PYTHON="$(scripts/setup-pygomo.sh)"; }
+part pygomo pygomo
+export PYGOMO_PYTHON
 part format swift format lint --strict -r Sources Tests Package.swift
 part build swift build --build-tests
 

@@ -12,6 +12,11 @@ public final class CursesDriver: LoopFrontEnd {
   private let terminal: Terminal
   private var controller: UIController
   private let computer = ComputerPlayer()
+  /// The outside engine of `play --engine`, and the game (token) it was last asked about.
+  var engine: EngineSeat?
+  /// Why the engine named in the settings is not there to play (shown when it is asked for).
+  var engineProblem: String?
+  private var engineToken = 0
   /// Saves the options; returns why they could not be saved, for the screen.
   private let onSaveSettings: (Settings) -> String?
   private let log: Log
@@ -70,11 +75,24 @@ public final class CursesDriver: LoopFrontEnd {
     }
     loop.beforeEachWait { [unowned self] in self.beforeWaiting() }
     if !shutdown.isEnding { loop.run() }
+    engine?.stop()
     lanSync?.clear()
     // Whatever is still attached lets go (a host's port mapping is removed from the router).
     running?.detach()
     for old in retiring { old.detach() }
     return shutdown.status ?? 0
+  }
+
+  /// The engine moved or forfeited: the controller hears it as the computer's move or as a forfeit (its reason
+  /// sanitised: the engine's words are `PeerText` in it).
+  private func engineReported(_ report: EngineSeat.Report) {
+    switch report {
+    case .moved(let position):
+      _ = controller.computerMoved(position, token: engineToken)
+      if controller.state.match?.isOver == true { engine?.stop() }
+    case .forfeit(let fault):
+      _ = controller.engineForfeited(fault.reason, token: engineToken)
+    }
   }
 
   private func readKeys() {
@@ -102,6 +120,8 @@ public final class CursesDriver: LoopFrontEnd {
 
   /// Before each wait: the match's descriptors and timers, LAN browsing, the countdown, then the screen.
   private func beforeWaiting() {
+    // An engine whose game is over (or left) is told END at once, not when the next game begins.
+    if let engine, controller.state.match.map({ !$0.isEngineGame || $0.isOver }) ?? true { engine.stop() }
     retiring.removeAll { old in
       guard old.match.lingering > 0 else {
         old.detach()
@@ -153,6 +173,16 @@ public final class CursesDriver: LoopFrontEnd {
       switch effect {
       case .think(let game, let level, let token):
         computer.think(game: game, level: level, token: token)
+      case .askEngine(let game, let token):
+        guard let engine else {
+          if let status = perform(controller.engineUnavailable(engineProblem ?? "No engine was given.", token: token)) {
+            return status
+          }
+          continue
+        }
+        engineToken = token
+        engine.onReport = { [unowned self] report in self.engineReported(report) }
+        engine.ask(game)
       case .saveSettings(let settings):
         if let problem = onSaveSettings(settings) { controller.showNotice(problem) }
       case .quit:

@@ -30,8 +30,35 @@ enum CursesLaunch {
     var controller = CursesLaunch.controller(
       settings: settings, ascii: ascii, environment: environment, context: context)
     var initial: [Effect] = []
-    if let request { initial = controller.startDirect(opponent: request.opponent ?? .computer(settings.aiLevel)) }
+    var opponent = request?.opponent ?? .computer(settings.aiLevel)
+    // The engine: given (--engine), or named in settings.conf, which is checked again before it is run.
+    var engineWords = request?.engine
+    var engineProblem: String?
+    if engineWords == nil, request?.opponent == nil {
+      do {
+        engineWords = try SettingsFile.engineToRun(
+          settings, path: context.paths.settingsFile, evenUnused: request == nil)
+      } catch {
+        context.log.write("settings: \(error)")
+        engineProblem = "the engine in settings.conf was not run: \(error)"
+        if request != nil, settings.useEngine {
+          writeError("tictactoe: \(error)\n")
+          return 1
+        }
+      }
+    }
+    if request != nil, let words = engineWords {
+      if let request, let refusal = request.engineRefusal(settings.rules) {
+        writeError("tictactoe: \(refusal)\n")
+        return 64
+      }
+      opponent = .engine(EngineSeat.shownName(words))
+    }
+    if request != nil, engineWords == nil, case .engine = opponent { opponent = .computer(settings.aiLevel) }
+    if request != nil { initial = controller.startDirect(opponent: opponent) }
     let driver = CursesLaunch.driver(controller: controller, environment: environment, context: context)
+    if let words = engineWords { driver.engine = EngineSeat(words: words, loop: driver.loop, log: context.log) }
+    driver.engineProblem = engineProblem
     let status = driver.run(initial: initial)
     for warning in driver.warningsToRepeat { writeError("tictactoe: \(warning)\n") }
     context.log.write("curses UI ended with status \(status)")

@@ -109,6 +109,8 @@ struct GameRow: Equatable {
       me = nil
     }
     func named(_ player: GameRecord.Player) -> String {
+      // An outside engine is named by its program (its level is "engine"), the computer by its level.
+      if player.level == RecordOfGame.engineLevel { return "\(VisibleText.escaping(player.name)) (engine)" }
       if let level = player.level { return "\(RecordOfGame.computerName) (\(VisibleText.escaping(level)))" }
       if let key = player.publicKey, let known = petname(key) { return VisibleText.escaping(known) }
       return VisibleText.escaping(player.name)
@@ -125,7 +127,10 @@ struct GameRow: Equatable {
     case .drawn: result = "draw"
     case .won(let winner, let reason):
       let how =
-        [EndReason.line: "", .resignation: " by resignation", .claim: " by claim", .left: " by forfeit"][reason]
+        [
+          EndReason.line: "", .resignation: " by resignation", .claim: " by claim", .left: " by forfeit",
+          .forfeit: " by the engine's forfeit",
+        ][reason]
         ?? ""
       if let me { result = (winner == me ? "won" : "lost") + how } else { result = "\(winner) won" + how }
     }

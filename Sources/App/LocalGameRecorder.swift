@@ -16,6 +16,17 @@ final class LocalGameRecorder {
 
   /// Called whenever the state may have changed; writes a record only for a finished game not yet recorded as is.
   func update(_ match: Match?) {
+    if let match, match.forfeit != nil, case .engine(let name) = match.opponent,
+      recorded[match.number] != match.game.history
+    {
+      recorded[match.number] = match.game.history
+      archive.keep(
+        RecordOfGame.forfeit(
+          game: match.game, engine: name, humanMark: match.humanMark, playerName: playerName,
+          date: RecordOfGame.today()),
+        key: match.number)
+      return
+    }
     guard let match, match.game.isOver, recorded[match.number] != match.game.history,
       let record = RecordOfGame.local(
         game: match.game, opponent: match.opponent, humanMark: match.humanMark, playerName: playerName,

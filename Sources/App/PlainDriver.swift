@@ -20,36 +20,72 @@ final class PlainDriver: LoopFrontEnd {
   private let log: Log
   private let recorder: Recorder?
   private var input = LineReader(fd: 0)
+  /// Lines read and not handled yet.
+  private var pending: [String] = []
+  /// The outside engine of an engine game (nil after its forfeit).
+  private var engine: EngineSeat?
+  /// Who plays on after an engine's forfeit.
+  private let fallback: AILevel
+  /// After a forfeit: the player is asked whether to play on against the built-in computer.
+  private var playOnOffered = false
 
-  init(session: PlainSession, log: Log, recorder: Recorder? = nil) {
+  init(
+    session: PlainSession, log: Log, recorder: Recorder? = nil, engine: [String]? = nil, fallback: AILevel = .perfect
+  ) {
     self.session = session
     self.log = log
     self.recorder = recorder
+    self.fallback = fallback
+    self.engine = engine.map { EngineSeat(words: $0, loop: loop, log: log) }
   }
 
   /// Plays until the game is over, the player quits or the input ends; returns the exit status.
   func run() -> Int32 {
     takeSignals()  // before the first prompt, which a script may answer with a signal
     emit(session.introduction())
+    engine?.onReport = { [unowned self] report in self.engineReported(report) }
     if next() { return shutdown.status ?? 0 }
     loop.watch(0, events: Int16(POLLIN)) { [unowned self] _ in
-      for line in input.readLines() where !shutdown.isEnding {
-        if ["quit", "q", "exit"].contains(line.lowercased()) {
-          emit("game abandoned\n")
-          end(0)
-          return
-        }
-        emit(session.handle(line: line))
-        _ = next()
-      }
-      guard input.closed, !shutdown.isEnding else { return }
-      emit("\n")
-      writeError("tictactoe: input ended before the game finished\n")
-      end(1)
+      pending += input.readLines()
+      // At the end of the input the descriptor stays readable: stop watching it, or the loop would spin while
+      // the engine thinks.
+      if input.closed { loop.unwatch(0) }
+      takeLines()
     }
     loop.beforeEachWait { [unowned self] in _ = stopIfDone() }
     loop.run()
+    engine?.stop()
     return shutdown.status ?? 0
+  }
+
+  /// Whether the engine owes a move (and typed lines wait for it).
+  private var waitingForEngine: Bool { engine != nil && session.engineToMove }
+
+  /// Handles the lines typed so far; while the engine thinks they wait (a script may type ahead).
+  private func takeLines() {
+    while !pending.isEmpty, !shutdown.isEnding, !waitingForEngine {
+      let line = pending.removeFirst()
+      if ["quit", "q", "exit"].contains(line.lowercased()) {
+        emit("game abandoned\n")
+        end(0)
+        return
+      }
+      if playOnOffered {
+        playOn(line)
+        continue
+      }
+      let before = session.game.history.count
+      emit(session.handle(line: line))
+      if let engine, session.engineToMove, session.game.history.count == before + 1 {
+        engine.ask(session.game)
+        return
+      }
+      _ = next()
+    }
+    guard input.closed, pending.isEmpty, !waitingForEngine, !shutdown.isEnding else { return }
+    emit("\n")
+    writeError("tictactoe: input ended before the game finished\n")
+    end(1)
   }
 
   /// The computer's moves, then the end of the game or the next prompt. Returns whether the game is over.
@@ -59,8 +95,13 @@ final class PlainDriver: LoopFrontEnd {
       guard let move = AIPlayer(level: level).chooseMove(in: session.game, using: &rng) else { break }
       emit(session.computerMoved(move))
     }
+    if let engine, session.engineToMove {
+      engine.ask(session.game)
+      return false
+    }
     if session.isFinished {
       log.write("plain game over after \(session.game.history.count) moves")
+      engine?.stop()
       if let recorder,
         let record = RecordOfGame.local(
           game: session.game, opponent: session.opponent, humanMark: session.humanMark,
@@ -75,8 +116,50 @@ final class PlainDriver: LoopFrontEnd {
     return false
   }
 
-  /// A local game has no peer to tell.
-  func sayGoodbye(signal: Int32) { log.write("plain game ended by signal \(signal)") }
+  private func engineReported(_ report: EngineSeat.Report) {
+    guard waitingForEngine, !shutdown.isEnding else { return }
+    switch report {
+    case .moved(let position):
+      emit(session.engineMoved(position))
+      if next() { return }
+    case .forfeit(let fault):
+      // The game ends here, won by the player; it is recorded as such, and the player may play on.
+      emit("the engine forfeits: \(fault.reason)\nresult: \(session.humanMark) wins by the engine's forfeit\n")
+      if let recorder, case .engine(let name) = session.opponent {
+        recorder.archive.keep(
+          RecordOfGame.forfeit(
+            game: session.game, engine: name, humanMark: session.humanMark, playerName: recorder.playerName,
+            date: RecordOfGame.today()))
+      }
+      engine = nil
+      playOnOffered = true
+      emit("play on against the built-in computer (\(fallback.shown(on: session.game.rules)))? yes or quit: ")
+    }
+    takeLines()
+  }
+
+  /// The answer to the offer to play on against the built-in computer after a forfeit.
+  private func playOn(_ line: String) {
+    switch String(line.filter { !$0.isWhitespace }).lowercased() {
+    case "yes", "y":
+      playOnOffered = false
+      session = PlainSession(opponent: .computer(fallback), rules: session.game.rules, humanMark: session.humanMark)
+      log.write("plain game: the built-in computer (\(fallback)) plays on after the engine's forfeit")
+      emit(session.introduction())
+      _ = next()
+    case "no", "n":
+      emit("game over\n")
+      end(0)
+    default:
+      emit("type yes to play the built-in computer, or quit: ")
+    }
+  }
+
+  /// A local game has no peer to tell; an engine is told END.
+  func sayGoodbye(signal: Int32) {
+    log.write("plain game ended by signal \(signal)")
+    engine?.stop()
+  }
   var goodbyesGoingOut: Int { 0 }
   func redraw() {}
 

@@ -8,6 +8,8 @@ import TerminalUI
 enum RecordOfGame {
   /// The name a computer player is given in records; its level is in TTLB/TTLW.
   static let computerName = "Computer"
+  /// The level an outside engine is recorded with (TTLB/TTLW); its name is its program's.
+  static let engineLevel = "engine"
 
   /// A local game (against the computer or hot seat), once it is over; nil while it is not.
   static func local(game: Game, opponent: Opponent, humanMark: Mark, playerName: String, date: String) -> GameRecord? {
@@ -24,8 +26,28 @@ enum RecordOfGame {
       let human = GameRecord.Player(name: playerName)
       let computer = GameRecord.Player(name: computerName, level: level.rawValue)
       (black, white) = humanMark == .x ? (human, computer) : (computer, human)
+    case .engine(let name):
+      (black, white) = engineSides(name: name, humanMark: humanMark, playerName: playerName)
     }
     return GameRecord(rules: game.rules, black: black, white: white, date: date, result: result, moves: game.history)
+  }
+
+  /// A game an outside engine lost by a fault before it was over: won by the player, the moves so far.
+  static func forfeit(game: Game, engine name: String, humanMark: Mark, playerName: String, date: String)
+    -> GameRecord
+  {
+    let (black, white) = engineSides(name: name, humanMark: humanMark, playerName: playerName)
+    return GameRecord(
+      rules: game.rules, black: black, white: white, date: date, result: .won(humanMark, .forfeit), moves: game.history)
+  }
+
+  /// The player and the engine (its level "engine") as black and white.
+  private static func engineSides(name: String, humanMark: Mark, playerName: String) -> (
+    GameRecord.Player, GameRecord.Player
+  ) {
+    let human = GameRecord.Player(name: playerName)
+    let engine = GameRecord.Player(name: name, level: engineLevel)
+    return humanMark == .x ? (human, engine) : (engine, human)
   }
 
   /// How a network game ended, as the session reports it.

@@ -1,4 +1,6 @@
 import GameCore
+import Glibc
+import Gomocup
 import Security
 import TerminalUI
 import UntrustedText
@@ -60,10 +62,21 @@ public enum SettingsFile {
         } catch {
           throw fail("\(key): \(error.reason)")
         }
+      case "engine":
+        if case .failure(let error) = EngineCommandLine.words(value) { throw fail("engine: \(error)") }
+        settings.engine = value
+      case "opponent":
+        guard value == "computer" || value == "engine" else {
+          throw fail("opponent must be computer or engine, found \"\(value)\"")
+        }
+        settings.useEngine = value == "engine"
       default:
         // Unknown keys are kept for a later version's sake and otherwise ignored.
         continue
       }
+    }
+    if settings.useEngine && settings.engine == nil {
+      throw FileError(path: path, reason: "opponent = engine needs the engine's command: add engine = COMMAND")
     }
     guard settings.k <= settings.size else {
       throw FileError(path: path, reason: "k = \(settings.k) does not fit a \(settings.size)×\(settings.size) board")
@@ -84,6 +97,7 @@ public enum SettingsFile {
       + (settings.port.map { "port = \($0)\n" } ?? "")
       + (settings.deny.map { "deny = \($0)\n" } ?? "")
       + (settings.limitsExempt.map { "limits_exempt = \($0)\n" } ?? "")
+      + (settings.engine.map { "engine = \($0)\nopponent = \(settings.useEngine ? "engine" : "computer")\n" } ?? "")
   }
 
   /// The saved settings; defaults when there is no file yet; an error naming the line when it is corrupt.
@@ -101,6 +115,29 @@ public enum SettingsFile {
       throw FileError(path: path, line: bad + 1, reason: "is not UTF-8 text")
     }
     return try parse(text, path: path)
+  }
+
+  /// The engine the settings name, as words to run, once the file is checked again: a regular file (not a
+  /// link to one elsewhere), ours, that nobody else can change, in a directory of ours that nobody else can
+  /// write to. Nil when no engine is set, or the opponent is the computer unless `evenUnused` (the lobby, where
+  /// Options may choose it later); the error when the file fails a check.
+  public static func engineToRun(_ settings: Settings, path: String, evenUnused: Bool = false) throws(FileError)
+    -> [String]?
+  {
+    guard settings.useEngine || evenUnused, let command = settings.engine else { return nil }
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      throw FileError(
+        path: path, reason: "is not a regular file (a link?), so the engine it names is not run: replace it with a file"
+      )
+    }
+    if let (reason, fix) = FileExposure.problem(file: path) {
+      throw FileError(path: path, reason: "\(reason), so the engine it names is not run: run `\(fix)`")
+    }
+    switch EngineCommandLine.words(command) {
+    case .success(let words): return words
+    case .failure(let error): throw FileError(path: path, reason: "engine: \(error)")
+    }
   }
 
   /// Replaces the settings file atomically. A file that exists but does not load is never replaced: it may hold

@@ -95,6 +95,9 @@ public enum EndReason: String, Sendable, Hashable, CaseIterable {
   case claim
   /// The other side left the game (a goodbye, or the connection closed for good).
   case left
+  /// The other side, an outside engine, lost by a fault: it crashed, hung, played an illegal cell or wrote
+  /// garbage. SGF's B+F or W+F, as for `left`; the record's end property tells the two apart.
+  case forfeit
 
   /// "by a line", "by resignation", ...
   public var phrase: String {
@@ -103,6 +106,7 @@ public enum EndReason: String, Sendable, Hashable, CaseIterable {
     case .resignation: return "by resignation"
     case .claim: return "by a claim after the grace period"
     case .left: return "as the other side left"
+    case .forfeit: return "by the engine's forfeit"
     }
   }
 
@@ -112,7 +116,7 @@ public enum EndReason: String, Sendable, Hashable, CaseIterable {
     case .line: return ""
     case .resignation: return "R"
     case .claim: return "T"
-    case .left: return "F"
+    case .left, .forfeit: return "F"
     }
   }
 }

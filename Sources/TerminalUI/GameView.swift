@@ -69,7 +69,7 @@ public enum GameView {
 
   static func scoreText(_ match: Match, glyphs g: Glyphs) -> String {
     let s = match.score
-    let names = match.isComputerGame ? ("You", "Computer") : ("P1", "P2")
+    let names = match.isComputerGame ? ("You", "Computer") : match.isEngineGame ? ("You", "Engine") : ("P1", "P2")
     return "\(names.0) \(s.first)\(g.separator)\(names.1) \(s.second)\(g.separator)draws \(s.draws)"
   }
 
@@ -77,6 +77,8 @@ public enum GameView {
     switch match.opponent {
     case .computer(let level):
       return "You play \(match.humanMark) against the computer (\(level.shown(on: match.rules)))"
+    case .engine(let name):
+      return "You play \(match.humanMark) against the engine \(name)"
     case .hotseat:
       let (x, o) = (match.player(with: .x), match.player(with: .o))
       return "Two players take turns at this keyboard: \(x) is X and moves first, \(o) is O"
@@ -158,25 +160,33 @@ public enum GameView {
   static func statusLine(_ match: Match, glyphs g: Glyphs, direct: Bool) -> (String, Style) {
     if let notice = match.notice { return (notice, Style(bold: true, color: .warning)) }
     let next = "n new game\(g.separator)q \(direct ? "quit" : "menu")"
+    if let forfeit = match.forfeit {
+      // The reason came from the engine's fault, already sanitised; the player goes on against the computer.
+      return ("You win: \(forfeit).  n play the computer", Style(bold: true, color: .accent))
+    }
     if let outcome = match.game.outcome {
       let text: String
       switch outcome.winner {
       case nil: text = "Draw."
       case .some(let mark) where match.isComputerGame:
         text = mark == match.humanMark ? "You win!" : "The computer wins."
+      case .some(let mark) where match.isEngineGame:
+        text = mark == match.humanMark ? "You win!" : "The engine wins."
       case .some(let mark): text = "\(mark) (\(match.player(with: mark))) wins!"
       }
       return ("\(text)  \(next)", Style(bold: true, color: .accent))
     }
-    if match.aiThinking { return ("The computer is thinking\(g.ellipsis)", Style(dim: true)) }
+    if match.aiThinking {
+      return ("The \(match.isEngineGame ? "engine" : "computer") is thinking\(g.ellipsis)", Style(dim: true))
+    }
     // On a board with coordinates the last move is named, as in a network game: "The computer plays h8."
     var last = ""
     if BoardLayout.isLabelled(match.rules), let move = match.game.lastMove, let mark = match.game.board[move] {
       let name = Coordinates(match.rules).name(of: move)
-      last =
-        match.isComputerGame && mark != match.humanMark ? "The computer plays \(name). " : "\(mark) plays \(name). "
+      let who = match.isEngineGame ? "engine" : "computer"
+      last = match.isMachineGame && mark != match.humanMark ? "The \(who) plays \(name). " : "\(mark) plays \(name). "
     }
-    if match.isComputerGame { return (last + "Your turn (\(match.humanMark))", Style(bold: true)) }
+    if match.isMachineGame { return (last + "Your turn (\(match.humanMark))", Style(bold: true)) }
     return (last + "\(match.game.turn) to move (\(match.player(with: match.game.turn)))", Style(bold: true))
   }
 

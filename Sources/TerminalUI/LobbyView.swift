@@ -1,3 +1,5 @@
+import Gomocup
+
 /// Draws the lobby: the title, a menu of what there is to do, and the key legend.
 public enum LobbyView {
   static let firstItemRow = 5
@@ -126,6 +128,12 @@ public enum OptionsView {
       case .random: return "coin toss"
       }
     case .records: return settings.records ? "yes" : "no"
+    case .opponent:
+      // The engine's command is the player's own (settings.conf); its name is still shown made safe.
+      guard settings.useEngine, let command = settings.engine,
+        case .success(let words) = EngineCommandLine.words(command)
+      else { return settings.engine == nil ? "computer (no engine set)" : "computer" }
+      return "engine \(EngineCommandLine.shownName(words))"
     case .name, .back: return nil
     }
   }

@@ -5,6 +5,8 @@ public enum Opponent: Sendable, Equatable {
   case computer(AILevel)
   /// Two people taking turns at one keyboard.
   case hotseat
+  /// An outside Gomocup engine, by the name it is shown under (its program's name, already made safe to show).
+  case engine(String)
 }
 
 /// Results across the games of one session. For games against the computer "first" is the player and
@@ -33,6 +35,9 @@ public struct Match: Sendable, Equatable {
   public var aiThinking = false
   /// A short message about the last key (an illegal move, say), cleared by the next key.
   public var notice: String?
+  /// Why the engine lost this game without it being played out (it crashed, hung, played an illegal cell or
+  /// wrote garbage), already made safe to show; the game is over and the player won.
+  public var forfeit: String?
   /// Changes whenever a pending computer move would no longer fit the game (undo, new game).
   public var token = 0
   /// Which game of the program's run this is (counted by `UIState.gamesStarted`): a game taken back after its end
@@ -52,11 +57,28 @@ public struct Match: Sendable, Equatable {
     return false
   }
 
+  public var isEngineGame: Bool {
+    if case .engine = opponent { return true }
+    return false
+  }
+
+  /// Whether a program (the computer or an engine) plays the other side.
+  public var isMachineGame: Bool { isComputerGame || isEngineGame }
+
+  /// Whether the game is over: by the board, or by the engine's forfeit.
+  public var isOver: Bool { game.isOver || forfeit != nil }
+
+  /// Whether the engine is to move now.
+  public var engineToMove: Bool { isEngineGame && !isOver && game.turn != humanMark }
+
   /// Who has `mark` in a hot-seat game: "P1" or "P2".
   public func player(with mark: Mark) -> String { mark == humanMark ? "P1" : "P2" }
 
   /// Whether the computer is to move now.
   public var computerToMove: Bool { isComputerGame && !game.isOver && game.turn != humanMark }
+
+  /// Whether the other side (the computer or an engine) is to move now.
+  public var machineToMove: Bool { computerToMove || engineToMove }
 
   /// Counts the finished game's result in the score (`sign` -1 takes it back, for undo).
   mutating func count(_ outcome: Outcome, sign: Int = 1) {

@@ -20,6 +20,16 @@ public struct PlainSession: Sendable {
 
   public var isFinished: Bool { game.isOver }
 
+  private var isEngineGame: Bool {
+    if case .engine = opponent { return true }
+    return false
+  }
+
+  /// Whether the driver should ask the engine for a move now.
+  public var engineToMove: Bool {
+    isEngineGame && !game.isOver && game.turn != humanMark
+  }
+
   /// Whether the driver should ask the computer for a move now.
   public var computerToMove: Bool {
     isComputerGame && !game.isOver && game.turn != humanMark
@@ -32,6 +42,8 @@ public struct PlainSession: Sendable {
     switch opponent {
     case .computer(let level):
       lines.append("You play \(humanMark) against the computer (\(level.shown(on: rules))). X moves first.")
+    case .engine(let name):
+      lines.append("You play \(humanMark) against the engine \(name). X moves first.")
     case .hotseat:
       lines.append("Two players: X moves first, then O.")
     }
@@ -41,7 +53,7 @@ public struct PlainSession: Sendable {
 
   /// The prompt to print before reading a line (no newline).
   public var prompt: String {
-    if case .computer = opponent { return "your move (\(humanMark)): " }
+    if isComputerGame || isEngineGame { return "your move (\(humanMark)): " }
     return "\(game.turn) to move: "
   }
 
@@ -61,8 +73,14 @@ public struct PlainSession: Sendable {
       return "error: \(error)\n"
     case .success(let position):
       if computerToMove { return "error: it is the computer's turn\n" }
+      if engineToMove { return "error: it is the engine's turn\n" }
       return play(position, announce: nil)
     }
+  }
+
+  /// Applies the engine's move (already checked legal) and returns the text to print.
+  public mutating func engineMoved(_ position: Position) -> String {
+    play(position, announce: "engine plays \(PlainSession.moveName(position, rules: game.rules))")
   }
 
   /// Applies the computer's move and returns the text to print.
@@ -88,6 +106,7 @@ public struct PlainSession: Sendable {
   }
 
   private mutating func undo() -> String {
+    if isEngineGame { return "error: a game against an engine cannot be taken back\n" }
     let humanPlies = game.history.indices.filter { ($0.isMultiple(of: 2) ? Mark.x : .o) == humanMark }
     guard !game.history.isEmpty, !isComputerGame || !humanPlies.isEmpty else { return "error: nothing to undo\n" }
     while let last = game.history.indices.last {

@@ -27,6 +27,10 @@ public struct Settings: Sendable, Equatable {
   /// Addresses the per-address limits do not apply to (`limits_exempt = 127.0.0.1, ::1`, the default);
   /// `none` exempts nobody (for a host behind a tunnel, where every joiner seems to come from loopback).
   public var limitsExempt: String?
+  /// An outside Gomocup engine's command (`engine = pbrain-x --fast`), split as `--engine` splits it; nil: none.
+  public var engine: String?
+  /// Whether the lobby's game and `play` face the engine rather than the built-in computer (`opponent = engine`).
+  public var useEngine = false
 
   public init() {}
 

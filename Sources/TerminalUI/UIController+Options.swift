@@ -48,6 +48,9 @@ extension UIController {
       settings.first = step(settings.first, by: delta, wrapping: true)
     case .records:
       settings.records.toggle()
+    case .opponent:
+      // Only an engine named in settings.conf (engine = COMMAND) can be chosen here.
+      if settings.engine != nil { settings.useEngine.toggle() }
     case .name, .back:
       return []
     }

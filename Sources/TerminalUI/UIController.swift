@@ -1,10 +1,14 @@
 import GameCore
+import Gomocup
 import UntrustedText
 
 /// Something the controller asks its driver to do outside the pure model.
 public enum Effect: Sendable, Equatable {
   /// Choose a move for the side to move in `game`; answer with `computerMoved(_:token:)`.
   case think(game: Game, level: AILevel, token: Int)
+  /// The outside engine is to move in `game`: tell it the player's last move (BEGIN on an empty board), and
+  /// answer with `computerMoved(_:token:)`, or `engineForfeited(_:token:)` when it fails.
+  case askEngine(game: Game, token: Int)
   case saveSettings(Settings)
   case quit
   /// Start hosting a network game with the current settings.
@@ -155,6 +159,28 @@ public struct UIController: Sendable {
     return []
   }
 
+  /// The outside engine lost the game by `reason` (made safe to show): the player wins, and may play on against
+  /// the built-in computer (a new game, `n`).
+  public mutating func engineForfeited(_ reason: String, token: Int) -> [Effect] {
+    guard var match = state.match, match.token == token, match.isEngineGame, !match.isOver else { return [] }
+    match.aiThinking = false
+    match.forfeit = reason
+    match.notice = nil
+    match.score.first += 1
+    state.match = match
+    return []
+  }
+
+  /// No engine can play (the one settings.conf names failed its checks): back to the lobby, saying why.
+  public mutating func engineUnavailable(_ reason: String, token: Int) -> [Effect] {
+    guard let match = state.match, match.token == token, match.isEngineGame else { return [] }
+    if state.direct { return quit() }
+    state.match = nil
+    state.page = .lobby
+    state.notice = reason
+    return []
+  }
+
   // MARK: - Lobby and options
 
   /// Replaces the LAN games the lobby lists, keeping the selection on the same game when it is still there.
@@ -196,7 +222,18 @@ public struct UIController: Sendable {
 
   private mutating func choose(_ item: LobbyItem) -> [Effect] {
     switch item {
-    case .playComputer: return startMatch(.computer(state.settings.aiLevel))
+    case .playComputer:
+      if state.settings.useEngine, let command = state.settings.engine,
+        case .success(let words) = EngineCommandLine.words(command)
+      {
+        let rules = state.settings.rules
+        guard rules.k == 5, rules.rows >= 5 else {
+          state.notice = "An engine plays five in a row on 5×5 to 15×15: change the board in Options."
+          return []
+        }
+        return startMatch(.engine(EngineCommandLine.shownName(words)))
+      }
+      return startMatch(.computer(state.settings.aiLevel))
     case .hotseat: return startMatch(.hotseat)
     case .host: return [.host]
     case .join:
@@ -236,6 +273,8 @@ public struct UIController: Sendable {
 
   private mutating func newGame() -> [Effect] {
     guard var match = state.match else { return [] }
+    // After an engine's forfeit the player plays on against the built-in computer.
+    if match.forfeit != nil { return startMatch(.computer(state.settings.aiLevel)) }
     let humanFirst: Bool
     switch state.settings.first {
     case .me: humanFirst = true
@@ -243,7 +282,7 @@ public struct UIController: Sendable {
     case .random: humanFirst = Bool.random(using: &state.random)
     }
     match.game = Game(rules: match.rules)
-    if match.isComputerGame {
+    if match.isMachineGame {
       match.humanMark = humanFirst ? .x : .o
     } else {
       // Hot seat: P1 is X in odd games, O in even ones.
@@ -260,6 +299,11 @@ public struct UIController: Sendable {
   }
 
   private mutating func askComputerIfItsTurn() -> [Effect] {
+    if var match = state.match, match.engineToMove, !match.aiThinking {
+      match.aiThinking = true
+      state.match = match
+      return [.askEngine(game: match.game, token: match.token)]
+    }
     guard var match = state.match, match.computerToMove, !match.aiThinking,
       case .computer(let level) = match.opponent
     else { return [] }
@@ -311,10 +355,10 @@ public struct UIController: Sendable {
 
   private mutating func place(_ position: Position) -> [Effect] {
     guard var match = state.match else { return [] }
-    if match.game.isOver {
+    if match.isOver {
       match.notice = "The game is over: press n for a new game."
-    } else if match.computerToMove {
-      match.notice = "Wait for the computer's move."
+    } else if match.machineToMove {
+      match.notice = "Wait for the \(match.isEngineGame ? "engine" : "computer")'s move."
     } else {
       do {
         try match.game.play(position)
@@ -339,6 +383,12 @@ public struct UIController: Sendable {
   /// Takes back the player's last move (and the computer's reply to it); one move in hot-seat games.
   private mutating func undo() -> [Effect] {
     guard var match = state.match else { return [] }
+    guard !match.isEngineGame else {
+      // The engine was told every move as it came; the brain protocol's TAKEBACK is not used.
+      match.notice = "A game against an engine cannot be taken back: n starts a new one."
+      state.match = match
+      return []
+    }
     let humanMoves = match.game.history.indices.filter { match.isComputerGame ? moverIsHuman($0, match) : true }
     guard !humanMoves.isEmpty else {
       match.notice = "Nothing to undo."

@@ -29,7 +29,7 @@ public enum LobbyItem: Int, Sendable, CaseIterable {
 
 /// Options screen entries.
 public enum OptionItem: Int, Sendable, CaseIterable {
-  case size, k, level, first, name, records, back
+  case size, k, level, first, name, records, opponent, back
 
   public var title: String {
     switch self {
@@ -38,6 +38,7 @@ public enum OptionItem: Int, Sendable, CaseIterable {
     case .level: return "Computer level"
     case .first: return "Who starts"
     case .records: return "Keep records"
+    case .opponent: return "Opponent"
     case .name: return "Your name"
     case .back: return "Back"
     }

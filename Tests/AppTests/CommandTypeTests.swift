@@ -11,7 +11,7 @@ import Testing
   static let taken: [Name: [String]] = [
     .lobby: [], .play: [], .host: [], .join: ["example.test"], .invite: [], .list: [], .identity: ["show"],
     .peers: ["list"], .doctor: [], .games: ["list"], .replay: ["game.sgf"], .verify: ["game.sgf"],
-    .completions: ["bash"], .help: ["play"],
+    .brain: [], .completions: ["bash"], .help: ["play"],
   ]
 
   static func parse(_ name: Name, _ words: [String]) throws(UsageError) -> Invocation {

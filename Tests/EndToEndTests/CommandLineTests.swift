@@ -6,7 +6,7 @@ import Testing
     let result = try Binary.run(["--help"])
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix("Usage:"))
-    #expect(result.stdout.contains("tictactoe play [--ai LEVEL | --hotseat]"))
+    #expect(result.stdout.contains("tictactoe play [--ai LEVEL | --hotseat | --engine COMMAND]"))
     #expect(result.stderr.isEmpty)
   }
 

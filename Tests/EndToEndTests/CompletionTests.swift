@@ -45,13 +45,14 @@ import Testing
       try Self.bashOffers(file, ["tictactoe", ""])
         == [
           "play", "host", "join", "invite", "list", "identity", "peers", "doctor", "games", "replay", "verify",
-          "completions", "help",
+          "brain", "completions", "help",
         ])
     #expect(try Self.bashOffers(file, ["tictactoe", "play", "--ui", ""]) == ["curses", "plain"])
     #expect(try Self.bashOffers(file, ["tictactoe", "play", "--ui", "=", "p"]) == ["plain"])
     #expect(try Self.bashOffers(file, ["tictactoe", "host", "--bot", "pe"]) == ["perfect"])
     #expect(try Self.bashOffers(file, ["tictactoe", "join", "h.example", "--acc"]) == ["--accept-new"])
     #expect(try Self.bashOffers(file, ["tictactoe", "play", "--p"]).isEmpty, "--port is host's")
+    #expect(try Self.bashOffers(file, ["tictactoe", "play", "--en"]) == ["--engine"])
     #expect(try Self.bashOffers(file, ["tictactoe", "identity", "n"]) == ["new"])
     #expect(try Self.bashOffers(file, ["tictactoe", "completions", "f"]) == ["fish"])
     #expect(try Self.bashOffers(file, ["tictactoe", "host", "--size", ""]).isEmpty, "a number has no words")

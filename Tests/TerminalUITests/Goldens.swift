@@ -145,9 +145,9 @@ enum Goldens {
                                Who starts      < me >
                                Your name       (your login name)
                                Keep records    < yes >
+                               Opponent        < computer (no engine set) >
 
                                Back
-
 
 
 

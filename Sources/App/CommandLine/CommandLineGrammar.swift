@@ -4,7 +4,7 @@
 public enum CommandLineGrammar {
   /// A command, the first word; `lobby` is what no command means.
   public enum Command: String, CaseIterable, Sendable {
-    case lobby, play, host, join, invite, list, identity, peers, doctor, games, replay, verify, completions, help
+    case lobby, play, host, join, invite, list, identity, peers, doctor, games, replay, verify, brain, completions, help
 
     /// What the command does, in a few words (shown by the shells that show descriptions).
     public var summary: String {
@@ -21,6 +21,7 @@ public enum CommandLineGrammar {
       case .games: "list or delete your saved games"
       case .replay: "step through a saved game or an SGF file"
       case .verify: "check the moves and both signatures of a record"
+      case .brain: "play as a Gomocup brain on standard input and output"
       case .completions: "print shell completions"
       case .help: "show the help of every command or of one"
       }
@@ -68,6 +69,9 @@ public enum CommandLineGrammar {
     Option(name: "--ascii", value: .none, commands: screenCommands, summary: "draw with ASCII only"),
     Option(name: "--ai", value: .word(levels), commands: [.play], summary: "play the computer at this level"),
     Option(name: "--hotseat", value: .none, commands: [.play], summary: "two players on this keyboard"),
+    Option(
+      name: "--engine", value: .text("COMMAND"), commands: [.play],
+      summary: "play an outside Gomocup engine run by this command"),
     Option(name: "--first", value: .word(["me", "them", "random"]), commands: [.play], summary: "who moves first"),
     Option(name: "--size", value: .text("N"), commands: [.play, .host], summary: "an N by N board, 3 to 15"),
     Option(name: "--k", value: .text("K"), commands: [.play, .host], summary: "K in a row wins"),

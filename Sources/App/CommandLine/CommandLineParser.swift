@@ -6,7 +6,7 @@ public enum CommandLineParser {
   public static let usage = """
     Usage:
       tictactoe [--ui curses|plain] [--ascii]
-      tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K]
+      tictactoe play [--ai LEVEL | --hotseat | --engine COMMAND] [--size N] [--k K]
                      [--first me|them|random] [--ui curses|plain] [--ascii]
       tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME]
                      [--size N] [--k K] [--grace S] [--keep-hosting] [TRUST]
@@ -27,6 +27,7 @@ public enum CommandLineParser {
       tictactoe games [list] [--json] | games delete N...|all
       tictactoe replay FILE|N [--ui curses|plain] [--ascii]
       tictactoe verify FILE|N
+      tictactoe brain
       tictactoe completions bash|zsh|fish
       tictactoe help [COMMAND]
       tictactoe --help | --version
@@ -50,12 +51,19 @@ public enum CommandLineParser {
     firewall, each with a hint.
     `completions SHELL` prints the completion script of bash, zsh or fish:
     source <(tictactoe completions bash).
+    `brain` plays five in a row as a Gomocup (Piskvork) brain on stdin and stdout,
+    boards 5 to 15, for any manager; `play --engine COMMAND` plays such an outside
+    brain instead of the built-in computer (see ENGINES in the man page).
     `help COMMAND`, like COMMAND --help, shows one command's help.
 
     Options:
       --ai LEVEL        play the computer at LEVEL: easy, normal or perfect
                         (default: the saved setting)
       --hotseat         two players take turns on this keyboard
+      --engine COMMAND  play an outside Gomocup brain, run as COMMAND (words split
+                        without a shell; quote with ' or "): five in a row on 5×5
+                        to 15×15 only (default: the `engine` setting when the
+                        opponent setting is engine)
       --size N          an N×N board, N from 3 to 15 (default: the saved setting,
                         first 3)
       --k K             K in a row wins, from 3 to N (default: min(N, 5) with
@@ -167,6 +175,7 @@ public enum CommandLineParser {
     case .games: GamesCommand.self
     case .replay: ReplayCommand.self
     case .verify: VerifyCommand.self
+    case .brain: BrainCommand.self
     case .completions: CompletionsCommand.self
     case .help: HelpCommand.self
     }

@@ -36,6 +36,8 @@ public enum Invocation: Sendable, Equatable {
   case replay(String, ui: UIMode, ascii: Bool)
   /// Check a record's moves and signatures.
   case verify(String)
+  /// Speak the Gomocup brain protocol on standard input and output.
+  case brain
   /// Print the completion script for this shell.
   case completions(Shell)
   /// The help: of one command (`tictactoe host --help`), or all of it.
@@ -83,6 +85,8 @@ extension Invocation {
       ReplayCommand.run(target, ui: ui, ascii: ascii, environment: environment)
     case .verify(let target):
       VerifyCommand.run(target, environment: environment)
+    case .brain:
+      BrainCommand.run()
     case .completions(let shell):
       CompletionsCommand.run(shell)
     case .help(let command):

@@ -1,4 +1,5 @@
 import GameCore
+import Gomocup
 import TerminalUI
 
 /// What `tictactoe play` was asked for; unset fields come from the saved settings.
@@ -7,6 +8,8 @@ public struct PlayRequest: Sendable, Equatable {
   public var size: Int?
   public var k: Int?
   public var first: FirstPlayer?
+  /// `--engine COMMAND`: an outside Gomocup brain as the opponent, its command split into words.
+  public var engine: [String]?
 
   public init() {}
 
@@ -21,6 +24,25 @@ public struct PlayRequest: Sendable, Equatable {
     } catch {
       throw UsageError(message: error.description)
     }
+  }
+
+  /// Why an engine cannot play with this size and k (either may be unknown yet), or nil: the brain protocol
+  /// plays five in a row, so k must be 5 and the board at least 5×5.
+  func engineRefusal(size: Int?, k: Int?) -> String? {
+    if let k, k != 5 {
+      return "an engine plays five in a row only (the brain protocol has no other k), not \(k): use --k 5"
+    }
+    if let size, size < 5 {
+      return "an engine plays five in a row on boards from 5×5 to 15×15, not \(size)×\(size): use --size 5 or more"
+    }
+    return nil
+  }
+
+  /// Why an engine cannot play by `rules` (the rules of the game about to start), or nil.
+  func engineRefusal(_ rules: Rules) -> String? {
+    guard rules.k != 5 || rules.rows < 5 || rules.columns < 5 else { return nil }
+    return "an engine plays five in a row on boards from 5×5 to 15×15, and the saved settings give \(rules): "
+      + "add --size N (5 to 15), which plays five in a row"
   }
 
   public func rules(settings: Settings) throws(RulesError) -> Rules {
@@ -43,11 +65,23 @@ enum PlayCommand: Command {
       if request.opponent != nil { throw UsageError(message: "--ai and --hotseat cannot be combined") }
       request.opponent = .hotseat
     }
+    if let command = arguments.value("--engine") {
+      if request.opponent != nil {
+        throw UsageError(message: "--engine plays an outside engine: it cannot be combined with --ai or --hotseat")
+      }
+      switch EngineCommandLine.words(command) {
+      case .success(let words): request.engine = words
+      case .failure(let error): throw UsageError(message: error.description)
+      }
+    }
     request.size = try arguments.number("--size")
     request.k = try arguments.number("--k")
     request.first = try arguments.choice("--first")
     // A size or k out of range is a usage error now; the rest is checked with the saved settings.
     try request.checkAlone()
+    if request.engine != nil, let refusal = request.engineRefusal(size: request.size, k: request.k) {
+      throw UsageError(message: refusal)
+    }
     return .play(request, ui: screen.ui, ascii: screen.ascii)
   }
 
@@ -66,7 +100,22 @@ enum PlayCommand: Command {
       writeError("tictactoe: \(error)\n")
       return 64
     }
-    let opponent = request.opponent ?? .computer(context.settings.aiLevel)
+    var request = request
+    if request.opponent == nil, request.engine == nil {
+      do {
+        request.engine = try SettingsFile.engineToRun(context.settings, path: context.paths.settingsFile)
+      } catch {
+        writeError("tictactoe: \(error)\n")
+        return 1
+      }
+    }
+    if request.engine != nil, let refusal = request.engineRefusal(rules) {
+      writeError("tictactoe: \(refusal)\n")
+      return 64
+    }
+    let opponent =
+      request.engine.map { .engine(EngineSeat.shownName($0)) } ?? request.opponent
+      ?? .computer(context.settings.aiLevel)
     let humanFirst: Bool
     switch request.first ?? context.settings.first {
     case .me: humanFirst = true
@@ -78,7 +127,8 @@ enum PlayCommand: Command {
     let recorder = PlainDriver.Recorder(
       archive: context.archive, playerName: RunContext.profile(environment, name: nil).name)
     return PlainDriver(
-      session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log, recorder: recorder
+      session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log, recorder: recorder,
+      engine: request.engine, fallback: context.settings.aiLevel
     ).run()
   }
 }

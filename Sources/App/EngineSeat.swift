@@ -1,0 +1,184 @@
+import EventLoop
+import GameCore
+import Glibc
+import Gomocup
+import UntrustedText
+
+/// An outside Gomocup engine as the other side of local games, on the event loop: a process for each game
+/// (`EngineProcess`), the protocol (`EngineConversation`), its clock, and its standard error into the log,
+/// sanitised. What it does is reported as a move or a forfeit; the seat decides nothing about the game.
+final class EngineSeat {
+  enum Report {
+    case moved(Position)
+    case forfeit(EngineFault)
+  }
+
+  /// The engine's standard error lines kept in the log per game; the rest are counted, not kept.
+  static let logLines = 200
+
+  let words: [String]
+  /// The program's name as shown and recorded.
+  let name: String
+  private let loop: EventLoop
+  private let log: Log
+  private let terms: EngineConversation.Terms
+  private var process: EngineProcess?
+  private var conversation: EngineConversation?
+  private var output = LineReader(fd: -1)
+  private var errors = LineReader(fd: -1)
+  private var timer: EventLoop.TimerID?
+  /// A move was asked for before the engine said OK to START.
+  private var moveWanted = false
+  private var errorLines = 0
+  var onReport: (Report) -> Void = { _ in }
+
+  init(words: [String], loop: EventLoop, log: Log, terms: EngineConversation.Terms = .init()) {
+    self.words = words
+    self.loop = loop
+    self.log = log
+    self.terms = terms
+    name = Self.shownName(words)
+  }
+
+  static func shownName(_ words: [String]) -> String { EngineCommandLine.shownName(words) }
+
+  deinit { stop() }
+
+  /// The engine is to move in `game`, just after the player's move (or on an empty board). The game its process
+  /// plays goes on when `game` is that game and one move more; anything else is a new game, in a new process.
+  func ask(_ game: Game) {
+    if var conversation, process != nil, conversation.game.history == game.history.dropLast(),
+      let last = game.history.last
+    {
+      do {
+        try conversation.opponentMoved(last)
+      } catch {
+        log.write("engine \(name): the player's move \(last) did not fit its board: \(error)")
+      }
+      self.conversation = conversation
+      send(self.conversation?.askForMove() ?? [])
+      return
+    }
+    start(game)
+  }
+
+  /// The game is over (or left): the engine is told END and its process goes.
+  func stop() {
+    if let timer { loop.cancel(timer) }
+    timer = nil
+    conversation?.finish()
+    guard let process else { return }
+    loop.unwatch(process.output)
+    loop.unwatch(process.errors)
+    process.stop()
+    if let ended = process.ended() { log.write("engine \(name) \(ended)") }
+    if errorLines > Self.logLines {
+      log.write("engine \(name): \(errorLines - Self.logLines) more lines on its standard error, not kept")
+    }
+    self.process = nil
+  }
+
+  private func start(_ game: Game) {
+    stop()
+    errorLines = 0
+    let process: EngineProcess
+    do {
+      process = try EngineProcess(words)
+    } catch {
+      log.write("engine: \(error)")
+      onReport(.forfeit(.crashed("it could not be started: \(String(cString: strerror(error.code)))")))
+      return
+    }
+    self.process = process
+    log.write("engine \(name) started as process \(process.pid): \(words.map { VisibleText.escaping($0) })")
+    var conversation = EngineConversation(rules: game.rules, terms: terms)
+    for move in game.history {
+      do { try conversation.opponentMoved(move) } catch { break }
+    }
+    self.conversation = conversation
+    moveWanted = true
+    output = LineReader(fd: process.output)
+    errors = LineReader(fd: process.errors)
+    loop.watch(process.output, events: Int16(POLLIN)) { [unowned self] _ in self.readOutput() }
+    loop.watch(process.errors, events: Int16(POLLIN)) { [unowned self] _ in self.readErrors() }
+    send(conversation.opening())
+  }
+
+  /// Writes lines to the engine and starts its clock when it owes an answer.
+  private func send(_ lines: [String]) {
+    guard let process, !lines.isEmpty else { return }
+    guard process.send(lines) else {
+      // It does not read: dead, or a pipe's worth behind. What it wrote last still says more; the clock decides.
+      log.write("engine \(name) does not take its input")
+      armClock()
+      return
+    }
+    armClock()
+  }
+
+  private func armClock() {
+    if let timer { loop.cancel(timer) }
+    timer = nil
+    guard let conversation, conversation.isWaiting else { return }
+    let due = loop.now + Double(conversation.answerMilliseconds) / 1000
+    timer = loop.schedule(at: due) { [weak self] in
+      guard let self, var conversation = self.conversation else { return }
+      self.timer = nil
+      let event = conversation.timedOut()
+      self.conversation = conversation
+      self.handle(event)
+    }
+  }
+
+  private func readOutput() {
+    for line in output.readLines() {
+      guard var conversation else { return }
+      let event = conversation.read(line)
+      self.conversation = conversation
+      handle(event)
+      if self.process == nil { return }
+    }
+    guard output.closed, var conversation, let process else { return }
+    loop.unwatch(process.output)
+    // Give a process that closed its output the moment it takes to exit, so its status can be told.
+    var how = process.ended()
+    for _ in 0..<20 where how == nil {
+      var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+      nanosleep(&pause, nil)
+      how = process.ended()
+    }
+    let event = conversation.ended(how ?? "it closed its output")
+    self.conversation = conversation
+    handle(event)
+  }
+
+  private func readErrors() {
+    for line in errors.readLines() {
+      errorLines += 1
+      if errorLines <= Self.logLines { log.write("engine \(name) stderr: \(PeerText(line))") }
+    }
+    if errors.closed, let process { loop.unwatch(process.errors) }
+  }
+
+  private func handle(_ event: EngineConversation.Event) {
+    switch event {
+    case .said(let text):
+      if !text.isEmpty { log.write("engine \(name): \(text)") }
+    case .ready:
+      if moveWanted {
+        moveWanted = false
+        send(conversation?.askForMove() ?? [])
+      } else {
+        armClock()
+      }
+    case .moved(let position):
+      if let timer { loop.cancel(timer) }
+      timer = nil
+      onReport(.moved(position))
+    case .forfeit(let fault):
+      log.write("engine \(name) forfeits: \(fault.code): \(fault.reason)")
+      stop()
+      onReport(.forfeit(fault))
+    }
+  }
+}
