@@ -43,6 +43,8 @@ public struct NetSession: Sendable {
   private var peerPace: PeerPace
   /// This player's chats, sent at the pace the peer shows.
   private var outbox: ChatOutbox
+  /// Record signatures the peer sent: one a game that ended is expected.
+  private var peerSignatures = 0
   /// More heartbeats than this within a second are a flood, not liveness.
   public static let heartbeatBurst = 20
 
@@ -290,9 +292,6 @@ public struct NetSession: Sendable {
         return violation("more than \(NetSession.heartbeatBurst) heartbeats within a second", now)
       }
       return []
-    case .recordSignature:
-      // A record signature is the match's business (MatchCore), not the game's; only its pace is counted.
-      return perGamePace(now)
     case .resume(let received, let sent, _, _, _):
       guard peerGreeted, canResume else {
         return violation("a resume request, but there is no game to resume here", now)
@@ -356,17 +355,15 @@ public struct NetSession: Sendable {
     case .move(let ply, let position):
       return peerMove(ply: ply, position: position, now)
     case .resign:
-      if let flood = perGamePace(now).nonEmpty { return flood }
-      guard let myMark else { return [] }
-      if phase == .playing { return ended(series.end(.resigned(loser: myMark.opponent))) }
-      guard phase == .betweenGames else { return [] }
-      return ended(series.resignationCrossed())
+      if let myMark, phase == .playing { return ended(series.end(.resigned(loser: myMark.opponent))) }
+      // Between games only one crossing the game's end counts (rule 6); the others change nothing.
+      let crossed = phase == .betweenGames ? ended(series.resignationCrossed()) : []
+      return crossed.isEmpty ? changedNothing(now) : crossed
     case .rematchOffer:
       guard phase == .betweenGames else { return unexpected(message, now) }
-      if let flood = perGamePace(now).nonEmpty { return flood }
       if rematchOfferedByMe { return startGame() }
       // The offer stands: saying it again changes nothing, and is not reported again.
-      guard !rematchOfferedByPeer else { return [] }
+      guard !rematchOfferedByPeer else { return changedNothing(now) }
       series.peerOffersRematch()
       return [.rematchOffered]
     case .rematchAccept:
@@ -382,7 +379,12 @@ public struct NetSession: Sendable {
         return violation(
           "chat flood: more than \(peerPace.chatFlood) messages in \(Int(peerPace.seconds)) seconds", now)
       }
-    case .hello, .heartbeat, .bye, .error, .resume, .resumeCheck, .recordSignature:
+    case .recordSignature:
+      // A record signature is the match's business (MatchCore), not the game's: one a game ended is expected,
+      // any more change nothing.
+      peerSignatures += 1
+      return peerSignatures > series.gameNumber - (phase == .playing ? 1 : 0) ? changedNothing(now) : []
+    case .hello, .heartbeat, .bye, .error, .resume, .resumeCheck:
       return []
     }
   }
@@ -435,12 +437,12 @@ public struct NetSession: Sendable {
     return [.gameEnded(result)]
   }
 
-  /// Counts a rematch offer, resignation or record signature: nothing while within the flood limit, else the
-  /// violation (messages sent again after a drop are not counted).
-  private mutating func perGamePace(_ now: Double) -> [SessionOutput] {
-    guard !connection.ledger.isReplaying, !peerPace.perGameMessage(now) else { return [] }
-    let limit = "more than \(peerPace.perGameFlood) rematch offers, resignations and record signatures"
-    return violation("\(limit) in \(Int(peerPace.seconds)) seconds", now)
+  /// Counts a rematch offer, resignation or record signature that changed nothing: nothing while within the
+  /// flood limit, else the violation (messages sent again after a drop are not counted).
+  private mutating func changedNothing(_ now: Double) -> [SessionOutput] {
+    guard !connection.ledger.isReplaying, !peerPace.changedNothing(now) else { return [] }
+    let what = "rematch offers, resignations and record signatures that changed nothing"
+    return violation("more than \(peerPace.changedNothingFlood) \(what) in \(Int(peerPace.seconds)) seconds", now)
   }
 
   private mutating func unexpected(_ message: Message, _ now: Double) -> [SessionOutput] {
@@ -466,9 +468,4 @@ public struct NetSession: Sendable {
     phase = .closed(end)
     return .closed(end)
   }
-}
-
-extension Array {
-  /// The array, or nil when it is empty.
-  fileprivate var nonEmpty: Self? { isEmpty ? nil : self }
 }

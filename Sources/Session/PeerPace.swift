@@ -1,9 +1,11 @@
 /// How fast the peer may send what a person makes: chat, rematch offers, resignations and record signatures.
 /// A program of ours sends at most `NetSession.Configuration.chatBurst` (10) chats within 5 seconds
-/// (`ChatOutbox`), plus the at most 10 it held at a goodbye, and one offer, resignation and signature per
-/// game. So the receiver shows up to twice that pace (a network that delivers late lines together stays
-/// within it) and drops the rest with one note per burst; it closes only a peer that sends ten times the pace,
-/// which no program of ours can. Chat sent again after a drop is not counted (the session says so). Pure.
+/// (`ChatOutbox`), plus the at most 10 it held at a goodbye. So the receiver shows up to twice that pace (a
+/// network that delivers late lines together stays within it) and drops the rest with one note per burst; it
+/// closes only a peer that sends ten times the pace, which no program of ours can. A program of ours sends one
+/// rematch offer, resignation and record signature a game at most: repeats change nothing, and a flood of them
+/// is closed (a fast automated joiner playing many games is the host's game limits' business, not this).
+/// What is sent again after a drop is not counted (the session says so). Pure.
 struct PeerPace: Sendable {
   /// What to do with a chat that arrived.
   enum ChatVerdict: Sendable, Equatable {
@@ -20,11 +22,13 @@ struct PeerPace: Sendable {
   let shown: Int
   /// Chats within `seconds` past which the peer is flooding.
   let chatFlood: Int
-  /// Rematch offers, resignations and record signatures within `seconds` past which the peer is flooding.
-  let perGameFlood: Int
+  /// Rematch offers, resignations and record signatures that changed nothing (an offer repeated while it
+  /// stands, a resignation between games that crosses nothing, a second signature of a game) within `seconds`
+  /// past which the peer is flooding.
+  let changedNothingFlood: Int
   private var chats: RateWindow
   private var chatsAtAll: RateWindow
-  private var perGame: RateWindow
+  private var changedNothingWindow: RateWindow
   /// Chats are being dropped (the player was told once).
   private var dropping = false
 
@@ -33,10 +37,10 @@ struct PeerPace: Sendable {
     self.seconds = seconds
     shown = 2 * chatBurst
     chatFlood = 10 * chatBurst
-    perGameFlood = 50
+    changedNothingFlood = 50
     chats = RateWindow(limit: shown, seconds: seconds)
     chatsAtAll = RateWindow(limit: chatFlood, seconds: seconds)
-    perGame = RateWindow(limit: perGameFlood, seconds: seconds)
+    changedNothingWindow = RateWindow(limit: changedNothingFlood, seconds: seconds)
   }
 
   /// A chat arrived at `now`.
@@ -50,7 +54,7 @@ struct PeerPace: Sendable {
     return .drop(firstOfBurst: !dropping)
   }
 
-  /// A rematch offer, a resignation or a record signature arrived at `now`: whether it is within the flood
-  /// limit.
-  mutating func perGameMessage(_ now: Double) -> Bool { perGame.allows(now) }
+  /// A rematch offer, a resignation or a record signature that changed nothing arrived at `now`: whether it is
+  /// within the flood limit.
+  mutating func changedNothing(_ now: Double) -> Bool { changedNothingWindow.allows(now) }
 }

@@ -14,7 +14,7 @@ import WireProtocol
   /// A moment of the match, seen from one side.
   enum Moment: String, CaseIterable, CustomTestStringConvertible {
     case hostGreeting, hostDeciding, hostTossing, hostPlaying, hostBetweenGames
-    case joinerGreeting, joinerAwaitingWelcome, joinerTossing, joinerTossingVersion1, joinerCommitted
+    case joinerGreeting, joinerAwaitingWelcome, joinerTossing, joinerCommitted
     case joinerPlaying, joinerPlayingAfterCoinKept, joinerBetweenGames
     /// After a drop, the resume exchanged and this side's check sent: waiting for the peer's check.
     case hostAwaitingCheck, joinerAwaitingCheck
@@ -69,10 +69,6 @@ import WireProtocol
         .union(coin),
       // Rule 4: after welcome, coin commit (or, in version 2, coin kept) and nothing else of the toss.
       .joinerTossing: afterHello.union(["coin share", "coin reveal", "move", "rematch offer", "rematch accept"]),
-      // Rule 4: coin kept is a violation in version 1.
-      .joinerTossingVersion1: afterHello.union([
-        "coin share", "coin reveal", "coin kept", "move", "rematch offer", "rematch accept",
-      ]),
       // Rule 4: after coin commit only coin reveal: a second commitment (the host choosing again once it has
       // seen the share) or coin kept after the commitment are violations.
       .joinerCommitted: afterHello.union([
@@ -137,8 +133,7 @@ import WireProtocol
     case .hostTossing:
       pair.send(fromHost: pair.host.accept(now: 0))  // welcome and coin commit, not delivered
       return pair.host
-    case .joinerTossing, .joinerTossingVersion1:
-      if moment == .joinerTossingVersion1 { pair = greeted(joinerVersions: [1]) }
+    case .joinerTossing:
       pair.send(fromHost: pair.host.accept(now: 0))
       let welcomed = pair.deliverToJoiner()  // the welcome alone
       try #require(welcomed)
@@ -180,12 +175,9 @@ import WireProtocol
 
   /// Entries where the code does not yet do what the table (and PROTOCOL.md) says: each is a known issue, so the
   /// test goes red the day it is fixed, to be moved back into the table proper.
-  static let knownIssues: [Moment: Set<String>] = [
-    // Rule 1 makes a record signature before hello a violation; NetSession ignores it in every phase (rule 12's
-    // "a peer that does not know it ignores"). Harmless (nothing is kept or shown), left to the change of
-    // record-signature handling in NetSession that is under way.
-    .hostGreeting: ["record signature"], .joinerGreeting: ["record signature"],
-  ]
+  /// Entries the code does not yet keep (none today: a record signature before hello, the last one, is now
+  /// refused as rule 1 says).
+  static let knownIssues: [Moment: Set<String>] = [:]
 
   @Test(arguments: forbiddenEntries)
   func aMessageOutOfItsPlaceIsAnsweredAndClosed(moment: Moment, name: String) throws {
