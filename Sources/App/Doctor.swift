@@ -166,7 +166,9 @@ enum Doctor {
     // This machine's firewall.
     let nftables = commandOutput("/usr/sbin/nft", ["list", "ruleset"])
     let iptables = commandOutput("/usr/sbin/iptables", ["-S", "INPUT"])
-    if let drop = firewallDrops(port: port, nftables: nftables, iptables: iptables) {
+    if port == 0 {
+      say(.note, "firewall", "not checked: the port setting is 0, a free port each time (friends need a fixed one)")
+    } else if let drop = firewallDrops(port: port, nftables: nftables, iptables: iptables) {
       say(.problem, "firewall", "\(drop): joiners will not get through")
     } else if nftables == nil && iptables == nil {
       say(.note, "firewall", "its rules could not be read (nft and iptables need root)")

@@ -228,8 +228,9 @@ import Testing
   /// is public; a shared one is a problem; and this machine's own firewall dropping the port is found.
   @Test(.enabled(if: canRun)) func doctorNamesTheRouterItsProtocolsAndTheFirewall() throws {
     let lab = try Lab("both")
+    let home = try Binary.sandbox().environment
     func doctor(_ extra: [String] = ["--router"]) throws -> (status: Int32?, output: String) {
-      var environment = try Binary.sandbox().environment
+      var environment = home
       environment["USER"] = "alice"
       return try ChildProcess.run(
         "/usr/sbin/ip", ["netns", "exec", lab.env["HOME_NS"]!, Binary.path, "doctor"] + extra,
@@ -253,6 +254,14 @@ import Testing
       "\(blocked.output)")
     _ = try Tool.run("/usr/sbin/ip", nft + ["add rule inet home input tcp dport 7177 accept"])
     #expect(try doctor([]).output.contains("ok      firewall: nothing drops TCP port 7177 coming in"))
+    // The port the player hosts on, from the settings, is the one checked.
+    let configuration = try #require(home["XDG_CONFIG_HOME"]) + "/tictactoe"
+    try FileManager.default.createDirectory(
+      atPath: configuration, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try "port = 7300\n".write(toFile: configuration + "/settings.conf", atomically: false, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: configuration + "/settings.conf")
+    let moved = try doctor([])
+    #expect(moved.output.contains("does not accept TCP port 7300"), "\(moved.output)")
   }
 
   @Test(.enabled(if: canRun)) func doctorSaysASharedOutsideAddressIsAProblem() throws {
