@@ -89,9 +89,9 @@ struct JoinerCoordinator: MatchRole {
     let (said, asked) = core.carry(verdict, on: id)
     commands += said
     if asked { return commands }
-    let remember = MatchTrust.remembered(
+    let remember = MatchTrust.joinerRemembers(
       facts, inviteKey: inviteKey, boundAddress: boundAddress, known: core.environment.knownPeers)
-    return commands + (remember.map { [$0] } ?? []) + begin(id, now: now)
+    return commands + remember + begin(id, now: now)
   }
 
   /// Says hello once the host is trusted.
