@@ -61,7 +61,7 @@ final class BotKnownPeers {
     let file = self.file
     let work: @Sendable () -> String? = {
       do {
-        if let whole { try file.save(whole) } else { try file.append(batch) }
+        try file.locked { if let whole { try file.save(whole) } else { try file.append(batch) } }
         return nil
       } catch {
         return "\(error)"

@@ -140,6 +140,24 @@ enum FileSystem {
     }
   }
 
+  /// Runs `body` holding an exclusive lock on `path`.lock (created 0600 beside it, never through a link), so
+  /// that writers in other processes take turns: each reads the file, applies its change and replaces the file
+  /// while no other can. A lock on the file itself would not do: a rename replaces the file under it.
+  static func withLock<R>(on path: String, _ body: () throws -> R) throws -> R {
+    let lockPath = path + ".lock"
+    let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw SecurityError.unwritableFile(path: lockPath, reason: "cannot open its lock: \(describeErrno())")
+    }
+    defer { close(descriptor) }  // closing releases the lock
+    while flock(descriptor, LOCK_EX) != 0 {
+      guard errno == EINTR else {
+        throw SecurityError.unwritableFile(path: lockPath, reason: "cannot lock it: \(describeErrno())")
+      }
+    }
+    return try body()
+  }
+
   /// Removes the temporary files earlier writes of `path` left behind when their process was killed before the
   /// rename (`NAME.tmp-PID-…` whose process is gone): they may hold an old private key. A temporary file of a
   /// process still running is left alone (it may be writing right now).

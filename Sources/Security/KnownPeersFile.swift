@@ -35,6 +35,17 @@ public struct KnownPeersFile: Sendable {
     return try reader.finish()
   }
 
+  /// Runs `change` holding the lock every writer of this file takes (`PATH.lock` beside it, created with a
+  /// missing parent directory as 0700): a change read, applied and written under it is not lost to another
+  /// process's (two `peers forget`, two joins remembering their hosts). `change` reads the file itself, inside.
+  public func locked<R>(_ change: () throws -> R) throws -> R {
+    let folder = FileSystem.directory(of: path)
+    if !FileSystem.exists(folder) {
+      try FileSystem.ensurePrivateDirectory(folder, tighten: false)
+    }
+    return try FileSystem.withLock(on: path, change)
+  }
+
   /// Appends `entries` as lines, with one fsync (creating a missing parent directory as 0700): what a bot
   /// that lets new players in does instead of rewriting the whole file for each.
   public func append(_ entries: [(name: String, fingerprint: Fingerprint, added: CalendarDay)]) throws(SecurityError) {
