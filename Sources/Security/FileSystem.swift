@@ -62,6 +62,12 @@ enum FileSystem {
       throw SecurityError.unreadableFile(path: path, reason: describeErrno())
     }
     defer { close(descriptor) }
+    try readPieces(descriptor, path: path, take)
+    return true
+  }
+
+  /// As `readPieces(_:_:)` from an open `descriptor` (of `path`, for messages), which the caller closes.
+  static func readPieces(_ descriptor: Int32, path: String, _ take: (ArraySlice<UInt8>) -> Bool) throws(SecurityError) {
     var piece = [UInt8](repeating: 0, count: 1 << 20)
     while true {
       let count = piece.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
@@ -69,7 +75,7 @@ enum FileSystem {
         if errno == EINTR { continue }
         throw SecurityError.unreadableFile(path: path, reason: describeErrno())
       }
-      if count == 0 || !take(piece[0..<count]) { return true }
+      if count == 0 || !take(piece[0..<count]) { return }
     }
   }
 
