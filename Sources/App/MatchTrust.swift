@@ -43,6 +43,19 @@ enum MatchTrust {
     return .letIn([])
   }
 
+  /// Joiner: the host said hello as `name`. A host whose key is not a known peer's, calling itself by a name that
+  /// looks like a known peer's (not already warned of for its certificate's name, as the question or an invite
+  /// does), is not that peer: the player is warned, with both keys.
+  static func joinerHeard(_ name: PeerText, facts: PeerFacts?, known: KnownPeers?) -> [MatchCommand] {
+    guard let certificate = facts?.certificate else { return [] }
+    let warned = Set(lookalikes(facts, claiming: nil, known: known).map(\.fingerprint))
+    let lookalikes = lookalikes(facts, claiming: name, known: known).filter { !warned.contains($0.fingerprint) }
+    guard !lookalikes.isEmpty else { return [] }
+    let warning = TrustQuestion.notTheOneYouKnow(
+      claimed: name, fingerprint: certificate.fingerprint, lookalikes: lookalikes)
+    return [.log(warning.joined(separator: " "))] + warning.map { .report(.status($0)) }
+  }
+
   /// The name the opponent is shown by: the one trust was decided on (the player's own name for a known key,
   /// or the name in a certificate a chosen CA vouched for), with the name it calls itself marked when it
   /// differs. A new peer is shown by the name it claims (the question about it says it is a claim).

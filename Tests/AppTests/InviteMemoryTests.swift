@@ -98,4 +98,23 @@ struct InviteMemoryTests {
     #expect(statuses.contains { $0.contains("not the alice you know") }, "\(statuses)")
     #expect(statuses.contains { $0.contains("where you met alice") }, "\(statuses)")
   }
+
+  /// The host's hello name is not its certificate's: Mallory's certificate says `mal`, her hello `alice` (the
+  /// pair's host). She is remembered as `mal`, and the hello draws the warning the certificate did not.
+  @Test func aHelloNameLikeAKnownPeersIsWarnedOfToo() throws {
+    var pair = MatchPair(known: try Self.known())
+    pair.joiner.inviteKey = Self.mallory
+    pair.connect(joinerSees: MatchPair.facts("mal", Self.mallory, .trusted(.pinned)))
+    let remembered = pair.joinerCommands.compactMap {
+      if case .remember(let name, let key, _) = $0 { (name, key) } else { nil }
+    }
+    #expect(remembered.count == 1 && remembered.first?.0 == "mal" && remembered.first?.1 == Self.mallory)
+    let statuses = pair.joinerEvents.compactMap { if case .status(let line) = $0 { line } else { nil } }
+    #expect(
+      statuses.contains("WARNING: a new player calling itself alice — not the alice you know."), "\(statuses)")
+    // A known key saying hello by another known name is that known peer: shown by its name, nothing to warn of.
+    var known = MatchPair(known: try Self.known())
+    known.connect(joinerSees: MatchPair.facts("carol", Self.carol, .trusted(.knownPeer(name: "carol"))))
+    #expect(!known.joinerEvents.contains { if case .status(let line) = $0 { line.contains("WARNING") } else { false } })
+  }
 }
