@@ -155,6 +155,25 @@ import Testing
     #expect(host.exitStatus() == 128 + SIGTERM)
   }
 
+  /// Issue 25, item 9: `tictactoe invite` prints nothing from a hosting directory others may write (they could
+  /// plant an invite there), and a FIFO there neither hangs it nor hides the real invite.
+  @Test func inviteBelievesOnlyTheUsersOwnList() throws {
+    let alice = try Home("alice")
+    let (host, _, invite) = try host(alice)
+    let hosting = try #require(alice.environment["XDG_STATE_HOME"]) + "/tictactoe/hosting"
+    #expect(chmod(hosting, 0o777) == 0)
+    let open = try Binary.run(["invite"], environment: alice.environment, timeout: 20)
+    #expect(open.status == 1 && open.stdout.isEmpty, "\(open)")
+    #expect(open.stderr.contains("others can write (mode 777)") && open.stderr.contains("chmod 700 \(hosting)"))
+    #expect(chmod(hosting, 0o700) == 0)
+    #expect(mkfifo(hosting + "/1", 0o600) == 0)
+    let fifo = try Binary.run(["invite"], environment: alice.environment, timeout: 20)
+    #expect(fifo.status == 0 && fifo.stdout == invite + "\n", "\(fifo)")
+    #expect(fifo.stderr.contains("\(hosting)/1 is not a regular file"), "\(fifo)")
+    host.signal(SIGTERM)
+    #expect(host.exitStatus() == 128 + SIGTERM)
+  }
+
   @Test func aMistypedInviteIsCaughtBeforeConnecting() throws {
     let alice = try Home("alice")
     let (host, _, invite) = try host(alice)
