@@ -179,6 +179,9 @@ public struct Profile: Sendable {
         KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
         return
       }
+      // The whole file is written: from what it holds now, read under the lock (a kept copy is believed by its
+      // stamp, which a write in the same clock tick could leave unchanged).
+      peers = try file.load()
       peers.add(name: name, fingerprint: fingerprint, date: CalendarDay.today(), address: address)
       try file.save(peers)
       KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
@@ -190,7 +193,10 @@ public struct Profile: Sendable {
   public func bind(_ fingerprint: Fingerprint, to address: String) throws {
     let file = KnownPeersFile(path: knownPeersPath)
     try file.locked {
-      var peers = try knownPeers()
+      guard let known = try knownPeers().lookup(fingerprint: fingerprint), !known.addresses.contains(address) else {
+        return
+      }
+      var peers = try file.load()  // as in `remember`: the whole file is written from what it holds now
       guard let entry = peers.lookup(fingerprint: fingerprint), !entry.addresses.contains(address) else { return }
       let before = peers
       peers.bind(fingerprint, to: address)
