@@ -40,6 +40,14 @@ enum MatchTrust {
     if case .trusted(.knownPeer) = facts.trust, let address = boundAddress, let key = facts.certificate?.fingerprint {
       return .letIn([.bind(key, address: address)])
     }
+    // Let in without a question (--accept-new): a name like a known peer's is still not that peer, as on the host.
+    if case .trusted(.acceptedNew) = facts.trust, let certificate = facts.certificate {
+      let lookalikes = lookalikes(facts, claiming: nil, known: known)
+      guard !lookalikes.isEmpty else { return .letIn([]) }
+      let warning = TrustQuestion.notTheOneYouKnow(
+        claimed: PeerText(certificate.commonName), fingerprint: certificate.fingerprint, lookalikes: lookalikes)
+      return .letIn([.log(warning.joined(separator: " "))] + warning.map { .report(.status($0)) })
+    }
     return .letIn([])
   }
 

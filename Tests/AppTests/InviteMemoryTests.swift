@@ -117,4 +117,15 @@ struct InviteMemoryTests {
     known.connect(joinerSees: MatchPair.facts("carol", Self.carol, .trusted(.knownPeer(name: "carol"))))
     #expect(!known.joinerEvents.contains { if case .status(let line) = $0 { line.contains("WARNING") } else { false } })
   }
+
+  /// --accept-new lets a new key in without a question: one whose certificate name is like a known peer's is
+  /// still shown as not that peer (the host did this already; the joiner said nothing).
+  @Test func underAcceptNewTheJoinerIsWarnedOfALookalike() throws {
+    var pair = MatchPair(known: try Self.known())
+    pair.connect(joinerSees: MatchPair.facts("Alice", Self.mallory, .trusted(.acceptedNew)))
+    let statuses = pair.joinerEvents.compactMap { if case .status(let line) = $0 { line } else { nil } }
+    #expect(
+      statuses.contains("WARNING: a new player calling itself Alice — not the Alice you know."), "\(statuses)")
+    #expect(statuses.contains { $0.contains("known alice: \(Self.alice)") }, "\(statuses)")
+  }
 }
