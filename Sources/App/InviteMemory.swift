@@ -42,8 +42,8 @@ enum InviteMemory: Equatable {
         .nothing,
         TrustQuestion.notTheOneYouKnow(claimed: name, fingerprint: key, lookalikes: lookalikes) + addressWarning
           + [
-            "  The invite's key is trusted for this game only and was not remembered: the name \(name) is taken. "
-              + "Join with the invite again next time, or `tictactoe peers rename` the one you know first."
+            "  The invite's key is trusted for this game only and was not remembered, since you know another "
+              + "\(name). To play this host again, join with its invite again."
           ]
       )
     }
