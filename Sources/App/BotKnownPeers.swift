@@ -61,7 +61,14 @@ final class BotKnownPeers {
     let file = self.file
     let work: @Sendable () -> String? = {
       do {
-        if let whole { try file.save(whole) } else { try file.append(batch) }
+        try file.locked {
+          guard let whole else { return try file.append(batch) }
+          // Rewritten from the file as it is now (another process's `peers forget` stays done), with this batch;
+          // the bot's own copy only when the file does not load.
+          var current = (try? file.load()) ?? whole
+          for entry in batch { current.add(name: entry.name, fingerprint: entry.fingerprint, date: entry.added) }
+          try file.save(current)
+        }
         return nil
       } catch {
         return "\(error)"

@@ -38,16 +38,30 @@ enum RunningHosts {
     if let path { unlink(path) }
   }
 
-  /// The invites of the live hosting processes; files of processes that are gone are removed.
-  static func live(paths: Paths) -> [String] {
+  /// The invites of the live hosting processes; files of processes that are gone are removed. A directory or a
+  /// file that fails the rule for the player's files (`FileExposure`: someone else could have put it there) is
+  /// not believed: the problem is returned instead, and nothing there is removed.
+  static func live(paths: Paths) -> (invites: [String], problems: [String]) {
     let directory = directory(paths)
+    if let (reason, fix) = FileExposure.problem(directory: directory) {
+      return ([], ["the list of running hosts \(reason), so someone else could have put an invite there: run `\(fix)`"])
+    }
     let names = PosixFiles.entries(of: directory).filter {
       !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) }
     }
     var invites: [String] = []
+    var problems: [String] = []
     for name in names.sorted(by: { (Int($0) ?? 0) < (Int($1) ?? 0) }) {
       let path = directory + "/" + name
-      guard let pid = Int32(name), let data = PosixFiles.read(path) else { continue }
+      guard let pid = Int32(name) else { continue }
+      let data: [UInt8]
+      switch FileExposure.read(path, limit: 4096) {
+      case .contents(let bytes): data = bytes
+      case .missing, .unreadable: continue
+      case .exposed(let reason, let fix):
+        problems.append("\(path) \(reason), so it was not believed: run `\(fix)`")
+        continue
+      }
       let fields = String(decoding: data, as: UTF8.self).split(separator: " ", maxSplits: 1)
       guard fields.count == 2, let started = UInt64(fields[0]), started == startTime(of: pid),
         let invite = try? Invite.parse(String(fields[1]))
@@ -57,7 +71,7 @@ enum RunningHosts {
       }
       invites.append(invite.description)
     }
-    return invites
+    return (invites, problems)
   }
 
   /// The start time of process `pid` in clock ticks since boot (field 22 of /proc/PID/stat); nil when there is
@@ -74,9 +88,10 @@ enum RunningHosts {
 
   /// `tictactoe invite`: prints each live host's invite, one a line, for copying.
   static func run(paths: Paths) -> Int32 {
-    let invites = live(paths: paths)
+    let (invites, problems) = live(paths: paths)
+    for problem in problems { writeError("tictactoe: \(problem)\n") }
     guard !invites.isEmpty else {
-      writeError("tictactoe: you are not hosting a game (start one with: tictactoe host)\n")
+      if problems.isEmpty { writeError("tictactoe: you are not hosting a game (start one with: tictactoe host)\n") }
       return ExitStatus.failure
     }
     for invite in invites { writeText(1, invite + "\n") }

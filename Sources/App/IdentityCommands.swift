@@ -128,43 +128,53 @@ enum IdentityCommands {
   static func run(_ command: PeersCommand, profile: Profile) -> Int32 {
     let file = KnownPeersFile(path: profile.knownPeersPath)
     do {
-      var peers = try file.load()
-      switch command {
-      case .list:
-        if peers.entries.isEmpty { writeText(1, "No known peers yet (\(profile.knownPeersPath)).\n") }
-        let records = OpponentRecords.load(profile)
-        for entry in peers.entries {
-          // The record against that key, from the saved games, when there are any.
-          let tally = records.byFingerprint[entry.fingerprint].map { "\t\($0)" } ?? ""
-          writeAll(1, "\(PeerText(entry.name))\t\(entry.fingerprint)\tsince \(entry.added)\(tally)\n")
-        }
-        if let line = records.computerLine { writeText(1, line + "\n") }
-      case .rename(let what, let newName):
-        if let problem = petnameProblem(newName) {
-          writeError("tictactoe: \(VisibleText.escaping(newName)) cannot be a name: \(problem)\n")
-          return ExitStatus.usage
-        }
-        let renamed = peers.rename(nameOrFingerprint: what, to: newName)
-        guard renamed > 0 else {
-          writeError("tictactoe: no known peer is called or has the key \(VisibleText.escaping(what))\n")
-          return ExitStatus.failure
-        }
-        try file.save(peers)
-        writeAll(1, "Renamed \(renamed) key\(renamed == 1 ? "" : "s") to \(VisibleText.escaping(newName)).\n")
-      case .forget(let what):
-        let removed = peers.remove(nameOrFingerprint: what)
-        guard removed > 0 else {
-          writeError("tictactoe: no known peer is called or has the key \(VisibleText.escaping(what))\n")
-          return ExitStatus.failure
-        }
-        try file.save(peers)
-        writeAll(1, "Forgot \(removed) key\(removed == 1 ? "" : "s") for \(VisibleText.escaping(what)).\n")
-      }
-      return ExitStatus.ok
+      if case .list = command { return try list(try file.load(), profile: profile) }
+      // A change is read, made and written under the file's lock, so concurrent ones are not lost.
+      return try file.locked { try change(command, file: file) }
     } catch {
       writeError("tictactoe: \(error)\n")
       return ExitStatus.badFile
     }
+  }
+
+  private static func list(_ peers: KnownPeers, profile: Profile) -> Int32 {
+    if peers.entries.isEmpty { writeText(1, "No known peers yet (\(profile.knownPeersPath)).\n") }
+    let records = OpponentRecords.load(profile)
+    for entry in peers.entries {
+      // The record against that key, from the saved games, when there are any.
+      let tally = records.byFingerprint[entry.fingerprint].map { "\t\($0)" } ?? ""
+      writeAll(1, "\(PeerText(entry.name))\t\(entry.fingerprint)\tsince \(entry.added)\(tally)\n")
+    }
+    if let line = records.computerLine { writeText(1, line + "\n") }
+    return ExitStatus.ok
+  }
+
+  private static func change(_ command: PeersCommand, file: KnownPeersFile) throws -> Int32 {
+    var peers = try file.load()
+    switch command {
+    case .list: break
+    case .rename(let what, let newName):
+      if let problem = petnameProblem(newName) {
+        writeError("tictactoe: \(VisibleText.escaping(newName)) cannot be a name: \(problem)\n")
+        return ExitStatus.usage
+      }
+      let renamed = peers.rename(nameOrFingerprint: what, to: newName)
+      guard renamed > 0 else {
+        writeError("tictactoe: no known peer is called or has the key \(VisibleText.escaping(what))\n")
+        return ExitStatus.failure
+      }
+      try file.save(peers)
+      writeAll(1, "Renamed \(renamed) key\(renamed == 1 ? "" : "s") to \(VisibleText.escaping(newName)).\n")
+    case .forget(let what):
+      let removed = peers.remove(nameOrFingerprint: what)
+      guard removed > 0 else {
+        writeError("tictactoe: no known peer is called or has the key \(VisibleText.escaping(what))\n")
+        return ExitStatus.failure
+      }
+      try file.save(peers)
+      writeAll(1, "Forgot \(removed) key\(removed == 1 ? "" : "s") for \(VisibleText.escaping(what)).\n")
+    }
+    return ExitStatus.ok
   }
 
   /// Why `name` cannot be the name a player gives a peer: the rules of names on the wire (no control,

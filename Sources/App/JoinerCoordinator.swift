@@ -89,9 +89,9 @@ struct JoinerCoordinator: MatchRole {
     let (said, asked) = core.carry(verdict, on: id)
     commands += said
     if asked { return commands }
-    let remember = MatchTrust.remembered(
+    let remember = MatchTrust.joinerRemembers(
       facts, inviteKey: inviteKey, boundAddress: boundAddress, known: core.environment.knownPeers)
-    return commands + (remember.map { [$0] } ?? []) + begin(id, now: now)
+    return commands + remember + begin(id, now: now)
   }
 
   /// Says hello once the host is trusted.
@@ -107,8 +107,10 @@ struct JoinerCoordinator: MatchRole {
   mutating func follow(_ cue: MatchCore.Cue, on id: ConnectionID, now: Double) -> [MatchCommand] {
     switch cue {
     case .hello(let name, let software):
-      let shown = MatchTrust.shownName(core.connections[id]?.facts, claimed: name, known: core.environment.knownPeers)
+      let facts = core.connections[id]?.facts
+      let shown = MatchTrust.shownName(facts, claimed: name, known: core.environment.knownPeers)
       return [.report(.session(.peerHello(name: shown, software: software)))]
+        + MatchTrust.joinerHeard(name, facts: facts, known: core.environment.knownPeers())
     case .dropped:
       route.dropped(now: now)
       return []

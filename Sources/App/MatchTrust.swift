@@ -40,7 +40,28 @@ enum MatchTrust {
     if case .trusted(.knownPeer) = facts.trust, let address = boundAddress, let key = facts.certificate?.fingerprint {
       return .letIn([.bind(key, address: address)])
     }
+    // Let in without a question (--accept-new): a name like a known peer's is still not that peer, as on the host.
+    if case .trusted(.acceptedNew) = facts.trust, let certificate = facts.certificate {
+      let lookalikes = lookalikes(facts, claiming: nil, known: known)
+      guard !lookalikes.isEmpty else { return .letIn([]) }
+      let warning = TrustQuestion.notTheOneYouKnow(
+        claimed: PeerText(certificate.commonName), fingerprint: certificate.fingerprint, lookalikes: lookalikes)
+      return .letIn([.log(warning.joined(separator: " "))] + warning.map { .report(.status($0)) })
+    }
     return .letIn([])
+  }
+
+  /// Joiner: the host said hello as `name`. A host whose key is not a known peer's, calling itself by a name that
+  /// looks like a known peer's (not already warned of for its certificate's name, as the question or an invite
+  /// does), is not that peer: the player is warned, with both keys.
+  static func joinerHeard(_ name: PeerText, facts: PeerFacts?, known: KnownPeers?) -> [MatchCommand] {
+    guard let certificate = facts?.certificate else { return [] }
+    let warned = Set(lookalikes(facts, claiming: nil, known: known).map(\.fingerprint))
+    let lookalikes = lookalikes(facts, claiming: name, known: known).filter { !warned.contains($0.fingerprint) }
+    guard !lookalikes.isEmpty else { return [] }
+    let warning = TrustQuestion.notTheOneYouKnow(
+      claimed: name, fingerprint: certificate.fingerprint, lookalikes: lookalikes)
+    return [.log(warning.joined(separator: " "))] + warning.map { .report(.status($0)) }
   }
 
   /// The name the opponent is shown by: the one trust was decided on (the player's own name for a known key,
@@ -67,20 +88,34 @@ enum MatchTrust {
   }
 
   /// What to remember of a peer let in without asking: with --accept-new a new peer is remembered like one the
-  /// player accepted (so a later change of its key is caught); so is a host joined by its invite (the player
-  /// chose its key by joining with it), or, when that key is known already, the address it was joined at.
+  /// player accepted (so a later change of its key is caught). A host joined by its invite: `joinerRemembers`.
   static func remembered(_ facts: PeerFacts?, inviteKey: Fingerprint?, boundAddress: String?, known: () -> KnownPeers?)
     -> MatchCommand?
   {
-    guard let certificate = facts?.certificate else { return nil }
-    switch facts?.trust {
-    case .trusted(.acceptedNew): break
-    case .trusted(.pinned) where inviteKey == certificate.fingerprint:
-      if known()?.lookup(fingerprint: certificate.fingerprint) != nil {
-        return boundAddress.map { .bind(certificate.fingerprint, address: $0) }
-      }
-    default: return nil
-    }
+    guard let certificate = facts?.certificate, case .trusted(.acceptedNew) = facts?.trust else { return nil }
     return .remember(name: certificate.commonName, key: certificate.fingerprint, address: boundAddress)
+  }
+
+  /// Joiner: what to remember of a host let in without asking, and what the player is told of it. A host joined
+  /// by its invite is as `InviteMemory` decides: the invite pins its key for that connection, and never renames,
+  /// shadows or rebinds a known peer.
+  static func joinerRemembers(
+    _ facts: PeerFacts?, inviteKey: Fingerprint?, boundAddress: String?, known: () -> KnownPeers?
+  ) -> [MatchCommand] {
+    guard let certificate = facts?.certificate, case .trusted(.pinned) = facts?.trust,
+      inviteKey == certificate.fingerprint
+    else {
+      return remembered(facts, inviteKey: inviteKey, boundAddress: boundAddress, known: known).map { [$0] } ?? []
+    }
+    guard let known = known() else { return [] }
+    let (memory, warnings) = InviteMemory.decide(
+      certificateName: certificate.commonName, key: certificate.fingerprint, address: boundAddress, known: known)
+    let told: [MatchCommand] =
+      warnings.isEmpty ? [] : [.log(warnings.joined(separator: " "))] + warnings.map { .report(.status($0)) }
+    switch memory {
+    case .nothing: return told
+    case .remember(let name, let key, let address): return told + [.remember(name: name, key: key, address: address)]
+    case .bind(let key, let address): return told + [.bind(key, address: address)]
+    }
   }
 }

@@ -166,28 +166,44 @@ public struct Profile: Sendable {
   }
 
   /// Remembers a peer the player accepted; a host's key also with the `address` it was met at. A new key
-  /// without an address is appended as one line (one write, one fsync), not the whole file rewritten.
+  /// without an address is appended as one line (one write, one fsync), not the whole file rewritten. Made under
+  /// the file's lock, on the file as it is then: another process's change is kept.
   public func remember(name: String, fingerprint: Fingerprint, address: String? = nil) throws {
-    var peers = try knownPeers()
-    if address == nil, peers.lookup(fingerprint: fingerprint) == nil, peers.droppedTornLine == nil {
-      let today = CalendarDay.today()
-      try KnownPeersFile(path: knownPeersPath).append([(name, fingerprint, today)])
-      peers.add(name: name, fingerprint: fingerprint, date: today)
+    let file = KnownPeersFile(path: knownPeersPath)
+    try file.locked {
+      var peers = try knownPeers()
+      if address == nil, peers.lookup(fingerprint: fingerprint) == nil, peers.droppedTornLine == nil {
+        let today = CalendarDay.today()
+        try file.append([(name, fingerprint, today)])
+        peers.add(name: name, fingerprint: fingerprint, date: today)
+        KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
+        return
+      }
+      // The whole file is written: from what it holds now, read under the lock (a kept copy is believed by its
+      // stamp, which a write in the same clock tick could leave unchanged).
+      peers = try file.load()
+      peers.add(name: name, fingerprint: fingerprint, date: CalendarDay.today(), address: address)
+      try file.save(peers)
       KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
-      return
     }
-    peers.add(name: name, fingerprint: fingerprint, date: CalendarDay.today(), address: address)
-    try KnownPeersFile(path: knownPeersPath).save(peers)
-    KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
   }
 
-  /// Records that a known host's key was met at `address` too (nothing to write when it is already there).
+  /// Records that a known host's key was met at `address` too (nothing to write when it is already there, or
+  /// when another key holds that address). Under the file's lock, as `remember`.
   public func bind(_ fingerprint: Fingerprint, to address: String) throws {
-    var peers = try knownPeers()
-    guard let entry = peers.lookup(fingerprint: fingerprint), !entry.addresses.contains(address) else { return }
-    peers.bind(fingerprint, to: address)
-    try KnownPeersFile(path: knownPeersPath).save(peers)
-    KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
+    let file = KnownPeersFile(path: knownPeersPath)
+    try file.locked {
+      guard let known = try knownPeers().lookup(fingerprint: fingerprint), !known.addresses.contains(address) else {
+        return
+      }
+      var peers = try file.load()  // as in `remember`: the whole file is written from what it holds now
+      guard let entry = peers.lookup(fingerprint: fingerprint), !entry.addresses.contains(address) else { return }
+      let before = peers
+      peers.bind(fingerprint, to: address)
+      guard peers != before else { return }
+      try file.save(peers)
+      KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
+    }
   }
 
   private func readText(_ path: String) throws -> String {

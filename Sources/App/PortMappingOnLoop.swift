@@ -257,7 +257,8 @@ final class PortMappingOnLoop {
 
   /// Removes the permanent mapping a run that died left, then `next`.
   private func removeLeftover(_ clients: MappingClients, then next: @escaping () -> Void) {
-    guard let data = PosixFiles.read(stateFile) else { return next() }
+    // Believed only under the rule for the player's files: another user could plant a mapping to remove.
+    guard case .contents(let data) = FileExposure.read(stateFile, limit: 4096) else { return next() }
     let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
     guard fields.count == 5, fields[0] == "UPnP", String(fields[1]) == clients.gateway,
       let external = UInt16(fields[2]), let url = HTTPURL(String(fields[3])), url.host == clients.gateway

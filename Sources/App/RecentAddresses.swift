@@ -1,11 +1,12 @@
 import Glibc
+import Security
 
 /// The last few addresses joined, offered again on the join screen.
 enum RecentAddresses {
   static func path(_ paths: Paths) -> String { paths.state + "/recent_addresses" }
 
   static func load(_ paths: Paths) -> [String] {
-    guard let data = PosixFiles.read(path(paths)) else { return [] }
+    guard case .contents(let data) = FileExposure.read(path(paths)) else { return [] }
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
       .prefix(5).map { $0 }
   }

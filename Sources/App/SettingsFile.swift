@@ -102,12 +102,13 @@ public enum SettingsFile {
 
   /// The saved settings; defaults when there is no file yet; an error naming the line when it is corrupt.
   public static func load(from path: String) throws(FileError) -> Settings {
-    if let (reason, fix) = FileExposure.problem(file: path) {
+    let data: [UInt8]
+    switch FileExposure.read(path) {
+    case .contents(let bytes): data = bytes
+    case .missing: return Settings()
+    case .exposed(let reason, let fix):
       throw FileError(path: path, reason: "\(reason), so someone else could change your settings: run `\(fix)`")
-    }
-    guard PosixFiles.exists(path) else { return Settings() }
-    guard let data = PosixFiles.read(path) else {
-      throw FileError.unreadable(path)
+    case .unreadable(let reason): throw FileError(path: path, reason: "cannot be read: \(reason)")
     }
     guard let text = String(validating: data, as: UTF8.self) else {
       let lines = data.split(separator: 10, omittingEmptySubsequences: false)

@@ -62,6 +62,12 @@ enum FileSystem {
       throw SecurityError.unreadableFile(path: path, reason: describeErrno())
     }
     defer { close(descriptor) }
+    try readPieces(descriptor, path: path, take)
+    return true
+  }
+
+  /// As `readPieces(_:_:)` from an open `descriptor` (of `path`, for messages), which the caller closes.
+  static func readPieces(_ descriptor: Int32, path: String, _ take: (ArraySlice<UInt8>) -> Bool) throws(SecurityError) {
     var piece = [UInt8](repeating: 0, count: 1 << 20)
     while true {
       let count = piece.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
@@ -69,7 +75,7 @@ enum FileSystem {
         if errno == EINTR { continue }
         throw SecurityError.unreadableFile(path: path, reason: describeErrno())
       }
-      if count == 0 || !take(piece[0..<count]) { return true }
+      if count == 0 || !take(piece[0..<count]) { return }
     }
   }
 
@@ -138,6 +144,24 @@ enum FileSystem {
     if fsync(descriptor) != 0 {
       throw SecurityError.unwritableFile(path: path, reason: "fsync failed: \(describeErrno())")
     }
+  }
+
+  /// Runs `body` holding an exclusive lock on `path`.lock (created 0600 beside it, never through a link), so
+  /// that writers in other processes take turns: each reads the file, applies its change and replaces the file
+  /// while no other can. A lock on the file itself would not do: a rename replaces the file under it.
+  static func withLock<R>(on path: String, _ body: () throws -> R) throws -> R {
+    let lockPath = path + ".lock"
+    let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw SecurityError.unwritableFile(path: lockPath, reason: "cannot open its lock: \(describeErrno())")
+    }
+    defer { close(descriptor) }  // closing releases the lock
+    while flock(descriptor, LOCK_EX) != 0 {
+      guard errno == EINTR else {
+        throw SecurityError.unwritableFile(path: lockPath, reason: "cannot lock it: \(describeErrno())")
+      }
+    }
+    return try body()
   }
 
   /// Removes the temporary files earlier writes of `path` left behind when their process was killed before the

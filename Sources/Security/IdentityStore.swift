@@ -34,29 +34,31 @@ public struct IdentityStore: Sendable {
   /// directory holding it that others may write (they could swap the key): OpenSSH's rule for its keys.
   static func checkPrivate(_ key: String, directory: String) throws(SecurityError) {
     var info = stat()
-    guard lstat(key, &info) == 0 else { return }
-    if info.st_mode & S_IFMT == S_IFLNK || info.st_mode & S_IFMT != S_IFREG {
+    // A directory in its place is damage: reading it fails and says so.
+    guard lstat(key, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { return }
+    if info.st_mode & S_IFMT != S_IFREG {
       throw .exposedPrivateKey(path: key, reason: "is not a plain file", fix: "ls -l \(key)")
     }
-    if info.st_uid != geteuid() {
-      throw .exposedPrivateKey(
-        path: key, reason: "belongs to another user (uid \(info.st_uid))", fix: "chown $(id -u) \(key)")
+    // The one rule for the player's files (the directory's owner and mode too), and not readable by others.
+    if let (reason, fix) = FileExposure.problem(file: key, secret: true) {
+      throw .exposedPrivateKey(path: key, reason: reason, fix: fix)
     }
-    if info.st_mode & 0o077 != 0 {
-      let mode = String(info.st_mode & 0o777, radix: 8)
-      throw .exposedPrivateKey(path: key, reason: "can be read by others (mode \(mode))", fix: "chmod 600 \(key)")
-    }
-    var folder = stat()
-    if stat(directory, &folder) == 0, folder.st_mode & 0o022 != 0 {
-      let mode = String(folder.st_mode & 0o777, radix: 8)
-      throw .exposedPrivateKey(
-        path: key, reason: "is in \(directory), which others can write (mode \(mode))", fix: "chmod 700 \(directory)")
+  }
+
+  /// The private key file at `path` (the key, or a pending replacement), checked before it is opened and on its
+  /// descriptor: nil when there is none.
+  static func readPrivate(_ path: String, directory: String) throws(SecurityError) -> [UInt8]? {
+    try checkPrivate(path, directory: directory)
+    switch FileExposure.read(path, secret: true) {
+    case .contents(let bytes): return bytes
+    case .missing: return nil
+    case .exposed(let reason, let fix): throw .exposedPrivateKey(path: path, reason: reason, fix: fix)
+    case .unreadable(let reason): throw .unreadableFile(path: path, reason: reason)
     }
   }
 
   public func load() throws(SecurityError) -> Identity? {
-    if let pending = try FileSystem.read(pendingPath) {
-      try Self.checkPrivate(pendingPath, directory: directory)
+    if let pending = try Self.readPrivate(pendingPath, directory: directory) {
       let text = String(decoding: pending, as: UTF8.self)
       let identity: Identity
       do {
@@ -68,8 +70,7 @@ public struct IdentityStore: Sendable {
       return identity
     }
     let certificateBytes = try FileSystem.read(certificatePath)
-    let keyBytes = try FileSystem.read(keyPath)
-    if keyBytes != nil { try Self.checkPrivate(keyPath, directory: directory) }
+    let keyBytes = try Self.readPrivate(keyPath, directory: directory)
     switch (certificateBytes, keyBytes) {
     case (nil, nil):
       return nil

@@ -166,8 +166,10 @@ public struct KnownPeers: Sendable, Equatable {
     if let address { bind(fingerprint, to: address) }
   }
 
-  /// Records that the key `fingerprint` was met as a host at `address` (on its first entry).
+  /// Records that the key `fingerprint` was met as a host at `address` (on its first entry). An address another
+  /// key holds is never taken from it: only `peers forget` frees it.
   public mutating func bind(_ fingerprint: Fingerprint, to address: String) {
+    if let holder = lookup(address: address), holder.fingerprint != fingerprint { return }
     guard let position = index.byFingerprint[fingerprint],
       case .peer(let name, _, let added, var addresses) = lines[position], !addresses.contains(address)
     else { return }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The known-peers file on disk: read it, append to it, and replace it atomically with mode 0600.
 public struct KnownPeersFile: Sendable {
   public let path: String
@@ -8,15 +10,20 @@ public struct KnownPeersFile: Sendable {
 
   /// The peers in the file; none when the file does not exist yet.
   public func load() throws(KnownPeersError) -> KnownPeers {
-    if let (reason, fix) = FileExposure.problem(file: path) {
-      throw KnownPeersError.exposed(path: path, reason: reason, fix: fix)
+    let descriptor: Int32
+    switch FileExposure.open(path) {
+    case .opened(let opened): descriptor = opened
+    case .missing: return KnownPeers()
+    case .exposed(let reason, let fix): throw KnownPeersError.exposed(path: path, reason: reason, fix: fix)
+    case .unreadable(let reason): throw KnownPeersError.unreadable(path: path, reason: reason)
     }
+    defer { close(descriptor) }
     // Read a piece at a time, with no limit on the whole: however many players a bot has let in, it starts.
     // A line that is not an entry (or one past KnownPeersReader.lineLimit) stops the reading at once.
     var reader = KnownPeersReader(path: path)
     var refusal: KnownPeersError?
     do {
-      _ = try FileSystem.readPieces(path) { piece in
+      try FileSystem.readPieces(descriptor, path: path) { piece in
         do throws(KnownPeersError) {
           try reader.feed(piece)
           return true
@@ -33,6 +40,17 @@ public struct KnownPeersFile: Sendable {
     }
     if let refusal { throw refusal }
     return try reader.finish()
+  }
+
+  /// Runs `change` holding the lock every writer of this file takes (`PATH.lock` beside it, created with a
+  /// missing parent directory as 0700): a change read, applied and written under it is not lost to another
+  /// process's (two `peers forget`, two joins remembering their hosts). `change` reads the file itself, inside.
+  public func locked<R>(_ change: () throws -> R) throws -> R {
+    let folder = FileSystem.directory(of: path)
+    if !FileSystem.exists(folder) {
+      try FileSystem.ensurePrivateDirectory(folder, tighten: false)
+    }
+    return try FileSystem.withLock(on: path, change)
   }
 
   /// Appends `entries` as lines, with one fsync (creating a missing parent directory as 0700): what a bot

@@ -57,4 +57,20 @@ import Testing
     let log = try String(contentsOfFile: root + "/log", encoding: .utf8)
     #expect(log.contains("known_peers:2: a line cut short (a write was interrupted) was dropped"))
   }
+
+  /// Issue 25, item 11: the whole rewrite starts from the file as it is under the lock, so a peer another process
+  /// forgot while the bot served does not come back (it wrote its own copy before).
+  @Test func theWholeRewriteKeepsAnotherProcesssForget() throws {
+    let root = try TestDirectory.make("bot-known")
+    let path = root + "/known_peers"
+    try "old \(key(0)) 2026-11-30\nhalf SHA256:AAA".write(toFile: path, atomically: true, encoding: .utf8)
+    let loop = EventLoop()
+    let peers = try BotKnownPeers(file: KnownPeersFile(path: path), loop: loop, log: Log(path: root + "/log"))
+    // `tictactoe peers forget old`, run while the bot serves.
+    let file = KnownPeersFile(path: path)
+    try file.locked { try file.save(try file.load().removing(nameOrFingerprint: "old").peers) }
+    peers.remember(name: "a", fingerprint: key(1))  // the torn line makes this write the whole file
+    settle(loop, peers)
+    #expect(try KnownPeersFile(path: path).load().entries.map(\.name) == ["a"])
+  }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Security
+import Synchronization
 import TestSupport
 import Testing
 
@@ -46,5 +47,42 @@ import Testing
     let text = try String(contentsOfFile: profile.knownPeersPath, encoding: .utf8)
     #expect(!text.contains("mallory") && text.hasSuffix("\n"), "\(text)")
     #expect(try profile.knownPeers().lookup(fingerprint: Self.key(4))?.name == "dave")
+  }
+}
+
+/// Issue 25, item 11: writers that change known_peers at once do not lose each other's changes (12 joins at once
+/// used to remember 5 of their 12 hosts). Threads here; each opens the lock on its own, as processes do
+/// (`KnownPeersLockTests` runs the binary).
+@Suite struct ConcurrentKnownPeersWritesTests {
+  @Test func twelveJoinsRememberingTheirHostsAtOnceKeepAllTwelve() throws {
+    let root = try TestDirectory.make("concurrent-remember")
+    let environment = ["HOME": root, "XDG_DATA_HOME": root + "/data"]
+    let seed = Profile(paths: Paths(environment: environment), name: "bob")
+    try seed.remember(name: "alice", fingerprint: ProfileRememberTests.key(100))
+    let failures = Mutex<[String]>([])
+    let done = DispatchGroup()
+    for index in 1...12 {
+      done.enter()
+      Thread {
+        defer { done.leave() }
+        do {
+          // A host's key with the address it was joined at: the whole file is read, changed and rewritten.
+          try Profile(paths: Paths(environment: environment), name: "bob").remember(
+            name: "host\(index)", fingerprint: ProfileRememberTests.key(UInt8(index)),
+            address: "host\(index).example:7177")
+        } catch {
+          failures.withLock { $0.append("\(error)") }
+        }
+      }.start()
+    }
+    #expect(done.wait(timeout: .now() + 60) == .success, "the writers did not finish within 60 s")
+    #expect(failures.withLock { $0 }.isEmpty)
+    let peers = try KnownPeersFile(path: seed.knownPeersPath).load()
+    #expect(peers.count == 13, "\(peers.render())")
+    for index in 1...12 {
+      #expect(
+        peers.lookup(address: "host\(index).example:7177")?.fingerprint == ProfileRememberTests.key(UInt8(index)),
+        "host\(index) lost: \(peers.render())")
+    }
   }
 }

@@ -8,9 +8,10 @@ import Testing
 @Suite(.serialized) struct InviteTests {
   typealias Home = NetworkTests.Home
 
-  private func host(_ home: Home) throws -> (Player, port: Int, invite: String) {
+  private func host(_ home: Home, _ extra: [String] = []) throws -> (Player, port: Int, invite: String) {
     let player = try Player(
-      ["host", "--port", "0", "--bind", "127.0.0.1", "--accept-new", "--ui", "plain"], environment: home.environment)
+      ["host", "--port", "0", "--bind", "127.0.0.1", "--accept-new", "--ui", "plain"] + extra,
+      environment: home.environment)
     let port = try #require(player.announcedPort(), "host did not start: \(player.errors)")
     #expect(player.waitFor("Waiting for an opponent"), "\(player.output)")
     let line = try #require(
@@ -117,6 +118,60 @@ import Testing
     try host.send("y")
     try lobby.waitFor(text: "Game 1:")
     try host.waitFor(text: "Game 1:")
+  }
+
+  /// Issue 25, item 4: Mallory hosts with her own key, a certificate named `alice` and the hello name `mal`, at
+  /// the address where bob met the real alice. Bob joins with her invite: the game goes on (the invite pins her
+  /// key for it), he is warned twice (not the alice he knows; alice's address), and known_peers is left as it
+  /// was, so a plain `join` to that address still finds Mallory's key changed.
+  @Test func anInviteNeitherShadowsNorRebindsAKnownHost() throws {
+    let mallory = try Home("alice")
+    let malloryKey = try mallory.fingerprint()
+    let bob = try Home("bob")
+    let alice = try Identity.generate(commonName: "alice")
+    #expect(alice.fingerprint.description != malloryKey)
+    let (host, port, invite) = try host(mallory, ["--name", "mal", "--keep-hosting"])
+    let data = try #require(bob.environment["XDG_DATA_HOME"]) + "/tictactoe"
+    try FileManager.default.createDirectory(
+      atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let known = "alice \(alice.fingerprint) 2026-11-29 at=127.0.0.1:\(port)\n"
+    try known.write(toFile: data + "/known_peers", atomically: true, encoding: .utf8)
+
+    let joiner = try Player(["join", invite, "--ui", "plain"], environment: bob.environment)
+    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    let said = joiner.output + joiner.errors
+    #expect(said.contains("not the alice you know"), "\(said)")
+    #expect(said.contains("127.0.0.1:\(port) is where you met alice"), "\(said)")
+    #expect(said.contains("opponent: mal"), "\(said)")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0, "\(joiner.errors)")
+    #expect(try String(contentsOfFile: data + "/known_peers", encoding: .utf8) == known)
+
+    let plain = try Player(["join", "127.0.0.1:\(port)", "--ui", "plain"], environment: bob.environment)
+    #expect(plain.exitStatus() == 21, "\(plain.output)\(plain.errors)")
+    #expect(plain.errors.contains("alice's key has changed"), "\(plain.errors)")
+    #expect(try String(contentsOfFile: data + "/known_peers", encoding: .utf8) == known)
+    host.signal(SIGTERM)
+    #expect(host.exitStatus() == 128 + SIGTERM)
+  }
+
+  /// Issue 25, item 9: `tictactoe invite` prints nothing from a hosting directory others may write (they could
+  /// plant an invite there), and a FIFO there neither hangs it nor hides the real invite.
+  @Test func inviteBelievesOnlyTheUsersOwnList() throws {
+    let alice = try Home("alice")
+    let (host, _, invite) = try host(alice)
+    let hosting = try #require(alice.environment["XDG_STATE_HOME"]) + "/tictactoe/hosting"
+    #expect(chmod(hosting, 0o777) == 0)
+    let open = try Binary.run(["invite"], environment: alice.environment, timeout: 20)
+    #expect(open.status == 1 && open.stdout.isEmpty, "\(open)")
+    #expect(open.stderr.contains("others can write (mode 777)") && open.stderr.contains("chmod 700 \(hosting)"))
+    #expect(chmod(hosting, 0o700) == 0)
+    #expect(mkfifo(hosting + "/1", 0o600) == 0)
+    let fifo = try Binary.run(["invite"], environment: alice.environment, timeout: 20)
+    #expect(fifo.status == 0 && fifo.stdout == invite + "\n", "\(fifo)")
+    #expect(fifo.stderr.contains("\(hosting)/1 is not a regular file"), "\(fifo)")
+    host.signal(SIGTERM)
+    #expect(host.exitStatus() == 128 + SIGTERM)
   }
 
   @Test func aMistypedInviteIsCaughtBeforeConnecting() throws {

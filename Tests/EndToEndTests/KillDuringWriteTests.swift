@@ -87,8 +87,8 @@ import Testing
     outcomes.expectBothSeen()
     #expect(try KillableRun.complete(["peers", "forget", "last"], environment: home.environment) == 0)
     #expect(
-      try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent) == [
-        "known_peers"
+      try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent).sorted() == [
+        "known_peers", "known_peers.lock",
       ])
   }
 
