@@ -165,7 +165,8 @@ public struct NetSession: Sendable {
     guard !isClosed else { return [] }
     if gameInProgress { series.gameLeft(byMe: true) }
     // Chats still held go before the goodbye: the peer shows twice the pace, so none is lost.
-    let held = connection.isLost ? [] : outbox.flush().map { send(.chat($0), now) }
+    // During a drop or a resume they would be new counted messages the peer may not take yet: they go with it.
+    let held = connection.state == .up ? outbox.flush().map { send(.chat($0), now) } : []
     return held + [send(.bye(.quit, text: text), now), close(.localQuit)]
   }
 
@@ -438,9 +439,10 @@ public struct NetSession: Sendable {
   }
 
   /// Counts a rematch offer, resignation or record signature that changed nothing: nothing while within the
-  /// flood limit, else the violation (messages sent again after a drop are not counted).
+  /// flood limit, else the violation. A resume replays each counted message once, so nothing it replays changes
+  /// nothing; and record signatures are never replayed: a resume is no reason to stop counting.
   private mutating func changedNothing(_ now: Double) -> [SessionOutput] {
-    guard !connection.ledger.isReplaying, !peerPace.changedNothing(now) else { return [] }
+    guard !peerPace.changedNothing(now) else { return [] }
     let what = "rematch offers, resignations and record signatures that changed nothing"
     return violation("more than \(peerPace.changedNothingFlood) \(what) in \(Int(peerPace.seconds)) seconds", now)
   }

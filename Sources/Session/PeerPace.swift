@@ -46,7 +46,7 @@ struct PeerPace: Sendable {
   /// A chat arrived at `now`.
   mutating func chat(_ now: Double) -> ChatVerdict {
     guard chatsAtAll.allows(now) else { return .flood }
-    if chats.allows(now) {
+    if chats.admits(now) {
       dropping = false
       return .show
     }

@@ -16,4 +16,13 @@ struct RateWindow: Sendable {
     times = times.filter { now - $0 < seconds } + [now]
     return times.count <= limit
   }
+
+  /// Counts an event at `now` only when the window has room for it: whether it had. What is refused does not
+  /// fill the window, so a steady stream over the limit still gets `limit` events through each window.
+  mutating func admits(_ now: Double) -> Bool {
+    times = times.filter { now - $0 < seconds }
+    guard times.count < limit else { return false }
+    times.append(now)
+    return true
+  }
 }

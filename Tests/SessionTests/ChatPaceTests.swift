@@ -219,3 +219,53 @@ import WireProtocol
     #expect(!pair.host.isClosed)
   }
 }
+
+/// What the review of the pace found (issue 25, item 1's follow-up).
+@Suite struct ChatPaceEdgeTests {
+  /// A peer chatting steadily over the pace (but under the flood) still gets the pace through: what is dropped
+  /// does not fill the window. Before, it was shown its first 20 lines and then none.
+  @Test func aSteadyStreamOverThePaceIsShownAtThePace() {
+    var pace = PeerPace(chatBurst: 10, seconds: 5)
+    let verdicts = (0..<100).map { pace.chat(Double($0) * 0.15) }  // 33 a window, 15 seconds
+    let shown = verdicts.filter { $0 == .show }.count
+    #expect(shown >= 55 && shown <= 80, "\(shown) shown")
+    #expect(!verdicts.contains(.flood))
+  }
+
+  @Test func aWindowAdmitsOnlyWhatFits() {
+    var window = RateWindow(limit: 2, seconds: 5)
+    #expect([0, 1, 2, 3, 5, 5.5, 6].map { window.admits($0) } == [true, true, false, false, true, false, true])
+  }
+
+  /// Quitting while a resume is under way: chats still held would be new counted messages the peer may not
+  /// take before the resume is confirmed (it would call that a violation instead of hearing the goodbye).
+  @Test func chatsHeldAtAQuitDuringAResumeStayBehind() throws {
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
+    for index in 0..<15 { link.send(fromJoiner: try link.joiner.chat("line \(index)", now: 0)) }
+    link.settle()
+    link.drop()
+    link.reconnect()
+    let outputs = link.joiner.quit(text: "bye", now: 1)
+    #expect(!outputs.contains { if case .send(.chat) = $0 { true } else { false } }, "\(outputs)")
+    link.send(fromJoiner: outputs)
+    link.settle()
+    #expect(link.host.isClosed)
+    #expect(!link.hostEvents.contains { if case .closed(.protocolViolation) = $0 { true } else { false } })
+  }
+
+  /// Record signatures are never sent again after a drop, so a resume under way is no reason to stop counting
+  /// those that change nothing (a peer could otherwise send them without limit while it holds back its check).
+  @Test func aFloodOfSignaturesDuringAResumeIsStillClosed() {
+    var link = SessionPair(hostCoin: 1, joinerCoin: 2)
+    link.startMatch()
+    link.drop()
+    link.reconnect()
+    link.deliverToHost()  // the joiner's resume: the host is now taking what the joiner sends again
+    var outputs: [SessionOutput] = []
+    for _ in 0..<60 where !link.host.isClosed {
+      outputs += link.host.receive(.recordSignature(game: 1, date: "2026-12-02", signature: [1]), now: 1)
+    }
+    #expect(link.host.isClosed, "\(outputs.suffix(2))")
+  }
+}
