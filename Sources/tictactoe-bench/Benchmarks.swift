@@ -147,16 +147,21 @@ struct Benchmarks {
       return StrengthBenchmark.table(pairings)
     }
     pairings.append(
-      try StrengthBenchmark.play(threats, before, size: 15, openings: min(24, options.openings ?? 24), milliseconds: milliseconds, progress: report))
+      try StrengthBenchmark.play(
+        threats, before, size: 15, openings: min(24, options.openings ?? 24), milliseconds: milliseconds,
+        progress: report))
     pairings.append(
-      try StrengthBenchmark.play(threats, before, size: 9, openings: min(6, options.openings ?? 6), milliseconds: milliseconds, progress: report))
+      try StrengthBenchmark.play(
+        threats, before, size: 9, openings: min(6, options.openings ?? 6), milliseconds: milliseconds, progress: report)
+    )
     for (name, command) in Self.outsideEngines() {
       progress("strength: against \(name)")
       for own in [threats, before] {
         let engine = try BrainEngine(name: name, command: command)
         pairings.append(
           try StrengthBenchmark.play(
-            own, .engine(engine), size: 15, openings: min(12, options.openings ?? 12), milliseconds: milliseconds, progress: report))
+            own, .engine(engine), size: 15, openings: min(12, options.openings ?? 12), milliseconds: milliseconds,
+            progress: report))
       }
     }
     return StrengthBenchmark.table(pairings)

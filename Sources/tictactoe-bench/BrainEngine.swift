@@ -1,7 +1,8 @@
+import GameCore
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import GameCore
 
 /// An outside engine run as a Gomocup (Piskvork) brain on pipes, for the strength games: told the whole
 /// position with BOARD ... DONE before each of its moves, so nothing it remembers between moves matters.

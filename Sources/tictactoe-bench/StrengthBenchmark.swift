@@ -1,8 +1,8 @@
+@_spi(Benchmark) import GameCore
+
 #if canImport(Glibc)
   import Glibc
 #endif
-
-@_spi(Benchmark) import GameCore
 
 /// How strong the big-board computer is: whole games from fixed openings, each played twice with the colours
 /// swapped, at a fixed time per move, between our levels and against outside engines (Gomocup brains).
@@ -44,17 +44,22 @@ enum StrengthBenchmark {
     let p = { (dr: Int, dc: Int) in Position(row: c + dr, column: c + dc) }
     // O beside X ("direct") or diagonal to it; X's second stone on one side of the opening's mirror line, so
     // no two openings are the same game seen in a mirror.
-    let direct = [(-1, -1), (-1, 0), (-1, 1), (-1, 2), (-2, -2), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-2, 3), (0, -1),
-      (0, -2)]
-    let diagonal = [(-1, 0), (-1, 1), (0, 1), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-1, 2), (0, 2), (1, 2), (-1, -1),
-      (-2, -2)]
+    let direct = [
+      (-1, -1), (-1, 0), (-1, 1), (-1, 2), (-2, -2), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-2, 3), (0, -1),
+      (0, -2),
+    ]
+    let diagonal = [
+      (-1, 0), (-1, 1), (0, 1), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-1, 2), (0, 2), (1, 2), (-1, -1),
+      (-2, -2),
+    ]
     var result: [[Position]] = []
     for i in 0..<max(direct.count, diagonal.count) {
       result.append([p(0, 0), p(0, 1), p(direct[i].0, direct[i].1)])
       result.append([p(0, 0), p(1, 1), p(diagonal[i].0, diagonal[i].1)])
     }
-    return Array(result.filter { $0.allSatisfy { (0..<size).contains($0.row) && (0..<size).contains($0.column) } }
-      .prefix(count))
+    return Array(
+      result.filter { $0.allSatisfy { (0..<size).contains($0.row) && (0..<size).contains($0.column) } }
+        .prefix(count))
   }
 
   /// Plays every opening twice (`first` as X, then as O) on `size`×`size`, five in a row.
@@ -128,7 +133,8 @@ enum StrengthBenchmark {
     let n = Double(games)
     let centre = (score + z * z / (2 * n)) / (1 + z * z / n)
     let half = z * (score * (1 - score) / n + z * z / (4 * n * n)).squareRoot() / (1 + z * z / n)
-    return (elo(centre - half), elo(centre + half))
+    // At a score of 0 or 1 the interval's far end is exactly that score (rounding could leave it just short).
+    return (score <= 0 ? -.infinity : elo(centre - half), score >= 1 ? .infinity : elo(centre + half))
   }
 
   /// The pairings as a Markdown table.
