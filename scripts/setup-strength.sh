@@ -17,6 +17,11 @@ venv() { # venv NAME PACKAGE==VERSION: the venv's python, made on first use
 }
 gomokubench=$(venv gomokubench gomokubench==0.1.10)
 pygomoku=$(venv pygomoku pygomoku==1.0.0)
-printf '%s' "gomokubench 0.1.10 (standard: depth 2, 10 candidates)|$gomokubench $PWD/scripts/strength/gomokubench_brain.py standard"
-printf '%s' ";pygomoku 1.0.0 (AlphaBetaHeuristic, depth 1)|$pygomoku $PWD/scripts/strength/pygomoku_brain.py 1"
+terminal=$(venv gomoku-terminal gomoku-terminal==1.0.2)
+threats=$(venv gomoku-threat-space gomoku==0.1.0)
+s="$PWD/scripts/strength"
+printf '%s' "gomoku 0.1.0 (threat-space search)|$threats $s/gomoku_threat_space_brain.py"
+printf '%s' ";gomokubench 0.1.10 (standard: depth 2, 10 candidates)|$gomokubench $s/gomokubench_brain.py standard"
+printf '%s' ";gomoku-terminal 1.0.2 (GomokuAI hard: minimax)|$terminal $s/gomoku_terminal_brain.py hard"
+printf '%s' ";pygomoku 1.0.0 (AlphaBetaHeuristic, depth 1)|$pygomoku $s/pygomoku_brain.py 1"
 echo

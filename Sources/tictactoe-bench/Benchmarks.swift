@@ -157,11 +157,16 @@ struct Benchmarks {
     for (name, command) in Self.outsideEngines() {
       progress("strength: against \(name)")
       for own in [threats, before] {
-        let engine = try BrainEngine(name: name, command: command)
-        pairings.append(
-          try StrengthBenchmark.play(
-            own, .engine(engine), size: 15, openings: min(12, options.openings ?? 12), milliseconds: milliseconds,
-            progress: report))
+        // An engine that cannot be started or refuses the board is reported and left out; the run goes on.
+        do {
+          let engine = try BrainEngine(name: name, command: command)
+          pairings.append(
+            try StrengthBenchmark.play(
+              own, .engine(engine), size: 15, openings: min(12, options.openings ?? 12), milliseconds: milliseconds,
+              progress: report))
+        } catch {
+          report("\(own.name) vs \(name) not played: \(error)")
+        }
       }
     }
     return StrengthBenchmark.table(pairings)
