@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the benchmark and the game in release mode and prints the table of figures (docs/BENCHMARKS.md
 # explains them).
-# Usage: scripts/bench.sh [--private-network] [--smoke] [--only GROUP,...] [--idle-seconds S]
+# Usage: scripts/bench.sh [--private-network] [--smoke] [--only GROUP,...] [--idle-seconds S] [--openings N]
 #   --smoke: a few iterations of everything, to check that it still runs.
 # Discovery is measured against an avahi-daemon: this starts one confined to the loopback interface (or uses the
 # one already running) and stops only what it started.
@@ -26,4 +26,7 @@ trap 'exit 130' INT TERM
 # The binary the Debian package installs (static standard library, stripped), for the package rows.
 scripts/install.sh --prefix /usr --destdir .build/bench-packaged --bindir /usr/games >/dev/null
 export TICTACTOE_PACKAGED_BIN="$PWD/.build/bench-packaged/usr/games/tictactoe"
+# The outside engines of the strength group (PyPI packages in cached venvs, run through brain adapters).
+TICTACTOE_STRENGTH_ENGINES="$(scripts/setup-strength.sh)"
+export TICTACTOE_STRENGTH_ENGINES
 "$(swift build -c release --show-bin-path)/tictactoe-bench" "$@"

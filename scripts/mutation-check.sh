@@ -32,7 +32,7 @@ let package = Package(
 )
 EOF
 
-every_ai_test='AITests|MoveBookTests'
+every_ai_test='AITests|MoveBookTests|ThreatSearchTests'
 # The 3×3 proofs and the solver check, without the 4×4 proofs (most of the time).
 ai_tests_3x3='AITests/(solverAgrees|everyPerfectMove|perfectPlayerKeepsTheBestResultOn3x3)|MoveBookTests'
 log="$work/test.log"
@@ -126,6 +126,38 @@ expect_caught "a solver that misjudges one position" \
   'solverAgreesWithTheReferenceOnEvery3x3Position' 'everyPerfectMoveKeepsTheBestResultOn3x3.*side → O' \
   'perfectPlayerKeepsTheBestResultOn3x3.*side → O' 'aPerfectPlayerWithABookKeepsTheBestResultOn3x3.*side → O'
 restore Sources/GameCore/ExactSolver.swift
+
+# 4. The threat search lets the attacker ignore the defender's four: any four of its own is tried instead of
+#    only the one that blocks it.
+mutate Sources/GameCore/ThreatSearch.swift \
+  'candidates = board.fourMoves(for: mark).contains { $0.cell == threat } ? [threat] : []' \
+  'candidates = board.fourMoves(for: mark).map(\.cell)'
+run_tests 'ThreatSearchTests' || true
+expect_caught "a threat search that ignores the defender's counter-four" 'aSequenceBrokenByACounterFourIsNoWin'
+restore Sources/GameCore/ThreatSearch.swift
+
+# 5. A single four is taken for a win.
+mutate Sources/GameCore/ThreatSearch.swift 'if made.count >= 2 {' 'if made.count >= 1 {'
+run_tests 'ThreatSearchTests' || true
+expect_caught "a single four taken for a win" 'aWinInThreeFoursIsFoundAndNothingShorterIsClaimed' \
+  'kOtherThanFiveIsHandled' 'randomPositionsAgreeWithBruteForce'
+restore Sources/GameCore/ThreatSearch.swift
+
+# 6. The windows that end on the last column are forgotten.
+mutate Sources/GameCore/ThreatSearch.swift \
+  'guard endRow < board.rows, endColumn >= 0, endColumn < board.columns else { continue }' \
+  'guard endRow < board.rows, endColumn >= 0, endColumn < board.columns - 1 else { continue }'
+run_tests 'ThreatSearchTests' || true
+expect_caught "the board's last column left out of the windows" 'theCornerAndTheEdges'
+restore Sources/GameCore/ThreatSearch.swift
+
+# 7. The defence keeps the moves that do NOT stop the opponent's win by fours.
+mutate Sources/GameCore/ThreatPlan.swift \
+  'if answer == nil, !search.gaveUp { stopping.append(cell) }' \
+  'if answer != nil || search.gaveUp { stopping.append(cell) }'
+run_tests 'ThreatSearchTests' || true
+expect_caught "a defence that keeps the moves that lose" 'theOnlyDefenceIsFoundAndPlayed'
+restore Sources/GameCore/ThreatPlan.swift
 
 if ((failures)); then
   echo "mutation-check: $failures mutations not caught" >&2

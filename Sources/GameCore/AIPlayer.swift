@@ -20,6 +20,9 @@ public struct AIPlayer: Sendable {
   public var budget: Duration
   /// Where positions already solved are looked up (nil: every position is solved afresh).
   public var book: MoveBook?
+  /// Whether `perfect` looks for forced wins by continuous fours, its own and the opponent's, before its search
+  /// on boards it cannot solve. Always on in the game; the benchmark turns it off to measure what it gains.
+  @_spi(Benchmark) public var threatSearch = true
 
   public init(level: AILevel, budget: Duration = .milliseconds(250), book: MoveBook? = nil) {
     self.level = level
@@ -44,11 +47,11 @@ public struct AIPlayer: Sendable {
       if Int.random(in: 0..<10, using: &rng) < 3 {
         return game.legalMoves.randomElement(using: &rng)
       }
-      return strongMove(in: game, budget: budget / 5, using: &rng)
+      return strongMove(in: game, budget: budget / 5, threats: false, using: &rng)
     case .perfect:
       if let win = wins.randomElement(using: &rng) { return game.board.position(win) }
       if let block = threats.first, threats.count == 1 { return game.board.position(block) }
-      return strongMove(in: game, budget: budget, using: &rng)
+      return strongMove(in: game, budget: budget, threats: threatSearch && threats.isEmpty, using: &rng)
     }
   }
 
@@ -69,8 +72,10 @@ public struct AIPlayer: Sendable {
     return best.signum()
   }
 
+  /// The exact solver's move where it can solve the board; beyond, the heuristic search's, after the threat
+  /// search (when `threats`) has looked for a win by fours and for the moves that stop the opponent's.
   private func strongMove<R: RandomNumberGenerator>(
-    in game: Game, budget: Duration, using rng: inout R
+    in game: Game, budget: Duration, threats: Bool, using rng: inout R
   ) -> Position? {
     if let moves = book?.perfectMoves(in: game) ?? AIPlayer.perfectMoves(in: game),
       let pick = moves.randomElement(using: &rng)
@@ -79,7 +84,18 @@ public struct AIPlayer: Sendable {
     }
     // Stop early enough that choosing and returning the move still fits the budget.
     let margin = min(budget / 10, .milliseconds(15))
-    let search = HeuristicSearch(board: game.board, deadline: .now + budget - margin)
+    let start = ContinuousClock.now
+    let deadline = start + budget - margin
+    var rootMoves: [Int]?
+    if threats {
+      switch ThreatPlan.make(board: game.board, mark: game.turn.rawValue, start: start, deadline: deadline) {
+      case .win(let cell, _): return game.board.position(cell)
+      case .defend(let cells) where cells.count == 1: return game.board.position(cells[0])
+      case .defend(let cells): rootMoves = cells
+      case .none: break
+      }
+    }
+    let search = HeuristicSearch(board: game.board, deadline: deadline, rootMoves: rootMoves)
     if let index = search.bestMove() { return game.board.position(index) }
     return game.legalMoves.randomElement(using: &rng)
   }

@@ -7,15 +7,18 @@ final class HeuristicSearch {
 
   private var board: SearchBoard
   private let deadline: ContinuousClock.Instant
+  /// The only moves the root may choose among (nil: any).
+  private let rootMoves: [Int]?
   private let weights: [Int]
   private var nodes = 0
   private var timedOut = false
   /// Score of the position from X's side, kept up to date move by move.
   private var score = 0
 
-  init(board: Board, deadline: ContinuousClock.Instant) {
+  init(board: Board, deadline: ContinuousClock.Instant, rootMoves: [Int]? = nil) {
     self.board = SearchBoard(board)
     self.deadline = deadline
+    self.rootMoves = rootMoves
     // A window holding n of one side's marks and none of the other's is worth 8^n.
     self.weights = (0...board.rules.k).map { n in n == 0 ? 0 : 1 << min(3 * n, 50) }
     for i in 0..<self.board.count where self.board.cells[i] != 0 {
@@ -31,6 +34,10 @@ final class HeuristicSearch {
   func bestMove() -> Int? {
     let mark: UInt8 = (board.count - board.empties).isMultiple(of: 2) ? 1 : 2
     var candidates = orderedCandidates(for: mark)
+    if let rootMoves {
+      // Keep the search's order among the allowed moves; any it would not have looked at go last.
+      candidates = candidates.filter(rootMoves.contains) + rootMoves.filter { !candidates.contains($0) }
+    }
     guard var best = candidates.first else { return nil }
     var depth = 1
     while depth <= board.empties {

@@ -3,10 +3,10 @@ struct BenchOptions: Equatable {
   /// The groups of figures, in table order.
   static let groups = [
     "ai", "handshake", "round-trip", "memory", "idle", "first-frame", "discovery", "dead-peer", "junk", "bot", "abuse",
-    "package",
+    "package", "strength",
   ]
   static let usage =
-    "usage: tictactoe-bench [--smoke] [--only GROUP,...] [--idle-seconds S]\n  groups: "
+    "usage: tictactoe-bench [--smoke] [--only GROUP,...] [--idle-seconds S] [--openings N]\n  groups: "
     + groups.joined(separator: ", ")
 
   /// A few iterations of everything, to check that it runs (the numbers then mean nothing).
@@ -15,6 +15,9 @@ struct BenchOptions: Equatable {
   var only: Set<String>?
   /// The length of each idle window (30 s, 1 s for a smoke run, unless given).
   var idleSeconds: Double?
+
+  /// At most this many openings per strength pairing (all when nil), for a shorter run.
+  var openings: Int?
 
   /// Parses the arguments; throws a message for the user when they are wrong.
   static func parse(_ arguments: [String]) throws -> BenchOptions {
@@ -36,6 +39,11 @@ struct BenchOptions: Equatable {
           throw BenchError("--idle-seconds needs a positive number of seconds\n\(usage)")
         }
         options.idleSeconds = seconds
+      case "--openings":
+        guard let text = rest.popFirst(), let count = Int(text), count > 0 else {
+          throw BenchError("--openings needs a positive number\n\(usage)")
+        }
+        options.openings = count
       default:
         throw BenchError("unknown argument \(argument)\n\(usage)")
       }

@@ -129,6 +129,59 @@ struct Benchmarks {
     return [target, fourByFour, nine, fifteen]
   }
 
+  /// The strength games (`strength`): the perfect level with its threat search against the search as it was, on
+  /// 15×15 and 9×9, and against every outside engine named in TICTACTOE_STRENGTH_ENGINES ("NAME|COMMAND WORDS",
+  /// several separated by ";"; scripts/setup-strength.sh makes them); a smoke run plays two short games of ours.
+  /// The table, or nil when the group is not wanted.
+  func strengthTable() throws -> String? {
+    guard options.wants("strength") else { return nil }
+    let milliseconds = smoke ? 20 : 100
+    let report = { (line: String) in printError("strength: \(line)") }
+    var pairings: [StrengthBenchmark.Pairing] = []
+    let threats = StrengthBenchmark.Player.own(threats: true)
+    let before = StrengthBenchmark.Player.own(threats: false)
+    progress("strength: the threat search against the search as it was")
+    if smoke {
+      pairings.append(
+        try StrengthBenchmark.play(threats, before, size: 9, openings: 1, milliseconds: milliseconds, progress: report))
+      return StrengthBenchmark.table(pairings)
+    }
+    pairings.append(
+      try StrengthBenchmark.play(
+        threats, before, size: 15, openings: min(24, options.openings ?? 24), milliseconds: milliseconds,
+        progress: report))
+    pairings.append(
+      try StrengthBenchmark.play(
+        threats, before, size: 9, openings: min(6, options.openings ?? 6), milliseconds: milliseconds, progress: report)
+    )
+    for (name, command) in Self.outsideEngines() {
+      progress("strength: against \(name)")
+      for own in [threats, before] {
+        // An engine that cannot be started or refuses the board is reported and left out; the run goes on.
+        do {
+          let engine = try BrainEngine(name: name, command: command)
+          pairings.append(
+            try StrengthBenchmark.play(
+              own, .engine(engine), size: 15, openings: min(12, options.openings ?? 12), milliseconds: milliseconds,
+              progress: report))
+        } catch {
+          report("\(own.name) vs \(name) not played: \(error)")
+        }
+      }
+    }
+    return StrengthBenchmark.table(pairings)
+  }
+
+  /// The outside engines named in TICTACTOE_STRENGTH_ENGINES.
+  static func outsideEngines() -> [(String, [String])] {
+    guard let list = getenv("TICTACTOE_STRENGTH_ENGINES").map({ String(cString: $0) }) else { return [] }
+    return list.split(separator: ";").compactMap { entry in
+      let parts = entry.split(separator: "|", maxSplits: 1)
+      guard parts.count == 2 else { return nil }
+      return (String(parts[0]), parts[1].split(separator: " ").map(String.init))
+    }
+  }
+
   /// Tells the person waiting what is being measured (on stderr, so stdout holds only the table).
   func progress(_ what: String) {
     printError("measuring \(what)...")

@@ -4,6 +4,7 @@
 
 // Measures the project against baselines measured in the same run and prints one Markdown table.
 // `--smoke` runs a few iterations of everything (for the test suite); the numbers are then meaningless.
+// The strength group prints a table of its own after it (games, scores and Elo differences).
 
 signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -49,8 +50,13 @@ do {
 }
 
 do {
-  let rows = try Benchmarks(options: options).run()
-  print(Table.render(rows))
+  let benchmarks = Benchmarks(options: options)
+  let rows = try benchmarks.run()
+  if !rows.isEmpty { print(Table.render(rows)) }
+  if let strength = try benchmarks.strengthTable() {
+    if !rows.isEmpty { print("") }
+    print(strength)
+  }
 } catch {
   printError("tictactoe-bench: \(error)")
   exit(1)

@@ -1,3 +1,4 @@
+import GameCore
 import Testing
 
 @testable import tictactoe_bench
@@ -51,8 +52,36 @@ import Testing
     #expect(options.smoke && options.idleSeconds == 2.5 && options.only == ["idle", "junk"])
     #expect(options.wants("idle") && !options.wants("ai"))
     #expect(BenchOptions().wants("discovery"))
-    for wrong in [["--only"], ["--only", "idle,nope"], ["--idle-seconds", "0"], ["--idle-seconds", "x"], ["-v"]] {
+    #expect(try BenchOptions.parse(["--openings", "3"]).openings == 3)
+    for wrong in [
+      ["--only"], ["--only", "idle,nope"], ["--idle-seconds", "0"], ["--idle-seconds", "x"], ["-v"],
+      ["--openings", "0"],
+    ] {
       #expect(throws: BenchError.self) { try BenchOptions.parse(wrong) }
+    }
+  }
+
+  @Test func strengthFigures() {
+    #expect(StrengthBenchmark.elo(0.5) == 0)
+    #expect(abs(StrengthBenchmark.elo(0.75) - 190.85) < 0.01)
+    #expect(StrengthBenchmark.elo(1) == .infinity && StrengthBenchmark.elo(0) == -.infinity)
+    // 48 games at an even score: about ±100 Elo; all won: a finite lower bound and no upper one.
+    let even = StrengthBenchmark.eloInterval(score: 0.5, games: 48)
+    #expect(even.low < -90 && even.low > -110 && abs(even.low + even.high) < 1e-9)
+    let allWon = StrengthBenchmark.eloInterval(score: 1, games: 24)
+    #expect(allWon.low > 200 && allWon.high == .infinity)
+    #expect(StrengthBenchmark.signed(-12.4) == "−12" && StrengthBenchmark.signed(.infinity) == "+∞")
+  }
+
+  @Test func strengthOpeningsAreDistinctLegalAndLeaveOToMove() throws {
+    for (size, count) in [(15, 24), (9, 6)] {
+      let openings = StrengthBenchmark.openings(size: size, count: count)
+      #expect(openings.count == count)
+      #expect(Set(openings.map { $0.map { $0.row * size + $0.column } }).count == count)
+      for opening in openings {
+        let game = try Game(rules: try Rules(size: size, k: 5), moves: opening)
+        #expect(game.turn == .o && !game.isOver)
+      }
     }
   }
 

@@ -46,8 +46,12 @@ import Testing
     let (status, output, errors) = try Self.runBench(["--smoke"])
     #expect(status == 0, "the benchmark exited \(status):\n\(errors)")
     #expect(!errors.contains("tictactoe-bench:"), "the benchmark failed:\n\(errors)")
-    let lines = output.split(separator: "\n").map(String.init)
+    // The figures' table, then a blank line and the strength group's own table.
+    let tables = output.split(separator: "\n\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(tables.count == 2, "output was:\n\(output)")
+    let lines = (tables.first ?? "").split(separator: "\n").map(String.init)
     #expect(lines.first == "| Figure | Project | Baseline | Ratio |", "output was:\n\(output)")
+    Self.checkStrength(tables.last ?? "")
     let rows = lines.dropFirst(2)
     // AI (4 boards × 2), handshake (3), round trip (2), memory (1), idle CPU, wakeups and memory (7), first
     // frame (3), discovery (3), dead peers (3), round trips with junk connections (2), bot host under load (8),
@@ -77,6 +81,23 @@ import Testing
     ] {
       #expect(rows.contains { $0.contains(figure) }, "no row for \(figure):\n\(output)")
     }
+  }
+
+  /// The strength table of a smoke run: one pairing (our two levels, two games on 9×9), every cell filled.
+  private static func checkStrength(_ table: String) {
+    let lines = table.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasPrefix("| Pairing | Board | Time per move | Games |") == true, "table was:\n\(table)")
+    #expect(lines.count == 3, "table was:\n\(table)")
+    guard let row = lines.last else { return }
+    let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+    #expect(cells.count == 8, "row was: \(row)")
+    guard cells.count == 8 else { return }
+    #expect(cells[0].contains("threat search") && cells[0].contains("before"), "row was: \(row)")
+    #expect(cells[1] == "9×9" && cells[3] == "2", "row was: \(row)")
+    let results = cells[4].split(separator: "–").compactMap { Int($0) }
+    #expect(results.count == 3 && results.reduce(0, +) == 2, "row was: \(row)")
+    #expect(Double(cells[5]).map { (0...1).contains($0) } == true, "row was: \(row)")
+    #expect(cells[7].contains(" to "), "row was: \(row)")
   }
 
   /// Foundation and the ICU data it loads were over half of the game's resident memory: the game must not link

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""A Gomocup (Piskvork) brain around gomoku-terminal's local AI (PyPI gomoku-terminal 1.0.2, `gomoku.ai.GomokuAI`,
+not its LLM players), written for the strength benchmark: START, INFO, BOARD ... DONE, BEGIN, TURN, RESTART,
+ABOUT and END, lines ending in CR LF. The AI knows no time limit; its difficulty (easy, medium, hard) is the first
+argument."""
+import random
+import sys
+
+from gomoku.ai import GomokuAI
+from gomoku.board import Board
+
+difficulty = sys.argv[1] if len(sys.argv) > 1 else "hard"
+ai = GomokuAI(difficulty)
+random.seed(2026)
+size = 15
+stones = {}  # (x, y) -> 1 (the brain's) or 2 (the opponent's)
+
+
+def answer(text):
+    sys.stdout.write(text + "\r\n")
+    sys.stdout.flush()
+
+
+def think():
+    class Sized(Board):
+        SIZE = size
+
+    board = Sized()
+    mine = sum(1 for who in stones.values() if who == 1)
+    theirs = len(stones) - mine
+    # Black (Board.BLACK) moves first: the brain is black when the counts are equal.
+    colour = Board.BLACK if mine == theirs else Board.WHITE
+    other = Board.WHITE if colour == Board.BLACK else Board.BLACK
+    for (x, y), who in stones.items():
+        board.place_stone(y, x, colour if who == 1 else other)
+    if stones:
+        row, col = ai.get_move(board, colour)
+    else:
+        row, col = size // 2, size // 2
+    stones[(col, row)] = 1
+    answer(f"{col},{row}")
+
+
+reading_board = False
+for raw in sys.stdin:
+    words = raw.strip().replace(",", " ").split()
+    if not words:
+        continue
+    command = words[0].upper()
+    if reading_board:
+        if command == "DONE":
+            reading_board = False
+            think()
+        else:
+            x, y, who = (int(w) for w in words[:3])
+            stones[(x, y)] = who
+        continue
+    if command == "START":
+        size = int(words[1])
+        stones.clear()
+        answer("OK")
+    elif command == "RESTART":
+        stones.clear()
+        answer("OK")
+    elif command == "INFO":
+        pass
+    elif command == "BOARD":
+        stones.clear()
+        reading_board = True
+    elif command == "BEGIN":
+        think()
+    elif command == "TURN":
+        stones[(int(words[1]), int(words[2]))] = 2
+        think()
+    elif command == "ABOUT":
+        answer('name="gomoku-terminal GomokuAI (adapter)", version="1.0.2"')
+    elif command == "END":
+        break
+    else:
+        answer("UNKNOWN " + command)
