@@ -31,6 +31,16 @@ import Testing
       close(file)
     }
     try #require(socket >= 0 && file >= 0)
+    // Listening, as Sockets.listenOne's socket would be while a game starts (on 127.0.0.1, a port the kernel picks).
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    try #require(bound == 0 && listen(socket, 1) == 0)
     #expect(fcntl(socket, F_GETFD) & FD_CLOEXEC == 0 && fcntl(file, F_GETFD) & FD_CLOEXEC == 0)
     // The program ignores SIGPIPE (main.swift): END written to an engine that has exited must not end the tests.
     signal(SIGPIPE, SIG_IGN)
