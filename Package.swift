@@ -17,6 +17,7 @@ let package = Package(
     .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl"),
     .systemLibrary(name: "CDNSSD", path: "Sources/CDNSSD"),
     .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+    .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
     .systemLibrary(name: "CMiniUPnPc", path: "Sources/CMiniUPnPc"),
     .systemLibrary(name: "CNatPMP", path: "Sources/CNatPMP"),
     .target(name: "GameCore", swiftSettings: optimised),
@@ -41,7 +42,7 @@ let package = Package(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
-        "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup",
+        "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "CSpawn",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(

@@ -1,9 +1,11 @@
+import CSpawn
 import Glibc
 import UntrustedText
 
 /// An outside engine's process: started with posix_spawn (no shell) in a session of its own, its standard
-/// input, output and error on pipes of ours (non-blocking at our end); it inherits no other descriptor, as the
-/// program opens every one close-on-exec.
+/// input, output and error on pipes of ours (non-blocking at our end); it inherits no other descriptor: every one
+/// from 3 up is closed in the child, close-on-exec or not (a library's socket, a listening socket), and the pipes
+/// are made close-on-exec from the start (pipe2), so a spawn on another thread cannot inherit them either.
 /// Stopped with END, then SIGKILL to its group if it does not exit within half a second.
 final class EngineProcess {
   let pid: pid_t
@@ -31,12 +33,11 @@ final class EngineProcess {
     var pipes: [[Int32]] = []
     for _ in 0..<3 {
       var fds: [Int32] = [-1, -1]
-      guard pipe(&fds) == 0 else {
+      guard tictactoe_pipe_cloexec(&fds) == 0 else {
         let code = errno
         for pair in pipes { for fd in pair { close(fd) } }
         throw StartError(program: program, code: code)
       }
-      for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
       pipes.append(fds)
     }
     var actions = posix_spawn_file_actions_t()
@@ -45,6 +46,12 @@ final class EngineProcess {
     posix_spawn_file_actions_adddup2(&actions, pipes[0][0], 0)
     posix_spawn_file_actions_adddup2(&actions, pipes[1][1], 1)
     posix_spawn_file_actions_adddup2(&actions, pipes[2][1], 2)
+    // After the dup2s (actions run in order): nothing from 3 up reaches the engine.
+    let closing = tictactoe_spawn_closefrom(&actions, 3)
+    guard closing == 0 else {
+      for pair in pipes { for fd in pair { close(fd) } }
+      throw StartError(program: program, code: closing)
+    }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }

@@ -30,6 +30,8 @@ final class EngineSeat {
   /// A move was asked for before the engine said OK to START.
   private var moveWanted = false
   private var errorLines = 0
+  /// Reports judged from one read of the engine's output and not yet delivered (see `deliver`).
+  private var undelivered: [Report] = []
   var onReport: (Report) -> Void = { _ in }
 
   init(words: [String], loop: EventLoop, log: Log, terms: EngineConversation.Terms = .init()) {
@@ -47,6 +49,9 @@ final class EngineSeat {
   /// The engine is to move in `game`, just after the player's move (or on an empty board). The game its process
   /// plays goes on when `game` is that game and one move more; anything else is a new game, in a new process.
   func ask(_ game: Game) {
+    // A forfeit judged in the same read is still to be reported (after a move that came before it): nothing more
+    // is asked of this engine, and no new process is started for it.
+    if undelivered.contains(where: { if case .forfeit = $0 { true } else { false } }) { return }
     if var conversation, process != nil, conversation.game.history == game.history.dropLast(),
       let last = game.history.last
     {
@@ -126,19 +131,29 @@ final class EngineSeat {
       self.timer = nil
       let event = conversation.timedOut()
       self.conversation = conversation
-      self.handle(event)
+      self.deliver(self.handle(event).map { [$0] } ?? [])
     }
   }
 
+  /// Judges every line of one read before anything is reported: a report re-enters the seat (the front end asks
+  /// the next move at once when the player typed ahead), and a line the engine wrote before that TURN is not its
+  /// answer. A move written when none was asked for forfeits (`EngineConversation`).
   private func readOutput() {
+    var reports: [Report] = []
     for line in output.readLines() {
-      guard var conversation else { return }
+      guard var conversation else { break }
       let event = conversation.read(line)
       self.conversation = conversation
-      handle(event)
-      if self.process == nil { return }
+      if let report = handle(event) { reports.append(report) }
+      if self.process == nil { break }
     }
-    guard output.closed, var conversation, let process else { return }
+    if let report = readOutputEnd() { reports.append(report) }
+    deliver(reports)
+  }
+
+  /// When the engine's output has ended: the forfeit that says how.
+  private func readOutputEnd() -> Report? {
+    guard output.closed, var conversation, let process else { return nil }
     loop.unwatch(process.output)
     // Give a process that closed its output the moment it takes to exit, so its status can be told.
     var how = process.ended()
@@ -149,18 +164,41 @@ final class EngineSeat {
     }
     let event = conversation.ended(how ?? "it closed its output")
     self.conversation = conversation
-    handle(event)
+    return handle(event)
   }
 
+  /// Standard error goes to the log (the first `logLines` lines of a game); past
+  /// `EngineConversation.errorLineLimit` lines in a game the engine forfeits, and it is read no more.
   private func readErrors() {
+    var reports: [Report] = []
     for line in errors.readLines() {
       errorLines += 1
       if errorLines <= Self.logLines { log.write("engine \(name) stderr: \(PeerText(line))") }
+      guard var conversation else { break }
+      let event = conversation.wroteError()
+      self.conversation = conversation
+      if let report = handle(event) { reports.append(report) }
+      if process == nil { break }
     }
     if errors.closed, let process { loop.unwatch(process.errors) }
+    deliver(reports)
   }
 
-  private func handle(_ event: EngineConversation.Event) {
+  /// Reports in the order they were judged. A front end may let go of the seat on a forfeit, so it is kept alive
+  /// to the end of the loop.
+  private func deliver(_ reports: [Report]) {
+    guard !reports.isEmpty else { return }
+    withExtendedLifetime(self) {
+      undelivered = reports
+      while !undelivered.isEmpty {
+        let report = undelivered.removeFirst()
+        onReport(report)
+      }
+    }
+  }
+
+  /// Logs what the engine did, starts the clock or stops the process; returns what is to be reported.
+  private func handle(_ event: EngineConversation.Event) -> Report? {
     switch event {
     case .said(let text):
       if !text.isEmpty { log.write("engine \(name): \(text)") }
@@ -174,11 +212,12 @@ final class EngineSeat {
     case .moved(let position):
       if let timer { loop.cancel(timer) }
       timer = nil
-      onReport(.moved(position))
+      return .moved(position)
     case .forfeit(let fault):
       log.write("engine \(name) forfeits: \(fault.code): \(fault.reason)")
       stop()
-      onReport(.forfeit(fault))
+      return .forfeit(fault)
     }
+    return nil
   }
 }

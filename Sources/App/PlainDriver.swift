@@ -117,12 +117,17 @@ final class PlainDriver: LoopFrontEnd {
   }
 
   private func engineReported(_ report: EngineSeat.Report) {
-    guard waitingForEngine, !shutdown.isEnding else { return }
+    guard engine != nil, !shutdown.isEnding else { return }
     switch report {
     case .moved(let position):
+      guard waitingForEngine else { return }
       emit(session.engineMoved(position))
       if next() { return }
     case .forfeit(let fault):
+      // Whenever it comes while the game goes on, the player's turn included (an answer nobody asked for): the
+      // seat has stopped the engine already, and would not be asked again.
+      guard !session.isFinished else { return }
+      if !waitingForEngine { emit("\n") }  // the prompt for the player's move is showing
       // The game ends here, won by the player; it is recorded as such, and the player may play on.
       emit("the engine forfeits: \(fault.reason)\nresult: \(session.humanMark) wins by the engine's forfeit\n")
       if let recorder, case .engine(let name) = session.opponent {

@@ -118,23 +118,39 @@ public enum SettingsFile {
     return try parse(text, path: path)
   }
 
-  /// The engine the settings name, as words to run, once the file is checked again: a regular file (not a
-  /// link to one elsewhere), ours, that nobody else can change, in a directory of ours that nobody else can
-  /// write to. Nil when no engine is set, or the opponent is the computer unless `evenUnused` (the lobby, where
-  /// Options may choose it later); the error when the file fails a check.
+  /// The engine the settings name, as words to run, read again from the file and from the very bytes that were
+  /// checked: the path must be a regular file (not a link to one elsewhere), opened without following a link and
+  /// checked again on the descriptor (`FileExposure.read`: ours, that nobody else can change, in a directory of
+  /// ours that nobody else can write to), and the command is the one those bytes name, not the one parsed when
+  /// the program started (the file may have changed since). `settings` says only whether an engine is wanted:
+  /// nil when none is set, or the opponent is the computer unless `evenUnused` (the lobby, where Options may
+  /// choose it later); the error when the file fails a check or no longer loads.
   public static func engineToRun(_ settings: Settings, path: String, evenUnused: Bool = false) throws(FileError)
     -> [String]?
   {
-    guard settings.useEngine || evenUnused, let command = settings.engine else { return nil }
+    guard settings.useEngine || evenUnused, settings.engine != nil else { return nil }
     var info = stat()
     guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
       throw FileError(
         path: path, reason: "is not a regular file (a link?), so the engine it names is not run: replace it with a file"
       )
     }
-    if let (reason, fix) = FileExposure.problem(file: path) {
+    let data: [UInt8]
+    switch FileExposure.read(path) {
+    case .contents(let bytes): data = bytes
+    case .missing:
+      throw FileError(path: path, reason: "is gone, so the engine it named is not run: choose the engine again")
+    case .exposed(let reason, let fix):
       throw FileError(path: path, reason: "\(reason), so the engine it names is not run: run `\(fix)`")
+    case .unreadable(let reason):
+      throw FileError(
+        path: path, reason: "cannot be read (\(reason)), so the engine it names is not run: check the file")
     }
+    guard let text = String(validating: data, as: UTF8.self) else {
+      throw FileError(path: path, reason: "is not UTF-8 text, so the engine it names is not run: fix or delete it")
+    }
+    let checked = try parse(text, path: path)
+    guard let command = checked.engine else { return nil }
     switch EngineCommandLine.words(command) {
     case .success(let words): return words
     case .failure(let error): throw FileError(path: path, reason: "engine: \(error)")

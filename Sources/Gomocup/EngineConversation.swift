@@ -36,8 +36,10 @@ public struct EngineConversation: Sendable {
   /// The time past timeout_turn an engine is allowed before it is taken to hang: a process starting, a pipe, a
   /// busy machine (docs/ENGINES.md).
   public static let graceMilliseconds = 2_000
-  /// MESSAGE and DEBUG lines an engine may write while it thinks of one move; more is a flood.
+  /// MESSAGE, DEBUG, SUGGEST and empty lines an engine may write while it thinks of one move; more is a flood.
   public static let chatterLimit = 100
+  /// Lines an engine may write on its standard error in one game; more is a flood.
+  public static let errorLineLimit = 10_000
 
   private enum Phase: Sendable, Equatable {
     case starting, idle, thinking, over
@@ -47,6 +49,9 @@ public struct EngineConversation: Sendable {
   public private(set) var game: Game
   private var phase = Phase.starting
   private var chatter = 0
+  private var errorLines = 0
+  /// Whether the engine has been told the board (START then BEGIN, TURN or BOARD).
+  private var toldBoard = false
 
   public init(rules: Rules, terms: Terms = Terms()) {
     self.terms = terms
@@ -82,11 +87,22 @@ public struct EngineConversation: Sendable {
   public var isWaiting: Bool { phase == .starting || phase == .thinking }
 
   /// The engine is to move: BEGIN on an empty board, else TURN with the opponent's last move (which the game
-  /// has already played through `opponentMoved`).
+  /// has already played through `opponentMoved`). A process asked first about a game of more than one move is
+  /// told the whole board instead: BOARD, every stone in the order played (field 1 its own, 2 the opponent's),
+  /// DONE; so an engine started again mid-game never plays on a board that lacks stones.
   public mutating func askForMove() -> [String] {
     guard phase == .idle else { return [] }
     phase = .thinking
     chatter = 0
+    defer { toldBoard = true }
+    let history = game.history
+    if !toldBoard, history.count > 1 {
+      // The engine moves next, so its stones are those an even number of moves before the next one.
+      let stones = history.enumerated().map { index, position in
+        "\(ProtocolText.cell(position)),\((history.count - index) % 2 == 0 ? 1 : 2)"
+      }
+      return ["BOARD"] + stones + ["DONE"]
+    }
     guard let last = game.lastMove else { return ["BEGIN"] }
     return ["TURN \(ProtocolText.cell(last))"]
   }
@@ -104,8 +120,8 @@ public struct EngineConversation: Sendable {
     }
     let line = ProtocolText.trimmed(raw)
     let (keyword, rest) = ProtocolText.split(line)
-    if line.isEmpty { return .said("") }
-    if ["MESSAGE", "DEBUG", "SUGGEST"].contains(keyword) {
+    // An empty line is chatter too: a flood of them forfeits like a flood of MESSAGE lines.
+    if line.isEmpty || ["MESSAGE", "DEBUG", "SUGGEST"].contains(keyword) {
       chatter += 1
       guard chatter <= Self.chatterLimit else { return forfeit(.flooded(Self.chatterLimit)) }
       return .said(PeerText(String(line)))
@@ -132,6 +148,15 @@ public struct EngineConversation: Sendable {
     case .idle, .over:
       return forfeit(.unasked(PeerText(String(line))))
     }
+  }
+
+  /// One line on the engine's standard error (kept or counted by the shell): past `errorLineLimit` in a game,
+  /// the engine forfeits.
+  public mutating func wroteError() -> Event {
+    guard phase != .over else { return .said("") }
+    errorLines += 1
+    guard errorLines <= Self.errorLineLimit else { return forfeit(.floodedErrors(Self.errorLineLimit)) }
+    return .said("")
   }
 
   /// No answer within `answerMilliseconds`.

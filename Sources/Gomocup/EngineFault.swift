@@ -19,6 +19,8 @@ public enum EngineFault: Error, Sendable, Equatable, CustomStringConvertible {
   case refused(PeerText)
   /// More MESSAGE or DEBUG lines than one move allows.
   case flooded(Int)
+  /// More lines on its standard error in one game than the bound.
+  case floodedErrors(Int)
 
   /// A stable name for the fault, for records and tests.
   public var code: String {
@@ -29,7 +31,7 @@ public enum EngineFault: Error, Sendable, Equatable, CustomStringConvertible {
     case .garbage: "engine.garbage"
     case .unasked: "engine.unasked"
     case .refused: "engine.refused"
-    case .flooded: "engine.flooded"
+    case .flooded, .floodedErrors: "engine.flooded"
     }
   }
 
@@ -48,6 +50,7 @@ public enum EngineFault: Error, Sendable, Equatable, CustomStringConvertible {
     case .unasked(let text): "the engine wrote \"\(text)\" when no answer was asked for"
     case .refused(let text): "the engine refused: \"\(text)\""
     case .flooded(let limit): "the engine wrote more than \(limit) message lines for one move"
+    case .floodedErrors(let limit): "the engine wrote more than \(limit) lines on its standard error in one game"
     }
   }
 

@@ -46,4 +46,26 @@ import Testing
     #expect(throws: FileError.self) { try SettingsFile.engineToRun(settings, path: path) }
     chmod(directory, 0o700)
   }
+
+  @Test("the engine run is the one the checked bytes name now, not the one parsed when the program started")
+  func engineFromTheCheckedBytes() throws {
+    let directory = try TestDirectory.make("engine-bytes")
+    chmod(directory, 0o700)
+    let path = directory + "/settings.conf"
+    var started = Settings()
+    started.engine = "python3 /opt/b.py"
+    started.useEngine = true
+    // The file was changed after the settings were parsed: what runs is what the file says now.
+    var now = started
+    now.engine = "python3 /opt/other.py"
+    try SettingsFile.render(now).write(toFile: path, atomically: false, encoding: .utf8)
+    chmod(path, 0o600)
+    #expect(try SettingsFile.engineToRun(started, path: path) == ["python3", "/opt/other.py"])
+    // The engine taken out of the file since: nothing runs.
+    try SettingsFile.render(Settings()).write(toFile: path, atomically: false, encoding: .utf8)
+    #expect(try SettingsFile.engineToRun(started, path: path) == nil)
+    // Gone: refused, saying so.
+    unlink(path)
+    #expect(throws: FileError.self) { try SettingsFile.engineToRun(started, path: path) }
+  }
 }

@@ -12,7 +12,9 @@ import Testing
     import os, sys, time
     # A small Gomocup brain written from the protocol text: it plays the first empty cell, row by row from the top
     # left. Its first argument makes it misbehave at its first move: crash, hang, occupied, offboard, garbage,
-    # flood, longline; "fds" writes its open descriptors to stderr, "tty" tries to write on the terminal.
+    # flood, longline, blank (endless empty lines), errflood (endless lines on stderr), twice (two moves in one
+    # write), junk (its move and a line of junk in one write); "fds" writes its open descriptors to stderr, "tty"
+    # tries to write on the terminal.
     mode = sys.argv[1] if len(sys.argv) > 1 else "good"
     size = (0, 0)
     stones = set()
@@ -34,6 +36,22 @@ import Testing
         if mode == "flood":
             while True:
                 out("MESSAGE la la la")
+        if mode == "blank":
+            while True:
+                sys.stdout.write("\r\n" * 64)
+                sys.stdout.flush()
+        if mode == "errflood":
+            while True:
+                sys.stderr.write("noise\n" * 64)
+                sys.stderr.flush()
+        if mode == "twice":
+            stones.update({(0, 0), (1, 0)})
+            sys.stdout.write("0,0\r\n1,0\r\n")
+            return sys.stdout.flush()
+        if mode == "junk":
+            stones.add((0, 0))
+            sys.stdout.write("0,0\r\njunk\r\n")
+            return sys.stdout.flush()
         if mode == "longline":
             while True:
                 sys.stdout.write("7" * 65536)
@@ -142,6 +160,8 @@ import Testing
       ("garbage", #"the engine wrote "\x1B[2Jhello there", which is not an answer"#),
       ("flood", "the engine wrote more than 100 message lines for one move"),
       ("longline", #"the engine wrote "7777"#),
+      ("blank", "the engine wrote more than 100 message lines for one move"),
+      ("errflood", "the engine wrote more than 10000 lines on its standard error in one game"),
     ])
   func hostile(mode: String, cause: String) throws {
     let environment = try Binary.sandbox().environment
@@ -165,6 +185,45 @@ import Testing
     #expect(games.stdout.contains("brain.py (engine)") && games.stdout.contains("won by the engine's forfeit"))
     // A hang is waited for timeout_turn (5 s) and the grace (2 s), no longer.
     if mode == "hang" { #expect(Date().timeIntervalSince(started) < 20) }
+  }
+
+  @Test("typed ahead: a second move written with the first is an answer nobody asked for, not the next TURN's")
+  func typedAheadUnaskedMove() throws {
+    let environment = try Binary.sandbox().environment
+    let result = try Self.play("twice", after: ["yes", "f1", "quit"], environment: environment)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("engine plays a9"))
+    // 1,0 was written before the TURN for b5 was sent: it is no answer to it.
+    #expect(!result.stdout.contains("engine plays b9"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains(#"the engine forfeits: the engine wrote "1,0" when no answer was asked for"#),
+      "\(result.stdout)")
+    #expect(result.stdout.contains("You play X against the computer"))
+    #expect(try Self.records(environment).first?.result == .won(.x, .forfeit))
+  }
+
+  @Test("a forfeit while the player is to move ends the game; no engine is started again without the board")
+  func forfeitOnThePlayersTurn() throws {
+    let environment = try Binary.sandbox().environment
+    let logs = try #require(environment["XDG_STATE_HOME"]) + "/tictactoe"
+    // a5 alone; b5 only once the engine's forfeit is in the log (waited for 10 s at most), so that it comes
+    // while the player is to move.
+    let script = """
+      { printf 'a5\n'
+        for i in $(seq 200); do grep -qs 'forfeits' "$2"/*.log && break; sleep 0.05; done
+        printf 'b5\nyes\nf1\nquit\n'; } | "$0" play --ui plain --size 9 --first me --engine "$1"
+      """
+    let result = try ChildProcess.run(
+      "bash", ["-c", script, Binary.path, Self.engine("junk"), logs], environment: environment, timeout: 60)
+    #expect(result.status == 0, "\(result.output)")
+    #expect(result.output.contains("engine plays a9"))
+    #expect(
+      result.output.contains(#"the engine forfeits: the engine wrote "junk" when no answer was asked for"#),
+      "\(result.output)")
+    #expect(result.output.contains("You play X against the computer"))
+    let log = try Self.log(environment)
+    #expect(log.components(separatedBy: "started as process").count == 2, "\(log)")
+    #expect(try Self.records(environment).first?.result == .won(.x, .forfeit))
   }
 
   @Test("while a hanging engine is waited for, with the input at its end, the game takes no CPU")

@@ -97,6 +97,47 @@ struct EngineConversationTests {
     #expect(Self.fault(flood.read("MESSAGE la"))?.code == "engine.flooded")
   }
 
+  @Test("blank lines are chatter: more than the bound for one move forfeits as a flood, before a move and after")
+  func blankFlood() throws {
+    var thinking = Self.ready(try Self.rules())
+    _ = thinking.askForMove()
+    for _ in 0..<EngineConversation.chatterLimit { #expect(Self.fault(thinking.read("\r")) == nil) }
+    #expect(Self.fault(thinking.read(""))?.code == "engine.flooded")
+    // Blank lines while the player thinks count the same (the count starts again at each move asked).
+    var idle = Self.ready(try Self.rules())
+    _ = idle.askForMove()
+    _ = idle.read("7,7")
+    for _ in 0..<EngineConversation.chatterLimit { #expect(Self.fault(idle.read("  ")) == nil) }
+    #expect(Self.fault(idle.read(""))?.code == "engine.flooded")
+  }
+
+  @Test("more lines on standard error in one game than the bound forfeit, whatever the phase; none once it is over")
+  func errorFlood() throws {
+    var conversation = EngineConversation(rules: try Self.rules())
+    for _ in 0..<EngineConversation.errorLineLimit { #expect(Self.fault(conversation.wroteError()) == nil) }
+    let fault = try #require(Self.fault(conversation.wroteError()))
+    #expect(fault.code == "engine.flooded" && fault.reason.contains("standard error"))
+    #expect(Self.fault(conversation.wroteError()) == nil)
+  }
+
+  @Test("a process first asked about a game of two moves or more is told the board: BOARD, the stones, DONE")
+  func boardForAGameUnderWay() throws {
+    var conversation = EngineConversation(rules: try Self.rules(9, 9))
+    // X (the player) a9 = 0,0; O b9 = 1,0; X c9 = 2,0: the engine plays O, to move.
+    for column in 0..<3 { try conversation.opponentMoved(Position(row: 0, column: column)) }
+    #expect(conversation.read("OK") == .ready)
+    #expect(conversation.askForMove() == ["BOARD", "0,0,2", "1,0,1", "2,0,2", "DONE"])
+    #expect(conversation.read("3,0") == .moved(Position(row: 0, column: 3)))
+    // From then on, each move is a TURN.
+    try conversation.opponentMoved(Position(row: 1, column: 0))
+    #expect(conversation.askForMove() == ["TURN 0,1"])
+    // One move only (the player's first): TURN, as in any game.
+    var first = EngineConversation(rules: try Self.rules(9, 9))
+    try first.opponentMoved(Position(row: 4, column: 4))
+    #expect(first.read("OK") == .ready)
+    #expect(first.askForMove() == ["TURN 4,4"])
+  }
+
   @Test("no answer in time and a dead engine forfeit; the reasons say what happened")
   func timeAndDeath() throws {
     var slow = Self.ready(try Self.rules())
