@@ -122,8 +122,10 @@ extension MatchRole {
         let seconds = Int(MatchCore.handshakeTimeout)
         commands += fail(id, .network(.handshakeTimedOut(seconds: seconds)), now: now)
       case .greeting where late:
-        commands.append(.log("\(connection.peer) did not say hello within \(Int(helloTimeout)) s"))
-        commands += fail(id, .network(.handshakeTimedOut(seconds: Int(helloTimeout))), now: now)
+        // 60 s after TLS, or longer for a joiner whose player said it was deciding (`PendingHandshakes`).
+        let seconds = Int(((connection.deadline ?? now) - (connection.securedAt ?? now - helloTimeout)).rounded())
+        commands.append(.log("\(connection.peer) did not say hello within \(seconds) s"))
+        commands += fail(id, .network(.handshakeTimedOut(seconds: seconds)), now: now)
       case .greeting, .asking, .playing:
         commands += act(on: id, now: now) { $0.tick(now: now) }
       case .connecting, .handshaking, .awaitingResume, .closed: break
