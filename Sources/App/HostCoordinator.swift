@@ -26,7 +26,7 @@ struct HostCoordinator: MatchRole {
   /// Pending connections dropped at the cap, logged as one source: a flood cannot fill the log.
   private var drops = PerAddressLog()
   /// Connections from each address before hello, logged a few times a minute per address.
-  private var arrivals = PerAddressLog(burst: 6, perMinute: 6)
+  private var arrivals = PerAddressLog(burst: 2, perMinute: 2)
 
   /// What each source address may do (`SourceLimits`: the deny list, connections, new keys); nil: no limits.
   var limits: SourceLimits? {
