@@ -38,9 +38,12 @@ import Testing
       attacker.stop()
       unlink(report + ".err")
     }
-    // The flood is on once the host makes room at its cap (the abuser's connections are all in TLS by then).
+    // The flood is on once the host makes room at its cap and the abuser has had connections dropped (it
+    // reports "connections N dropped M" every second) and opened them again.
     let flooding = waitUntil(timeout: 20) {
-      ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("dropping the oldest")
+      let said = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+      let dropped = said.split(separator: "\n").last?.split(separator: " ").last.flatMap { Int($0) } ?? 0
+      return dropped > 0 && ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("dropping the oldest")
     }
     #expect(flooding, "the flood never reached the host's cap")
     let joinerHome = try Binary.sandbox()
