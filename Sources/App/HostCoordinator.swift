@@ -25,8 +25,7 @@ struct HostCoordinator: MatchRole {
   private var refusals = PerAddressLog()
   /// Pending connections dropped at the cap, logged as one source: a flood cannot fill the log.
   private var drops = PerAddressLog()
-  /// Connections from each address before hello, logged a few times a minute per address.
-  private var arrivals = PerAddressLog(burst: 2, perMinute: 2)
+
 
   /// What each source address may do (`SourceLimits`: the deny list, connections, new keys); nil: no limits.
   var limits: SourceLimits? {
@@ -84,7 +83,7 @@ struct HostCoordinator: MatchRole {
     }
     let limited = core.connections.limits != nil
     core.connections[id]?.counted = limited
-    if let line = arrivals.line("connection from \(peer)", about: peer, now: now) { commands.append(.log(line)) }
+    commands += core.log("connection from \(peer)", about: id, now: now)
     core.connections.sweep()
     return (id, commands)
   }
@@ -94,7 +93,7 @@ struct HostCoordinator: MatchRole {
     core.connections[id]?.facts = facts
     let key = facts.certificate?.fingerprint
     let line = "secured \(connection.peer): \(facts.protocolVersion) \(facts.cipher), peer \(key?.description ?? "?")"
-    let log = arrivals.line(line, about: connection.peer, now: now).map { [MatchCommand.log($0)] } ?? []
+    let log = core.log(line, about: id, now: now)
     if let game = core.active, game != id, core.connections[game]?.session?.keepsGameOnDrop == true, let key,
       key == gamePeerKey
     {
