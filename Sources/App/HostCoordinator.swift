@@ -26,7 +26,6 @@ struct HostCoordinator: MatchRole {
   /// Pending connections dropped at the cap, logged as one source: a flood cannot fill the log.
   private var drops = PerAddressLog()
 
-
   /// What each source address may do (`SourceLimits`: the deny list, connections, new keys); nil: no limits.
   var limits: SourceLimits? {
     get { core.connections.limits }
