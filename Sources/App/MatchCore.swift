@@ -24,15 +24,24 @@ struct MatchCore {
   var finished: MatchEnd?
   /// Where finished games are recorded (nil: not recorded).
   var records: MatchRecords?
-  /// Lines about connections never let in (arrived, secured, closed): a few a minute per address, so a flood
-  /// of connections cannot fill the log.
-  var strangers = PerAddressLog(burst: 8, perMinute: 4)
+  /// Lines about connections never let in (arrived, secured, closed): a few a minute per address and 5 a second
+  /// from all addresses, so a flood of connections from many addresses cannot fill the log.
+  var strangers = PerAddressLog(burst: 6, perMinute: 3)
+  var strangersInAll = TokenBuckets<Int>(rate: 5, burst: 50)
+  /// Lines held back by `strangersInAll` since the last one written.
+  var strangersHeldBack = 0
 
   /// `line` about the connection `id`: as it is once it was let in or is the game's, else a few a minute per
   /// address (none when held back).
   mutating func log(_ line: String, about id: ConnectionID, now: Double) -> [MatchCommand] {
     guard let connection = connections[id], !connection.admitted, id != active else { return [.log(line)] }
-    return strangers.line(line, about: connection.peer, now: now).map { [.log($0)] } ?? []
+    guard let line = strangers.line(line, about: connection.peer, now: now) else { return [] }
+    guard strangersInAll.take(0, now: now) else {
+      strangersHeldBack += 1
+      return []
+    }
+    defer { strangersHeldBack = 0 }
+    return [.log(strangersHeldBack > 0 ? "\(line) (and \(strangersHeldBack) lines about others not logged)" : line)]
   }
 
   /// The connection whose game this is (host: the joiner it let in or is asking about).
