@@ -4,6 +4,10 @@ import Transport
 final class BotLink {
   let connection: PeerConnection
   let acceptedAt: Double
+  /// When TLS was done, and when the joiner last said that its player is deciding about the bot's key
+  /// (PROTOCOL.md rule 13): what `PendingHandshakes` sets the time to say hello by.
+  var securedAt: Double?
+  var decidingAt: Double?
   var seat: BotSeat?
   var admission: BotAdmission?
   /// Where the link is in `BotConnections.order`.
@@ -31,8 +35,12 @@ struct BotConnections {
   var all: Dictionary<Int32, BotLink>.Values { links.values }
   subscript(fd: Int32) -> BotLink? { links[fd] }
 
-  /// When the oldest pending connection was accepted.
-  var oldestPending: Double? { pending.first.flatMap { links[$0]?.acceptedAt } }
+  /// The pending connection that makes room first: the oldest whose joiner does not say its player is deciding,
+  /// else the oldest.
+  var droppable: Int32? { pending.first { links[$0]?.decidingAt == nil } ?? pending.first }
+
+  /// When the pending connection that makes room first was accepted.
+  var oldestPending: Double? { droppable.flatMap { links[$0]?.acceptedAt } }
 
   mutating func add(_ link: BotLink) {
     link.slot = order.count

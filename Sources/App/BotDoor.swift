@@ -18,7 +18,7 @@ final class BotDoor {
   private(set) var port: UInt16 = 0
   /// What one address and one key may do: connections here, new keys and games for the bot to ask.
   var limits: SourceLimits
-  private var pendingLimit = PendingHandshakes()
+  private var pendingLimit = PendingHandshakes.bot
   private var refusals = PerAddressLog()
   /// Accepting stops until then after the process ran out of descriptors.
   private var pausedUntil = 0.0

@@ -9,9 +9,10 @@ import Transport
 /// nobody is there to be asked: a new joiner is let in only with `--accept-new`, otherwise refused with
 /// `RefusalReason.untrusted` and told how to get in. Every game that ends is one line in the log.
 final class BotHost: LoopFrontEnd {
-  /// Seconds a joiner has to finish the TLS handshake and say hello (as sshd's LoginGraceTime): until then it
-  /// counts among the pending connections, whose number is capped.
-  static let handshakeTimeout = 10.0
+  /// The pending connections' cap and the time a joiner has to finish the TLS handshake and say hello (as
+  /// sshd's LoginGraceTime: 10 s, longer for a joiner whose player is deciding): until then it counts among the
+  /// pending connections. The same policy as an ordinary host's (`HostCoordinator.pending`).
+  static let pending = PendingHandshakes.bot
   /// A joiner that leaves more than this queued (it does not read) is cut off: its outbox would grow the bot.
   static let outboxLimit = 256 * 1024
   /// How often heartbeats, silences and handshake deadlines are checked, instead of computing the nearest
@@ -70,6 +71,8 @@ final class BotHost: LoopFrontEnd {
   /// Connections in TLS that had something to read or write, in the order they did: their handshakes advance
   /// once the round's games are served (`advanceHandshakes`).
   private var handshakesWaiting: [Int32] = []
+  /// Pending connections dropped at the cap, logged as one source: a flood cannot fill the log.
+  private var drops = PerAddressLog()
   private var waitingForHandshake: Set<Int32> = []
   var port: UInt16 { door.port }
   /// Games played to their end (a line, a draw or a resignation).
@@ -167,10 +170,11 @@ final class BotHost: LoopFrontEnd {
           on: listener, pending: links.pending.count, oldest: links.oldestPending, now: now,
           tries: BotHost.acceptsPerRound)
       else { return }
-      if entry.dropOldest, let oldest = links.pending.first, let link = links[oldest] {
-        log.write(
+      if entry.dropOldest, let oldest = links.droppable, let link = links[oldest] {
+        let line =
           "\(links.pending.count) connections are setting up TLS or have not said hello: dropping the oldest, \(link.connection.peerAddress)"
-        )
+        // One line per drop filled the log under a flood: a few, then one a minute with the count held back.
+        if let line = drops.line(line, about: "0.0.0.0", now: now) { log.write(line) }
         close(link, gracefully: false)
       }
       // Answers go out at once: without this, a second small message (a rematch acceptance, then the bot's
@@ -240,6 +244,7 @@ final class BotHost: LoopFrontEnd {
       case .secured:
         secured(link, now: now)
       case .message(let message):
+        if case .deciding = message, !link.saidHello { deciding(link, now: now) }
         if let reaction = link.seat?.receive(message, now: now) { react(link, reaction) }
       case .malformed(let error):
         if let reaction = link.seat?.receiveMalformed(error, now: now) { react(link, reaction) }
@@ -249,7 +254,17 @@ final class BotHost: LoopFrontEnd {
     }
   }
 
+  /// Before hello the joiner says its player is deciding about the bot's key: it is given longer to say hello
+  /// (`PendingHandshakes.helloDeadline`), and the bot's heartbeats keep its side of the silence limit.
+  private func deciding(_ link: BotLink, now: Double) {
+    if link.decidingAt == nil {
+      log.write("\(link.connection.peerAddress): its player is deciding about the bot's key; waiting for its hello")
+    }
+    link.decidingAt = now
+  }
+
   private func secured(_ link: BotLink, now: Double) {
+    link.securedAt = now
     var admission = BotAdmission.decide(link.connection.tls.trustDecision, botName: profile.name)
     let peer = link.connection.peerAddress
     if case .letIn(remember: true) = admission, let refusal = door.limits.newKey(from: peer, now: now) {
@@ -334,10 +349,16 @@ final class BotHost: LoopFrontEnd {
   private func sweep(now: Double) {
     for link in links.nextSlice(of: BotHost.sweepSlices) where !link.connection.isClosed {
       if !link.saidHello {
-        if now - link.acceptedAt >= BotHost.handshakeTimeout {
+        let deadline = BotHost.pending.helloDeadline(
+          accepted: link.acceptedAt, secured: link.securedAt, deciding: link.decidingAt)
+        if now >= deadline {
           let missing = link.connection.isSecured ? "hello" : "TLS handshake"
-          log.write("\(link.connection.peerAddress): no \(missing) within \(Int(BotHost.handshakeTimeout)) s")
+          let seconds = Int((deadline - link.acceptedAt).rounded())
+          log.write("\(link.connection.peerAddress): no \(missing) within \(seconds) s")
           close(link, gracefully: false)
+        } else if link.decidingAt != nil, let reaction = link.seat?.tick(now: now), !reaction.isEmpty {
+          react(link, reaction)  // heartbeats while its player decides
+          watch(link)
         }
       } else if let reaction = link.seat?.tick(now: now), !reaction.isEmpty {
         react(link, reaction)

@@ -8,9 +8,11 @@ import WireProtocol
 /// others are turned away as busy; the kept game's key may take the game over after a drop; a host that
 /// keeps hosting waits for the next opponent when a match ends. Pure (see `MatchRole`).
 struct HostCoordinator: MatchRole {
-  /// Connections not yet past hello beyond this many make room by closing the oldest (a joiner whose key the
-  /// player is being asked about, or the kept game's key, is never among them).
-  static let maximumPending = 32
+  /// Connections not yet past hello (a joiner whose key the player is being asked about, or the kept game's key,
+  /// is never among them): at most `pending.cap` at once, the oldest making room once it waited
+  /// `pending.patience`; the time each has to say hello. The bot's door decides by the same policy.
+  static let pending = PendingHandshakes.host
+  static let maximumPending = pending.cap
 
   var core: MatchCore
   /// After an opponent leaves wait for the next one instead of ending, until the player quits.
@@ -21,6 +23,8 @@ struct HostCoordinator: MatchRole {
   private var gamePeerKey: Fingerprint?
   /// Refusals logged per address: a client refused in a loop cannot fill the log.
   private var refusals = PerAddressLog()
+  /// Pending connections dropped at the cap, logged as one source: a flood cannot fill the log.
+  private var drops = PerAddressLog()
 
   /// What each source address may do (`SourceLimits`: the deny list, connections, new keys); nil: no limits.
   var limits: SourceLimits? {
@@ -36,17 +40,39 @@ struct HostCoordinator: MatchRole {
   var ownDeadline: Double? { nil }
   mutating func due(now: Double) -> [MatchCommand] { [] }
 
-  /// A joiner connected from `peer`. At the cap the oldest pending connection makes room: a flood of silent
-  /// connections only churns itself, and a real joiner (whose handshake takes milliseconds) gets in.
+  /// Whether the shell may accept the next waiting connection at `now` (`PendingHandshakes`): below the cap,
+  /// or once the pending connection that would make room has waited its patience. Until then joiners wait in
+  /// the listen queue, and every pending connection has its moment to finish TLS.
+  func mayAccept(now: Double) -> Bool {
+    let (pending, makesRoom) = core.connections.pendingSince(HostCoordinator.pending)
+    return pending < HostCoordinator.pending.cap || (makesRoom.map { $0 < now } ?? false)
+  }
+
+  /// When a wait at the cap ends (nil: no wait).
+  var acceptReopens: Double? {
+    let (pending, makesRoom) = core.connections.pendingSince(HostCoordinator.pending)
+    return pending < HostCoordinator.pending.cap ? nil : makesRoom
+  }
+
+  /// Something arrived on `id` (the start of TLS, perhaps): it is not a silent connection.
+  mutating func heard(_ id: ConnectionID) {
+    if core.connections[id]?.quiet == true { core.connections[id]?.quiet = false }
+  }
+
+  /// A joiner connected from `peer`. At the cap the oldest pending connection makes room (the shell accepts at
+  /// the cap only once it has waited `PendingHandshakes.patience`): a flood of silent connections only churns
+  /// itself, and a real joiner (whose handshake takes milliseconds) gets in.
   mutating func accepted(peer: String, now: Double) -> (ConnectionID, [MatchCommand]) {
     var commands: [MatchCommand] = []
-    if let (count, oldest) = core.connections.toDrop(atLimit: HostCoordinator.maximumPending) {
+    if let (count, oldest) = core.connections.toDrop(atLimit: HostCoordinator.maximumPending, now: now) {
       let dropped = core.peer(oldest)
-      commands.append(
-        .log("\(count) connections are already setting up TLS or waiting for hello: dropping the oldest, \(dropped)"))
+      let line = "\(count) connections are already setting up TLS or waiting for hello: dropping the oldest, \(dropped)"
+      // One line per drop was 7,664 lines under a flood: a few, then one a minute with the count held back.
+      if let line = drops.line(line, about: "0.0.0.0", now: now) { commands.append(.log(line)) }
       commands += core.connections.close(oldest, graceful: false)
     }
     let id = core.connections.open(peer, .handshaking, deadline: now + MatchCore.handshakeTimeout)
+    core.connections[id]?.acceptedAt = now
     if let refusal = core.connections.limits?.connected(peer, now: now) {
       // Closed before TLS: a denied or flooding address costs an accept and a close.
       if let line = refusals.line("refused a connection from \(peer): \(refusal)", about: peer, now: now) {
@@ -56,7 +82,7 @@ struct HostCoordinator: MatchRole {
     }
     let limited = core.connections.limits != nil
     core.connections[id]?.counted = limited
-    commands.append(.log("connection from \(peer)"))
+    commands += core.log("connection from \(peer)", about: id, now: now)
     core.connections.sweep()
     return (id, commands)
   }
@@ -65,17 +91,17 @@ struct HostCoordinator: MatchRole {
     guard let connection = core.connections[id], !connection.isClosed else { return [] }
     core.connections[id]?.facts = facts
     let key = facts.certificate?.fingerprint
-    let log = MatchCommand.log(
-      "secured \(connection.peer): \(facts.protocolVersion) \(facts.cipher), peer \(key?.description ?? "?")")
+    let line = "secured \(connection.peer): \(facts.protocolVersion) \(facts.cipher), peer \(key?.description ?? "?")"
+    let log = core.log(line, about: id, now: now)
     if let game = core.active, game != id, core.connections[game]?.session?.keepsGameOnDrop == true, let key,
       key == gamePeerKey
     {
       // The opponent's key while its game is kept: wait for its first message (resume, or a new hello).
       core.connections[id]?.phase = .awaitingResume
       core.connections[id]?.deadline = now + MatchCore.handshakeTimeout
-      return [log]
+      return log
     }
-    return [log] + greet(id, now: now)
+    return log + greet(id, now: now)
   }
 
   /// Starts a session on `id` and says hello; the joiner has `helloTimeout` to answer.
@@ -85,13 +111,30 @@ struct HostCoordinator: MatchRole {
     session.keptHostPlaysX = keptHostPlaysX
     core.connections[id]?.session = session
     core.connections[id]?.phase = .greeting
-    core.connections[id]?.deadline = now + helloTimeout
+    core.connections[id]?.securedAt = now
+    let deadline = helloDeadline(id)
+    core.connections[id]?.deadline = deadline
     return act(on: id, now: now) { $0.start(now: now) }
   }
 
+  /// When the joiner on `id` must have said hello (`PendingHandshakes.helloDeadline`).
+  private func helloDeadline(_ id: ConnectionID) -> Double? {
+    guard let connection = core.connections[id] else { return nil }
+    return HostCoordinator.pending.helloDeadline(
+      accepted: connection.acceptedAt, secured: connection.securedAt, deciding: connection.decidingAt)
+  }
+
   /// The first message on a connection from the kept game's key. A resume request takes the game over
-  /// (dropping the old connection if it still looked alive); anything else is a new hello.
+  /// (dropping the old connection if it still looked alive); anything else is a new hello. Before hello, a
+  /// joiner saying that its player is deciding about our key is given longer to say it (PROTOCOL.md rule 13).
   mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand] {
+    if case .deciding = message, core.connections[id]?.phase == .greeting {
+      let first = core.connections[id]?.decidingAt == nil
+      core.connections[id]?.decidingAt = now
+      let deadline = helloDeadline(id)
+      core.connections[id]?.deadline = deadline
+      return first ? [.log("\(core.peer(id)): its player is deciding about our key; waiting for its hello")] : []
+    }
     guard core.connections[id]?.phase == .awaitingResume else { return [] }
     guard case .resume = message, let old = core.active, core.connections[old]?.session?.keepsGameOnDrop == true
     else {

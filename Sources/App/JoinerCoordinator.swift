@@ -17,6 +17,8 @@ struct JoinerCoordinator: MatchRole {
   var inviteKey: Fingerprint?
   /// The key of the host the game is played with: a reconnection must present the same.
   private var gamePeerKey: Fingerprint?
+  /// While the player is asked about the host's key: when the host is told again that the player is deciding.
+  private var decidingAgainAt: Double?
 
   init(name: String, rules: Rules, gracePeriod: Double, environment: MatchEnvironment) {
     core = MatchCore(
@@ -31,7 +33,10 @@ struct JoinerCoordinator: MatchRole {
   var connectingEndpoint: Endpoint? { route.hostAddress ?? route.endpoint }
   /// A host name to look up again before reconnecting; then `resolved` is called.
   var nameToResolve: Endpoint? { route.nameToResolve }
-  var ownDeadline: Double? { core.finished == nil ? route.reconnectAt : nil }
+  var ownDeadline: Double? {
+    guard core.finished == nil else { return nil }
+    return [route.reconnectAt, core.question == nil ? nil : decidingAgainAt].compactMap { $0 }.min()
+  }
 
   // MARK: - Reaching the host
 
@@ -88,7 +93,7 @@ struct JoinerCoordinator: MatchRole {
     let verdict = MatchTrust.joinerSecured(facts, boundAddress: boundAddress, known: core.environment.knownPeers())
     let (said, asked) = core.carry(verdict, on: id)
     commands += said
-    if asked { return commands }
+    if asked { return commands + deciding(id, now: now) }
     let remember = MatchTrust.joinerRemembers(
       facts, inviteKey: inviteKey, boundAddress: boundAddress, known: core.environment.knownPeers)
     return commands + remember + begin(id, now: now)
@@ -100,6 +105,13 @@ struct JoinerCoordinator: MatchRole {
     core.connections[id]?.phase = .playing
     route.reached(connection.remote)  // not before: an address that answered TCP but not as the host is not it
     return act(on: id, now: now) { $0.start(now: now) }
+  }
+
+  /// The player is being asked about the host's key: the host is told so (PROTOCOL.md rule 13), and again every
+  /// `PendingHandshakes.decidingInterval` until the player answers, so neither side's deadline races a person.
+  private mutating func deciding(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+    decidingAgainAt = now + PendingHandshakes.decidingInterval
+    return act(on: id, now: now) { $0.playerDeciding(now: now) }
   }
 
   mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand] { [] }
@@ -126,6 +138,7 @@ struct JoinerCoordinator: MatchRole {
   mutating func answer(accept: Bool, now: Double) -> [MatchCommand] {
     guard let question = core.question, let id = core.active else { return [] }
     core.question = nil
+    decidingAgainAt = nil
     defer { core.connections.sweep() }
     if accept {
       let name = question.certificateName.unsanitised
@@ -139,6 +152,12 @@ struct JoinerCoordinator: MatchRole {
   // MARK: - Reaching the host again
 
   mutating func due(now: Double) -> [MatchCommand] {
+    if let at = decidingAgainAt, now >= at {
+      if core.question != nil, core.finished == nil, let id = core.active, core.connections[id]?.phase == .asking {
+        return deciding(id, now: now)
+      }
+      decidingAgainAt = nil
+    }
     guard let at = route.reconnectAt, now >= at, core.connections.waitingGame != nil, core.finished == nil else {
       return []
     }

@@ -10,7 +10,7 @@ import Synchronization
 /// own copy (`SharedKnownPeers`) and does not use this one.
 enum KnownPeersSnapshot {
   /// What identifies one version of a file.
-  private struct Stamp: Equatable, Sendable {
+  struct Stamp: Equatable, Sendable {
     let device: UInt
     let inode: UInt
     let size: Int
@@ -39,6 +39,9 @@ enum KnownPeersSnapshot {
   private static let readsByPath = Mutex<[String: Int]>([:])
 
   static func reads(of path: String) -> Int { readsByPath.withLock { $0[path] ?? 0 } }
+
+  /// Which version of the file at `path` is there now (nil: none), for what was made from its peers.
+  static func stamp(of path: String) -> Stamp? { Stamp(path) }
 
   /// The peers in the file at `path`: the kept ones while the file is the one they were read from, else read.
   static func load(_ path: String) throws(KnownPeersError) -> KnownPeers {

@@ -63,6 +63,13 @@ struct MatchConnection {
   var remote: Endpoint?
   /// Host: counted against its source address's limits until it closes.
   var counted = false
+  /// Host: when the connection was accepted and secured, and when its joiner last said that its player is
+  /// deciding about our key (PROTOCOL.md rule 13): what `PendingHandshakes` sets the time to say hello by.
+  var acceptedAt = 0.0
+  /// Host: nothing has arrived on it yet (not even the start of TLS), so it may make room sooner.
+  var quiet = true
+  var securedAt: Double?
+  var decidingAt: Double?
   /// Let in (host) or taken up for a resumed game: stays true once the connection closes, so its end is told
   /// with the peer's words.
   var admitted = false

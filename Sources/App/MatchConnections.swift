@@ -52,16 +52,34 @@ struct MatchConnections {
     return active
   }
 
-  /// The pending connection that makes room for a new one when `limit` are pending: the oldest still setting up
-  /// TLS, else the oldest not yet greeted (a real joiner whose player reads the question about our key waits
+  /// The pending connection that makes room for a new one when `limit` are pending, among those whose moment
+  /// to finish TLS is over at `now` by `policy` (when none is, among all): the oldest that has sent nothing,
+  /// else the oldest still setting up TLS, else the oldest not yet greeted whose joiner does not say its player
+  /// is deciding, else the oldest of those (a real joiner whose player reads the question about our key waits
   /// there, and a flood is newer); never the kept game's key or a joiner the player is asked about.
-  func toDrop(atLimit limit: Int) -> (pending: Int, oldest: ConnectionID)? {
+  func toDrop(atLimit limit: Int, policy: PendingHandshakes = .host, now: Double = -.infinity) -> (
+    pending: Int, oldest: ConnectionID
+  )? {
     let pending = order.filter { table[$0]?.isPending == true }
-    guard pending.count >= limit,
-      let oldest = pending.first(where: { table[$0]?.phase == .handshaking })
-        ?? pending.first(where: { table[$0]?.phase == .greeting })
+    guard pending.count >= limit else { return nil }
+    let waited = pending.filter { id in
+      table[id].map { policy.makesRoom(accepted: $0.acceptedAt, quiet: $0.quiet) < now } ?? false
+    }
+    let candidates = waited.isEmpty ? pending : waited
+    let greeting = candidates.filter { table[$0]?.phase == .greeting }
+    guard
+      let oldest = candidates.first(where: { table[$0]?.phase == .handshaking && table[$0]?.quiet == true })
+        ?? candidates.first(where: { table[$0]?.phase == .handshaking })
+        ?? greeting.first(where: { table[$0]?.decidingAt == nil }) ?? greeting.first
     else { return nil }
     return (pending.count, oldest)
+  }
+
+  /// How many connections are pending, and the earliest time one of them may make room by `policy`.
+  func pendingSince(_ policy: PendingHandshakes) -> (count: Int, makesRoom: Double?) {
+    let pending = order.compactMap { table[$0] }.filter(\.isPending)
+    let droppable = pending.filter { [.handshaking, .greeting].contains($0.phase) }
+    return (pending.count, droppable.map { policy.makesRoom(accepted: $0.acceptedAt, quiet: $0.quiet) }.min())
   }
 
   /// The earliest deadline of any open connection or the kept game's session.

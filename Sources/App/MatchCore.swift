@@ -24,6 +24,25 @@ struct MatchCore {
   var finished: MatchEnd?
   /// Where finished games are recorded (nil: not recorded).
   var records: MatchRecords?
+  /// Lines about connections never let in (arrived, secured, closed): a few a minute per address and 5 a second
+  /// from all addresses, so a flood of connections from many addresses cannot fill the log.
+  var strangers = PerAddressLog(burst: 6, perMinute: 3)
+  var strangersInAll = TokenBuckets<Int>(rate: 5, burst: 50)
+  /// Lines held back by `strangersInAll` since the last one written.
+  var strangersHeldBack = 0
+
+  /// `line` about the connection `id`: as it is once it was let in or is the game's, else a few a minute per
+  /// address (none when held back).
+  mutating func log(_ line: String, about id: ConnectionID, now: Double) -> [MatchCommand] {
+    guard let connection = connections[id], !connection.admitted, id != active else { return [.log(line)] }
+    guard let line = strangers.line(line, about: connection.peer, now: now) else { return [] }
+    guard strangersInAll.take(0, now: now) else {
+      strangersHeldBack += 1
+      return []
+    }
+    defer { strangersHeldBack = 0 }
+    return [.log(strangersHeldBack > 0 ? "\(line) (and \(strangersHeldBack) lines about others not logged)" : line)]
+  }
 
   /// The connection whose game this is (host: the joiner it let in or is asking about).
   var active: ConnectionID? {
@@ -74,7 +93,7 @@ struct MatchCore {
       commands.append(.log("resumed game \(game) at ply \(ply) with \(connection.peer)"))
       if isActive { commands.append(.report(.session(output))) }
     case .closed(let end):
-      commands.append(.log("session with \(connection.peer) ended: \(end)"))
+      commands += log("session with \(connection.peer) ended: \(end)", about: id, now: now)
       return (commands + connections.close(id, graceful: true), .closed(end, admitted: connection.admitted))
     case .peerHello(let name, let software):
       commands.append(.log("hello from \(name) (\(software)) at \(connection.peer)"))

@@ -95,7 +95,7 @@ extension MatchRole {
     commands: [MatchCommand], connection: MatchConnection?
   ) {
     guard let connection = core.connections[id] else { return ([], nil) }
-    let logged: [MatchCommand] = [.log("\(connection.peer): \(end)")]
+    let logged = core.log("\(connection.peer): \(end)", about: id, now: now)
     if id == core.active, connection.session?.keepsGameOnDrop == true {
       // The connection broke in the middle of the match: the game is kept for the grace period.
       return (logged + act(on: id, now: now) { $0.connectionLost(now: now) }, nil)
@@ -122,8 +122,10 @@ extension MatchRole {
         let seconds = Int(MatchCore.handshakeTimeout)
         commands += fail(id, .network(.handshakeTimedOut(seconds: seconds)), now: now)
       case .greeting where late:
-        commands.append(.log("\(connection.peer) did not say hello within \(Int(helloTimeout)) s"))
-        commands += fail(id, .network(.handshakeTimedOut(seconds: Int(helloTimeout))), now: now)
+        // 60 s after TLS, or longer for a joiner whose player said it was deciding (`PendingHandshakes`).
+        let seconds = Int(((connection.deadline ?? now) - (connection.securedAt ?? now - helloTimeout)).rounded())
+        commands += core.log("\(connection.peer) did not say hello within \(seconds) s", about: id, now: now)
+        commands += fail(id, .network(.handshakeTimedOut(seconds: seconds)), now: now)
       case .greeting, .asking, .playing:
         commands += act(on: id, now: now) { $0.tick(now: now) }
       case .connecting, .handshaking, .awaitingResume, .closed: break

@@ -173,7 +173,7 @@ public final class NetworkMatch {
 
   /// Host: listens for joiners.
   public func host(bind: String?, port: UInt16) throws(NetworkError) {
-    listeners = try Sockets.listen(bind: bind, port: port)
+    listeners = try Sockets.listen(bind: bind, port: port, backlog: NetworkMatch.listenBacklog)
     hostBind = bind
     self.port = listeners.first.map(Sockets.localPort) ?? port
     log.write("hosting on \(bind ?? "*"):\(self.port)")
@@ -200,6 +200,18 @@ public final class NetworkMatch {
     perform(withJoiner { $0.resolved(addresses, now: clock()) } ?? [])
   }
 
+  /// Host: the TLS context every joiner is served with, and the version of known_peers it judges by: made again
+  /// only when the file changed (making one for each connection cost a flood's every accept a parse).
+  private var served: (context: TLSContext, peers: KnownPeersSnapshot.Stamp?)?
+
+  private func serverContext() throws -> TLSContext {
+    let peers = KnownPeersSnapshot.stamp(of: profile.knownPeersPath)
+    if let served, served.peers == peers { return served.context }
+    let context = try makeContext(expectedHost: nil)
+    served = (context, peers)
+    return context
+  }
+
   private func makeContext(expectedHost: String?) throws -> TLSContext {
     try profile.tlsContext(
       role == .host ? .server : .client, identity: identity, options: options, expectedHost: expectedHost,
@@ -208,11 +220,22 @@ public final class NetworkMatch {
 
   // MARK: - The event loop
 
+  /// Host: at most this many connections are accepted in one turn of the loop, so a flood waiting in the listen
+  /// queue does not keep the loop from the connections it has.
+  static let acceptsPerRound = 32
+  /// Host: joiners the kernel queues while the host may not accept (`HostCoordinator.mayAccept`): they wait
+  /// there in order rather than being turned away (the bot's is larger still).
+  static let listenBacklog: Int32 = 1024
+
+  /// Host: whether the listeners are watched now: not while the pending connections are at their cap and none
+  /// has waited its patience (a full house does not wake the loop for nothing).
+  private var accepting: Bool { host?.mayAccept(now: clock()) ?? false }
+
   /// The descriptors the event loop must watch, each with its owner (so a reused number is noticed).
   public var descriptors: [DescriptorSync.Want] {
     defer { retired = [] }
     let me = ObjectIdentifier(self)
-    var wanted = listeners.map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: me) }
+    var wanted = (accepting ? listeners : []).map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: me) }
     for (id, connection) in sockets {
       let write = connection.wantsWrite || coordinator.connections[id]?.phase == .connecting
       wanted.append(
@@ -227,7 +250,9 @@ public final class NetworkMatch {
 
   /// The next time `tick` must run.
   public var nextDeadline: Double? {
-    [coordinator.nextDeadline, closing.nextDeadline].compactMap { $0 }.min()
+    // A wait at the pending cap ends when the oldest pending connection may make room: watch the listeners again.
+    let reopens = host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil }
+    return [coordinator.nextDeadline, closing.nextDeadline, reopens].compactMap { $0 }.min()
   }
 
   public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
@@ -239,7 +264,10 @@ public final class NetworkMatch {
       events += said
     }
     for fd in listeners where readable.contains(fd) {
-      while let (socket, peer) = Sockets.accept(fd) { events += accepted(socket, peer: peer) }
+      for _ in 0..<NetworkMatch.acceptsPerRound where accepting {
+        guard let (socket, peer) = Sockets.accept(fd) else { break }
+        events += accepted(socket, peer: peer)
+      }
     }
     for (id, connection) in sockets.sorted(by: { $0.key.value < $1.key.value }) where sockets[id] === connection {
       let fd = connection.fd
@@ -249,7 +277,10 @@ public final class NetworkMatch {
         continue
       }
       if writable.contains(fd) { connection.flush() }
-      if readable.contains(fd) { events += read(id, connection) }
+      if readable.contains(fd) {
+        if coordinator.connections[id]?.quiet == true { withHost { $0.heard(id) } }
+        events += read(id, connection)
+      }
     }
     return events
   }
@@ -260,20 +291,24 @@ public final class NetworkMatch {
   }
 
   private func accepted(_ fd: Int32, peer: String) -> [MatchEvent] {
-    let connection: PeerConnection
-    do {
-      connection = try PeerConnection(fd: fd, context: try makeContext(expectedHost: nil), peerAddress: peer)
-    } catch {
-      log.write("cannot serve \(peer): \(error)")
+    guard let (id, commands) = withHost({ $0.accepted(peer: peer, now: clock()) }) else {
       close(fd)
       return []
     }
-    connection.closer = closing
-    guard let (id, commands) = withHost({ $0.accepted(peer: peer, now: clock()) }) else {
-      connection.close(gracefully: false)
-      return []
+    // Refused before TLS (the deny list, too many from its address): no TLS context is made for it.
+    guard coordinator.connections[id]?.isClosed == false else {
+      close(fd)
+      return perform(commands)
     }
-    sockets[id] = connection
+    do {
+      let connection = try PeerConnection(fd: fd, context: try serverContext(), peerAddress: peer)
+      connection.closer = closing
+      sockets[id] = connection
+    } catch {
+      log.write("cannot serve \(peer): \(error)")
+      close(fd)
+      return perform(commands + coordinator.failed(id, .setup(SetupFailure(error)), now: clock()))
+    }
     return perform(commands)
   }
 

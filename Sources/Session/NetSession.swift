@@ -170,6 +170,16 @@ public struct NetSession: Sendable {
     return held + [send(.bye(.quit, text: text), now), close(.localQuit)]
   }
 
+  /// Joiner: its player is being asked whether to trust the host's key, before this side's hello. Tells the host
+  /// so (`deciding`, not counted; the caller repeats it while the player decides), and holds the host's silence
+  /// meanwhile against nobody: a person deciding is not raced by the silence limit (a host gone meanwhile is
+  /// found out once the player has answered, within the limit).
+  public mutating func playerDeciding(now: Double) -> [SessionOutput] {
+    guard configuration.role == .joiner, !isClosed else { return [] }
+    connection.received(now)
+    return [sendUncounted(.deciding, now)]
+  }
+
   // MARK: - Time
 
   /// Sends a heartbeat when this side has been quiet, and declares the peer gone when it has been silent
@@ -287,8 +297,9 @@ public struct NetSession: Sendable {
 
   private mutating func process(_ message: Message, _ now: Double) -> [SessionOutput] {
     switch message {
-    case .heartbeat:
-      // One every 3 seconds keeps a connection alive; a peer that floods them only costs the other side.
+    case .heartbeat, .deciding:
+      // One every 3 seconds keeps a connection alive; a peer that floods them only costs the other side. A
+      // joiner's `deciding` is liveness here; how long the host waits for its hello is the match's business.
       guard connection.heartbeatArrived(now) else {
         return violation("more than \(NetSession.heartbeatBurst) heartbeats within a second", now)
       }
@@ -385,7 +396,7 @@ public struct NetSession: Sendable {
       // any more change nothing.
       peerSignatures += 1
       return peerSignatures > series.gameNumber - (phase == .playing ? 1 : 0) ? changedNothing(now) : []
-    case .hello, .heartbeat, .bye, .error, .resume, .resumeCheck:
+    case .hello, .heartbeat, .deciding, .bye, .error, .resume, .resumeCheck:
       return []
     }
   }

@@ -1,6 +1,6 @@
 import WireProtocol
 
-/// The counted messages of a match (all but heartbeats, the resume messages and record signatures) and what a
+/// The counted messages of a match (all but heartbeats, `deciding`, the resume messages and record signatures) and what a
 /// resume after a drop needs of them: how many each side sent and received, the last ones sent to send again,
 /// and where the resume exchange stands. After a drop each side sends again exactly what the other has not
 /// received, so nothing is applied twice. Pure.
@@ -24,7 +24,7 @@ struct ResumeLedger: Sendable {
   /// Heartbeats, the resume messages and record signatures are not counted (nor sent again).
   static func isCounted(_ message: Message) -> Bool {
     switch message {
-    case .heartbeat, .resume, .resumeCheck, .recordSignature: return false
+    case .heartbeat, .deciding, .resume, .resumeCheck, .recordSignature: return false
     default: return true
     }
   }

@@ -40,6 +40,10 @@ public enum Message: Sendable, Equatable {
   case rematchAccept
   case chat(String)
   case heartbeat
+  /// Joiner, after TLS and before its hello: its player is deciding whether to trust the host's key, so the host
+  /// waits for the hello longer (PROTOCOL.md rule 13). Sent again while the player decides; not counted. An older
+  /// host ignores it as an unknown type.
+  case deciding
   case bye(ByeReason, text: String)
   /// A protocol violation was seen; the sender closes after this.
   case error(text: String)
@@ -94,6 +98,7 @@ public enum Message: Sendable, Equatable {
     case rematchAccept = 0x23
     case chat = 0x30
     case heartbeat = 0x40
+    case deciding = 0x41
     case bye = 0x50
     case error = 0x51
     case resume = 0x60
@@ -116,6 +121,7 @@ public enum Message: Sendable, Equatable {
     case .rematchAccept: return .rematchAccept
     case .chat: return .chat
     case .heartbeat: return .heartbeat
+    case .deciding: return .deciding
     case .bye: return .bye
     case .error: return .error
     case .resume: return .resume
@@ -151,7 +157,7 @@ public enum Message: Sendable, Equatable {
       writer.field(1, u16: ply)
       writer.field(2, u8: UInt8(clamping: position.row))
       writer.field(3, u8: UInt8(clamping: position.column))
-    case .resign, .rematchOffer, .rematchAccept, .heartbeat: break
+    case .resign, .rematchOffer, .rematchAccept, .heartbeat, .deciding: break
     case .chat(let text): writer.field(1, string: text)
     case .bye(let reason, let text):
       writer.field(1, u8: reason.rawValue)
@@ -222,6 +228,7 @@ public enum Message: Sendable, Equatable {
     case .rematchAccept: return .rematchAccept
     case .chat: return .chat(try f.string(1, "chat text", maximum: maximumChatBytes))
     case .heartbeat: return .heartbeat
+    case .deciding: return .deciding
     case .bye:
       let code = try f.u8(1, "reason")
       let text = try f.string(2, "text", maximum: maximumTextBytes)
@@ -264,6 +271,7 @@ extension Message {
     case .rematchAccept: return "rematch acceptance"
     case .resumeCheck: return "resume check"
     case .recordSignature: return "record signature"
+    case .deciding: return "note that the player is deciding"
     default: return "\(kind)"
     }
   }

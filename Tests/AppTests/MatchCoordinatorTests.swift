@@ -305,12 +305,14 @@ struct MatchPair {
     #expect(pair.host.finished == nil && pair.host.active == nil)
   }
 
+  /// Nothing about the player goes to a host it declines: no hello, only that its player was deciding (rule 13).
   @Test func aJoinerThatDeclinesTheHostsKeySendsNothing() {
     var pair = MatchPair()
     pair.connect(joinerSees: MatchPair.newAlice)
     #expect(pair.joiner.question != nil)
     pair.joinerDid(pair.joiner.answer(accept: false, now: pair.now))
-    #expect(!pair.joinerCommands.contains { if case .send = $0 { true } else { false } }, "no hello went out")
+    let sent = pair.joinerCommands.compactMap { if case .send(_, let message) = $0 { message } else { nil } }
+    #expect(sent == [.deciding], "no hello went out")
     if case .declinedByPlayer = pair.joiner.finished {} else { Issue.record("\(pair.joiner.finished as Any)") }
   }
 

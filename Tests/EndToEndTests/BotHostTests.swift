@@ -292,6 +292,30 @@ import WireProtocol
       })
   }
 
+  /// A first-time joiner whose player takes longer than the bot's 10 s for a hello at the question about the
+  /// bot's key (reading it aloud) is not dropped: its program says the player is deciding (PROTOCOL.md rule 13),
+  /// neither side declares the other vanished, and it plays once the player says yes (issue 25, item 2).
+  @Test func aJoinerWhosePlayerTakesLongerThanTenSecondsAtTheTrustQuestionStillPlays() throws {
+    let (root, environment) = try home("botrunner", discovery: false)
+    let (bot, port) = try bot(environment, ["--accept-new"])
+    defer { bot.signal(SIGTERM) }
+    let joiner = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--name", "slow"],
+      environment: try home("slow", discovery: false).environment)
+    #expect(joiner.waitFor("[y/n or paste the fingerprint]: "), "\(joiner.output)\(joiner.errors)")
+    // The player reads the key aloud for longer than the bot's 10 s and the silence limit: whatever would
+    // end the connection meanwhile shows by then (the wait ends early if the joiner exits).
+    let gone = joiner.waitFor("vanished", timeout: 14, in: \.errors)
+    #expect(!gone && !joiner.errors.contains("goodbye"), "\(joiner.output)\(joiner.errors)")
+    joiner.send("y")
+    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    joiner.playOutAlone()
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0)
+    #expect(logLines(root).contains { $0.contains("its player is deciding") }, "\(logLines(root).suffix(5))")
+    #expect(!logLines(root).contains { $0.contains("no hello within") })
+  }
+
   /// A connection that finishes TLS and then only sends heartbeats (so it is never silent) is closed once the
   /// time to say hello is over, as sshd's LoginGraceTime; a real joiner plays meanwhile and afterwards.
   @Test func aConnectionThatNeverSaysHelloIsClosedAndAJoinerStillPlays() throws {

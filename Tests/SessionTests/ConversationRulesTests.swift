@@ -37,6 +37,7 @@ import WireProtocol
     "rematch accept": .rematchAccept,
     "chat": .chat("hi"),
     "heartbeat": .heartbeat,
+    "deciding": .deciding,
     "bye": .bye(.quit, text: "bye"),
     "error": .error(text: "oops"),
     "resume": .resume(received: 0, sent: 0, game: 1, ply: 0, digest: zeros),
@@ -49,8 +50,9 @@ import WireProtocol
   static let forbidden: [Moment: Set<String>] = {
     let coin: Set = ["coin commit", "coin share", "coin reveal", "coin kept"]
     let afterHello: Set = ["hello", "welcome", "refuse", "resume", "resume check"]  // rules 1, 3, 11
-    // Rule 1: before the peer's hello, anything but heartbeat, bye and error.
-    let beforeHello = Set(catalogue.keys).subtracting(["hello", "heartbeat", "bye", "error"])
+    // Rule 1: before the peer's hello, anything but heartbeat, deciding, bye and error (deciding changes
+    // nothing after the hello or from a host either: rule 13).
+    let beforeHello = Set(catalogue.keys).subtracting(["hello", "heartbeat", "deciding", "bye", "error"])
     return [
       .hostGreeting: beforeHello,
       // Rule 3: the host decides; no game is begun (rules 4, 5, 7).
@@ -80,10 +82,10 @@ import WireProtocol
       .joinerBetweenGames: afterHello.union(coin).union(["move", "rematch accept"]),
       // Rule 11: between resume and the check no new counted message (but bye and error), and one resume.
       .hostAwaitingCheck: Set(catalogue.keys).subtracting([
-        "heartbeat", "bye", "error", "record signature", "resume check",
+        "heartbeat", "deciding", "bye", "error", "record signature", "resume check",
       ]),
       .joinerAwaitingCheck: Set(catalogue.keys).subtracting([
-        "heartbeat", "bye", "error", "record signature", "resume check",
+        "heartbeat", "deciding", "bye", "error", "record signature", "resume check",
       ]),
     ]
   }()
