@@ -6,22 +6,17 @@ argument."""
 import random
 import sys
 
+from brainloop import serve
+
 from gomoku.ai import GomokuAI
 from gomoku.board import Board
 
 difficulty = sys.argv[1] if len(sys.argv) > 1 else "hard"
 ai = GomokuAI(difficulty)
 random.seed(2026)
-size = 15
-stones = {}  # (x, y) -> 1 (the brain's) or 2 (the opponent's)
 
 
-def answer(text):
-    sys.stdout.write(text + "\r\n")
-    sys.stdout.flush()
-
-
-def think():
+def choose(stones, size):
     class Sized(Board):
         SIZE = size
 
@@ -37,44 +32,7 @@ def think():
         row, col = ai.get_move(board, colour)
     else:
         row, col = size // 2, size // 2
-    stones[(col, row)] = 1
-    answer(f"{col},{row}")
+    return col, row
 
 
-reading_board = False
-for raw in sys.stdin:
-    words = raw.strip().replace(",", " ").split()
-    if not words:
-        continue
-    command = words[0].upper()
-    if reading_board:
-        if command == "DONE":
-            reading_board = False
-            think()
-        else:
-            x, y, who = (int(w) for w in words[:3])
-            stones[(x, y)] = who
-        continue
-    if command == "START":
-        size = int(words[1])
-        stones.clear()
-        answer("OK")
-    elif command == "RESTART":
-        stones.clear()
-        answer("OK")
-    elif command == "INFO":
-        pass
-    elif command == "BOARD":
-        stones.clear()
-        reading_board = True
-    elif command == "BEGIN":
-        think()
-    elif command == "TURN":
-        stones[(int(words[1]), int(words[2]))] = 2
-        think()
-    elif command == "ABOUT":
-        answer('name="gomoku-terminal GomokuAI (adapter)", version="1.0.2"')
-    elif command == "END":
-        break
-    else:
-        answer("UNKNOWN " + command)
+serve(choose, 'name="gomoku-terminal GomokuAI (adapter)", version="1.0.2"')

@@ -6,6 +6,8 @@ output: that goes to standard error here. It knows no time limit. A new player i
 package's keeps a planned line between moves and would play it on even after the opponent took one of its cells."""
 import random
 import sys
+
+from brainloop import serve
 import types
 
 # gomoku.player imports its web player, which needs flask_socketio (not among the package's dependencies): a
@@ -21,16 +23,9 @@ protocol = sys.stdout
 sys.stdout = sys.stderr
 threat_space.VERBOSE = 0
 random.seed(2026)
-size = 15
-stones = {}  # (x, y) -> 1 (the brain's) or 2 (the opponent's)
 
 
-def answer(text):
-    protocol.write(text + "\r\n")
-    protocol.flush()
-
-
-def think():
+def choose(stones, size):
     mine = [(y, x) for (x, y), who in stones.items() if who == 1]
     theirs = [(y, x) for (x, y), who in stones.items() if who == 2]
     # Player 1 moves first: the brain is player 1 when the counts are equal.
@@ -40,44 +35,7 @@ def think():
     board = Board(b1=board.b1, b2=board.b2, turns=len(stones))
     move = threat_space.ThreatSpace().make_move(board)
     row, col = move if isinstance(move, tuple) else divmod(int(move), 15)
-    stones[(col, row)] = 1
-    answer(f"{col},{row}")
+    return col, row
 
 
-reading_board = False
-for raw in sys.stdin:
-    words = raw.strip().replace(",", " ").split()
-    if not words:
-        continue
-    command = words[0].upper()
-    if reading_board:
-        if command == "DONE":
-            reading_board = False
-            think()
-        else:
-            x, y, who = (int(w) for w in words[:3])
-            stones[(x, y)] = who
-        continue
-    if command == "START":
-        size = int(words[1])
-        stones.clear()
-        answer("OK" if size == 15 else "ERROR only 15x15 is supported")
-    elif command == "RESTART":
-        stones.clear()
-        answer("OK")
-    elif command == "INFO":
-        pass
-    elif command == "BOARD":
-        stones.clear()
-        reading_board = True
-    elif command == "BEGIN":
-        think()
-    elif command == "TURN":
-        stones[(int(words[1]), int(words[2]))] = 2
-        think()
-    elif command == "ABOUT":
-        answer('name="gomoku threat-space search (adapter)", version="0.1.0"')
-    elif command == "END":
-        break
-    else:
-        answer("UNKNOWN " + command)
+serve(choose, 'name="gomoku threat-space search (adapter)", version="0.1.0"', out=protocol)

@@ -4,6 +4,8 @@ package), written for the strength benchmark: START, INFO, BOARD ... DONE, BEGIN
 lines ending in CR LF. gomokubench knows no time limit; its level (easy, standard, hard) is the first argument."""
 import sys
 
+from brainloop import serve
+
 import numpy as np
 from libs import piece
 from libs.ai import get_best_move, resolve_ai_settings
@@ -11,16 +13,9 @@ from libs.board import BoardState
 
 settings = resolve_ai_settings(level=sys.argv[1] if len(sys.argv) > 1 else "standard")
 np.random.seed(2026)
-size = 15
-stones = {}  # (x, y) -> 1 (the brain's) or 2 (the opponent's)
 
 
-def answer(text):
-    sys.stdout.write(text + "\r\n")
-    sys.stdout.flush()
-
-
-def think():
+def choose(stones, size):
     mine = sum(1 for who in stones.values() if who == 1)
     theirs = len(stones) - mine
     # Black moves first: the brain is black when the counts are equal.
@@ -32,44 +27,7 @@ def think():
         state, settings["depth"], colour == piece.BLACK, candidate_count=settings["candidate_count"],
         random_top_n=settings["random_top_n"])
     row, col = (int(v) for v in move)
-    stones[(col, row)] = 1
-    answer(f"{col},{row}")
+    return col, row
 
 
-reading_board = False
-for raw in sys.stdin:
-    words = raw.strip().replace(",", " ").split()
-    if not words:
-        continue
-    command = words[0].upper()
-    if reading_board:
-        if command == "DONE":
-            reading_board = False
-            think()
-        else:
-            x, y, who = (int(w) for w in words[:3])
-            stones[(x, y)] = who
-        continue
-    if command == "START":
-        size = int(words[1])
-        stones.clear()
-        answer("OK")
-    elif command == "RESTART":
-        stones.clear()
-        answer("OK")
-    elif command == "INFO":
-        pass
-    elif command == "BOARD":
-        stones.clear()
-        reading_board = True
-    elif command == "BEGIN":
-        think()
-    elif command == "TURN":
-        stones[(int(words[1]), int(words[2]))] = 2
-        think()
-    elif command == "ABOUT":
-        answer('name="gomokubench alpha-beta (adapter)", version="0.1.10"')
-    elif command == "END":
-        break
-    else:
-        answer("UNKNOWN " + command)
+serve(choose, 'name="gomokubench alpha-beta (adapter)", version="0.1.10"')
