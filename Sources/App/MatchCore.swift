@@ -31,10 +31,13 @@ struct MatchCore {
   /// Lines held back by `strangersInAll` since the last one written.
   var strangersHeldBack = 0
 
-  /// `line` about the connection `id`: as it is once it was let in or is the game's, else a few a minute per
-  /// address (none when held back).
+  /// `line` about the connection `id`: as it is once it was let in or is the game's, or when its address is
+  /// exempt from the host's limits (by default 127.0.0.1 and ::1, this machine's own players and tests), else a
+  /// few a minute per address (none when held back).
   mutating func log(_ line: String, about id: ConnectionID, now: Double) -> [MatchCommand] {
-    guard let connection = connections[id], !connection.admitted, id != active else { return [.log(line)] }
+    guard let connection = connections[id], !connection.admitted, id != active,
+      connections.limits?.exempt.refuses(connection.peer) != true
+    else { return [.log(line)] }
     guard let line = strangers.line(line, about: connection.peer, now: now) else { return [] }
     guard strangersInAll.take(0, now: now) else {
       strangersHeldBack += 1
