@@ -8,6 +8,15 @@ import Testing
   /// A home with an identity of its own, and an identity of another key to import, as PKCS#12 with a password
   /// (and its password file) and as PEM.
   private struct Setup {
+    /// `identity import` of the PKCS#12 file in a terminal, once it asks for the password.
+    func importAtATerminal() throws -> TmuxSession {
+      let tmux = try TmuxSession(
+        command: "sh -c '\(Binary.path) identity import \(p12); echo EXIT=$?; sleep 30'",
+        environment: home.environment, width: 200)
+      try tmux.waitFor(text: "(not shown):")
+      return tmux
+    }
+
     var home: (root: String, environment: [String: String])
     let before: String
     let imported: Identity
@@ -88,10 +97,7 @@ import Testing
   @Test func atATerminalThePasswordIsAskedForUnseenThenTheReplacement() throws {
     let setup = try Setup(password: "s3cret-horse")
     defer { try? FileManager.default.removeItem(atPath: setup.home.root) }
-    let tmux = try TmuxSession(
-      command: "sh -c '\(Binary.path) identity import \(setup.p12); echo EXIT=$?; sleep 30'",
-      environment: setup.home.environment, width: 200)
-    try tmux.waitFor(text: "(not shown):")
+    let tmux = try setup.importAtATerminal()
     try tmux.send("s3cret-horse", "Enter")
     let asked = try tmux.waitFor(text: "[y/N]")
     #expect(!asked.contains("s3cret-horse"), "the password was shown:\n\(asked)")
@@ -109,10 +115,7 @@ import Testing
   @Test func aWrongTypedPasswordIsRefusedWithoutMentioningAPasswordFile() throws {
     let setup = try Setup(password: "s3cret-horse")
     defer { try? FileManager.default.removeItem(atPath: setup.home.root) }
-    let tmux = try TmuxSession(
-      command: "sh -c '\(Binary.path) identity import \(setup.p12); echo EXIT=$?; sleep 30'",
-      environment: setup.home.environment, width: 200)
-    try tmux.waitFor(text: "(not shown):")
+    let tmux = try setup.importAtATerminal()
     try tmux.send("battery-staple", "Enter")
     let done = try tmux.waitFor(text: "EXIT=")
     #expect(done.contains("EXIT=65") && done.contains("password for the PKCS#12 file is wrong"), "\(done)")
