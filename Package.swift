@@ -28,26 +28,31 @@ let package = Package(
     // The Gomocup (Piskvork) brain protocol both ways, pure: the brain's state machine and the manager's side
     // of a game against an outside engine (docs/ENGINES.md).
     .target(name: "Gomocup", dependencies: ["GameCore", "UntrustedText"]),
-    .target(name: "Security", dependencies: ["COpenSSL", "UntrustedText"]),
+    // Who a peer is and whether to trust it, as pure values and decisions: fingerprints, known peers, a
+    // certificate's facts, trust policies and their decisions, days.
+    .target(name: "PeerTrust", dependencies: ["UntrustedText"]),
+    .target(name: "Security", dependencies: ["COpenSSL", "UntrustedText", "PeerTrust"]),
     .target(name: "Discovery", dependencies: ["CDNSSD"]),
     .target(name: "Session", dependencies: ["GameCore", "WireProtocol", "UntrustedText"]),
     .target(name: "EventLoop", dependencies: ["CEpoll"]),
     // Asking the LAN's router to open the host's port: PCP (its own codec), NAT-PMP (libnatpmp), UPnP IGD
     // (its own bounded SSDP and HTTP; libminiupnpc parses what the router sends).
     .target(name: "PortMapping", dependencies: ["CMiniUPnPc", "CNatPMP"]),
-    .target(name: "Transport", dependencies: ["Security", "WireProtocol"]),
+    .target(name: "Transport", dependencies: ["Security", "PeerTrust", "WireProtocol"]),
     .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
-        "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "CSpawn",
+        "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "CSpawn", "PeerTrust",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
       name: "tictactoe-bench",
-      dependencies: ["GameCore", "WireProtocol", "Session", "Security", "Transport", "COpenSSL", "EventLoop"]),
+      dependencies: [
+        "GameCore", "WireProtocol", "Session", "Security", "PeerTrust", "Transport", "COpenSSL", "EventLoop",
+      ]),
     // A baseline the benchmark runs beside the game: a Swift program linking Foundation. (Its C baseline,
     // scripts/bench-curses-baseline.c, is compiled by the benchmark with cc: SwiftPM would link the Swift
     // runtime into it.)
@@ -61,29 +66,31 @@ let package = Package(
       name: "SessionTestSupport", dependencies: ["Session", "WireProtocol", "GameCore"], path: "Tests/Support/Sessions"),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
+    // The house rules read off Sources/: which modules stay pure, which one module reaches each C library.
+    .testTarget(name: "ArchitectureTests"),
     .testTarget(name: "GomocupTests", dependencies: ["Gomocup", "GameCore", "UntrustedText", "TestSupport"]),
     .testTarget(name: "GameRecordsTests", dependencies: ["GameRecords", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(
-      name: "SecurityTests", dependencies: ["Security", "TestSupport"], exclude: ["FuzzCorpus", "InviteFuzzCorpus"]),
+      name: "SecurityTests", dependencies: ["Security", "PeerTrust", "TestSupport"], exclude: ["FuzzCorpus", "InviteFuzzCorpus"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
     .testTarget(
       name: "SessionTests",
       dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText", "TestSupport", "SessionTestSupport"]),
-    .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
+    .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "PeerTrust", "WireProtocol"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
     .testTarget(name: "PortMappingTests", dependencies: ["PortMapping"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "GameRecords", "UntrustedText"]),
     .testTarget(
       name: "AppTests",
       dependencies: [
-        "App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol", "Discovery",
+        "App", "GameCore", "TerminalUI", "Security", "PeerTrust", "Transport", "Session", "WireProtocol", "Discovery",
         "TestSupport", "GameRecords", "SessionTestSupport",
       ]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "tictactoe", "tictactoe-bench", "Security", "WireProtocol", "GameCore", "GameRecords", "TestSupport",
+        "tictactoe", "tictactoe-bench", "Security", "PeerTrust", "WireProtocol", "GameCore", "GameRecords", "TestSupport",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -10,7 +10,7 @@ case "$RUNS" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [RUNS]" >&2; exit 64
 
 OUT=.build/fuzz
 MODULES="$OUT/modules"
-FLAGS=(-O -sanitize=fuzzer -parse-as-library -swift-version 6)
+FLAGS=(-O -sanitize=fuzzer -parse-as-library -swift-version 6 -package-name tictactoe)
 WIRE_CORPUS=Tests/WireProtocolTests/FuzzCorpus
 mkdir -p "$MODULES"
 
@@ -39,14 +39,14 @@ target message-decode MessageDecodeFuzz Fuzz/MessageDecodeTarget.swift Sources/W
   -lUntrustedText
 target hello-negotiation HelloNegotiationFuzz Fuzz/HelloNegotiationTarget.swift Sources/Session/*.swift \
   -lWireProtocol -lGameCore -lUntrustedText
-# Only the known-peers files and what they use; UTCCalendar imports COpenSSL (for time() and ASN1_TIME).
-target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
-  Sources/Security/{KnownPeers,KnownPeer,KnownPeersError,Fingerprint,Base64,CalendarDay,UTCCalendar}.swift
+# Known peers are PeerTrust's, which is pure.
+target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -lUntrustedText Sources/PeerTrust/*.swift
 # PCP answers: the codec alone.
 target pcp-response PCPResponseFuzz Fuzz/PCPResponseTarget.swift Sources/PortMapping/PCPMessage.swift
-# Invites and what they use (Digest's SHA-256 is OpenSSL's).
-target invite InviteFuzz Fuzz/InviteTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
-  Sources/Security/{Invite,Fingerprint,Base64,Digest,HostName}.swift
+# Invites and what they use (Digest's SHA-256 is OpenSSL's; fingerprints and base64 are PeerTrust's).
+library PeerTrust -lUntrustedText Sources/PeerTrust/*.swift
+target invite InviteFuzz Fuzz/InviteTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText -lPeerTrust \
+  Sources/Security/{Invite,NumericAddress,Digest}.swift
 
 # The SGF reader of game records, with the GameCore it replays moves on.
 target sgf-record SGFRecordFuzz Fuzz/SGFRecordTarget.swift Sources/GameRecords/*.swift -lGameCore

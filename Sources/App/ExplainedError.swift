@@ -1,6 +1,7 @@
 import GameCore
 import GameRecords
 import PortMapping
+import PeerTrust
 import Security
 import Session
 import Transport

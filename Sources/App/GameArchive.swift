@@ -1,5 +1,6 @@
 import GameRecords
 import Glibc
+import PeerTrust
 import Security
 
 /// Keeps finished games as SGF files in `<XDG_DATA_HOME>/tictactoe/games/`, each written atomically, the directory

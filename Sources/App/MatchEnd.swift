@@ -1,4 +1,5 @@
 import Discovery
+import PeerTrust
 import Security
 import Session
 import Transport

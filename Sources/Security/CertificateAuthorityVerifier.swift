@@ -1,3 +1,4 @@
+import PeerTrust
 import COpenSSL
 import Glibc
 import Synchronization
@@ -7,7 +8,7 @@ import Synchronization
 ///
 /// Sendable because the `X509_STORE` is filled in init and only read afterwards (OpenSSL locks
 /// its store internally during lookups).
-final class CertificateAuthorityVerifier: @unchecked Sendable {
+final class CertificateAuthorityVerifier: ChainVerifier, @unchecked Sendable {
   private let store: OpaquePointer
 
   /// `anchorsPEM`: one or more CA certificates; nil uses the system's default store.

@@ -1,3 +1,4 @@
+import PeerTrust
 import COpenSSL
 
 /// Builds and signs X.509 v3 certificates for `Identity.generate`.

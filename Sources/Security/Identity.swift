@@ -1,3 +1,4 @@
+import PeerTrust
 import COpenSSL
 
 /// A player's identity: a private key and the certificate that presents its public key.

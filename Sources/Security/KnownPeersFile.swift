@@ -1,3 +1,4 @@
+import PeerTrust
 import Glibc
 
 /// The known-peers file on disk: read it, append to it, and replace it atomically with mode 0600.

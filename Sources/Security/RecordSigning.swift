@@ -1,3 +1,4 @@
+import PeerTrust
 import COpenSSL
 
 /// Signatures over game records: an identity signs bytes with its key (ECDSA or RSA with SHA-256; Ed25519 and

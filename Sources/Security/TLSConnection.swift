@@ -1,3 +1,4 @@
+import PeerTrust
 import COpenSSL
 
 /// One TLS 1.3 connection driven through memory buffers: no sockets inside.

@@ -1,3 +1,4 @@
+import PeerTrust
 import COpenSSL
 
 /// Settings shared by the TLS connections of one side: our identity, the trust policy,

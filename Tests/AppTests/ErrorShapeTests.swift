@@ -3,6 +3,7 @@ import Foundation
 import GameCore
 import GameRecords
 import PortMapping
+import PeerTrust
 import Security
 import Session
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Security
+import PeerTrust
 
 /// Fingerprint format, parsing, stability across re-certification, and agreement with the openssl CLI.
 @Suite struct FingerprintTests {

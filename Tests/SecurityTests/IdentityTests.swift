@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Security
+import PeerTrust
 
 /// Generating, importing and exporting identities (PEM, PKCS#12).
 @Suite struct IdentityTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Security
+import PeerTrust
 
 /// The known-peers file format: round trips, escaping, line-numbered errors, removal.
 @Suite struct KnownPeersTests {

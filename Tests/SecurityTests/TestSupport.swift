@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Security
+import PeerTrust
 
 /// Shared fixtures: identities are slow-ish to make, so tests reuse these.
 enum Fixtures {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Security
+import PeerTrust
 
 /// The pure trust decisions, without a handshake.
 @Suite struct TrustEvaluationTests {

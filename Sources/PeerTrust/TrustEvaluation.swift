@@ -1,38 +1,20 @@
-/// Decides whether `peer`, met as `peerName`, is acceptable under `options` at time `now`
-/// (seconds since 1970).
-///
-/// Pure for first-use trust, pinning and insecure mode. The certificate-authority policy
-/// verifies the chain with OpenSSL (`CertificateAuthorityVerifier`), with the anchors loaded once per
-/// process. `peerRole`: the side the peer plays (a host's certificate must be valid for a TLS server).
-public func evaluate(
-  peer: PeerCertificate, peerName: String, options: TrustOptions, now: Int64, peerRole: TLSRole = .server
-) -> TrustDecision {
-  if case .certificateAuthority(let anchors, _) = options.policy {
-    do {
-      let verifier = try CertificateAuthorityVerifier.shared(anchorsPEM: anchors)
-      return TrustEvaluator.evaluate(
-        peer: peer, peerName: peerName, options: options, now: now, verifier: verifier, peerRole: peerRole)
-    } catch {
-      return .rejected(.untrustedChain(reason: error.description))
-    }
-  }
-  return TrustEvaluator.evaluate(
-    peer: peer, peerName: peerName, options: options, now: now, verifier: nil, peerRole: peerRole)
+/// Checks a presented chain against a certificate authority: the issuer's name when it holds, the failure when
+/// not. Security's `CertificateAuthorityVerifier` does it with OpenSSL; the trust decisions here stay pure.
+public protocol ChainVerifier: Sendable {
+  func verify(chainDER: [[UInt8]], expectedName: String?, peerRole: TLSRole, allowExpired: Bool, now: Int64)
+    -> Result<String, TrustFailure>
 }
 
 /// Applies one `TrustOptions` to many peers, loading certificate authorities once.
 public final class TrustEvaluator: Sendable {
   public let options: TrustOptions
-  let verifier: CertificateAuthorityVerifier?
+  let verifier: (any ChainVerifier)?
 
-  /// Fails when the certificate authorities of a `.certificateAuthority` policy cannot be loaded.
-  public init(options: TrustOptions) throws(SecurityError) {
+  /// `verifier` checks chains for a `.certificateAuthority` policy (Security's, with OpenSSL); without one such
+  /// a policy rejects every peer.
+  public init(options: TrustOptions, verifier: (any ChainVerifier)?) {
     self.options = options
-    if case .certificateAuthority(let anchors, _) = options.policy {
-      verifier = try CertificateAuthorityVerifier.shared(anchorsPEM: anchors)
-    } else {
-      verifier = nil
-    }
+    self.verifier = verifier
   }
 
   /// The decision for `peer` (playing `peerRole`), met as `peerName`, at `now` (seconds since 1970).
@@ -49,7 +31,7 @@ public final class TrustEvaluator: Sendable {
   /// `judgingJoiner` (a host judging a joining client): a joiner is its key, never its name. A known key is
   /// that known peer; an unknown key is a new player even when it calls itself by a known name (it is asked
   /// about, or let in with accept-new), so players who share a name never lock each other out.
-  func evaluateSelfNamed(peer: PeerCertificate, now: Int64, judgingJoiner: Bool = false) -> TrustDecision {
+  package func evaluateSelfNamed(peer: PeerCertificate, now: Int64, judgingJoiner: Bool = false) -> TrustDecision {
     var adjusted = options
     if case .certificateAuthority(_, nil) = options.policy { adjusted.verifyName = false }
     return TrustEvaluator.evaluate(
@@ -57,9 +39,9 @@ public final class TrustEvaluator: Sendable {
       peerRole: judgingJoiner ? .client : .server, keyDecides: judgingJoiner)
   }
 
-  static func evaluate(
+  package static func evaluate(
     peer: PeerCertificate, peerName: String, options: TrustOptions, now: Int64,
-    verifier: CertificateAuthorityVerifier?, peerRole: TLSRole, keyDecides: Bool = false
+    verifier: (any ChainVerifier)?, peerRole: TLSRole, keyDecides: Bool = false
   ) -> TrustDecision {
     let presented = peer.fingerprint
     var options = options
