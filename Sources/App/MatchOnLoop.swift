@@ -26,6 +26,8 @@ final class MatchOnLoop {
       self.report(self.match.handle(readable: readable ? [fd] : [], writable: writable ? [fd] : []))
     }
     match.writes.queue.run = { [loop] work, done in loop.perform(work, then: done) }
+    match.files.worker = loop
+    match.files.report = { [weak self] events in self?.report(events) }
     if match.role == .host && match.mapsPort { startPortMapping() }
   }
 
