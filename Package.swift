@@ -72,7 +72,8 @@ let package = Package(
     .testTarget(name: "GameRecordsTests", dependencies: ["GameRecords", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(
-      name: "SecurityTests", dependencies: ["Security", "PeerTrust", "TestSupport"], exclude: ["FuzzCorpus", "InviteFuzzCorpus"]),
+      name: "SecurityTests", dependencies: ["Security", "PeerTrust", "TestSupport"],
+      exclude: ["FuzzCorpus", "InviteFuzzCorpus"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
     .testTarget(
       name: "SessionTests",
@@ -90,7 +91,8 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "tictactoe", "tictactoe-bench", "Security", "PeerTrust", "WireProtocol", "GameCore", "GameRecords", "TestSupport",
+        "tictactoe", "tictactoe-bench", "Security", "PeerTrust", "WireProtocol", "GameCore", "GameRecords",
+        "TestSupport",
       ]),
   ],
   swiftLanguageModes: [.v6]

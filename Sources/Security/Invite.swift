@@ -1,5 +1,5 @@
-import PeerTrust
 import Glibc
+import PeerTrust
 import UntrustedText
 
 /// An invitation to a hosted game in one line a player can copy: the host's key and the addresses to try, with
