@@ -66,6 +66,7 @@ let package = Package(
       name: "SessionTestSupport", dependencies: ["Session", "WireProtocol", "GameCore"], path: "Tests/Support/Sessions"),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
+    .testTarget(name: "PeerTrustTests", dependencies: ["PeerTrust"]),
     // The house rules read off Sources/: which modules stay pure, which one module reaches each C library.
     .testTarget(name: "ArchitectureTests"),
     .testTarget(name: "GomocupTests", dependencies: ["Gomocup", "GameCore", "UntrustedText", "TestSupport"]),
