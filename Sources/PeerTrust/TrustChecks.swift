@@ -13,7 +13,8 @@ public enum TrustCheck: Sendable, Equatable {
 public enum TrustChecks {
   /// Pinning: one of the pinned keys, or refused naming every pin tried.
   public static func pinned(_ pins: [PinnedKey], presented: Fingerprint) -> TrustCheck {
-    pins.contains { $0.fingerprint == presented } ? .trust(.pinned) : .reject(.pinMismatch(expected: pins, got: presented))
+    pins.contains { $0.fingerprint == presented }
+      ? .trust(.pinned) : .reject(.pinMismatch(expected: pins, got: presented))
   }
 
   /// A known key is that known peer, whatever name it calls itself and wherever it is met.
