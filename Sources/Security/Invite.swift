@@ -1,3 +1,4 @@
+import ExplainedErrors
 import Glibc
 import PeerTrust
 import UntrustedText
@@ -145,7 +146,7 @@ public struct Invite: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why a text is not a usable invite, in words for the player.
-public enum InviteError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum InviteError: ExplainedError, Equatable, Sendable, CustomStringConvertible {
   case tooLong
   case notAnInvite
   case noCheck

@@ -1,7 +1,8 @@
+import ExplainedErrors
 import Security
 
 /// Why a connection could not be made or did not last, in words a player understands.
-public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum NetworkError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   case hostNotFound(String, reason: String)
   case connectionRefused(Endpoint)
   case timedOut(Endpoint, seconds: Int)
