@@ -12,6 +12,7 @@ import Testing
     "Gomocup": ["GameCore", "UntrustedText"],
     "Session": ["GameCore", "WireProtocol", "UntrustedText"],
     "PeerTrust": ["UntrustedText", "Synchronization"],
+    "TransitRelay": ["UntrustedText"],
     "TerminalUI": ["GameCore", "GameRecords", "UntrustedText", "Gomocup"],
   ]
 
