@@ -43,10 +43,12 @@ target hello-negotiation HelloNegotiationFuzz Fuzz/HelloNegotiationTarget.swift 
 target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -lUntrustedText Sources/PeerTrust/*.swift
 # PCP answers: the codec alone.
 target pcp-response PCPResponseFuzz Fuzz/PCPResponseTarget.swift Sources/PortMapping/PCPMessage.swift
-# Invites and what they use (Digest's SHA-256 is OpenSSL's; fingerprints and base64 are PeerTrust's).
+# Invites and what they use (Digest's SHA-256 is OpenSSL's; fingerprints and base64 are PeerTrust's; a relay's
+# token is TransitRelay's).
 library PeerTrust -lUntrustedText Sources/PeerTrust/*.swift
+library TransitRelay -lUntrustedText Sources/TransitRelay/*.swift
 target invite InviteFuzz Fuzz/InviteTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText -lPeerTrust \
-  Sources/Security/{Invite,NumericAddress,Digest}.swift
+  -lTransitRelay Sources/Security/{Invite,InviteRelay,NumericAddress,Digest}.swift
 
 # The SGF reader of game records, with the GameCore it replays moves on.
 target sgf-record SGFRecordFuzz Fuzz/SGFRecordTarget.swift Sources/GameRecords/*.swift -lGameCore
@@ -112,6 +114,7 @@ prepare() {
     invite)
       seed "$name" three "tictactoe:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8@192.0.2.7/7177,2001:db8::7/7177,alice.example/7000+a93f17"
       seed "$name" zone "Invite: tictactoe:--__--__--__--__--__--__--__--__--__--__AQI@fe80::1%eth0/7177+28e130\n"
+      seed "$name" relay "tictactoe:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8@192.0.2.7/7177,2001:db8::7/7177,relay:relay.example/4001/ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8+5e2398"
       ;;
   esac
 }
