@@ -9,15 +9,17 @@ import TransitRelay
 /// What a connection makes of a relay that misbehaves, played by a loopback listener of the test's own: the
 /// greeting it is sent, words other than `ok` (shown escaped), a close before `ok`.
 @Suite struct RelayAnswerOnSocketTests {
-  /// A connection waiting at a fake relay, the fake relay's end of it, and the greeting sent.
-  private func waitAtFakeRelay() throws -> (peer: RelayPeer, relayEnd: Int32, relay: Endpoint, greeting: [UInt8]) {
+  /// A connection in `role` waiting at a fake relay, the fake relay's end of it, and the greeting sent.
+  private func waitAtFakeRelay(role: TLSRole = .server) throws -> (
+    peer: RelayPeer, relayEnd: Int32, relay: Endpoint, greeting: [UInt8]
+  ) {
     let listener = try Sockets.listen(bind: "127.0.0.1", port: 0)[0]
     defer { close(listener) }
     let relay = Endpoint(host: "127.0.0.1", port: Sockets.localPort(listener))
     let identity = try Identity.generate(commonName: "waiting")
     let connection = try PeerConnection(
       fd: try Sockets.connect(relay),
-      context: try TLSContext(role: .server, identity: identity, options: TrustOptions(policy: .insecure)),
+      context: try TLSContext(role: role, identity: identity, options: TrustOptions(policy: .insecure)),
       peerAddress: relay.description)
     let greeting = RelayGreeting(token: try RelayToken.random(), side: try RelaySide.random())
     connection.start(after: RelayPrelude(greeting: greeting, relay: relay, now: connection.clock(), patience: 10))
@@ -27,13 +29,13 @@ import TransitRelay
     return (RelayPeer(connection), accepted.fd, relay, greeting.line)
   }
 
-  /// Reads what the fake relay was sent, at most `count` bytes, waiting at most 5 s for them.
-  private func readSent(_ fd: Int32, count: Int) -> [UInt8] {
+  /// Reads what the fake relay was sent, at most `count` bytes, waiting at most `milliseconds` for each piece.
+  private func readSent(_ fd: Int32, count: Int, milliseconds: Int32 = 5_000) -> [UInt8] {
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 512)
     while bytes.count < count {
       var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      guard poll(&entry, 1, 5_000) == 1 else { break }
+      guard poll(&entry, 1, milliseconds) == 1 else { break }
       let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       guard got > 0 else { break }
       bytes += buffer[0..<got]
@@ -46,10 +48,12 @@ import TransitRelay
     #expect(bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count)
   }
 
+  /// A TLS client (the joiner) too says nothing but the greeting until ok: the relay hangs up on anything more.
   @Test func theGreetingGoesFirstAndAloneAndGarbageIsNamed() throws {
-    let (peer, relayEnd, relay, greeting) = try waitAtFakeRelay()
+    let (peer, relayEnd, relay, greeting) = try waitAtFakeRelay(role: .client)
     defer { close(relayEnd) }
-    #expect(readSent(relayEnd, count: 200) == greeting, "the greeting, and no byte of TLS before ok")
+    #expect(readSent(relayEnd, count: greeting.count) == greeting)
+    #expect(readSent(relayEnd, count: 1, milliseconds: 300) == [], "no byte of TLS before ok")
     write("\u{1B}[2J\u{1B}]0;pwned\u{07}HTTP/1.1 400 Bad Request\r\n", to: relayEnd)
     #expect(try drive([peer]) { peer.failure != nil })
     guard case .relay(relay, .answered(let words)) = peer.failure else {
