@@ -1,5 +1,5 @@
-import PeerTrust
 import Glibc
+import PeerTrust
 import TransitRelay
 import UntrustedText
 

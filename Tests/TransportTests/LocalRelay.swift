@@ -26,7 +26,8 @@ final class LocalRelay {
   init() throws {
     try Requirement.require(Self.program != nil, Self.missing)
     process = try ChildProcess(
-      Self.program ?? "twist3", ["transitrelay", "--port=tcp:0:interface=127.0.0.1"], output: .capture, errors: .withOutput)
+      Self.program ?? "twist3", ["transitrelay", "--port=tcp:0:interface=127.0.0.1"], output: .capture,
+      errors: .withOutput)
     var port: UInt16?
     _ = process.waitForOutput(timeout: 20) { text in
       port = text.firstMatch(of: /Transit starting on (\d+)/).flatMap { UInt16($0.1) }

@@ -56,7 +56,9 @@ struct RelayTests {
     let firstRead = waitingBytes(hostFD)
     #expect(firstRead > 3, "the host's first read: \(firstRead) bytes")
     #expect(try drive([hostSide, joinerSide], taps: [tap]) { hostSide.isSecured && joinerSide.isSecured })
-    #expect(hostSide.failure == nil && joinerSide.failure == nil, "\(String(describing: hostSide.failure ?? joinerSide.failure))")
+    #expect(
+      hostSide.failure == nil && joinerSide.failure == nil,
+      "\(String(describing: hostSide.failure ?? joinerSide.failure))")
     #expect(hostSide.connection.tls.trustDecision == .trusted(.pinned))
     #expect(joinerSide.connection.tls.trustDecision == .trusted(.pinned))
 
