@@ -91,32 +91,7 @@ public final class PeerConnection {
   /// connection failed.
   public func readable() throws(NetworkError) -> [Arrival] {
     var arrivals: [Arrival] = []
-    var endOfStream = false
-    var taken = 0
-    // Scratch space on the stack, not cleared: read() says how much it filled.
-    try withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 1) { (buffer) throws(NetworkError) in
-      while taken < PeerConnection.readCapPerWakeup {
-        let count = read(fd, buffer.baseAddress, buffer.count)
-        if count > 0 {
-          try take(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
-          taken += count
-          if count < buffer.count { break }
-        } else if count == 0 {
-          endOfStream = true
-          tls.feedEndOfStream()
-          break
-        } else {
-          if errno == EINTR { continue }
-          if errno == EAGAIN || errno == EWOULDBLOCK { break }
-          if errno == ECONNRESET {
-            endOfStream = true
-            tls.feedEndOfStream()
-            break
-          }
-          throw .socket(Sockets.errorText())
-        }
-      }
-    }
+    let endOfStream = try readSocket()
     if var stage = prelude {
       if endOfStream { throw stage.ended() }
       return []
@@ -153,6 +128,33 @@ public final class PeerConnection {
       arrivals += ending(clean: false)
     }
     return arrivals
+  }
+
+  /// Reads what the socket has, at most `readCapPerWakeup` bytes, into the prelude or TLS; whether the stream
+  /// ended (a reset counts as an end).
+  private func readSocket() throws(NetworkError) -> Bool {
+    var endOfStream = false
+    var taken = 0
+    // Scratch space on the stack, not cleared: read() says how much it filled.
+    try withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 1) { (buffer) throws(NetworkError) in
+      while taken < PeerConnection.readCapPerWakeup {
+        let count = read(fd, buffer.baseAddress, buffer.count)
+        if count > 0 {
+          try take(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
+          taken += count
+          if count < buffer.count { break }
+        } else if count == 0 || errno == ECONNRESET {
+          endOfStream = true
+          tls.feedEndOfStream()
+          break
+        } else if errno == EAGAIN || errno == EWOULDBLOCK {
+          break
+        } else if errno != EINTR {
+          throw .socket(Sockets.errorText())
+        }
+      }
+    }
+    return endOfStream
   }
 
   /// Hands bytes read to the prelude while it lasts, and to TLS after it (what followed it first).

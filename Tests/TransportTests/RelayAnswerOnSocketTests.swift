@@ -99,4 +99,23 @@ import TransitRelay
     #expect(answer.starts(with: [0x16, 0x03]), "\(answer.prefix(8))")
     #expect(peer.failure == nil)
   }
+
+  /// A failure to connect to the relay names the relay, not a host that is not hosting.
+  @Test func connectFailuresAreNamedAsTheRelays() {
+    let relay = Endpoint(host: "relay.example", port: 4001)
+    #expect(NetworkError.connectionRefused(relay).atRelay(relay) == .relay(relay, .refused))
+    #expect(
+      NetworkError.timedOut(relay, seconds: 10).atRelay(relay)
+        == .relay(relay, .unreachable(reason: "no answer within 10 s")))
+    #expect(
+      NetworkError.unreachable(relay, reason: "No route to host").atRelay(relay)
+        == .relay(relay, .unreachable(reason: "No route to host")))
+    let notFound = NetworkError.hostNotFound("relay.example", reason: "Name or service not known").atRelay(relay)
+    #expect(notFound.code == "relay.unreachable" && notFound.description.contains("Name or service not known"))
+    // Failures after connecting are left as they are.
+    #expect(NetworkError.closedDuringHandshake.atRelay(relay) == .closedDuringHandshake)
+    let refused = NetworkError.relay(relay, .refused)
+    #expect(refused.description == "\(refused.reason) \(refused.hint ?? "")")
+    #expect(refused.reason.contains("relay.example:4001") && !refused.description.contains("nobody is hosting"))
+  }
 }
