@@ -137,4 +137,39 @@ struct RelayTests {
     #expect(value == RelayPrelude.waitingKeepAlive.idle)
     waiting.connection.close()
   }
+
+  /// The host waits again with the same token (a new side) after each joiner, so an invite already sent stays
+  /// good: the relay glues the next joiner to the new wait.
+  @Test func theTokenServesTheNextJoinerToo() throws {
+    let relay = try LocalRelay()
+    let token = try RelayToken.random()
+    for round in 1...2 {
+      let hostSide = try hostAt(relay.endpoint, token: token)
+      let joinerSide = try joinerAt(relay.endpoint, relay: relay.endpoint, token: token)
+      #expect(try drive([hostSide, joinerSide]) { hostSide.isSecured && joinerSide.isSecured }, "round \(round)")
+      try joinerSide.connection.send(.chat("round \(round)"))
+      #expect(try drive([hostSide, joinerSide]) { hostSide.messages == [.chat("round \(round)")] })
+      joinerSide.connection.close()
+      hostSide.connection.close()
+    }
+  }
+
+  /// Two joiners that came while the host's wait was taken are glued to each other: both are TLS clients, so
+  /// the handshake fails on each, with a TLS error (not a relay one), and neither is secured.
+  @Test func twoJoinersGluedToEachOtherFailAtTLS() throws {
+    let relay = try LocalRelay()
+    let token = try RelayToken.random()
+    let first = try joinerAt(relay.endpoint, relay: relay.endpoint, token: token)
+    let second = try joinerAt(relay.endpoint, relay: relay.endpoint, token: token)
+    #expect(try drive([first, second]) { first.failure != nil && second.failure != nil })
+    let codes = [first, second].map { $0.failure?.code ?? "none" }
+    print("relay test: two joiners glued to each other failed with \(codes)")
+    for joiner in [first, second] {
+      #expect(!joiner.isSecured && !joiner.connection.isInPrelude)
+      guard case .tls = joiner.failure else {
+        Issue.record("\(String(describing: joiner.failure))")
+        continue
+      }
+    }
+  }
 }
