@@ -68,6 +68,7 @@ let package = Package(
       name: "SessionTestSupport", dependencies: ["Session", "WireProtocol", "GameCore"], path: "Tests/Support/Sessions"),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
+    .testTarget(name: "PeerTrustTests", dependencies: ["PeerTrust"]),
     // The house rules read off Sources/: which modules stay pure, which one module reaches each C library.
     .testTarget(name: "ArchitectureTests"),
     .testTarget(name: "GomocupTests", dependencies: ["Gomocup", "GameCore", "UntrustedText", "TestSupport"]),
@@ -96,7 +97,8 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "tictactoe", "tictactoe-bench", "Security", "PeerTrust", "WireProtocol", "GameCore", "GameRecords", "TestSupport",
+        "tictactoe", "tictactoe-bench", "Security", "PeerTrust", "WireProtocol", "GameCore", "GameRecords",
+        "TestSupport",
       ]),
   ],
   swiftLanguageModes: [.v6]

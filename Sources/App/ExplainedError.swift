@@ -1,7 +1,7 @@
 import GameCore
 import GameRecords
-import PortMapping
 import PeerTrust
+import PortMapping
 import Security
 import Session
 import Transport

@@ -1,4 +1,5 @@
 import GameCore
+import PeerTrust
 import Security
 import Session
 import UntrustedText
@@ -24,6 +25,9 @@ struct MatchCore {
   var finished: MatchEnd?
   /// Where finished games are recorded (nil: not recorded).
   var records: MatchRecords?
+  /// The player's known peers as the shell last read them (nil: unreadable). The match reads no file: the shell
+  /// hands them in again (`knownPeersChanged`) when a write of ours or another process changed the file.
+  var knownPeers: KnownPeers?
   /// Lines about connections never let in (arrived, secured, closed): a few a minute per address and 5 a second
   /// from all addresses, so a flood of connections from many addresses cannot fill the log.
   var strangers = PerAddressLog(burst: 6, perMinute: 3)
@@ -115,13 +119,13 @@ struct MatchCore {
     return (commands, nil)
   }
 
-  /// When games are recorded: the record against the peer on `id` from the saved games, named as the player
-  /// knows its key, or by the name it gave.
+  /// When games are recorded: the record against the peer on `id` is looked up in the saved games (by the
+  /// shell, off the loop), named as the player knows its key, or by the name it gave.
   func greeting(on id: ConnectionID, helloName: PeerText) -> [MatchCommand] {
     guard records != nil, let key = connections[id]?.facts?.certificate?.fingerprint else { return [] }
-    let known = environment.knownPeers()?.lookup(fingerprint: key)?.name
+    let known = knownPeers?.lookup(fingerprint: key)?.name
     let name = known.map { PeerText($0).description } ?? helloName.description
-    return environment.opponentRecord(key, name).map { [.report(.opponentRecord($0))] } ?? []
+    return [.lookUpRecord(against: key, name: name)]
   }
 
   /// The peer's signature over a game's record.
@@ -134,6 +138,7 @@ struct MatchCore {
   private func carry(_ outcome: MatchRecords.Outcome?, on id: ConnectionID) -> [MatchCommand] {
     guard let outcome else { return [] }
     var commands: [MatchCommand] = []
+    if let (record, file) = outcome.write { commands.append(.keepRecord(record, file: file)) }
     if let message = outcome.send, connections[id]?.isClosed == false { commands.append(.send(id, message)) }
     if let problem = outcome.problem { commands += [.log(problem), .report(.status(problem))] }
     return commands

@@ -1,4 +1,5 @@
 import GameCore
+import PeerTrust
 import Security
 import Session
 import Transport
@@ -40,6 +41,12 @@ extension MatchRole {
   var records: MatchRecords? {
     get { core.records }
     set { core.records = newValue }
+  }
+
+  /// The player's known peers as the shell read them again: at the start, and when the file changed (a write
+  /// of ours, or another process's).
+  mutating func knownPeersChanged(_ peers: KnownPeers?) {
+    core.knownPeers = peers
   }
 
   /// Runs work on `id`'s session and carries out what the session said.

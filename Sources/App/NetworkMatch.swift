@@ -29,6 +29,10 @@ public final class NetworkMatch {
   private var retired: [PeerConnection] = []
   /// known_peers changes, off the loop once `MatchOnLoop` gives them a worker.
   let writes: KnownPeersWrites
+  /// Game records written and looked up, off the loop once `MatchOnLoop` gives it a worker.
+  let files: MatchFileWork
+  /// The version of known_peers the coordinator last got (`refreshKnownPeers`).
+  private var knownPeersStamp: KnownPeersSnapshot.Stamp?
   /// Connections whose goodbye is still going out (a graceful close never waits).
   private let closing: ClosingSockets
   private var listeners: [Int32] = []
@@ -42,11 +46,8 @@ public final class NetworkMatch {
   /// Where finished games are recorded (nil: not recorded).
   var archive: GameArchive? {
     didSet {
-      guard let archive else {
-        coordinator.records = nil
-        return
-      }
-      coordinator.records = MatchRecords(signedBy: identity, isHost: role == .host, keptIn: archive)
+      files.archive = archive
+      coordinator.records = archive.map { _ in MatchRecords(signedBy: identity, isHost: role == .host) }
     }
   }
   /// Host: after an opponent leaves wait for the next one instead of ending, until the player quits. The
@@ -114,7 +115,8 @@ public final class NetworkMatch {
     self.clock = clock
     closing = ClosingSockets(clock: clock)
     writes = KnownPeersWrites(profile: profile, log: log)
-    let environment = MatchEnvironment.files(of: profile)
+    files = MatchFileWork(profile: profile, log: log)
+    let environment = MatchEnvironment.program
     switch role {
     case .host:
       coordinator = HostCoordinator(
@@ -123,11 +125,23 @@ public final class NetworkMatch {
       coordinator = JoinerCoordinator(
         name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)
     }
+    knownPeersStamp = KnownPeersSnapshot.stamp(of: profile.knownPeersPath)
+    coordinator.knownPeersChanged(try? profile.knownPeers())
+  }
+
+  /// Hands the coordinator the known peers again when the file is not the version it has: a write of ours
+  /// (whose peers the snapshot already holds) or another process's (`peers forget`). Called before the
+  /// coordinator decides on a peer: when TLS finished and when a hello came.
+  private func refreshKnownPeers() {
+    let stamp = KnownPeersSnapshot.stamp(of: profile.knownPeersPath)
+    guard stamp != knownPeersStamp else { return }
+    knownPeersStamp = stamp
+    coordinator.knownPeersChanged(try? profile.knownPeers())
   }
 
   /// Connections still sending their last bytes: a front end that is ending waits for these (at most
   /// `ClosingSockets.linger` seconds), so the goodbye gets out.
-  public var lingering: Int { closing.count + writes.pending }
+  public var lingering: Int { closing.count + writes.pending + files.pending }
 
   /// Host: the invite `tictactoe invite` reads (withdrawn when the match goes).
   lazy var invite = PublishedInvite(paths: profile.paths)
@@ -338,8 +352,12 @@ public final class NetworkMatch {
     for arrival in arrivals where sockets[id] === connection {
       let now = clock()
       switch arrival {
-      case .secured: events += perform(coordinator.secured(id, PeerFacts(connection.tls), now: now))
-      case .message(let message): events += perform(coordinator.received(id, message, now: now))
+      case .secured:
+        refreshKnownPeers()
+        events += perform(coordinator.secured(id, PeerFacts(connection.tls), now: now))
+      case .message(let message):
+        if case .hello = message { refreshKnownPeers() }
+        events += perform(coordinator.received(id, message, now: now))
       case .malformed(let error): events += perform(coordinator.malformed(id, error, now: now))
       case .ended: events += perform(coordinator.ended(id, now: now))
       }
@@ -379,6 +397,8 @@ public final class NetworkMatch {
         announcement = nil
       case .log(let line): log.write(line)
       case .report(let event): events.append(event)
+      case .keepRecord(let record, let file): files.keep(record, file: file)
+      case .lookUpRecord(let key, let name): events += files.lookUpRecord(against: key, name: name)
       }
     }
     return events

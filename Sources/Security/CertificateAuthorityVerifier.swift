@@ -1,6 +1,6 @@
-import PeerTrust
 import COpenSSL
 import Glibc
+import PeerTrust
 import Synchronization
 
 /// Verifies certificate chains against chosen certificate authorities (or the system's) with

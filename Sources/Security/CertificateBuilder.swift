@@ -1,5 +1,5 @@
-import PeerTrust
 import COpenSSL
+import PeerTrust
 
 /// Builds and signs X.509 v3 certificates for `Identity.generate`.
 enum CertificateBuilder {

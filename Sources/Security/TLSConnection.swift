@@ -1,5 +1,5 @@
-import PeerTrust
 import COpenSSL
+import PeerTrust
 
 /// One TLS 1.3 connection driven through memory buffers: no sockets inside.
 ///

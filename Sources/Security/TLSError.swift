@@ -1,4 +1,5 @@
 import PeerTrust
+
 /// Why a TLS connection failed, in player words naming the cause.
 public enum TLSError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The first bytes received are not a TLS record (plain text, an HTTP request...): the

@@ -2,8 +2,8 @@ import Discovery
 import Foundation
 import GameCore
 import GameRecords
-import PortMapping
 import PeerTrust
+import PortMapping
 import Security
 import Session
 import Testing

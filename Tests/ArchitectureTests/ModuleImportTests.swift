@@ -23,7 +23,8 @@ import Testing
     "CEpoll": ["EventLoop"], "CMiniUPnPc": ["PortMapping"], "CNatPMP": ["PortMapping"], "CSpawn": ["App"],
   ]
 
-  static let sources = String(#filePath.split(separator: "/").dropLast(3).joined(separator: "/")).withRoot
+  static let sources =
+    String(#filePath.split(separator: "/").dropLast(3).joined(separator: "/")).withRoot
     + "/Sources"
 
   @Test(arguments: pure.keys.sorted())
@@ -36,7 +37,8 @@ import Testing
 
   @Test(arguments: cOwners.keys.sorted())
   func cModuleHasOneOwner(_ cModule: String) throws {
-    for module in try SourceTree.swiftModules(under: Self.sources) where !Self.cOwners[cModule, default: []].contains(module) {
+    for module in try SourceTree.swiftModules(under: Self.sources)
+    where !Self.cOwners[cModule, default: []].contains(module) {
       for (file, name) in try SourceTree.imports(of: module, under: Self.sources) where name == cModule {
         Issue.record("\(file) imports \(cModule), which only \(Self.cOwners[cModule, default: []].sorted()) may import")
       }

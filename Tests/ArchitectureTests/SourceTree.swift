@@ -32,7 +32,8 @@ enum SourceTree {
         words.removeFirst()
       }
       guard words.first == "import", words.count >= 2 else { return nil }
-      let target = words.count >= 3 && ["struct", "enum", "class", "func", "protocol"].contains(words[1])
+      let target =
+        words.count >= 3 && ["struct", "enum", "class", "func", "protocol"].contains(words[1])
         ? words[2] : words[1]
       return String(target.split(separator: ".").first ?? "")
     }

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Security
 @testable import PeerTrust
+@testable import Security
 
 /// CA mode's rules, with certificates made by the openssl command line (not by this program): a host's
 /// certificate must be valid for TLS server authentication and a joiner's for client authentication; a CA's

@@ -1,9 +1,9 @@
 import Foundation
+import PeerTrust
 import TestSupport
 import Testing
 
 @testable import Security
-import PeerTrust
 
 /// Atomic writes in the Security module: what a killed writer leaves behind is cleaned up, and nothing else.
 @Suite struct FileSystemTests {

@@ -1,8 +1,8 @@
 import Foundation
+import PeerTrust
 import Testing
 
 @testable import Security
-import PeerTrust
 
 /// Fingerprint format, parsing, stability across re-certification, and agreement with the openssl CLI.
 @Suite struct FingerprintTests {

@@ -1,8 +1,8 @@
 import Foundation
+import PeerTrust
 import Testing
 
 @testable import Security
-import PeerTrust
 
 /// Generating, importing and exporting identities (PEM, PKCS#12).
 @Suite struct IdentityTests {

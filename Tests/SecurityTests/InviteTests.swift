@@ -1,7 +1,7 @@
+import PeerTrust
 import Testing
 
 @testable import Security
-import PeerTrust
 
 /// The invite's grammar (docs/PROTOCOL.md, "Invites"): vectors computed with Python's hashlib and base64, the
 /// check that catches a typo, and every refusal.

@@ -1,8 +1,8 @@
 import Foundation
+import PeerTrust
 import Testing
 
 @testable import Security
-import PeerTrust
 
 /// Replays the `known-peers` fuzzer's saved inputs (FuzzCorpus/, one file per input; scripts/fuzz.sh adds every
 /// crash it finds): each must come to its expected outcome (so many peers, or the line and reason it is refused

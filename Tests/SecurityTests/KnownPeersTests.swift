@@ -1,8 +1,8 @@
 import Foundation
+import PeerTrust
 import Testing
 
 @testable import Security
-import PeerTrust
 
 /// The known-peers file format: round trips, escaping, line-numbered errors, removal.
 @Suite struct KnownPeersTests {

@@ -1,8 +1,8 @@
 import Foundation
+import PeerTrust
 import Testing
 
 @testable import Security
-import PeerTrust
 
 /// Pins as the seed articles' AFSecurityPolicy makes them: the key of a certificate file (PEM or DER), and more
 /// than one (a backup key for a planned change of identity), each named in a refusal.

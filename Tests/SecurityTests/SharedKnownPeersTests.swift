@@ -1,7 +1,7 @@
+import PeerTrust
 import Testing
 
 @testable import Security
-import PeerTrust
 
 /// A bot judges joiners by known peers it changes while it serves: each decision sees them as they are then.
 @Suite struct SharedKnownPeersTests {

@@ -1,7 +1,7 @@
+import PeerTrust
 import Testing
 
 @testable import Security
-import PeerTrust
 
 /// Every trust policy applied inside a real (in-memory) handshake, in both directions:
 /// the client judging the server, and the server judging the client.

@@ -1,9 +1,9 @@
 import Foundation
+import PeerTrust
 import TestSupport
 import Testing
 
 @testable import Security
-import PeerTrust
 
 /// Shared fixtures: identities are slow-ish to make, so tests reuse these.
 enum Fixtures {

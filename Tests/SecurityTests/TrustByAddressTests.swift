@@ -1,7 +1,7 @@
+import PeerTrust
 import Testing
 
 @testable import Security
-import PeerTrust
 
 /// A joiner binds the host's key to the address typed, as OpenSSH binds host keys to host names: another key
 /// there is KEY CHANGED whatever name it claims; a known key at a new address is that known peer; a new key

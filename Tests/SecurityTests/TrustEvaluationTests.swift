@@ -1,7 +1,7 @@
+import PeerTrust
 import Testing
 
 @testable import Security
-import PeerTrust
 
 /// The pure trust decisions, without a handshake.
 @Suite struct TrustEvaluationTests {

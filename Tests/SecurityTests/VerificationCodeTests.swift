@@ -1,7 +1,7 @@
 import Testing
 
-@testable import Security
 @testable import PeerTrust
+@testable import Security
 
 /// The words both players read aloud: the same on both ends of one TLS session, different on the two
 /// connections of a man in the middle who completes a handshake with each side.
