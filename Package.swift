@@ -33,14 +33,18 @@ let package = Package(
     // Who a peer is and whether to trust it, as pure values and decisions: fingerprints, known peers, a
     // certificate's facts, trust policies and their decisions, days.
     .target(name: "PeerTrust", dependencies: ["UntrustedText", "ExplainedErrors"]),
-    .target(name: "Security", dependencies: ["COpenSSL", "UntrustedText", "PeerTrust", "ExplainedErrors"]),
+    // The transit relay's side of a connection, pure: tokens and sides, the greeting line, the relay's answer.
+    .target(name: "TransitRelay", dependencies: ["UntrustedText", "ExplainedErrors"]),
+    .target(
+      name: "Security", dependencies: ["COpenSSL", "UntrustedText", "PeerTrust", "TransitRelay", "ExplainedErrors"]),
     .target(name: "Discovery", dependencies: ["CDNSSD", "ExplainedErrors"]),
     .target(name: "Session", dependencies: ["GameCore", "WireProtocol", "UntrustedText", "ExplainedErrors"]),
     .target(name: "EventLoop", dependencies: ["CEpoll"]),
     // Asking the LAN's router to open the host's port: PCP (its own codec), NAT-PMP (libnatpmp), UPnP IGD
     // (its own bounded SSDP and HTTP; libminiupnpc parses what the router sends).
     .target(name: "PortMapping", dependencies: ["CMiniUPnPc", "CNatPMP", "ExplainedErrors"]),
-    .target(name: "Transport", dependencies: ["Security", "PeerTrust", "WireProtocol", "ExplainedErrors"]),
+    .target(
+      name: "Transport", dependencies: ["Security", "PeerTrust", "WireProtocol", "TransitRelay", "ExplainedErrors"]),
     .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
@@ -75,13 +79,16 @@ let package = Package(
     .testTarget(name: "GameRecordsTests", dependencies: ["GameRecords", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(
-      name: "SecurityTests", dependencies: ["Security", "PeerTrust", "TestSupport"],
+      name: "SecurityTests", dependencies: ["Security", "PeerTrust", "TestSupport", "TransitRelay"],
       exclude: ["FuzzCorpus", "InviteFuzzCorpus"]),
+    .testTarget(name: "TransitRelayTests", dependencies: ["TransitRelay", "UntrustedText"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
     .testTarget(
       name: "SessionTests",
       dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText", "TestSupport", "SessionTestSupport"]),
-    .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "PeerTrust", "WireProtocol"]),
+    .testTarget(
+      name: "TransportTests",
+      dependencies: ["Transport", "Security", "PeerTrust", "WireProtocol", "TransitRelay", "TestSupport"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
     .testTarget(name: "PortMappingTests", dependencies: ["PortMapping"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "GameRecords", "UntrustedText"]),

@@ -46,10 +46,12 @@ target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -lUntrustedText -l
 # PCP answers: the codec alone.
 target pcp-response PCPResponseFuzz Fuzz/PCPResponseTarget.swift Sources/PortMapping/PCPMessage.swift \
   -lExplainedErrors
-# Invites and what they use (Digest's SHA-256 is OpenSSL's; fingerprints and base64 are PeerTrust's).
+# Invites and what they use (Digest's SHA-256 is OpenSSL's; fingerprints and base64 are PeerTrust's; a relay's
+# token is TransitRelay's).
 library PeerTrust -lUntrustedText -lExplainedErrors Sources/PeerTrust/*.swift
+library TransitRelay -lUntrustedText Sources/TransitRelay/*.swift
 target invite InviteFuzz Fuzz/InviteTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText -lPeerTrust \
-  -lExplainedErrors Sources/Security/{Invite,NumericAddress,Digest}.swift
+  -lTransitRelay -lExplainedErrors Sources/Security/{Invite,InviteRelay,NumericAddress,Digest}.swift
 
 # The SGF reader of game records, with the GameCore it replays moves on.
 target sgf-record SGFRecordFuzz Fuzz/SGFRecordTarget.swift Sources/GameRecords/*.swift -lGameCore -lExplainedErrors
@@ -115,6 +117,7 @@ prepare() {
     invite)
       seed "$name" three "tictactoe:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8@192.0.2.7/7177,2001:db8::7/7177,alice.example/7000+a93f17"
       seed "$name" zone "Invite: tictactoe:--__--__--__--__--__--__--__--__--__--__AQI@fe80::1%eth0/7177+28e130\n"
+      seed "$name" relay "tictactoe:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8@192.0.2.7/7177,2001:db8::7/7177,relay:relay.example/4001/ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8+5e2398"
       ;;
   esac
 }

@@ -250,6 +250,20 @@ public enum Sockets {
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
   }
 
+  /// Turns TCP keepalive on for `fd` with `settings`; false if the system refused any of them.
+  @discardableResult
+  public static func setKeepAlive(_ fd: Int32, _ settings: KeepAlive) -> Bool {
+    let size = socklen_t(MemoryLayout<Int32>.size)
+    var one: Int32 = 1
+    var idle = settings.idle
+    var interval = settings.interval
+    var count = settings.count
+    return setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, size) == 0
+      && setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, &idle, size) == 0
+      && setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, &interval, size) == 0
+      && setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, &count, size) == 0
+  }
+
   static func errorText() -> String { String(cString: strerror(errno)) }
 
   private static func text(_ buffer: [CChar]) -> String {

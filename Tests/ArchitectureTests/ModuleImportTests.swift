@@ -13,6 +13,7 @@ import Testing
     "Gomocup": ["GameCore", "UntrustedText", "ExplainedErrors"],
     "Session": ["GameCore", "WireProtocol", "UntrustedText", "ExplainedErrors"],
     "PeerTrust": ["UntrustedText", "Synchronization", "ExplainedErrors"],
+    "TransitRelay": ["UntrustedText"],
     "TerminalUI": ["GameCore", "GameRecords", "UntrustedText", "Gomocup"],
   ]
 
