@@ -375,7 +375,11 @@ public final class NetworkMatch {
         events += open(id, endpoint) { () throws(NetworkError) in try Sockets.startConnect(address, endpoint: endpoint)
         }
       case .reconnect(let id, let address, let endpoint):
-        events += open(id, endpoint) { () throws(NetworkError) in try Sockets.connect(address, wait: false) }
+        // The numeric address the host was reached at, read without a lookup: a name here is refused, never
+        // looked up on the loop (`JoinerRoute` looks names up again off the loop first).
+        events += open(id, endpoint) { () throws(NetworkError) in
+          try Sockets.startConnect(Sockets.resolve(address, numericOnly: true)[0], endpoint: endpoint)
+        }
       case .send(let id, let message):
         guard let connection = sockets[id] else { continue }
         do {
