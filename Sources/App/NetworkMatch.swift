@@ -36,6 +36,8 @@ public final class NetworkMatch {
   /// Connections whose goodbye is still going out (a graceful close never waits).
   private let closing: ClosingSockets
   private var listeners: [Int32] = []
+  /// Host: connections accepted while the pending ones are at their cap, held without TLS until they speak.
+  private lazy var door = HostDoor(log: log)
   public private(set) var port: UInt16 = 0
   /// The host's DNS-SD advertisement (nil when not advertising or discovery is unavailable).
   private var announcement: LANAnnouncement?
@@ -165,6 +167,7 @@ public final class NetworkMatch {
   deinit {
     announcement?.cancel()
     for fd in listeners { close(fd) }
+    door.closeAll()
   }
 
   /// Host: announces the game on the LAN as `_tictactoe._tcp`. When the avahi-daemon is missing the game is
@@ -238,19 +241,19 @@ public final class NetworkMatch {
   /// Host: at most this many connections are accepted in one turn of the loop, so a flood waiting in the listen
   /// queue does not keep the loop from the connections it has.
   static let acceptsPerRound = 32
-  /// Host: joiners the kernel queues while the host may not accept (`HostCoordinator.mayAccept`): they wait
-  /// there in order rather than being turned away (the bot's is larger still).
+  /// Host: joiners the kernel queues until the host's loop accepts them (the bot's is larger still).
   static let listenBacklog: Int32 = 1024
 
-  /// Host: whether the listeners are watched now: not while the pending connections are at their cap and none
-  /// has waited its patience (a full house does not wake the loop for nothing).
-  private var accepting: Bool { host?.mayAccept(now: clock()) ?? false }
+  /// Host: the listeners are always watched. While the pending connections are at their cap, what is accepted
+  /// waits at the door (`HostDoor`), so the kernel's listen queue never fills.
+  private var accepting: Bool { host != nil }
 
   /// The descriptors the event loop must watch, each with its owner (so a reused number is noticed).
   public var descriptors: [DescriptorSync.Want] {
     defer { retired = [] }
     let me = ObjectIdentifier(self)
     var wanted = (accepting ? listeners : []).map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: me) }
+    wanted += door.silent.map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: ObjectIdentifier(door)) }
     for (id, connection) in sockets {
       let write = connection.wantsWrite || coordinator.connections[id]?.phase == .connecting
       wanted.append(
@@ -265,9 +268,9 @@ public final class NetworkMatch {
 
   /// The next time `tick` must run.
   public var nextDeadline: Double? {
-    // A wait at the pending cap ends when the oldest pending connection may make room: watch the listeners again.
-    let reopens = host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil }
-    return [coordinator.nextDeadline, closing.nextDeadline, reopens].compactMap { $0 }.min()
+    // A wait at the pending cap ends when the oldest pending connection may make room: one at the door goes in.
+    let reopens = door.anyoneSpoke ? host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil } : nil
+    return [coordinator.nextDeadline, closing.nextDeadline, reopens, door.nextDeadline].compactMap { $0 }.min()
   }
 
   public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
@@ -278,10 +281,16 @@ public final class NetworkMatch {
       if lost { self.announcement = nil }
       events += said
     }
+    for fd in door.silent where readable.contains(fd) { door.readable(fd, now: clock()) }
+    events += letInFromTheDoor()
     for fd in listeners where readable.contains(fd) {
       for _ in 0..<NetworkMatch.acceptsPerRound where accepting {
         guard let (socket, peer) = Sockets.accept(fd) else { break }
-        events += accepted(socket, peer: peer)
+        if host?.mayAccept(now: clock()) == true && !door.anyoneSpoke {
+          events += accepted(socket, peer: peer)
+        } else {
+          door.hold(socket, peer: peer, now: clock())
+        }
       }
     }
     for (id, connection) in sockets.sorted(by: { $0.key.value < $1.key.value }) where sockets[id] === connection {
@@ -302,7 +311,17 @@ public final class NetworkMatch {
 
   public func tick() -> [MatchEvent] {
     closing.expire()
-    return perform(coordinator.tick(now: clock()))
+    door.expire(now: clock())
+    return perform(coordinator.tick(now: clock())) + letInFromTheDoor()
+  }
+
+  /// Host: those at the door who spoke go in, oldest first, while there is a pending place.
+  private func letInFromTheDoor() -> [MatchEvent] {
+    var events: [MatchEvent] = []
+    while door.anyoneSpoke, host?.mayAccept(now: clock()) == true, let (fd, peer) = door.nextIn() {
+      events += accepted(fd, peer: peer)
+    }
+    return events
   }
 
   private func accepted(_ fd: Int32, peer: String) -> [MatchEvent] {
