@@ -35,9 +35,8 @@ public final class NetworkMatch {
   private var knownPeersStamp: KnownPeersSnapshot.Stamp?
   /// Connections whose goodbye is still going out (a graceful close never waits).
   private let closing: ClosingSockets
-  private var listeners: [Int32] = []
-  /// Host: connections accepted while the pending ones are at their cap, held without TLS until they speak.
-  private lazy var door = HostDoor(log: log)
+  /// Host: its listening sockets and its door.
+  private var listener: HostListener?
   public private(set) var port: UInt16 = 0
   /// The host's DNS-SD advertisement (nil when not advertising or discovery is unavailable).
   private var announcement: LANAnnouncement?
@@ -166,8 +165,7 @@ public final class NetworkMatch {
 
   deinit {
     announcement?.cancel()
-    for fd in listeners { close(fd) }
-    door.closeAll()
+    listener?.close()
   }
 
   /// Host: announces the game on the LAN as `_tictactoe._tcp`. When the avahi-daemon is missing the game is
@@ -191,9 +189,10 @@ public final class NetworkMatch {
 
   /// Host: listens for joiners.
   public func host(bind: String?, port: UInt16) throws(NetworkError) {
-    listeners = try Sockets.listen(bind: bind, port: port, backlog: NetworkMatch.listenBacklog)
+    let listener = try HostListener(bind: bind, port: port, log: log)
+    self.listener = listener
     hostBind = bind
-    self.port = listeners.first.map(Sockets.localPort) ?? port
+    self.port = listener.port
     log.write("hosting on \(bind ?? "*"):\(self.port)")
   }
 
@@ -238,22 +237,14 @@ public final class NetworkMatch {
 
   // MARK: - The event loop
 
-  /// Host: at most this many connections are accepted in one turn of the loop, so a flood waiting in the listen
-  /// queue does not keep the loop from the connections it has.
-  static let acceptsPerRound = 32
-  /// Host: joiners the kernel queues until the host's loop accepts them (the bot's is larger still).
-  static let listenBacklog: Int32 = 1024
-
-  /// Host: the listeners are always watched. While the pending connections are at their cap, what is accepted
-  /// waits at the door (`HostDoor`), so the kernel's listen queue never fills.
-  private var accepting: Bool { host != nil }
+  /// Host: whether a joiner may go in now (a pending place is free, or one makes room).
+  private var mayAccept: Bool { host?.mayAccept(now: clock()) ?? false }
 
   /// The descriptors the event loop must watch, each with its owner (so a reused number is noticed).
   public var descriptors: [DescriptorSync.Want] {
     defer { retired = [] }
     let me = ObjectIdentifier(self)
-    var wanted = (accepting ? listeners : []).map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: me) }
-    wanted += door.silent.map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: ObjectIdentifier(door)) }
+    var wanted = listener?.descriptors(owner: me) ?? []
     for (id, connection) in sockets {
       let write = connection.wantsWrite || coordinator.connections[id]?.phase == .connecting
       wanted.append(
@@ -269,8 +260,8 @@ public final class NetworkMatch {
   /// The next time `tick` must run.
   public var nextDeadline: Double? {
     // A wait at the pending cap ends when the oldest pending connection may make room: one at the door goes in.
-    let reopens = door.anyoneSpoke ? host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil } : nil
-    return [coordinator.nextDeadline, closing.nextDeadline, reopens, door.nextDeadline].compactMap { $0 }.min()
+    let door = listener?.nextDeadline(reopens: host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil })
+    return [coordinator.nextDeadline, closing.nextDeadline, door].compactMap { $0 }.min()
   }
 
   public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
@@ -281,18 +272,8 @@ public final class NetworkMatch {
       if lost { self.announcement = nil }
       events += said
     }
-    for fd in door.silent where readable.contains(fd) { door.readable(fd, now: clock()) }
-    events += letInFromTheDoor()
-    for fd in listeners where readable.contains(fd) {
-      for _ in 0..<NetworkMatch.acceptsPerRound where accepting {
-        guard let (socket, peer) = Sockets.accept(fd) else { break }
-        if host?.mayAccept(now: clock()) == true && !door.anyoneSpoke {
-          events += accepted(socket, peer: peer)
-        } else {
-          door.hold(socket, peer: peer, now: clock())
-        }
-      }
-    }
+    events +=
+      listener?.handle(readable: readable, now: clock(), mayAccept: { mayAccept }) { accepted($0, peer: $1) } ?? []
     for (id, connection) in sockets.sorted(by: { $0.key.value < $1.key.value }) where sockets[id] === connection {
       let fd = connection.fd
       guard readable.contains(fd) || writable.contains(fd) else { continue }
@@ -311,17 +292,8 @@ public final class NetworkMatch {
 
   public func tick() -> [MatchEvent] {
     closing.expire()
-    door.expire(now: clock())
-    return perform(coordinator.tick(now: clock())) + letInFromTheDoor()
-  }
-
-  /// Host: those at the door who spoke go in, oldest first, while there is a pending place.
-  private func letInFromTheDoor() -> [MatchEvent] {
-    var events: [MatchEvent] = []
-    while door.anyoneSpoke, host?.mayAccept(now: clock()) == true, let (fd, peer) = door.nextIn() {
-      events += accepted(fd, peer: peer)
-    }
-    return events
+    let events = perform(coordinator.tick(now: clock()))
+    return events + (listener?.tick(now: clock(), mayAccept: { mayAccept }) { accepted($0, peer: $1) } ?? [])
   }
 
   private func accepted(_ fd: Int32, peer: String) -> [MatchEvent] {
