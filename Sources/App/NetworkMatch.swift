@@ -273,7 +273,8 @@ public final class NetworkMatch {
       events += said
     }
     events +=
-      listener?.handle(readable: readable, now: clock(), mayAccept: { mayAccept }) { accepted($0, peer: $1) } ?? []
+      listener?.handle(
+        readable: readable, now: clock(), mayAccept: { mayAccept }, admit: { accepted($0, peer: $1) }) ?? []
     for (id, connection) in sockets.sorted(by: { $0.key.value < $1.key.value }) where sockets[id] === connection {
       let fd = connection.fd
       guard readable.contains(fd) || writable.contains(fd) else { continue }
@@ -293,7 +294,7 @@ public final class NetworkMatch {
   public func tick() -> [MatchEvent] {
     closing.expire()
     let events = perform(coordinator.tick(now: clock()))
-    return events + (listener?.tick(now: clock(), mayAccept: { mayAccept }) { accepted($0, peer: $1) } ?? [])
+    return events + (listener?.tick(now: clock(), mayAccept: { mayAccept }, admit: { accepted($0, peer: $1) }) ?? [])
   }
 
   private func accepted(_ fd: Int32, peer: String) -> [MatchEvent] {
