@@ -81,7 +81,7 @@ public enum Completions {
   }
 
   /// The bash `case` arms that complete an option's value: its words, a file name, or nothing for free text.
-  static func bashOptionValues() -> [String] {
+  private static func bashOptionValues() -> [String] {
     var lines: [String] = []
     for option in Grammar.options {
       switch option.value {
