@@ -46,7 +46,7 @@ struct HostCoordinator: MatchRole {
   /// the listen queue, and every pending connection has its moment to finish TLS.
   func mayAccept(now: Double) -> Bool {
     let (pending, makesRoom) = core.connections.pendingSince(HostCoordinator.pending)
-    return pending < HostCoordinator.pending.cap || (makesRoom.map { $0 < now } ?? false)
+    return pending < HostCoordinator.pending.cap || (makesRoom.map { $0 <= now } ?? false)
   }
 
   /// When a wait at the cap ends (nil: no wait).
@@ -168,8 +168,8 @@ struct HostCoordinator: MatchRole {
     return commands
   }
 
-  mutating func follow(_ cue: MatchCore.Cue, on id: ConnectionID, now: Double) -> [MatchCommand] {
-    switch cue {
+  mutating func decide(_ left: MatchCore.LeftToDecide, on id: ConnectionID, now: Double) -> [MatchCommand] {
+    switch left {
     case .hello(let name, _): return decide(id, name: name, now: now)
     case .dropped: return []
     case .closed(let full, let admitted):
@@ -204,7 +204,7 @@ struct HostCoordinator: MatchRole {
     let software = core.connections[id]?.session?.peerSoftware ?? ""
     var commands: [MatchCommand] = [.report(.session(.peerHello(name: shown, software: software)))]
     if let code = facts?.verification { commands.append(.report(.verification(code))) }
-    let (said, asked) = core.carry(
+    let (said, asked) = core.apply(
       MatchTrust.hostHeard(name, facts: facts, known: core.knownPeers), on: id)
     commands += said
     if asked { return commands }

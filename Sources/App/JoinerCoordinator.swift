@@ -92,7 +92,7 @@ struct JoinerCoordinator: MatchRole {
       .report(.status("Connected to \(connection.peer) over \(facts.protocolVersion) (\(facts.cipher)).")))
     if let code = facts.verification { commands.append(.report(.verification(code))) }
     let verdict = MatchTrust.joinerSecured(facts, boundAddress: boundAddress, known: core.knownPeers)
-    let (said, asked) = core.carry(verdict, on: id)
+    let (said, asked) = core.apply(verdict, on: id)
     commands += said
     if asked { return commands + deciding(id, now: now) }
     let remember = MatchTrust.joinerRemembers(
@@ -117,8 +117,8 @@ struct JoinerCoordinator: MatchRole {
 
   mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand] { [] }
 
-  mutating func follow(_ cue: MatchCore.Cue, on id: ConnectionID, now: Double) -> [MatchCommand] {
-    switch cue {
+  mutating func decide(_ left: MatchCore.LeftToDecide, on id: ConnectionID, now: Double) -> [MatchCommand] {
+    switch left {
     case .hello(let name, let software):
       let facts = core.connections[id]?.facts
       let shown = MatchTrust.shownName(facts, claimed: name, known: core.knownPeers)

@@ -67,8 +67,8 @@ struct MatchCore {
 
   func peer(_ id: ConnectionID) -> String { connections[id]?.peer ?? "?" }
 
-  /// What a session said that its side decides on; everything else `read` turns into commands itself.
-  enum Cue {
+  /// What a session said that its side decides on; everything else `translate` turns into commands itself.
+  enum LeftToDecide {
     case hello(name: PeerText, software: PeerText)
     /// The session ended (the connection is closed); `admitted`: the peer had been let in.
     case closed(SessionEnd, admitted: Bool)
@@ -77,13 +77,14 @@ struct MatchCore {
   }
 
   /// One output of the session on `id`, as commands, and what is left for the side to decide.
-  mutating func read(_ output: SessionOutput, on id: ConnectionID, now: Double) -> ([MatchCommand], Cue?) {
+  mutating func translate(_ output: SessionOutput, on id: ConnectionID, now: Double) -> ([MatchCommand], LeftToDecide?)
+  {
     guard let connection = connections[id] else { return ([], nil) }
     let isActive = id == active
     var commands: [MatchCommand] = []
     if isActive, let session = connection.session {
       let peerKey = connection.facts?.certificate?.publicKeyBase64
-      commands += carry(records?.after(output, session: session, peerKey: peerKey), on: id)
+      commands += recordCommands(records?.after(output, session: session, peerKey: peerKey), on: id)
     }
     switch output {
     case .send(let message):
@@ -131,11 +132,11 @@ struct MatchCore {
   /// The peer's signature over a game's record.
   mutating func signature(game: Int, date: String, signature: [UInt8], on id: ConnectionID) -> [MatchCommand] {
     guard id == active else { return [] }
-    return carry(records?.received(game: game, date: date, signature: signature), on: id)
+    return recordCommands(records?.received(game: game, date: date, signature: signature), on: id)
   }
 
   /// Carries out a step of the record exchange: the signature to send, the problem to tell.
-  private func carry(_ outcome: MatchRecords.Outcome?, on id: ConnectionID) -> [MatchCommand] {
+  private func recordCommands(_ outcome: MatchRecords.Outcome?, on id: ConnectionID) -> [MatchCommand] {
     guard let outcome else { return [] }
     var commands: [MatchCommand] = []
     if let (record, file) = outcome.write { commands.append(.keepRecord(record, file: file)) }
@@ -146,7 +147,7 @@ struct MatchCore {
 
   /// Carries out a trust verdict on `id`: the player is asked (`asked`: nothing more happens until the answer),
   /// or what letting the peer in says.
-  mutating func carry(_ verdict: MatchTrust.Verdict, on id: ConnectionID) -> (commands: [MatchCommand], asked: Bool) {
+  mutating func apply(_ verdict: MatchTrust.Verdict, on id: ConnectionID) -> (commands: [MatchCommand], asked: Bool) {
     switch verdict {
     case .ask(let question):
       connections[id]?.phase = .asking

@@ -45,15 +45,15 @@ struct MatchRecords {
       let record = RecordOfGame.network(
         after: output, session: session, myKey: myKey, peerKey: peerKey, date: gameDate ?? today())
     else { return nil }
-    return carry(exchange.ended(record, game: session.gameNumber, myMark: session.myMark ?? .x))
+    return outcome(of: exchange.ended(record, game: session.gameNumber, myMark: session.myMark ?? .x))
   }
 
   /// The peer's signature over the record of `game`.
   mutating func received(game: Int, date: String, signature: [UInt8]) -> Outcome {
-    carry(exchange.received(game: game, date: date, signature: signature))
+    outcome(of: exchange.received(game: game, date: date, signature: signature))
   }
 
-  private func carry(_ step: RecordExchange.Step) -> Outcome {
+  private func outcome(of step: RecordExchange.Step) -> Outcome {
     let write = step.write.flatMap { record in step.file.map { (record, $0) } }
     return Outcome(write: write, send: step.send, problem: step.problem)
   }

@@ -35,7 +35,8 @@ public final class NetworkMatch {
   private var knownPeersStamp: KnownPeersSnapshot.Stamp?
   /// Connections whose goodbye is still going out (a graceful close never waits).
   private let closing: ClosingSockets
-  private var listeners: [Int32] = []
+  /// Host: its listening sockets and its door.
+  private var listener: HostListener?
   public private(set) var port: UInt16 = 0
   /// The host's DNS-SD advertisement (nil when not advertising or discovery is unavailable).
   private var announcement: LANAnnouncement?
@@ -164,7 +165,7 @@ public final class NetworkMatch {
 
   deinit {
     announcement?.cancel()
-    for fd in listeners { close(fd) }
+    listener?.close()
   }
 
   /// Host: announces the game on the LAN as `_tictactoe._tcp`. When the avahi-daemon is missing the game is
@@ -188,9 +189,10 @@ public final class NetworkMatch {
 
   /// Host: listens for joiners.
   public func host(bind: String?, port: UInt16) throws(NetworkError) {
-    listeners = try Sockets.listen(bind: bind, port: port, backlog: NetworkMatch.listenBacklog)
+    let listener = try HostListener(bind: bind, port: port, log: log)
+    self.listener = listener
     hostBind = bind
-    self.port = listeners.first.map(Sockets.localPort) ?? port
+    self.port = listener.port
     log.write("hosting on \(bind ?? "*"):\(self.port)")
   }
 
@@ -235,22 +237,14 @@ public final class NetworkMatch {
 
   // MARK: - The event loop
 
-  /// Host: at most this many connections are accepted in one turn of the loop, so a flood waiting in the listen
-  /// queue does not keep the loop from the connections it has.
-  static let acceptsPerRound = 32
-  /// Host: joiners the kernel queues while the host may not accept (`HostCoordinator.mayAccept`): they wait
-  /// there in order rather than being turned away (the bot's is larger still).
-  static let listenBacklog: Int32 = 1024
-
-  /// Host: whether the listeners are watched now: not while the pending connections are at their cap and none
-  /// has waited its patience (a full house does not wake the loop for nothing).
-  private var accepting: Bool { host?.mayAccept(now: clock()) ?? false }
+  /// Host: whether a joiner may go in now (a pending place is free, or one makes room).
+  private var mayAccept: Bool { host?.mayAccept(now: clock()) ?? false }
 
   /// The descriptors the event loop must watch, each with its owner (so a reused number is noticed).
   public var descriptors: [DescriptorSync.Want] {
     defer { retired = [] }
     let me = ObjectIdentifier(self)
-    var wanted = (accepting ? listeners : []).map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: me) }
+    var wanted = listener?.descriptors(owner: me) ?? []
     for (id, connection) in sockets {
       let write = connection.wantsWrite || coordinator.connections[id]?.phase == .connecting
       wanted.append(
@@ -265,9 +259,9 @@ public final class NetworkMatch {
 
   /// The next time `tick` must run.
   public var nextDeadline: Double? {
-    // A wait at the pending cap ends when the oldest pending connection may make room: watch the listeners again.
-    let reopens = host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil }
-    return [coordinator.nextDeadline, closing.nextDeadline, reopens].compactMap { $0 }.min()
+    // A wait at the pending cap ends when the oldest pending connection may make room: one at the door goes in.
+    let door = listener?.nextDeadline(reopens: host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil })
+    return [coordinator.nextDeadline, closing.nextDeadline, door].compactMap { $0 }.min()
   }
 
   public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
@@ -278,12 +272,9 @@ public final class NetworkMatch {
       if lost { self.announcement = nil }
       events += said
     }
-    for fd in listeners where readable.contains(fd) {
-      for _ in 0..<NetworkMatch.acceptsPerRound where accepting {
-        guard let (socket, peer) = Sockets.accept(fd) else { break }
-        events += accepted(socket, peer: peer)
-      }
-    }
+    events +=
+      listener?.handle(
+        readable: readable, now: clock(), mayAccept: { mayAccept }, admit: { accepted($0, peer: $1) }) ?? []
     for (id, connection) in sockets.sorted(by: { $0.key.value < $1.key.value }) where sockets[id] === connection {
       let fd = connection.fd
       guard readable.contains(fd) || writable.contains(fd) else { continue }
@@ -302,7 +293,8 @@ public final class NetworkMatch {
 
   public func tick() -> [MatchEvent] {
     closing.expire()
-    return perform(coordinator.tick(now: clock()))
+    let events = perform(coordinator.tick(now: clock()))
+    return events + (listener?.tick(now: clock(), mayAccept: { mayAccept }, admit: { accepted($0, peer: $1) }) ?? [])
   }
 
   private func accepted(_ fd: Int32, peer: String) -> [MatchEvent] {
@@ -375,7 +367,11 @@ public final class NetworkMatch {
         events += open(id, endpoint) { () throws(NetworkError) in try Sockets.startConnect(address, endpoint: endpoint)
         }
       case .reconnect(let id, let address, let endpoint):
-        events += open(id, endpoint) { () throws(NetworkError) in try Sockets.connect(address, wait: false) }
+        // The numeric address the host was reached at, read without a lookup: a name here is refused, never
+        // looked up on the loop (`JoinerRoute` looks names up again off the loop first).
+        events += open(id, endpoint) { () throws(NetworkError) in
+          try Sockets.startConnect(Sockets.resolve(address, numericOnly: true)[0], endpoint: endpoint)
+        }
       case .send(let id, let message):
         guard let connection = sockets[id] else { continue }
         do {

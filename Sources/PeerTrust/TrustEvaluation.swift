@@ -48,53 +48,36 @@ public final class TrustEvaluator: Sendable {
     if let shared = options.sharedKnownPeers, case .trustOnFirstUse(_, let file, let acceptNew) = options.policy {
       options.policy = .trustOnFirstUse(known: shared.peers, file: file, acceptNew: acceptNew)
     }
+    let dates = { TrustChecks.dates(peer, allowExpired: options.allowExpired, now: now) }
     switch options.policy {
     case .insecure:
       return .trusted(.insecure)
 
     case .pinned(let pins):
-      guard pins.contains(where: { $0.fingerprint == presented }) else {
-        return .rejected(.pinMismatch(expected: pins, got: presented))
+      return TrustChecks.decide([{ TrustChecks.pinned(pins, presented: presented) }], dates: dates) {
+        .trusted(.pinned)
       }
-      return checkDates(peer, options: options, now: now) ?? .trusted(.pinned)
-
-    case .trustOnFirstUse(let known, let file, let acceptNew) where keyDecides || options.boundAddress != nil:
-      // The key decides who this is: a known key is that peer, wherever it is met and whatever it calls itself.
-      if let entry = known.lookup(fingerprint: presented) {
-        return checkDates(peer, options: options, now: now) ?? .trusted(.knownPeer(name: entry.name))
-      }
-      if !keyDecides, let address = options.boundAddress {
-        // A joiner: another key at the address where a known host was met is KEY CHANGED, whatever its name.
-        if let bound = known.lookup(address: address) {
-          return .rejected(
-            .keyChanged(name: bound.name, known: bound.fingerprint, presented: presented, file: file, line: bound.line))
-        }
-        // Entries written before addresses were kept still protect the name they were met under.
-        if let legacy = known.entries(named: peerName).first(where: { $0.addresses.isEmpty }) {
-          return .rejected(
-            .keyChanged(
-              name: peerName, known: legacy.fingerprint, presented: presented, file: file, line: legacy.line))
-        }
-      }
-      if let failure = checkDates(peer, options: options, now: now) { return failure }
-      return acceptNew ? .trusted(.acceptedNew) : .askUser(name: peerName, fingerprint: presented)
 
     case .trustOnFirstUse(let known, let file, let acceptNew):
-      let named = known.entries(named: peerName)
-      if named.contains(where: { $0.fingerprint == presented }) {
-        return checkDates(peer, options: options, now: now) ?? .trusted(.knownPeer(name: peerName))
+      var checks: [() -> TrustCheck]
+      if keyDecides || options.boundAddress != nil {
+        // The key decides who this is: a known key is that peer, wherever it is met and whatever it calls
+        // itself; a joiner also checks the address it typed.
+        checks = [{ TrustChecks.knownKey(known, presented: presented) }]
+        if !keyDecides, let address = options.boundAddress {
+          checks.append {
+            TrustChecks.boundAddress(address, known: known, peerName: peerName, presented: presented, file: file)
+          }
+        }
+      } else {
+        checks = [
+          { TrustChecks.knownName(peerName, known: known, presented: presented, file: file) },
+          { TrustChecks.knownKey(known, presented: presented) },
+        ]
       }
-      if let remembered = named.first {
-        return .rejected(
-          .keyChanged(
-            name: peerName, known: remembered.fingerprint, presented: presented, file: file,
-            line: remembered.line))
+      return TrustChecks.decide(checks, dates: dates) {
+        TrustChecks.firstUse(acceptNew: acceptNew, peerName: peerName, presented: presented)
       }
-      if let other = known.lookup(fingerprint: presented) {
-        return checkDates(peer, options: options, now: now) ?? .trusted(.knownPeer(name: other.name))
-      }
-      if let failure = checkDates(peer, options: options, now: now) { return failure }
-      return acceptNew ? .trusted(.acceptedNew) : .askUser(name: peerName, fingerprint: presented)
 
     case .certificateAuthority(_, let expectedName):
       guard let verifier else {
@@ -108,12 +91,5 @@ public final class TrustEvaluator: Sendable {
       case .failure(let failure): return .rejected(failure)
       }
     }
-  }
-
-  private static func checkDates(_ peer: PeerCertificate, options: TrustOptions, now: Int64) -> TrustDecision? {
-    if options.allowExpired { return nil }
-    if now < peer.notBefore { return .rejected(.notYetValid(notBefore: peer.notBefore)) }
-    if now > peer.notAfter { return .rejected(.expired(notAfter: peer.notAfter)) }
-    return nil
   }
 }

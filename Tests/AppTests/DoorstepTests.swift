@@ -1,0 +1,109 @@
+import Glibc
+import Testing
+
+@testable import App
+
+/// The host's door while its pending connections are at their cap: a flood of silent connections is held and
+/// closed there, bounded, and whoever speaks goes in first.
+@Suite struct DoorstepTests {
+  @Test func silentConnectionsAreClosedAfterTheirSecondAndSpeakersWaitLonger() {
+    var door = Doorstep<Int>(cap: 10, perAddress: 10, silence: 1, patience: 5)
+    #expect(door.arrived(1, from: "a", now: 0).isEmpty)
+    #expect(door.arrived(2, from: "b", now: 0.5).isEmpty)
+    door.spoke(2)
+    #expect(door.silent == [1])
+    #expect(door.nextDeadline == 1)
+    #expect(door.expire(now: 0.99).isEmpty)
+    #expect(door.expire(now: 1) == [1], "silent for its second")
+    #expect(door.nextDeadline == 5.5)
+    #expect(door.expire(now: 5.4).isEmpty, "one that spoke waits for a place")
+    #expect(door.expire(now: 5.5) == [2])
+    #expect(door.count == 0 && door.nextDeadline == nil)
+  }
+
+  @Test func theOldestThatSpokeGoesInFirst() {
+    var door = Doorstep<Int>()
+    for key in 1...4 { _ = door.arrived(key, from: "a", now: Double(key)) }
+    door.spoke(3)
+    door.spoke(2)
+    #expect(door.anyoneSpoke)
+    let first = door.nextIn()
+    let second = door.nextIn()
+    let third = door.nextIn()
+    #expect(first?.key == 2 && second?.key == 3 && third == nil && !door.anyoneSpoke)
+    #expect(door.silent == [1, 4])
+  }
+
+  /// Full: the oldest silent connection makes room, so one that spoke is kept (a real joiner is not pushed out by
+  /// a flood arriving behind it); with none silent, the oldest.
+  @Test func aFullDoorClosesItsOldestSilentConnectionFirst() {
+    var door = Doorstep<Int>(cap: 3, perAddress: 10)
+    _ = door.arrived(1, from: "joiner", now: 0)
+    door.spoke(1)
+    _ = door.arrived(2, from: "flood", now: 0.1)
+    _ = door.arrived(3, from: "flood", now: 0.2)
+    #expect(door.arrived(4, from: "flood", now: 0.3) == [2])
+    #expect(door.arrived(5, from: "flood", now: 0.4) == [3])
+    #expect(door.waiting.map(\.key) == [1, 4, 5])
+    door.spoke(4)
+    door.spoke(5)
+    #expect(door.arrived(6, from: "flood", now: 0.5) == [1], "none silent: the oldest")
+    #expect(door.count == 3)
+  }
+
+  @Test func oneAddressHoldsAtMostItsShare() {
+    var door = Doorstep<Int>(cap: 100, perAddress: 2)
+    _ = door.arrived(1, from: "flood", now: 0)
+    _ = door.arrived(2, from: "flood", now: 0)
+    _ = door.arrived(3, from: "joiner", now: 0)
+    #expect(door.arrived(4, from: "flood", now: 0) == [1])
+    #expect(door.waiting.map(\.key) == [2, 3, 4])
+  }
+}
+
+/// The door on real sockets: a descriptor number closed at the door and given to the next connection is a new
+/// socket to the loop (the loop dropped the old one from its poll set when it was closed; the same number with
+/// the same identity would never be watched, and a real joiner would be closed as silent).
+@Suite struct HostDoorTests {
+  private func pair() -> (Int32, Int32) {
+    var fds: [Int32] = [-1, -1]
+    _ = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds)
+    return (fds[0], fds[1])
+  }
+
+  @Test func aReusedDescriptorNumberGetsANewIdentity() throws {
+    let door = HostDoor(log: Log(path: "/dev/null"))
+    let (first, firstOther) = pair()
+    defer { close(firstOther) }
+    door.hold(first, peer: "192.0.2.1:5000", now: 0)
+    let before = try #require(door.wants().first)
+    door.expire(now: 2)  // silent past its second: closed
+    #expect(door.count == 0)
+    let (second, secondOther) = pair()
+    defer {
+      close(second)
+      close(secondOther)
+    }
+    try #require(second == first, "the system did not reuse the number; nothing to check")
+    door.hold(second, peer: "192.0.2.1:5001", now: 2)
+    let after = try #require(door.wants().first)
+    #expect(after.fd == before.fd && after.owner != before.owner)
+  }
+
+  @Test func oneThatSpeaksIsMarkedAndGoesIn() throws {
+    let door = HostDoor(log: Log(path: "/dev/null"))
+    let (held, other) = pair()
+    defer { close(other) }
+    door.hold(held, peer: "192.0.2.1:5000", now: 0)
+    door.readable(held, now: 0.1)
+    #expect(door.anyoneSpoke == false, "nothing sent yet")
+    _ = write(other, "x", 1)
+    door.readable(held, now: 0.2)
+    #expect(door.anyoneSpoke)
+    let next = try #require(door.nextIn())
+    #expect(next.fd == held && next.peer == "192.0.2.1:5000")
+    var byte: UInt8 = 0
+    #expect(read(held, &byte, 1) == 1 && byte == UInt8(ascii: "x"), "its first bytes stay for TLS")
+    close(held)
+  }
+}
