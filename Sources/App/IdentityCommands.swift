@@ -145,7 +145,7 @@ enum IdentityCommands {
   static func run(_ command: PeersCommand, profile: Profile) -> Int32 {
     let file = KnownPeersFile(path: profile.knownPeersPath)
     do {
-      if case .list = command { return try list(try file.load(), profile: profile) }
+      if case .list = command { return list(try file.load(), profile: profile) }
       // A change is read, made and written under the file's lock, so concurrent ones are not lost.
       return try file.locked { try change(command, file: file) }
     } catch {
