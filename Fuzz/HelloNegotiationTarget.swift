@@ -71,7 +71,7 @@ private struct SessionRun {
         if let action = LocalAction(rawValue: frame.type) {
           perform(action, frame.payload)
         } else if let message = try Message.decode(frame) {
-          if case .hello(let versions, _, _) = message { checkChoice(theirs: versions) }
+          if case .hello(let versions, _, _, _) = message { checkChoice(theirs: versions) }
           check(session.receive(message, now: now), after: "receive \(message)")
         }
       } catch {

@@ -320,7 +320,7 @@ public struct NetSession: Sendable {
       return [close(.peerQuit(PeerText(text)))]
     case .error(let text):
       return [close(.peerReportedError(PeerText(text)))]
-    case .hello(let versions, let name, let software):
+    case .hello(let versions, let name, let software, _):
       if isResuming && configuration.role == .joiner {
         return [close(.gameNoLongerHeld)]  // a host greeting us afresh has no game to resume with us
       }
@@ -364,7 +364,7 @@ public struct NetSession: Sendable {
         return [send(.error(text: "coin secret does not match"), now), close(.coinTossCheated)]
       }
       return startGame()
-    case .move(let ply, let position):
+    case .move(let ply, let position, _):
       return peerMove(ply: ply, position: position, now)
     case .resign:
       if let myMark, phase == .playing { return ended(series.end(.resigned(loser: myMark.opponent))) }
@@ -396,6 +396,9 @@ public struct NetSession: Sendable {
       // any more change nothing.
       peerSignatures += 1
       return peerSignatures > series.gameNumber - (phase == .playing ? 1 : 0) ? changedNothing(now) : []
+    case .drawOffer, .drawAccept, .drawDecline, .takebackRequest, .takebackAccept, .takebackDecline, .abort,
+      .flagClaim, .flagAnswer:
+      return unexpected(message, now)
     case .hello, .heartbeat, .deciding, .bye, .error, .resume, .resumeCheck:
       return []
     }
