@@ -54,6 +54,9 @@ public struct NetSession: Sendable {
   public internal(set) var clock: GameClock?
   /// This side claimed the win on time at this ply and waits for the mover's answer.
   public internal(set) var flagClaimedAt: Int?
+  /// A claim that arrived among the messages sent again on a resume: answered once the resume is confirmed (no
+  /// new counted message before, rule 11).
+  var heldClaim: (ply: Int, timeLeft: Int, observed: Int)?
   /// Whether version 3's game flow applies: draws, takebacks, abort, clocks, the dead position.
   public var hasGameFlow: Bool { (version ?? 0) >= 3 }
   /// The time control the games are played under: the host's, when both speak version 3; else none.
@@ -253,6 +256,7 @@ public struct NetSession: Sendable {
     flow = hasGameFlow ? GameFlow(myMark: mark) : nil
     clock = GameClock(timeControl, myMark: mark, now: now)
     flagClaimedAt = nil
+    heldClaim = nil
     return [.gameStarted(number: series.gameNumber, myMark: mark)]
   }
 

@@ -102,6 +102,10 @@ extension NetSession {
       }
       return ended(series.end(.aborted))
     case .flagClaim(let ply, let timeLeft, let observed):
+      guard !isResuming else {
+        heldClaim = (Int(ply), timeLeft, observed)
+        return []
+      }
       return peerClaims(ply: Int(ply), timeLeft: timeLeft, observed: observed, now)
     case .flagAnswer(let ply, let disputed, _):
       guard flagClaimedAt == Int(ply) else { return violation("an answer to a flag claim that was not made", now) }
@@ -139,6 +143,13 @@ extension NetSession {
     case .changedNothing: return changedNothing(now)
     case .violation(let text): return violation(text, now)
     }
+  }
+
+  /// The claim that arrived during the resume, now that it is confirmed.
+  mutating func answerHeldClaim(_ now: Double) -> [SessionOutput] {
+    guard let claim = heldClaim else { return [] }
+    heldClaim = nil
+    return peerClaims(ply: claim.ply, timeLeft: claim.timeLeft, observed: claim.observed, now)
   }
 
   /// The peer claims this player's time ran out at `ply`: judged on this player's own clock (the C of a move

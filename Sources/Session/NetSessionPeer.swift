@@ -114,7 +114,7 @@ extension NetSession {
       return peerResume(received: received, sent: sent, now)
     case .resumeCheck(let gameNumber, let ply, let digest):
       switch connection.peerChecks(HeldGame(game: gameNumber, ply: ply, digest: digest), holding: holding) {
-      case .success(let resumed): return [resumed]
+      case .success(let resumed): return [resumed] + answerHeldClaim(now)
       case .failure(let mismatch): return violation(mismatch.text, now)
       }
     case .bye(let reason, let text):
