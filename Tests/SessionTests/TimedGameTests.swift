@@ -161,6 +161,25 @@ import WireProtocol
     #expect(dropped.closings.isEmpty)
   }
 
+  /// A move made while the connection is down goes out on the resume: its mover is charged the wait (less A,
+  /// from the budget), and the reply is charged from the moment the move went out again, not from before.
+  @Test func aMoveMadeDuringADropIsChargedTheWaitAndTheReplyIsNot() throws {
+    var pair = try Self.match(.fischer(base: 60_000, increment: 0))
+    for index in 0..<5 { try Self.move(&pair, index, think: 1) }  // at 5 s the joiner is to move
+    pair.drop()
+    pair.now = 7
+    try pair.joinerPlays(Self.cell(5))  // 2 s of thinking, kept for the resume
+    pair.now = 27
+    pair.reconnect()
+    pair.settle()
+    // The host saw 22 s pass since its move: charged 21 s (A forgiven); 59 s less 21.
+    #expect(pair.host.clock?.left[.o] == 38_000)
+    try Self.move(&pair, 6, think: 2)  // the host replies 2 s after the resume
+    #expect(pair.joiner.clock?.left[.x] == 60_000 - 1_000 - 1_000 - 2_000)
+    #expect(pair.host.clock?.left == pair.joiner.clock?.left)
+    #expect(pair.closings.isEmpty)
+  }
+
   /// A player whose time runs out while it is away loses on time: the claim is made during the drop and sent on
   /// the resume, and the returning side's own clock (which ran on) agrees.
   @Test func timeRunningOutWhileAwayLosesOnTime() throws {
