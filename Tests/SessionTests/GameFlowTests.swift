@@ -152,6 +152,18 @@ import WireProtocol
     #expect(SessionPair.violation(outputs, containing: phrase), "\(outputs)")
   }
 
+  /// A takeback may only go back to the requester's own move of the last two.
+  @Test(arguments: [(UInt16(1), "the receiver's own move"), (0, "three moves back and more"), (4, "ahead")])
+  func aTakebackToAnyOtherPlyIsAViolation(ply: UInt16, what: String) throws {
+    var pair = Self.match()
+    for cell in [p(7, 7), p(7, 8), p(8, 7), p(8, 8)] { try pair.play(cell) }
+    let outputs = pair.joiner.receive(.takebackRequest(ply: ply), now: 0)
+    #expect(SessionPair.violation(outputs, containing: "not the requester's own move"), "\(what): \(outputs)")
+    var fine = Self.match()
+    for cell in [p(7, 7), p(7, 8), p(8, 7), p(8, 8)] { try fine.play(cell) }
+    #expect(fine.joiner.receive(.takebackRequest(ply: 2), now: 0) == [.gameFlow(.takebackRequested(ply: 2))])
+  }
+
   @Test func anAbortBeforeEachSideMovedIsVoidAndKeepsTheFirstPlayer() throws {
     var pair = Self.match()
     try pair.play(p(7, 7))

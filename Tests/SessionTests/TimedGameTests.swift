@@ -115,6 +115,19 @@ import WireProtocol
     #expect(pair.closings.isEmpty)
   }
 
+  /// A claim must say the time ran out by more than A on its sender's own count; a mover's time over its own clock
+  /// is refused too.
+  @Test func aClaimOrAMoveContradictingItselfIsAViolation() throws {
+    var pair = try Self.match(.fischer(base: 10_000, increment: 0))
+    for index in 0..<5 { try Self.move(&pair, index, think: 1) }
+    var early = pair.joiner
+    let outputs = early.receive(.flagClaim(ply: 5, timeLeft: 9_000, observed: 9_999), now: pair.now)
+    #expect(SessionPair.violation(outputs, containing: "a flag claim after 9999 ms when 9000 ms were left"))
+    let late = pair.host.receive(
+      .move(ply: 5, position: Self.cell(5), clock: MoveClock(thinking: 9_001, echo: 1_000)), now: pair.now + 9)
+    #expect(SessionPair.violation(late, containing: "a move after 9001 ms of thinking when 9000 ms were left"))
+  }
+
   /// A move that crosses the claim is void on both sides, and the claim is judged on that move's time.
   @Test func aMoveCrossingTheClaimIsVoid() throws {
     var pair = try Self.match(.fischer(base: 10_000, increment: 0))
