@@ -90,7 +90,8 @@ enum NetworkPresenter {
       case .drawAgreed: net.result = "Draw by agreement."
       case .deadPosition: net.result = "Draw: no line can still be completed."
       case .aborted: net.result = "Game aborted."
-      case .lostOnTime(let loser): net.result = loser == net.myMark ? "You lost on time." : "\(peer) lost on time: you win!"
+      case .lostOnTime(let loser):
+        net.result = loser == net.myMark ? "You lost on time." : "\(peer) lost on time: you win!"
       case .disputed: net.result = "Disputed: the clocks disagree about a loss on time."
       }
     case .send, .closed, .gameFlow:

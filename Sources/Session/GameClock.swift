@@ -31,7 +31,8 @@ public struct GameClock: Sendable, Equatable {
   public static func == (a: GameClock, b: GameClock) -> Bool {
     a.control == b.control && a.myMark == b.myMark && a.left == b.left && a.peerBudgetLeft == b.peerBudgetLeft
       && a.turnSince == b.turnSince && a.gaveTurnAt == b.gaveTurnAt && a.echoDue == b.echoDue
-      && a.awaitingEcho?.thinking == b.awaitingEcho?.thinking && a.awaitingEcho?.leftBefore == b.awaitingEcho?.leftBefore
+      && a.awaitingEcho?.thinking == b.awaitingEcho?.thinking
+      && a.awaitingEcho?.leftBefore == b.awaitingEcho?.leftBefore
   }
 
   /// A new game begun at `now`; X moves first. nil for an untimed control.

@@ -275,7 +275,8 @@ public struct NetSession: Sendable {
   /// nothing; and record signatures are never replayed: a resume is no reason to stop counting.
   mutating func changedNothing(_ now: Double) -> [SessionOutput] {
     guard !peerPace.changedNothing(now) else { return [] }
-    let what = "rematch offers, resignations and record signatures, draw offers and takeback requests that changed nothing"
+    let what =
+      "rematch offers, resignations and record signatures, draw offers and takeback requests that changed nothing"
     return violation("more than \(peerPace.changedNothingFlood) \(what) in \(Int(peerPace.seconds)) seconds", now)
   }
 

@@ -64,7 +64,9 @@ extension NetSession {
     switch connection.peerResumes(received: received, sent: sent, holding: holding) {
     case .success(let messages):
       // A move (or takeback accept) sent again gives the peer the turn only now (rule 14).
-      if messages.contains(where: { if case .move = $0 { true } else if case .takebackAccept = $0 { true } else { false } }) {
+      if messages.contains(where: {
+        if case .move = $0 { true } else if case .takebackAccept = $0 { true } else { false }
+      }) {
         clock?.turnGivenAgain(now: now)
       }
       return messages.map { sendUncounted($0, now) } + checkIfCaughtUp(now)

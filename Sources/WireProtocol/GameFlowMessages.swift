@@ -109,6 +109,24 @@ extension Message {
     }
   }
 
+  /// Writes the fields of the version-3 game-flow messages (PROTOCOL.md rules 15 to 17).
+  func writeGameFlow(into writer: inout FrameWriter) {
+    switch self {
+    case .takebackRequest(let ply), .takebackAccept(let ply), .takebackDecline(let ply):
+      writer.field(1, u16: ply)
+    case .abort(let seen): writer.field(1, u16: seen)
+    case .flagClaim(let ply, let timeLeft, let observed):
+      writer.field(1, u16: ply)
+      writer.field(2, u32: UInt32(clamping: timeLeft))
+      writer.field(3, u32: UInt32(clamping: observed))
+    case .flagAnswer(let ply, let disputed, let thinking):
+      writer.field(1, u16: ply)
+      writer.field(2, u8: disputed ? 2 : 1)
+      writer.field(3, u32: UInt32(clamping: thinking))
+    default: break  // no fields: draw offer, accept and decline
+    }
+  }
+
   /// Decodes the version-3 game-flow messages (PROTOCOL.md rules 15 to 17).
   static func decodeGameFlow(_ kind: Kind, _ f: Fields) throws(WireError) -> Message {
     switch kind {

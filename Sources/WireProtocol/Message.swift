@@ -195,18 +195,10 @@ public enum Message: Sendable, Equatable {
       writer.field(2, u8: UInt8(clamping: position.row))
       writer.field(3, u8: UInt8(clamping: position.column))
       clock?.write(into: &writer)
-    case .resign, .rematchOffer, .rematchAccept, .heartbeat, .deciding, .drawOffer, .drawAccept, .drawDecline: break
-    case .takebackRequest(let ply), .takebackAccept(let ply), .takebackDecline(let ply):
-      writer.field(1, u16: ply)
-    case .abort(let seen): writer.field(1, u16: seen)
-    case .flagClaim(let ply, let timeLeft, let observed):
-      writer.field(1, u16: ply)
-      writer.field(2, u32: UInt32(clamping: timeLeft))
-      writer.field(3, u32: UInt32(clamping: observed))
-    case .flagAnswer(let ply, let disputed, let thinking):
-      writer.field(1, u16: ply)
-      writer.field(2, u8: disputed ? 2 : 1)
-      writer.field(3, u32: UInt32(clamping: thinking))
+    case .resign, .rematchOffer, .rematchAccept, .heartbeat, .deciding: break
+    case .drawOffer, .drawAccept, .drawDecline, .takebackRequest, .takebackAccept, .takebackDecline, .abort,
+      .flagClaim, .flagAnswer:
+      writeGameFlow(into: &writer)
     case .chat(let text): writer.field(1, string: text)
     case .bye(let reason, let text):
       writer.field(1, u8: reason.rawValue)
@@ -236,14 +228,7 @@ public enum Message: Sendable, Equatable {
     guard let kind = Kind(rawValue: frame.type) else { return nil }
     let f = try Fields(decoding: frame.payload, kind: kind)
     switch kind {
-    case .hello:
-      let versions = try f.u16s(1, "protocol versions")
-      let name = try f.string(2, "player name", maximum: maximumNameBytes)
-      guard !name.isEmpty else { throw .badValue("player name", reason: "it is empty") }
-      try checkShownText(name, "player name", maximumCharacters: maximumNameCharacters)
-      let software = try f.string(3, "software version", maximum: 64)
-      try checkShownText(software, "software version", maximumCharacters: 64)
-      return .hello(versions: versions, name: name, software: software, terms: try HostTerms(f))
+    case .hello: return try decodeHello(f)
     case .welcome:
       let version = try f.u16(1, "protocol version")
       let rows = Int(try f.u8(2, "rows"))
@@ -295,19 +280,32 @@ public enum Message: Sendable, Equatable {
       return .resumeCheck(
         game: try f.u16(1, "game number"), ply: try f.u16(2, "ply"),
         digest: try f.bytes(3, "move digest", count: digestBytes))
-    case .recordSignature:
-      let game = try f.u16(1, "game number")
-      let date = try f.string(2, "date", maximum: 10)
-      let digits = date.utf8.enumerated().allSatisfy { index, byte in
-        index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-      }
-      guard date.utf8.count == 10, digits else { throw .badValue("date", reason: "it is not of the form YYYY-MM-DD") }
-      let signature = try f.bytes(3, "signature")
-      guard (1...maximumSignatureBytes).contains(signature.count) else {
-        throw .badValue("signature", reason: "it has \(signature.count) bytes (1 to \(maximumSignatureBytes))")
-      }
-      return .recordSignature(game: game, date: date, signature: signature)
+    case .recordSignature: return try decodeRecordSignature(f)
     }
+  }
+
+  private static func decodeHello(_ f: Fields) throws(WireError) -> Message {
+    let versions = try f.u16s(1, "protocol versions")
+    let name = try f.string(2, "player name", maximum: maximumNameBytes)
+    guard !name.isEmpty else { throw .badValue("player name", reason: "it is empty") }
+    try checkShownText(name, "player name", maximumCharacters: maximumNameCharacters)
+    let software = try f.string(3, "software version", maximum: 64)
+    try checkShownText(software, "software version", maximumCharacters: 64)
+    return .hello(versions: versions, name: name, software: software, terms: try HostTerms(f))
+  }
+
+  private static func decodeRecordSignature(_ f: Fields) throws(WireError) -> Message {
+    let game = try f.u16(1, "game number")
+    let date = try f.string(2, "date", maximum: 10)
+    let digits = date.utf8.enumerated().allSatisfy { index, byte in
+      index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+    guard date.utf8.count == 10, digits else { throw .badValue("date", reason: "it is not of the form YYYY-MM-DD") }
+    let signature = try f.bytes(3, "signature")
+    guard (1...maximumSignatureBytes).contains(signature.count) else {
+      throw .badValue("signature", reason: "it has \(signature.count) bytes (1 to \(maximumSignatureBytes))")
+    }
+    return .recordSignature(game: game, date: date, signature: signature)
   }
 }
 

@@ -64,7 +64,9 @@ import Testing
       error.description
         == "the base time \"5m\" is not a number: write BASE+INC (5+3: 5 minutes and 3 seconds a move; 30s+2: 30 seconds and 2), move:20s, or none"
     )
-    #expect(TimeControlError.zero(.perMove).description == "the time per move is 0: give it some time, or use none for an untimed game")
+    #expect(
+      TimeControlError.zero(.perMove).description
+        == "the time per move is 0: give it some time, or use none for an untimed game")
   }
 
   @Test func checkedRefusesWhatTheParserWould() throws {

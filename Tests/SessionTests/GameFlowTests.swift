@@ -226,7 +226,9 @@ import WireProtocol
     var pair = SessionPair(rules: try Rules(size: 15, k: 5), timeControl: .fischer(base: 300_000, increment: 3_000))
     pair.send(fromHost: pair.host.start(now: 0))
     pair.deliverToJoiner()
-    #expect(pair.joiner.hostTerms == HostTerms(rules: try Rules(size: 15, k: 5), timeControl: .fischer(base: 300_000, increment: 3_000)))
+    #expect(
+      pair.joiner.hostTerms
+        == HostTerms(rules: try Rules(size: 15, k: 5), timeControl: .fischer(base: 300_000, increment: 3_000)))
     #expect(pair.joiner.phase == .awaitingWelcome)
     pair.send(fromJoiner: pair.joiner.start(now: 0))
     pair.settle()

@@ -10,7 +10,8 @@ import Testing
     .hello(
       versions: [3, 2], name: "Alice", software: "t",
       terms: HostTerms(rules: try! Rules(size: 15, k: 5), timeControl: .fischer(base: 300_000, increment: 3_000))),
-    .hello(versions: [3], name: "Alice", software: "t", terms: HostTerms(rules: .standard, timeControl: .perMove(20_000))),
+    .hello(
+      versions: [3], name: "Alice", software: "t", terms: HostTerms(rules: .standard, timeControl: .perMove(20_000))),
     .hello(versions: [3], name: "Alice", software: "t", terms: HostTerms(rules: .standard)),
     .hello(versions: [3], name: "Alice", software: "t", terms: HostTerms(rules: nil, timeControl: .perMove(1))),
     .move(ply: 7, position: Position(row: 3, column: 4), clock: MoveClock(thinking: 12_345, echo: 678)),
@@ -52,7 +53,8 @@ import Testing
     #expect(old == .hello(versions: [3, 2], name: "Alice", software: "t", terms: nil))
     // And a move's clock fields are skipped the same way: an untimed reader sees the bare move.
     let timed = Message.move(ply: 2, position: Position(row: 1, column: 1), clock: MoveClock(thinking: 5, echo: 6))
-    #expect(Array(timed.bytes[3..<16]) == Array(Message.move(ply: 2, position: Position(row: 1, column: 1)).bytes[3...]))
+    #expect(
+      Array(timed.bytes[3..<16]) == Array(Message.move(ply: 2, position: Position(row: 1, column: 1)).bytes[3...]))
   }
 
   @Test func versionThreeIsChosenWhenBothSpeakIt() {
@@ -61,7 +63,9 @@ import Testing
     #expect(ProtocolVersion.choose(theirs: [2]) == 2)
     #expect(ProtocolVersion.choose(theirs: [4, 3]) == 3)
     #expect(ProtocolVersion.choose(theirs: [1]) == nil)
-    #expect(Message.drawOffer.minimumVersion == 3 && Message.flagAnswer(ply: 0, disputed: true, thinking: 0).minimumVersion == 3)
+    #expect(
+      Message.drawOffer.minimumVersion == 3
+        && Message.flagAnswer(ply: 0, disputed: true, thinking: 0).minimumVersion == 3)
     #expect(Message.resign.minimumVersion == 1 && Message.coinKept(hostPlaysX: true).minimumVersion == 2)
   }
 

@@ -47,7 +47,8 @@ public struct SessionPair {
         role: .host, name: "Alice", software: "test", rules: rules, resendLimit: resendLimit, timeControl: timeControl),
       coinBytes: Array(repeating: hostCoin, count: 32), sha256: testHash, now: 0)
     joiner = NetSession(
-      configuration: .init(role: .joiner, name: "Bob", software: "test", versions: joinerVersions, resendLimit: resendLimit),
+      configuration: .init(
+        role: .joiner, name: "Bob", software: "test", versions: joinerVersions, resendLimit: resendLimit),
       coinBytes: Array(repeating: joinerCoin, count: 32), sha256: testHash, now: 0)
   }
 
