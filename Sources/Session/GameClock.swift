@@ -24,6 +24,9 @@ public struct GameClock: Sendable, Equatable {
   private var gaveTurnAt: Double?
   /// The charge for the peer's last move, to echo with this player's next move.
   private var echoDue: Int?
+  /// The peer's last move, while this player has not moved since: its C and the time the peer had before it (a
+  /// takeback of that move charges it at C, as the peer's own clock does, since no echo will come).
+  private var lastPeerMove: (thinking: Int, leftBefore: Int)?
   /// This player's last move as charged by itself (C), until the peer's echo replaces it; and the time it had
   /// left before it (a claim that crossed the move is judged on that).
   private var awaitingEcho: (thinking: Int, leftBefore: Int)?
@@ -31,6 +34,7 @@ public struct GameClock: Sendable, Equatable {
   public static func == (a: GameClock, b: GameClock) -> Bool {
     a.control == b.control && a.myMark == b.myMark && a.left == b.left && a.peerBudgetLeft == b.peerBudgetLeft
       && a.turnSince == b.turnSince && a.gaveTurnAt == b.gaveTurnAt && a.echoDue == b.echoDue
+      && a.lastPeerMove?.thinking == b.lastPeerMove?.thinking && a.lastPeerMove?.leftBefore == b.lastPeerMove?.leftBefore
       && a.awaitingEcho?.thinking == b.awaitingEcho?.thinking
       && a.awaitingEcho?.leftBefore == b.awaitingEcho?.leftBefore
   }
@@ -71,6 +75,7 @@ public struct GameClock: Sendable, Equatable {
     let thinking = myThinking(now: now)
     let echo = echoDue
     echoDue = nil
+    lastPeerMove = nil
     turnSince = nil
     gaveTurnAt = now
     if Self.charges(ply: ply) {
@@ -108,6 +113,7 @@ public struct GameClock: Sendable, Equatable {
       // A move that arrived before the claim went counts, charged at most the time its mover had.
       left[peer] = after(had, charged: min(charge, had))
       echoDue = charge
+      lastPeerMove = (fields.thinking, had)
     }
     if let echo = fields.echo { adopt(echo) }
     gaveTurnAt = nil
@@ -160,14 +166,20 @@ public struct GameClock: Sendable, Equatable {
   /// The move of this player's awaiting the peer's echo, if any: what a crossing claim is judged on.
   var unechoedMove: (thinking: Int, leftBefore: Int)? { awaitingEcho }
 
-  /// A takeback was accepted: the requester moves next, from `now` (the clocks are not restored).
+  /// A takeback was accepted: the requester moves next, from `now` (the clocks are not restored). When it takes
+  /// back only the requester's own last move, no echo of that move will come: both sides keep the requester's C
+  /// for it.
   public mutating func turnAfterTakeback(requesterIsMe: Bool, now: Double) {
     if requesterIsMe {
       turnSince = now
       gaveTurnAt = nil
+      awaitingEcho = nil
     } else {
       gaveTurnAt = now
       turnSince = nil
+      if let last = lastPeerMove { left[myMark.opponent] = after(last.leftBefore, charged: last.thinking) }
+      lastPeerMove = nil
+      echoDue = nil
     }
   }
 

@@ -193,6 +193,27 @@ import WireProtocol
     #expect(pair.closings.isEmpty)
   }
 
+  /// Takebacks of one ply and of two in a timed game: the clocks are not restored, and both sides still hold the
+  /// same times (a move taken back before its echo came keeps its mover's C on both sides).
+  @Test func takebacksKeepBothSidesClocksTheSame() throws {
+    var pair = try Self.match(.fischer(base: 60_000, increment: 0))
+    for index in 0..<4 { try Self.move(&pair, index, think: 1) }
+    try Self.move(&pair, 4, think: 2, lag: 1.5)  // the host's move: charged 2.5 s on the joiner's side
+    pair.deliver(fromHost: try pair.host.requestTakeback(now: pair.now))
+    pair.deliver(fromJoiner: try pair.joiner.answerTakeback(accept: true, now: pair.now))
+    #expect(pair.host.game?.history.count == 4 && pair.host.myTurn)
+    #expect(pair.host.clock?.left == pair.joiner.clock?.left)
+    #expect(pair.host.clock?.left[.x] == 60_000 - 1_000 - 2_000)
+    try Self.move(&pair, 4, think: 1)
+    try Self.move(&pair, 5, think: 1)  // the joiner replied: two plies back to the host's turn
+    pair.deliver(fromHost: try pair.host.requestTakeback(now: pair.now))
+    pair.deliver(fromJoiner: try pair.joiner.answerTakeback(accept: true, now: pair.now))
+    #expect(pair.host.game?.history.count == 4 && pair.host.myTurn)
+    for index in 4..<7 { try Self.move(&pair, index, think: 1) }
+    #expect(pair.host.clock?.left == pair.joiner.clock?.left)
+    #expect(pair.closings.isEmpty)
+  }
+
   /// A player whose time runs out while it is away loses on time: the claim is made during the drop and sent on
   /// the resume, and the returning side's own clock (which ran on) agrees.
   @Test func timeRunningOutWhileAwayLosesOnTime() throws {
