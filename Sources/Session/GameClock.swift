@@ -34,7 +34,8 @@ public struct GameClock: Sendable, Equatable {
   public static func == (a: GameClock, b: GameClock) -> Bool {
     a.control == b.control && a.myMark == b.myMark && a.left == b.left && a.peerBudgetLeft == b.peerBudgetLeft
       && a.turnSince == b.turnSince && a.gaveTurnAt == b.gaveTurnAt && a.echoDue == b.echoDue
-      && a.lastPeerMove?.thinking == b.lastPeerMove?.thinking && a.lastPeerMove?.leftBefore == b.lastPeerMove?.leftBefore
+      && a.lastPeerMove?.thinking == b.lastPeerMove?.thinking
+      && a.lastPeerMove?.leftBefore == b.lastPeerMove?.leftBefore
       && a.awaitingEcho?.thinking == b.awaitingEcho?.thinking
       && a.awaitingEcho?.leftBefore == b.awaitingEcho?.leftBefore
   }
