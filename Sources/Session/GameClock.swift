@@ -112,7 +112,8 @@ public struct GameClock: Sendable, Equatable {
       charge = self.charge(thinking: fields.thinking, observed: observed)
       peerBudgetLeft -= observed - charge
       // A move that arrived before the claim went counts, charged at most the time its mover had.
-      left[peer] = after(had, charged: min(charge, had))
+      charge = min(charge, had)
+      left[peer] = after(had, charged: charge)
       echoDue = charge
       lastPeerMove = (fields.thinking, had)
     }

@@ -99,6 +99,28 @@ import WireProtocol
     #expect(pair.closings.isEmpty)
   }
 
+  /// A move that arrives before the claim went counts, even past the flag on the receiver's clock (its loop woke
+  /// late): charged at most the time its mover had.
+  @Test func aMoveArrivingBeforeALateClaimCounts() throws {
+    var pair = try Self.match(.fischer(base: 10_000, increment: 0))
+    for index in 0..<5 { try Self.move(&pair, index, think: 1) }
+    try Self.move(&pair, 5, think: 9, lag: 2)  // 9 s of its 9 left, 11 s on the host's clock, no tick between
+    #expect(pair.host.game?.history.count == 6 && pair.host.gameInProgress && pair.closings.isEmpty)
+    #expect(pair.host.clock?.left[.o] == 0)
+    try Self.move(&pair, 6, think: 1)
+    #expect(pair.joiner.clock?.left[.o] == 0, "the echo says so on the joiner's side too")
+  }
+
+  /// A fixed time per move (move:5s): every move has the whole time again, and a move over it loses on time.
+  @Test func aFixedTimePerMove() throws {
+    var pair = try Self.match(.perMove(5_000))
+    for index in 0..<9 { try Self.move(&pair, index, think: 4.5) }
+    #expect(pair.host.clock?.left == [.x: 5_000, .o: 5_000] && pair.joiner.clock?.left == pair.host.clock?.left)
+    #expect(pair.host.flagDeadline == pair.now + 6)  // the joiner to move: 5 s and A
+    Self.wait(&pair, until: pair.now + 6)
+    #expect(pair.host.lastResult == .lostOnTime(loser: .o) && pair.joiner.lastResult == .lostOnTime(loser: .o))
+  }
+
   /// A waiting side that lies (or whose clock runs fast) claims early: the mover's own clock contradicts it by
   /// more than A, and the game ends disputed on both sides, won by no one.
   @Test func aFalseFlagClaimEndsAsDisputed() throws {
