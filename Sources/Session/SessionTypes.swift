@@ -161,8 +161,8 @@ public enum SessionOutput: Sendable, Equatable {
   case gameFlow(GameFlowEvent)
 }
 
-/// Why chat, a resignation, a rematch or a claim of this player's cannot be done now. Every front end says it
-/// in these words.
+/// Why chat, a resignation, a rematch, a claim, a draw offer, a takeback or an abort of this player's cannot be done
+/// now. Every front end says it in these words.
 public enum ActionRefusal: Error, Sendable, Equatable, CustomStringConvertible {
   /// The session is over.
   case matchOver
