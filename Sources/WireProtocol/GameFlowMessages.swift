@@ -13,6 +13,10 @@ public struct HostTerms: Sendable, Equatable {
     self.timeControl = timeControl
   }
 
+  /// Whether a joiner's player is asked before playing on these terms (PROTOCOL.md, "The terms"): a timed game;
+  /// an untimed one is what every version plays.
+  public var asksConsent: Bool { timeControl.isTimed }
+
   /// Tags of `hello`: 4 the rules, 5 the time control.
   static let rulesTag: UInt8 = 4
   static let timeControlTag: UInt8 = 5

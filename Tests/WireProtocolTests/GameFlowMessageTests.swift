@@ -57,6 +57,11 @@ import Testing
       Array(timed.bytes[3..<16]) == Array(Message.move(ply: 2, position: Position(row: 1, column: 1)).bytes[3...]))
   }
 
+  @Test func onlyATimedGameAsksTheJoinersConsent() {
+    #expect(HostTerms(rules: .standard, timeControl: .perMove(20_000)).asksConsent)
+    #expect(!HostTerms(rules: .standard).asksConsent)
+  }
+
   @Test func versionThreeIsChosenWhenBothSpeakIt() {
     #expect(ProtocolVersion.supported == [3, 2])
     #expect(ProtocolVersion.choose(theirs: [3, 2]) == 3)
