@@ -65,6 +65,10 @@ public struct NetSession: Sendable {
   public var drawOfferedByPeer: Bool { flow?.drawOffer.contains(peerMark) ?? false }
   /// The ply the peer's takeback request goes back to, while it stands.
   public var takebackRequestedByPeer: Int? { flow?.takeback[peerMark] }
+  /// This player's draw offer stands.
+  public var drawOfferedByMe: Bool { myMark.map { flow?.drawOffer.contains($0) ?? false } ?? false }
+  /// The ply this player's takeback request goes back to, while it stands.
+  public var takebackRequestedByMe: Int? { myMark.flatMap { flow?.takeback[$0] } }
   var peerMark: Mark { myMark?.opponent ?? .o }
   /// More heartbeats than this within a second are a flood, not liveness.
   public static let heartbeatBurst = 20

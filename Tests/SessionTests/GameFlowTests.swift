@@ -26,6 +26,7 @@ import WireProtocol
     try pair.play(p(7, 7))
     pair.deliver(fromJoiner: try pair.joiner.offerDraw(now: 0))
     #expect(pair.hostEvents.last == .gameFlow(.drawOffered) && pair.host.drawOfferedByPeer)
+    #expect(pair.joiner.drawOfferedByMe && !pair.host.drawOfferedByMe)
     pair.deliver(fromHost: try pair.host.offerDraw(now: 0))  // accepts
     #expect(pair.hostEvents.contains(.send(.drawAccept)))
     #expect(pair.host.lastResult == .drawAgreed && pair.joiner.lastResult == .drawAgreed)
@@ -97,6 +98,7 @@ import WireProtocol
     try pair.play(p(7, 7))
     try pair.play(p(7, 8))
     pair.send(fromHost: try pair.host.requestTakeback(now: 0))
+    #expect(pair.host.takebackRequestedByMe == 0)
     // The requester waits for the answer before it moves, and asks once per move of its own.
     #expect(throws: PlayError.awaitingTakebackAnswer) { try pair.host.play(p(0, 0), now: 0) }
     #expect(throws: ActionRefusal.takebackAlreadyAsked) { try pair.host.requestTakeback(now: 0) }
