@@ -31,6 +31,8 @@ public struct HostTerms: Sendable, Equatable {
     case .fischer(let b, let i): (kind, base, increment) = (1, b, i)
     case .perMove(let t): (kind, base, increment) = (2, t, 0)
     }
+    // No time control goes without its field (a reader takes its absence for none), unless it is all the terms.
+    guard kind != 0 || rules == nil else { return }
     var value = [kind]
     for number in [base, increment] {
       let u32 = UInt32(clamping: number)
