@@ -20,34 +20,45 @@ let package = Package(
     .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
     .systemLibrary(name: "CMiniUPnPc", path: "Sources/CMiniUPnPc"),
     .systemLibrary(name: "CNatPMP", path: "Sources/CNatPMP"),
-    .target(name: "GameCore", swiftSettings: optimised),
+    // The shape of every module's errors (a stable code, the reason, the hint): the one leaf all depend on.
+    .target(name: "ExplainedErrors"),
+    .target(name: "GameCore", dependencies: ["ExplainedErrors"], swiftSettings: optimised),
     .target(name: "UntrustedText"),
     // Game records: SGF read and written, pure (docs/RECORDS.md).
-    .target(name: "GameRecords", dependencies: ["GameCore"]),
-    .target(name: "WireProtocol", dependencies: ["GameCore", "UntrustedText"]),
+    .target(name: "GameRecords", dependencies: ["GameCore", "ExplainedErrors"]),
+    .target(name: "WireProtocol", dependencies: ["GameCore", "UntrustedText", "ExplainedErrors"]),
     // The Gomocup (Piskvork) brain protocol both ways, pure: the brain's state machine and the manager's side
     // of a game against an outside engine (docs/ENGINES.md).
-    .target(name: "Gomocup", dependencies: ["GameCore", "UntrustedText"]),
-    .target(name: "Security", dependencies: ["COpenSSL", "UntrustedText"]),
-    .target(name: "Discovery", dependencies: ["CDNSSD"]),
-    .target(name: "Session", dependencies: ["GameCore", "WireProtocol", "UntrustedText"]),
+    .target(name: "Gomocup", dependencies: ["GameCore", "UntrustedText", "ExplainedErrors"]),
+    // Who a peer is and whether to trust it, as pure values and decisions: fingerprints, known peers, a
+    // certificate's facts, trust policies and their decisions, days.
+    .target(name: "PeerTrust", dependencies: ["UntrustedText", "ExplainedErrors"]),
+    // The transit relay's side of a connection, pure: tokens and sides, the greeting line, the relay's answer.
+    .target(name: "TransitRelay", dependencies: ["UntrustedText", "ExplainedErrors"]),
+    .target(
+      name: "Security", dependencies: ["COpenSSL", "UntrustedText", "PeerTrust", "TransitRelay", "ExplainedErrors"]),
+    .target(name: "Discovery", dependencies: ["CDNSSD", "ExplainedErrors"]),
+    .target(name: "Session", dependencies: ["GameCore", "WireProtocol", "UntrustedText", "ExplainedErrors"]),
     .target(name: "EventLoop", dependencies: ["CEpoll"]),
     // Asking the LAN's router to open the host's port: PCP (its own codec), NAT-PMP (libnatpmp), UPnP IGD
     // (its own bounded SSDP and HTTP; libminiupnpc parses what the router sends).
-    .target(name: "PortMapping", dependencies: ["CMiniUPnPc", "CNatPMP"]),
-    .target(name: "Transport", dependencies: ["Security", "WireProtocol"]),
+    .target(name: "PortMapping", dependencies: ["CMiniUPnPc", "CNatPMP", "ExplainedErrors"]),
+    .target(
+      name: "Transport", dependencies: ["Security", "PeerTrust", "WireProtocol", "TransitRelay", "ExplainedErrors"]),
     .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
-        "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "CSpawn",
+        "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "CSpawn", "PeerTrust", "ExplainedErrors",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
       name: "tictactoe-bench",
-      dependencies: ["GameCore", "WireProtocol", "Session", "Security", "Transport", "COpenSSL", "EventLoop"]),
+      dependencies: [
+        "GameCore", "WireProtocol", "Session", "Security", "PeerTrust", "Transport", "COpenSSL", "EventLoop",
+      ]),
     // A baseline the benchmark runs beside the game: a Swift program linking Foundation. (Its C baseline,
     // scripts/bench-curses-baseline.c, is compiled by the benchmark with cc: SwiftPM would link the Swift
     // runtime into it.)
@@ -61,29 +72,39 @@ let package = Package(
       name: "SessionTestSupport", dependencies: ["Session", "WireProtocol", "GameCore"], path: "Tests/Support/Sessions"),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
+    .testTarget(name: "PeerTrustTests", dependencies: ["PeerTrust"]),
+    // The house rules read off Sources/: which modules stay pure, which one module reaches each C library.
+    .testTarget(name: "ArchitectureTests"),
     .testTarget(name: "GomocupTests", dependencies: ["Gomocup", "GameCore", "UntrustedText", "TestSupport"]),
     .testTarget(name: "GameRecordsTests", dependencies: ["GameRecords", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(
-      name: "SecurityTests", dependencies: ["Security", "TestSupport"], exclude: ["FuzzCorpus", "InviteFuzzCorpus"]),
+      name: "SecurityTests", dependencies: ["Security", "PeerTrust", "TestSupport", "TransitRelay"],
+      exclude: ["FuzzCorpus", "InviteFuzzCorpus"]),
+    .testTarget(name: "TransitRelayTests", dependencies: ["TransitRelay", "UntrustedText"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
     .testTarget(
       name: "SessionTests",
       dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText", "TestSupport", "SessionTestSupport"]),
-    .testTarget(name: "TransportTests", dependencies: ["Transport", "Security", "WireProtocol"]),
+    .testTarget(
+      name: "TransportTests",
+      dependencies: ["Transport", "Security", "PeerTrust", "WireProtocol", "TransitRelay", "TestSupport"]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
     .testTarget(name: "PortMappingTests", dependencies: ["PortMapping"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "GameRecords", "UntrustedText"]),
     .testTarget(
       name: "AppTests",
       dependencies: [
-        "App", "GameCore", "TerminalUI", "Security", "Transport", "Session", "WireProtocol", "Discovery",
+        "App", "GameCore", "TerminalUI", "Security", "PeerTrust", "Transport", "ExplainedErrors", "Gomocup",
+        "UntrustedText", "Session",
+        "WireProtocol", "Discovery",
         "TestSupport", "GameRecords", "SessionTestSupport",
       ]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "tictactoe", "tictactoe-bench", "Security", "WireProtocol", "GameCore", "GameRecords", "TestSupport",
+        "tictactoe", "tictactoe-bench", "Security", "PeerTrust", "WireProtocol", "GameCore", "GameRecords",
+        "TestSupport",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -28,5 +28,6 @@ public func fuzzInvite(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     invariant(false, "\(text.debugDescription) prints as \(printed.debugDescription), which does not parse: \(error)")
   }
   observe(invite.addresses.count)
+  observe(invite.relay?.port ?? 0)
   return 0
 }

@@ -10,7 +10,7 @@ case "$RUNS" in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [RUNS]" >&2; exit 64
 
 OUT=.build/fuzz
 MODULES="$OUT/modules"
-FLAGS=(-O -sanitize=fuzzer -parse-as-library -swift-version 6)
+FLAGS=(-O -sanitize=fuzzer -parse-as-library -swift-version 6 -package-name tictactoe)
 WIRE_CORPUS=Tests/WireProtocolTests/FuzzCorpus
 mkdir -p "$MODULES"
 
@@ -31,25 +31,30 @@ target() {
 }
 
 echo "building into $OUT/ ..." >&2
-library GameCore Sources/GameCore/*.swift
+library ExplainedErrors Sources/ExplainedErrors/*.swift
+library GameCore -lExplainedErrors Sources/GameCore/*.swift
 library UntrustedText Sources/UntrustedText/*.swift
-library WireProtocol -lGameCore -lUntrustedText Sources/WireProtocol/*.swift
-target frame-codec FrameCodecFuzz Fuzz/FrameCodecTarget.swift Sources/WireProtocol/*.swift -lGameCore -lUntrustedText
+library WireProtocol -lGameCore -lUntrustedText -lExplainedErrors Sources/WireProtocol/*.swift
+target frame-codec FrameCodecFuzz Fuzz/FrameCodecTarget.swift Sources/WireProtocol/*.swift -lGameCore -lUntrustedText \
+  -lExplainedErrors
 target message-decode MessageDecodeFuzz Fuzz/MessageDecodeTarget.swift Sources/WireProtocol/*.swift -lGameCore \
-  -lUntrustedText
+  -lUntrustedText -lExplainedErrors
 target hello-negotiation HelloNegotiationFuzz Fuzz/HelloNegotiationTarget.swift Sources/Session/*.swift \
-  -lWireProtocol -lGameCore -lUntrustedText
-# Only the known-peers files and what they use; UTCCalendar imports COpenSSL (for time() and ASN1_TIME).
-target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
-  Sources/Security/{KnownPeers,KnownPeer,KnownPeersError,Fingerprint,Base64,CalendarDay,UTCCalendar}.swift
+  -lWireProtocol -lGameCore -lUntrustedText -lExplainedErrors
+# Known peers are PeerTrust's, which is pure.
+target known-peers KnownPeersFuzz Fuzz/KnownPeersTarget.swift -lUntrustedText -lExplainedErrors Sources/PeerTrust/*.swift
 # PCP answers: the codec alone.
-target pcp-response PCPResponseFuzz Fuzz/PCPResponseTarget.swift Sources/PortMapping/PCPMessage.swift
-# Invites and what they use (Digest's SHA-256 is OpenSSL's).
-target invite InviteFuzz Fuzz/InviteTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText \
-  Sources/Security/{Invite,Fingerprint,Base64,Digest,HostName}.swift
+target pcp-response PCPResponseFuzz Fuzz/PCPResponseTarget.swift Sources/PortMapping/PCPMessage.swift \
+  -lExplainedErrors
+# Invites and what they use (Digest's SHA-256 is OpenSSL's; fingerprints and base64 are PeerTrust's; a relay's
+# token is TransitRelay's).
+library PeerTrust -lUntrustedText -lExplainedErrors Sources/PeerTrust/*.swift
+library TransitRelay -lUntrustedText Sources/TransitRelay/*.swift
+target invite InviteFuzz Fuzz/InviteTarget.swift -I Sources/COpenSSL -lssl -lcrypto -lUntrustedText -lPeerTrust \
+  -lTransitRelay -lExplainedErrors Sources/Security/{Invite,InviteRelay,NumericAddress,Digest}.swift
 
 # The SGF reader of game records, with the GameCore it replays moves on.
-target sgf-record SGFRecordFuzz Fuzz/SGFRecordTarget.swift Sources/GameRecords/*.swift -lGameCore
+target sgf-record SGFRecordFuzz Fuzz/SGFRecordTarget.swift Sources/GameRecords/*.swift -lGameCore -lExplainedErrors
 
 # The regression inputs of each target. Inputs named bug-* reproduce known bugs not fixed yet: they are left out of
 # the seeds so that the rest of the target is still explored (the fuzzer may well find the same bug again).
@@ -112,6 +117,7 @@ prepare() {
     invite)
       seed "$name" three "tictactoe:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8@192.0.2.7/7177,2001:db8::7/7177,alice.example/7000+a93f17"
       seed "$name" zone "Invite: tictactoe:--__--__--__--__--__--__--__--__--__--__AQI@fe80::1%eth0/7177+28e130\n"
+      seed "$name" relay "tictactoe:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8@192.0.2.7/7177,2001:db8::7/7177,relay:relay.example/4001/ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8+5e2398"
       ;;
   esac
 }

@@ -12,7 +12,7 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/tictactoe-mutants.XXXXXX")"
 # SwiftPM also leaves lock files named after the scratch path beside it.
 trap 'rm -rf "$work"; rm -f "$(dirname "$work")/${work//\//_}_"*.lock' EXIT
 mkdir -p "$work/Sources" "$work/Tests/Support"
-cp -R Sources/GameCore "$work/Sources/"
+cp -R Sources/GameCore Sources/ExplainedErrors "$work/Sources/"
 cp -R Tests/GameCoreTests "$work/Tests/"
 cp -R Tests/Support/Core "$work/Tests/Support/"
 cat >"$work/Package.swift" <<'EOF'
@@ -24,7 +24,8 @@ let optimised: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debu
 let package = Package(
   name: "tictactoe-mutant",
   targets: [
-    .target(name: "GameCore", swiftSettings: optimised),
+    .target(name: "ExplainedErrors"),
+    .target(name: "GameCore", dependencies: ["ExplainedErrors"], swiftSettings: optimised),
     .target(name: "TestSupport", dependencies: ["GameCore"], path: "Tests/Support/Core", swiftSettings: optimised),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
   ],

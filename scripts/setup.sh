@@ -11,10 +11,12 @@ set -euo pipefail
 # lintian, dpkg-dev (dpkg-shlibdeps), binutils (strip, readelf), file. Port mapping builds with libminiupnpc-dev
 # and libnatpmp-dev; its lab (scripts/nat-lab.sh) runs Debian's miniupnpd behind nftables, and checks with the
 # upnpc and natpmpc clients (the package does not start the daemon; the lab starts its own in a namespace).
+# magic-wormhole-transit-relay: the transit relay the relay tests start on 127.0.0.1 (twist3 transitrelay).
 packages=(libncursesw5-dev libssl-dev openssl tmux zsh fish bash-completion libavahi-compat-libdnssd-dev avahi-daemon avahi-utils libnss-mdns dbus dbus-bin
   gcc pkg-config iproute2 mount util-linux mawk python3 python3-venv ca-certificates perl-base
   mmdebstrap lintian dpkg-dev binutils file
-  libminiupnpc-dev libnatpmp-dev miniupnpd miniupnpc natpmpc nftables)
+  libminiupnpc-dev libnatpmp-dev miniupnpd miniupnpc natpmpc nftables
+  magic-wormhole-transit-relay)
 
 missing=()
 for package in "${packages[@]}"; do

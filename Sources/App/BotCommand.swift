@@ -76,7 +76,7 @@ enum BotCommand {
       return ExitStatus.badFile
     }
     bot.run { writeText(1, $0 + "\n") }
-    mapping?.stop()  // the router closes the port again
+    mapping?.stopNow()  // the loop has ended: the router closes the port again (waiting at most a second)
     return ExitStatus.ok
   }
 }

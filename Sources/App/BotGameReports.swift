@@ -27,7 +27,7 @@ final class BotGameReports {
     // Logged by the name trust was decided on (a known key's known name), with the claimed one beside it.
     let certificate = connection.tls.peerCertificate
     let claimed = seat?.session.peerName?.unsanitised ?? "?"
-    let decided = ShownName.decided(connection.tls.trustDecision, certificate: certificate) { nil }
+    let decided = ShownName.decided(connection.tls.trustDecision, certificate: certificate, known: nil)
     let peer = BotGameRecord.Peer(
       name: decided ?? claimed, fingerprint: certificate?.fingerprint.description ?? "?",
       address: connection.peerAddress, claimed: decided.map { $0 == claimed ? nil : claimed } ?? nil)

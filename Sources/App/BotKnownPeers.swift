@@ -1,4 +1,5 @@
 import EventLoop
+import PeerTrust
 import Security
 
 /// The known peers of a bot that lets new players in (`--accept-new`): held in memory (`shared`, which the

@@ -1,4 +1,4 @@
-import Dispatch
+import EventLoop
 import GameCore
 import Glibc
 import Synchronization
@@ -22,7 +22,7 @@ public final class ComputerPlayer: Sendable {
 
   /// Starts choosing a move; the answer arrives through `takeResults()` tagged with `token`.
   public func think(game: Game, level: AILevel, token: Int) {
-    DispatchQueue.global().async { [self] in
+    WorkerThreads.shared.run { [self] in
       var rng = SystemRandomNumberGenerator()
       guard let move = AIPlayer(level: level).chooseMove(in: game, using: &rng) else { return }
       results.withLock { $0.append((move, token)) }

@@ -1,6 +1,7 @@
 import Discovery
 import EventLoop
 import Glibc
+import PeerTrust
 import Security
 import Session
 import TerminalUI
@@ -123,7 +124,8 @@ public final class CursesDriver: LoopFrontEnd {
     // An engine whose game is over (or left) is told END at once, not when the next game begins.
     if let engine, controller.state.match.map({ !$0.isEngineGame || $0.isOver }) ?? true { engine.stop() }
     retiring.removeAll { old in
-      guard old.match.lingering > 0 else {
+      old.release()
+      guard old.lingering > 0 else {
         old.detach()
         return true
       }
@@ -299,7 +301,7 @@ public final class CursesDriver: LoopFrontEnd {
   func showRecordProblem(_ text: String) { controller.tell(text) }
 
   func adopt(_ match: NetworkMatch, joining: [Endpoint]) {
-    running?.detach()
+    if let old = running { retiring.append(old) }
     let running = MatchOnLoop(match, loop: loop) { [unowned self] events in self.present(events, match) }
     self.running = running
     if !joining.isEmpty { running.join(joining) }

@@ -1,6 +1,7 @@
 import CursesBackend
 import EventLoop
 import Glibc
+import PeerTrust
 import Security
 import TerminalUI
 import Transport

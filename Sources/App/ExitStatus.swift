@@ -64,7 +64,7 @@ public enum ExitStatus {
     case .connectionRefused: return connectionRefused
     case .timedOut, .handshakeTimedOut: return timedOut
     case .hostNotFound: return hostNotFound
-    case .unreachable, .socket, .cannotListen: return unreachable
+    case .unreachable, .socket, .cannotListen, .relay: return unreachable
     case .closedDuringHandshake: return notATictactoePeer
     case .tls(let tls): return code(for: tls)
     }

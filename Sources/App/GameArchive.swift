@@ -1,5 +1,6 @@
 import GameRecords
 import Glibc
+import PeerTrust
 import Security
 
 /// Keeps finished games as SGF files in `<XDG_DATA_HOME>/tictactoe/games/`, each written atomically, the directory
@@ -32,29 +33,51 @@ final class GameArchive {
   /// file written, or nil when records are off or the write failed.
   @discardableResult
   func keep(_ record: GameRecord, key: Int? = nil, replacing old: String? = nil) -> String? {
+    guard let path = destination(key: key, replacing: old) else { return nil }
+    let result = GameArchive.write(record.sgf, to: path, directory: directory, cap: cap, log: log)
+    written(result, to: path, key: key)
+    return try? result.get()
+  }
+
+  /// Where a record goes: nil when records are off.
+  func destination(key: Int? = nil, replacing old: String? = nil) -> String? {
     guard enabled else { return nil }
-    let path = old ?? key.flatMap { files[$0] } ?? directory + "/" + GameArchive.newName()
-    do {
-      // As settings and known_peers: never into a directory others may write (they could swap the records).
-      if let (reason, fix) = FileExposure.problem(file: path) {
-        throw FileError(path: path, reason: "\(reason); not written: run `\(fix)`")
-      }
-      try AtomicFile.write(record.sgf, to: path)
-    } catch {
+    return old ?? key.flatMap { files[$0] } ?? directory + "/" + GameArchive.newName()
+  }
+
+  /// After a write: a failure is logged and reported once; a local game's file is remembered by its number.
+  func written(_ result: Result<String, any Error>, to path: String, key: Int? = nil) {
+    switch result {
+    case .success:
+      if let key { files[key] = path }
+    case .failure(let error):
       log.write("game record not saved: \(error)")
       if !reported {
         reported = true
         report("The game record could not be saved (\(error)); the game goes on.")
       }
-      return nil
     }
-    if let key { files[key] = path }
-    prune()
-    return path
+  }
+
+  /// The part of keeping a record that may run off the loop: `sgf` written atomically to `path` (never into a
+  /// directory others may write: they could swap the records), then the directory pruned to its cap.
+  static func write(_ sgf: String, to path: String, directory: String, cap: Int, log: Log)
+    -> Result<String, any Error>
+  {
+    if let (reason, fix) = FileExposure.problem(file: path) {
+      return .failure(FileError(path: path, reason: "\(reason); not written: run `\(fix)`"))
+    }
+    do {
+      try AtomicFile.write(sgf, to: path)
+    } catch {
+      return .failure(error)
+    }
+    prune(directory, cap: cap, log: log)
+    return .success(path)
   }
 
   /// Removes the oldest records while the directory is over its cap.
-  private func prune() {
+  private static func prune(_ directory: String, cap: Int, log: Log) {
     let entries = PosixFiles.regularFileSizes(in: directory, RecordDirectory.isRecordName)
     for name in RecordDirectory.overCap(entries, cap: cap) {
       unlink(directory + "/" + name)

@@ -1,5 +1,6 @@
 import GameRecords
 import Glibc
+import PeerTrust
 import Security
 import UntrustedText
 

@@ -1,4 +1,5 @@
 import GameCore
+import PeerTrust
 import Security
 import Session
 import UntrustedText
@@ -167,8 +168,8 @@ struct HostCoordinator: MatchRole {
     return commands
   }
 
-  mutating func follow(_ cue: MatchCore.Cue, on id: ConnectionID, now: Double) -> [MatchCommand] {
-    switch cue {
+  mutating func decide(_ left: MatchCore.LeftToDecide, on id: ConnectionID, now: Double) -> [MatchCommand] {
+    switch left {
     case .hello(let name, _): return decide(id, name: name, now: now)
     case .dropped: return []
     case .closed(let full, let admitted):
@@ -199,16 +200,16 @@ struct HostCoordinator: MatchRole {
     }
     core.active = id
     core.connections[id]?.deadline = nil
-    let shown = MatchTrust.shownName(facts, claimed: name, known: core.environment.knownPeers)
+    let shown = MatchTrust.shownName(facts, claimed: name, known: core.knownPeers)
     let software = core.connections[id]?.session?.peerSoftware ?? ""
     var commands: [MatchCommand] = [.report(.session(.peerHello(name: shown, software: software)))]
     if let code = facts?.verification { commands.append(.report(.verification(code))) }
-    let (said, asked) = core.carry(
-      MatchTrust.hostHeard(name, facts: facts, known: core.environment.knownPeers()), on: id)
+    let (said, asked) = core.apply(
+      MatchTrust.hostHeard(name, facts: facts, known: core.knownPeers), on: id)
     commands += said
     if asked { return commands }
     commands.append(.log("letting in \(shown) (\(facts?.certificate?.fingerprint.description ?? "?"))"))
-    let remember = MatchTrust.remembered(facts, inviteKey: nil, boundAddress: nil, known: core.environment.knownPeers)
+    let remember = MatchTrust.remembered(facts, inviteKey: nil, boundAddress: nil, known: core.knownPeers)
     return commands + (remember.map { [$0] } ?? []) + admit(id, now: now)
   }
 

@@ -1,4 +1,5 @@
 import GameCore
+import PeerTrust
 import Security
 import Session
 import Transport
@@ -90,12 +91,12 @@ struct JoinerCoordinator: MatchRole {
     commands.append(
       .report(.status("Connected to \(connection.peer) over \(facts.protocolVersion) (\(facts.cipher)).")))
     if let code = facts.verification { commands.append(.report(.verification(code))) }
-    let verdict = MatchTrust.joinerSecured(facts, boundAddress: boundAddress, known: core.environment.knownPeers())
-    let (said, asked) = core.carry(verdict, on: id)
+    let verdict = MatchTrust.joinerSecured(facts, boundAddress: boundAddress, known: core.knownPeers)
+    let (said, asked) = core.apply(verdict, on: id)
     commands += said
     if asked { return commands + deciding(id, now: now) }
     let remember = MatchTrust.joinerRemembers(
-      facts, inviteKey: inviteKey, boundAddress: boundAddress, known: core.environment.knownPeers)
+      facts, inviteKey: inviteKey, boundAddress: boundAddress, known: core.knownPeers)
     return commands + remember + begin(id, now: now)
   }
 
@@ -116,13 +117,13 @@ struct JoinerCoordinator: MatchRole {
 
   mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand] { [] }
 
-  mutating func follow(_ cue: MatchCore.Cue, on id: ConnectionID, now: Double) -> [MatchCommand] {
-    switch cue {
+  mutating func decide(_ left: MatchCore.LeftToDecide, on id: ConnectionID, now: Double) -> [MatchCommand] {
+    switch left {
     case .hello(let name, let software):
       let facts = core.connections[id]?.facts
-      let shown = MatchTrust.shownName(facts, claimed: name, known: core.environment.knownPeers)
+      let shown = MatchTrust.shownName(facts, claimed: name, known: core.knownPeers)
       return [.report(.session(.peerHello(name: shown, software: software)))]
-        + MatchTrust.joinerHeard(name, facts: facts, known: core.environment.knownPeers())
+        + MatchTrust.joinerHeard(name, facts: facts, known: core.knownPeers)
     case .dropped:
       route.dropped(now: now)
       return []

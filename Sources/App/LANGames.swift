@@ -1,6 +1,7 @@
 import Discovery
 import EventLoop
 import Glibc
+import PeerTrust
 import Security
 import TerminalUI
 import UntrustedText

@@ -1,4 +1,6 @@
 import Discovery
+import GameRecords
+import PeerTrust
 import Security
 import Session
 import Transport
@@ -102,35 +104,33 @@ enum MatchCommand {
   case log(String)
   /// Tell the front end.
   case report(MatchEvent)
+  /// Write a game's record to this match's record file `file` (replacing what was written there before).
+  case keepRecord(GameRecord, file: Int)
+  /// Look up the record against the opponent with this key, called `name`, in the saved games, and tell the
+  /// front end (`MatchEvent.opponentRecord`) when there is one.
+  case lookUpRecord(against: Fingerprint, name: String)
 }
 
-/// What the coordinator reads and writes besides its connections, given so tests can give their own.
+/// What the coordinator is given besides its connections (so tests can give their own): chance, a hash and its
+/// name for itself. No file: the known peers come in as a value (`MatchCore.knownPeers`), and records are
+/// written and looked up by the shell (`MatchCommand.keepRecord`, `.lookUpRecord`).
 struct MatchEnvironment {
-  /// The player's known peers (nil: unreadable).
-  var knownPeers: () -> KnownPeers?
-  /// The record against an opponent, named `name`, from the saved games (`you and alice: 5–3, 2 drawn`).
-  var opponentRecord: (Fingerprint, _ name: String) -> String?
   /// A fresh coin for a new session.
   var coin: () -> [UInt8]
   var sha256: @Sendable ([UInt8]) -> [UInt8]
   /// The software this side says it is in its hello.
   var software: String
 
-  /// The player's files: known peers and saved games from `profile`; a random coin.
-  static func files(of profile: Profile) -> MatchEnvironment {
+  /// A random coin, OpenSSL's SHA-256 and this program's version.
+  static var program: MatchEnvironment {
     MatchEnvironment(
-      knownPeers: { try? profile.knownPeers() },
-      opponentRecord: { key, name in OpponentRecords.load(profile).greeting(key, name: name) },
       coin: { (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) } }, sha256: Digest.sha256,
       software: CommandLineParser.version)
   }
 
-  /// Nothing known, no records, a random coin: for a coordinator whose files do not matter.
-  static func inMemory(knownPeers: KnownPeers? = KnownPeers(), sha256: @escaping @Sendable ([UInt8]) -> [UInt8])
-    -> MatchEnvironment
-  {
+  /// A random coin and the hash given: for a coordinator in a test.
+  static func inMemory(sha256: @escaping @Sendable ([UInt8]) -> [UInt8]) -> MatchEnvironment {
     MatchEnvironment(
-      knownPeers: { knownPeers }, opponentRecord: { _, _ in nil },
       coin: { (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) } }, sha256: sha256, software: "test")
   }
 }

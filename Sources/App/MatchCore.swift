@@ -1,4 +1,5 @@
 import GameCore
+import PeerTrust
 import Security
 import Session
 import UntrustedText
@@ -24,6 +25,9 @@ struct MatchCore {
   var finished: MatchEnd?
   /// Where finished games are recorded (nil: not recorded).
   var records: MatchRecords?
+  /// The player's known peers as the shell last read them (nil: unreadable). The match reads no file: the shell
+  /// hands them in again (`knownPeersChanged`) when a write of ours or another process changed the file.
+  var knownPeers: KnownPeers?
   /// Lines about connections never let in (arrived, secured, closed): a few a minute per address and 5 a second
   /// from all addresses, so a flood of connections from many addresses cannot fill the log.
   var strangers = PerAddressLog(burst: 6, perMinute: 3)
@@ -63,8 +67,8 @@ struct MatchCore {
 
   func peer(_ id: ConnectionID) -> String { connections[id]?.peer ?? "?" }
 
-  /// What a session said that its side decides on; everything else `read` turns into commands itself.
-  enum Cue {
+  /// What a session said that its side decides on; everything else `translate` turns into commands itself.
+  enum LeftToDecide {
     case hello(name: PeerText, software: PeerText)
     /// The session ended (the connection is closed); `admitted`: the peer had been let in.
     case closed(SessionEnd, admitted: Bool)
@@ -73,13 +77,14 @@ struct MatchCore {
   }
 
   /// One output of the session on `id`, as commands, and what is left for the side to decide.
-  mutating func read(_ output: SessionOutput, on id: ConnectionID, now: Double) -> ([MatchCommand], Cue?) {
+  mutating func translate(_ output: SessionOutput, on id: ConnectionID, now: Double) -> ([MatchCommand], LeftToDecide?)
+  {
     guard let connection = connections[id] else { return ([], nil) }
     let isActive = id == active
     var commands: [MatchCommand] = []
     if isActive, let session = connection.session {
       let peerKey = connection.facts?.certificate?.publicKeyBase64
-      commands += carry(records?.after(output, session: session, peerKey: peerKey), on: id)
+      commands += recordCommands(records?.after(output, session: session, peerKey: peerKey), on: id)
     }
     switch output {
     case .send(let message):
@@ -115,25 +120,26 @@ struct MatchCore {
     return (commands, nil)
   }
 
-  /// When games are recorded: the record against the peer on `id` from the saved games, named as the player
-  /// knows its key, or by the name it gave.
+  /// When games are recorded: the record against the peer on `id` is looked up in the saved games (by the
+  /// shell, off the loop), named as the player knows its key, or by the name it gave.
   func greeting(on id: ConnectionID, helloName: PeerText) -> [MatchCommand] {
     guard records != nil, let key = connections[id]?.facts?.certificate?.fingerprint else { return [] }
-    let known = environment.knownPeers()?.lookup(fingerprint: key)?.name
+    let known = knownPeers?.lookup(fingerprint: key)?.name
     let name = known.map { PeerText($0).description } ?? helloName.description
-    return environment.opponentRecord(key, name).map { [.report(.opponentRecord($0))] } ?? []
+    return [.lookUpRecord(against: key, name: name)]
   }
 
   /// The peer's signature over a game's record.
   mutating func signature(game: Int, date: String, signature: [UInt8], on id: ConnectionID) -> [MatchCommand] {
     guard id == active else { return [] }
-    return carry(records?.received(game: game, date: date, signature: signature), on: id)
+    return recordCommands(records?.received(game: game, date: date, signature: signature), on: id)
   }
 
   /// Carries out a step of the record exchange: the signature to send, the problem to tell.
-  private func carry(_ outcome: MatchRecords.Outcome?, on id: ConnectionID) -> [MatchCommand] {
+  private func recordCommands(_ outcome: MatchRecords.Outcome?, on id: ConnectionID) -> [MatchCommand] {
     guard let outcome else { return [] }
     var commands: [MatchCommand] = []
+    if let (record, file) = outcome.write { commands.append(.keepRecord(record, file: file)) }
     if let message = outcome.send, connections[id]?.isClosed == false { commands.append(.send(id, message)) }
     if let problem = outcome.problem { commands += [.log(problem), .report(.status(problem))] }
     return commands
@@ -141,7 +147,7 @@ struct MatchCore {
 
   /// Carries out a trust verdict on `id`: the player is asked (`asked`: nothing more happens until the answer),
   /// or what letting the peer in says.
-  mutating func carry(_ verdict: MatchTrust.Verdict, on id: ConnectionID) -> (commands: [MatchCommand], asked: Bool) {
+  mutating func apply(_ verdict: MatchTrust.Verdict, on id: ConnectionID) -> (commands: [MatchCommand], asked: Bool) {
     switch verdict {
     case .ask(let question):
       connections[id]?.phase = .asking

@@ -1,4 +1,6 @@
 import Discovery
+import ExplainedErrors
+import PeerTrust
 import Security
 import Session
 import Transport
@@ -60,7 +62,7 @@ extension MatchEnd {
 }
 
 /// Why a match could not be set up, in the shape of every module's errors: a code, what happened, what to do.
-public struct SetupFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SetupFailure: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   public let code: String
   public let reason: String
   public let hint: String?

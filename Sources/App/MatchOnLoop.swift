@@ -26,6 +26,8 @@ final class MatchOnLoop {
       self.report(self.match.handle(readable: readable ? [fd] : [], writable: writable ? [fd] : []))
     }
     match.writes.queue.run = { [loop] work, done in loop.perform(work, then: done) }
+    match.files.worker = loop
+    match.files.report = { [weak self] events in self?.report(events) }
     if match.role == .host && match.mapsPort { startPortMapping() }
   }
 
@@ -100,9 +102,19 @@ final class MatchOnLoop {
       })
   }
 
-  /// Lets go of the loop: nothing of the match is watched any more.
+  /// Goodbyes going out, writes being made and the router's port mapping being removed.
+  var lingering: Int { match.lingering + (mapping?.removing == true ? 1 : 0) }
+
+  /// The match was left while the program goes on: the router's port mapping is removed off the loop
+  /// (`lingering` until it is).
+  func release() {
+    mapping?.stop()
+  }
+
+  /// Lets go of the loop: nothing of the match is watched any more. A port mapping not released yet is removed
+  /// at once (waiting at most a second): this is for the way out, once the loop has stopped.
   func detach() {
-    mapping?.stop()  // the router closes the port again (waiting at most a second)
+    mapping?.stopNow()
     mapping = nil
     sync?.clear()
     sync = nil

@@ -1,4 +1,5 @@
 import GameCore
+import PeerTrust
 import Security
 import Session
 import Transport
@@ -12,8 +13,8 @@ protocol MatchRole {
   var core: MatchCore { get set }
   /// TLS is set up on `id`.
   mutating func secured(_ id: ConnectionID, _ facts: PeerFacts, now: Double) -> [MatchCommand]
-  /// What the side does with a cue from the session on `id`.
-  mutating func follow(_ cue: MatchCore.Cue, on id: ConnectionID, now: Double) -> [MatchCommand]
+  /// What the side decides on what the session on `id` left to it (a hello, a close, a drop).
+  mutating func decide(_ left: MatchCore.LeftToDecide, on id: ConnectionID, now: Double) -> [MatchCommand]
   /// The connection `id` failed or was given up.
   mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand]
   /// A message is about to reach the session on `id` (the host's chance to take a kept game over).
@@ -42,6 +43,12 @@ extension MatchRole {
     set { core.records = newValue }
   }
 
+  /// The player's known peers as the shell read them again: at the start, and when the file changed (a write
+  /// of ours, or another process's).
+  mutating func knownPeersChanged(_ peers: KnownPeers?) {
+    core.knownPeers = peers
+  }
+
   /// Runs work on `id`'s session and carries out what the session said.
   mutating func act(on id: ConnectionID, now: Double, _ body: (inout NetSession) -> [SessionOutput]) -> [MatchCommand] {
     guard var session = core.connections[id]?.session else { return [] }
@@ -53,12 +60,12 @@ extension MatchRole {
   mutating func apply(_ outputs: [SessionOutput], on id: ConnectionID, now: Double) -> [MatchCommand] {
     var commands: [MatchCommand] = []
     for output in outputs where core.connections[id] != nil {
-      let (said, cue) = core.read(output, on: id, now: now)
+      let (said, left) = core.translate(output, on: id, now: now)
       commands += said
-      guard let cue else { continue }
-      commands += follow(cue, on: id, now: now)
+      guard let left else { continue }
+      commands += decide(left, on: id, now: now)
       // The record against the opponent: not for a joiner turned away.
-      if case .hello(let name, _) = cue, id == core.active { commands += core.greeting(on: id, helloName: name) }
+      if case .hello(let name, _) = left, id == core.active { commands += core.greeting(on: id, helloName: name) }
     }
     return commands
   }

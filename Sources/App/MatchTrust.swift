@@ -1,3 +1,4 @@
+import PeerTrust
 import Security
 import UntrustedText
 
@@ -67,7 +68,7 @@ enum MatchTrust {
   /// The name the opponent is shown by: the one trust was decided on (the player's own name for a known key,
   /// or the name in a certificate a chosen CA vouched for), with the name it calls itself marked when it
   /// differs. A new peer is shown by the name it claims (the question about it says it is a claim).
-  static func shownName(_ facts: PeerFacts?, claimed: PeerText, known: () -> KnownPeers?) -> PeerText {
+  static func shownName(_ facts: PeerFacts?, claimed: PeerText, known: KnownPeers?) -> PeerText {
     let decided = ShownName.decided(facts?.trust, certificate: facts?.certificate, known: known)
     return ShownName.label(decided: decided, claimed: claimed)
   }
@@ -89,7 +90,7 @@ enum MatchTrust {
 
   /// What to remember of a peer let in without asking: with --accept-new a new peer is remembered like one the
   /// player accepted (so a later change of its key is caught). A host joined by its invite: `joinerRemembers`.
-  static func remembered(_ facts: PeerFacts?, inviteKey: Fingerprint?, boundAddress: String?, known: () -> KnownPeers?)
+  static func remembered(_ facts: PeerFacts?, inviteKey: Fingerprint?, boundAddress: String?, known: KnownPeers?)
     -> MatchCommand?
   {
     guard let certificate = facts?.certificate, case .trusted(.acceptedNew) = facts?.trust else { return nil }
@@ -100,14 +101,14 @@ enum MatchTrust {
   /// by its invite is as `InviteMemory` decides: the invite pins its key for that connection, and never renames,
   /// shadows or rebinds a known peer.
   static func joinerRemembers(
-    _ facts: PeerFacts?, inviteKey: Fingerprint?, boundAddress: String?, known: () -> KnownPeers?
+    _ facts: PeerFacts?, inviteKey: Fingerprint?, boundAddress: String?, known: KnownPeers?
   ) -> [MatchCommand] {
     guard let certificate = facts?.certificate, case .trusted(.pinned) = facts?.trust,
       inviteKey == certificate.fingerprint
     else {
       return remembered(facts, inviteKey: inviteKey, boundAddress: boundAddress, known: known).map { [$0] } ?? []
     }
-    guard let known = known() else { return [] }
+    guard let known else { return [] }
     let (memory, warnings) = InviteMemory.decide(
       certificateName: certificate.commonName, key: certificate.fingerprint, address: boundAddress, known: known)
     let told: [MatchCommand] =

@@ -2,6 +2,7 @@ import Discovery
 import EventLoop
 import GameCore
 import Glibc
+import PeerTrust
 import Security
 import Session
 import Transport
@@ -28,9 +29,15 @@ public final class NetworkMatch {
   private var retired: [PeerConnection] = []
   /// known_peers changes, off the loop once `MatchOnLoop` gives them a worker.
   let writes: KnownPeersWrites
+  /// Game records written and looked up, off the loop once `MatchOnLoop` gives it a worker.
+  let files: MatchFileWork
+  /// The version of known_peers the coordinator last got (`refreshKnownPeers`).
+  private var knownPeersStamp: KnownPeersSnapshot.Stamp?
   /// Connections whose goodbye is still going out (a graceful close never waits).
   private let closing: ClosingSockets
   private var listeners: [Int32] = []
+  /// Host: connections accepted while the pending ones are at their cap, held without TLS until they speak.
+  private lazy var door = HostDoor(log: log)
   public private(set) var port: UInt16 = 0
   /// The host's DNS-SD advertisement (nil when not advertising or discovery is unavailable).
   private var announcement: LANAnnouncement?
@@ -41,11 +48,8 @@ public final class NetworkMatch {
   /// Where finished games are recorded (nil: not recorded).
   var archive: GameArchive? {
     didSet {
-      guard let archive else {
-        coordinator.records = nil
-        return
-      }
-      coordinator.records = MatchRecords(signedBy: identity, isHost: role == .host, keptIn: archive)
+      files.archive = archive
+      coordinator.records = archive.map { _ in MatchRecords(signedBy: identity, isHost: role == .host) }
     }
   }
   /// Host: after an opponent leaves wait for the next one instead of ending, until the player quits. The
@@ -113,7 +117,8 @@ public final class NetworkMatch {
     self.clock = clock
     closing = ClosingSockets(clock: clock)
     writes = KnownPeersWrites(profile: profile, log: log)
-    let environment = MatchEnvironment.files(of: profile)
+    files = MatchFileWork(profile: profile, log: log)
+    let environment = MatchEnvironment.program
     switch role {
     case .host:
       coordinator = HostCoordinator(
@@ -122,11 +127,23 @@ public final class NetworkMatch {
       coordinator = JoinerCoordinator(
         name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)
     }
+    knownPeersStamp = KnownPeersSnapshot.stamp(of: profile.knownPeersPath)
+    coordinator.knownPeersChanged(try? profile.knownPeers())
+  }
+
+  /// Hands the coordinator the known peers again when the file is not the version it has: a write of ours
+  /// (whose peers the snapshot already holds) or another process's (`peers forget`). Called before the
+  /// coordinator decides on a peer: when TLS finished and when a hello came.
+  private func refreshKnownPeers() {
+    let stamp = KnownPeersSnapshot.stamp(of: profile.knownPeersPath)
+    guard stamp != knownPeersStamp else { return }
+    knownPeersStamp = stamp
+    coordinator.knownPeersChanged(try? profile.knownPeers())
   }
 
   /// Connections still sending their last bytes: a front end that is ending waits for these (at most
   /// `ClosingSockets.linger` seconds), so the goodbye gets out.
-  public var lingering: Int { closing.count + writes.pending }
+  public var lingering: Int { closing.count + writes.pending + files.pending }
 
   /// Host: the invite `tictactoe invite` reads (withdrawn when the match goes).
   lazy var invite = PublishedInvite(paths: profile.paths)
@@ -150,6 +167,7 @@ public final class NetworkMatch {
   deinit {
     announcement?.cancel()
     for fd in listeners { close(fd) }
+    door.closeAll()
   }
 
   /// Host: announces the game on the LAN as `_tictactoe._tcp`. When the avahi-daemon is missing the game is
@@ -223,19 +241,19 @@ public final class NetworkMatch {
   /// Host: at most this many connections are accepted in one turn of the loop, so a flood waiting in the listen
   /// queue does not keep the loop from the connections it has.
   static let acceptsPerRound = 32
-  /// Host: joiners the kernel queues while the host may not accept (`HostCoordinator.mayAccept`): they wait
-  /// there in order rather than being turned away (the bot's is larger still).
+  /// Host: joiners the kernel queues until the host's loop accepts them (the bot's is larger still).
   static let listenBacklog: Int32 = 1024
 
-  /// Host: whether the listeners are watched now: not while the pending connections are at their cap and none
-  /// has waited its patience (a full house does not wake the loop for nothing).
-  private var accepting: Bool { host?.mayAccept(now: clock()) ?? false }
+  /// Host: the listeners are always watched. While the pending connections are at their cap, what is accepted
+  /// waits at the door (`HostDoor`), so the kernel's listen queue never fills.
+  private var accepting: Bool { host != nil }
 
   /// The descriptors the event loop must watch, each with its owner (so a reused number is noticed).
   public var descriptors: [DescriptorSync.Want] {
     defer { retired = [] }
     let me = ObjectIdentifier(self)
     var wanted = (accepting ? listeners : []).map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: me) }
+    wanted += door.silent.map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: ObjectIdentifier(door)) }
     for (id, connection) in sockets {
       let write = connection.wantsWrite || coordinator.connections[id]?.phase == .connecting
       wanted.append(
@@ -250,9 +268,9 @@ public final class NetworkMatch {
 
   /// The next time `tick` must run.
   public var nextDeadline: Double? {
-    // A wait at the pending cap ends when the oldest pending connection may make room: watch the listeners again.
-    let reopens = host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil }
-    return [coordinator.nextDeadline, closing.nextDeadline, reopens].compactMap { $0 }.min()
+    // A wait at the pending cap ends when the oldest pending connection may make room: one at the door goes in.
+    let reopens = door.anyoneSpoke ? host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil } : nil
+    return [coordinator.nextDeadline, closing.nextDeadline, reopens, door.nextDeadline].compactMap { $0 }.min()
   }
 
   public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
@@ -263,10 +281,16 @@ public final class NetworkMatch {
       if lost { self.announcement = nil }
       events += said
     }
+    for fd in door.silent where readable.contains(fd) { door.readable(fd, now: clock()) }
+    events += letInFromTheDoor()
     for fd in listeners where readable.contains(fd) {
       for _ in 0..<NetworkMatch.acceptsPerRound where accepting {
         guard let (socket, peer) = Sockets.accept(fd) else { break }
-        events += accepted(socket, peer: peer)
+        if host?.mayAccept(now: clock()) == true && !door.anyoneSpoke {
+          events += accepted(socket, peer: peer)
+        } else {
+          door.hold(socket, peer: peer, now: clock())
+        }
       }
     }
     for (id, connection) in sockets.sorted(by: { $0.key.value < $1.key.value }) where sockets[id] === connection {
@@ -287,7 +311,17 @@ public final class NetworkMatch {
 
   public func tick() -> [MatchEvent] {
     closing.expire()
-    return perform(coordinator.tick(now: clock()))
+    door.expire(now: clock())
+    return perform(coordinator.tick(now: clock())) + letInFromTheDoor()
+  }
+
+  /// Host: those at the door who spoke go in, oldest first, while there is a pending place.
+  private func letInFromTheDoor() -> [MatchEvent] {
+    var events: [MatchEvent] = []
+    while door.anyoneSpoke, host?.mayAccept(now: clock()) == true, let (fd, peer) = door.nextIn() {
+      events += accepted(fd, peer: peer)
+    }
+    return events
   }
 
   private func accepted(_ fd: Int32, peer: String) -> [MatchEvent] {
@@ -337,8 +371,12 @@ public final class NetworkMatch {
     for arrival in arrivals where sockets[id] === connection {
       let now = clock()
       switch arrival {
-      case .secured: events += perform(coordinator.secured(id, PeerFacts(connection.tls), now: now))
-      case .message(let message): events += perform(coordinator.received(id, message, now: now))
+      case .secured:
+        refreshKnownPeers()
+        events += perform(coordinator.secured(id, PeerFacts(connection.tls), now: now))
+      case .message(let message):
+        if case .hello = message { refreshKnownPeers() }
+        events += perform(coordinator.received(id, message, now: now))
       case .malformed(let error): events += perform(coordinator.malformed(id, error, now: now))
       case .ended: events += perform(coordinator.ended(id, now: now))
       }
@@ -356,7 +394,11 @@ public final class NetworkMatch {
         events += open(id, endpoint) { () throws(NetworkError) in try Sockets.startConnect(address, endpoint: endpoint)
         }
       case .reconnect(let id, let address, let endpoint):
-        events += open(id, endpoint) { () throws(NetworkError) in try Sockets.connect(address, wait: false) }
+        // The numeric address the host was reached at, read without a lookup: a name here is refused, never
+        // looked up on the loop (`JoinerRoute` looks names up again off the loop first).
+        events += open(id, endpoint) { () throws(NetworkError) in
+          try Sockets.startConnect(Sockets.resolve(address, numericOnly: true)[0], endpoint: endpoint)
+        }
       case .send(let id, let message):
         guard let connection = sockets[id] else { continue }
         do {
@@ -378,6 +420,8 @@ public final class NetworkMatch {
         announcement = nil
       case .log(let line): log.write(line)
       case .report(let event): events.append(event)
+      case .keepRecord(let record, let file): files.keep(record, file: file)
+      case .lookUpRecord(let key, let name): events += files.lookUpRecord(against: key, name: name)
       }
     }
     return events

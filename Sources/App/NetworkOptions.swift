@@ -1,4 +1,5 @@
 import Glibc
+import PeerTrust
 import Security
 import Transport
 

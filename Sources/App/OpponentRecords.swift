@@ -1,4 +1,5 @@
 import GameRecords
+import PeerTrust
 import Security
 import UntrustedText
 

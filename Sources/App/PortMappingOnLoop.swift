@@ -224,26 +224,47 @@ final class PortMappingOnLoop {
     return Double(now) + 2 < Double(before) + seconds * 7 / 8
   }
 
-  /// Removes the mapping (waiting at most a second: this runs on the way out).
+  /// A removal started by `stop` is still running on a worker thread.
+  private(set) var removing = false
+
+  /// Removes the mapping without blocking the loop: on a worker thread (at most `removalSeconds`), `removing`
+  /// meanwhile. For a host the player left while the program goes on (back to the lobby).
   func stop() {
-    guard !stopped else { return }
+    guard let removal = stopping() else { return }
+    removing = true
+    loop.perform(removal) { [weak self] in self?.removing = false }
+  }
+
+  /// Removes the mapping at once, waiting at most `removalSeconds`: for the way out, once the loop has stopped.
+  func stopNow() {
+    stopping()?()
+  }
+
+  /// Stops the renewals; the work that removes what is held from the router (nil: nothing, or stopped already).
+  private func stopping() -> (@Sendable () -> Void)? {
+    guard !stopped else { return nil }
     stopped = true
     loop.cancel(renewal)
     renewal = nil
     loop.cancel(pinholeRenewal)
-    if let pinhole, let clients {
-      _ = clients.upnpPinhole(
-        pinhole.firewall, id: pinhole.id, lease: 0, seconds: Self.removalSeconds, router6: pinhole.router6)
-      self.pinhole = nil
-    }
-    guard let kept, let clients else { return }
-    let deadline = Monotonic.now() + Self.removalSeconds
-    for other in alsoHeld.reversed() {
-      _ = clients.remove(other, seconds: max(0.1, deadline - Monotonic.now()))
-    }
-    if clients.remove(kept, seconds: max(0.2, deadline - Monotonic.now())), kept.lifetime == 0 { unlink(stateFile) }
+    guard let clients else { return nil }
+    let (pinhole, kept, alsoHeld, stateFile) = (self.pinhole, self.kept, self.alsoHeld, self.stateFile)
+    self.pinhole = nil
     self.kept = nil
-    alsoHeld = []
+    self.alsoHeld = []
+    guard pinhole != nil || kept != nil else { return nil }
+    return {
+      if let pinhole {
+        _ = clients.upnpPinhole(
+          pinhole.firewall, id: pinhole.id, lease: 0, seconds: Self.removalSeconds, router6: pinhole.router6)
+      }
+      guard let kept else { return }
+      let deadline = Monotonic.now() + Self.removalSeconds
+      for other in alsoHeld.reversed() {
+        _ = clients.remove(other, seconds: max(0.1, deadline - Monotonic.now()))
+      }
+      if clients.remove(kept, seconds: max(0.2, deadline - Monotonic.now())), kept.lifetime == 0 { unlink(stateFile) }
+    }
   }
 
   // MARK: permanent mappings

@@ -1,5 +1,6 @@
 import GameCore
 import GameRecords
+import PeerTrust
 import Security
 import UntrustedText
 import WireProtocol
@@ -10,8 +11,11 @@ import WireProtocol
 /// sends its own back; each side then writes the record with both signatures, byte for byte the same. Pure: the
 /// signing and checking are given.
 struct RecordExchange {
-  /// The records of this match's games, by game number, with the file each went to.
-  private var records: [Int: (record: GameRecord, myMark: Mark, path: String?, sent: Bool)] = [:]
+  /// The records of this match's games, by game number, with the file each is written to (`Step.file`).
+  private var records: [Int: (record: GameRecord, myMark: Mark, file: Int, sent: Bool)] = [:]
+  /// The file the next game's record goes to: one per game ended, so a new match's game 1 never replaces an
+  /// earlier game 1's record.
+  private var nextFile = 1
   /// The games whose peer signature was kept: another for the same game changes nothing (a peer repeating a
   /// good one would otherwise cost a rewrite of the record each time).
   private var kept: Set<Int> = []
@@ -33,12 +37,14 @@ struct RecordExchange {
     self.verify = verify
   }
 
-  /// What to do: write this record (to the file given, when it was written before), send this message.
+  /// What to do: write this record, send this message.
   struct Step {
     /// The game the step is about.
     var game: Int?
     var write: GameRecord?
-    var path: String?
+    /// Which of this match's record files `write` goes to: a record written again (now signed by both) replaces
+    /// the file it was first written to. The writer keeps the files' paths.
+    var file: Int?
     var send: Message?
     /// Something the player should know (a signature that does not verify).
     var problem: String?
@@ -49,17 +55,13 @@ struct RecordExchange {
     var signed = record
     let signature = sign(record.signedBytes)
     signed.setSignature(signature.map(RecordBase64.encode), of: myMark)
-    var step = Step(game: game, write: signed)
+    var step = Step(game: game, write: signed, file: nextFile)
+    nextFile += 1
     if isHost, let signature, let number = UInt16(exactly: game) {
       step.send = .recordSignature(game: number, date: record.date, signature: signature)
     }
-    records[game] = (signed, myMark, nil, step.send != nil)
+    records[game] = (signed, myMark, step.file!, step.send != nil)
     return step
-  }
-
-  /// Where the record of `game` was written, so a signed version replaces it.
-  mutating func written(game: Int, to path: String?) {
-    records[game]?.path = path
   }
 
   /// The peer's signature over the record of `game`, made with the day `date`.
@@ -85,7 +87,7 @@ struct RecordExchange {
     }
     kept.insert(game)
     record.setSignature(RecordBase64.encode(signature), of: peer)
-    var step = Step(game: game, write: record, path: entry.path)
+    var step = Step(game: game, write: record, file: entry.file)
     if !entry.sent, let mine = record.player(entry.myMark).signature.flatMap(RecordBase64.decode),
       let number = UInt16(exactly: game)
     {

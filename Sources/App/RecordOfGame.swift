@@ -1,5 +1,6 @@
 import GameCore
 import GameRecords
+import PeerTrust
 import Security
 import Session
 import TerminalUI

@@ -1,3 +1,4 @@
+import PeerTrust
 import Security
 import UntrustedText
 
@@ -6,13 +7,13 @@ import UntrustedText
 /// vouched for by the name in it; anyone else by the name it claims (the question about it says it is a claim).
 enum ShownName {
   /// The name trust was decided on, or nil when it was decided on nothing but the key being new.
-  static func decided(_ decision: TrustDecision?, certificate: PeerCertificate?, known: () -> KnownPeers?) -> String? {
+  static func decided(_ decision: TrustDecision?, certificate: PeerCertificate?, known: KnownPeers?) -> String? {
     switch decision {
     case .trusted(.knownPeer(let name)): return name
     case .trusted(.certificateAuthority): return certificate?.commonName
     default:
       guard let key = certificate?.fingerprint else { return nil }
-      return known()?.lookup(fingerprint: key)?.name
+      return known?.lookup(fingerprint: key)?.name
     }
   }
 

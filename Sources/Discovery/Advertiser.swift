@@ -74,7 +74,7 @@ public final class Advertiser {
     for reply in registration.takeReplies() {
       guard reply.error == kDNSServiceErr_NoError else {
         registration.cancel()
-        throw DiscoveryError(code: reply.error, operation: .advertising)
+        throw DiscoveryError(number: reply.error, operation: .advertising)
       }
       let name = reply.name ?? requestedName
       registeredName = name
@@ -83,7 +83,7 @@ public final class Advertiser {
     }
     guard code == kDNSServiceErr_NoError else {
       registration.cancel()
-      throw DiscoveryError(code: code, operation: .advertising)
+      throw DiscoveryError(number: code, operation: .advertising)
     }
     return events
   }
@@ -91,13 +91,13 @@ public final class Advertiser {
   /// Replaces the published TXT record (e.g. `state` from waiting to playing).
   public func update(txt newTXT: ServiceTXT) throws(DiscoveryError) {
     guard let ref = registration.serviceRef else {
-      throw DiscoveryError(code: Int32(kDNSServiceErr_BadReference), operation: .updating)
+      throw DiscoveryError(.badReference, operation: .updating)
     }
     let record = newTXT.encoded
     let code = record.withUnsafeBytes { bytes in
       DNSServiceUpdateRecord(ref, nil, 0, UInt16(bytes.count), bytes.baseAddress, 0)
     }
-    guard code == kDNSServiceErr_NoError else { throw DiscoveryError(code: code, operation: .updating) }
+    guard code == kDNSServiceErr_NoError else { throw DiscoveryError(number: code, operation: .updating) }
     txt = newTXT
   }
 

@@ -95,7 +95,7 @@ public final class Browser {
     var events: [BrowserEvent] = []
     for reply in browse.takeReplies() {
       guard reply.error == kDNSServiceErr_NoError else {
-        return events + fail(DiscoveryError(code: reply.error, operation: .browsing))
+        return events + fail(DiscoveryError(number: reply.error, operation: .browsing))
       }
       guard let name = reply.name, let type = reply.type, let domain = reply.domain else { continue }
       let id = ServiceID(name: name, type: type, domain: domain, interfaceIndex: reply.interfaceIndex)
@@ -106,7 +106,7 @@ public final class Browser {
       }
     }
     if code != kDNSServiceErr_NoError {
-      events += fail(DiscoveryError(code: code, operation: .browsing))
+      events += fail(DiscoveryError(number: code, operation: .browsing))
     }
     return events
   }
@@ -154,7 +154,7 @@ public final class Browser {
     let before = game.game
     for reply in resolve.takeReplies() {
       guard reply.error == kDNSServiceErr_NoError else {
-        game.game.resolveError = DiscoveryError(code: reply.error, operation: .resolving)
+        game.game.resolveError = DiscoveryError(number: reply.error, operation: .resolving)
         resolve.cancel()
         break
       }
@@ -167,7 +167,7 @@ public final class Browser {
       }
     }
     if code != kDNSServiceErr_NoError, resolve.isActive {
-      game.game.resolveError = DiscoveryError(code: code, operation: .resolving)
+      game.game.resolveError = DiscoveryError(number: code, operation: .resolving)
       resolve.cancel()
     }
     return game.game == before ? [] : [.updated(id)]

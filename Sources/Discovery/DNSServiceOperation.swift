@@ -22,7 +22,7 @@ final class DNSServiceOperation<Reply> {
     let code = start(&newRef, Unmanaged.passUnretained(self).toOpaque())
     guard code == kDNSServiceErr_NoError, let newRef else {
       throw DiscoveryError(
-        code: code == kDNSServiceErr_NoError ? Int32(kDNSServiceErr_Unknown) : code, operation: operation)
+        number: code == kDNSServiceErr_NoError ? Int32(kDNSServiceErr_Unknown) : code, operation: operation)
     }
     ref = newRef
     let fd = DNSServiceRefSockFD(newRef)

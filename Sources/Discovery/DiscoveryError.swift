@@ -1,7 +1,43 @@
 import CDNSSD
+import ExplainedErrors
+
+/// A DNS-SD result the program tells apart (`kDNSServiceErr_*`), or any other by its number.
+public enum DNSSDFailure: Sendable, Hashable, CustomStringConvertible {
+  /// kDNSServiceErr_Unknown (-65537): what Avahi's layer returns when avahi-daemon or D-Bus is not running, and
+  /// for a resolve or query that timed out.
+  case unknown
+  case noSuchName, noMemory, badParam, badReference, badState, badFlags, unsupported, notInitialized
+  case alreadyRegistered, nameConflict, invalid, incompatible, badInterfaceIndex, refused, noSuchRecord, noAuth
+  /// Another number.
+  case other(Int32)
+
+  private static let known: [(DNSSDFailure, Int)] = [
+    (.unknown, kDNSServiceErr_Unknown), (.noSuchName, kDNSServiceErr_NoSuchName),
+    (.noMemory, kDNSServiceErr_NoMemory), (.badParam, kDNSServiceErr_BadParam),
+    (.badReference, kDNSServiceErr_BadReference), (.badState, kDNSServiceErr_BadState),
+    (.badFlags, kDNSServiceErr_BadFlags), (.unsupported, kDNSServiceErr_Unsupported),
+    (.notInitialized, kDNSServiceErr_NotInitialized), (.alreadyRegistered, kDNSServiceErr_AlreadyRegistered),
+    (.nameConflict, kDNSServiceErr_NameConflict), (.invalid, kDNSServiceErr_Invalid),
+    (.incompatible, kDNSServiceErr_Incompatible), (.badInterfaceIndex, kDNSServiceErr_BadInterfaceIndex),
+    (.refused, kDNSServiceErr_Refused), (.noSuchRecord, kDNSServiceErr_NoSuchRecord), (.noAuth, kDNSServiceErr_NoAuth),
+  ]
+
+  /// The failure a `kDNSServiceErr_*` number stands for.
+  public init(number: Int32) {
+    self = Self.known.first { $0.1 == Int(number) }?.0 ?? .other(number)
+  }
+
+  /// The `kDNSServiceErr_*` number (`-65537`).
+  public var number: Int32 {
+    if case .other(let number) = self { return number }
+    return Int32(Self.known.first { $0.0 == self }!.1)
+  }
+
+  public var description: String { "DNS-SD error \(number)" }
+}
 
 /// A DNS-SD failure: the kDNSServiceErr code, what was being done, and what the player can do about it.
-public struct DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct DiscoveryError: ExplainedError, Sendable, Hashable, CustomStringConvertible {
   /// What the program was doing when the error came.
   public enum Operation: String, Sendable, Hashable {
     case advertising = "advertising the game"
@@ -27,31 +63,44 @@ public struct DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible
     case other
   }
 
-  /// kDNSServiceErr_Unknown: what Avahi's layer returns when avahi-daemon or D-Bus is not running.
-  public static let unknownCode: Int32 = -65_537
-
-  /// The kDNSServiceErr_* value, e.g. -65537.
-  public let code: Int32
+  /// What DNS-SD answered.
+  public let failure: DNSSDFailure
   public let operation: Operation
 
-  public init(code: Int32, operation: Operation) {
-    self.code = code
+  public init(_ failure: DNSSDFailure, operation: Operation) {
+    self.failure = failure
     self.operation = operation
+  }
+
+  /// The failure behind a `kDNSServiceErr_*` number.
+  public init(number: Int32, operation: Operation) {
+    self.init(DNSSDFailure(number: number), operation: operation)
   }
 
   /// A name that DNS-SD cannot advertise (empty or longer than 63 bytes of UTF-8).
   static func invalidName(operation: Operation) -> DiscoveryError {
-    DiscoveryError(code: Int32(kDNSServiceErr_BadParam), operation: operation)
+    DiscoveryError(.badParam, operation: operation)
+  }
+
+  /// A stable name for the failure, by its kind (`discovery.daemon-unavailable`).
+  public var code: String {
+    switch kind {
+    case .daemonUnavailable: "discovery.daemon-unavailable"
+    case .noAnswer: "discovery.no-answer"
+    case .nameConflict: "discovery.name-conflict"
+    case .invalidInput: "discovery.invalid-input"
+    case .unsupported: "discovery.unsupported"
+    case .other: "discovery.failed"
+    }
   }
 
   public var kind: Kind {
     if isLookupTimeout { return .noAnswer }
-    return switch Int(code) {
-    case kDNSServiceErr_Unknown, kDNSServiceErr_NotInitialized, kDNSServiceErr_Incompatible:
-      .daemonUnavailable
-    case kDNSServiceErr_NameConflict, kDNSServiceErr_AlreadyRegistered: .nameConflict
-    case kDNSServiceErr_BadParam, kDNSServiceErr_Invalid, kDNSServiceErr_BadInterfaceIndex: .invalidInput
-    case kDNSServiceErr_Unsupported, kDNSServiceErr_BadFlags: .unsupported
+    return switch failure {
+    case .unknown, .notInitialized, .incompatible: .daemonUnavailable
+    case .nameConflict, .alreadyRegistered: .nameConflict
+    case .badParam, .invalid, .badInterfaceIndex: .invalidInput
+    case .unsupported, .badFlags: .unsupported
     default: .other
     }
   }
@@ -59,42 +108,39 @@ public struct DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible
   /// What happened, in a player's words.
   public var reason: String {
     if isLookupTimeout { return "The game did not answer when asked for its address; it may have just closed." }
-    return switch Int(code) {
-    case kDNSServiceErr_Unknown:
-      "LAN discovery is unavailable: the avahi-daemon is not running (or D-Bus is not)."
-    case kDNSServiceErr_NotInitialized, kDNSServiceErr_Incompatible:
+    return switch failure {
+    case .unknown: "LAN discovery is unavailable: the avahi-daemon is not running (or D-Bus is not)."
+    case .notInitialized, .incompatible:
       "LAN discovery is unavailable: the DNS-SD library cannot talk to the avahi-daemon running here."
-    case kDNSServiceErr_NameConflict, kDNSServiceErr_AlreadyRegistered:
-      "Another game on this network already uses that name."
-    case kDNSServiceErr_BadParam, kDNSServiceErr_Invalid:
+    case .nameConflict, .alreadyRegistered: "Another game on this network already uses that name."
+    case .badParam, .invalid:
       "The game's name or details cannot be advertised on the LAN (names are 1 to 63 bytes)."
-    case kDNSServiceErr_BadInterfaceIndex: "The network interface went away."
-    case kDNSServiceErr_Unsupported, kDNSServiceErr_BadFlags:
+    case .badInterfaceIndex: "The network interface went away."
+    case .unsupported, .badFlags:
       "This system's DNS-SD library (Avahi's compatibility layer) does not support this request."
-    case kDNSServiceErr_NoMemory: "LAN discovery ran out of memory."
-    case kDNSServiceErr_Refused, kDNSServiceErr_NoAuth: "The avahi-daemon refused the request."
-    case kDNSServiceErr_NoSuchName, kDNSServiceErr_NoSuchRecord: "That game is no longer on the network."
-    case kDNSServiceErr_BadReference, kDNSServiceErr_BadState:
-      "LAN discovery failed because of a bug in tictactoe (DNS-SD error \(code))."
-    default: "LAN discovery failed (DNS-SD error \(code))."
+    case .noMemory: "LAN discovery ran out of memory."
+    case .refused, .noAuth: "The avahi-daemon refused the request."
+    case .noSuchName, .noSuchRecord: "That game is no longer on the network."
+    case .badReference, .badState: "LAN discovery failed because of a bug in tictactoe (\(failure))."
+    case .other: "LAN discovery failed (\(failure))."
     }
   }
 
   /// What the player can do about it.
   public var hint: String? {
     if isLookupTimeout { return "Refresh the list, or join by address." }
-    return switch Int(code) {
-    case kDNSServiceErr_Unknown: "Start it (on Debian: `sudo systemctl start avahi-daemon`), or join by address."
-    case kDNSServiceErr_NotInitialized, kDNSServiceErr_Incompatible: "Restart avahi-daemon, or join by address."
-    case kDNSServiceErr_NameConflict, kDNSServiceErr_AlreadyRegistered: "Choose another name and host again."
-    case kDNSServiceErr_BadParam, kDNSServiceErr_Invalid: "Choose a shorter name, or let others join by address."
-    case kDNSServiceErr_BadInterfaceIndex: "Check the network connection, then try again."
-    case kDNSServiceErr_Unsupported, kDNSServiceErr_BadFlags: "Join by address instead."
-    case kDNSServiceErr_NoMemory: "Close some programs and try again."
-    case kDNSServiceErr_Refused, kDNSServiceErr_NoAuth: "Check its configuration, or join by address."
-    case kDNSServiceErr_NoSuchName, kDNSServiceErr_NoSuchRecord: "Refresh the list."
-    case kDNSServiceErr_BadReference, kDNSServiceErr_BadState: "Please report it."
-    default: "Try again, or join by address."
+    return switch failure {
+    case .unknown: "Start it (on Debian: `sudo systemctl start avahi-daemon`), or join by address."
+    case .notInitialized, .incompatible: "Restart avahi-daemon, or join by address."
+    case .nameConflict, .alreadyRegistered: "Choose another name and host again."
+    case .badParam, .invalid: "Choose a shorter name, or let others join by address."
+    case .badInterfaceIndex: "Check the network connection, then try again."
+    case .unsupported, .badFlags: "Join by address instead."
+    case .noMemory: "Close some programs and try again."
+    case .refused, .noAuth: "Check its configuration, or join by address."
+    case .noSuchName, .noSuchRecord: "Refresh the list."
+    case .badReference, .badState: "Please report it."
+    case .other: "Try again, or join by address."
     }
   }
 
@@ -104,10 +150,10 @@ public struct DiscoveryError: Error, Sendable, Hashable, CustomStringConvertible
   /// Avahi reports a resolve or query that timed out with the same code as a missing daemon; while browsing
   /// still works (a missing daemon fails the browse too), it means the game did not answer.
   private var isLookupTimeout: Bool {
-    code == Self.unknownCode && (operation == .resolving || operation == .querying)
+    failure == .unknown && (operation == .resolving || operation == .querying)
   }
 
   public var description: String {
-    "\(message) (DNS-SD error \(code) while \(operation.rawValue))"
+    "\(message) (\(failure) while \(operation.rawValue))"
   }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Synchronization
 
@@ -110,7 +109,7 @@ public final class EventLoop {
     }
     let finished = self.finished
     let writer = wake.write
-    DispatchQueue.global().async {
+    WorkerThreads.shared.run {
       let answer = work()
       finished.answers.withLock { $0.append((id, answer)) }
       var byte: UInt8 = 1

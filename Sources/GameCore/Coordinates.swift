@@ -1,3 +1,5 @@
+import ExplainedErrors
+
 /// The names of a board's cells as players write them, and the one parser for what they type. Three forms are
 /// read side by side:
 /// - gomoku and renju notation, "h8": a column letter (a–o from the left) then a row number counted from the
@@ -74,7 +76,7 @@ public struct Coordinates: Sendable, Hashable {
 }
 
 /// Why a typed move names no cell: what the player can be told.
-public enum MoveInputError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum MoveInputError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   /// Nothing was typed.
   case empty
   /// A cell number beyond the board.

@@ -1,5 +1,7 @@
+import ExplainedErrors
+
 /// Why a move was refused. Every illegal move is one of these, never a crash.
-public enum MoveError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum MoveError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   case outOfRange(Position, Rules)
   case occupied(Position, by: Mark)
   case gameOver

@@ -1,3 +1,5 @@
+import ExplainedErrors
+
 /// The rules of an m,n,k game: a board of `rows` × `columns` cells, won by `k` marks in a row.
 public struct Rules: Sendable, Hashable, CustomStringConvertible {
   /// Smallest and largest board side supported.
@@ -42,7 +44,7 @@ public struct Rules: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a set of rules was refused.
-public enum RulesError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum RulesError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   case sideOutOfRange(Int)
   case kOutOfRange(Int, maximum: Int)
 

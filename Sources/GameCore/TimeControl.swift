@@ -1,3 +1,5 @@
+import ExplainedErrors
+
 /// How much time each side has in a game: none, Fischer (a base and an increment added after each move) or a
 /// fixed time for every move (Gomocup's timeout_turn). Times are whole milliseconds. docs/PROTOCOL.md, "The
 /// terms", has the grammar `init(parsing:)` reads and `description` writes.
@@ -105,7 +107,7 @@ public enum TimeControl: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a time control was refused.
-public enum TimeControlError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum TimeControlError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   /// Which part of a time control is at fault.
   public enum Part: String, Sendable {
     case base = "base time"

@@ -1,3 +1,5 @@
+import ExplainedErrors
+
 /// Where something is in an SGF text: 1-based line and column (columns count characters, not bytes).
 public struct SGFLocation: Sendable, Hashable, CustomStringConvertible {
   public var line: Int
@@ -12,7 +14,7 @@ public struct SGFLocation: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why an SGF text was refused, and where: every corrupt, hostile or unsupported input ends as one of these.
-public struct SGFError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SGFError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   public let location: SGFLocation
   public let reason: String
 

@@ -1,3 +1,4 @@
+import ExplainedErrors
 import UntrustedText
 
 /// An engine's command ("COMMAND ARGS") split into words without a shell: spaces and tabs separate words;
@@ -83,7 +84,7 @@ public enum EngineCommandLine {
 }
 
 /// Why an engine's command could not be split into words.
-public enum EngineCommandError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum EngineCommandError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   case empty
   case unclosedQuote(Character)
   case trailingBackslash
@@ -99,6 +100,15 @@ public enum EngineCommandError: Error, Sendable, Equatable, CustomStringConverti
     case .controlCharacter: "engine-command.control-character"
     case .tooLong: "engine-command.too-long"
     }
+  }
+
+  /// What is wrong with the command.
+  public var reason: String { description }
+
+  /// What the player can do.
+  public var hint: String? {
+    "write the engine's command as a shell would take it (words, with quotes around a word holding spaces), in "
+      + "--engine or the engine setting"
   }
 
   public var description: String {

@@ -1,9 +1,10 @@
+import ExplainedErrors
 import GameCore
 import UntrustedText
 
 /// Why an outside engine lost a game without it being played out. Its words are `PeerText`: shown, they are
 /// sanitised.
-public enum EngineFault: Error, Sendable, Equatable, CustomStringConvertible {
+public enum EngineFault: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   /// The process ended or closed its output (how, as the shell saw it: "exited with status 3", "killed by
   /// signal 11").
   case crashed(String)
@@ -55,7 +56,7 @@ public enum EngineFault: Error, Sendable, Equatable, CustomStringConvertible {
   }
 
   /// What the player can do.
-  public var hint: String {
+  public var hint: String? {
     "the engine forfeits this game; play on against the built-in computer, or check the engine (its messages "
       + "are in the log)"
   }

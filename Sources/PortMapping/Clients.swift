@@ -214,9 +214,9 @@ public struct MappingClients: Sendable {
           Mapping(
             via: .upnp, gateway: gateway, internalPort: port, externalPort: outside, externalAddress: address,
             lifetime: lease, control: control))
-      case .failure(let failure) where failure.code == 725 && lease != 0:
+      case .failure(let failure) where failure.code == .onlyPermanentLeasesSupported && lease != 0:
         lease = 0  // OnlyPermanentLeasesSupported
-      case .failure(let failure) where failure.code == 718 && tries < 3:
+      case .failure(let failure) where failure.code == .conflictInMappingEntry && tries < 3:
         tries += 1  // ConflictInMappingEntry: someone else has that outside port
         outside = outside == UInt16.max ? 1024 : outside + 1
       case .failure(let failure):
@@ -288,12 +288,30 @@ public struct MappingClients: Sendable {
 
 /// Why a UPnP step failed, in words (a gateway's error text with its controls escaped).
 public struct UPnPFailure: Error, Sendable, Equatable {
+  /// The UPnP errors the mapping acts on (UPnP IGD WANIPConnection), and any other by its number.
+  public enum Code: Sendable, Equatable {
+    /// 718 ConflictInMappingEntry: the external port is mapped already; the next one is tried.
+    case conflictInMappingEntry
+    /// 725 OnlyPermanentLeasesSupported: asked again with a lease of 0.
+    case onlyPermanentLeasesSupported
+    case other(Int)
+
+    public init(_ number: Int) {
+      self =
+        switch number {
+        case 718: .conflictInMappingEntry
+        case 725: .onlyPermanentLeasesSupported
+        default: .other(number)
+        }
+    }
+  }
+
   public var words: String
-  public var code: Int?
+  public var code: Code?
 
   init(_ words: String, code: Int? = nil) {
     self.words = words
-    self.code = code
+    self.code = code.map(Code.init)
   }
 
   /// A router's text with anything but printable ASCII left out, and at most 120 characters.

@@ -1,3 +1,5 @@
+import ExplainedErrors
+
 /// The little of HTTP a gateway needs: its URLs, and its replies read with a size limit. Pure.
 public struct HTTPURL: Sendable, Equatable, CustomStringConvertible {
   public var host: String
@@ -111,7 +113,7 @@ public struct HTTPReply: Sendable, Equatable {
   }
 }
 
-public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum HTTPError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   case incomplete
   case tooLarge(Int)
   case malformed(String)

@@ -1,3 +1,5 @@
+import ExplainedErrors
+
 /// PCP (RFC 6887) MAP requests and responses, byte for byte: what the program sends a gateway to open a port,
 /// and what it reads back. Pure: the socket is `PCPClient`'s.
 public enum PCPMessage {
@@ -88,10 +90,29 @@ public enum PCPMessage {
   }
 
   /// A PCP result code (RFC 6887 §7.4), in words for the player.
-  public struct ResultCode: Sendable, Equatable, CustomStringConvertible {
-    public let value: UInt8
-    public init(_ value: UInt8) { self.value = value }
-    public static let success = ResultCode(0)
+  public enum ResultCode: Sendable, Equatable, CustomStringConvertible {
+    case success, unsupportedVersion, notAuthorized, malformedRequest, unsupportedOpcode, unsupportedOption
+    case malformedOption, networkFailure, noResources, unsupportedProtocol, userExceededQuota
+    case cannotProvideExternal, addressMismatch, excessiveRemotePeers
+    /// A code RFC 6887 does not define.
+    case other(UInt8)
+
+    /// The codes in the RFC's order: each one's number is its place.
+    private static let numbered: [ResultCode] = [
+      .success, .unsupportedVersion, .notAuthorized, .malformedRequest, .unsupportedOpcode, .unsupportedOption,
+      .malformedOption, .networkFailure, .noResources, .unsupportedProtocol, .userExceededQuota,
+      .cannotProvideExternal, .addressMismatch, .excessiveRemotePeers,
+    ]
+
+    public init(_ value: UInt8) {
+      self = Int(value) < Self.numbered.count ? Self.numbered[Int(value)] : .other(value)
+    }
+
+    /// The number on the wire.
+    public var value: UInt8 {
+      if case .other(let value) = self { return value }
+      return UInt8(Self.numbered.firstIndex(of: self)!)
+    }
 
     public var description: String {
       let words = [
@@ -115,7 +136,7 @@ public enum PCPMessage {
 }
 
 /// Why a PCP answer could not be used.
-public enum PCPError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PCPError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   case malformed(String)
   /// The gateway speaks NAT-PMP but not PCP.
   case natPMPOnly

@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import PeerTrust
 import Synchronization
 
 /// Verifies certificate chains against chosen certificate authorities (or the system's) with
@@ -7,7 +8,7 @@ import Synchronization
 ///
 /// Sendable because the `X509_STORE` is filled in init and only read afterwards (OpenSSL locks
 /// its store internally during lookups).
-final class CertificateAuthorityVerifier: @unchecked Sendable {
+final class CertificateAuthorityVerifier: ChainVerifier, @unchecked Sendable {
   private let store: OpaquePointer
 
   /// `anchorsPEM`: one or more CA certificates; nil uses the system's default store.

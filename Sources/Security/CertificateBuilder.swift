@@ -1,4 +1,5 @@
 import COpenSSL
+import PeerTrust
 
 /// Builds and signs X.509 v3 certificates for `Identity.generate`.
 enum CertificateBuilder {

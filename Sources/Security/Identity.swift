@@ -1,4 +1,5 @@
 import COpenSSL
+import PeerTrust
 
 /// A player's identity: a private key and the certificate that presents its public key.
 ///

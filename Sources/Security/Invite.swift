@@ -1,11 +1,14 @@
+import ExplainedErrors
 import Glibc
+import PeerTrust
+import TransitRelay
 import UntrustedText
 
-/// An invitation to a hosted game in one line a player can copy: the host's key and the addresses to try, with
-/// a check that catches a typo. Joining with it pins the key: no question is asked, and any other key is
-/// refused. The grammar is in docs/PROTOCOL.md ("Invites"):
+/// An invitation to a hosted game in one line a player can copy: the host's key and the addresses to try (and
+/// a transit relay where the host waits, with its token), with a check that catches a typo. Joining with it pins
+/// the key: no question is asked, and any other key is refused. The grammar is in docs/PROTOCOL.md ("Invites"):
 ///
-///     tictactoe:<key>@<host>/<port>[,<host>/<port>...]+<check>
+///     tictactoe:<key>@<host>/<port>[,<host>/<port>...][,relay:<host>/<port>/<token>]+<check>
 ///
 /// `<key>` is the SHA-256 of the host's public key in unpadded base64url (43 characters), `<host>` an IPv4 or
 /// IPv6 address (an IPv6 zone after `%`) or a DNS name, and `<check>` six lowercase hex digits: the first three
@@ -32,19 +35,23 @@ public struct Invite: Sendable, Equatable, CustomStringConvertible {
   public let key: Fingerprint
   /// In the order to try them; never empty.
   public let addresses: [Address]
+  /// The transit relay where the host waits, if it named one.
+  public let relay: Relay?
 
   /// Nil when there is no address, too many, or one that `parse` would refuse.
-  public init?(key: Fingerprint, addresses: [Address]) {
+  public init?(key: Fingerprint, addresses: [Address], relay: Relay? = nil) {
     guard !addresses.isEmpty, addresses.count <= Invite.maximumAddresses,
       addresses.allSatisfy({ $0.port > 0 && Invite.isHost($0.host) })
     else { return nil }
     self.key = key
     self.addresses = addresses
+    self.relay = relay
   }
 
   /// The invite as printed: `tictactoe:47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU@192.0.2.7/7177+3c61a8`.
   public var description: String {
-    let body = Invite.scheme + Invite.base64url(key.bytes) + "@" + addresses.map(\.description).joined(separator: ",")
+    let places = addresses.map(\.description) + (relay.map { [$0.description] } ?? [])
+    let body = Invite.scheme + Invite.base64url(key.bytes) + "@" + places.joined(separator: ",")
     return body + "+" + Invite.check(body)
   }
 
@@ -70,11 +77,18 @@ public struct Invite: Sendable, Equatable, CustomStringConvertible {
     guard let bytes = decodeBase64url(String(rest[..<at])), let key = Fingerprint(bytes: bytes) else {
       throw .badKey
     }
-    let list = rest[rest.index(after: at)...].split(separator: ",", omittingEmptySubsequences: false)
-    guard !(list.count == 1 && list[0].isEmpty) else { throw .noAddress }
+    var list = rest[rest.index(after: at)...].split(separator: ",", omittingEmptySubsequences: false)
+    // A relay is the last place, after the addresses.
+    var relay: Relay?
+    if let last = list.last, last.hasPrefix(Relay.prefix) {
+      relay = try Relay.parse(last)
+      list.removeLast()
+    }
+    guard !list.isEmpty, !(list.count == 1 && list[0].isEmpty) else { throw .noAddress }
     guard list.count <= maximumAddresses else { throw .tooManyAddresses }
     var addresses: [Address] = []
     for item in list {
+      guard !item.hasPrefix(Relay.prefix) else { throw .badRelay(String(item)) }
       guard let slash = item.lastIndex(of: "/") else { throw .badAddress(String(item)) }
       let host = String(item[..<slash])
       if let problem = NumericAddress.problem(host) { throw .hiddenAddress(problem) }
@@ -85,7 +99,7 @@ public struct Invite: Sendable, Equatable, CustomStringConvertible {
       else { throw .badPort(String(item)) }
       addresses.append(Address(host: host, port: port))
     }
-    guard let invite = Invite(key: key, addresses: addresses) else { throw .noAddress }
+    guard let invite = Invite(key: key, addresses: addresses, relay: relay) else { throw .noAddress }
     return invite
   }
 
@@ -144,7 +158,7 @@ public struct Invite: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why a text is not a usable invite, in words for the player.
-public enum InviteError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum InviteError: ExplainedError, Equatable, Sendable, CustomStringConvertible {
   case tooLong
   case notAnInvite
   case noCheck
@@ -156,6 +170,8 @@ public enum InviteError: Error, Equatable, Sendable, CustomStringConvertible {
   /// An address in a form that means another address than it shows (`NumericAddress`), with why.
   case hiddenAddress(String)
   case badPort(String)
+  /// A relay not written as `relay:HOST/PORT/TOKEN`, or not last.
+  case badRelay(String)
 
   /// A stable name for the failure, for logs and tests.
   public var code: String {
@@ -170,6 +186,7 @@ public enum InviteError: Error, Equatable, Sendable, CustomStringConvertible {
     case .badAddress: "invite.bad-address"
     case .hiddenAddress: "invite.hidden-address"
     case .badPort: "invite.bad-port"
+    case .badRelay: "invite.bad-relay"
     }
   }
 
@@ -186,6 +203,9 @@ public enum InviteError: Error, Equatable, Sendable, CustomStringConvertible {
     case .badAddress(let item): "\(VisibleText.escaping(item)) is not an address/port"
     case .hiddenAddress(let problem): VisibleText.escaping(problem)
     case .badPort(let item): "\(VisibleText.escaping(item)) has no port from 1 to 65535"
+    case .badRelay(let item):
+      "\(VisibleText.escaping(item)) is not a relay: one relay comes last, as relay:HOST/PORT/TOKEN with a port from 1"
+        + " to 65535 and a token of 43 base64url characters"
     }
   }
 

@@ -1,4 +1,5 @@
 import Glibc
+import PeerTrust
 
 /// The known-peers file on disk: read it, append to it, and replace it atomically with mode 0600.
 public struct KnownPeersFile: Sendable {

@@ -1,4 +1,5 @@
 import COpenSSL
+import PeerTrust
 
 /// Signatures over game records: an identity signs bytes with its key (ECDSA or RSA with SHA-256; Ed25519 and
 /// Ed448 sign the bytes themselves), and anyone checks them against a public key as records keep it (base64 DER

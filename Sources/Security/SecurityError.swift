@@ -1,7 +1,9 @@
+import ExplainedErrors
+
 /// Why an identity, key or file operation failed, in words a player can act on.
 ///
 /// Every case names the file or the object involved and the reason, so that no failure is silent.
-public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum SecurityError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   /// OpenSSL refused an operation; `reasons` is the drained OpenSSL error queue.
   case openSSL(operation: String, reasons: [String])
   /// A file could not be read (missing, permissions, I/O).

@@ -1,4 +1,5 @@
 import COpenSSL
+import PeerTrust
 
 /// One TLS 1.3 connection driven through memory buffers: no sockets inside.
 ///

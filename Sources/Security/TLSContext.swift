@@ -1,4 +1,5 @@
 import COpenSSL
+import PeerTrust
 
 /// Settings shared by the TLS connections of one side: our identity, the trust policy,
 /// TLS 1.3 only, the tictactoe ALPN protocol, and mutual certificate authentication.

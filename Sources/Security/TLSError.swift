@@ -1,5 +1,8 @@
+import ExplainedErrors
+import PeerTrust
+
 /// Why a TLS connection failed, in player words naming the cause.
-public enum TLSError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum TLSError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   /// The first bytes received are not a TLS record (plain text, an HTTP request...): the
   /// other program is not tictactoe speaking TLS. Detected before OpenSSL sees the bytes.
   case notTLS

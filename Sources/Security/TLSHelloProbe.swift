@@ -1,3 +1,5 @@
+import PeerTrust
+
 /// Reads the first bytes the peer sends, before OpenSSL sees them: is it TLS at all, and
 /// which TLS versions does the peer's hello offer (to explain a version mismatch).
 struct TLSHelloProbe {

@@ -1,4 +1,5 @@
 import COpenSSL
+import PeerTrust
 
 extension TLSConnection {
   /// Called from the verify callback with the peer's chain: records it, applies the trust

@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import PeerTrust
 
 /// An OpenSSL `X509` certificate owned by Swift, with the few readers this program needs.
 final class X509Certificate {

@@ -1,3 +1,4 @@
+import ExplainedErrors
 import GameCore
 import UntrustedText
 import WireProtocol
@@ -163,7 +164,7 @@ public enum SessionOutput: Sendable, Equatable {
 
 /// Why chat, a resignation, a rematch, a claim, a draw offer, a takeback or an abort of this player's cannot be done
 /// now. Every front end says it in these words.
-public enum ActionRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ActionRefusal: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   /// The session is over.
   case matchOver
   /// The other side has not been let in (or said hello) yet.
@@ -266,7 +267,7 @@ public enum ActionRefusal: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why a move of this player's was not played.
-public enum PlayError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PlayError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   /// The move breaks the rules (or no game is in progress).
   case illegal(MoveError)
   /// A new connection is confirming the game; moves wait the moment it takes.

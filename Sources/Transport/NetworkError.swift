@@ -1,7 +1,9 @@
+import ExplainedErrors
 import Security
+import TransitRelay
 
 /// Why a connection could not be made or did not last, in words a player understands.
-public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum NetworkError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   case hostNotFound(String, reason: String)
   case connectionRefused(Endpoint)
   case timedOut(Endpoint, seconds: Int)
@@ -12,6 +14,8 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
   case closedDuringHandshake
   case tls(TLSError)
   case socket(String)
+  /// Through the transit relay at the endpoint, the other player was not reached.
+  case relay(Endpoint, RelayFailure)
 
   /// A stable name for the failure, for logs and tests.
   public var code: String {
@@ -25,6 +29,7 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
     case .closedDuringHandshake: "network.closed-during-handshake"
     case .tls(let error): error.code
     case .socket: "network.socket"
+    case .relay(_, let failure): failure.code
     }
   }
 
@@ -45,6 +50,7 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
         + " refused us."
     case .tls(let error): error.reason
     case .socket(let reason): "Network error: \(reason)."
+    case .relay(let relay, let failure): failure.reason(relay: relay.description)
     }
   }
 
@@ -59,11 +65,26 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
     case .handshakeTimedOut, .closedDuringHandshake: "Check the address and port, then try again."
     case .tls(let error): error.hint
     case .socket: "Try again; `tictactoe doctor` checks the network."
+    case .relay(_, let failure): failure.hint
     }
   }
 
   public var description: String {
     if case .tls(let error) = self { return error.description }
     return hint.map { "\(reason) \($0)" } ?? reason
+  }
+}
+
+extension NetworkError {
+  /// This failure to connect, named as a failure to reach the relay at `relay` (a refusal there means no relay
+  /// runs, not that nobody hosts a game); other failures are returned as they are.
+  public func atRelay(_ relay: Endpoint) -> NetworkError {
+    switch self {
+    case .connectionRefused: .relay(relay, .refused)
+    case .timedOut(_, let seconds): .relay(relay, .unreachable(reason: "no answer within \(seconds) s"))
+    case .unreachable(_, let reason): .relay(relay, .unreachable(reason: reason))
+    case .hostNotFound(_, let reason): .relay(relay, .unreachable(reason: "its name was not found (\(reason))"))
+    default: self
+    }
   }
 }

@@ -4,7 +4,9 @@ import WireProtocol
 
 /// One TLS connection to a peer on a non-blocking socket: bytes from the socket go through TLS into frames and
 /// messages; messages go out through TLS to the socket. Driven by the event loop: call `readable()` when poll
-/// says so, and `flush()` when `wantsWrite` (poll for POLLOUT).
+/// says so, and `flush()` when `wantsWrite` (poll for POLLOUT). The TLS role is the context's, whichever side
+/// opened the socket (a host waiting at a relay connected out, and is the server). A `ConnectionPrelude` may
+/// come first (`start(after:)`): TLS starts when it is done.
 public final class PeerConnection {
   /// What came out of the connection after a read.
   public enum Arrival: Sendable, Equatable {
@@ -28,6 +30,8 @@ public final class PeerConnection {
   private var outbox: [UInt8] = []
   public private(set) var isSecured = false
   public private(set) var isClosed = false
+  /// The stage before TLS while it lasts (`start(after:)`).
+  private var prelude: (any ConnectionPrelude)?
 
   public init(fd: Int32, context: TLSContext, peerAddress: String, serverName: String? = nil) throws(NetworkError) {
     self.fd = fd
@@ -52,6 +56,28 @@ public final class PeerConnection {
     _ = flush()
   }
 
+  /// Starts with `prelude` before TLS: its opening goes out now (and keepalive is set if it asks); TLS starts,
+  /// in this connection's role, when the prelude is done, with what followed it in the same read.
+  public func start(after prelude: some ConnectionPrelude) {
+    if let keepAlive = prelude.keepAlive { Sockets.setKeepAlive(fd, keepAlive) }
+    self.prelude = prelude
+    outbox += prelude.opening
+    _ = flush()
+  }
+
+  /// Whether the prelude is still going on (TLS has not started).
+  public var isInPrelude: Bool { prelude != nil }
+
+  /// When the prelude fails if it is not done (nil without one): call `checkPrelude(now:)` then.
+  public var preludeDeadline: Double? { prelude?.deadline }
+
+  /// Throws the prelude's failure when `now` is at or past its deadline (nobody came to the relay).
+  public func checkPrelude(now: Double) throws(NetworkError) {
+    guard var stage = prelude else { return }
+    defer { prelude = stage }
+    if let failure = stage.expired(now: now) { throw failure }
+  }
+
   public var wantsWrite: Bool { !outbox.isEmpty }
 
   /// Bytes queued that the peer has not taken yet.
@@ -65,31 +91,10 @@ public final class PeerConnection {
   /// connection failed.
   public func readable() throws(NetworkError) -> [Arrival] {
     var arrivals: [Arrival] = []
-    var endOfStream = false
-    var taken = 0
-    // Scratch space on the stack, not cleared: read() says how much it filled.
-    try withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 1) { (buffer) throws(NetworkError) in
-      while taken < PeerConnection.readCapPerWakeup {
-        let count = read(fd, buffer.baseAddress, buffer.count)
-        if count > 0 {
-          tls.feed(ciphertext: Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
-          taken += count
-          if count < buffer.count { break }
-        } else if count == 0 {
-          endOfStream = true
-          tls.feedEndOfStream()
-          break
-        } else {
-          if errno == EINTR { continue }
-          if errno == EAGAIN || errno == EWOULDBLOCK { break }
-          if errno == ECONNRESET {
-            endOfStream = true
-            tls.feedEndOfStream()
-            break
-          }
-          throw .socket(Sockets.errorText())
-        }
-      }
+    let endOfStream = try readSocket()
+    if var stage = prelude {
+      if endOfStream { throw stage.ended() }
+      return []
     }
     do {
       if !isSecured {
@@ -123,6 +128,48 @@ public final class PeerConnection {
       arrivals += ending(clean: false)
     }
     return arrivals
+  }
+
+  /// Reads what the socket has, at most `readCapPerWakeup` bytes, into the prelude or TLS; whether the stream
+  /// ended (a reset counts as an end).
+  private func readSocket() throws(NetworkError) -> Bool {
+    var endOfStream = false
+    var taken = 0
+    // Scratch space on the stack, not cleared: read() says how much it filled.
+    try withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 1) { (buffer) throws(NetworkError) in
+      while taken < PeerConnection.readCapPerWakeup {
+        let count = read(fd, buffer.baseAddress, buffer.count)
+        if count > 0 {
+          try take(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
+          taken += count
+          if count < buffer.count { break }
+        } else if count == 0 || errno == ECONNRESET {
+          endOfStream = true
+          tls.feedEndOfStream()
+          break
+        } else if errno == EAGAIN || errno == EWOULDBLOCK {
+          break
+        } else if errno != EINTR {
+          throw .socket(Sockets.errorText())
+        }
+      }
+    }
+    return endOfStream
+  }
+
+  /// Hands bytes read to the prelude while it lasts, and to TLS after it (what followed it first).
+  private func take(_ bytes: [UInt8]) throws(NetworkError) {
+    guard var stage = prelude else { return tls.feed(ciphertext: bytes) }
+    switch stage.feed(bytes) {
+    case .more:
+      prelude = stage
+    case .finished(let leftover):
+      prelude = nil
+      tls.feed(ciphertext: leftover)
+    case .failed(let failure):
+      prelude = stage
+      throw failure
+    }
   }
 
   /// The end of the stream; after part of a frame, first the complaint that the frame was cut short (a peer

@@ -143,11 +143,12 @@ public enum Sockets {
   }
 
   /// Every address `endpoint` names, in getaddrinfo's order. This may block on DNS: call it off the event
-  /// loop (`EventLoop.perform`), or with a numeric address.
-  public static func resolve(_ endpoint: Endpoint) throws(NetworkError) -> [Address] {
+  /// loop (`EventLoop.perform`), or with `numericOnly`, which reads a numeric address without any lookup and
+  /// refuses a name (`hostNotFound`).
+  public static func resolve(_ endpoint: Endpoint, numericOnly: Bool = false) throws(NetworkError) -> [Address] {
     var hints = addrinfo()
     hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-    hints.ai_flags = AI_ADDRCONFIG
+    hints.ai_flags = AI_ADDRCONFIG | (numericOnly ? AI_NUMERICHOST : 0)
     var result: UnsafeMutablePointer<addrinfo>?
     var host = endpoint.host
     var scope: UInt32 = 0
@@ -198,12 +199,9 @@ public enum Sockets {
   }
 
   /// Resolves `endpoint` and connects to the first address that answers, waiting at most `timeout` seconds
-  /// per address; the socket returned is non-blocking. This blocks: for tests, tools and the benchmark (the
-  /// game resolves off its loop and connects with `startConnect`). With `wait` false only the first address
-  /// is tried and the socket is returned while it may still be connecting.
-  public static func connect(_ endpoint: Endpoint, timeout: Int = 10, wait: Bool = true) throws(NetworkError)
-    -> Int32
-  {
+  /// per address; the socket returned is non-blocking. This blocks: for tests, tools and the benchmark only
+  /// (the game resolves off its loop and connects with `startConnect`).
+  public static func connect(_ endpoint: Endpoint, timeout: Int = 10) throws(NetworkError) -> Int32 {
     var lastError: NetworkError = .unreachable(endpoint, reason: "no usable address")
     for address in try resolve(endpoint) {
       let fd: Int32
@@ -213,7 +211,6 @@ public enum Sockets {
         lastError = error
         continue
       }
-      if !wait { return fd }
       var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
       var ready: Int32
       repeat { ready = poll(&pfd, 1, Int32(timeout * 1000)) } while ready < 0 && errno == EINTR
@@ -248,6 +245,20 @@ public enum Sockets {
   static func setNoDelay(_ fd: Int32) {
     var one: Int32 = 1
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+  }
+
+  /// Turns TCP keepalive on for `fd` with `settings`; false if the system refused any of them.
+  @discardableResult
+  public static func setKeepAlive(_ fd: Int32, _ settings: KeepAlive) -> Bool {
+    let size = socklen_t(MemoryLayout<Int32>.size)
+    var one: Int32 = 1
+    var idle = settings.idle
+    var interval = settings.interval
+    var count = settings.count
+    return setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, size) == 0
+      && setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, &idle, size) == 0
+      && setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, &interval, size) == 0
+      && setsockopt(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, &count, size) == 0
   }
 
   static func errorText() -> String { String(cString: strerror(errno)) }

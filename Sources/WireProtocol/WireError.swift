@@ -1,6 +1,8 @@
+import ExplainedErrors
+
 /// Why bytes from the peer could not be understood. Any of these ends the session: the peer is told why
 /// (an error message) and the connection is closed.
-public enum WireError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum WireError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   case emptyFrame
   case oversize(length: Int, maximum: Int)
   case truncatedField(tag: UInt8)

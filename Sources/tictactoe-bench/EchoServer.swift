@@ -1,5 +1,6 @@
 import COpenSSL
 import EventLoop
+import PeerTrust
 import Security
 import Transport
 

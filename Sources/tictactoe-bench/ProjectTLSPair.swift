@@ -1,3 +1,4 @@
+import PeerTrust
 import Security
 
 /// A client and a server `TLSConnection` of the project, wired back to back in memory.

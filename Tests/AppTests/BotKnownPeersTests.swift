@@ -1,5 +1,6 @@
 import EventLoop
 import Foundation
+import PeerTrust
 import Security
 import TestSupport
 import Testing

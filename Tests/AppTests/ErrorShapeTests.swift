@@ -1,12 +1,16 @@
 import Discovery
+import ExplainedErrors
 import Foundation
 import GameCore
 import GameRecords
+import Gomocup
+import PeerTrust
 import PortMapping
 import Security
 import Session
 import Testing
 import Transport
+import UntrustedText
 import WireProtocol
 
 @testable import App
@@ -112,6 +116,26 @@ import WireProtocol
         .badAddress("x"), .hiddenAddress("x"), .badPort("x"),
       ]), []
     ),
+    (
+      "DiscoveryError",
+      of([
+        DiscoveryError(.unknown, operation: .browsing), DiscoveryError(.unknown, operation: .resolving),
+        DiscoveryError(.nameConflict, operation: .advertising), DiscoveryError(.badParam, operation: .advertising),
+        DiscoveryError(.unsupported, operation: .browsing), DiscoveryError(.other(-1), operation: .browsing),
+      ]), []
+    ),
+    (
+      "EngineFault",
+      of([
+        EngineFault.crashed("exited with status 3"), .hung(milliseconds: 2000),
+        .illegal(x: 1, y: 1, .occupied(Position(row: 1, column: 1), by: .x)), .garbage(PeerText("x")),
+        .unasked(PeerText("x")), .refused(PeerText("x")), .flooded(100),
+      ]), []
+    ),
+    (
+      "EngineCommandError",
+      of([EngineCommandError.empty, .unclosedQuote("\""), .trailingBackslash, .controlCharacter, .tooLong(4096)]), []
+    ),
   ]
 
   @Test(arguments: samples.map(\.type))
@@ -136,11 +160,13 @@ import WireProtocol
 
   /// What a player reads says what to do: the hint is in the message, except where the message goes to the
   /// peer or is put in a sentence of another's (moves, frames, invites, SGF locations inside a file's error, a
-  /// router's answers inside the port mapping's report, a refused move, which reads as its move error).
+  /// router's answers inside the port mapping's report, a refused move, which reads as its move error, an
+  /// engine's forfeit inside the line that ends its game, an engine command inside the setting's error).
   @Test func theMessageCarriesTheHint() {
     for sample in Self.samples
     where ![
       "MoveError", "MoveInputError", "WireError", "InviteError", "SGFError", "PCPError", "HTTPError", "PlayError",
+      "EngineFault", "EngineCommandError",
     ].contains(sample.type) {
       for error in sample.errors {
         guard let hint = error.hint else { continue }
@@ -149,11 +175,13 @@ import WireProtocol
     }
   }
 
+  /// Every DNS-SD number, known or not, reads back as itself and has words.
   @Test func discoveryErrorsHaveAReasonAndAHint() {
     let codes: [Int32] = [-65537, -65538, -65539, -65540, -65541, -65542, -65543, -65544, -65545, -65546, -65547]
     for code in codes {
+      #expect(DNSSDFailure(number: code).number == code)
       for operation in [DiscoveryError.Operation.browsing, .resolving] {
-        let error = DiscoveryError(code: code, operation: operation)
+        let error = DiscoveryError(number: code, operation: operation)
         #expect(!error.reason.isEmpty && error.hint?.isEmpty == false, "\(code) \(operation)")
         #expect(error.message == "\(error.reason) \(error.hint ?? "")", "\(code)")
       }

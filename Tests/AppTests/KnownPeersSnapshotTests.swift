@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PeerTrust
 import Security
 import TestSupport
 import Testing

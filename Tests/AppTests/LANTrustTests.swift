@@ -1,5 +1,6 @@
 import Discovery
 import Foundation
+import PeerTrust
 import Security
 import Testing
 

@@ -1,4 +1,5 @@
 import GameCore
+import PeerTrust
 import Security
 import Session
 import Testing
@@ -28,16 +29,21 @@ struct MatchPair {
   var closedByHost: Set<ConnectionID> = []
   var closedByJoiner: Set<ConnectionID> = []
 
+  /// What the shell would find in the saved games against an opponent (`MatchCommand.lookUpRecord`).
+  let opponentRecord: (Fingerprint, String) -> String?
+
   init(
     known: KnownPeers = KnownPeers(), keepsHosting: Bool = false, grace: Double = 60,
     opponentRecord: @escaping (Fingerprint, String) -> String? = { _, _ in nil }
   ) {
-    var environment = MatchEnvironment.inMemory(knownPeers: known, sha256: Digest.sha256)
-    environment.opponentRecord = opponentRecord
+    let environment = MatchEnvironment.inMemory(sha256: Digest.sha256)
+    self.opponentRecord = opponentRecord
     host = HostCoordinator(name: "alice", rules: MatchPair.rules, gracePeriod: grace, environment: environment)
     host.keepsHosting = keepsHosting
     host.welcome = [.status("welcome back")]
+    host.knownPeersChanged(known)
     joiner = JoinerCoordinator(name: "bob", rules: MatchPair.rules, gracePeriod: grace, environment: environment)
+    joiner.knownPeersChanged(known)
   }
 
   static func key(_ byte: UInt8) -> Fingerprint { Fingerprint(bytes: [UInt8](repeating: byte, count: 32))! }
@@ -102,6 +108,7 @@ struct MatchPair {
       case .send(let id, let message): toJoiner.append((id, message))
       case .close(let id, _): closedByHost.insert(id)
       case .report(let event): hostEvents.append(event)
+      case .lookUpRecord(let key, let name): hostEvents += opponentRecord(key, name).map { [.opponentRecord($0)] } ?? []
       default: break
       }
     }
@@ -265,6 +272,22 @@ struct MatchPair {
       #expect(question.lookalikes.map(\.fingerprint) == [knownBob])
       #expect(question.lines.first == "WARNING: a new player calling itself bob — not the bob you know.")
     }
+  }
+
+  /// The coordinator reads no file: it decides on the known peers the shell last handed it. Bob, known when the
+  /// match began and forgotten since (another process's `peers forget`), is a lookalike no more once the shell
+  /// hands in the file as it is now; a new "bob" is then just a new player.
+  @Test func theKnownPeersHandedInLaterAreTheOnesDecidedOn() throws {
+    let day = try #require(CalendarDay(year: 2026, month: 11, day: 29))
+    let knownBob = MatchPair.key(9)
+    var pair = MatchPair(known: KnownPeers().adding(name: "bob", fingerprint: knownBob, date: day))
+    pair.host.knownPeersChanged(KnownPeers())
+    pair.connect(hostSees: MatchPair.newBob)
+    let question = try #require(pair.host.question)
+    #expect(question.lookalikes.isEmpty, "\(question.lines)")
+    var before = MatchPair(known: KnownPeers().adding(name: "bob", fingerprint: knownBob, date: day))
+    before.connect(hostSees: MatchPair.newBob)
+    #expect(try #require(before.host.question).lookalikes.map(\.fingerprint) == [knownBob])
   }
 
   /// The words of a peer the player has not let in (a joiner whose key the host's player is asked about, a host
@@ -461,7 +484,7 @@ struct MatchPair {
   @Test func theRecordAgainstAJoinerTurnedAwayIsNotShown() {
     let records = MatchRecords(
       exchange: RecordExchange(isHost: true, sign: { _ in nil }, verify: { _, _, _ in false }), myKey: nil,
-      keep: { _, _ in nil }, today: { "2026-12-01" })
+      today: { "2026-12-01" })
     var pair = MatchPair(opponentRecord: { _, name in "you and \(name): 1–0" })
     pair.host.records = records
     pair.connect()

@@ -1,3 +1,4 @@
+import PeerTrust
 import Security
 import Session
 import Testing
@@ -34,7 +35,7 @@ import WireProtocol
   @Test func aJoinerDoesNotDeclareASilentHostVanishedWhileItsPlayerDecides() throws {
     var joiner = JoinerCoordinator(
       name: "bob", rules: MatchPair.rules, gracePeriod: 60,
-      environment: .inMemory(knownPeers: KnownPeers(), sha256: Digest.sha256))
+      environment: .inMemory(sha256: Digest.sha256))
     var now = 1_000.0
     let address = try #require(try Sockets.resolve(MatchPair.endpoint).first)
     let id = try #require(MatchPair.connectID(joiner.join([(MatchPair.endpoint, address)], now: now)))

@@ -36,9 +36,8 @@ import WireProtocol
       Issue.record("the host sent \(String(describing: hostEnd.send))")
       return
     }
-    joiner.written(game: 1, to: "/joiner/file")
     let joinerStep = joiner.received(game: 1, date: "2026-12-01", signature: hostSignature)
-    #expect(joinerStep.problem == nil && joinerStep.path == "/joiner/file")
+    #expect(joinerStep.problem == nil && joinerStep.file == joinerEnd.file, "the signed record replaces the first")
     guard case .recordSignature(1, "2026-12-01", let joinerSignature) = joinerStep.send else {
       Issue.record("the joiner sent \(String(describing: joinerStep.send))")
       return
@@ -54,6 +53,14 @@ import WireProtocol
       let signature = try #require(player.signature.flatMap(RecordBase64.decode))
       #expect(RecordSignature.verify(signature, of: hostRecord.signedBytes, publicKeyBase64: player.publicKey!))
     }
+  }
+
+  /// A new match on the same connection numbers its games from 1 again: its game 1 is another file.
+  @Test func eachGameEndedGoesToAFileOfItsOwn() {
+    var host = Self.exchange(Self.alice, host: true)
+    let first = host.ended(Self.record(date: "2026-12-01"), game: 1, myMark: .x)
+    let again = host.ended(Self.record(date: "2026-12-01"), game: 1, myMark: .x)
+    #expect(first.file != nil && again.file != nil && first.file != again.file)
   }
 
   @Test func aSignatureThatDoesNotVerifyIsNotKept() throws {

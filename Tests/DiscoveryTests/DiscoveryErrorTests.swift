@@ -7,7 +7,7 @@ import Testing
 struct DiscoveryErrorTests {
   @Test("-65537 (what Avahi returns without a daemon) says the daemon is missing and what to do")
   func daemonMissing() {
-    let error = DiscoveryError(code: -65_537, operation: .browsing)
+    let error = DiscoveryError(number: -65_537, operation: .browsing)
     #expect(error.kind == .daemonUnavailable)
     #expect(
       error.message
@@ -24,26 +24,26 @@ struct DiscoveryErrorTests {
       (-1, .other),
     ])
   func kinds(code: Int32, kind: DiscoveryError.Kind) {
-    let error = DiscoveryError(code: code, operation: .advertising)
+    let error = DiscoveryError(number: code, operation: .advertising)
     #expect(error.kind == kind)
     #expect(!error.message.isEmpty)
   }
 
   @Test("-65537 from a resolve means the game did not answer, not that the daemon is missing")
   func resolveTimeout() {
-    let error = DiscoveryError(code: -65_537, operation: .resolving)
+    let error = DiscoveryError(number: -65_537, operation: .resolving)
     #expect(error.kind == .noAnswer)
     #expect(error.message.hasPrefix("The game did not answer"))
   }
 
   @Test("a name conflict asks for another name")
   func nameConflict() {
-    #expect(DiscoveryError(code: -65_548, operation: .advertising).message.contains("Choose another name"))
+    #expect(DiscoveryError(number: -65_548, operation: .advertising).message.contains("Choose another name"))
   }
 
   @Test("unknown codes show the number")
   func unknownCode() {
-    #expect(DiscoveryError(code: -70_000, operation: .resolving).message.contains("-70000"))
+    #expect(DiscoveryError(number: -70_000, operation: .resolving).message.contains("-70000"))
   }
 }
 

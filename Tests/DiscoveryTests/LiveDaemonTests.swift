@@ -240,7 +240,7 @@ struct LiveDaemonTests {
     }
     #expect(failures.count == 1)
     #expect(failures.first?.kind == .daemonUnavailable)
-    #expect(failures.first?.code == -65_537)
+    #expect(failures.first?.failure == .unknown)
     #expect(pump.browserEvents.contains(.disappeared(id)))
     #expect(pump.browser?.games == [] && pump.browser?.descriptors == [] && pump.browser?.isActive == false)
     #expect(pump.run(timeout: Self.bound) { !pump.advertiserErrors.isEmpty })
@@ -252,10 +252,10 @@ struct LiveDaemonTests {
       _ = try Browser()
       Issue.record("browsing without a daemon should fail")
     } catch {
-      #expect(error.code == -65_537)
+      #expect(error.failure == .unknown)
       #expect(error.message.hasPrefix("LAN discovery is unavailable: the avahi-daemon is not running"))
     }
-    #expect(throws: DiscoveryError(code: -65_537, operation: .advertising)) {
+    #expect(throws: DiscoveryError(.unknown, operation: .advertising)) {
       try Advertiser(name: name, port: 40_130, txt: Self.txt())
     }
 

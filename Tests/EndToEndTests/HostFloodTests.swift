@@ -66,6 +66,50 @@ import Testing
     _ = host.exitStatus()
   }
 
+  /// Thousands of silent connections held at once (32 from each of 240 addresses, 7,680, each opened again a
+  /// second after it is closed, `scripts/silent-flood.py`): the host keeps accepting and holds them at its door
+  /// without TLS, so the kernel's listen queue never fills and a real joiner's connection is taken at once and
+  /// let in when a pending place frees. Before the door the listen queue filled and the kernel dropped the
+  /// joiner's connection attempts: it did not get in within its 10 s.
+  @Test func aRealJoinerGetsInPastThousandsOfSilentConnections() throws {
+    var (root, environment) = try Binary.sandbox()
+    environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
+    let host = try Player(
+      ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain", "--accept-new", "--keep-hosting"],
+      environment: environment)
+    let port = try #require(host.announcedPort(), "the host did not start: \(host.errors)")
+    let log = root + "/state/tictactoe/tictactoe.log"
+    let script = String(#filePath.split(separator: "/").dropLast(3).joined(separator: "/"))
+    let report = TestDirectory.path("silent")
+    defer { unlink(report) }
+    let attacker = try ChildProcess(
+      "/usr/bin/python3", ["/" + script + "/scripts/silent-flood.py", "\(port)", "32", "25"], output: .file(report),
+      errors: .file(report + ".err"))
+    defer {
+      attacker.signal(SIGKILL)
+      attacker.stop()
+      unlink(report + ".err")
+    }
+    // Its 7,680 connections are open within a second or two; the joiner comes while they are held.
+    usleep(3_000_000)
+    let joinerHome = try Binary.sandbox()
+    let asked = Date()
+    let joiner = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--name", "honest"],
+      environment: joinerHome.environment)
+    #expect(joiner.waitFor("game 1:", timeout: 9), "\(joiner.output)\(joiner.errors)")
+    let took = Date().timeIntervalSince(asked)
+    #expect(took < 9, "the joiner got in after \(took) s")
+    let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    #expect(said.contains("held at the door"), "the flood never reached the host's door: \(said.suffix(2000))")
+    let peak = try #require(HostFloodTests.peakMemory(host.pid))
+    #expect(peak < 64 << 20, "the host's peak memory was \(peak >> 20) MiB")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0)
+    host.signal(SIGTERM)
+    _ = host.exitStatus()
+  }
+
   /// Waits until `condition` holds, at most `timeout` seconds; whether it did.
   private func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)

@@ -1,6 +1,7 @@
 import Foundation
 import GameCore
 import Glibc
+import PeerTrust
 import Security
 import WireProtocol
 

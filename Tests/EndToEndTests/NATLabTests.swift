@@ -383,6 +383,30 @@ import Testing
     #expect(lab.mappings == 0, "removed when the player leaves: \(lab.routerLog)")
   }
 
+  /// A host the player leaves for the lobby gives the port back to the router while the program goes on: the
+  /// removal runs off the loop (it blocked the lobby for up to 2 s), and the lobby is live at once.
+  @Test(.enabled(if: canRun)) func leavingForTheLobbyRemovesTheMappingAndTheLobbyGoesOn() throws {
+    let lab = try Lab("both")
+    var environment = try Binary.sandbox().environment
+    environment["USER"] = "alice"
+    let host = try TmuxSession(
+      command: "ip netns exec \(lab.env["HOME_NS"]!) sh -c '\(Binary.path); echo EXIT=$?; sleep 30'",
+      environment: environment)
+    try host.waitFor(text: "Play the computer")
+    try host.send("Down", "Down", "Enter")
+    try host.waitFor(text: "Let friends on the internet join? m: ask your router")
+    try host.send("m")
+    try host.waitFor(text: "players on the internet can join at 198.51.101.1:")
+    #expect(lab.mappings == 1)
+    try host.send("Escape")
+    try host.waitFor(text: "Play the computer")
+    let deadline = Date().addingTimeInterval(10)
+    while lab.mappings > 0 && Date() < deadline { usleep(50_000) }
+    #expect(lab.mappings == 0, "removed when the player went back to the lobby: \(lab.routerLog)")
+    try host.send("q")
+    try host.waitFor(text: "EXIT=0")
+  }
+
   /// The practice bot maps only when told to: with --map-port a joiner on the internet plays it through the
   /// router, and SIGTERM removes the mapping.
   @Test(.enabled(if: canRun)) func thePracticeBotMapsWhenToldAndRemovesItOnSIGTERM() throws {

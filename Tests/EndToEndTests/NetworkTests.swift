@@ -183,6 +183,27 @@ import Testing
     #expect(third.exitStatus() == 27, "\(third.errors)")
   }
 
+  /// The host decides on known_peers as the file is when a joiner comes, not as it was when hosting began: bob,
+  /// forgotten meanwhile by `peers forget` in another process and back with a new key, is a new player, with no
+  /// warning about a bob the host no longer knows.
+  @Test func aPeerForgottenWhileHostingIsForgottenByTheHost() throws {
+    let alice = try Home("alice")
+    let bob = try Home("bob")
+    let (first, port) = try host(alice, ["--accept-new"])
+    let meet = try join(bob, "127.0.0.1:\(port)", ["--accept-new"])
+    #expect(meet.waitFor("game 1:"))
+    meet.send("quit")
+    #expect(first.exitStatus() == 30)
+    _ = try Binary.run(["identity", "new", "--yes"], environment: bob.environment)
+    let (host, port2) = try self.host(alice, ["--accept-new"])
+    _ = try Binary.run(["peers", "forget", "bob"], environment: alice.environment)
+    let joiner = try join(bob, "127.0.0.1:\(port2)", ["--accept-new"])
+    #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    #expect(!host.output.contains("not the bob you know"), "\(host.output)")
+    joiner.send("quit")
+    #expect(host.exitStatus() == 30)
+  }
+
   /// `--pin` takes a certificate file and pins its key, and may be given twice (a backup key): any is accepted,
   /// and a refusal names every pin tried.
   @Test func aCertificateFileAndABackupKeyCanBePinned() throws {

@@ -27,6 +27,11 @@ import Testing
     host.send("quit")
     _ = host.exitStatus()
     _ = joiner.exitStatus()
+    // Each side's record signed by both replaced the one it first wrote: one game, one file.
+    #expect((try? RecordsEndToEndTests.records(alice).count) == 1, "alice's records")
+    #expect((try? RecordsEndToEndTests.records(bob).count) == 1, "bob's records")
+    let bobs = (try? RecordsEndToEndTests.records(bob).first?.text) ?? ""
+    #expect(bobs.contains("TTSB[") && bobs.contains("TTSW["), "bob's record carries both signatures")
     return text
   }
 

@@ -291,3 +291,19 @@ import Testing
     #expect(Self.expected[name] == outcome, "\(name) came to \(outcome); list it once triaged")
   }
 }
+
+/// The routers' numbered answers are named cases; any number reads back as itself.
+@Suite struct ResultCodeTests {
+  @Test func everyPCPResultCodeReadsBackAsItsNumber() {
+    for value in UInt8.min...UInt8.max { #expect(PCPMessage.ResultCode(value).value == value) }
+    #expect(PCPMessage.ResultCode(0) == .success && PCPMessage.ResultCode(2) == .notAuthorized)
+    #expect(PCPMessage.ResultCode(11).description == "cannot provide an external port")
+    #expect(PCPMessage.ResultCode(200) == .other(200) && PCPMessage.ResultCode(200).description == "result code 200")
+  }
+
+  @Test func theUPnPErrorsTheMappingActsOnAreNamed() {
+    #expect(UPnPFailure.Code(718) == .conflictInMappingEntry)
+    #expect(UPnPFailure.Code(725) == .onlyPermanentLeasesSupported)
+    #expect(UPnPFailure.Code(501) == .other(501))
+  }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import PeerTrust
 import Testing
 
 @testable import Security

@@ -9,6 +9,8 @@ import Testing
   enum Outcome: Equatable {
     /// Parses, to an invite with this many addresses.
     case parses(addresses: Int)
+    /// Parses, to an invite with this many addresses and a relay.
+    case parsesWithRelay(addresses: Int)
     case refused(InviteError)
   }
 
@@ -21,6 +23,15 @@ import Testing
     "nul-in-zone": .refused(.badAddress("fe80::1%e\u{0}th0/7177")),
     "plus-in-port": .refused(.badPort("h/+1")),
     "changed-character": .refused(.checkFailed),
+    "relay-last": .parsesWithRelay(addresses: 2),
+    "relay-not-last": .refused(
+      .badRelay("relay:relay.example/4001/ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8")),
+    "relay-octal-host": .refused(
+      .hiddenAddress(
+        "\"0177.0.0.1\" would be taken for the address 127.0.0.1 (a number not written as four decimal numbers from"
+          + " 0 to 255); write 127.0.0.1 if that is the one meant")),
+    "relay-hex-token": .refused(
+      .badRelay("relay:relay.example/4001/202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f")),
   ]
 
   static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
@@ -43,7 +54,9 @@ import Testing
     case .success(let invite):
       let again = try Invite.parse(invite.description)
       #expect(again == invite && again.description == invite.description)
-      outcome = .parses(addresses: invite.addresses.count)
+      outcome =
+        invite.relay == nil
+        ? .parses(addresses: invite.addresses.count) : .parsesWithRelay(addresses: invite.addresses.count)
     case .failure(let error):
       let words = error.description.unicodeScalars
       #expect(!words.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(error)")

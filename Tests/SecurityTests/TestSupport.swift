@@ -1,4 +1,5 @@
 import Foundation
+import PeerTrust
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import PeerTrust
 @testable import Security
 
 /// The words both players read aloud: the same on both ends of one TLS session, different on the two

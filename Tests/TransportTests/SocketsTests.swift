@@ -25,6 +25,17 @@ import Testing
     #expect(noDelay(client) != 0, "Nagle is on for the joiner's socket")
     #expect(noDelay(accepted.fd) != 0, "Nagle is on for the host's socket")
   }
+
+  /// A reconnection reads the address the host was reached at without a lookup: a numeric one is read, a name
+  /// is refused at once (it would have been looked up on the loop).
+  @Test func aNumericOnlyResolveReadsAddressesAndRefusesNames() throws {
+    #expect(try Sockets.resolve(Endpoint(host: "127.0.0.1", port: 7177), numericOnly: true).count == 1)
+    #expect(try Sockets.resolve(Endpoint(host: "::1", port: 7177), numericOnly: true).first?.family == AF_INET6)
+    #expect(throws: NetworkError.self) {
+      try Sockets.resolve(Endpoint(host: "localhost", port: 7177), numericOnly: true)
+    }
+    #expect(try !Sockets.resolve(Endpoint(host: "localhost", port: 7177)).isEmpty, "a lookup finds it")
+  }
 }
 
 /// The addresses a host offers: never loopback; link-local ones last, each with the interface it is on.

@@ -11,7 +11,7 @@ import UntrustedText
 /// A name may be listed more than once (one line per accepted key).
 public struct KnownPeers: Sendable, Equatable {
   /// A line of the file: kept text (comment or blank) or a peer.
-  enum Line: Sendable, Equatable {
+  package enum Line: Sendable, Equatable {
     case text(String)
     case peer(name: String, fingerprint: Fingerprint, added: CalendarDay, addresses: [String] = [])
   }
@@ -46,7 +46,7 @@ public struct KnownPeers: Sendable, Equatable {
 
   public static func == (left: KnownPeers, right: KnownPeers) -> Bool { left.lines == right.lines }
 
-  mutating func append(_ line: Line) {
+  package mutating func append(_ line: Line) {
     lines.append(line)
     index.insert(line, at: lines.count - 1)
   }
@@ -129,7 +129,7 @@ public struct KnownPeers: Sendable, Equatable {
   }
 
   /// `name` as `lookalikes` compares it.
-  static func folded(_ name: String) -> String {
+  package static func folded(_ name: String) -> String {
     var kept = String.UnicodeScalarView()
     for scalar in name.lowercased().unicodeScalars
     where !VisibleText.isUnsafe(scalar) && !scalar.properties.isWhitespace {
@@ -225,12 +225,12 @@ public struct KnownPeers: Sendable, Equatable {
   // MARK: parsing and escaping
 
   /// A reason a line is refused.
-  struct LineError: Error {
+  package struct LineError: Error {
     let reason: String
   }
 
   /// Parses one line (valid UTF-8, without its line end), working on its bytes: a big file is mostly these.
-  static func parseLine(_ line: ArraySlice<UInt8>, dates: inout [ArraySlice<UInt8>: CalendarDay])
+  package static func parseLine(_ line: ArraySlice<UInt8>, dates: inout [ArraySlice<UInt8>: CalendarDay])
     throws(LineError) -> Line
   {
     let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
@@ -272,7 +272,7 @@ public struct KnownPeers: Sendable, Equatable {
   }
 
   /// The name as written in the file (an empty name is written `%00`).
-  static func escape(_ name: String) -> String {
+  package static func escape(_ name: String) -> String {
     if name.isEmpty { return "%00" }
     let hex = Array("0123456789ABCDEF".utf8)
     var output: [UInt8] = []
@@ -286,7 +286,7 @@ public struct KnownPeers: Sendable, Equatable {
     return String(decoding: output, as: UTF8.self)
   }
 
-  static func unescape(_ field: String) throws(LineError) -> String {
+  package static func unescape(_ field: String) throws(LineError) -> String {
     var bytes: [UInt8] = []
     var iterator = Array(field.utf8).makeIterator()
     while let byte = iterator.next() {

@@ -1,7 +1,7 @@
 /// Whether a name looks like a DNS host name (letters, digits, hyphens, dots; RFC 1123 labels),
 /// which decides if a certificate gets a subjectAltName DNS entry for it.
-enum HostName {
-  static func isValid(_ name: String) -> Bool {
+package enum HostName {
+  package static func isValid(_ name: String) -> Bool {
     let bytes = Array(name.utf8)
     guard !bytes.isEmpty, bytes.count <= 253 else { return false }
     let labels = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)

@@ -1,7 +1,8 @@
+import ExplainedErrors
 import UntrustedText
 
 /// Why the other player's certificate was refused: what happened, why it matters, what to do.
-public enum TrustFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public enum TrustFailure: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   /// The key is not the pinned one.
   case pinMismatch(expected: [PinnedKey], got: Fingerprint)
   /// `name` is remembered with another key at `file`:`line`.

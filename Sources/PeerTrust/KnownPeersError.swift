@@ -1,7 +1,8 @@
+import ExplainedErrors
 import UntrustedText
 
 /// Why the known-peers file could not be used; names the file, and the line for a bad entry.
-public enum KnownPeersError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum KnownPeersError: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   /// Line `line` (1-based) of `path` is not a valid entry.
   case malformed(path: String, line: Int, reason: String)
   /// The file exists but could not be read.

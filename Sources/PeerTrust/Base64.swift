@@ -1,9 +1,9 @@
 /// Standard base64 (RFC 4648 alphabet), written without padding as OpenSSH prints fingerprints.
-enum Base64 {
+package enum Base64 {
   private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
   /// Encodes `bytes` without trailing `=`.
-  static func encodeUnpadded(_ bytes: [UInt8]) -> String {
+  package static func encodeUnpadded(_ bytes: [UInt8]) -> String {
     var output: [UInt8] = []
     output.reserveCapacity((bytes.count * 4 + 2) / 3)
     var index = 0
@@ -23,19 +23,19 @@ enum Base64 {
   }
 
   /// Encodes `bytes` with `=` padding, as `openssl base64` and PEM write it.
-  static func encode(_ bytes: [UInt8]) -> String {
+  package static func encode(_ bytes: [UInt8]) -> String {
     let unpadded = encodeUnpadded(bytes)
     return unpadded + String(repeating: "=", count: (4 - unpadded.count % 4) % 4)
   }
 
   /// Decodes padded or unpadded base64; nil when a character is outside the alphabet,
   /// padding is misplaced, or the length is impossible.
-  static func decode(_ text: String) -> [UInt8]? {
+  package static func decode(_ text: String) -> [UInt8]? {
     decode(symbols: Array(text.utf8))
   }
 
   /// Decodes the base64 characters `symbols` (padded or not).
-  static func decode(symbols text: [UInt8]) -> [UInt8]? {
+  package static func decode(symbols text: [UInt8]) -> [UInt8]? {
     var symbols = text
     var padding = 0
     while symbols.last == UInt8(ascii: "=") {

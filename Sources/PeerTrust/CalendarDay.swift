@@ -23,11 +23,6 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
     self.day = Int(date.day)
   }
 
-  /// Today in UTC.
-  public static func today() -> CalendarDay {
-    CalendarDay(secondsSince1970: UTCCalendar.now())
-  }
-
   /// Parses exactly `yyyy-mm-dd`.
   public init?(parsing text: String) {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)

@@ -2,10 +2,10 @@
 /// pieces in order, then `finish`. A line may be split across pieces. A last line without its newline that is
 /// not valid UTF-8 or not an entry was cut short by a writer that was killed: it is dropped
 /// (`KnownPeers.droppedTornLine`); any other bad line is refused with its number.
-struct KnownPeersReader {
+package struct KnownPeersReader {
   /// A line longer than this is refused as it arrives (no entry comes near it): a file that is not
   /// known_peers, with no newline in it, is not read whole into memory to say so.
-  static let lineLimit = 1 << 20
+  package static let lineLimit = 1 << 20
 
   private let path: String
   private var peers = KnownPeers()
@@ -15,9 +15,9 @@ struct KnownPeersReader {
   /// Most lines of a big file were added on few days: each date is read once.
   private var dates: [ArraySlice<UInt8>: CalendarDay] = [:]
 
-  init(path: String) { self.path = path }
+  package init(path: String) { self.path = path }
 
-  mutating func feed(_ piece: ArraySlice<UInt8>) throws(KnownPeersError) {
+  package mutating func feed(_ piece: ArraySlice<UInt8>) throws(KnownPeersError) {
     var rest = piece
     while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
       if partial.isEmpty {
@@ -39,7 +39,7 @@ struct KnownPeersReader {
   }
 
   /// The peers read; the last line is the one that may have been torn.
-  mutating func finish() throws(KnownPeersError) -> KnownPeers {
+  package mutating func finish() throws(KnownPeersError) -> KnownPeers {
     if !partial.isEmpty { try take(partial[...], last: true) }
     partial = []
     return peers

@@ -1,26 +1,24 @@
-/// What the other player presented during the handshake, as plain values.
-public struct PeerCertificate: Sendable, Equatable {
-  /// SHA-256 of the presented public key.
-  public let fingerprint: Fingerprint
-  /// Subject common name (the name the peer chose, or the name its CA vouched for).
-  public let commonName: String
-  /// DNS names of the subjectAltName extension.
-  public let dnsNames: [String]
-  /// Start of validity, seconds since 1970 (UTC).
-  public let notBefore: Int64
-  /// End of validity, seconds since 1970 (UTC).
-  public let notAfter: Int64
-  /// Issuer common name (equal to `commonName` for a self-signed certificate).
-  public let issuerCommonName: String
-  /// Whether the certificate is signed by its own key.
-  public let isSelfSigned: Bool
-  /// DER of the presented chain, the peer's own certificate first.
-  public let chainDER: [[UInt8]]
-  /// The presented public key as base64 of its DER SubjectPublicKeyInfo (what a game record keeps), or nil when
-  /// it cannot be written out. Made once, with the fingerprint: reading it out of `chainDER` again parses the
-  /// certificate (half a practice bot's time at 1000 games, when it was done for every game).
-  public let publicKeyBase64: String?
+import PeerTrust
 
+// The parts of PeerTrust's values that need OpenSSL (a certificate parsed, a key hashed) or the system clock.
+
+extension CalendarDay {
+  /// Today in UTC.
+  public static func today() -> CalendarDay {
+    CalendarDay(secondsSince1970: UTCCalendar.now())
+  }
+}
+
+extension Fingerprint {
+  /// The fingerprint of a public key given as base64 of its DER SubjectPublicKeyInfo (as game records keep keys);
+  /// nil when the text is not base64.
+  public init?(publicKeyBase64 text: String) {
+    guard let der = Base64.decode(text), !der.isEmpty else { return nil }
+    self.init(bytes: Digest.sha256(der))
+  }
+}
+
+extension PeerCertificate {
   /// A certificate described field by field; its public key is read from the first of `chainDER`.
   public init(
     fingerprint: Fingerprint, commonName: String, dnsNames: [String], notBefore: Int64,
@@ -31,21 +29,6 @@ public struct PeerCertificate: Sendable, Equatable {
       fingerprint: fingerprint, commonName: commonName, dnsNames: dnsNames, notBefore: notBefore,
       notAfter: notAfter, issuerCommonName: issuerCommonName, isSelfSigned: isSelfSigned, chainDER: chainDER,
       publicKeyBase64: leaf?.publicKeyInfo.map(Base64.encode))
-  }
-
-  init(
-    fingerprint: Fingerprint, commonName: String, dnsNames: [String], notBefore: Int64,
-    notAfter: Int64, issuerCommonName: String, isSelfSigned: Bool, chainDER: [[UInt8]], publicKeyBase64: String?
-  ) {
-    self.fingerprint = fingerprint
-    self.commonName = commonName
-    self.dnsNames = dnsNames
-    self.notBefore = notBefore
-    self.notAfter = notAfter
-    self.issuerCommonName = issuerCommonName
-    self.isSelfSigned = isSelfSigned
-    self.chainDER = chainDER
-    self.publicKeyBase64 = publicKeyBase64
   }
 
   /// Reads a presented chain (DER, the peer's certificate first).
@@ -78,5 +61,30 @@ public struct PeerCertificate: Sendable, Equatable {
       notBefore: leaf.notBefore, notAfter: leaf.notAfter,
       issuerCommonName: leaf.issuerCommonName, isSelfSigned: leaf.isSelfSigned, chainDER: chainDER,
       publicKeyBase64: leaf.publicKeyInfo.map(Base64.encode))
+  }
+}
+
+extension PinnedKey {
+  /// The key of the certificate in `bytes` (PEM or DER), as AFSecurityPolicy pins a bundled certificate in
+  /// public-key mode: renewing the certificate with the same key keeps the pin.
+  public static func fromCertificate(_ bytes: [UInt8], file: String) throws(SecurityError) -> PinnedKey {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let certificate: X509Certificate
+    if text.contains("-----BEGIN CERTIFICATE-----") {
+      guard let first = try X509Certificate.parseAll(pem: text, what: "certificate in \(file)").first else {
+        throw .corruptFile(path: file, reason: "it holds no certificate")
+      }
+      certificate = first
+    } else {
+      do {
+        certificate = try X509Certificate(der: bytes)
+      } catch {
+        throw .corruptFile(path: file, reason: "it is neither a PEM nor a DER certificate")
+      }
+    }
+    guard let fingerprint = certificate.fingerprint else {
+      throw .corruptFile(path: file, reason: "its public key cannot be read")
+    }
+    return PinnedKey(fingerprint, source: "the key in \(file)")
   }
 }

@@ -1,12 +1,10 @@
-import COpenSSL
-
 /// Conversions between seconds since 1970 (UTC) and calendar dates, without Foundation.
 ///
 /// Uses the proleptic Gregorian calendar and the well-known days-from-civil arithmetic
 /// (eras of 400 years, years starting in March).
-enum UTCCalendar {
+package enum UTCCalendar {
   /// Days since 1970-01-01 for a calendar date.
-  static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+  package static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
     let shiftedYear = month <= 2 ? year - 1 : year
     let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
     let yearOfEra = shiftedYear - era * 400
@@ -17,7 +15,7 @@ enum UTCCalendar {
   }
 
   /// The calendar date of a day counted from 1970-01-01.
-  static func date(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+  package static func date(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
     let shifted = days + 719_468
     let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
     let dayOfEra = shifted - era * 146_097
@@ -31,7 +29,7 @@ enum UTCCalendar {
   }
 
   /// `yyyy-mm-dd HH:MM UTC`.
-  static func format(_ seconds: Int64) -> String {
+  package static func format(_ seconds: Int64) -> String {
     let days = floorDivide(seconds, 86_400)
     let secondOfDay = seconds - days * 86_400
     let (year, month, day) = date(days: days)
@@ -39,27 +37,12 @@ enum UTCCalendar {
       + "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay % 3600 / 60, 2)) UTC"
   }
 
-  /// The current time in seconds since 1970.
-  static func now() -> Int64 {
-    Int64(time(nil))
-  }
-
-  /// Seconds since 1970 of an ASN.1 time (as found in certificates), nil if it is malformed.
-  static func seconds(of asn1Time: UnsafePointer<ASN1_TIME>?) -> Int64? {
-    guard let asn1Time else { return nil }
-    var parts = tm()
-    guard ASN1_TIME_to_tm(asn1Time, &parts) == 1 else { return nil }
-    let days = days(
-      year: Int64(parts.tm_year) + 1900, month: Int64(parts.tm_mon) + 1, day: Int64(parts.tm_mday))
-    return days * 86_400 + Int64(parts.tm_hour) * 3600 + Int64(parts.tm_min) * 60 + Int64(parts.tm_sec)
-  }
-
-  static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+  package static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
     let quotient = value / divisor
     return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
   }
 
-  static func pad(_ value: Int64, _ width: Int) -> String {
+  package static func pad(_ value: Int64, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
   }

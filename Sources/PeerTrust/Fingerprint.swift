@@ -44,13 +44,6 @@ public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
     self.init(bytes: decoded)
   }
 
-  /// The fingerprint of a public key given as base64 of its DER SubjectPublicKeyInfo (as game records keep keys);
-  /// nil when the text is not base64.
-  public init?(publicKeyBase64 text: String) {
-    guard let der = Base64.decode(text), !der.isEmpty else { return nil }
-    self.init(bytes: Digest.sha256(der))
-  }
-
   /// `SHA256:` + unpadded base64, e.g. `SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU`.
   public var description: String {
     Fingerprint.prefix + Base64.encodeUnpadded(bytes)
@@ -77,7 +70,7 @@ public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
 
 extension String {
   /// The string without leading and trailing spaces, tabs, carriage returns and newlines.
-  func trimmingASCIIWhitespace() -> String {
+  package func trimmingASCIIWhitespace() -> String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
     guard let first = firstIndex(where: { !isSpace($0) }),
       let last = lastIndex(where: { !isSpace($0) })

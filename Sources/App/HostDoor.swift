@@ -1,0 +1,73 @@
+import Glibc
+
+/// The host's `Doorstep` on real sockets: connections accepted while the pending connections are at their cap,
+/// held without a TLS context until they speak (`NetworkMatch` lets them in as places free, oldest first).
+/// Closes what the door turns away, and says so in the log at most once a minute, with the count.
+final class HostDoor {
+  private var door = Doorstep<Int32>()
+  private var peers: [Int32: String] = [:]
+  private let log: Log
+  /// Connections closed at the door since the last line about them, and when that line was written.
+  private var closedSinceLine = 0
+  private var lastLine: Double?
+
+  init(log: Log) { self.log = log }
+
+  var count: Int { door.count }
+  /// Those still silent, to watch for their first bytes.
+  var silent: [Int32] { door.silent }
+  var nextDeadline: Double? { door.nextDeadline }
+  var anyoneSpoke: Bool { door.anyoneSpoke }
+
+  /// Holds `fd`, accepted from `peer`, at the door (closing those it makes room for).
+  func hold(_ fd: Int32, peer: String, now: Double) {
+    let address = SourceAddress(peer)?.description ?? peer
+    peers[fd] = peer
+    closeTurnedAway(door.arrived(fd, from: address, now: now), now: now)
+  }
+
+  /// `fd` at the door is readable: it spoke (its first bytes stay in the socket for TLS), or it closed.
+  func readable(_ fd: Int32, now: Double) {
+    var byte: UInt8 = 0
+    let peeked = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+    if peeked > 0 {
+      door.spoke(fd)
+    } else if peeked == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+      door.remove(fd)
+      closeTurnedAway([fd], now: now, counted: false)
+    }
+  }
+
+  /// The oldest that spoke, taken off the door to go in.
+  func nextIn() -> (fd: Int32, peer: String)? {
+    guard let (fd, _) = door.nextIn() else { return nil }
+    return (fd, peers.removeValue(forKey: fd) ?? "?")
+  }
+
+  /// Closes those whose time at the door is over.
+  func expire(now: Double) {
+    closeTurnedAway(door.expire(now: now), now: now)
+  }
+
+  /// Closes everyone at the door (hosting is over).
+  func closeAll() {
+    for fd in peers.keys { close(fd) }
+    peers = [:]
+    door = Doorstep()
+  }
+
+  private func closeTurnedAway(_ fds: [Int32], now: Double, counted: Bool = true) {
+    for fd in fds {
+      close(fd)
+      peers[fd] = nil
+    }
+    guard counted, !fds.isEmpty else { return }
+    closedSinceLine += fds.count
+    if let lastLine, now - lastLine < 60 { return }
+    log.write(
+      "closed \(closedSinceLine) connection(s) held at the door while \(HostCoordinator.maximumPending) others were "
+        + "setting up TLS: silent for \(door.silence) s, or crowded out")
+    lastLine = now
+    closedSinceLine = 0
+  }
+}

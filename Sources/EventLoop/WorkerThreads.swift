@@ -1,0 +1,85 @@
+import Glibc
+import Synchronization
+
+/// Threads that run work handed off the event loop (`EventLoop.perform`, the computer's search): started when
+/// work comes and none is free, at most `limit`, each then waiting on a semaphore for the next piece. An idle
+/// thread sleeps until work comes: no timer wakes it. (libdispatch's global queues, used before, keep a monitor
+/// that woke the process every second for as long as it ran, once any work had been handed to them.)
+public final class WorkerThreads: Sendable {
+  /// The threads the whole program shares.
+  public static let shared = WorkerThreads(limit: 8)
+
+  private struct State {
+    var queue: [@Sendable () -> Void] = []
+    var threads = 0
+    var idle = 0
+  }
+
+  private let limit: Int
+  private let state = Mutex(State())
+  /// Counts the pieces of work waiting: a thread takes one for each `sem_wait` that returns.
+  private nonisolated(unsafe) let waiting: UnsafeMutablePointer<sem_t>
+
+  public init(limit: Int) {
+    self.limit = max(1, limit)
+    waiting = .allocate(capacity: 1)
+    sem_init(waiting, 0, 0)
+  }
+
+  /// Threads started so far, for the tests.
+  public var threads: Int { state.withLock { $0.threads } }
+
+  /// Runs `work` on one of the threads, in the order given when a thread is free for each.
+  public func run(_ work: @escaping @Sendable () -> Void) {
+    let start = state.withLock { state -> Bool in
+      state.queue.append(work)
+      // A thread for each piece waiting, up to the limit: work never waits behind a search or a slow lookup
+      // while a thread could be started for it.
+      guard state.queue.count > state.idle, state.threads < limit else { return false }
+      state.threads += 1
+      return true
+    }
+    if start { startThread() }
+    sem_post(waiting)
+  }
+
+  private func startThread() {
+    var thread = pthread_t()
+    let pool = Unmanaged.passRetained(self).toOpaque()
+    let started = pthread_create(
+      &thread, nil,
+      { argument in
+        let pool = Unmanaged<WorkerThreads>.fromOpaque(argument!).takeRetainedValue()
+        pool.serve()
+        return nil
+      }, pool)
+    guard started == 0 else {
+      Unmanaged<WorkerThreads>.fromOpaque(pool).release()
+      state.withLock { $0.threads -= 1 }
+      return
+    }
+    pthread_detach(thread)
+  }
+
+  /// A thread's life: wait for work, run it, again.
+  private func serve() {
+    nameThisThread("tictactoe-work")
+    while true {
+      state.withLock { $0.idle += 1 }
+      while sem_wait(waiting) != 0 {}  // EINTR: a signal arrived; wait on
+      let work = state.withLock { state -> (@Sendable () -> Void)? in
+        state.idle -= 1
+        return state.queue.isEmpty ? nil : state.queue.removeFirst()
+      }
+      work?()
+    }
+  }
+
+  /// Names the calling thread (what top, ps -L and /proc show): glibc's pthread_setname_np is not imported here.
+  private func nameThisThread(_ name: String) {
+    let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    _ = name.withCString { write(fd, $0, strlen($0)) }
+    close(fd)
+  }
+}
