@@ -46,7 +46,7 @@ struct HostCoordinator: MatchRole {
   /// the listen queue, and every pending connection has its moment to finish TLS.
   func mayAccept(now: Double) -> Bool {
     let (pending, makesRoom) = core.connections.pendingSince(HostCoordinator.pending)
-    return pending < HostCoordinator.pending.cap || (makesRoom.map { $0 < now } ?? false)
+    return pending < HostCoordinator.pending.cap || (makesRoom.map { $0 <= now } ?? false)
   }
 
   /// When a wait at the cap ends (nil: no wait).

@@ -4,8 +4,17 @@ import Glibc
 /// held without a TLS context until they speak (`NetworkMatch` lets them in as places free, oldest first).
 /// Closes what the door turns away, and says so in the log at most once a minute, with the count.
 final class HostDoor {
+  /// Each held socket's identity for the loop: a descriptor number closed here and given to the next accept
+  /// must look new to the loop (it dropped the old one from its poll set when it was closed).
+  private final class Held {
+    let peer: String
+    init(peer: String) { self.peer = peer }
+  }
+
   private var door = Doorstep<Int32>()
-  private var peers: [Int32: String] = [:]
+  private var held: [Int32: Held] = [:]
+  /// Closed since the loop last read `wants`: kept alive so no new socket gets their identity.
+  private var retired: [Held] = []
   private let log: Log
   /// Connections closed at the door since the last line about them, and when that line was written.
   private var closedSinceLine = 0
@@ -16,13 +25,19 @@ final class HostDoor {
   var count: Int { door.count }
   /// Those still silent, to watch for their first bytes.
   var silent: [Int32] { door.silent }
+
+  /// The silent ones with their identities, for the loop to watch.
+  func wants() -> [(fd: Int32, owner: ObjectIdentifier)] {
+    retired = []
+    return door.silent.compactMap { fd in held[fd].map { (fd, ObjectIdentifier($0)) } }
+  }
   var nextDeadline: Double? { door.nextDeadline }
   var anyoneSpoke: Bool { door.anyoneSpoke }
 
   /// Holds `fd`, accepted from `peer`, at the door (closing those it makes room for).
   func hold(_ fd: Int32, peer: String, now: Double) {
     let address = SourceAddress(peer)?.description ?? peer
-    peers[fd] = peer
+    held[fd] = Held(peer: peer)
     closeTurnedAway(door.arrived(fd, from: address, now: now), now: now)
   }
 
@@ -40,8 +55,9 @@ final class HostDoor {
 
   /// The oldest that spoke, taken off the door to go in.
   func nextIn() -> (fd: Int32, peer: String)? {
-    guard let (fd, _) = door.nextIn() else { return nil }
-    return (fd, peers.removeValue(forKey: fd) ?? "?")
+    guard let (fd, _) = door.nextIn(), let entry = held.removeValue(forKey: fd) else { return nil }
+    retired.append(entry)
+    return (fd, entry.peer)
   }
 
   /// Closes those whose time at the door is over.
@@ -51,15 +67,16 @@ final class HostDoor {
 
   /// Closes everyone at the door (hosting is over).
   func closeAll() {
-    for fd in peers.keys { close(fd) }
-    peers = [:]
+    for fd in held.keys { close(fd) }
+    retired += held.values
+    held = [:]
     door = Doorstep()
   }
 
   private func closeTurnedAway(_ fds: [Int32], now: Double, counted: Bool = true) {
     for fd in fds {
       close(fd)
-      peers[fd] = nil
+      if let entry = held.removeValue(forKey: fd) { retired.append(entry) }
     }
     guard counted, !fds.isEmpty else { return }
     closedSinceLine += fds.count

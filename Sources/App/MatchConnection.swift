@@ -85,10 +85,10 @@ struct MatchConnection {
 /// What the coordinator asks its shell to do, in order.
 enum MatchCommand {
   /// Joiner: start a non-blocking connection to `address` (for `endpoint`); a failure is reported back with
-  /// `MatchCoordinator.failed`.
+  /// the side's `failed` (`MatchRole`).
   case connect(ConnectionID, Sockets.Address, for: Endpoint)
-  /// Joiner: as `connect`, to an endpoint written as an address (a reconnection to where the host was), for
-  /// the host as typed (the name TLS checks, and the peer shown).
+  /// Joiner: as `connect`, to the numeric address where the host was reached (a reconnection: the shell reads
+  /// it without a lookup), for the host as typed (the name TLS checks, and the peer shown).
   case reconnect(ConnectionID, to: Endpoint, for: Endpoint)
   case send(ConnectionID, Message)
   /// Close the connection: gracefully (what is queued, then close_notify) or at once.

@@ -63,7 +63,7 @@ struct MatchConnections {
     let pending = order.filter { table[$0]?.isPending == true }
     guard pending.count >= limit else { return nil }
     let waited = pending.filter { id in
-      table[id].map { policy.makesRoom(accepted: $0.acceptedAt, quiet: $0.quiet) < now } ?? false
+      table[id].map { policy.makesRoom(accepted: $0.acceptedAt, quiet: $0.quiet) <= now } ?? false
     }
     let candidates = waited.isEmpty ? pending : waited
     let greeting = candidates.filter { table[$0]?.phase == .greeting }

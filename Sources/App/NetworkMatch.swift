@@ -23,21 +23,18 @@ public final class NetworkMatch {
   private let clock: () -> Double
   /// The side of the match that decides: a `HostCoordinator` or a `JoinerCoordinator`.
   private var coordinator: any MatchRole
-  /// The open connections, by the coordinator's numbers.
-  private var sockets: [ConnectionID: PeerConnection] = [:]
-  /// Connections closed since the loop last read `descriptors`.
-  private var retired: [PeerConnection] = []
+  /// The connections on the wire, by the coordinator's numbers, and the goodbyes going out.
+  private let sockets: MatchSockets
+  /// The TLS contexts its connections are made with.
+  private let contexts: MatchContexts
   /// known_peers changes, off the loop once `MatchOnLoop` gives them a worker.
   let writes: KnownPeersWrites
   /// Game records written and looked up, off the loop once `MatchOnLoop` gives it a worker.
   let files: MatchFileWork
   /// The version of known_peers the coordinator last got (`refreshKnownPeers`).
   private var knownPeersStamp: KnownPeersSnapshot.Stamp?
-  /// Connections whose goodbye is still going out (a graceful close never waits).
-  private let closing: ClosingSockets
-  private var listeners: [Int32] = []
-  /// Host: connections accepted while the pending ones are at their cap, held without TLS until they speak.
-  private lazy var door = HostDoor(log: log)
+  /// Host: its listening sockets and its door.
+  private var listener: HostListener?
   public private(set) var port: UInt16 = 0
   /// The host's DNS-SD advertisement (nil when not advertising or discovery is unavailable).
   private var announcement: LANAnnouncement?
@@ -115,7 +112,8 @@ public final class NetworkMatch {
     self.rules = rules
     self.log = log
     self.clock = clock
-    closing = ClosingSockets(clock: clock)
+    sockets = MatchSockets(clock: clock, log: log)
+    contexts = MatchContexts(profile: profile, identity: identity, options: options)
     writes = KnownPeersWrites(profile: profile, log: log)
     files = MatchFileWork(profile: profile, log: log)
     let environment = MatchEnvironment.program
@@ -143,7 +141,7 @@ public final class NetworkMatch {
 
   /// Connections still sending their last bytes: a front end that is ending waits for these (at most
   /// `ClosingSockets.linger` seconds), so the goodbye gets out.
-  public var lingering: Int { closing.count + writes.pending + files.pending }
+  public var lingering: Int { sockets.closingCount + writes.pending + files.pending }
 
   /// Host: the invite `tictactoe invite` reads (withdrawn when the match goes).
   lazy var invite = PublishedInvite(paths: profile.paths)
@@ -166,8 +164,7 @@ public final class NetworkMatch {
 
   deinit {
     announcement?.cancel()
-    for fd in listeners { close(fd) }
-    door.closeAll()
+    listener?.close()
   }
 
   /// Host: announces the game on the LAN as `_tictactoe._tcp`. When the avahi-daemon is missing the game is
@@ -191,9 +188,10 @@ public final class NetworkMatch {
 
   /// Host: listens for joiners.
   public func host(bind: String?, port: UInt16) throws(NetworkError) {
-    listeners = try Sockets.listen(bind: bind, port: port, backlog: NetworkMatch.listenBacklog)
+    let listener = try HostListener(bind: bind, port: port, log: log)
+    self.listener = listener
     hostBind = bind
-    self.port = listeners.first.map(Sockets.localPort) ?? port
+    self.port = listener.port
     log.write("hosting on \(bind ?? "*"):\(self.port)")
   }
 
@@ -218,82 +216,40 @@ public final class NetworkMatch {
     perform(withJoiner { $0.resolved(addresses, now: clock()) } ?? [])
   }
 
-  /// Host: the TLS context every joiner is served with, and the version of known_peers it judges by: made again
-  /// only when the file changed (making one for each connection cost a flood's every accept a parse).
-  private var served: (context: TLSContext, peers: KnownPeersSnapshot.Stamp?)?
-
-  private func serverContext() throws -> TLSContext {
-    let peers = KnownPeersSnapshot.stamp(of: profile.knownPeersPath)
-    if let served, served.peers == peers { return served.context }
-    let context = try makeContext(expectedHost: nil)
-    served = (context, peers)
-    return context
-  }
-
-  private func makeContext(expectedHost: String?) throws -> TLSContext {
-    try profile.tlsContext(
-      role == .host ? .server : .client, identity: identity, options: options, expectedHost: expectedHost,
-      boundAddress: joiner?.boundAddress)
-  }
-
   // MARK: - The event loop
 
-  /// Host: at most this many connections are accepted in one turn of the loop, so a flood waiting in the listen
-  /// queue does not keep the loop from the connections it has.
-  static let acceptsPerRound = 32
-  /// Host: joiners the kernel queues until the host's loop accepts them (the bot's is larger still).
-  static let listenBacklog: Int32 = 1024
-
-  /// Host: the listeners are always watched. While the pending connections are at their cap, what is accepted
-  /// waits at the door (`HostDoor`), so the kernel's listen queue never fills.
-  private var accepting: Bool { host != nil }
+  /// Host: whether a joiner may go in now (a pending place is free, or one makes room).
+  private var mayAccept: Bool { host?.mayAccept(now: clock()) ?? false }
 
   /// The descriptors the event loop must watch, each with its owner (so a reused number is noticed).
   public var descriptors: [DescriptorSync.Want] {
-    defer { retired = [] }
-    let me = ObjectIdentifier(self)
-    var wanted = (accepting ? listeners : []).map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: me) }
-    wanted += door.silent.map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: ObjectIdentifier(door)) }
-    for (id, connection) in sockets {
-      let write = connection.wantsWrite || coordinator.connections[id]?.phase == .connecting
-      wanted.append(
-        .init(fd: connection.fd, events: Int16(write ? POLLIN | POLLOUT : POLLIN), owner: ObjectIdentifier(connection)))
+    var wanted = listener?.descriptors(owner: ObjectIdentifier(self)) ?? []
+    wanted += sockets.descriptors { id, connection in
+      connection.wantsWrite || coordinator.connections[id]?.phase == .connecting
     }
     if let announcement, let want = announcement.descriptor { wanted.append(want) }
-    for fd in closing.descriptors {
-      wanted.append(.init(fd: fd, events: Int16(POLLOUT), owner: ObjectIdentifier(closing)))
-    }
     return wanted
   }
 
   /// The next time `tick` must run.
   public var nextDeadline: Double? {
     // A wait at the pending cap ends when the oldest pending connection may make room: one at the door goes in.
-    let reopens = door.anyoneSpoke ? host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil } : nil
-    return [coordinator.nextDeadline, closing.nextDeadline, reopens, door.nextDeadline].compactMap { $0 }.min()
+    let door = listener?.nextDeadline(reopens: host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil })
+    return [coordinator.nextDeadline, sockets.nextDeadline, door].compactMap { $0 }.min()
   }
 
   public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
     var events: [MatchEvent] = []
-    for fd in closing.descriptors where readable.contains(fd) || writable.contains(fd) { closing.flush(fd) }
+    sockets.flushClosing(readable: readable, writable: writable)
     if let announcement, let fd = announcement.descriptor?.fd, readable.contains(fd) {
       let (said, lost) = announcement.process()
       if lost { self.announcement = nil }
       events += said
     }
-    for fd in door.silent where readable.contains(fd) { door.readable(fd, now: clock()) }
-    events += letInFromTheDoor()
-    for fd in listeners where readable.contains(fd) {
-      for _ in 0..<NetworkMatch.acceptsPerRound where accepting {
-        guard let (socket, peer) = Sockets.accept(fd) else { break }
-        if host?.mayAccept(now: clock()) == true && !door.anyoneSpoke {
-          events += accepted(socket, peer: peer)
-        } else {
-          door.hold(socket, peer: peer, now: clock())
-        }
-      }
-    }
-    for (id, connection) in sockets.sorted(by: { $0.key.value < $1.key.value }) where sockets[id] === connection {
+    events +=
+      listener?.handle(
+        readable: readable, now: clock(), mayAccept: { mayAccept }, admit: { accepted($0, peer: $1) }) ?? []
+    for (id, connection) in sockets.inOrder where sockets.carries(id, connection) {
       let fd = connection.fd
       guard readable.contains(fd) || writable.contains(fd) else { continue }
       if coordinator.connections[id]?.phase == .connecting {
@@ -310,18 +266,9 @@ public final class NetworkMatch {
   }
 
   public func tick() -> [MatchEvent] {
-    closing.expire()
-    door.expire(now: clock())
-    return perform(coordinator.tick(now: clock())) + letInFromTheDoor()
-  }
-
-  /// Host: those at the door who spoke go in, oldest first, while there is a pending place.
-  private func letInFromTheDoor() -> [MatchEvent] {
-    var events: [MatchEvent] = []
-    while door.anyoneSpoke, host?.mayAccept(now: clock()) == true, let (fd, peer) = door.nextIn() {
-      events += accepted(fd, peer: peer)
-    }
-    return events
+    sockets.expireClosing()
+    let events = perform(coordinator.tick(now: clock()))
+    return events + (listener?.tick(now: clock(), mayAccept: { mayAccept }, admit: { accepted($0, peer: $1) }) ?? [])
   }
 
   private func accepted(_ fd: Int32, peer: String) -> [MatchEvent] {
@@ -335,9 +282,7 @@ public final class NetworkMatch {
       return perform(commands)
     }
     do {
-      let connection = try PeerConnection(fd: fd, context: try serverContext(), peerAddress: peer)
-      connection.closer = closing
-      sockets[id] = connection
+      sockets.add(try PeerConnection(fd: fd, context: try contexts.server(), peerAddress: peer), as: id)
     } catch {
       log.write("cannot serve \(peer): \(error)")
       close(fd)
@@ -368,7 +313,7 @@ public final class NetworkMatch {
       return perform(coordinator.failed(id, .network(error), now: clock()))
     }
     var events: [MatchEvent] = []
-    for arrival in arrivals where sockets[id] === connection {
+    for arrival in arrivals where sockets.carries(id, connection) {
       let now = clock()
       switch arrival {
       case .secured:
@@ -399,19 +344,8 @@ public final class NetworkMatch {
         events += open(id, endpoint) { () throws(NetworkError) in
           try Sockets.startConnect(Sockets.resolve(address, numericOnly: true)[0], endpoint: endpoint)
         }
-      case .send(let id, let message):
-        guard let connection = sockets[id] else { continue }
-        do {
-          try connection.send(message)
-        } catch {
-          log.write("send failed to \(connection.peerAddress): \(error)")
-        }
-      case .close(let id, let graceful):
-        guard let connection = sockets.removeValue(forKey: id) else { continue }
-        connection.close(gracefully: graceful)
-        // Kept until the loop has seen it gone: a socket opened meanwhile may get its descriptor number, and
-        // must not get its address too, which is how the loop tells them apart.
-        retired.append(connection)
+      case .send(let id, let message): sockets.send(message, on: id)
+      case .close(let id, let graceful): sockets.close(id, gracefully: graceful)
       case .remember(let name, let key, let address): writes.remember(name: name, key: key, address: address)
       case .bind(let key, let address): writes.bind(key, to: address)
       case .advertise(let state): announcement?.show(state)
@@ -437,10 +371,10 @@ public final class NetworkMatch {
     do {
       fd = try socket()
       let connection = try PeerConnection(
-        fd: fd, context: try makeContext(expectedHost: host), peerAddress: endpoint.description,
+        fd: fd, context: try contexts.client(expectedHost: host, boundAddress: joiner?.boundAddress),
+        peerAddress: endpoint.description,
         serverName: options.caFile != nil ? host : nil)
-      connection.closer = closing
-      sockets[id] = connection
+      sockets.add(connection, as: id)
       return []
     } catch {
       if fd >= 0 { close(fd) }

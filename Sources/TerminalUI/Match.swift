@@ -9,9 +9,10 @@ public enum Opponent: Sendable, Equatable {
   case engine(String)
 }
 
-/// Results across the games of one session. For games against the computer "first" is the player and
-/// "second" the computer; for hot-seat games they are the two players, P1 and P2 (who take turns being X).
-public struct Score: Sendable, Equatable {
+/// Results across the games of one local match (a network match's is the session's `Score`). Against the
+/// computer "first" is the player and "second" the computer; for hot-seat games they are the two players, P1 and
+/// P2 (who take turns being X).
+public struct LocalScore: Sendable, Equatable {
   public var first = 0
   public var second = 0
   public var draws = 0
@@ -30,7 +31,7 @@ public struct Match: Sendable, Equatable {
   /// Games begun in this match (the next one's number less one).
   public var gamesStarted = 0
   public var cursor: Position
-  public var score = Score()
+  public var score = LocalScore()
   /// Set while the computer is choosing a move.
   public var aiThinking = false
   /// A short message about the last key (an illegal move, say), cleared by the next key.
@@ -94,7 +95,7 @@ public struct Match: Sendable, Equatable {
 /// What a match leaves behind when the player returns to the lobby: its score and how many games it had, so
 /// that starting the same kind of match again (the same opponent and rules) carries on from there.
 public struct MatchRecord: Sendable, Equatable {
-  public var score: Score
+  public var score: LocalScore
   public var gamesStarted: Int
 
   /// The kind of match a record belongs to.

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import App
@@ -57,5 +58,52 @@ import Testing
     _ = door.arrived(3, from: "joiner", now: 0)
     #expect(door.arrived(4, from: "flood", now: 0) == [1])
     #expect(door.waiting.map(\.key) == [2, 3, 4])
+  }
+}
+
+/// The door on real sockets: a descriptor number closed at the door and given to the next connection is a new
+/// socket to the loop (the loop dropped the old one from its poll set when it was closed; the same number with
+/// the same identity would never be watched, and a real joiner would be closed as silent).
+@Suite struct HostDoorTests {
+  private func pair() -> (Int32, Int32) {
+    var fds: [Int32] = [-1, -1]
+    _ = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds)
+    return (fds[0], fds[1])
+  }
+
+  @Test func aReusedDescriptorNumberGetsANewIdentity() throws {
+    let door = HostDoor(log: Log(path: "/dev/null"))
+    let (first, firstOther) = pair()
+    defer { close(firstOther) }
+    door.hold(first, peer: "192.0.2.1:5000", now: 0)
+    let before = try #require(door.wants().first)
+    door.expire(now: 2)  // silent past its second: closed
+    #expect(door.count == 0)
+    let (second, secondOther) = pair()
+    defer {
+      close(second)
+      close(secondOther)
+    }
+    try #require(second == first, "the system did not reuse the number; nothing to check")
+    door.hold(second, peer: "192.0.2.1:5001", now: 2)
+    let after = try #require(door.wants().first)
+    #expect(after.fd == before.fd && after.owner != before.owner)
+  }
+
+  @Test func oneThatSpeaksIsMarkedAndGoesIn() throws {
+    let door = HostDoor(log: Log(path: "/dev/null"))
+    let (held, other) = pair()
+    defer { close(other) }
+    door.hold(held, peer: "192.0.2.1:5000", now: 0)
+    door.readable(held, now: 0.1)
+    #expect(door.anyoneSpoke == false, "nothing sent yet")
+    _ = write(other, "x", 1)
+    door.readable(held, now: 0.2)
+    #expect(door.anyoneSpoke)
+    let next = try #require(door.nextIn())
+    #expect(next.fd == held && next.peer == "192.0.2.1:5000")
+    var byte: UInt8 = 0
+    #expect(read(held, &byte, 1) == 1 && byte == UInt8(ascii: "x"), "its first bytes stay for TLS")
+    close(held)
   }
 }

@@ -75,3 +75,90 @@ enum SourceTree {
     return String(decoding: bytes, as: UTF8.self)
   }
 }
+
+extension SourceTree {
+  /// Every Swift source under `root` ("Module/File.swift", relative to `root`), with its text.
+  static func swiftSources(under root: String) throws -> [(String, String)] {
+    try swiftModules(under: root).flatMap { module in
+      try swiftFiles(in: root + "/" + module).sorted().map { path in
+        (String(path.dropFirst(root.count + 1)), try contents(of: path))
+      }
+    }
+  }
+
+  /// The functions, initialisers, subscripts and computed properties with a body in `text`: where each starts
+  /// (1-based), its declaration's first words, and its length from the declaration to its closing brace.
+  static func functions(in text: String) -> [(line: Int, declaration: String, lines: Int)] {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var found: [(Int, String, Int)] = []
+    for (index, line) in lines.enumerated() where isDeclaration(line) {
+      var depth = 0
+      var started = false
+      var end: Int?
+      for later in index..<lines.count {
+        for character in code(of: lines[later]) {
+          if character == "{" {
+            depth += 1
+            started = true
+          } else if character == "}" {
+            depth -= 1
+          }
+        }
+        if started && depth <= 0 {
+          end = later
+          break
+        }
+        if !started && later > index && code(of: lines[later]).allSatisfy(\.isWhitespace) { break }
+      }
+      guard let end else { continue }
+      let declaration = line.trimmingPrefix(while: \.isWhitespace).prefix(60)
+      found.append((index + 1, String(declaration), end - index + 1))
+    }
+    return found
+  }
+
+  /// A line that starts a function, an initialiser, a subscript, `deinit`, or a computed property's body.
+  private static func isDeclaration(_ line: String) -> Bool {
+    var words = line.split(separator: " ").map(String.init)
+    let modifiers: Set<String> = [
+      "public", "private", "fileprivate", "internal", "package", "static", "class", "final", "override",
+      "mutating", "nonmutating", "nonisolated", "convenience", "required", "@discardableResult", "@inlinable",
+    ]
+    while let first = words.first, modifiers.contains(first) || first.hasPrefix("@") { words.removeFirst() }
+    guard let first = words.first else { return false }
+    if first == "func" || first == "deinit" || first.hasPrefix("init(") || first.hasPrefix("init?(")
+      || first.hasPrefix("init<") || first.hasPrefix("subscript(")
+    {
+      return true
+    }
+    return first == "var" && line.hasSuffix("{") && line.contains(":") && !line.contains("=")
+  }
+
+  /// A line without its string literals and its comment.
+  private static func code(of line: String) -> String {
+    var kept = ""
+    var inString = false
+    var escaped = false
+    var previous: Character = " "
+    for character in line {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          inString = false
+        }
+      } else if character == "\"" {
+        inString = true
+      } else if character == "/" && previous == "/" {
+        kept.removeLast()
+        break
+      } else {
+        kept.append(character)
+      }
+      previous = character
+    }
+    return kept
+  }
+}

@@ -87,13 +87,13 @@ import Testing
     #expect(
       ui.state.match?.score
         == {
-          var s = Score()
+          var s = LocalScore()
           s.first = 1
           return s
         }())
     // Undo after the end takes the result back out of the score.
     _ = ui.handle(.character("u"))
-    #expect(ui.state.match?.score == Score())
+    #expect(ui.state.match?.score == LocalScore())
     _ = ui.handle(.character("3"))
     _ = ui.handle(.character("n"))
     #expect(ui.state.match?.game.history == [])

@@ -54,7 +54,7 @@ import Testing
     _ = ui.handle(.up)
     _ = ui.handle(.enter)  // the computer
     #expect(ui.state.match?.isComputerGame == true)
-    #expect(ui.state.match?.score == Score())
+    #expect(ui.state.match?.score == LocalScore())
     _ = ui.handle(.character("q"))
     _ = ui.handle(.down)
     _ = ui.handle(.enter)
