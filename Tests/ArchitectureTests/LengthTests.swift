@@ -11,7 +11,6 @@ import Testing
   static let longFiles: Set<String> = [
     "App/BotHost.swift",
     "App/NetworkMatch.swift",
-    "Session/NetSession.swift",
     "TerminalUI/UIController.swift",
   ]
 
@@ -30,10 +29,8 @@ import Testing
     "Gomocup/BrainMachine.swift: private mutating func command(_ keyword: String, _ rest: Sub",
     "Security/CertificateAuthorityVerifier.swift: func verify(chainDER: [[UInt8]], expectedName: String?, peer",
     "Security/CertificateBuilder.swift: static func build(",
-    "Session/NetSession.swift: private mutating func process(_ message: Message, _ now: Dou",
     "TerminalUI/NetGameView.swift: public static func draw(_ state: UIState, net: NetGameState,",
     "TerminalUI/UIController+Network.swift: mutating func network(_ key: Key) -> [Effect] {",
-    "WireProtocol/Message.swift: public static func decode(_ frame: Frame) throws(WireError) ",
     "tictactoe-bench/AbuseBenchmark.swift: static func rows(smoke: Bool) throws -> [Row] {",
   ]
 
