@@ -27,22 +27,63 @@ enum BotCommand {
       writeError("tictactoe: \(error) (with the saved settings)\n")
       return ExitStatus.usage
     }
+    let start = Start(
+      request: request, level: level, options: options, context: context,
+      profile: profile, rules: rules, loop: loop)
     let bot: BotHost
     var mapping: PortMappingOnLoop?
     do {
-      let (identity, created) = try profile.identity(options: options)
-      if created { writeError("tictactoe: made a new identity for \(profile.name): \(identity.fingerprint)\n") }
-      let limits = SourceLimits(settings: context.settings, now: Monotonic.now())
-      bot = try BotHost(
-        level: level, rules: rules, profile: profile, identity: identity, options: options, log: context.log,
-        loop: loop, deny: limits.deny, exempt: limits.exempt)
-      bot.collection = BotCollection(paths: context.paths, enabled: context.settings.records, log: context.log)
+      let (started, identity) = try start.makeBot()
+      bot = started
       let descriptors = OpenFileLimit.raiseToHardLimit()
       let solving = bot.warmUp()
       if solving >= 0.1 {
         writeText(1, "Solved the opening positions in \(BotGameRecord.seconds(solving).dropLast(2)) s.\n")
       }
       try bot.listen(bind: request.bind, port: request.port ?? context.settings.port ?? Endpoint.defaultPort)
+      start.printWelcome(bot, identity: identity, descriptors: descriptors)
+      if let problem = bot.advertise() { writeText(1, problem + "\n") }
+      // The bot asks the router only when told to (--map-port), never from the settings.
+      if options.mapPort == true {
+        mapping = start.mapPort(bot, identity: identity)
+      }
+    } catch let error as NetworkError {
+      writeError("tictactoe: \(error)\n")
+      return ExitStatus.code(for: .network(error))
+    } catch {
+      writeError("tictactoe: \(error)\n")
+      return ExitStatus.badFile
+    }
+    bot.run { writeText(1, $0 + "\n") }
+    mapping?.stopNow()  // the loop has ended: the router closes the port again (waiting at most a second)
+    return ExitStatus.ok
+  }
+
+  /// What one run of the command was asked and read before the bot starts.
+  private struct Start {
+    let request: HostRequest
+    let level: AILevel
+    let options: NetworkOptions
+    let context: RunContext
+    let profile: Profile
+    let rules: Rules
+    let loop: EventLoop
+
+    /// The bot, with the player's identity (made the first time) and where its games are collected.
+    func makeBot() throws -> (BotHost, Security.Identity) {
+      let (identity, created) = try profile.identity(options: options)
+      if created { writeError("tictactoe: made a new identity for \(profile.name): \(identity.fingerprint)\n") }
+      let limits = SourceLimits(settings: context.settings, now: Monotonic.now())
+      let bot = try BotHost(
+        level: level, rules: rules, profile: profile, identity: identity, options: options, log: context.log,
+        loop: loop, deny: limits.deny, exempt: limits.exempt)
+      bot.collection = BotCollection(paths: context.paths, enabled: context.settings.records, log: context.log)
+      return (bot, identity)
+    }
+
+    /// The status lines once the bot listens: the warnings, where it serves, its key, who is let in and how many
+    /// at once (`descriptors`: the open-file limit, when known), where the games are logged.
+    func printWelcome(_ bot: BotHost, identity: Security.Identity, descriptors: UInt?) {
       for warning in options.warnings { writeText(1, "warning: \(warning)\n") }
       writeText(
         1,
@@ -56,27 +97,20 @@ enum BotCommand {
         : "Only players already known are let in; start with --accept-new to let in new ones."
       writeText(1, trust + capacity + "\n")
       writeText(1, "Games are logged to \(context.paths.logFile). Stop with Ctrl-C.\n")
-      if let problem = bot.advertise() { writeText(1, problem + "\n") }
-      // The bot asks the router only when told to (--map-port), never from the settings.
-      if options.mapPort == true {
-        let (key, port, bind) = (identity.fingerprint, bot.port, request.bind)
-        mapping = PortMappingOnLoop(loop: loop, port: port, paths: context.paths) { lines, external in
-          for line in lines { writeText(1, line + "\n") }
-          if let external, let outside = RunningHosts.invite(key: key, port: port, bind: bind, external: external) {
-            writeText(1, "Invite: \(outside)\n")
-          }
-        }
-        mapping?.start()
-      }
-    } catch let error as NetworkError {
-      writeError("tictactoe: \(error)\n")
-      return ExitStatus.code(for: .network(error))
-    } catch {
-      writeError("tictactoe: \(error)\n")
-      return ExitStatus.badFile
     }
-    bot.run { writeText(1, $0 + "\n") }
-    mapping?.stopNow()  // the loop has ended: the router closes the port again (waiting at most a second)
-    return ExitStatus.ok
+
+    /// The router asked to open the bot's port (started here); what it says is printed, with the invite from
+    /// outside once the outside address is known.
+    func mapPort(_ bot: BotHost, identity: Security.Identity) -> PortMappingOnLoop {
+      let (key, port, bind) = (identity.fingerprint, bot.port, request.bind)
+      let mapping = PortMappingOnLoop(loop: loop, port: port, paths: context.paths) { lines, external in
+        for line in lines { writeText(1, line + "\n") }
+        if let external, let outside = RunningHosts.invite(key: key, port: port, bind: bind, external: external) {
+          writeText(1, "Invite: \(outside)\n")
+        }
+      }
+      mapping.start()
+      return mapping
+    }
   }
 }

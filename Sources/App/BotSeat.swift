@@ -173,18 +173,7 @@ struct BotSeat {
       case .send(let message):
         reaction.messages.append(message)
       case .peerHello:
-        switch admission {
-        case .letIn:
-          if let refusal = mayStartGame(now) {
-            refusedText = "\(botName): \(refusal)"
-            reaction += absorb(session.decline(.busy, text: "\(botName): \(refusal)", now: now), now: now)
-            continue
-          }
-          reaction.admitted = true
-          reaction += absorb(session.accept(now: now), now: now)
-        case .refuse(let text, let reason):
-          reaction += absorb(session.decline(reason, text: text, now: now), now: now)
-        }
+        reaction += answerHello(now: now)
       case .gameStarted:
         gameStartedAt = now
         lastProgress = now
@@ -198,26 +187,11 @@ struct BotSeat {
         // A refusal (the session is ending) leaves nothing to answer.
         reaction += absorb((try? session.chat(chatReply, now: now)) ?? [], now: now)
       case .rematchOffered:
-        if let refusal = mayStartGame(now) {
-          // Accepted later, on a tick: the joiner is told why it waits (a peer looping resign and rematch is
-          // slowed to the limit; an honest one waits a few seconds at most).
-          rematchWaiting = true
-          reaction += absorb((try? session.chat("\(botName): \(refusal)", now: now)) ?? [], now: now)
-          continue
-        }
-        reaction += absorb((try? session.offerRematch(now: now)) ?? [], now: now)
+        reaction += answerRematch(now: now)
       case .gameEnded(let result):
         reaction.games += finishedGame(result, now: now)
       case .closed(let end):
-        let reason: String
-        switch end {
-        case .peerQuit:
-          reason = "the peer left"
-          peerLeft = true
-        case .peerVanished, .connectionLost: reason = "the peer vanished"
-        default: reason = "the session ended: \(end)"
-        }
-        reaction.games += unfinishedGame(now: now, reason: reason)
+        reaction.games += unfinishedGame(now: now, reason: closingReason(end))
         reaction.end = end
       case .connectionLost:
         // The bot keeps no game for a joiner to come back to: a new connection starts a new game.
@@ -232,6 +206,45 @@ struct BotSeat {
       }
     }
     return reaction
+  }
+
+  /// The joiner said hello: let in (when the limits allow a game now) or refused, as the admission says.
+  private mutating func answerHello(now: Double) -> BotReaction {
+    switch admission {
+    case .letIn:
+      if let refusal = mayStartGame(now) {
+        refusedText = "\(botName): \(refusal)"
+        return absorb(session.decline(.busy, text: "\(botName): \(refusal)", now: now), now: now)
+      }
+      var reaction = BotReaction()
+      reaction.admitted = true
+      reaction += absorb(session.accept(now: now), now: now)
+      return reaction
+    case .refuse(let text, let reason):
+      return absorb(session.decline(reason, text: text, now: now), now: now)
+    }
+  }
+
+  /// The joiner offered a rematch: accepted now, or later on a tick when the limits do not allow a game yet.
+  private mutating func answerRematch(now: Double) -> BotReaction {
+    if let refusal = mayStartGame(now) {
+      // Accepted later, on a tick: the joiner is told why it waits (a peer looping resign and rematch is
+      // slowed to the limit; an honest one waits a few seconds at most).
+      rematchWaiting = true
+      return absorb((try? session.chat("\(botName): \(refusal)", now: now)) ?? [], now: now)
+    }
+    return absorb((try? session.offerRematch(now: now)) ?? [], now: now)
+  }
+
+  /// Why a game the session's `end` cut short is logged as unfinished (and whether the peer left on purpose).
+  private mutating func closingReason(_ end: SessionEnd) -> String {
+    switch end {
+    case .peerQuit:
+      peerLeft = true
+      return "the peer left"
+    case .peerVanished, .connectionLost: return "the peer vanished"
+    default: return "the session ended: \(end)"
+    }
   }
 
   private mutating func playIfMyTurn(now: Double) -> BotReaction {

@@ -172,82 +172,106 @@ public final class CursesDriver: LoopFrontEnd {
   /// Carries out effects; returns an exit status when one of them ends the program.
   private func perform(_ effects: [Effect]) -> Int32? {
     for effect in effects {
-      switch effect {
-      case .think(let game, let level, let token):
-        computer.think(game: game, level: level, token: token)
-      case .askEngine(let game, let token):
-        guard let engine else {
-          if let status = perform(controller.engineUnavailable(engineProblem ?? "No engine was given.", token: token)) {
-            return status
-          }
-          continue
-        }
-        engineToken = token
-        engine.onReport = { [unowned self] report in self.engineReported(report) }
-        engine.ask(game)
-      case .saveSettings(let settings):
-        if let problem = onSaveSettings(settings) { controller.showNotice(problem) }
-      case .quit:
-        return shutdown.status ?? 0
-      case .host:
-        begin(address: nil)
-      case .join(let address):
-        begin(address: address)
-      case .joinLAN(let name):
-        guard let game = browser?.games.first(where: { $0.instanceName == name }), game.isConnectable,
-          let address = game.addresses.first, let port = game.port
-        else {
-          controller.showLANGames(controller.state.lanGames, status: "\(name) has not answered yet; try again.")
-          continue
-        }
-        let host = address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
-        begin(address: host, advertised: game.txt?.fingerprint.flatMap { Fingerprint(parsing: $0) })
-      case .netPlay(let position):
-        guard let match else { continue }
-        do {
-          present(try match.play(position), match)
-        } catch {
-          controller.updateNetwork { $0.notice = "\(error)" }
-        }
-      case .netChat(let text):
-        attempt { (match) throws(ActionRefusal) in
-          let events = try match.chat(text)
-          controller.updateNetwork { net in
-            net.scrollChat(by: -net.chatBack)
-            net.addChat(.mine(text))
-          }
-          return events
-        }
-      case .netResign:
-        attempt { (match) throws(ActionRefusal) in try match.resign() }
-      case .netClaim:
-        attempt { (match) throws(ActionRefusal) in try match.claim() }
-      case .netRematch:
-        attempt { (match) throws(ActionRefusal) in try match.rematch() }
-      case .netAnswer(let accept):
-        controller.updateNetwork { $0.question = nil }
-        if let match { present(match.answer(accept: accept), match) }
-      case .repaint:
-        terminal.repaint()
-      case .netMapPort(let yes):
-        guard yes, let match, let running, match.role == .host, !match.mapsPort else { continue }
-        match.mapsPort = true
-        running.startPortMapping()
-      case .netRejoin:
-        guard let rejoin else { continue }
-        if let old = running { retiring.append(old) }
-        running = nil
-        rejoin()
-      case .netLeave:
-        rejoin = nil
-        if let match, match.finished == nil { _ = match.quit() }
-        if let finished = match?.finished, controller.state.direct { end(ExitStatus.code(for: finished)) }
-        if let old = running { retiring.append(old) }  // its goodbye may still be going out
-        running = nil
-        if let status = perform(controller.leaveNetwork()) { return status }
-      }
+      if let status = perform(effect) { return status }
     }
     return nil
+  }
+
+  /// Carries out one effect; returns an exit status when it ends the program.
+  private func perform(_ effect: Effect) -> Int32? {
+    switch effect {
+    case .think(let game, let level, let token):
+      computer.think(game: game, level: level, token: token)
+    case .askEngine(let game, let token):
+      guard let engine else {
+        return perform(controller.engineUnavailable(engineProblem ?? "No engine was given.", token: token))
+      }
+      engineToken = token
+      engine.onReport = { [unowned self] report in self.engineReported(report) }
+      engine.ask(game)
+    case .saveSettings(let settings):
+      if let problem = onSaveSettings(settings) { controller.showNotice(problem) }
+    case .quit:
+      return shutdown.status ?? 0
+    case .host:
+      begin(address: nil)
+    case .join(let address):
+      begin(address: address)
+    case .joinLAN(let name):
+      joinLAN(name)
+    case .repaint:
+      terminal.repaint()
+    case .netPlay, .netChat, .netResign, .netClaim, .netRematch, .netAnswer, .netMapPort, .netRejoin:
+      performInMatch(effect)
+    case .netLeave:
+      return leaveMatch()
+    }
+    return nil
+  }
+
+  /// Joins the LAN game announced as `name`, at the first address it announced, or says it has not answered yet.
+  private func joinLAN(_ name: String) {
+    guard let game = browser?.games.first(where: { $0.instanceName == name }), game.isConnectable,
+      let address = game.addresses.first, let port = game.port
+    else {
+      controller.showLANGames(controller.state.lanGames, status: "\(name) has not answered yet; try again.")
+      return
+    }
+    let host = address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
+    begin(address: host, advertised: game.txt?.fingerprint.flatMap { Fingerprint(parsing: $0) })
+  }
+
+  /// An effect inside the networked match: a move, chat, resign, claim, rematch, an answer, rejoining the host.
+  private func performInMatch(_ effect: Effect) {
+    switch effect {
+    case .netPlay(let position):
+      guard let match else { return }
+      do {
+        present(try match.play(position), match)
+      } catch {
+        controller.updateNetwork { $0.notice = "\(error)" }
+      }
+    case .netChat(let text):
+      attempt { (match) throws(ActionRefusal) in
+        let events = try match.chat(text)
+        controller.updateNetwork { net in
+          net.scrollChat(by: -net.chatBack)
+          net.addChat(.mine(text))
+        }
+        return events
+      }
+    case .netResign:
+      attempt { (match) throws(ActionRefusal) in try match.resign() }
+    case .netClaim:
+      attempt { (match) throws(ActionRefusal) in try match.claim() }
+    case .netRematch:
+      attempt { (match) throws(ActionRefusal) in try match.rematch() }
+    case .netAnswer(let accept):
+      controller.updateNetwork { $0.question = nil }
+      if let match { present(match.answer(accept: accept), match) }
+    case .netMapPort(let yes):
+      guard yes, let match, let running, match.role == .host, !match.mapsPort else { return }
+      match.mapsPort = true
+      running.startPortMapping()
+    case .netRejoin:
+      guard let rejoin else { return }
+      if let old = running { retiring.append(old) }
+      running = nil
+      rejoin()
+    default:
+      break
+    }
+  }
+
+  /// Leaves the networked match (saying goodbye) for the lobby, or ends the program when it was started from the
+  /// command line; returns the exit status then.
+  private func leaveMatch() -> Int32? {
+    rejoin = nil
+    if let match, match.finished == nil { _ = match.quit() }
+    if let finished = match?.finished, controller.state.direct { end(ExitStatus.code(for: finished)) }
+    if let old = running { retiring.append(old) }  // its goodbye may still be going out
+    running = nil
+    return perform(controller.leaveNetwork())
   }
 
   /// Browses while the lobby is on screen (and only then); retries a few seconds after discovery failed.
@@ -295,11 +319,11 @@ public final class CursesDriver: LoopFrontEnd {
     }
   }
 
-  /// Shows and runs `match`, started before the screen was (`tictactoe host` or `join` in the full-screen UI).
-  /// A joiner's match connects once `joining` resolved, off the loop: the screen and Esc stay live meanwhile.
   /// Shows why a record could not be saved (on the game's notice line).
   func showRecordProblem(_ text: String) { controller.tell(text) }
 
+  /// Shows and runs `match`, started before the screen was (`tictactoe host` or `join` in the full-screen UI).
+  /// A joiner's match connects once `joining` resolved, off the loop: the screen and Esc stay live meanwhile.
   func adopt(_ match: NetworkMatch, joining: [Endpoint]) {
     if let old = running { retiring.append(old) }
     let running = MatchOnLoop(match, loop: loop) { [unowned self] events in self.present(events, match) }

@@ -67,42 +67,56 @@ enum Doctor {
   }
 
   static func run(paths: Paths, profile: Profile, router: Bool, port: UInt16 = Endpoint.defaultPort) -> Int32 {
-    var findings: [Finding] = []
-    func say(_ verdict: Verdict, _ topic: String, _ text: String) {
-      findings.append(Finding(verdict: verdict, topic: topic, text: text))
+    var findings = fileFindings(paths: paths, profile: profile)
+    findings += lanFindings()
+    findings += routerFindings(paths: paths, router: router, port: port)
+    findings.append(firewallFinding(port: port))
+    for finding in findings {
+      let verdict = finding.verdict.rawValue.padding(7)
+      writeText(1, "\(verdict) \(finding.topic): \(finding.text)\n")
     }
+    return findings.contains { $0.verdict == .problem } ? ExitStatus.failure : ExitStatus.ok
+  }
 
-    // Files.
+  /// The player's files: the identity, the known peers and the settings, each read as a game would read it.
+  private static func fileFindings(paths: Paths, profile: Profile) -> [Finding] {
+    var findings: [Finding] = []
     do {
       if let identity = try IdentityStore(directory: profile.identityDirectory).load() {
-        say(
-          .ok, "identity",
-          "\(PeerText(identity.commonName)), key \(identity.fingerprint) (\(profile.identityDirectory))")
+        findings.append(
+          Finding(
+            .ok, "identity",
+            "\(PeerText(identity.commonName)), key \(identity.fingerprint) (\(profile.identityDirectory))"))
       } else {
-        say(.note, "identity", "none yet: one is made the first time you host or join")
+        findings.append(Finding(.note, "identity", "none yet: one is made the first time you host or join"))
       }
     } catch {
-      say(.problem, "identity", "\(error)")
+      findings.append(Finding(.problem, "identity", "\(error)"))
     }
     do {
       let known = try profile.knownPeers()
-      say(.ok, "known peers", "\(known.entries.count) in \(profile.knownPeersPath)")
+      findings.append(Finding(.ok, "known peers", "\(known.entries.count) in \(profile.knownPeersPath)"))
     } catch {
-      say(.problem, "known peers", "\(error)")
+      findings.append(Finding(.problem, "known peers", "\(error)"))
     }
     do {
       _ = try SettingsFile.load(from: paths.settingsFile)
-      say(.ok, "settings", PosixFiles.exists(paths.settingsFile) ? paths.settingsFile : "none saved (the defaults)")
+      let saved = PosixFiles.exists(paths.settingsFile) ? paths.settingsFile : "none saved (the defaults)"
+      findings.append(Finding(.ok, "settings", saved))
     } catch {
-      say(.problem, "settings", "\(error)")
+      findings.append(Finding(.problem, "settings", "\(error)"))
     }
+    return findings
+  }
 
-    // The LAN.
+  /// The LAN: whether the avahi-daemon answers, this machine's addresses, and whether one of them is global IPv6.
+  private static func lanFindings() -> [Finding] {
+    var findings: [Finding] = []
     do {
       _ = try Browser()
-      say(.ok, "LAN discovery", "the avahi-daemon answers over D-Bus")
+      findings.append(Finding(.ok, "LAN discovery", "the avahi-daemon answers over D-Bus"))
     } catch {
-      say(.problem, "LAN discovery", error.message + " Hosting and joining by address still work.")
+      findings.append(Finding(.problem, "LAN discovery", error.message + " Hosting and joining by address still work."))
     }
     let addresses = Sockets.localAddresses()
     let v4 = addresses.filter { !$0.contains(":") }
@@ -110,77 +124,100 @@ enum Doctor {
       $0.contains(":") && !$0.lowercased().hasPrefix("fd") && !$0.lowercased().hasPrefix("fc")
     }
     if v4.isEmpty && v6.isEmpty {
-      say(.problem, "addresses", "only loopback: players on other machines cannot reach this one")
+      findings.append(Finding(.problem, "addresses", "only loopback: players on other machines cannot reach this one"))
     } else {
-      say(.ok, "addresses", (v4 + addresses.filter { $0.contains(":") }).joined(separator: ", "))
+      findings.append(Finding(.ok, "addresses", (v4 + addresses.filter { $0.contains(":") }).joined(separator: ", ")))
     }
     if v6.isEmpty {
-      say(.note, "IPv6", "no global IPv6 address: friends on the internet need the router to forward IPv4")
+      findings.append(
+        Finding(.note, "IPv6", "no global IPv6 address: friends on the internet need the router to forward IPv4"))
     } else {
-      say(.ok, "IPv6", "global \(v6.joined(separator: ", ")): inbound IPv6 may still be blocked by the router")
+      findings.append(
+        Finding(.ok, "IPv6", "global \(v6.joined(separator: ", ")): inbound IPv6 may still be blocked by the router"))
     }
+    return findings
+  }
 
-    // The router.
+  /// The router: the default route, what the router says when `router` allows asking it, and a permanent mapping
+  /// a crashed run left behind.
+  private static func routerFindings(paths: Paths, router: Bool, port: UInt16) -> [Finding] {
+    var findings: [Finding] = []
     let table = PosixFiles.read("/proc/net/route").map { String(decoding: $0, as: UTF8.self) } ?? ""
     let gateway = Gateway.defaultIPv4(routeTable: table)
     if let gateway {
-      say(.ok, "router", "\(gateway) (the default route)")
+      findings.append(Finding(.ok, "router", "\(gateway) (the default route)"))
     } else {
-      say(.problem, "router", "no default route: players on the internet cannot reach this machine")
+      findings.append(
+        Finding(.problem, "router", "no default route: players on the internet cannot reach this machine"))
     }
     if let gateway, router {
-      let clients = MappingClients(gateway: gateway)
-      var spoken: [String] = []
-      if clients.speaksPCP(seconds: 1.5) { spoken.append("PCP") }
-      let natPMPAddress = clients.natPMPExternalAddress(seconds: 1.5)
-      if natPMPAddress != nil { spoken.append("NAT-PMP") }
-      var upnpAddress: String?
-      if case .success(let control?) = clients.upnpControl(until: Monotonic.now() + 2) {
-        spoken.append("UPnP")
-        upnpAddress =
-          (try? clients.soap(control, "GetExternalIPAddress", [], until: Monotonic.now() + 2).get())?[
-            "NewExternalIPAddress"]
-      }
-      if spoken.isEmpty {
-        say(.problem, "port mapping", "\(gateway) answers none of PCP, NAT-PMP or UPnP: forward port \(port) by hand")
-      } else {
-        say(.ok, "port mapping", "\(gateway) speaks \(spoken.joined(separator: ", "))")
-      }
-      if let external = natPMPAddress ?? upnpAddress {
-        switch ExternalAddressKind(address: external) {
-        case .public?: say(.ok, "outside address", "\(external) (public)")
-        case .shared?:
-          say(
-            .problem, "outside address", "\(external) is shared (carrier-grade NAT): internet players cannot reach you")
-        case .private?: say(.problem, "outside address", "\(external) is private: the router is behind another router")
-        default: say(.problem, "outside address", "\(external) cannot be reached from the internet")
-        }
-      }
+      findings += askRouter(gateway, port: port)
     } else if gateway != nil {
-      say(.note, "port mapping", "not asked (tictactoe doctor --router asks the router, changing nothing on it)")
+      findings.append(
+        Finding(.note, "port mapping", "not asked (tictactoe doctor --router asks the router, changing nothing on it)"))
     }
     if PosixFiles.exists(paths.state + "/permanent-mapping") {
-      say(.note, "mappings", "a crashed run left a permanent mapping: the next host --map-port removes it")
+      findings.append(
+        Finding(.note, "mappings", "a crashed run left a permanent mapping: the next host --map-port removes it"))
     }
+    return findings
+  }
 
-    // This machine's firewall.
+  /// What the router at `gateway` answers to questions that change nothing on it: the port-mapping protocols it
+  /// speaks, and the outside address NAT-PMP or UPnP reports.
+  private static func askRouter(_ gateway: String, port: UInt16) -> [Finding] {
+    let clients = MappingClients(gateway: gateway)
+    var spoken: [String] = []
+    if clients.speaksPCP(seconds: 1.5) { spoken.append("PCP") }
+    let natPMPAddress = clients.natPMPExternalAddress(seconds: 1.5)
+    if natPMPAddress != nil { spoken.append("NAT-PMP") }
+    var upnpAddress: String?
+    if case .success(let control?) = clients.upnpControl(until: Monotonic.now() + 2) {
+      spoken.append("UPnP")
+      upnpAddress =
+        (try? clients.soap(control, "GetExternalIPAddress", [], until: Monotonic.now() + 2).get())?[
+          "NewExternalIPAddress"]
+    }
+    var findings: [Finding] = []
+    if spoken.isEmpty {
+      findings.append(
+        Finding(
+          .problem, "port mapping", "\(gateway) answers none of PCP, NAT-PMP or UPnP: forward port \(port) by hand"))
+    } else {
+      findings.append(Finding(.ok, "port mapping", "\(gateway) speaks \(spoken.joined(separator: ", "))"))
+    }
+    if let external = natPMPAddress ?? upnpAddress {
+      findings.append(outsideAddressFinding(external))
+    }
+    return findings
+  }
+
+  /// Whether the router's outside address can be reached from the internet.
+  private static func outsideAddressFinding(_ external: String) -> Finding {
+    switch ExternalAddressKind(address: external) {
+    case .public?: Finding(.ok, "outside address", "\(external) (public)")
+    case .shared?:
+      Finding(
+        .problem, "outside address", "\(external) is shared (carrier-grade NAT): internet players cannot reach you")
+    case .private?: Finding(.problem, "outside address", "\(external) is private: the router is behind another router")
+    default: Finding(.problem, "outside address", "\(external) cannot be reached from the internet")
+    }
+  }
+
+  /// This machine's firewall: whether its rules drop TCP `port` coming in.
+  private static func firewallFinding(port: UInt16) -> Finding {
     let nftables = commandOutput("/usr/sbin/nft", ["list", "ruleset"])
     let iptables = commandOutput("/usr/sbin/iptables", ["-S", "INPUT"])
     if port == 0 {
-      say(.note, "firewall", "not checked: the port setting is 0, a free port each time (friends need a fixed one)")
+      return Finding(
+        .note, "firewall", "not checked: the port setting is 0, a free port each time (friends need a fixed one)")
     } else if let drop = firewallDrops(port: port, nftables: nftables, iptables: iptables) {
-      say(.problem, "firewall", "\(drop): joiners will not get through")
+      return Finding(.problem, "firewall", "\(drop): joiners will not get through")
     } else if nftables == nil && iptables == nil {
-      say(.note, "firewall", "its rules could not be read (nft and iptables need root)")
+      return Finding(.note, "firewall", "its rules could not be read (nft and iptables need root)")
     } else {
-      say(.ok, "firewall", "nothing drops TCP port \(port) coming in")
+      return Finding(.ok, "firewall", "nothing drops TCP port \(port) coming in")
     }
-
-    for finding in findings {
-      let verdict = finding.verdict.rawValue.padding(7)
-      writeText(1, "\(verdict) \(finding.topic): \(finding.text)\n")
-    }
-    return findings.contains { $0.verdict == .problem } ? ExitStatus.failure : ExitStatus.ok
   }
 
   /// What `path arguments` prints (nil when it is missing or fails). The command line is fixed here (no word
@@ -197,6 +234,12 @@ enum Doctor {
     }
     let status = pclose(pipe)
     return status == 0 ? String(decoding: bytes, as: UTF8.self) : nil
+  }
+}
+
+extension Doctor.Finding {
+  fileprivate init(_ verdict: Doctor.Verdict, _ topic: String, _ text: String) {
+    self.init(verdict: verdict, topic: topic, text: text)
   }
 }
 

@@ -73,48 +73,13 @@ enum IdentityCommands {
         writeAll(1, "name: \(VisibleText.escaping(identity.commonName))\n")
         writeText(1, "certificate: \(store.certificatePath)\(created ? " (new)" : "")\n")
       case .new(let confirmed):
-        let old = try store.load()
-        // The name stays the one friends know; only the key changes.
-        let name = old?.commonName ?? profile.name
-        if let old, !confirmed, !confirmReplacing(old, with: nil) {
-          writeError(
-            "tictactoe: your identity was kept (\(old.fingerprint)). To replace it, answer y at a terminal or "
-              + "run `tictactoe identity new --yes`.\n")
-          return ExitStatus.failure
-        }
-        let identity = try Identity.generate(commonName: name)
-        sayKept(try store.replace(with: identity))
-        writeAll(1, "\(identity.fingerprint)\n")
-        writeAll(1, "read aloud: \(identity.fingerprint.readAloud)\n")
-        writeAll(
-          1,
-          "A new identity for \(PeerText(name)). Every friend who knew the old key will see KEY CHANGED when you "
-            + "next play: tell them by another way, and give them the new fingerprint.\n")
+        return try replaceIdentity(in: store, profile: profile, confirmed: confirmed)
       case .importPEM(let certificate, let key, let confirmed):
         let identity = try Identity(certificatePEM: try text(certificate), privateKeyPEM: try text(key))
         if let status = try importing(identity, into: store, confirmed: confirmed) { return status }
         writeAll(1, "\(identity.fingerprint)\nimported \(VisibleText.escaping(identity.commonName))\n")
       case .importPKCS12(let file, let passwordFile, let confirmed):
-        guard let data = PosixFiles.read(file) else {
-          throw FileError.unreadable(file)
-        }
-        let password = try passwordFile.map { try text($0).trimmingNewlines() }
-        var opened = Result { () throws(SecurityError) in
-          try Identity(pkcs12: data, password: password, passwordFile: passwordFile)
-        }
-        // A file with no password (or an empty one) needs no question; any other is asked for at the terminal.
-        if case .failure(.passwordNeeded) = opened, isatty(0) == 1 {
-          guard let typed = askPassword(for: file) else {
-            writeError(
-              "tictactoe: nothing was imported: no password was typed (Ctrl-C, or the input ended). Run it again "
-                + "to type it, or give it with --password-file F.\n")
-            return ExitStatus.failure
-          }
-          opened = Result { () throws(SecurityError) in try Identity(pkcs12: data, password: typed) }
-        }
-        let identity = try opened.get()
-        if let status = try importing(identity, into: store, confirmed: confirmed) { return status }
-        writeAll(1, "\(identity.fingerprint)\nimported \(VisibleText.escaping(identity.commonName))\n")
+        return try importPKCS12(file, passwordFile: passwordFile, into: store, confirmed: confirmed)
       case .exportCertificate:
         let (identity, _) = try store.loadOrCreate(commonName: profile.name)
         writeAll(1, identity.certificatePEM)
@@ -126,10 +91,61 @@ enum IdentityCommands {
     }
   }
 
+  /// `identity new`: a new key under the same name, after the player confirms replacing the old one (or with
+  /// `--yes`); the old identity is kept aside.
+  private static func replaceIdentity(in store: IdentityStore, profile: Profile, confirmed: Bool) throws -> Int32 {
+    let old = try store.load()
+    // The name stays the one friends know; only the key changes.
+    let name = old?.commonName ?? profile.name
+    if let old, !confirmed, !confirmReplacing(old, with: nil) {
+      writeError(
+        "tictactoe: your identity was kept (\(old.fingerprint)). To replace it, answer y at a terminal or "
+          + "run `tictactoe identity new --yes`.\n")
+      return ExitStatus.failure
+    }
+    let identity = try Identity.generate(commonName: name)
+    sayKept(try store.replace(with: identity))
+    writeAll(1, "\(identity.fingerprint)\n")
+    writeAll(1, "read aloud: \(identity.fingerprint.readAloud)\n")
+    writeAll(
+      1,
+      "A new identity for \(PeerText(name)). Every friend who knew the old key will see KEY CHANGED when you "
+        + "next play: tell them by another way, and give them the new fingerprint.\n")
+    return ExitStatus.ok
+  }
+
+  /// `identity import` of a PKCS#12 file: its password from `passwordFile`, or asked for at the terminal when the
+  /// file needs one.
+  private static func importPKCS12(
+    _ file: String, passwordFile: String?, into store: IdentityStore, confirmed: Bool
+  ) throws -> Int32 {
+    guard let data = PosixFiles.read(file) else {
+      throw FileError.unreadable(file)
+    }
+    let password = try passwordFile.map { try text($0).trimmingNewlines() }
+    var opened = Result { () throws(SecurityError) in
+      try Identity(pkcs12: data, password: password, passwordFile: passwordFile)
+    }
+    // A file with no password (or an empty one) needs no question; any other is asked for at the terminal.
+    if case .failure(.passwordNeeded) = opened, isatty(0) == 1 {
+      guard let typed = askPassword(for: file) else {
+        writeError(
+          "tictactoe: nothing was imported: no password was typed (Ctrl-C, or the input ended). Run it again "
+            + "to type it, or give it with --password-file F.\n")
+        return ExitStatus.failure
+      }
+      opened = Result { () throws(SecurityError) in try Identity(pkcs12: data, password: typed) }
+    }
+    let identity = try opened.get()
+    if let status = try importing(identity, into: store, confirmed: confirmed) { return status }
+    writeAll(1, "\(identity.fingerprint)\nimported \(VisibleText.escaping(identity.commonName))\n")
+    return ExitStatus.ok
+  }
+
   static func run(_ command: PeersCommand, profile: Profile) -> Int32 {
     let file = KnownPeersFile(path: profile.knownPeersPath)
     do {
-      if case .list = command { return try list(try file.load(), profile: profile) }
+      if case .list = command { return list(try file.load(), profile: profile) }
       // A change is read, made and written under the file's lock, so concurrent ones are not lost.
       return try file.locked { try change(command, file: file) }
     } catch {

@@ -19,14 +19,18 @@ final class MatchFileWork {
   private var paths: [Int: String] = [:]
   private var waiting: [(record: GameRecord, file: Int)] = []
   private var writing = false
+  /// Look-ups of the record against an opponent still running (they read records and hash keys with OpenSSL:
+  /// the program must not exit under them).
+  private var lookingUp = 0
 
   init(profile: Profile, log: Log) {
     self.profile = profile
     self.log = log
   }
 
-  /// Record writes not finished yet: a front end that is ending waits for them, as for its goodbyes.
-  var pending: Int { waiting.count + (writing ? 1 : 0) }
+  /// Record writes and look-ups not finished yet: a front end that is ending waits for them, as for its
+  /// goodbyes (a worker still hashing with OpenSSL while the process exits crashed it).
+  var pending: Int { waiting.count + (writing ? 1 : 0) + lookingUp }
 
   /// Writes `record` to this match's record file `file`, after the writes before it.
   func keep(_ record: GameRecord, file: Int) {
@@ -59,7 +63,9 @@ final class MatchFileWork {
     let profile = self.profile
     let lookUp: @Sendable () -> String? = { OpponentRecords.load(profile).greeting(key, name: name) }
     guard let worker else { return lookUp().map { [.opponentRecord($0)] } ?? [] }
+    lookingUp += 1
     worker.perform(lookUp) { [weak self] line in
+      self?.lookingUp -= 1
       if let line { self?.report([.opponentRecord(line)]) }
     }
     return []

@@ -16,49 +16,36 @@ enum NetworkLaunch {
     case joinInvite(Invite)
   }
 
+  /// What every match of one command is made from: the first, and a joiner's next one after `r`.
+  private struct MatchParts {
+    let profile: Profile
+    let identity: Security.Identity
+    let options: NetworkOptions
+    let rules: Rules
+    let context: RunContext
+    let clock: () -> Double
+
+    func match(isHost: Bool) -> NetworkMatch {
+      NetworkMatch(
+        role: isHost ? .host : .joiner, profile: profile, identity: identity, options: options, rules: rules,
+        log: context.log, clock: clock)
+    }
+  }
+
   static func run(
     _ role: Role, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String],
     advertised: Fingerprint? = nil, lanName: String? = nil
   ) -> Int32 {
     let context = RunContext(environment: environment)
     let profile = RunContext.profile(environment, name: options.name)
-    let identity: Security.Identity
-    do {
-      let (loaded, created) = try profile.identity(options: options)
-      identity = loaded
-      if created { writeError("tictactoe: made a new identity for \(profile.name): \(loaded.fingerprint)\n") }
-    } catch {
-      writeError("tictactoe: \(error)\n")
-      return ExitStatus.badFile
-    }
-    // Every connection is judged against the known peers: a file that does not load would turn every joiner
-    // away (or fail the join) later, so it is reported now, before anyone connects.
-    do {
-      if let line = try profile.knownPeers().droppedTornLine {
-        writeError("tictactoe: warning: \(profile.knownPeersPath):\(line): a line cut short was left out\n")
-      }
-    } catch {
-      writeError("tictactoe: \(error)\n")
-      return ExitStatus.badFile
-    }
-    var rules = context.settings.rules
-    if case .host(let request) = role {
-      var play = PlayRequest()
-      play.size = request.size
-      play.k = request.k
-      do {
-        rules = try play.rules(settings: context.settings)
-      } catch {
-        writeError("tictactoe: \(error) (with the saved settings)\n")
-        return ExitStatus.usage
-      }
-    }
-    let clock = { Monotonic.now() }
+    guard let identity = checkedFiles(profile: profile, options: options) else { return ExitStatus.badFile }
+    guard let rules = rules(for: role, settings: context.settings) else { return ExitStatus.usage }
+    let parts = MatchParts(
+      profile: profile, identity: identity, options: options, rules: rules, context: context,
+      clock: { Monotonic.now() })
     let isHost: Bool
     if case .host = role { isHost = true } else { isHost = false }
-    let match = NetworkMatch(
-      role: isHost ? .host : .joiner, profile: profile, identity: identity, options: options, rules: rules,
-      log: context.log, clock: clock)
+    let match = parts.match(isHost: isHost)
     match.archive = context.archive
     var initial: [MatchEvent] = options.warnings.map { .status("warning: \($0)") }
     if let warning = context.warning {
@@ -68,21 +55,11 @@ enum NetworkLaunch {
     switch role {
     case .host(let request):
       do {
-        try match.host(bind: request.bind, port: request.port ?? context.settings.port ?? Endpoint.defaultPort)
+        initial += try startHosting(match, request, parts: parts, ui: ui)
       } catch {
         writeError("tictactoe: \(error)\n")
         return ExitStatus.code(for: .network(error))
       }
-      match.sourceLimits = SourceLimits(settings: context.settings, now: clock())
-      // Only when asked (here or in the settings) is the router asked to open the port.
-      match.mapsPort = options.mapPort ?? context.settings.mapPort ?? false
-      match.offersPortMapping = ui == .curses && options.mapPort == nil && context.settings.mapPort == nil
-      match.welcome = hostIntroduction(
-        match: match, profile: profile, identity: identity, rules: rules, bind: request.bind)
-      initial += match.welcome
-      // The full-screen host hosts on after each match until the player leaves; plain mode when asked to.
-      match.keepsHosting = ui == .curses || request.keepHosting
-      initial += match.advertise()
     case .join(let endpoint):
       match.advertisedFingerprint = advertised
       match.lanGameName = lanName
@@ -95,26 +72,84 @@ enum NetworkLaunch {
       initial.append(.status("Connecting to \(joining[0])…"))
     }
     if ui == .curses {
-      // A joiner can join the same host again after the match ends (`r`), with this command's options.
-      let inviteKey = match.inviteKey
-      let rejoin: (() -> (NetworkMatch, [Endpoint]))? =
-        joining.isEmpty
-        ? nil
-        : {
-          let again = NetworkMatch(
-            role: .joiner, profile: profile, identity: identity, options: options, rules: rules, log: context.log,
-            clock: clock)
-          again.advertisedFingerprint = advertised
-          again.lanGameName = lanName
-          again.inviteKey = inviteKey
-          again.archive = context.archive
-          return (again, joining)
-        }
+      let rejoin = rejoin(joining, parts: parts, advertised: advertised, lanName: lanName, inviteKey: match.inviteKey)
       return CursesLaunch.network(
         match: match, joining: joining, rejoin: rejoin, initial: initial, ascii: ascii, environment: environment,
         context: context)
     }
     return PlainNetworkDriver(match: match, log: context.log).run(initial: initial, joining: joining)
+  }
+
+  /// The player's identity (made the first time), and the known peers read once: every connection is judged
+  /// against them, so a file that does not load would turn every joiner away (or fail the join) later, and it is
+  /// reported now, before anyone connects. Nil when either cannot be read, the reason printed.
+  private static func checkedFiles(profile: Profile, options: NetworkOptions) -> Security.Identity? {
+    let identity: Security.Identity
+    do {
+      let (loaded, created) = try profile.identity(options: options)
+      identity = loaded
+      if created { writeError("tictactoe: made a new identity for \(profile.name): \(loaded.fingerprint)\n") }
+    } catch {
+      writeError("tictactoe: \(error)\n")
+      return nil
+    }
+    do {
+      if let line = try profile.knownPeers().droppedTornLine {
+        writeError("tictactoe: warning: \(profile.knownPeersPath):\(line): a line cut short was left out\n")
+      }
+    } catch {
+      writeError("tictactoe: \(error)\n")
+      return nil
+    }
+    return identity
+  }
+
+  /// The rules played: the saved ones, with a host's `--size` and `--k` on top. Nil when they do not go
+  /// together, the reason printed.
+  private static func rules(for role: Role, settings: Settings) -> Rules? {
+    guard case .host(let request) = role else { return settings.rules }
+    var play = PlayRequest()
+    play.size = request.size
+    play.k = request.k
+    do {
+      return try play.rules(settings: settings)
+    } catch {
+      writeError("tictactoe: \(error) (with the saved settings)\n")
+      return nil
+    }
+  }
+
+  /// The host listens, with its limits, port mapping and advertisement as asked; returns what its player is told.
+  private static func startHosting(
+    _ match: NetworkMatch, _ request: HostRequest, parts: MatchParts, ui: UIMode
+  ) throws(NetworkError) -> [MatchEvent] {
+    let settings = parts.context.settings
+    try match.host(bind: request.bind, port: request.port ?? settings.port ?? Endpoint.defaultPort)
+    match.sourceLimits = SourceLimits(settings: settings, now: parts.clock())
+    // Only when asked (here or in the settings) is the router asked to open the port.
+    match.mapsPort = parts.options.mapPort ?? settings.mapPort ?? false
+    match.offersPortMapping = ui == .curses && parts.options.mapPort == nil && settings.mapPort == nil
+    match.welcome = hostIntroduction(
+      match: match, profile: parts.profile, identity: parts.identity, rules: parts.rules, bind: request.bind)
+    // The full-screen host hosts on after each match until the player leaves; plain mode when asked to.
+    match.keepsHosting = ui == .curses || request.keepHosting
+    return match.welcome + match.advertise()
+  }
+
+  /// A joiner on the full screen can join the same host again after the match ends (`r`), with this command's
+  /// options; nil for a host.
+  private static func rejoin(
+    _ joining: [Endpoint], parts: MatchParts, advertised: Fingerprint?, lanName: String?, inviteKey: Fingerprint?
+  ) -> (() -> (NetworkMatch, [Endpoint]))? {
+    guard !joining.isEmpty else { return nil }
+    return {
+      let again = parts.match(isHost: false)
+      again.advertisedFingerprint = advertised
+      again.lanGameName = lanName
+      again.inviteKey = inviteKey
+      again.archive = parts.context.archive
+      return (again, joining)
+    }
   }
 
   /// What the host's player is told first; with `bind`, only the address it listens on is offered.

@@ -1,6 +1,7 @@
-/// How a host (`host`, and the bot's `BotDoor`) keeps connections that are setting up TLS or have not said hello
-/// yet ("pending") in check, so a burst of real joiners is served, a flood of silent connections cannot crowd
-/// them out, and a joiner whose player is deciding about the host's key is not raced by a machine's deadline.
+/// How a host (`HostCoordinator`, by `PendingHandshakes.host`, and the bot's `BotDoor`, by `.bot`) keeps
+/// connections that are setting up TLS or have not said hello yet ("pending") in check, so a burst of real
+/// joiners is served, a flood of silent connections cannot crowd them out, and a joiner whose player is deciding
+/// about the host's key is not raced by a machine's deadline.
 ///
 /// Below `cap` pending connections, a new one is accepted. At the cap the host stops accepting for a moment
 /// (the next joiners wait in the kernel's listen queue, in order) unless the oldest pending connection has

@@ -227,29 +227,42 @@ final class PlainNetworkDriver: LoopFrontEnd {
     return session.myTurn || session.phase == .betweenGames
   }
 
+  /// One line the player typed: the answer to a trust question while one is asked, else a command (code, quit,
+  /// resign, claim, rematch, chat) or a move.
   private func handle(line raw: String) {
     let line = raw.trimmingWhitespace()
     if let question = match.pendingQuestion {
-      let answer = line.lowercased()
-      if ["y", "yes"].contains(answer) {
-        show(match.answer(accept: true))
-      } else if ["n", "no"].contains(answer) {
-        show(match.answer(accept: false))
-      } else if let pasted = Fingerprint(parsing: line) {
-        if pasted == question.fingerprint {
-          show(match.answer(accept: true))
-        } else {
-          emit("error: that fingerprint does not match \(question.fingerprint)\n")
-          show(match.answer(accept: false))
-        }
-      } else {
-        emitError("answer y or n, or paste the fingerprint")
-      }
+      answerQuestion(question, line)
       return
     }
+    if carryOutCommand(line) { return }
+    playMove(line)
+  }
+
+  /// The trust question answered: y or n, or the fingerprint pasted (accepted only when it is the one shown).
+  private func answerQuestion(_ question: TrustQuestion, _ line: String) {
+    let answer = line.lowercased()
+    if ["y", "yes"].contains(answer) {
+      show(match.answer(accept: true))
+    } else if ["n", "no"].contains(answer) {
+      show(match.answer(accept: false))
+    } else if let pasted = Fingerprint(parsing: line) {
+      if pasted == question.fingerprint {
+        show(match.answer(accept: true))
+      } else {
+        emit("error: that fingerprint does not match \(question.fingerprint)\n")
+        show(match.answer(accept: false))
+      }
+    } else {
+      emitError("answer y or n, or paste the fingerprint")
+    }
+  }
+
+  /// A command word (or an empty line) carried out; false when the line is not one and may be a move.
+  private func carryOutCommand(_ line: String) -> Bool {
     let lower = line.lowercased()
     switch lower {
-    case "": return
+    case "": return true
     case "code", "verify":
       if let verificationCode {
         emit("verification code: \(verificationCode)\n")
@@ -257,27 +270,26 @@ final class PlainNetworkDriver: LoopFrontEnd {
       } else {
         emitError("not connected yet")
       }
-      return
     case "quit", "q", "exit":
       show(match.quit())
-      return
     case "resign":
       attempt { (match) throws(ActionRefusal) in try match.resign() }
-      return
     case "claim":
       attempt { (match) throws(ActionRefusal) in try match.claim() }
-      return
     case "rematch":
       attempt { (match) throws(ActionRefusal) in try match.rematch() }
       if match.session?.rematchOfferedByMe == true { emit("rematch offered; waiting for \(peerName)\n") }
-      return
-    default: break
-    }
-    if lower.hasPrefix("chat ") || lower.hasPrefix("say ") {
+    case _ where lower.hasPrefix("chat ") || lower.hasPrefix("say "):
       let text = String(line.drop { $0 != " " }.dropFirst())
       attempt { (match) throws(ActionRefusal) in try match.chat(text) }
-      return
+    default:
+      return false
     }
+    return true
+  }
+
+  /// A move typed while a game is on: read, checked to be this player's turn, played, and the board shown.
+  private func playMove(_ line: String) {
     guard let session = match.session, let game = session.game, session.phase == .playing else {
       emitError("no game is in progress; type rematch or quit")
       return

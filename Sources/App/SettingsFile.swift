@@ -13,66 +13,20 @@ public enum SettingsFile {
       let line = rawLine.trimmingWhitespace()
       if line.isEmpty || line.hasPrefix("#") { continue }
       let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
-      func fail(_ reason: String) -> FileError { FileError(path: path, line: index + 1, reason: reason) }
-      guard parts.count == 2 else { throw fail("expected \"key = value\", found \"\(line)\"") }
-      let (key, value) = (parts[0], parts[1])
-      switch key {
-      case "size":
-        guard let size = Int(value), Rules.sideRange.contains(size) else {
-          throw fail("size must be a number from 3 to 15, found \"\(value)\"")
+      do throws(Rejection) {
+        guard parts.count == 2 else { throw Rejection("expected \"key = value\", found \"\(line)\"") }
+        let (key, value) = (parts[0], parts[1])
+        switch key {
+        case "size", "k", "level", "first", "engine", "opponent":
+          try readGameSetting(key, value, into: &settings)
+        case "name", "records", "port", "map_port", "deny", "limits_exempt":
+          try readPlayerSetting(key, value, into: &settings)
+        default:
+          // Unknown keys are kept for a later version's sake and otherwise ignored.
+          continue
         }
-        settings.size = size
-      case "k":
-        guard let k = Int(value), k >= 3 else { throw fail("k must be a number from 3, found \"\(value)\"") }
-        settings.k = k
-      case "level":
-        guard let level = AILevel(rawValue: value) else {
-          throw fail("level must be easy, normal or perfect, found \"\(value)\"")
-        }
-        settings.aiLevel = level
-      case "first":
-        guard let first = FirstPlayer(rawValue: value) else {
-          throw fail("first must be me, them or random, found \"\(value)\"")
-        }
-        settings.first = first
-      case "name":
-        guard !value.isEmpty, value.utf8.count <= 64 else {
-          throw fail("name must be 1 to 64 bytes, found \"\(value)\"")
-        }
-        // Such a name could not go in a hello (docs/PROTOCOL.md): say so here, not at every game.
-        guard !value.unicodeScalars.contains(where: VisibleText.isUnsafe) else {
-          throw fail("name must have no control, bidirectional or invisible characters, found \"\(value)\"")
-        }
-        settings.name = value
-      case "records":
-        guard let on = ["on": true, "off": false][value] else {
-          throw fail("records must be on or off, found \"\(value)\"")
-        }
-        settings.records = on
-      case "port":
-        guard let port = UInt16(value) else { throw fail("port must be a number from 0 to 65535, found \"\(value)\"") }
-        settings.port = port
-      case "map_port":
-        guard value == "yes" || value == "no" else { throw fail("map_port must be yes or no, found \"\(value)\"") }
-        settings.mapPort = value == "yes"
-      case "deny", "limits_exempt":
-        do throws(DenyList.EntryError) {
-          let list = try DenyList(parsing: value)
-          if key == "deny" { settings.deny = list.setting } else { settings.limitsExempt = list.setting }
-        } catch {
-          throw fail("\(key): \(error.reason)")
-        }
-      case "engine":
-        if case .failure(let error) = EngineCommandLine.words(value) { throw fail("engine: \(error)") }
-        settings.engine = value
-      case "opponent":
-        guard value == "computer" || value == "engine" else {
-          throw fail("opponent must be computer or engine, found \"\(value)\"")
-        }
-        settings.useEngine = value == "engine"
-      default:
-        // Unknown keys are kept for a later version's sake and otherwise ignored.
-        continue
+      } catch {
+        throw FileError(path: path, line: index + 1, reason: error.reason)
       }
     }
     if settings.useEngine && settings.engine == nil {
@@ -82,6 +36,87 @@ public enum SettingsFile {
       throw FileError(path: path, reason: "k = \(settings.k) does not fit a \(settings.size)×\(settings.size) board")
     }
     return settings
+  }
+
+  /// Why one line of the file was refused, in the words the error gives after the file and line.
+  private struct Rejection: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+  }
+
+  /// A setting of the local game: the board, the computer's level, who plays first, the engine and whether it is
+  /// the opponent.
+  private static func readGameSetting(_ key: String, _ value: String, into settings: inout Settings) throws(Rejection) {
+    switch key {
+    case "size":
+      guard let size = Int(value), Rules.sideRange.contains(size) else {
+        throw Rejection("size must be a number from 3 to 15, found \"\(value)\"")
+      }
+      settings.size = size
+    case "k":
+      guard let k = Int(value), k >= 3 else { throw Rejection("k must be a number from 3, found \"\(value)\"") }
+      settings.k = k
+    case "level":
+      guard let level = AILevel(rawValue: value) else {
+        throw Rejection("level must be easy, normal or perfect, found \"\(value)\"")
+      }
+      settings.aiLevel = level
+    case "first":
+      guard let first = FirstPlayer(rawValue: value) else {
+        throw Rejection("first must be me, them or random, found \"\(value)\"")
+      }
+      settings.first = first
+    case "engine":
+      if case .failure(let error) = EngineCommandLine.words(value) { throw Rejection("engine: \(error)") }
+      settings.engine = value
+    case "opponent":
+      guard value == "computer" || value == "engine" else {
+        throw Rejection("opponent must be computer or engine, found \"\(value)\"")
+      }
+      settings.useEngine = value == "engine"
+    default:
+      break
+    }
+  }
+
+  /// A setting of the player and their host: the name, whether games are recorded, the port and its mapping, the
+  /// addresses denied or exempt from the limits.
+  private static func readPlayerSetting(
+    _ key: String, _ value: String, into settings: inout Settings
+  ) throws(Rejection) {
+    switch key {
+    case "name":
+      guard !value.isEmpty, value.utf8.count <= 64 else {
+        throw Rejection("name must be 1 to 64 bytes, found \"\(value)\"")
+      }
+      // Such a name could not go in a hello (docs/PROTOCOL.md): say so here, not at every game.
+      guard !value.unicodeScalars.contains(where: VisibleText.isUnsafe) else {
+        throw Rejection("name must have no control, bidirectional or invisible characters, found \"\(value)\"")
+      }
+      settings.name = value
+    case "records":
+      guard let on = ["on": true, "off": false][value] else {
+        throw Rejection("records must be on or off, found \"\(value)\"")
+      }
+      settings.records = on
+    case "port":
+      guard let port = UInt16(value) else {
+        throw Rejection("port must be a number from 0 to 65535, found \"\(value)\"")
+      }
+      settings.port = port
+    case "map_port":
+      guard value == "yes" || value == "no" else { throw Rejection("map_port must be yes or no, found \"\(value)\"") }
+      settings.mapPort = value == "yes"
+    case "deny", "limits_exempt":
+      do throws(DenyList.EntryError) {
+        let list = try DenyList(parsing: value)
+        if key == "deny" { settings.deny = list.setting } else { settings.limitsExempt = list.setting }
+      } catch {
+        throw Rejection("\(key): \(error.reason)")
+      }
+    default:
+      break
+    }
   }
 
   public static func render(_ settings: Settings) -> String {

@@ -46,7 +46,9 @@ public struct TrustQuestion: Sendable, Equatable {
     }
   }
 
-  /// "Bob (SHA256:…) wants to join — accept?" on the host; "Alice (SHA256:…) is new — trust?" on the joiner.
+  /// The question in one line for plain mode: "Bob (SHA256:…) wants to join — accept?" on the host, "The host
+  /// Alice is new to you: SHA256:…. Trust it?" on the joiner; under a name like a known peer's, the warning's
+  /// `lines`.
   public var text: String {
     switch role {
     case _ where !lookalikes.isEmpty: return lines.joined(separator: "\n")

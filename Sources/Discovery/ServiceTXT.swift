@@ -90,26 +90,7 @@ public struct ServiceTXT: Sendable, Equatable {
   public init(decoding bytes: [UInt8]) {
     self.problems = []
     let (strings, truncatedAt) = TXTRecordStrings.decode(bytes)
-    var values: [String: [UInt8]?] = [:]
-    for string in strings where !string.isEmpty {
-      let keyBytes = string.prefix { $0 != UInt8(ascii: "=") }
-      guard !keyBytes.isEmpty else {
-        problems.append(.emptyKey)
-        continue
-      }
-      guard keyBytes.allSatisfy({ (0x20...0x7E).contains($0) }) else {
-        problems.append(.invalidKey)
-        continue
-      }
-      let key = String(decoding: keyBytes, as: UTF8.self).lowercased()
-      guard ServiceTXT.knownKeys.contains(key) else { continue }
-      guard values[key] == nil else {
-        problems.append(.duplicateKey(key))
-        continue
-      }
-      let value: [UInt8]? = keyBytes.count == string.count ? nil : Array(string[(keyBytes.count + 1)...])
-      values[key] = .some(value)
-    }
+    let values = ServiceTXT.values(of: strings, problems: &problems)
     if let truncatedAt {
       problems.append(.truncated(offset: truncatedAt))
     }
@@ -151,6 +132,32 @@ public struct ServiceTXT: Sendable, Equatable {
         problems.append(.invalidValue(key: "bot", value: botText))
       }
     }
+  }
+
+  /// The value of each known key in the record's strings, lowercased keys; nil for a key given without `=`.
+  /// An empty or non-ASCII key and a key given twice are `problems`; unknown keys are left out.
+  private static func values(of strings: [[UInt8]], problems: inout [TXTProblem]) -> [String: [UInt8]?] {
+    var values: [String: [UInt8]?] = [:]
+    for string in strings where !string.isEmpty {
+      let keyBytes = string.prefix { $0 != UInt8(ascii: "=") }
+      guard !keyBytes.isEmpty else {
+        problems.append(.emptyKey)
+        continue
+      }
+      guard keyBytes.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+        problems.append(.invalidKey)
+        continue
+      }
+      let key = String(decoding: keyBytes, as: UTF8.self).lowercased()
+      guard knownKeys.contains(key) else { continue }
+      guard values[key] == nil else {
+        problems.append(.duplicateKey(key))
+        continue
+      }
+      let value: [UInt8]? = keyBytes.count == string.count ? nil : Array(string[(keyBytes.count + 1)...])
+      values[key] = .some(value)
+    }
+    return values
   }
 
   /// The TXT record data to publish: one `key=value` string per field present, in a fixed order.

@@ -125,35 +125,46 @@ public struct BrainMachine: Sendable {
       guard stones.isEmpty else { return [.reply("ERROR BEGIN needs an empty board: send RESTART first")] }
       return search()
     case "TURN":
-      switch ProtocolText.cell(rest, on: rules) {
-      case .failure(let error): return [.reply("ERROR TURN \(error)")]
-      case .success(let position):
-        guard stones.owner(of: position) == nil else {
-          return [.reply("ERROR TURN \(ProtocolText.cell(position)) is already taken")]
-        }
-        stones.opponent.append(position)
-        let outputs = search()
-        if case .reply = outputs.first { stones.opponent.removeLast() }
-        return outputs
-      }
+      return turn(rest, rules: rules)
     case "BOARD":
       pending = BrainStones()
       phase = .board(lines: 0, fault: nil)
       return []
     case "TAKEBACK":
-      switch ProtocolText.cell(rest, on: rules) {
-      case .failure(let error): return [.reply("ERROR TAKEBACK \(error)")]
-      case .success(let position):
-        guard stones.remove(position) else {
-          return [.reply("ERROR TAKEBACK \(ProtocolText.cell(position)): there is no stone there to take back")]
-        }
-        return [.reply("OK")]
-      }
+      return takeBack(rest, rules: rules)
     case "SWAP2BOARD":
       phase = .swap2(lines: 0)
       return []
     default:
       return [.reply("UNKNOWN \(ProtocolText.echo(keyword)) is not a command this brain knows")]
+    }
+  }
+
+  /// TURN: the opponent's stone at the cell given, then the brain's search (the stone taken off again when the
+  /// search is refused with an error).
+  private mutating func turn(_ rest: Substring, rules: Rules) -> [Output] {
+    switch ProtocolText.cell(rest, on: rules) {
+    case .failure(let error): return [.reply("ERROR TURN \(error)")]
+    case .success(let position):
+      guard stones.owner(of: position) == nil else {
+        return [.reply("ERROR TURN \(ProtocolText.cell(position)) is already taken")]
+      }
+      stones.opponent.append(position)
+      let outputs = search()
+      if case .reply = outputs.first { stones.opponent.removeLast() }
+      return outputs
+    }
+  }
+
+  /// TAKEBACK: the stone at the cell given taken off the board, whoever's it is.
+  private mutating func takeBack(_ rest: Substring, rules: Rules) -> [Output] {
+    switch ProtocolText.cell(rest, on: rules) {
+    case .failure(let error): return [.reply("ERROR TAKEBACK \(error)")]
+    case .success(let position):
+      guard stones.remove(position) else {
+        return [.reply("ERROR TAKEBACK \(ProtocolText.cell(position)): there is no stone there to take back")]
+      }
+      return [.reply("OK")]
     }
   }
 

@@ -1,7 +1,7 @@
 import ExplainedErrors
 
 /// PCP (RFC 6887) MAP requests and responses, byte for byte: what the program sends a gateway to open a port,
-/// and what it reads back. Pure: the socket is `PCPClient`'s.
+/// and what it reads back. Pure: `MappingClients` sends them and reads the answers (over `Exchange.udp`).
 public enum PCPMessage {
   public static let version: UInt8 = 2
   public static let mapOpcode: UInt8 = 1

@@ -76,18 +76,11 @@ final class CertificateAuthorityVerifier: ChainVerifier, @unchecked Sendable {
   func verify(chainDER: [[UInt8]], expectedName: String?, peerRole: TLSRole, allowExpired: Bool, now: Int64)
     -> Result<String, TrustFailure>
   {
-    guard let leafDER = chainDER.first else { return .failure(.noCertificate) }
     let leaf: X509Certificate
-    var extras: [X509Certificate] = []
-    do {
-      leaf = try X509Certificate(der: leafDER)
-      for der in chainDER.dropFirst() { extras.append(try X509Certificate(der: der)) }
-    } catch {
-      return .failure(.untrustedChain(reason: "a certificate in the chain is damaged"))
-    }
-    if leaf.isAuthority {
-      return .failure(
-        .untrustedChain(reason: "it is a certificate authority's certificate (CA:TRUE), not a player's"))
+    let extras: [X509Certificate]
+    switch Self.certificates(chainDER) {
+    case .success(let parsed): (leaf, extras) = parsed
+    case .failure(let failure): return .failure(failure)
     }
     guard let rawStack = tictactoe_sk_X509_new_null(), let rawContext = X509_STORE_CTX_new() else {
       return .failure(.untrustedChain(reason: "out of memory"))
@@ -112,35 +105,64 @@ final class CertificateAuthorityVerifier: ChainVerifier, @unchecked Sendable {
     guard X509_STORE_CTX_set_purpose(context.pointer, purpose) == 1 else {
       return .failure(.untrustedChain(reason: OpenSSLErrorQueue.drain().joined(separator: "; ")))
     }
-    if let expectedName {
-      let set: Bool
-      if let address = CertificateAuthorityVerifier.ipAddress(expectedName) {
-        set = X509_VERIFY_PARAM_set1_ip_asc(parameters, address) == 1
-      } else {
-        if leaf.hasSubjectAltName {
-          X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT))
-        }
-        set = X509_VERIFY_PARAM_set1_host(parameters, expectedName, 0) == 1
-      }
-      guard set else { return .failure(.nameMismatch(expected: expectedName, presented: leaf.subjectAltNames)) }
+    if let expectedName, !Self.expect(expectedName, of: leaf, in: parameters) {
+      return .failure(.nameMismatch(expected: expectedName, presented: leaf.subjectAltNames))
     }
     let verified = X509_verify_cert(context.pointer) == 1
     OpenSSLErrorQueue.clear()
-    if verified {
-      let chain = X509_STORE_CTX_get0_chain(context.pointer)
-      let count = chain.map { tictactoe_sk_X509_num($0) } ?? 0
-      if let chain, count > 0, let top = tictactoe_sk_X509_value(chain, count - 1),
-        let anchor = X509Certificate(retaining: top)
-      {
-        return .success(anchor.commonName)
-      }
-      return .success(leaf.issuerCommonName)
-    }
+    if verified { return .success(Self.anchorName(context.pointer, leaf: leaf)) }
     let code = X509_STORE_CTX_get_error(context.pointer)
     let failing = X509_STORE_CTX_get_current_cert(context.pointer).flatMap { X509Certificate(retaining: $0) } ?? leaf
     return .failure(
       CertificateAuthorityVerifier.failure(
         code: code, certificate: failing, leaf: leaf, expectedName: expectedName, peerRole: peerRole))
+  }
+
+  /// The chain's certificates read from DER: the leaf, which must be a player's and not an authority's, and the
+  /// others as OpenSSL's untrusted intermediates.
+  private static func certificates(
+    _ chainDER: [[UInt8]]
+  ) -> Result<(X509Certificate, [X509Certificate]), TrustFailure> {
+    guard let leafDER = chainDER.first else { return .failure(.noCertificate) }
+    let leaf: X509Certificate
+    var extras: [X509Certificate] = []
+    do {
+      leaf = try X509Certificate(der: leafDER)
+      for der in chainDER.dropFirst() { extras.append(try X509Certificate(der: der)) }
+    } catch {
+      return .failure(.untrustedChain(reason: "a certificate in the chain is damaged"))
+    }
+    if leaf.isAuthority {
+      return .failure(
+        .untrustedChain(reason: "it is a certificate authority's certificate (CA:TRUE), not a player's"))
+    }
+    return .success((leaf, extras))
+  }
+
+  /// Tells the verification to match `expectedName` (an IP address against the IP subjectAltNames, a host name
+  /// against the DNS ones, the common name only when `leaf` has no subjectAltName); false when OpenSSL refuses
+  /// the name.
+  private static func expect(_ expectedName: String, of leaf: X509Certificate, in parameters: OpaquePointer) -> Bool {
+    if let address = ipAddress(expectedName) {
+      return X509_VERIFY_PARAM_set1_ip_asc(parameters, address) == 1
+    }
+    if leaf.hasSubjectAltName {
+      X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT))
+    }
+    return X509_VERIFY_PARAM_set1_host(parameters, expectedName, 0) == 1
+  }
+
+  /// The common name of the authority at the top of the verified chain (the leaf's issuer when the chain cannot
+  /// be read).
+  private static func anchorName(_ context: OpaquePointer, leaf: X509Certificate) -> String {
+    let chain = X509_STORE_CTX_get0_chain(context)
+    let count = chain.map { tictactoe_sk_X509_num($0) } ?? 0
+    if let chain, count > 0, let top = tictactoe_sk_X509_value(chain, count - 1),
+      let anchor = X509Certificate(retaining: top)
+    {
+      return anchor.commonName
+    }
+    return leaf.issuerCommonName
   }
 
   /// The player-level failure for an OpenSSL verification error code.

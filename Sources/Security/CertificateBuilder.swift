@@ -33,8 +33,26 @@ enum CertificateBuilder {
       X509_set_pubkey(x509, key.pointer) == 1
     else { throw OpenSSLErrorQueue.error("set the certificate's issuer and key") }
 
+    try addExtensions(
+      to: x509, issuedBy: issuerCertificate.pointer, commonName: commonName, hasIssuer: issuer != nil,
+      isAuthority: isAuthority)
+
+    let signer = issuer?.key ?? key
+    guard X509_sign(x509, signer.pointer, EVP_sha256()) > 0 else {
+      throw OpenSSLErrorQueue.error("sign the certificate")
+    }
+    return certificate
+  }
+
+  /// The X.509 v3 extensions: an authority's constraints and key usage, or a player's (with its name as a DNS
+  /// subjectAltName when it is a valid host name), the key identifiers, and the issuer's key identifier when
+  /// another certificate signs.
+  private static func addExtensions(
+    to x509: OpaquePointer, issuedBy issuerCertificate: OpaquePointer, commonName: String, hasIssuer: Bool,
+    isAuthority: Bool
+  ) throws(SecurityError) {
     var context = X509V3_CTX()
-    X509V3_set_ctx(&context, issuerCertificate.pointer, x509, nil, nil, 0)
+    X509V3_set_ctx(&context, issuerCertificate, x509, nil, nil, 0)
     var extensions: [(Int32, String)] = []
     if isAuthority {
       extensions.append((NID_basic_constraints, "critical,CA:TRUE"))
@@ -48,7 +66,7 @@ enum CertificateBuilder {
       }
     }
     extensions.append((NID_subject_key_identifier, "hash"))
-    if issuer != nil {
+    if hasIssuer {
       extensions.append((NID_authority_key_identifier, "keyid:always"))
     }
     for (nid, value) in extensions {
@@ -60,12 +78,6 @@ enum CertificateBuilder {
         throw OpenSSLErrorQueue.error("add the certificate extension \(value)")
       }
     }
-
-    let signer = issuer?.key ?? key
-    guard X509_sign(x509, signer.pointer, EVP_sha256()) > 0 else {
-      throw OpenSSLErrorQueue.error("sign the certificate")
-    }
-    return certificate
   }
 
   /// A random positive 128-bit serial number.

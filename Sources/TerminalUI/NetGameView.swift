@@ -28,6 +28,33 @@ public enum NetGameView {
 
   public static func draw(_ state: UIState, net: NetGameState, into screen: inout ScreenBuffer) {
     let g = state.glyphs
+    let row = drawHeader(state, net: net, into: &screen)
+    if let game = net.game, let layout = screenLayout(for: state) {
+      GameView.drawBoard(game, cursor: net.myTurn ? net.cursor : nil, layout: layout.board, glyphs: g, into: &screen)
+      NetPanelView.draw(net, game: game, layout: layout, glyphs: g, into: &screen)
+    } else if net.game == nil {
+      drawBeforeTheGame(state, net: net, below: row, into: &screen)
+    }
+    if let ended = net.ended, screenLayout(for: state) == nil || net.game == nil {
+      drawEnded(ended, state, below: row, into: &screen)
+    }
+    if let dialog = dialog(net, glyphs: g) {
+      let box = drawDialog(dialog.lines, footer: dialog.footer, state: state, into: &screen)
+      if let field = net.question?.entryField {
+        let label = "Fingerprint: "
+        FieldView.draw(
+          field, row: box.lastRow, column: box.left + 2 + label.count, width: max(1, box.inner - label.count),
+          into: &screen)
+      }
+    }
+    screen.put(
+      " " + legend(net, width: state.width - 1, glyphs: g), row: state.height - 1, column: 0, style: Style(dim: true))
+  }
+
+  /// The title and the score on the top line, the header's lines below it (its warnings in bold) and, before a
+  /// game, the connection's progress. Returns the row below them.
+  private static func drawHeader(_ state: UIState, net: NetGameState, into screen: inout ScreenBuffer) -> Int {
+    let g = state.glyphs
     let peer = net.peerName.map { "\($0)" } ?? "opponent"
     screen.put(" tictactoe", row: 0, column: 0, style: Style(bold: true, color: .title))
     // The score right of the title, the opponent's name dropped when a long one would run into it.
@@ -52,52 +79,46 @@ public enum NetGameView {
         row += 1
       }
     }
-    if let game = net.game, let layout = screenLayout(for: state) {
-      GameView.drawBoard(game, cursor: net.myTurn ? net.cursor : nil, layout: layout.board, glyphs: g, into: &screen)
-      NetPanelView.draw(net, game: game, layout: layout, glyphs: g, into: &screen)
-    } else if net.game == nil {
-      // The joiner knows the host (its hello came) but has no game yet: the host is deciding whether to let
-      // it in (or the coin is being tossed, a moment).
-      if !net.isHost, net.ended == nil, net.question == nil, let host = net.peerName {
-        let lines = Fit.wrap("Waiting for \(host) to let you in.", width: state.width - 2)
-        for (index, line) in lines.enumerated() {
-          screen.putCentred(line, row: state.height - 2 - lines.count + index, style: Style(bold: true))
-        }
-      }
-      // Each line whole (an address with its zone, an invite), wrapped at spaces; the latest lines when not all
-      // fit.
-      let offer = net.mapOffer.map {
-        [
-          "Let friends on the internet join? m: ask your router to open port \($0) to this computer (the answer is"
-            + " kept) · M: never ask"
-        ]
-      }
-      let lines = (net.info + (offer ?? [])).flatMap { ChatPane.wrap($0, width: state.width - 2) }
-      for (index, line) in lines.suffix(max(0, state.height - row - 4)).enumerated() {
-        screen.put(" " + line, row: row + 1 + index, column: 0)
+    return row
+  }
+
+  /// Before a game: the joiner waiting to be let in, and below `row` the match's information (addresses,
+  /// invites) with the offer to map a port.
+  private static func drawBeforeTheGame(
+    _ state: UIState, net: NetGameState, below row: Int, into screen: inout ScreenBuffer
+  ) {
+    // The joiner knows the host (its hello came) but has no game yet: the host is deciding whether to let
+    // it in (or the coin is being tossed, a moment).
+    if !net.isHost, net.ended == nil, net.question == nil, let host = net.peerName {
+      let lines = Fit.wrap("Waiting for \(host) to let you in.", width: state.width - 2)
+      for (index, line) in lines.enumerated() {
+        screen.putCentred(line, row: state.height - 2 - lines.count + index, style: Style(bold: true))
       }
     }
-    if let ended = net.ended, screenLayout(for: state) == nil || net.game == nil {
-      // Whole, as OpenSSH prints its warnings: both fingerprints, the file and line, the command to run.
-      let lines = endedLines(ended, width: state.width - 2)
-      let top = max(row + 1, state.height - 2 - lines.count)
-      for (index, line) in lines.enumerated() where top + index < state.height - 1 {
-        screen.put(
-          " " + Fit.clip(line, width: state.width - 2, ellipsis: g.ellipsis), row: top + index, column: 0,
-          style: index == 0 ? Style(bold: true, color: .warning) : .plain)
-      }
+    // Each line whole (an address with its zone, an invite), wrapped at spaces; the latest lines when not all
+    // fit.
+    let offer = net.mapOffer.map {
+      [
+        "Let friends on the internet join? m: ask your router to open port \($0) to this computer (the answer is"
+          + " kept) · M: never ask"
+      ]
     }
-    if let dialog = dialog(net, glyphs: g) {
-      let box = drawDialog(dialog.lines, footer: dialog.footer, state: state, into: &screen)
-      if let field = net.question?.entryField {
-        let label = "Fingerprint: "
-        FieldView.draw(
-          field, row: box.lastRow, column: box.left + 2 + label.count, width: max(1, box.inner - label.count),
-          into: &screen)
-      }
+    let lines = (net.info + (offer ?? [])).flatMap { ChatPane.wrap($0, width: state.width - 2) }
+    for (index, line) in lines.suffix(max(0, state.height - row - 4)).enumerated() {
+      screen.put(" " + line, row: row + 1 + index, column: 0)
     }
-    screen.put(
-      " " + legend(net, width: state.width - 1, glyphs: g), row: state.height - 1, column: 0, style: Style(dim: true))
+  }
+
+  /// Why the match ended, at the foot of the screen and below `row`, its first line in bold.
+  private static func drawEnded(_ ended: String, _ state: UIState, below row: Int, into screen: inout ScreenBuffer) {
+    // Whole, as OpenSSH prints its warnings: both fingerprints, the file and line, the command to run.
+    let lines = endedLines(ended, width: state.width - 2)
+    let top = max(row + 1, state.height - 2 - lines.count)
+    for (index, line) in lines.enumerated() where top + index < state.height - 1 {
+      screen.put(
+        " " + Fit.clip(line, width: state.width - 2, ellipsis: state.glyphs.ellipsis), row: top + index, column: 0,
+        style: index == 0 ? Style(bold: true, color: .warning) : .plain)
+    }
   }
 
   /// Why the match ended, in lines of at most `width`: its own lines kept (indented ones stay indented), long

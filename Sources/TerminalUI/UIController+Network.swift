@@ -28,6 +28,8 @@ extension UIController {
     return []
   }
 
+  /// The network key handler: a key during a networked match. The trust question and a confirmation take the key
+  /// first, then the chat's scrolling and its field, then the match's own letters, then the board.
   mutating func network(_ key: Key) -> [Effect] {
     guard var net = state.net else { return [] }
     if key == .resize { return [] }
@@ -39,34 +41,63 @@ extension UIController {
       return trustAnswer(key, &question)
     }
     if let confirming = net.confirming {
-      switch key {
-      case .character("y"), .character("Y"):
-        net.confirming = nil
-        return confirming == .leave ? [.netLeave] : (net.gameInProgress ? [.netResign] : [])
-      case .character("n"), .character("N"), .escape, .character("q"):
-        net.confirming = nil
-      default: break
-      }
-      return []
+      return confirmationAnswer(key, confirming, &net)
     }
     if key == .pageUp || key == .pageDown {
-      state.net = net
-      let deepest = NetPanelView.chatBox(state).map { ChatPane.deepestBack(net, box: $0) }
-      net.scrollChat(by: key == .pageUp ? Self.chatPage : -Self.chatPage, deepest: deepest)
+      scrollChat(key, &net)
       return []
     }
-    if var field = net.chatField {
-      switch key {
-      case .escape: net.chatField = nil
-      case .enter:
-        net.chatField = nil
-        if !field.text.trimmingSpaces().isEmpty { return [.netChat(field.text)] }
-      default:
-        field.handle(key)
-        net.chatField = field
-      }
-      return []
+    if let field = net.chatField {
+      return chatFieldKey(key, field, &net)
     }
+    if let effects = matchLetter(key, &net) {
+      return effects
+    }
+    return boardKey(key, &net)
+  }
+
+  /// A key while leaving or resigning waits for a yes or a no: `y` does it (a resignation only while the game is
+  /// still on), `n`, Esc or `q` drops the question, anything else is ignored.
+  private func confirmationAnswer(
+    _ key: Key, _ confirming: NetGameState.Confirmation, _ net: inout NetGameState
+  ) -> [Effect] {
+    switch key {
+    case .character("y"), .character("Y"):
+      net.confirming = nil
+      return confirming == .leave ? [.netLeave] : (net.gameInProgress ? [.netResign] : [])
+    case .character("n"), .character("N"), .escape, .character("q"):
+      net.confirming = nil
+    default: break
+    }
+    return []
+  }
+
+  /// PgUp or PgDn: the chat scrolls by a page, no further back than its oldest message in the box on the screen.
+  private mutating func scrollChat(_ key: Key, _ net: inout NetGameState) {
+    state.net = net
+    let deepest = NetPanelView.chatBox(state).map { ChatPane.deepestBack(net, box: $0) }
+    net.scrollChat(by: key == .pageUp ? Self.chatPage : -Self.chatPage, deepest: deepest)
+  }
+
+  /// A key while the chat field is open: Esc closes it, Enter sends what is in it (unless it is blank), any other
+  /// key edits it.
+  private func chatFieldKey(_ key: Key, _ field: TextField, _ net: inout NetGameState) -> [Effect] {
+    var field = field
+    switch key {
+    case .escape: net.chatField = nil
+    case .enter:
+      net.chatField = nil
+      if !field.text.trimmingSpaces().isEmpty { return [.netChat(field.text)] }
+    default:
+      field.handle(key)
+      net.chatField = field
+    }
+    return []
+  }
+
+  /// The match's own letters (chat, resign, verification code, claim, port mapping, rematch, help): their
+  /// effects, or nil when the key is not one of them here and goes to the board.
+  private mutating func matchLetter(_ key: Key, _ net: inout NetGameState) -> [Effect]? {
     switch key {
     case .character("c"), .character("t"):
       net.chatField = TextField(limit: NetGameState.chatLimit)
@@ -93,8 +124,13 @@ extension UIController {
       state.helpVisible = true
       return []
     default:
-      break
+      return nil
     }
+  }
+
+  /// A key on the board: the cursor moves, a move is placed (by the cursor, a cell number or a click), or Esc
+  /// leaves (asked first while a game is in progress).
+  private mutating func boardKey(_ key: Key, _ net: inout NetGameState) -> [Effect] {
     let digits = net.game?.rules == .standard
     let action = KeyMap.action(for: key, in: .game(digitsPlace: digits))
     // No move and no cursor step on a board that is not on the screen (too small a terminal): nothing unseen.

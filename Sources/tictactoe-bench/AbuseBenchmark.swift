@@ -24,10 +24,25 @@ enum AbuseBenchmark {
   static let logTarget = 1_000_000.0
   static let think = 0.02...0.05
 
+  /// The bot under test, the honest joiner playing it, and its log.
+  private struct Target {
+    let server: ServerProcess
+    let port: UInt16
+    let honest: LoadGenerator
+    let log: String
+  }
+
+  /// How each abuse phase runs: the honest joiner's playing time after a warm-up, the abuse client's program and
+  /// the CPU it is pinned to (nil: not pinned).
+  private struct PhasePlan {
+    let seconds: Double
+    let warmUp: Double
+    let smoke: Bool
+    let program: String
+    let abuserCPU: Int?
+  }
+
   static func rows(smoke: Bool) throws -> [Row] {
-    // About 250 round trips a phase, so the p99 is not the one slowest sample.
-    let seconds = smoke ? 0.5 : 10
-    let warmUp = smoke ? 0.3 : 1.5
     // The bot and the honest joiner (this thread, and the bot it starts) share every CPU but the last, which is
     // the abuser's own (`CPUAffinity`); on a machine of one CPU nothing is pinned.
     let cpus = CPUAffinity.count
@@ -43,14 +58,49 @@ enum AbuseBenchmark {
     let players = smoke ? 1_000 : 100_000
     let knownPeers = directory.path + "/data/tictactoe/known_peers"
     try writeKnownPeers(players, to: knownPeers)
+    let loads = try timeLoads(of: knownPeers, players: players, times: smoke ? 1 : 5)
+    let target = try startBot(in: directory.path, client: client)
+    // About 250 round trips a phase, so the p99 is not the one slowest sample.
+    let seconds = smoke ? 0.5 : 10
+    var quiet = Phase()
+    quiet.run = try target.honest.play(for: seconds, think: think)
+    quiet.residentBytes = try target.server.residentBytes()
+    let plan = PhasePlan(
+      seconds: seconds, warmUp: smoke ? 0.3 : 1.5, smoke: smoke, program: try Programs.path("tictactoe-bench"),
+      abuserCPU: pinned ? cpus - 1 : nil)
+    var phases: [(AbuseClient.Kind, Phase)] = []
+    for kind in AbuseClient.Kind.allCases {
+      phases.append((kind, try abusePhase(kind, against: target, plan: plan)))
+    }
+    target.honest.expectServerToStop()
+    let status = try target.server.stop()
+    target.honest.closeAll()
+    guard status == 0 else {
+      throw BenchError("the bot did not stop cleanly (status \(status)):\n\(target.server.output)")
+    }
+    return [
+      Row(
+        figure:
+          "known_peers of \(players) players (\(Table.format(Double(fileBytes(knownPeers)), .bytes))): load, median (\(loads.count))",
+        value: loads.median, baseline: 1e9, baselineKind: "1 s target", unit: .time)
+    ] + rows(quiet: quiet, phases: phases)
+  }
+
+  /// How long loading the known_peers file at `path` takes, `times` times; it must hold `players`.
+  private static func timeLoads(of path: String, players: Int, times: Int) throws -> Samples {
     var loads = Samples()
-    for _ in 0..<(smoke ? 1 : 5) {
+    for _ in 0..<times {
       let start = Clock.now()
-      let loaded = try KnownPeersFile(path: knownPeers).load()
+      let loaded = try KnownPeersFile(path: path).load()
       loads.append(Double(Clock.now() - start))
       guard loaded.count == players else { throw BenchError("known_peers held \(loaded.count) players") }
     }
-    let (server, _) = try BotLoadBenchmark.start(.bot, in: directory.path, client: client)
+    return loads
+  }
+
+  /// Starts the bot in `directory` and connects the honest joiner to it, pinning the key the bot prints.
+  private static func startBot(in directory: String, client: Identity) throws -> Target {
+    let (server, _) = try BotLoadBenchmark.start(.bot, in: directory, client: client)
     let line = try server.waitForLine(startingWith: "Practice bot ")
     let digits = line.components(after: " port ") ?? Substring(line)
     guard let port = UInt16(digits.prefix { $0.isNumber }) else { throw BenchError("no port in \"\(line)\"") }
@@ -61,44 +111,32 @@ enum AbuseBenchmark {
       role: .client, identity: client, options: TrustOptions(policy: .pinned([PinnedKey(fingerprint)])))
     let honest = LoadGenerator(server: .bot, port: port, context: context)
     _ = try honest.ramp(to: 1, window: 1, timeout: 30)
-    let log = directory.path + "/state/tictactoe/tictactoe.log"
-    var quiet = Phase()
-    quiet.run = try honest.play(for: seconds, think: think)
-    quiet.residentBytes = try server.residentBytes()
-    var phases: [(AbuseClient.Kind, Phase)] = []
-    let bench = try Programs.path("tictactoe-bench")
-    for kind in AbuseClient.Kind.allCases {
-      printError("  abuse: \(kind.label)")
-      let logBefore = logBytes(log)
-      let began = Clock.seconds()
-      let pipe = try Pipe()
-      var arguments = [AbuseClient.probeArgument, kind.rawValue, "\(port)"]
-      if smoke && kind == .pending { arguments.append("50") }
-      let abuser = try ChildProcess(bench, arguments, environment: [:], stdout: .descriptor(pipe.writer))
-      if pinned { CPUAffinity.pin(abuser.pid, to: [cpus - 1]) }
-      pipe.closeWriter()
-      honest.idle(for: warmUp)
-      var phase = Phase()
-      phase.run = try honest.play(for: seconds, think: think)
-      phase.residentBytes = try server.residentBytes()
-      let minutes = (Clock.seconds() - began) / 60
-      phase.logBytesPerMinute = Double(logBytes(log) - logBefore) / minutes
-      let text = String(decoding: pipe.read(waitingAtMost: 0) ?? [], as: UTF8.self)
-      phase.report = text.split(separator: "\n").last.map(String.init) ?? "no report"
-      abuser.stop()
-      printError("    \(phase.report); honest p99 \(Table.format(phase.run.latencies.p99, .time))")
-      phases.append((kind, phase))
-    }
-    honest.expectServerToStop()
-    let status = try server.stop()
-    honest.closeAll()
-    guard status == 0 else { throw BenchError("the bot did not stop cleanly (status \(status)):\n\(server.output)") }
-    return [
-      Row(
-        figure:
-          "known_peers of \(players) players (\(Table.format(Double(fileBytes(knownPeers)), .bytes))): load, median (\(loads.count))",
-        value: loads.median, baseline: 1e9, baselineKind: "1 s target", unit: .time)
-    ] + rows(quiet: quiet, phases: phases)
+    return Target(server: server, port: port, honest: honest, log: directory + "/state/tictactoe/tictactoe.log")
+  }
+
+  /// One abuse: its client started on its own CPU, the honest joiner plays through it after a warm-up, and the
+  /// bot's memory, its log's growth and the client's last report are taken before the client is stopped.
+  private static func abusePhase(_ kind: AbuseClient.Kind, against target: Target, plan: PhasePlan) throws -> Phase {
+    printError("  abuse: \(kind.label)")
+    let logBefore = logBytes(target.log)
+    let began = Clock.seconds()
+    let pipe = try Pipe()
+    var arguments = [AbuseClient.probeArgument, kind.rawValue, "\(target.port)"]
+    if plan.smoke && kind == .pending { arguments.append("50") }
+    let abuser = try ChildProcess(plan.program, arguments, environment: [:], stdout: .descriptor(pipe.writer))
+    if let cpu = plan.abuserCPU { CPUAffinity.pin(abuser.pid, to: [cpu]) }
+    pipe.closeWriter()
+    target.honest.idle(for: plan.warmUp)
+    var phase = Phase()
+    phase.run = try target.honest.play(for: plan.seconds, think: think)
+    phase.residentBytes = try target.server.residentBytes()
+    let minutes = (Clock.seconds() - began) / 60
+    phase.logBytesPerMinute = Double(logBytes(target.log) - logBefore) / minutes
+    let text = String(decoding: pipe.read(waitingAtMost: 0) ?? [], as: UTF8.self)
+    phase.report = text.split(separator: "\n").last.map(String.init) ?? "no report"
+    abuser.stop()
+    printError("    \(phase.report); honest p99 \(Table.format(phase.run.latencies.p99, .time))")
+    return phase
   }
 
   /// A known_peers file of `count` players (names and keys made up, one line each), mode 0600 in a 0700 folder.

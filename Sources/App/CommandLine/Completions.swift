@@ -47,20 +47,7 @@ public enum Completions {
       "  ((COMP_CWORD > 1)) && [[ ${COMP_WORDS[1]} != -* ]] && command=${COMP_WORDS[1]}",
       "  case $prev in",
     ]
-    for option in Grammar.options {
-      switch option.value {
-      case .none: continue
-      case .word(let values):
-        lines.append(
-          "    \(option.name)) COMPREPLY=($(compgen -W \(quoted(values.joined(separator: " "))) -- \"$cur\")); return ;;"
-        )
-      case .file:
-        lines.append(
-          "    \(option.name)) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\")); return ;;")
-      case .text:
-        lines.append("    \(option.name)) COMPREPLY=(); return ;;")
-      }
-    }
+    lines += bashOptionValues()
     lines += [
       "  esac",
       "  if ((COMP_CWORD == 1)) && [[ $cur != -* ]]; then",
@@ -91,6 +78,26 @@ public enum Completions {
       "complete -F _tictactoe tictactoe",
     ]
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The bash `case` arms that complete an option's value: its words, a file name, or nothing for free text.
+  private static func bashOptionValues() -> [String] {
+    var lines: [String] = []
+    for option in Grammar.options {
+      switch option.value {
+      case .none: continue
+      case .word(let values):
+        lines.append(
+          "    \(option.name)) COMPREPLY=($(compgen -W \(quoted(values.joined(separator: " "))) -- \"$cur\")); return ;;"
+        )
+      case .file:
+        lines.append(
+          "    \(option.name)) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\")); return ;;")
+      case .text:
+        lines.append("    \(option.name)) COMPREPLY=(); return ;;")
+      }
+    }
+    return lines
   }
 
   // MARK: zsh

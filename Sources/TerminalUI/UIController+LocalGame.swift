@@ -1,0 +1,198 @@
+import GameCore
+
+/// A local game (against the computer, an outside engine, or hot seat): its keys, the machine's answers, new
+/// games, moves and take-backs, and the score kept across returns to the lobby.
+extension UIController {
+  /// The computer chose `position`; ignored if the game changed since it was asked.
+  public mutating func computerMoved(_ position: Position, token: Int) -> [Effect] {
+    guard var match = state.match, match.token == token, match.aiThinking else { return [] }
+    match.aiThinking = false
+    do {
+      try match.game.play(position)
+      // "Wait for the computer's move." and the like are over once it has moved.
+      match.notice = nil
+    } catch {
+      match.notice = "The computer tried an illegal move: \(error)"
+    }
+    if let outcome = match.game.outcome { match.count(outcome) }
+    state.match = match
+    return []
+  }
+
+  /// The outside engine lost the game by `reason` (made safe to show): the player wins, and may play on against
+  /// the built-in computer (a new game, `n`).
+  public mutating func engineForfeited(_ reason: String, token: Int) -> [Effect] {
+    guard var match = state.match, match.token == token, match.isEngineGame, !match.isOver else { return [] }
+    match.aiThinking = false
+    match.forfeit = reason
+    match.notice = nil
+    match.score.first += 1
+    state.match = match
+    return []
+  }
+
+  /// No engine can play (the one settings.conf names failed its checks): back to the lobby, saying why.
+  public mutating func engineUnavailable(_ reason: String, token: Int) -> [Effect] {
+    guard let match = state.match, match.token == token, match.isEngineGame else { return [] }
+    if state.direct { return quit() }
+    state.match = nil
+    state.page = .lobby
+    state.notice = reason
+    return []
+  }
+
+  mutating func startMatch(_ opponent: Opponent) -> [Effect] {
+    // The score is kept across returns to the lobby: the same opponent and rules carry on where they were.
+    if let old = state.match {
+      state.records[MatchRecord.key(old.opponent, old.rules)] = MatchRecord(
+        score: old.score, gamesStarted: old.gamesStarted)
+    }
+    var match = Match(opponent: opponent, rules: state.settings.rules, humanMark: .x)
+    if let record = state.records[MatchRecord.key(opponent, match.rules)] {
+      match.score = record.score
+      match.gamesStarted = record.gamesStarted
+    }
+    state.match = match
+    state.page = .game
+    return newGame()
+  }
+
+  private mutating func newGame() -> [Effect] {
+    guard var match = state.match else { return [] }
+    // After an engine's forfeit the player plays on against the built-in computer.
+    if match.forfeit != nil { return startMatch(.computer(state.settings.aiLevel)) }
+    let humanFirst: Bool
+    switch state.settings.first {
+    case .me: humanFirst = true
+    case .them: humanFirst = false
+    case .random: humanFirst = Bool.random(using: &state.random)
+    }
+    match.game = Game(rules: match.rules)
+    if match.isMachineGame {
+      match.humanMark = humanFirst ? .x : .o
+    } else {
+      // Hot seat: P1 is X in odd games, O in even ones.
+      match.humanMark = match.gamesStarted.isMultiple(of: 2) ? .x : .o
+    }
+    match.gamesStarted += 1
+    match.aiThinking = false
+    match.notice = nil
+    match.token += 1
+    state.gamesStarted += 1
+    match.number = state.gamesStarted
+    state.match = match
+    return askComputerIfItsTurn()
+  }
+
+  private mutating func askComputerIfItsTurn() -> [Effect] {
+    if var match = state.match, match.engineToMove, !match.aiThinking {
+      match.aiThinking = true
+      state.match = match
+      return [.askEngine(game: match.game, token: match.token)]
+    }
+    guard var match = state.match, match.computerToMove, !match.aiThinking,
+      case .computer(let level) = match.opponent
+    else { return [] }
+    match.aiThinking = true
+    state.match = match
+    return [.think(game: match.game, level: level, token: match.token)]
+  }
+
+  mutating func game(_ action: Action?) -> [Effect] {
+    guard var match = state.match else { return [] }
+    if GameView.layout(for: state) == nil, action?.isOnTheBoard == true { return [] }  // nothing played unseen
+    match.notice = nil
+    state.match = match
+    switch action {
+    case .moveCursor(let rows, let columns):
+      match.cursor.row = min(max(match.cursor.row + rows, 0), match.rules.rows - 1)
+      match.cursor.column = min(max(match.cursor.column + columns, 0), match.rules.columns - 1)
+      state.match = match
+    case .place:
+      return place(match.cursor)
+    case .placeNumber(let number):
+      guard let position = Position(cellNumber: number, rules: match.rules) else { return [] }
+      match.cursor = position
+      state.match = match
+      return place(position)
+    case .click(let row, let column):
+      let layout = GameView.layout(for: state)
+      guard let position = layout?.position(atRow: row, column: column) else { return [] }
+      match.cursor = position
+      state.match = match
+      return place(position)
+    case .undo:
+      return undo()
+    case .newGame:
+      return newGame()
+    case .help:
+      state.helpVisible = true
+    case .back:
+      if state.direct { return quit() }
+      match.token += 1
+      match.aiThinking = false
+      state.match = match
+      state.page = .lobby
+    case .redraw, .select, .adjust, nil:
+      break
+    }
+    return []
+  }
+
+  private mutating func place(_ position: Position) -> [Effect] {
+    guard var match = state.match else { return [] }
+    if match.isOver {
+      match.notice = "The game is over: press n for a new game."
+    } else if match.machineToMove {
+      match.notice = "Wait for the \(match.isEngineGame ? "engine" : "computer")'s move."
+    } else {
+      do {
+        try match.game.play(position)
+        if let outcome = match.game.outcome { match.count(outcome) }
+      } catch {
+        match.notice = notice(for: error)
+      }
+    }
+    state.match = match
+    return askComputerIfItsTurn()
+  }
+
+  private func notice(for error: MoveError) -> String {
+    switch error {
+    case .occupied(_, let mark): return "That cell is taken by \(mark). Choose an empty one."
+    case .outOfRange: return "That cell is not on the board."
+    case .gameOver: return "The game is over: press n for a new game."
+    case .notYourTurn: return "It is not your turn."
+    }
+  }
+
+  /// Takes back the player's last move (and the computer's reply to it); one move in hot-seat games.
+  private mutating func undo() -> [Effect] {
+    guard var match = state.match else { return [] }
+    guard !match.isEngineGame else {
+      // The engine was told every move as it came; the brain protocol's TAKEBACK is not used.
+      match.notice = "A game against an engine cannot be taken back: n starts a new one."
+      state.match = match
+      return []
+    }
+    let humanMoves = match.game.history.indices.filter { match.isComputerGame ? moverIsHuman($0, match) : true }
+    guard !humanMoves.isEmpty else {
+      match.notice = "Nothing to undo."
+      state.match = match
+      return []
+    }
+    if let outcome = match.game.outcome { match.count(outcome, sign: -1) }
+    match.token += 1
+    match.aiThinking = false
+    while let last = match.game.history.indices.last {
+      match.game.undo()
+      if !match.isComputerGame || moverIsHuman(last, match) { break }
+    }
+    state.match = match
+    return askComputerIfItsTurn()
+  }
+
+  private func moverIsHuman(_ ply: Int, _ match: Match) -> Bool {
+    (ply.isMultiple(of: 2) ? Mark.x : Mark.o) == match.humanMark
+  }
+}
