@@ -6,7 +6,7 @@ import WireProtocol
 /// Input: a byte stream of frames, as the connection would deliver it. It is decoded the way the connection does:
 /// each frame becomes a message for `receive`, a frame that does not decode goes to `receiveMalformed` and ends the
 /// read, and the end of the stream is `connectionLost`. A host and a joiner session each get the same stream.
-/// Frames of the unused types 0xF0...0xF8 stand for this player's own actions instead (see `LocalAction`), so the
+/// Frames of the unused types 0xF0...0xFF stand for this player's own actions instead (see `LocalAction`), so the
 /// fuzzer can reach the coin toss and the game; other unknown types are ignored, as the connection ignores them.
 ///
 /// Invariants: no crash; a closed session emits nothing more; `.closed` is the last output of a step when present;
@@ -43,6 +43,13 @@ private enum LocalAction: UInt8 {
   /// The host saw the peer come back on a new connection.
   case peerReconnected = 0xFA
   case claim = 0xFB
+  /// Version 3. Payload 1: decline the peer's draw offer; else offer (or accept) one.
+  case draw = 0xFC
+  case requestTakeback = 0xFD
+  /// Payload: an odd first byte accepts.
+  case answerTakeback = 0xFE
+  /// Payload 1: a joiner declines the host's terms; else abort the game.
+  case abort = 0xFF
 }
 
 /// One session driven through a stream, checking each step's outputs.
@@ -55,8 +62,11 @@ private struct SessionRun {
     // Neither the host's secret nor the hash matters to the state machine; an identity "hash" lets the fuzzer
     // build a reveal that matches its commitment.
     let secret = (0..<UInt8(Message.coinBytes)).map { $0 &* 37 }
+    // The host offers a 10-second game, so the clocks and the flag are reached too.
     session = NetSession(
-      configuration: .init(role: role, name: "Fuzz", software: "fuzz 1"), coinBytes: secret,
+      configuration: .init(
+        role: role, name: "Fuzz", software: "fuzz 1", timeControl: .fischer(base: 10_000, increment: 0)),
+      coinBytes: secret,
       sha256: { Array($0.prefix(Message.coinBytes)) }, now: now)
   }
 
@@ -71,7 +81,7 @@ private struct SessionRun {
         if let action = LocalAction(rawValue: frame.type) {
           perform(action, frame.payload)
         } else if let message = try Message.decode(frame) {
-          if case .hello(let versions, _, _) = message { checkChoice(theirs: versions) }
+          if case .hello(let versions, _, _, _) = message { checkChoice(theirs: versions) }
           check(session.receive(message, now: now), after: "receive \(message)")
         }
       } catch {
@@ -111,6 +121,17 @@ private struct SessionRun {
     case .requestResume: check(session.requestResume(now: now), after: "requestResume")
     case .peerReconnected: check(session.peerReconnected(now: now), after: "peerReconnected")
     case .claim: refusable("claim") { (session, now) throws(ActionRefusal) in try session.claim(now: now) }
+    case .draw where first == 1:
+      refusable("declineDraw") { (session, now) throws(ActionRefusal) in try session.declineDraw(now: now) }
+    case .draw: refusable("offerDraw") { (session, now) throws(ActionRefusal) in try session.offerDraw(now: now) }
+    case .requestTakeback:
+      refusable("requestTakeback") { (session, now) throws(ActionRefusal) in try session.requestTakeback(now: now) }
+    case .answerTakeback:
+      refusable("answerTakeback") { (session, now) throws(ActionRefusal) in
+        try session.answerTakeback(accept: first % 2 == 1, now: now)
+      }
+    case .abort where first == 1: check(session.declineTerms(now: now), after: "declineTerms")
+    case .abort: refusable("abort") { (session, now) throws(ActionRefusal) in try session.abort(now: now) }
     }
   }
 

@@ -201,6 +201,8 @@ struct BotSeat {
         break  // only after a drop, which ends the seat
       case .chatsDropped:
         break  // the bot does not read chat
+      case .gameFlow:
+        break  // version 3's offers: the bot's answers are not wired yet (issue 24)
       }
     }
     return reaction
@@ -264,7 +266,9 @@ struct BotSeat {
     case .draw: outcome = .draw
     case .line(let winner): outcome = winner == mark ? .botWon : .peerWon
     case .resigned(let loser): outcome = loser == mark ? .botResigned : .peerResigned
-    case .abandoned(let loser): outcome = loser == mark ? .peerWon : .botWon
+    case .abandoned(let loser), .lostOnTime(let loser): outcome = loser == mark ? .peerWon : .botWon
+    case .drawAgreed, .deadPosition: outcome = .draw
+    case .aborted, .disputed: outcome = .unfinished("\(result)")
     }
     defer { gameStartedAt = nil }
     return [record(outcome, mark: mark, now: now, end: .result(result))]

@@ -97,6 +97,8 @@ public enum ExitStatus {
     case .refused: return hostRefused
     case .versionMismatch: return versionMismatch
     case .protocolViolation, .peerReportedError, .coinTossCheated: return protocolViolation
+    case .termsDeclined: return ok
+    case .peerDeclinedTerms: return peerQuit
     }
   }
 }

@@ -141,7 +141,7 @@ struct HostCoordinator: MatchRole {
     else {
       var commands: [MatchCommand] = []
       var kept: Bool?
-      if case .hello(_, let name, _) = message, let old = core.active,
+      if case .hello(_, let name, _, _) = message, let old = core.active,
         core.connections[old]?.session?.keepsGameOnDrop == true
       {
         // The same player greets us afresh: its program lost the game (restarted, or gave up during the coin

@@ -87,8 +87,14 @@ enum NetworkPresenter {
       case .line(let winner): net.result = winner == net.myMark ? "You win!" : "\(peer) wins."
       case .resigned(let loser): net.result = loser == net.myMark ? "You resigned." : "\(peer) resigned: you win!"
       case .abandoned: net.result = "\(peer) did not come back: you win!"
+      case .drawAgreed: net.result = "Draw by agreement."
+      case .deadPosition: net.result = "Draw: no line can still be completed."
+      case .aborted: net.result = "Game aborted."
+      case .lostOnTime(let loser):
+        net.result = loser == net.myMark ? "You lost on time." : "\(peer) lost on time: you win!"
+      case .disputed: net.result = "Disputed: the clocks disagree about a loss on time."
       }
-    case .send, .closed:
+    case .send, .closed, .gameFlow:
       break
     }
   }

@@ -167,6 +167,11 @@ final class PlainNetworkDriver: LoopFrontEnd {
       case .draw: emit("result: draw\n")
       case .resigned(let loser): emit("result: \(loser.opponent) wins (\(loser) resigned)\n")
       case .abandoned(let loser): emit("result: \(loser.opponent) wins (\(loser) did not come back)\n")
+      case .drawAgreed: emit("result: draw by agreement\n")
+      case .deadPosition: emit("result: draw (no line can still be completed)\n")
+      case .aborted: emit("result: aborted\n")
+      case .lostOnTime(let loser): emit("result: \(loser.opponent) wins (\(loser) lost on time)\n")
+      case .disputed: emit("result: disputed (the clocks disagree about a loss on time)\n")
       }
       let score = session.score
       emit("match: you \(score.wins), \(peerName) \(score.losses), draws \(score.draws)\n")
@@ -180,7 +185,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
     case .resumed(let number, let ply):
       emit(MatchWords.resumed(game: number, ply: ply) + "\n")
       showBoardAndPrompt(session)
-    case .send, .closed:
+    case .send, .closed, .gameFlow:
       break
     }
   }

@@ -72,6 +72,10 @@ enum RecordOfGame {
     case .result(.draw): result = .drawn
     case .result(.resigned(let loser)): result = .won(loser.opponent, .resignation)
     case .result(.abandoned(let loser)): result = .won(loser.opponent, .claim)
+    // Until records carry version 3's ends (issue 24): a loss on time as a claim (+T), void and disputed unknown.
+    case .result(.lostOnTime(let loser)): result = .won(loser.opponent, .claim)
+    case .result(.drawAgreed), .result(.deadPosition): result = .drawn
+    case .result(.aborted), .result(.disputed): result = .unknown
     case .left(let leaver): result = .won(leaver.opponent, .left)
     }
     return GameRecord(rules: game.rules, black: black, white: white, date: date, result: result, moves: game.history)

@@ -55,6 +55,8 @@ public struct GameRecord: Sendable, Hashable {
     switch (result, game.outcome) {
     case (.won(let mark, .line), .win(let winner, _)) where mark == winner: return nil
     case (.drawn, .draw): return nil
+    // Version 3 ends a game as a draw once no line can still be completed (PROTOCOL.md rule 18).
+    case (.drawn, nil) where game.noLineCanBeCompleted: return nil
     case (.unknown, _): return nil
     case (.won(_, let reason), nil) where reason != .line: return nil
     case (_, .win(let winner, _)): return "the moves give \(winner) a line, but the record says \(result)"

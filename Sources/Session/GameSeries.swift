@@ -18,6 +18,8 @@ struct GameSeries: Sendable {
   private(set) var rematchOfferedByMe = false
   /// The peer offered a rematch.
   private(set) var rematchOfferedByPeer = false
+  /// Games aborted so far: each keeps the first player for the next game (PROTOCOL.md rule 17).
+  private var aborted = 0
 
   init(rules: Rules) { self.rules = rules }
 
@@ -28,7 +30,7 @@ struct GameSeries: Sendable {
     rematchOfferedByMe = false
     rematchOfferedByPeer = false
     lastResult = nil
-    let mark = gameNumber.isMultiple(of: 2) ? firstMark.opponent : firstMark
+    let mark = (gameNumber - aborted).isMultiple(of: 2) ? firstMark.opponent : firstMark
     myMark = mark
     game = Game(rules: rules)
     return mark
@@ -41,9 +43,17 @@ struct GameSeries: Sendable {
     self.game = game
   }
 
-  /// Ends the current game once its board decides it: the result, or nil while it goes on.
-  mutating func finishIfOver() -> GameResult? {
-    guard let outcome = game?.outcome else { return nil }
+  /// Takes the current game back to `ply` moves (a takeback, PROTOCOL.md rule 16).
+  mutating func takeBack(to ply: Int) {
+    while let count = game?.history.count, count > ply { game?.undo() }
+  }
+
+  /// Ends the current game once its board decides it: the result, or nil while it goes on. With
+  /// `deadPositionDraws` (version 3, rule 18) a board on which no line can still be completed is a draw.
+  mutating func finishIfOver(deadPositionDraws: Bool = false) -> GameResult? {
+    guard let outcome = game?.outcome else {
+      return deadPositionDraws && game?.noLineCanBeCompleted == true ? end(.deadPosition) : nil
+    }
     switch outcome {
     case .win(let mark, _): return end(.line(winner: mark))
     case .draw: return end(.draw)
@@ -53,6 +63,7 @@ struct GameSeries: Sendable {
   /// Ends the current game with `result` and counts it.
   @discardableResult mutating func end(_ result: GameResult) -> GameResult {
     lastResult = result
+    if result == .aborted { aborted += 1 }
     count(result, 1)
     return result
   }
@@ -112,6 +123,7 @@ struct GameSeries: Sendable {
 
   /// Adds `change` to the score `result` counts towards.
   private mutating func count(_ result: GameResult, _ change: Int) {
+    guard result.isScored else { return }
     switch result.winner {
     case nil: score.draws += change
     case myMark: score.wins += change

@@ -22,11 +22,15 @@ extension NetSession {
     public var gracePeriod: Double
     /// How many of its last counted messages a side keeps to send again after a drop.
     public var resendLimit: Int
+    /// The host's time control, offered in its terms (ignored on the joiner: the host's hello decides; and
+    /// with a version-2 peer: its games are untimed).
+    public var timeControl: TimeControl
 
     public init(
       role: Role, name: String, software: String, rules: Rules = .standard,
       versions: [UInt16] = ProtocolVersion.supported, heartbeatInterval: Double = 3, silenceLimit: Double = 10,
-      chatBurst: Int = 10, chatWindow: Double = 5, gracePeriod: Double = 120, resendLimit: Int = 256
+      chatBurst: Int = 10, chatWindow: Double = 5, gracePeriod: Double = 120, resendLimit: Int = 256,
+      timeControl: TimeControl = .none
     ) {
       self.role = role
       self.name = name
@@ -39,6 +43,7 @@ extension NetSession {
       self.chatWindow = chatWindow
       self.gracePeriod = gracePeriod
       self.resendLimit = resendLimit
+      self.timeControl = timeControl
     }
   }
 }

@@ -1,4 +1,5 @@
-/// How fast the peer may send what a person makes: chat, rematch offers, resignations and record signatures.
+/// How fast the peer may send what a person makes: chat, rematch offers, resignations and record signatures (and,
+/// in version 3, draw offers and takeback requests beyond one per own move).
 /// A program of ours sends at most `NetSession.Configuration.chatBurst` (10) chats within 5 seconds
 /// (`ChatOutbox`), plus the at most 10 it held at a goodbye. So the receiver shows up to twice that pace (a
 /// network that delivers late lines together stays within it) and drops the rest with one note per burst; it

@@ -18,14 +18,46 @@ public enum GameResult: Sendable, Equatable {
   case resigned(loser: Mark)
   /// The loser's connection dropped and it did not come back within the grace period; the winner claimed it.
   case abandoned(loser: Mark)
+  /// Version 3 (PROTOCOL.md rules 15 to 18): drawn by agreement; drawn because no line of k can still be
+  /// completed; void (aborted before each side moved: no score); lost on time (the loser's clock agreed with
+  /// the claim); disputed (the mover's own clock contradicted `claimant`'s flag claim by more than A: no score).
+  case drawAgreed
+  case deadPosition
+  case aborted
+  case lostOnTime(loser: Mark)
+  case disputed(claimant: Mark)
 
   public var winner: Mark? {
     switch self {
     case .line(let winner): return winner
-    case .draw: return nil
-    case .resigned(let loser), .abandoned(let loser): return loser.opponent
+    case .draw, .drawAgreed, .deadPosition, .aborted, .disputed: return nil
+    case .resigned(let loser), .abandoned(let loser), .lostOnTime(let loser): return loser.opponent
     }
   }
+
+  /// Whether the game counts in the score (an aborted or disputed one does not).
+  public var isScored: Bool {
+    switch self {
+    case .aborted, .disputed: return false
+    default: return true
+    }
+  }
+}
+
+/// What happened in a game's flow that the player is told (PROTOCOL.md rules 15 and 16).
+public enum GameFlowEvent: Sendable, Equatable {
+  /// The peer offers a draw: `offerDraw()` accepts, `declineDraw()` declines.
+  case drawOffered
+  /// The peer declined this player's draw offer.
+  case drawDeclined
+  /// The peer asks to take back to `ply`: `answerTakeback(accept:)`.
+  case takebackRequested(ply: Int)
+  /// The peer declined this player's takeback request (or the two requests crossed and cancelled).
+  case takebackDeclined
+  /// The board went back to `ply` (a takeback accepted, by either side).
+  case tookBack(ply: Int)
+  /// This side claimed the win on time; the game ends with the mover's answer.
+  case flagClaimed
 }
 
 /// Why a session ended. Each case is a distinct cause the player is told about (and a distinct exit status
@@ -54,6 +86,10 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
   case peerReportedError(PeerText)
   /// The host's coin-toss secret did not match its commitment.
   case coinTossCheated
+  /// Joiner: this player declined the host's terms (PROTOCOL.md, "The terms").
+  case termsDeclined
+  /// Host: the joiner's player declined this host's terms.
+  case peerDeclinedTerms
 
   /// The same ending without the words the peer chose (its goodbye, refusal or error text): what is shown
   /// of a peer that has not been let in, whose words must not appear beside the question about its key.
@@ -90,6 +126,8 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
     case .protocolViolation(let text): return "Your opponent's program broke the rules of the protocol: \(text)."
     case .peerReportedError(let text): return "Your opponent's program reported an error: \(text)."
     case .coinTossCheated: return "The host's coin toss did not match its commitment: the host cheated or is broken."
+    case .termsDeclined: return "You declined the host's terms."
+    case .peerDeclinedTerms: return "Your opponent declined your terms (the time control)."
     }
   }
 }
@@ -120,10 +158,12 @@ public enum SessionOutput: Sendable, Equatable {
   case graceExpired
   /// Both sides confirmed they hold the same game after a reconnection; play goes on.
   case resumed(game: Int, ply: Int)
+  /// Version 3: an offer, a request, an answer or a claim (`GameFlowEvent`).
+  case gameFlow(GameFlowEvent)
 }
 
-/// Why chat, a resignation, a rematch or a claim of this player's cannot be done now. Every front end says it
-/// in these words.
+/// Why chat, a resignation, a rematch, a claim, a draw offer, a takeback or an abort of this player's cannot be done
+/// now. Every front end says it in these words.
 public enum ActionRefusal: ExplainedError, Sendable, Equatable, CustomStringConvertible {
   /// The session is over.
   case matchOver
@@ -143,6 +183,19 @@ public enum ActionRefusal: ExplainedError, Sendable, Equatable, CustomStringConv
   case rematchAlreadyOffered
   /// Only a game whose opponent did not come back within the grace period can be claimed.
   case nothingToClaim
+  /// Version 3's game flow (draws, takebacks, abort) with a peer that speaks version 2.
+  case notInThisVersion
+  /// This player offered a draw, or asked for a takeback, and has not moved since (or it still stands).
+  case drawAlreadyOffered
+  case takebackAlreadyAsked
+  /// There is no offer or request of the peer's to answer.
+  case nothingToAnswer
+  /// This player has no move of its own to take back.
+  case nothingToTakeBack
+  /// The peer's takeback request waits for this player's answer first.
+  case answerTakebackFirst
+  /// Both sides have moved: the game can no longer be aborted.
+  case tooLateToAbort
 
   /// A stable name, "session.failure".
   public var code: String {
@@ -156,6 +209,13 @@ public enum ActionRefusal: ExplainedError, Sendable, Equatable, CustomStringConv
     case .gameInProgress: return "session.game-in-progress"
     case .rematchAlreadyOffered: return "session.rematch-offered"
     case .nothingToClaim: return "session.nothing-to-claim"
+    case .notInThisVersion: return "session.not-in-this-version"
+    case .drawAlreadyOffered: return "session.draw-offered"
+    case .takebackAlreadyAsked: return "session.takeback-asked"
+    case .nothingToAnswer: return "session.nothing-to-answer"
+    case .nothingToTakeBack: return "session.nothing-to-take-back"
+    case .answerTakebackFirst: return "session.answer-takeback-first"
+    case .tooLateToAbort: return "session.too-late-to-abort"
     }
   }
 
@@ -173,6 +233,13 @@ public enum ActionRefusal: ExplainedError, Sendable, Equatable, CustomStringConv
     case .gameInProgress: return "the game is still going"
     case .rematchAlreadyOffered: return "you already offered a rematch"
     case .nothingToClaim: return "there is nothing to claim"
+    case .notInThisVersion: return "your opponent's program does not support this (it speaks protocol version 2)"
+    case .drawAlreadyOffered: return "you already offered a draw since your last move"
+    case .takebackAlreadyAsked: return "you already asked for a takeback since your last move"
+    case .nothingToAnswer: return "there is no offer to answer"
+    case .nothingToTakeBack: return "you have no move to take back"
+    case .answerTakebackFirst: return "your opponent asked for a takeback"
+    case .tooLateToAbort: return "both sides have moved: the game can no longer be aborted"
     }
   }
 
@@ -188,6 +255,11 @@ public enum ActionRefusal: ExplainedError, Sendable, Equatable, CustomStringConv
     case .gameInProgress: return "finish it or resign first"
     case .rematchAlreadyOffered: return "waiting for the answer"
     case .nothingToClaim: return "the game can be claimed once the grace period is over"
+    case .notInThisVersion: return "ask your opponent to update tictactoe"
+    case .drawAlreadyOffered, .takebackAlreadyAsked: return "wait for the answer, or make a move first"
+    case .nothingToAnswer, .nothingToTakeBack: return nil
+    case .answerTakebackFirst: return "accept or decline it first"
+    case .tooLateToAbort: return "resign or offer a draw instead"
     }
   }
 
@@ -200,12 +272,18 @@ public enum PlayError: ExplainedError, Sendable, Equatable, CustomStringConverti
   case illegal(MoveError)
   /// A new connection is confirming the game; moves wait the moment it takes.
   case reconnecting
+  /// This player asked for a takeback: it moves once the answer has come.
+  case awaitingTakebackAnswer
+  /// This player's time ran out (its opponent will claim the game).
+  case outOfTime
 
   /// A stable name: the move error's, or "session.reconnecting".
   public var code: String {
     switch self {
     case .illegal(let error): return error.code
     case .reconnecting: return "session.reconnecting"
+    case .awaitingTakebackAnswer: return "session.awaiting-takeback-answer"
+    case .outOfTime: return "session.out-of-time"
     }
   }
 
@@ -213,6 +291,8 @@ public enum PlayError: ExplainedError, Sendable, Equatable, CustomStringConverti
     switch self {
     case .illegal(let error): return error.reason
     case .reconnecting: return "the connection is being restored"
+    case .awaitingTakebackAnswer: return "you asked for a takeback"
+    case .outOfTime: return "your time has run out"
     }
   }
 
@@ -220,13 +300,15 @@ public enum PlayError: ExplainedError, Sendable, Equatable, CustomStringConverti
     switch self {
     case .illegal(let error): return error.hint
     case .reconnecting: return "try again in a moment"
+    case .awaitingTakebackAnswer: return "wait for your opponent's answer"
+    case .outOfTime: return nil
     }
   }
 
   public var description: String {
     switch self {
     case .illegal(let error): return error.description
-    case .reconnecting: return "\(reason); \(hint ?? "")"
+    default: return hint.map { "\(reason); \($0)" } ?? reason
     }
   }
 }

@@ -14,12 +14,15 @@ public enum ByeReason: UInt8, Sendable, Equatable {
   case quit = 1
   case timeout = 2
   case shuttingDown = 3
+  /// Joiner, version 3's terms: its player declined the host's terms (the time control, ...).
+  case termsDeclined = 4
 }
 
-/// Every message of protocol version 1. docs/PROTOCOL.md is the normative description.
+/// Every message of the protocol (versions 1 to 3). docs/PROTOCOL.md is the normative description.
 public enum Message: Sendable, Equatable {
-  /// First message from each side: the protocol versions it speaks, the player's name, the software.
-  case hello(versions: [UInt16], name: String, software: String)
+  /// First message from each side: the protocol versions it speaks, the player's name, the software; from a
+  /// host, its terms (skipped by peers older than the terms).
+  case hello(versions: [UInt16], name: String, software: String, terms: HostTerms? = nil)
   /// Host to joiner: accepted; the chosen version and the rules. Until this arrives the game has not started.
   case welcome(version: UInt16, rules: Rules)
   /// Host to joiner: not accepted, and why.
@@ -33,11 +36,26 @@ public enum Message: Sendable, Equatable {
   /// Host, from protocol version 2, instead of `coinCommit`: the joiner's key left a game here within the grace
   /// period, and the first player of that game is kept (no new toss), so leaving cannot re-roll the coin.
   case coinKept(hostPlaysX: Bool)
-  /// A move: the ply it is (0 for the first move of a game) and the cell.
-  case move(ply: UInt16, position: Position)
+  /// A move: the ply it is (0 for the first move of a game) and the cell; in a timed version-3 game, the
+  /// mover's thinking time and the echo of the charge for the receiver's last move.
+  case move(ply: UInt16, position: Position, clock: MoveClock? = nil)
   case resign
   case rematchOffer
   case rematchAccept
+  /// Version 3 (PROTOCOL.md rule 16): a draw offered, accepted or declined.
+  case drawOffer
+  case drawAccept
+  case drawDecline
+  /// Version 3 (rule 16): go back to ply `ply` (the moves that stay), the requester's turn; and the answers.
+  case takebackRequest(ply: UInt16)
+  case takebackAccept(ply: UInt16)
+  case takebackDecline(ply: UInt16)
+  /// Version 3 (rule 17): the game is void; `seen` moves (0 or 1) had reached the sender.
+  case abort(seen: UInt16)
+  /// Version 3 (rule 15): the mover's time ran out at ply `ply`: it had `timeLeft` ms and `observed` passed.
+  case flagClaim(ply: UInt16, timeLeft: Int, observed: Int)
+  /// Version 3 (rule 15): the mover's answer to a claim: its own thinking time, and whether it disputes.
+  case flagAnswer(ply: UInt16, disputed: Bool, thinking: Int)
   case chat(String)
   case heartbeat
   /// Joiner, after TLS and before its hello: its player is deciding whether to trust the host's key, so the host
@@ -96,6 +114,15 @@ public enum Message: Sendable, Equatable {
     case resign = 0x21
     case rematchOffer = 0x22
     case rematchAccept = 0x23
+    case drawOffer = 0x24
+    case drawAccept = 0x25
+    case drawDecline = 0x26
+    case takebackRequest = 0x27
+    case takebackAccept = 0x28
+    case takebackDecline = 0x29
+    case abort = 0x2A
+    case flagClaim = 0x2B
+    case flagAnswer = 0x2C
     case chat = 0x30
     case heartbeat = 0x40
     case deciding = 0x41
@@ -119,6 +146,15 @@ public enum Message: Sendable, Equatable {
     case .resign: return .resign
     case .rematchOffer: return .rematchOffer
     case .rematchAccept: return .rematchAccept
+    case .drawOffer: return .drawOffer
+    case .drawAccept: return .drawAccept
+    case .drawDecline: return .drawDecline
+    case .takebackRequest: return .takebackRequest
+    case .takebackAccept: return .takebackAccept
+    case .takebackDecline: return .takebackDecline
+    case .abort: return .abort
+    case .flagClaim: return .flagClaim
+    case .flagAnswer: return .flagAnswer
     case .chat: return .chat
     case .heartbeat: return .heartbeat
     case .deciding: return .deciding
@@ -137,10 +173,11 @@ public enum Message: Sendable, Equatable {
   public var bytes: [UInt8] {
     var writer = FrameWriter(type: kind.rawValue)
     switch self {
-    case .hello(let versions, let name, let software):
+    case .hello(let versions, let name, let software, let terms):
       writer.field(1, u16s: versions)
       writer.field(2, string: name)
       writer.field(3, string: software)
+      terms?.write(into: &writer)
     case .welcome(let version, let rules):
       writer.field(1, u16: version)
       writer.field(2, u8: UInt8(rules.rows))
@@ -153,11 +190,15 @@ public enum Message: Sendable, Equatable {
     case .coinShare(let bytes): writer.field(1, bytes: bytes)
     case .coinReveal(let secret): writer.field(1, bytes: secret)
     case .coinKept(let hostPlaysX): writer.field(1, u8: hostPlaysX ? 1 : 2)
-    case .move(let ply, let position):
+    case .move(let ply, let position, let clock):
       writer.field(1, u16: ply)
       writer.field(2, u8: UInt8(clamping: position.row))
       writer.field(3, u8: UInt8(clamping: position.column))
+      clock?.write(into: &writer)
     case .resign, .rematchOffer, .rematchAccept, .heartbeat, .deciding: break
+    case .drawOffer, .drawAccept, .drawDecline, .takebackRequest, .takebackAccept, .takebackDecline, .abort,
+      .flagClaim, .flagAnswer:
+      writeGameFlow(into: &writer)
     case .chat(let text): writer.field(1, string: text)
     case .bye(let reason, let text):
       writer.field(1, u8: reason.rawValue)
@@ -187,14 +228,7 @@ public enum Message: Sendable, Equatable {
     guard let kind = Kind(rawValue: frame.type) else { return nil }
     let f = try Fields(decoding: frame.payload, kind: kind)
     switch kind {
-    case .hello:
-      let versions = try f.u16s(1, "protocol versions")
-      let name = try f.string(2, "player name", maximum: maximumNameBytes)
-      guard !name.isEmpty else { throw .badValue("player name", reason: "it is empty") }
-      try checkShownText(name, "player name", maximumCharacters: maximumNameCharacters)
-      let software = try f.string(3, "software version", maximum: 64)
-      try checkShownText(software, "software version", maximumCharacters: 64)
-      return .hello(versions: versions, name: name, software: software)
+    case .hello: return try decodeHello(f)
     case .welcome:
       let version = try f.u16(1, "protocol version")
       let rows = Int(try f.u8(2, "rows"))
@@ -222,10 +256,13 @@ public enum Message: Sendable, Equatable {
       let ply = try f.u16(1, "ply")
       let row = Int(try f.u8(2, "row"))
       let column = Int(try f.u8(3, "column"))
-      return .move(ply: ply, position: Position(row: row, column: column))
+      return .move(ply: ply, position: Position(row: row, column: column), clock: try MoveClock(f))
     case .resign: return .resign
     case .rematchOffer: return .rematchOffer
     case .rematchAccept: return .rematchAccept
+    case .drawOffer, .drawAccept, .drawDecline, .takebackRequest, .takebackAccept, .takebackDecline, .abort,
+      .flagClaim, .flagAnswer:
+      return try decodeGameFlow(kind, f)
     case .chat: return .chat(try f.string(1, "chat text", maximum: maximumChatBytes))
     case .heartbeat: return .heartbeat
     case .deciding: return .deciding
@@ -243,19 +280,32 @@ public enum Message: Sendable, Equatable {
       return .resumeCheck(
         game: try f.u16(1, "game number"), ply: try f.u16(2, "ply"),
         digest: try f.bytes(3, "move digest", count: digestBytes))
-    case .recordSignature:
-      let game = try f.u16(1, "game number")
-      let date = try f.string(2, "date", maximum: 10)
-      let digits = date.utf8.enumerated().allSatisfy { index, byte in
-        index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-      }
-      guard date.utf8.count == 10, digits else { throw .badValue("date", reason: "it is not of the form YYYY-MM-DD") }
-      let signature = try f.bytes(3, "signature")
-      guard (1...maximumSignatureBytes).contains(signature.count) else {
-        throw .badValue("signature", reason: "it has \(signature.count) bytes (1 to \(maximumSignatureBytes))")
-      }
-      return .recordSignature(game: game, date: date, signature: signature)
+    case .recordSignature: return try decodeRecordSignature(f)
     }
+  }
+
+  private static func decodeHello(_ f: Fields) throws(WireError) -> Message {
+    let versions = try f.u16s(1, "protocol versions")
+    let name = try f.string(2, "player name", maximum: maximumNameBytes)
+    guard !name.isEmpty else { throw .badValue("player name", reason: "it is empty") }
+    try checkShownText(name, "player name", maximumCharacters: maximumNameCharacters)
+    let software = try f.string(3, "software version", maximum: 64)
+    try checkShownText(software, "software version", maximumCharacters: 64)
+    return .hello(versions: versions, name: name, software: software, terms: try HostTerms(f))
+  }
+
+  private static func decodeRecordSignature(_ f: Fields) throws(WireError) -> Message {
+    let game = try f.u16(1, "game number")
+    let date = try f.string(2, "date", maximum: 10)
+    let digits = date.utf8.enumerated().allSatisfy { index, byte in
+      index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+    guard date.utf8.count == 10, digits else { throw .badValue("date", reason: "it is not of the form YYYY-MM-DD") }
+    let signature = try f.bytes(3, "signature")
+    guard (1...maximumSignatureBytes).contains(signature.count) else {
+      throw .badValue("signature", reason: "it has \(signature.count) bytes (1 to \(maximumSignatureBytes))")
+    }
+    return .recordSignature(game: game, date: date, signature: signature)
   }
 }
 
@@ -269,6 +319,14 @@ extension Message {
     case .coinKept: return "kept coin toss"
     case .rematchOffer: return "rematch offer"
     case .rematchAccept: return "rematch acceptance"
+    case .drawOffer: return "draw offer"
+    case .drawAccept: return "draw acceptance"
+    case .drawDecline: return "draw refusal"
+    case .takebackRequest: return "takeback request"
+    case .takebackAccept: return "takeback acceptance"
+    case .takebackDecline: return "takeback refusal"
+    case .flagClaim: return "flag claim"
+    case .flagAnswer: return "answer to a flag claim"
     case .resumeCheck: return "resume check"
     case .recordSignature: return "record signature"
     case .deciding: return "note that the player is deciding"

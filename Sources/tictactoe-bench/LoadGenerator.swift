@@ -241,7 +241,7 @@ final class LoadGenerator {
         fail(client, "the connection dropped")
       case .graceExpired, .resumed:
         break
-      case .peerHello, .chat, .chatsDropped:
+      case .peerHello, .chat, .chatsDropped, .gameFlow:
         break
       }
     }

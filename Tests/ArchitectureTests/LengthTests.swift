@@ -9,15 +9,11 @@ import Testing
 
   /// Files still over the limit ("Module/File.swift").
   static let longFiles: Set<String> = [
-    "App/NetworkMatch.swift",
-    "Session/NetSession.swift",
+    "App/NetworkMatch.swift"
   ]
 
   /// Functions still over the limit ("Module/File.swift: declaration start").
-  static let longFunctions: Set<String> = [
-    "Session/NetSession.swift: private mutating func process(_ message: Message, _ now: Dou",
-    "WireProtocol/Message.swift: public static func decode(_ frame: Frame) throws(WireError) ",
-  ]
+  static let longFunctions: Set<String> = []
 
   @Test func noSourceFileIsLongerThan400Lines() throws {
     var over: Set<String> = []

@@ -86,6 +86,21 @@ import Testing
     #expect(record.resultProblem == "the moves end before the game is over, but the record says X won with a line")
     record.result = .won(.x, .resignation)
     #expect(record.resultProblem == nil)
+    record.result = .drawn
+    #expect(record.resultProblem == "the moves end before the game is over, but the record says a draw")
+  }
+
+  /// A draw before the board is full is a draw when no line can still be completed (PROTOCOL.md rule 18).
+  @Test func aDrawInADeadPositionIsNoProblem() throws {
+    let cells = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 0), (1, 2), (2, 1), (2, 0)].map {
+      Position(row: $0.0, column: $0.1)
+    }
+    let record = GameRecord(
+      rules: .standard, black: .init(name: "a"), white: .init(name: "b"), date: "", result: .drawn, moves: cells)
+    #expect(record.resultProblem == nil)
+    var alive = record
+    alive.moves = Array(cells.prefix(4))
+    #expect(alive.resultProblem == "the moves end before the game is over, but the record says a draw")
   }
 
   /// Files that parse as SGF but are no game this program can replay: line, column and the start of the reason.

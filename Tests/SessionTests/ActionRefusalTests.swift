@@ -53,9 +53,15 @@ import Testing
   @Test func everyRefusalSaysWhyInWords() {
     let all: [ActionRefusal] = [
       .matchOver, .notStarted, .reconnecting, .chatHeldWhileDisconnected(limit: 10), .noGameInProgress,
-      .gameInProgress, .rematchAlreadyOffered, .nothingToClaim,
+      .gameInProgress, .rematchAlreadyOffered, .nothingToClaim, .notInThisVersion, .drawAlreadyOffered,
+      .takebackAlreadyAsked, .nothingToAnswer, .nothingToTakeBack, .answerTakebackFirst, .tooLateToAbort,
     ]
     #expect(Set(all.map(\.description)).count == all.count)
+    #expect(Set(all.map(\.code)).count == all.count && all.allSatisfy { $0.code.hasPrefix("session.") })
     #expect(all.allSatisfy { $0.description.count > 15 })
+    let plays: [PlayError] = [.reconnecting, .awaitingTakebackAnswer, .outOfTime, .illegal(.gameOver)]
+    #expect(Set(plays.map(\.code)).count == plays.count && Set(plays.map(\.description)).count == plays.count)
+    #expect(PlayError.awaitingTakebackAnswer.description == "you asked for a takeback; wait for your opponent's answer")
+    #expect(PlayError.outOfTime.description == "your time has run out")
   }
 }

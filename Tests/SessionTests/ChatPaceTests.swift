@@ -189,7 +189,8 @@ import WireProtocol
           outputs.last
             == .closed(
               .protocolViolation(
-                "more than 50 rematch offers, resignations and record signatures that changed nothing in 5 seconds")))
+                "more than 50 rematch offers, resignations and record signatures, draw offers and takeback requests that changed nothing in 5 seconds"
+              )))
       }
     }
     #expect(sent == closesAt)

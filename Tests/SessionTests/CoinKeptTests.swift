@@ -20,9 +20,12 @@ import WireProtocol
     return pair
   }
 
-  @Test(arguments: [true, false]) func theFirstPlayerOfTheLeftGameIsKept(hostPlayedX: Bool) {
-    let pair = Self.rejoined(hostPlayedX: hostPlayedX)
-    #expect(pair.host.version == 2 && pair.joiner.version == 2)
+  /// In version 2 and in version 3 (a joiner speaking 2 only, or both).
+  @Test(arguments: [true, false], [[UInt16(2)], [3, 2]])
+  func theFirstPlayerOfTheLeftGameIsKept(hostPlayedX: Bool, joinerVersions: [UInt16]) {
+    let pair = Self.rejoined(hostPlayedX: hostPlayedX, joinerVersions: joinerVersions)
+    let version = joinerVersions.max()
+    #expect(pair.host.version == version && pair.joiner.version == version)
     #expect(pair.host.myMark == (hostPlayedX ? .x : .o))
     #expect(pair.joiner.myMark == (hostPlayedX ? .o : .x))
     #expect(pair.host.firstPlayerWasKept && pair.joiner.firstPlayerWasKept)

@@ -43,6 +43,15 @@ import WireProtocol
     "resume": .resume(received: 0, sent: 0, game: 1, ply: 0, digest: zeros),
     "resume check": .resumeCheck(game: 1, ply: 0, digest: zeros),
     "record signature": .recordSignature(game: 1, date: "2026-12-01", signature: [1]),
+    "draw offer": .drawOffer,
+    "draw accept": .drawAccept,
+    "draw decline": .drawDecline,
+    "takeback request": .takebackRequest(ply: 0),
+    "takeback accept": .takebackAccept(ply: 0),
+    "takeback decline": .takebackDecline(ply: 0),
+    "abort": .abort(seen: 0),
+    "flag claim": .flagClaim(ply: 2, timeLeft: 0, observed: 1_000),
+    "flag answer": .flagAnswer(ply: 2, disputed: false, thinking: 0),
   ]
   static let zeros = [UInt8](repeating: 0, count: 32)
 
@@ -50,35 +59,47 @@ import WireProtocol
   static let forbidden: [Moment: Set<String>] = {
     let coin: Set = ["coin commit", "coin share", "coin reveal", "coin kept"]
     let afterHello: Set = ["hello", "welcome", "refuse", "resume", "resume check"]  // rules 1, 3, 11
+    // Rules 15 to 17: the game flow belongs to a game (between games it changes nothing).
+    let flow: Set = [
+      "draw offer", "draw accept", "draw decline", "takeback request", "takeback accept", "takeback decline", "abort",
+      "flag claim", "flag answer",
+    ]
+    // At a game's first move (untimed): an answer nobody asked for, a takeback with no move, a claim without a
+    // clock. An offer and an abort are in their place.
+    let flowAtStart = flow.subtracting(["draw offer", "abort"])
     // Rule 1: before the peer's hello, anything but heartbeat, deciding, bye and error (deciding changes
     // nothing after the hello or from a host either: rule 13).
     let beforeHello = Set(catalogue.keys).subtracting(["hello", "heartbeat", "deciding", "bye", "error"])
     return [
       .hostGreeting: beforeHello,
       // Rule 3: the host decides; no game is begun (rules 4, 5, 7).
-      .hostDeciding: afterHello.union(coin).union(["move", "rematch offer", "rematch accept"]),
+      .hostDeciding: afterHello.union(coin).union(flow).union(["move", "rematch offer", "rematch accept"]),
       // Rule 4: the host waits for the joiner's share alone.
-      .hostTossing: afterHello.union(coin.subtracting(["coin share"])).union([
+      .hostTossing: afterHello.union(coin.subtracting(["coin share"])).union(flow).union([
         "move", "rematch offer", "rematch accept",
       ]),
       // Rule 7: a rematch only between games.
-      .hostPlaying: afterHello.union(coin).union(["rematch offer", "rematch accept"]),
+      .hostPlaying: afterHello.union(coin).union(flowAtStart).union(["rematch offer", "rematch accept"]),
       // Rule 5: a move while no game is in progress; rule 7: an acceptance nobody asked for.
       .hostBetweenGames: afterHello.union(coin).union(["move", "rematch accept"]),
       .joinerGreeting: beforeHello,
       // Rule 3: the joiner waits for welcome (or refuse); nothing of a game before it.
       .joinerAwaitingWelcome: Set(["hello", "resume", "resume check", "move", "rematch offer", "rematch accept"])
-        .union(coin),
+        .union(coin).union(flow),
       // Rule 4: after welcome, coin commit (or, in version 2, coin kept) and nothing else of the toss.
-      .joinerTossing: afterHello.union(["coin share", "coin reveal", "move", "rematch offer", "rematch accept"]),
+      .joinerTossing: afterHello.union(flow).union([
+        "coin share", "coin reveal", "move", "rematch offer", "rematch accept",
+      ]),
       // Rule 4: after coin commit only coin reveal: a second commitment (the host choosing again once it has
       // seen the share) or coin kept after the commitment are violations.
-      .joinerCommitted: afterHello.union([
+      .joinerCommitted: afterHello.union(flow).union([
         "coin commit", "coin share", "coin kept", "move", "rematch offer", "rematch accept",
       ]),
-      .joinerPlaying: afterHello.union(coin).union(["rematch offer", "rematch accept"]),
+      .joinerPlaying: afterHello.union(coin).union(flowAtStart).union(["rematch offer", "rematch accept"]),
       // Rule 4: coin kept twice.
-      .joinerPlayingAfterCoinKept: afterHello.union(coin).union(["rematch offer", "rematch accept"]),
+      .joinerPlayingAfterCoinKept: afterHello.union(coin).union(flowAtStart).union([
+        "rematch offer", "rematch accept",
+      ]),
       .joinerBetweenGames: afterHello.union(coin).union(["move", "rematch accept"]),
       // Rule 11: between resume and the check no new counted message (but bye and error), and one resume.
       .hostAwaitingCheck: Set(catalogue.keys).subtracting([

@@ -31,7 +31,12 @@ import Testing
     "frame-codec/oversize-header": .refused("a frame of 4097 bytes (the limit is 4096)"),
     "frame-codec/past-8k-compaction": .accepted,
     "frame-codec/valid-hello-byte-by-byte": .accepted,
+    "message-decode/abort-after-two-moves": .refused("a bad moves seen: an abort after 2 moves"),
     "message-decode/duplicate-field": .refused("field 2 appears twice"),
+    "message-decode/hello-per-move-with-increment": .refused("a bad time control: kind 2 with base 1000 ms"),
+    "message-decode/hello-rules-without-clock": .accepted,  // found by the fuzzer: it re-encoded longer
+    "message-decode/hello-with-terms": .accepted,
+    "message-decode/timed-move": .accepted,
     "message-decode/invalid-utf8-chat": .refused("the chat text is not valid UTF-8"),
     "message-decode/name-too-long": .refused("a player name of 65 bytes (the limit is 64)"),
     "message-decode/truncated-field": .refused("field 2 runs past the end of its frame"),
@@ -122,7 +127,7 @@ import Testing
     while let frame = try? decoder.next() {
       guard let message = try? Message.decode(frame) else { continue }
       #expect(try Message.decode(message.frame) == message)
-      guard case .hello(let versions, _, _) = message else { continue }
+      guard case .hello(let versions, _, _, _) = message else { continue }
       let ours = ProtocolVersion.supported
       let chosen = ProtocolVersion.choose(ours: ours, theirs: versions)
       #expect(chosen == ProtocolVersion.choose(ours: versions, theirs: ours))

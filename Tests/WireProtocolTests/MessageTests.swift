@@ -61,7 +61,7 @@ import Testing
   @Test func moveBytesMatchTheDocumentedDump() {
     let bytes = Message.move(ply: 4, position: Position(row: 2, column: 0)).bytes
     #expect(bytes == [0x00, 0x0E, 0x20, 0x01, 0x00, 0x02, 0x00, 0x04, 0x02, 0x00, 0x01, 0x02, 0x03, 0x00, 0x01, 0x00])
-    let hello = Message.hello(versions: ProtocolVersion.supported, name: "Bob", software: "tictactoe 0.2.0").bytes
+    let hello = Message.hello(versions: [2], name: "Bob", software: "tictactoe 0.2.0").bytes
     #expect(
       hex(hello) == "00 1e 01 01 00 02 00 02 02 00 03 42 6f 62 03 00 0f 74 69 63 74 61 63 74 6f 65 20 30 2e 32 2e 30")
     let welcome = Message.welcome(version: 2, rules: .standard).bytes

@@ -37,12 +37,18 @@ public struct SessionPair {
 
   /// Alice hosting `rules`, Bob joining; `hostCoin` and `joinerCoin` fill each side's 32 coin-toss bytes (they
   /// decide who moves first).
-  public init(hostCoin: UInt8 = 0, joinerCoin: UInt8 = 0, rules: Rules = .standard, resendLimit: Int = 256) {
+  /// `timeControl` is the host's terms; `joinerVersions` what the joiner speaks (`[2]`: an older peer).
+  public init(
+    hostCoin: UInt8 = 0, joinerCoin: UInt8 = 0, rules: Rules = .standard, resendLimit: Int = 256,
+    timeControl: TimeControl = .none, joinerVersions: [UInt16] = ProtocolVersion.supported
+  ) {
     host = NetSession(
-      configuration: .init(role: .host, name: "Alice", software: "test", rules: rules, resendLimit: resendLimit),
+      configuration: .init(
+        role: .host, name: "Alice", software: "test", rules: rules, resendLimit: resendLimit, timeControl: timeControl),
       coinBytes: Array(repeating: hostCoin, count: 32), sha256: testHash, now: 0)
     joiner = NetSession(
-      configuration: .init(role: .joiner, name: "Bob", software: "test", resendLimit: resendLimit),
+      configuration: .init(
+        role: .joiner, name: "Bob", software: "test", versions: joinerVersions, resendLimit: resendLimit),
       coinBytes: Array(repeating: joinerCoin, count: 32), sha256: testHash, now: 0)
   }
 

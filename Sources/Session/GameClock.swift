@@ -1,0 +1,198 @@
+import GameCore
+import WireProtocol
+
+/// Both clocks of one timed game as this side keeps them (PROTOCOL.md rule 14): what this player's moves
+/// cost (its own thinking time C, replaced by the peer's echoed charge), what the peer's moves are charged
+/// (Q = min(O, max(C, O − A)) within the lag budget), when a flag falls and how a claim is answered. Times are
+/// milliseconds; the session's clock (seconds) is given to each call, so a test drives it by hand. Pure.
+public struct GameClock: Sendable, Equatable {
+  /// A: how much network delay a mover is believed about, per move.
+  public static let lagAllowance = 1_000
+
+  /// B: the most allowance a side is given in one game: min(15 s, max(2 s, base ÷ 4)).
+  public static func lagBudget(_ control: TimeControl) -> Int { min(15_000, max(2_000, control.base / 4)) }
+
+  public let control: TimeControl
+  public let myMark: Mark
+  /// Time left for each side (for a fixed time per move: that time, always).
+  public private(set) var left: [Mark: Int]
+  /// The allowance the peer may still be given in this game.
+  public private(set) var peerBudgetLeft: Int
+  /// When the turn came to this player (the arrival of the peer's move or of a takeback accept), while it moves.
+  private var turnSince: Double?
+  /// When this side last gave the peer the turn (its move or takeback accept went out), while the peer moves.
+  private var gaveTurnAt: Double?
+  /// The charge for the peer's last move, to echo with this player's next move.
+  private var echoDue: Int?
+  /// The peer's last move, while this player has not moved since: its C and the time the peer had before it (a
+  /// takeback of that move charges it at C, as the peer's own clock does, since no echo will come).
+  private var lastPeerMove: (thinking: Int, leftBefore: Int)?
+  /// This player's last move as charged by itself (C), until the peer's echo replaces it; and the time it had
+  /// left before it (a claim that crossed the move is judged on that).
+  private var awaitingEcho: (thinking: Int, leftBefore: Int)?
+
+  public static func == (a: GameClock, b: GameClock) -> Bool {
+    a.control == b.control && a.myMark == b.myMark && a.left == b.left && a.peerBudgetLeft == b.peerBudgetLeft
+      && a.turnSince == b.turnSince && a.gaveTurnAt == b.gaveTurnAt && a.echoDue == b.echoDue
+      && a.lastPeerMove?.thinking == b.lastPeerMove?.thinking
+      && a.lastPeerMove?.leftBefore == b.lastPeerMove?.leftBefore
+      && a.awaitingEcho?.thinking == b.awaitingEcho?.thinking
+      && a.awaitingEcho?.leftBefore == b.awaitingEcho?.leftBefore
+  }
+
+  /// A new game begun at `now`; X moves first. nil for an untimed control.
+  public init?(_ control: TimeControl, myMark: Mark, now: Double) {
+    guard control.isTimed else { return nil }
+    self.control = control
+    self.myMark = myMark
+    left = [.x: control.base, .o: control.base]
+    peerBudgetLeft = Self.lagBudget(control)
+    if myMark == .x { turnSince = now } else { gaveTurnAt = now }
+  }
+
+  /// Milliseconds between two readings of the session's clock.
+  static func milliseconds(_ from: Double, _ to: Double) -> Int { max(0, Int(((to - from) * 1_000).rounded())) }
+
+  /// Whether a move at `ply` is charged: a clock starts after each side's first move.
+  static func charges(ply: Int) -> Bool { ply >= 2 }
+
+  /// This player's thinking time so far (0 when it is not its turn).
+  public func myThinking(now: Double) -> Int { turnSince.map { Self.milliseconds($0, now) } ?? 0 }
+
+  /// Whether this player's own clock has run out for a move at `ply` (it may not move then: it waits for the
+  /// claim).
+  public func myTimeIsUp(ply: Int, now: Double) -> Bool {
+    Self.charges(ply: ply) && myThinking(now: now) > left[myMark, default: 0]
+  }
+
+  /// Time left for `mark` at `now`, its running move counted (never below 0): what a screen shows.
+  public func remaining(_ mark: Mark, now: Double) -> Int {
+    let running = mark == myMark ? myThinking(now: now) : gaveTurnAt.map { Self.milliseconds($0, now) } ?? 0
+    return max(0, left[mark, default: 0] - running)
+  }
+
+  /// This player moves at `ply` at `now`: the clock fields to send with the move.
+  public mutating func myMove(ply: Int, now: Double) -> MoveClock {
+    let thinking = myThinking(now: now)
+    let echo = echoDue
+    echoDue = nil
+    lastPeerMove = nil
+    turnSince = nil
+    gaveTurnAt = now
+    if Self.charges(ply: ply) {
+      let before = left[myMark, default: 0]
+      awaitingEcho = (thinking, before)
+      left[myMark] = after(before, charged: thinking)
+    }
+    return MoveClock(thinking: thinking, echo: echo)
+  }
+
+  /// This player's last move was void (a claim crossed it): its time is taken back too.
+  public mutating func myMoveVoided() {
+    if let awaiting = awaitingEcho { left[myMark] = awaiting.leftBefore }
+    awaitingEcho = nil
+  }
+
+  /// Why the peer's clock fields cannot be right.
+  public enum Violation: Error, Sendable, Equatable {
+    case missing
+    case overTime(thinking: Int, left: Int)
+  }
+
+  /// The peer's move at `ply` arrived at `now` with `fields`: the charge made for it (0 for an uncharged first
+  /// move). The peer's echo of this player's last move is adopted.
+  public mutating func peerMove(ply: Int, fields: MoveClock?, now: Double) -> Result<Int, Violation> {
+    guard let fields else { return .failure(.missing) }
+    let peer = myMark.opponent
+    var charge = 0
+    if Self.charges(ply: ply) {
+      let had = left[peer, default: 0]
+      guard fields.thinking <= had else { return .failure(.overTime(thinking: fields.thinking, left: had)) }
+      let observed = gaveTurnAt.map { Self.milliseconds($0, now) } ?? 0
+      charge = self.charge(thinking: fields.thinking, observed: observed)
+      peerBudgetLeft -= observed - charge
+      // A move that arrived before the claim went counts, charged at most the time its mover had.
+      charge = min(charge, had)
+      left[peer] = after(had, charged: charge)
+      echoDue = charge
+      lastPeerMove = (fields.thinking, had)
+    }
+    if let echo = fields.echo { adopt(echo) }
+    gaveTurnAt = nil
+    turnSince = now
+    return .success(charge)
+  }
+
+  /// Q = min(O, max(C, O − A)), the allowance O − Q taken from the budget (the charge raised when it is spent).
+  func charge(thinking: Int, observed: Int) -> Int {
+    let believed = min(observed, max(thinking, observed - Self.lagAllowance))
+    return max(believed, observed - peerBudgetLeft)
+  }
+
+  private mutating func after(_ had: Int, charged: Int) -> Int {
+    switch control {
+    case .none, .perMove: return had
+    case .fischer(_, let increment): return had - charged + increment
+    }
+  }
+
+  /// The peer's charge for this player's last move replaces the thinking time it was counted at.
+  private mutating func adopt(_ echo: Int) {
+    guard let awaiting = awaitingEcho else { return }
+    awaitingEcho = nil
+    left[myMark] = after(awaiting.leftBefore, charged: echo)
+  }
+
+  /// When the peer's flag falls on this side's clock, while the peer is to move at `ply` (nil when no claim can
+  /// come: this player's turn, or a first move).
+  public func flagDeadline(ply: Int) -> Double? {
+    guard Self.charges(ply: ply), let since = gaveTurnAt else { return nil }
+    return since + Double(left[myMark.opponent, default: 0] + Self.lagAllowance) / 1_000
+  }
+
+  /// The claim to send at `now` for ply `ply`: the time the peer had and the time seen.
+  public func claim(ply: Int, now: Double) -> Message {
+    let seen = gaveTurnAt.map { Self.milliseconds($0, now) } ?? 0
+    return .flagClaim(ply: UInt16(clamping: ply), timeLeft: left[myMark.opponent, default: 0], observed: seen)
+  }
+
+  /// This player's answer to a claim: its own thinking time for the move in question (`crossed`: the C of a move
+  /// the claim crossed; else the time since its turn came), and whether its own clock contradicts the claim by
+  /// more than A.
+  public func answer(crossed: (thinking: Int, leftBefore: Int)?, now: Double) -> (thinking: Int, disputed: Bool) {
+    let thinking = crossed?.thinking ?? myThinking(now: now)
+    let had = crossed?.leftBefore ?? left[myMark, default: 0]
+    return (thinking, had - thinking > Self.lagAllowance)
+  }
+
+  /// The move of this player's awaiting the peer's echo, if any: what a crossing claim is judged on.
+  var unechoedMove: (thinking: Int, leftBefore: Int)? { awaitingEcho }
+
+  /// A takeback was accepted: the requester moves next, from `now` (the clocks are not restored). When it takes
+  /// back only the requester's own last move, no echo of that move will come: both sides keep the requester's C
+  /// for it.
+  public mutating func turnAfterTakeback(requesterIsMe: Bool, now: Double) {
+    if requesterIsMe {
+      turnSince = now
+      gaveTurnAt = nil
+      awaitingEcho = nil
+    } else {
+      gaveTurnAt = now
+      turnSince = nil
+      if let last = lastPeerMove { left[myMark.opponent] = after(last.leftBefore, charged: last.thinking) }
+      lastPeerMove = nil
+      echoDue = nil
+    }
+  }
+
+  /// The game ended: neither clock runs.
+  public mutating func stop() {
+    turnSince = nil
+    gaveTurnAt = nil
+  }
+
+  /// The message that gave the peer the turn went out again on a resume at `now`: O counts from there.
+  public mutating func turnGivenAgain(now: Double) {
+    if gaveTurnAt != nil { gaveTurnAt = now }
+  }
+}
