@@ -20,7 +20,13 @@ final class HostDoor {
   private var closedSinceLine = 0
   private var lastLine: Double?
 
-  init(log: Log) { self.log = log }
+  /// Closes a descriptor (the system's `close`; a test gives its own to number sockets as it likes).
+  private let closeDescriptor: (Int32) -> Void
+
+  init(log: Log, close: @escaping (Int32) -> Void = { _ = Glibc.close($0) }) {
+    self.log = log
+    closeDescriptor = close
+  }
 
   var count: Int { door.count }
   /// Those still silent, to watch for their first bytes.
@@ -67,7 +73,7 @@ final class HostDoor {
 
   /// Closes everyone at the door (hosting is over).
   func closeAll() {
-    for fd in held.keys { close(fd) }
+    for fd in held.keys { closeDescriptor(fd) }
     retired += held.values
     held = [:]
     door = Doorstep()
@@ -75,7 +81,7 @@ final class HostDoor {
 
   private func closeTurnedAway(_ fds: [Int32], now: Double, counted: Bool = true) {
     for fd in fds {
-      close(fd)
+      closeDescriptor(fd)
       if let entry = held.removeValue(forKey: fd) { retired.append(entry) }
     }
     guard counted, !fds.isEmpty else { return }
