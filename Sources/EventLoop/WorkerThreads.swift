@@ -16,12 +16,15 @@ public final class WorkerThreads: Sendable {
   }
 
   private let limit: Int
+  /// What its threads are called (top, ps -L, /proc; at most 15 bytes).
+  private let name: String
   private let state = Mutex(State())
   /// Counts the pieces of work waiting: a thread takes one for each `sem_wait` that returns.
   private nonisolated(unsafe) let waiting: UnsafeMutablePointer<sem_t>
 
-  public init(limit: Int) {
+  public init(limit: Int, name: String = "tictactoe-work") {
     self.limit = max(1, limit)
+    self.name = String(decoding: name.utf8.prefix(15), as: UTF8.self)
     waiting = .allocate(capacity: 1)
     sem_init(waiting, 0, 0)
   }
@@ -63,7 +66,7 @@ public final class WorkerThreads: Sendable {
 
   /// A thread's life: wait for work, run it, again.
   private func serve() {
-    nameThisThread("tictactoe-work")
+    nameThisThread(name)
     while true {
       state.withLock { $0.idle += 1 }
       while sem_wait(waiting) != 0 {}  // EINTR: a signal arrived; wait on

@@ -38,29 +38,30 @@ struct WorkerThreadsTests {
   /// An idle worker sleeps until work comes: over a second with nothing to do, none of its threads is switched
   /// in even once (libdispatch's monitor woke the program every second).
   @Test func idleThreadsNeverWake() throws {
-    let pool = WorkerThreads(limit: 2)
+    let pool = WorkerThreads(limit: 2, name: "idle-test")
     let ran = Mutex(0)
     pool.run { ran.withLock { $0 += 1 } }
     pool.run { ran.withLock { $0 += 1 } }
     #expect(eventually { ran.withLock { $0 } == 2 })
     usleep(100_000)  // both back to waiting
-    let before = Self.switchesOfWorkers()
+    let before = Self.switchesOfWorkers(named: "idle-test")
     #expect(!before.isEmpty, "no worker thread found by name")
     usleep(1_200_000)
-    let after = Self.switchesOfWorkers()
+    let after = Self.switchesOfWorkers(named: "idle-test")
     for (thread, count) in before where thread != nil {
       #expect(after[thread] == count, "thread \(thread!) woke \((after[thread] ?? count) - count) times while idle")
     }
   }
 
-  /// Context switches of this process's threads named tictactoe-work, by thread id.
-  static func switchesOfWorkers() -> [String?: Int] {
+  /// Context switches of this process's threads called `name` (this test's pool alone: the program's shared
+  /// pool works for the tests running beside it), by thread id.
+  static func switchesOfWorkers(named name: String) -> [String?: Int] {
     var found: [String?: Int] = [:]
     guard let directory = opendir("/proc/self/task") else { return found }
     defer { closedir(directory) }
     while let entry = readdir(directory) {
       let id = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      guard !id.hasPrefix("."), read("/proc/self/task/\(id)/comm")?.hasPrefix("tictactoe-work") == true,
+      guard !id.hasPrefix("."), read("/proc/self/task/\(id)/comm")?.hasPrefix(name) == true,
         let status = read("/proc/self/task/\(id)/status")
       else { continue }
       let switches = status.split(separator: "\n").filter { $0.contains("ctxt_switches") }
