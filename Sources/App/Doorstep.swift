@@ -70,10 +70,9 @@ struct Doorstep<Key: Hashable> {
 
   /// The ones whose time at the door is over at `now` (silent too long, or waited too long for a place), taken off.
   mutating func expire(now: Double) -> [Key] {
-    let (silence, patience) = (self.silence, self.patience)
-    let isOver = { (entry: Waiting) in now >= entry.since + (entry.spoke ? patience : silence) }
-    let over = waiting.filter(isOver).map(\.key)
-    waiting.removeAll(where: isOver)
+    let over = waiting.filter { now >= end(of: $0) }.map(\.key)
+    let gone = Set(over)
+    waiting.removeAll { gone.contains($0.key) }
     return over
   }
 

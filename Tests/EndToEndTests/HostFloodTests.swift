@@ -19,13 +19,7 @@ import Testing
   }
 
   @Test func aRealJoinerGetsInDuringAFloodAndTheHostsMemoryAndLogStaySmall() throws {
-    var (root, environment) = try Binary.sandbox()
-    environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
-    let host = try Player(
-      ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain", "--accept-new", "--keep-hosting"],
-      environment: environment)
-    let port = try #require(host.announcedPort(), "the host did not start: \(host.errors)")
-    let log = root + "/state/tictactoe/tictactoe.log"
+    let (host, port, log) = try Self.startHost()
     let logBefore = HostFloodTests.fileSize(log)
     let began = Date()
     let report = TestDirectory.path("abuser")
@@ -72,13 +66,7 @@ import Testing
   /// let in when a pending place frees. Before the door the listen queue filled and the kernel dropped the
   /// joiner's connection attempts: it did not get in within its 10 s.
   @Test func aRealJoinerGetsInPastThousandsOfSilentConnections() throws {
-    var (root, environment) = try Binary.sandbox()
-    environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
-    let host = try Player(
-      ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain", "--accept-new", "--keep-hosting"],
-      environment: environment)
-    let port = try #require(host.announcedPort(), "the host did not start: \(host.errors)")
-    let log = root + "/state/tictactoe/tictactoe.log"
+    let (host, port, log) = try Self.startHost()
     let script = String(#filePath.split(separator: "/").dropLast(3).joined(separator: "/"))
     let report = TestDirectory.path("silent")
     defer { unlink(report) }
@@ -108,6 +96,18 @@ import Testing
     #expect(joiner.exitStatus() == 0)
     host.signal(SIGTERM)
     _ = host.exitStatus()
+  }
+
+  /// An ordinary host on 127.0.0.1 that lets new keys in and hosts on after each opponent, with no D-Bus (so no
+  /// LAN advertisement): the process, its port and its log's path.
+  private static func startHost() throws -> (Player, Int, String) {
+    var (root, environment) = try Binary.sandbox()
+    environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
+    let host = try Player(
+      ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain", "--accept-new", "--keep-hosting"],
+      environment: environment)
+    let port = try #require(host.announcedPort(), "the host did not start: \(host.errors)")
+    return (host, port, root + "/state/tictactoe/tictactoe.log")
   }
 
   /// Waits until `condition` holds, at most `timeout` seconds; whether it did.
