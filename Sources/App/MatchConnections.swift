@@ -54,9 +54,11 @@ struct MatchConnections {
 
   /// The pending connection that makes room for a new one when `limit` are pending, among those whose moment
   /// to finish TLS is over at `now` by `policy` (when none is, among all): the oldest that has sent nothing,
-  /// else the oldest still setting up TLS, else the oldest not yet greeted whose joiner does not say its player
-  /// is deciding, else the oldest of those (a real joiner whose player reads the question about our key waits
-  /// there, and a flood is newer); never the kept game's key or a joiner the player is asked about.
+  /// else the oldest that finished TLS a `quietPatience` ago and has said nothing since (a real joiner says
+  /// hello, or that its player is deciding, within a round trip of TLS; a flood that finishes TLS and falls
+  /// silent is passed before a real joiner whose handshake is slow on a busy host), else the oldest still
+  /// setting up TLS, else the oldest not yet greeted whose joiner does not say its player is deciding, else the
+  /// oldest of those; never the kept game's key or a joiner the player is asked about.
   func toDrop(atLimit limit: Int, policy: PendingHandshakes = .host, now: Double = -.infinity) -> (
     pending: Int, oldest: ConnectionID
   )? {
@@ -67,8 +69,15 @@ struct MatchConnections {
     }
     let candidates = waited.isEmpty ? pending : waited
     let greeting = candidates.filter { table[$0]?.phase == .greeting }
+    let silentSinceTLS = greeting.first { id in
+      guard let connection = table[id], connection.decidingAt == nil, let secured = connection.securedAt else {
+        return false
+      }
+      return secured + policy.quietPatience <= now
+    }
     guard
       let oldest = candidates.first(where: { table[$0]?.phase == .handshaking && table[$0]?.quiet == true })
+        ?? silentSinceTLS
         ?? candidates.first(where: { table[$0]?.phase == .handshaking })
         ?? greeting.first(where: { table[$0]?.decidingAt == nil }) ?? greeting.first
     else { return nil }

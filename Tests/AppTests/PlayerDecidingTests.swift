@@ -109,6 +109,33 @@ import WireProtocol
     #expect(!pair.host.mayAccept(now: start + 1.1) || pair.closedByHost.count == 1)
   }
 
+  /// A flood that finishes TLS and then says nothing (the benchmark's `--abuse-probe pending`) holds the pending
+  /// places; a real joiner whose handshake is slow on the busy host must not be the one that makes room (CI
+  /// saw it cut off so). A connection still in TLS goes only when none has been silent a second since TLS, and
+  /// one that finished TLS a moment ago is not yet taken for silent.
+  @Test func atTheCapOneSilentSinceTLSMakesRoomBeforeASlowHandshake() {
+    var connections = MatchConnections()
+    let policy = PendingHandshakes.host
+    let slow = connections.open("127.0.0.1:5000", .handshaking, deadline: 100)
+    connections[slow]?.quiet = false
+    var flood: [ConnectionID] = []
+    for index in 1..<policy.cap {
+      let id = connections.open("10.2.\(index / 200).\(index % 200 + 1):4000", .greeting, deadline: 100)
+      connections[id]?.acceptedAt = 1
+      connections[id]?.quiet = false
+      connections[id]?.securedAt = 1.5
+      flood.append(id)
+    }
+    #expect(connections.toDrop(atLimit: policy.cap, policy: policy, now: 5)?.oldest == flood[0])
+    // Just secured: not silent yet, so the oldest in TLS goes (as before).
+    for id in flood { connections[id]?.securedAt = 4.5 }
+    #expect(connections.toDrop(atLimit: policy.cap, policy: policy, now: 5)?.oldest == slow)
+    // One whose player is deciding is never taken for silent.
+    for id in flood { connections[id]?.securedAt = 1.5 }
+    connections[flood[0]]?.decidingAt = 4
+    #expect(connections.toDrop(atLimit: policy.cap, policy: policy, now: 5)?.oldest == flood[1])
+  }
+
   @Test func dropsAtTheCapAreLoggedAFewTimesAMinuteNotOncePerConnection() {
     var pair = MatchPair()
     for index in 0..<(HostCoordinator.maximumPending + 500) {

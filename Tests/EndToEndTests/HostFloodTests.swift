@@ -46,7 +46,10 @@ import Testing
       ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--name", "honest"],
       environment: joinerHome.environment)
     // Measured 3.5–4.4 s on a loaded 2-core machine (debug build); before, the joiner was cut off within 1.2 s.
-    #expect(joiner.waitFor("game 1:", timeout: 9), "\(joiner.output)\(joiner.errors)")
+    #expect(
+      joiner.waitFor("game 1:", timeout: 9),
+      "\(joiner.output)\(joiner.errors)\nhost log: \(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").suffix(3000))"
+    )
     let took = Date().timeIntervalSince(asked)
     #expect(took < 9, "the joiner got in after \(took) s")
     let peak = try #require(HostFloodTests.peakMemory(host.pid))
