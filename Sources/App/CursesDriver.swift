@@ -11,7 +11,7 @@ import Transport
 /// networked match. The loop blocks until something happens, so an idle game uses no CPU.
 public final class CursesDriver: LoopFrontEnd {
   private let terminal: Terminal
-  private var controller: UIController
+  var controller: UIController
   private let computer = ComputerPlayer()
   /// The outside engine of `play --engine`, and the game (token) it was last asked about.
   var engine: EngineSeat?
@@ -35,14 +35,14 @@ public final class CursesDriver: LoopFrontEnd {
   /// Records local games as they end.
   var localRecords: LocalGameRecorder?
   /// The networked match on screen, on the loop.
-  private var running: MatchOnLoop?
+  var running: MatchOnLoop?
   /// Warnings about keys (KEY CHANGED, a pin mismatch, an impostor) to print again on stderr once the screen
   /// is closed, so they are not lost with it.
   private(set) var warningsToRepeat: [String] = []
   /// Matches left behind whose goodbye is still going out.
-  private var retiring: [MatchOnLoop] = []
+  var retiring: [MatchOnLoop] = []
   /// Joiner: joins the same host again (`r` once the match is over), as it was joined the first time.
-  private var rejoin: (() -> Void)?
+  var rejoin: (() -> Void)?
   var match: NetworkMatch? { running?.match }
   var shutdown = Shutdown()
   let loop: EventLoop
@@ -135,6 +135,10 @@ public final class CursesDriver: LoopFrontEnd {
     if stopIfDone() { return }
     if let running {
       countDown(running.match)
+      if let session = running.match.session, session.clock != nil {
+        let clocks = NetworkPresenter.clocks(session, now: Monotonic.now())
+        if controller.state.net?.clocks != clocks { controller.updateNetwork { $0.clocks = clocks } }
+      }
       running.refresh()
     }
     updateBrowsing()
@@ -154,6 +158,10 @@ public final class CursesDriver: LoopFrontEnd {
     if let graceEnd = match?.session?.graceDeadline, graceEnd > now {
       let fraction = (graceEnd - now).truncatingRemainder(dividingBy: 1)
       due = now + max(0.001, fraction)
+    }
+    // A running clock's face changes once a second; an untimed game wakes nobody.
+    if let next = match?.session.flatMap({ NetworkPresenter.nextClockChange($0, now: now) }) {
+      due = min(due ?? next, next)
     }
     if browser == nil && controller.state.page == .lobby && lanContext != nil {
       due = min(due ?? browserRetryAt, max(now, browserRetryAt))
@@ -201,7 +209,8 @@ public final class CursesDriver: LoopFrontEnd {
       joinLAN(name)
     case .repaint:
       terminal.repaint()
-    case .netPlay, .netChat, .netResign, .netClaim, .netRematch, .netAnswer, .netMapPort, .netRejoin:
+    case .netPlay, .netChat, .netResign, .netClaim, .netRematch, .netAnswer, .netMapPort, .netRejoin, .netDraw,
+      .netTakeback, .netDecline, .netAbort:
       performInMatch(effect)
     case .netLeave:
       return leaveMatch()
@@ -219,48 +228,6 @@ public final class CursesDriver: LoopFrontEnd {
     }
     let host = address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
     begin(address: host, advertised: game.txt?.fingerprint.flatMap { Fingerprint(parsing: $0) })
-  }
-
-  /// An effect inside the networked match: a move, chat, resign, claim, rematch, an answer, rejoining the host.
-  private func performInMatch(_ effect: Effect) {
-    switch effect {
-    case .netPlay(let position):
-      guard let match else { return }
-      do {
-        present(try match.play(position), match)
-      } catch {
-        controller.updateNetwork { $0.notice = "\(error)" }
-      }
-    case .netChat(let text):
-      attempt { (match) throws(ActionRefusal) in
-        let events = try match.chat(text)
-        controller.updateNetwork { net in
-          net.scrollChat(by: -net.chatBack)
-          net.addChat(.mine(text))
-        }
-        return events
-      }
-    case .netResign:
-      attempt { (match) throws(ActionRefusal) in try match.resign() }
-    case .netClaim:
-      attempt { (match) throws(ActionRefusal) in try match.claim() }
-    case .netRematch:
-      attempt { (match) throws(ActionRefusal) in try match.rematch() }
-    case .netAnswer(let accept):
-      controller.updateNetwork { $0.question = nil }
-      if let match { present(match.answer(accept: accept), match) }
-    case .netMapPort(let yes):
-      guard yes, let match, let running, match.role == .host, !match.mapsPort else { return }
-      match.mapsPort = true
-      running.startPortMapping()
-    case .netRejoin:
-      guard let rejoin else { return }
-      if let old = running { retiring.append(old) }
-      running = nil
-      rejoin()
-    default:
-      break
-    }
   }
 
   /// Leaves the networked match (saying goodbye) for the lobby, or ends the program when it was started from the
@@ -307,16 +274,6 @@ public final class CursesDriver: LoopFrontEnd {
       .sorted { $0.instanceName < $1.instanceName }
       .map { LANGames.row($0, known: context.known) }
     controller.showLANGames(rows, status: nil)
-  }
-
-  /// Runs a chat, resignation, rematch or claim; a refusal is shown in the status line, in the session's words.
-  private func attempt(_ action: (NetworkMatch) throws(ActionRefusal) -> [MatchEvent]) {
-    guard let match else { return }
-    do {
-      present(try action(match), match)
-    } catch {
-      controller.updateNetwork { $0.notice = "Not now: \(error)." }
-    }
   }
 
   /// Shows why a record could not be saved (on the game's notice line).

@@ -33,9 +33,13 @@ struct HostCoordinator: MatchRole {
     set { core.connections.limits = newValue }
   }
 
-  init(name: String, rules: Rules, gracePeriod: Double, environment: MatchEnvironment) {
+  init(
+    name: String, rules: Rules, gracePeriod: Double, timeControl: TimeControl = .none, environment: MatchEnvironment
+  ) {
     core = MatchCore(
-      configuration: .init(role: .host, name: name, rules: rules, gracePeriod: gracePeriod), environment: environment)
+      configuration: .init(
+        role: .host, name: name, rules: rules, gracePeriod: gracePeriod, timeControl: timeControl),
+      environment: environment)
   }
 
   var ownDeadline: Double? { nil }

@@ -16,6 +16,8 @@ struct MatchCore {
     var name: String
     var rules: Rules
     var gracePeriod: Double
+    /// Host: the time control offered in its terms (a joiner plays the host's).
+    var timeControl: TimeControl = .none
   }
 
   let configuration: Configuration
@@ -61,7 +63,7 @@ struct MatchCore {
     NetSession(
       configuration: .init(
         role: configuration.role, name: configuration.name, software: environment.software,
-        rules: configuration.rules, gracePeriod: configuration.gracePeriod),
+        rules: configuration.rules, gracePeriod: configuration.gracePeriod, timeControl: configuration.timeControl),
       coinBytes: environment.coin(), sha256: environment.sha256, now: now)
   }
 

@@ -1,3 +1,5 @@
+import Session
+
 /// The sentences both front ends say about a networked match's connection, in the same words: the full
 /// screen puts them in its chat pane as notes, plain mode prints them as lines.
 enum MatchWords {
@@ -16,6 +18,38 @@ enum MatchWords {
   /// The peer chats faster than any person types: what is not shown, and until when.
   static func chatsDropped(peer: String) -> String {
     "\(peer) is sending chat faster than anyone types: its lines are not shown until it slows down."
+  }
+
+  /// How the player answers, on the full screen (keys) or in plain mode (commands).
+  enum Answers {
+    case fullScreen, plain
+
+    var acceptDraw: String { self == .fullScreen ? "press D to accept" : "type draw to accept" }
+    var acceptTakeback: String { self == .fullScreen ? "press u to accept" : "type takeback to accept" }
+    var decline: String { self == .fullScreen ? "x to decline" : "decline to refuse" }
+  }
+
+  /// An offer, a request, an answer or a claim of the game's flow, in one line.
+  static func gameFlow(_ event: GameFlowEvent, peer: String, keys: Answers) -> String {
+    switch event {
+    case .drawOffered: return "\(peer) offers a draw: \(keys.acceptDraw), \(keys.decline)."
+    case .drawDeclined: return "\(peer) declined your draw offer."
+    case .takebackRequested:
+      return "\(peer) asks to take back their last move: \(keys.acceptTakeback), \(keys.decline)."
+    case .takebackDeclined: return "\(peer) declined your takeback request."
+    case .tookBack(let ply): return "Taken back: the game goes on from move \(ply + 1)."
+    case .flagClaimed: return "\(peer)'s time ran out: you claimed the win on time."
+    }
+  }
+
+  /// What this player's own game-flow action did, in one line (the peer is told by the protocol).
+  static func gameFlowSent(draw: Bool, accepted: Bool) -> String {
+    switch (draw, accepted) {
+    case (true, false): return "You offer a draw."
+    case (false, false): return "You ask to take back your last move."
+    case (true, true): return "You accept the draw."
+    case (false, true): return "You accept the takeback."
+    }
   }
 
   /// The dropped game is taken up again; `ply` moves were played.

@@ -22,13 +22,15 @@ enum NetworkLaunch {
     let identity: Security.Identity
     let options: NetworkOptions
     let rules: Rules
+    /// Host: the time control offered (a joiner plays the host's).
+    var timeControl = TimeControl.none
     let context: RunContext
     let clock: () -> Double
 
     func match(isHost: Bool) -> NetworkMatch {
       NetworkMatch(
         role: isHost ? .host : .joiner, profile: profile, identity: identity, options: options, rules: rules,
-        log: context.log, clock: clock)
+        timeControl: isHost ? timeControl : .none, log: context.log, clock: clock)
     }
   }
 
@@ -40,9 +42,10 @@ enum NetworkLaunch {
     let profile = RunContext.profile(environment, name: options.name)
     guard let identity = checkedFiles(profile: profile, options: options) else { return ExitStatus.badFile }
     guard let rules = rules(for: role, settings: context.settings) else { return ExitStatus.usage }
-    let parts = MatchParts(
+    var parts = MatchParts(
       profile: profile, identity: identity, options: options, rules: rules, context: context,
       clock: { Monotonic.now() })
+    if case .host(let request) = role { parts.timeControl = request.clock ?? context.settings.clock }
     let isHost: Bool
     if case .host = role { isHost = true } else { isHost = false }
     let match = parts.match(isHost: isHost)
@@ -162,7 +165,9 @@ enum NetworkLaunch {
     let invite = RunningHosts.invite(key: identity.fingerprint, port: match.port, bind: bind)
     if let invite { match.invite.publish(invite) }
     return [
-      .status("Hosting \(rules) as \(VisibleText.escaping(profile.name)) on port \(match.port)."),
+      .status(
+        "Hosting \(rules)\(match.timeControl.isTimed ? ", \(match.timeControl.spoken)," : "") as "
+          + "\(VisibleText.escaping(profile.name)) on port \(match.port)."),
       .status("Your key: \(identity.fingerprint)"),
       .status("Read aloud: \(identity.fingerprint.readAloud)"),
     ] + (invite.map { [.status("Invite: \($0)")] } ?? []) + [
@@ -207,7 +212,8 @@ enum NetworkLaunch {
       let (identity, _) = try profile.identity(options: options)
       let match = NetworkMatch(
         role: address == nil ? .host : .joiner, profile: profile, identity: identity, options: options,
-        rules: settings.rules, log: context.log, clock: { Monotonic.now() })
+        rules: settings.rules, timeControl: address == nil ? settings.clock : .none, log: context.log,
+        clock: { Monotonic.now() })
       match.archive = context.archive
       if address != nil {
         match.advertisedFingerprint = advertised

@@ -19,6 +19,8 @@ public final class NetworkMatch {
   private let identity: Identity
   private let options: NetworkOptions
   private let rules: Rules
+  /// Host: the time control its terms offer (a joiner's game has the host's: `session?.timeControl`).
+  let timeControl: TimeControl
   private let log: Log
   private let clock: () -> Double
   /// The side of the match that decides: a `HostCoordinator` or a `JoinerCoordinator`.
@@ -102,14 +104,15 @@ public final class NetworkMatch {
   }
 
   public init(
-    role: Role, profile: Profile, identity: Identity, options: NetworkOptions, rules: Rules, log: Log,
-    clock: @escaping () -> Double
+    role: Role, profile: Profile, identity: Identity, options: NetworkOptions, rules: Rules,
+    timeControl: TimeControl = .none, log: Log, clock: @escaping () -> Double
   ) {
     self.role = role
     self.profile = profile
     self.identity = identity
     self.options = options
     self.rules = rules
+    self.timeControl = timeControl
     self.log = log
     self.clock = clock
     sockets = MatchSockets(clock: clock, log: log)
@@ -120,7 +123,8 @@ public final class NetworkMatch {
     switch role {
     case .host:
       coordinator = HostCoordinator(
-        name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)
+        name: profile.name, rules: rules, gracePeriod: options.gracePeriod, timeControl: timeControl,
+        environment: environment)
     case .joiner:
       coordinator = JoinerCoordinator(
         name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)
@@ -402,6 +406,28 @@ public final class NetworkMatch {
   }
   public func rematch() throws(ActionRefusal) -> [MatchEvent] {
     try act { (session, now) throws(ActionRefusal) in try session.offerRematch(now: now) }
+  }
+  /// Offers a draw, or accepts the opponent's offer (PROTOCOL.md rule 16).
+  public func offerDraw() throws(ActionRefusal) -> [MatchEvent] {
+    try act { (session, now) throws(ActionRefusal) in try session.offerDraw(now: now) }
+  }
+  /// Declines what the opponent offers or asks: its draw offer, else its takeback request.
+  public func declineOffer() throws(ActionRefusal) -> [MatchEvent] {
+    try act { (session, now) throws(ActionRefusal) in
+      session.drawOfferedByPeer
+        ? try session.declineDraw(now: now) : try session.answerTakeback(accept: false, now: now)
+    }
+  }
+  /// Asks to take back this player's last move, or accepts the opponent's request.
+  public func takeback() throws(ActionRefusal) -> [MatchEvent] {
+    try act { (session, now) throws(ActionRefusal) in
+      session.takebackRequestedByPeer != nil
+        ? try session.answerTakeback(accept: true, now: now) : try session.requestTakeback(now: now)
+    }
+  }
+  /// Ends the game as void before each side has made its first move (rule 17).
+  public func abort() throws(ActionRefusal) -> [MatchEvent] {
+    try act { (session, now) throws(ActionRefusal) in try session.abort(now: now) }
   }
   /// After the grace period: the opponent did not come back; the game is won.
   public func claim() throws(ActionRefusal) -> [MatchEvent] {

@@ -43,7 +43,40 @@ enum NetworkPresenter {
       net.losses = session.score.losses
       net.draws = session.score.draws
       net.rematchOfferedByMe = session.rematchOfferedByMe
+      net.hasGameFlow = session.hasGameFlow
+      net.peerOffer = session.drawOfferedByPeer ? .draw : session.takebackRequestedByPeer != nil ? .takeback : nil
+      net.myOffer = session.drawOfferedByMe ? .draw : session.takebackRequestedByMe != nil ? .takeback : nil
+      net.clocks = clocks(session, now: Monotonic.now())
     }
+  }
+
+  /// When the running clock's face (whole seconds) next changes after `now`; nil when no clock runs.
+  static func nextClockChange(_ session: NetSession, now: Double) -> Double? {
+    guard let clocks = clocks(session, now: now), let running = clocks.running else { return nil }
+    let left = running == .mine ? clocks.mine : clocks.theirs
+    guard left > 0 else { return nil }
+    return now + Double(left % 1_000 + 1) / 1_000
+  }
+
+  /// Both clocks as the screen shows them at `now` (nil in an untimed game or before the first game).
+  static func clocks(_ session: NetSession, now: Double) -> NetGameState.Clocks? {
+    guard let clock = session.clock, let myMark = session.myMark else { return nil }
+    let running: NetGameState.Clocks.Running?
+    if let game = session.game, session.gameInProgress, game.history.count >= 2, session.flagClaimedAt == nil {
+      running = game.turn == myMark ? .mine : .theirs
+    } else {
+      running = nil
+    }
+    // A clock starts after each side's first move: until then, and while none runs, the time as it stands.
+    let left = { (mark: Mark) in
+      if case .lostOnTime(let loser) = session.lastResult, loser == mark, !session.gameInProgress { return 0 }
+      return running == nil ? clock.left[mark, default: 0] : clock.remaining(mark, now: now)
+    }
+    let mine = left(myMark)
+    return .init(
+      mine: mine, theirs: left(myMark.opponent), running: running,
+      control: clock.control.description,
+      lowMine: NetGameState.Clocks.isLow(mine, base: clock.control.base))
   }
 
   private static func apply(_ output: SessionOutput, match: NetworkMatch, to net: inout NetGameState) {
@@ -94,7 +127,10 @@ enum NetworkPresenter {
         net.result = loser == net.myMark ? "You lost on time." : "\(peer) lost on time: you win!"
       case .disputed: net.result = "Disputed: the clocks disagree about a loss on time."
       }
-    case .send, .closed, .gameFlow:
+    case .gameFlow(let event):
+      net.game = match.session?.game
+      net.addChat(.note(MatchWords.gameFlow(event, peer: peer, keys: .fullScreen)))
+    case .send, .closed:
       break
     }
   }

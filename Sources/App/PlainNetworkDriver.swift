@@ -148,7 +148,8 @@ final class PlainNetworkDriver: LoopFrontEnd {
       let fingerprint = match.peerCertificate?.fingerprint.description ?? "?"
       emit("opponent: \(name) (\(software)), key \(fingerprint)\n")
     case .gameStarted(let number, let mark):
-      emit("game \(number): \(session.rules); you play \(mark) (X moves first)\n")
+      let clock = session.timeControl.isTimed ? "; clock \(session.timeControl.spoken)" : ""
+      emit("game \(number): \(session.rules)\(clock); you play \(mark) (X moves first)\n")
       showBoardAndPrompt(session)
     case .peerMoved(let position):
       let rules = session.rules
@@ -185,14 +186,25 @@ final class PlainNetworkDriver: LoopFrontEnd {
     case .resumed(let number, let ply):
       emit(MatchWords.resumed(game: number, ply: ply) + "\n")
       showBoardAndPrompt(session)
-    case .send, .closed, .gameFlow:
+    case .gameFlow(let event):
+      emit(MatchWords.gameFlow(event, peer: "\(peerName)", keys: .plain) + "\n")
+      if case .tookBack = event { showBoardAndPrompt(session) } else { askAgain() }
+    case .send, .closed:
       break
     }
+  }
+
+  /// "clock: you 4:32, bob 5:00 (bob's running)", or nil in an untimed game.
+  private func clockLine(_ session: NetSession) -> String? {
+    guard let clocks = NetworkPresenter.clocks(session, now: Monotonic.now()) else { return nil }
+    let running = clocks.running.map { $0 == .mine ? " (yours is running)" : " (\(peerName)'s is running)" } ?? ""
+    return "clock: you \(TimeControl.face(clocks.mine)), \(peerName) \(TimeControl.face(clocks.theirs))\(running)"
   }
 
   private func showBoardAndPrompt(_ session: NetSession) {
     guard let game = session.game else { return }
     emit(PlainSession.boardText(game) + "\n")
+    if let clock = clockLine(session) { emit(clock + "\n") }
     guard !game.isOver, !session.isResuming else { return }  // the prompt follows the resume
     if session.myTurn {
       emit("your move (\(session.myMark.map { "\($0)" } ?? "?")): ")
@@ -216,7 +228,9 @@ final class PlainNetworkDriver: LoopFrontEnd {
     let word = line.split(separator: " ").first.map(String.init) ?? ""
     // While a resume is confirmed (one round trip) chat, resign and rematch wait their turn, as moves do.
     if match.session?.isResuming == true && ["chat", "say", "resign", "rematch"].contains(word) { return false }
-    if ["quit", "q", "exit", "chat", "say", "resign", "code", "verify", ""].contains(word) { return true }
+    if match.session?.isResuming == true && Self.flowWords.contains(word) { return false }
+    if ["quit", "q", "exit", "chat", "say", "resign", "code", "verify", "clock", ""].contains(word) { return true }
+    if Self.flowWords.contains(word) { return true }
     guard let session = match.session else { return false }
     if word == "rematch" { return session.phase == .betweenGames }
     if word == "claim" { return session.graceExpired }
@@ -276,6 +290,11 @@ final class PlainNetworkDriver: LoopFrontEnd {
       attempt { (match) throws(ActionRefusal) in try match.resign() }
     case "claim":
       attempt { (match) throws(ActionRefusal) in try match.claim() }
+    case "clock":
+      emit((match.session.flatMap(clockLine) ?? "this game has no clock") + "\n")
+      askAgain()
+    case "draw", "takeback", "decline", "abort":
+      gameFlow(lower)
     case "rematch":
       attempt { (match) throws(ActionRefusal) in try match.rematch() }
       if match.session?.rematchOfferedByMe == true { emit("rematch offered; waiting for \(peerName)\n") }
@@ -286,6 +305,36 @@ final class PlainNetworkDriver: LoopFrontEnd {
       return false
     }
     return true
+  }
+
+  /// The words of version 3's game flow: answered at any time in a game, as resign is.
+  private static let flowWords: Set<String> = ["draw", "takeback", "decline", "abort"]
+
+  /// `draw` offers a draw or accepts the opponent's; `takeback` asks or accepts; `decline` refuses their offer;
+  /// `abort` voids the game before both sides moved. Each is answered in one line.
+  private func gameFlow(_ word: String) {
+    let session = match.session
+    let accepting =
+      word == "draw" ? session?.drawOfferedByPeer == true : session?.takebackRequestedByPeer != nil
+    let declining = session?.drawOfferedByPeer == true ? "the draw" : "the takeback"
+    let events: [MatchEvent]
+    do throws(ActionRefusal) {
+      switch word {
+      case "draw": events = try match.offerDraw()
+      case "takeback": events = try match.takeback()
+      case "decline": events = try match.declineOffer()
+      default: events = try match.abort()
+      }
+    } catch {
+      emitError("\(error)")
+      return
+    }
+    switch word {
+    case "draw", "takeback": emit(MatchWords.gameFlowSent(draw: word == "draw", accepted: accepting) + "\n")
+    case "decline": emit("You decline \(declining).\n")
+    default: break
+    }
+    show(events)
   }
 
   /// A move typed while a game is on: read, checked to be this player's turn, played, and the board shown.
@@ -309,6 +358,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
       let events = try match.play(position)
       if let updated = match.session, let game = updated.game {
         emit(PlainSession.boardText(game) + "\n")
+        if !game.isOver, let clock = clockLine(updated) { emit(clock + "\n") }
         if !game.isOver { emit("waiting for \(peerName)'s move\n") }
       }
       show(events)

@@ -19,7 +19,7 @@ public enum SettingsFile {
         switch key {
         case "size", "k", "level", "first", "engine", "opponent":
           try readGameSetting(key, value, into: &settings)
-        case "name", "records", "port", "map_port", "deny", "limits_exempt":
+        case "name", "records", "port", "map_port", "deny", "limits_exempt", "clock":
           try readPlayerSetting(key, value, into: &settings)
         default:
           // Unknown keys are kept for a later version's sake and otherwise ignored.
@@ -107,6 +107,12 @@ public enum SettingsFile {
     case "map_port":
       guard value == "yes" || value == "no" else { throw Rejection("map_port must be yes or no, found \"\(value)\"") }
       settings.mapPort = value == "yes"
+    case "clock":
+      do throws(TimeControlError) {
+        settings.clock = try TimeControl(parsing: value)
+      } catch {
+        throw Rejection("clock: \(error)")
+      }
     case "deny", "limits_exempt":
       do throws(DenyList.EntryError) {
         let list = try DenyList(parsing: value)
@@ -132,6 +138,7 @@ public enum SettingsFile {
       + (settings.port.map { "port = \($0)\n" } ?? "")
       + (settings.deny.map { "deny = \($0)\n" } ?? "")
       + (settings.limitsExempt.map { "limits_exempt = \($0)\n" } ?? "")
+      + (settings.clock.isTimed ? "clock = \(settings.clock)\n" : "")
       + (settings.engine.map { "engine = \($0)\nopponent = \(settings.useEngine ? "engine" : "computer")\n" } ?? "")
   }
 

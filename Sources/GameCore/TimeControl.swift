@@ -95,6 +95,27 @@ public enum TimeControl: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// What a player reads: "no clock", "5 min + 3 s a move", "30 s + 2 s a move", "20 s a move".
+  public var spoken: String {
+    switch self {
+    case .none: return "no clock"
+    case .fischer(let base, let increment):
+      let whole = base.isMultiple(of: 60_000) ? "\(base / 60_000) min" : "\(Self.seconds(base)) s"
+      return increment == 0 ? "\(whole) a game" : "\(whole) + \(Self.seconds(increment)) s a move"
+    case .perMove(let time): return "\(Self.seconds(time)) s a move"
+    }
+  }
+
+  /// A time left as a clock shows it: "12:05", "4:07", "0:09" (whole seconds, rounded down, as a clock face
+  /// runs); "1:02:03" from an hour.
+  public static func face(_ milliseconds: Int) -> String {
+    let total = max(0, milliseconds) / 1_000
+    let (hours, minutes, seconds) = (total / 3_600, total / 60 % 60, total % 60)
+    let ss = seconds < 10 ? "0\(seconds)" : "\(seconds)"
+    guard hours > 0 else { return "\(minutes):\(ss)" }
+    return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(ss)"
+  }
+
   /// "20", "2.5", "0.125": milliseconds as seconds, no trailing zeros.
   private static func seconds(_ milliseconds: Int) -> String {
     let whole = "\(milliseconds / 1_000)"

@@ -28,6 +28,12 @@ public enum HelpView {
         + (digits ? [("1-9", "place on that cell (1 is top left)")] : []) + [
           ("mouse click", "place on the clicked cell"), ("c", "chat (Enter sends, Esc cancels)"),
           ("PgUp PgDn", "scroll the chat back, forward"), ("R", "resign the game (asks first)"),
+        ]
+        + (state.net?.hasGameFlow == true
+          ? [
+            ("D, u", "offer a draw, ask to take your move back; or accept theirs"),
+            ("x", "decline their offer"), ("A", "abort before both have moved"),
+          ] : []) + [
           ("n", "rematch, once a game is over"),
           ("v", "the verification code to compare"), ("w", "claim the win if they do not come back"),
           ("q or Esc", "leave (asks first during a game)"),

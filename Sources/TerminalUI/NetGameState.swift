@@ -45,6 +45,17 @@ public struct NetGameState: Sendable, Equatable {
     case leave, resign
   }
   public var result: String?
+  /// Whether the opponent's program speaks version 3's game flow (draw offers, takebacks, abort, clocks).
+  public var hasGameFlow = false
+  /// What the opponent offers or asks and waits for this player's answer (`D` or `u` accepts, `x` declines).
+  public var peerOffer: Offer?
+  /// What this player offered or asked, while it stands.
+  public var myOffer: Offer?
+  public enum Offer: Sendable, Equatable {
+    case draw, takeback
+  }
+  /// Both clocks of a timed game (nil: untimed), as of the last time the screen was brought up to date.
+  public var clocks: Clocks?
   public var rematchOfferedByPeer = false
   public var rematchOfferedByMe = false
   /// While the connection is down in the middle of a match.
@@ -103,6 +114,32 @@ public struct NetGameState: Sendable, Equatable {
     self.isHost = isHost
     self.myName = myName
   }
+
+  /// The two clocks on the screen: the time left on each side (milliseconds), whose clock runs, the control.
+  public struct Clocks: Sendable, Equatable {
+    public var mine: Int
+    public var theirs: Int
+    /// nil: neither runs (before the first moves, between games, a claim on its way).
+    public var running: Running?
+    public enum Running: Sendable, Equatable { case mine, theirs }
+    public var control: String
+    /// Whether this player's time is low: under 10 s, or a tenth of a longer game's start.
+    public var lowMine: Bool
+
+    public init(mine: Int, theirs: Int, running: Running?, control: String, lowMine: Bool = false) {
+      self.mine = mine
+      self.theirs = theirs
+      self.running = running
+      self.control = control
+      self.lowMine = lowMine
+    }
+
+    /// Whether `left` of a game that starts with `base` is low: under 10 s, or under a tenth of `base`.
+    public static func isLow(_ left: Int, base: Int) -> Bool { left < max(10_000, base / 10) }
+  }
+
+  /// Whether the game may still be aborted: version 3, begun, and not both sides have moved.
+  public var canAbort: Bool { hasGameFlow && gameInProgress && (game?.history.count ?? 2) < 2 }
 
   /// A dropped connection: the time left for the joiner to come back, then whether the game may be claimed.
   public struct Dropped: Sendable, Equatable {

@@ -237,9 +237,17 @@ public enum NetGameView {
       return Fit.legend([("w claim the win", 0), ("c chat", 2), ("q leave", 1)], separator: g.separator, width: width)
     }
     let over = !net.gameInProgress
+    if !over, let offer = net.peerOffer {
+      // Their offer waits for an answer: the answers come first.
+      let accept = offer == .draw ? "D accept the draw" : "u accept the takeback"
+      let items = [(accept, 0), ("x decline", 0), ("Enter place", 1), ("c chat", 3), ("? help", 2), ("q leave", 4)]
+      return Fit.legend(items, separator: g.separator, width: width)
+    }
+    let flow: [(String, Int)] =
+      over || !net.hasGameFlow ? [] : (net.canAbort ? [("A abort", 7)] : [("D draw", 8), ("u takeback", 9)])
     let items =
       [("\(g.arrows)/hjkl move", 4), ("Enter place", 0), ("c chat", 3)]
-      + (over ? [("n rematch", 5)] : [("R resign", 6)]) + [("? help", 2), ("q leave", 1)]
+      + (over ? [("n rematch", 5)] : [("R resign", 6)]) + flow + [("? help", 2), ("q leave", 1)]
     return Fit.legend(items, separator: g.separator, width: width)
   }
 }

@@ -8,9 +8,15 @@ enum NetPanelView {
   ) {
     let parts = arrange(net, game: game, layout: layout, glyphs: g)
     let box = layout.panel
+    if let clocks = net.clocks {
+      let (text, style) = clockLine(clocks, net: net, width: box.width, glyphs: g)
+      let column = layout.arrangement == .below ? box.left + max(0, (box.width - text.count) / 2) : box.left
+      screen.put(text, row: box.top, column: column, style: style)
+    }
+    let statusTop = box.top + (net.clocks == nil ? 0 : 1)
     for (index, line) in parts.status.enumerated() {
       let column = layout.arrangement == .below ? box.left + max(0, (box.width - line.count) / 2) : box.left
-      screen.put(line, row: box.top + index, column: column, style: parts.statusStyle)
+      screen.put(line, row: statusTop + index, column: column, style: parts.statusStyle)
     }
     for (index, line) in parts.moves.enumerated() {
       screen.put(line, row: parts.movesTop + index, column: box.left, style: Style(dim: true))
@@ -22,7 +28,12 @@ enum NetPanelView {
   static func arrange(_ net: NetGameState, game: Game, layout: NetScreenLayout, glyphs g: Glyphs) -> (
     status: [String], statusStyle: Style, moves: [String], movesTop: Int, chat: NetScreenLayout.Box
   ) {
-    let box = layout.panel
+    var box = layout.panel
+    if net.clocks != nil {
+      // The clocks take the panel's first row.
+      box.top += 1
+      box.height -= 1
+    }
     let (text, style) = statusLine(net, game: game, glyphs: g)
     // The status may take what the chat pane can spare beyond its three rows.
     let status = Array(Fit.wrap(text, width: box.width).prefix(max(1, box.height - 3)))
@@ -41,6 +52,25 @@ enum NetPanelView {
     if box.bottom - row > 3 { row += 1 }
     let chat = NetScreenLayout.Box(top: row, left: box.left, width: box.width, height: box.bottom - row)
     return (status, style, moves, movesTop, chat)
+  }
+
+  /// "▸You 4:32 · bob 5:00 (5+3)" in at most `width` columns: both clocks, the running one marked (the time
+  /// control left out, then the name cut, when the line is short); bold while this player's runs, in the
+  /// warning colour when this player's time is low.
+  static func clockLine(_ clocks: NetGameState.Clocks, net: NetGameState, width: Int, glyphs g: Glyphs) -> (
+    String, Style
+  ) {
+    let mark = { (running: Bool) in running ? (g == .ascii ? ">" : "▸") : "" }
+    let mine = mark(clocks.running == .mine) + "You " + TimeControl.face(clocks.mine)
+    let theirFace = " " + TimeControl.face(clocks.theirs)
+    let name = NetGameView.peerLabel(net).capitalizedFirst
+    let room = width - mine.count - g.separator.count - mark(clocks.running == .theirs).count - theirFace.count
+    let fitted = name.count <= room ? name : Fit.clip(name, width: max(1, room), ellipsis: g.ellipsis)
+    let line = mine + g.separator + mark(clocks.running == .theirs) + fitted + theirFace
+    let control = " (\(clocks.control))"
+    let text = line.count + control.count <= width ? line + control : line
+    if clocks.lowMine { return (text, Style(bold: true, color: .warning)) }
+    return (text, clocks.running == .mine ? Style(bold: true) : Style(dim: true))
   }
 
   /// The chat pane's box on this screen, or nil when the board (and so the panel) is not shown.
@@ -117,6 +147,9 @@ enum NetPanelView {
 }
 
 extension String {
+  /// "your opponent" → "Your opponent"; a name as it is.
+  fileprivate var capitalizedFirst: String { self == "your opponent" ? "Your opponent" : self }
+
   fileprivate func trimmingTrailingSpaces() -> String {
     var text = self
     while text.last == " " { text.removeLast() }

@@ -95,8 +95,8 @@ extension UIController {
     return []
   }
 
-  /// The match's own letters (chat, resign, verification code, claim, port mapping, rematch, help): their
-  /// effects, or nil when the key is not one of them here and goes to the board.
+  /// The match's own letters (chat, resign, draw, takeback, decline, abort, verification code, claim, port
+  /// mapping, rematch, help): their effects, or nil when the key is not one of them here and goes to the board.
   private mutating func matchLetter(_ key: Key, _ net: inout NetGameState) -> [Effect]? {
     switch key {
     case .character("c"), .character("t"):
@@ -105,6 +105,14 @@ extension UIController {
     case .character("R"):
       if net.gameInProgress { net.confirming = .resign }
       return []
+    case .character("D") where net.hasGameFlow && net.gameInProgress:
+      return [.netDraw]
+    case .character("u") where net.hasGameFlow && net.gameInProgress:
+      return [.netTakeback]
+    case .character("x") where net.peerOffer != nil:
+      return [.netDecline]
+    case .character("A") where net.canAbort:
+      return [.netAbort]
     case .character("v"):
       net.notice =
         net.verificationCode.map { "Verification code: \($0) (the same on both screens)" }

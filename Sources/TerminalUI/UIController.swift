@@ -20,6 +20,14 @@ public enum Effect: Sendable, Equatable {
   case netPlay(Position)
   case netChat(String)
   case netResign
+  /// Offer a draw, or accept the opponent's offer.
+  case netDraw
+  /// Ask to take back this player's last move, or accept the opponent's request.
+  case netTakeback
+  /// Decline what the opponent offers or asks.
+  case netDecline
+  /// Abort the game before both sides have moved.
+  case netAbort
   /// Claim the game: the opponent did not come back within the grace period.
   case netClaim
   case netRematch

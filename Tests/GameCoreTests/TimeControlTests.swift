@@ -78,4 +78,17 @@ import Testing
     #expect(throws: TimeControlError.zero(.perMove)) { try TimeControl.checked(.perMove(0)) }
     #expect(try TimeControl.checked(.perMove(86_400_000)) == .perMove(86_400_000))
   }
+
+  @Test func spokenAndOnTheClockFace() throws {
+    #expect(try TimeControl(parsing: "5+3").spoken == "5 min + 3 s a move")
+    #expect(try TimeControl(parsing: "30s+2").spoken == "30 s + 2 s a move")
+    #expect(try TimeControl(parsing: "10+0").spoken == "10 min a game")
+    #expect(try TimeControl(parsing: "move:20s").spoken == "20 s a move")
+    #expect(TimeControl.none.spoken == "no clock")
+    #expect(TimeControl.face(0) == "0:00")
+    #expect(TimeControl.face(9_999) == "0:09")
+    #expect(TimeControl.face(-5) == "0:00")
+    #expect(TimeControl.face(725_000) == "12:05")
+    #expect(TimeControl.face(3_723_000) == "1:02:03")
+  }
 }

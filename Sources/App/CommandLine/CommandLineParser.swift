@@ -9,10 +9,10 @@ public enum CommandLineParser {
       tictactoe play [--ai LEVEL | --hotseat | --engine COMMAND] [--size N] [--k K]
                      [--first me|them|random] [--ui curses|plain] [--ascii]
       tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME]
-                     [--size N] [--k K] [--grace S] [--keep-hosting] [TRUST]
-                     [--ui MODE]
+                     [--size N] [--k K] [--clock C] [--grace S] [--keep-hosting]
+                     [TRUST] [--ui MODE]
       tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME]
-                     [--size N] [--k K] [TRUST]
+                     [--size N] [--k K] [--clock C] [TRUST]
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe join INVITE [--name NAME] [--grace S] [--ui MODE]
       tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
@@ -70,6 +70,10 @@ public enum CommandLineParser {
                         --size, else the saved setting)
       --first WHO       who moves first against the computer: me, them or random;
                         the first player is X
+      --clock C         the time control a host offers (default: the clock setting,
+                        else none): BASE+INC with BASE in minutes (5+3) or seconds
+                        (30s+2) and INC in seconds; move:20s for a fixed time per
+                        move; none. A clock starts after each side's first move
       --bot LEVEL       host a practice bot playing at LEVEL (easy, normal or
                         perfect) against any number of joiners at once, until Ctrl-C
                         or SIGTERM; new joiners are let in only with --accept-new

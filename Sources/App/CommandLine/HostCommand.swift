@@ -10,6 +10,8 @@ public struct HostRequest: Sendable, Equatable {
   public var k: Int?
   /// Plain mode: after a match, wait for the next opponent instead of exiting (the full screen always does).
   public var keepHosting = false
+  /// The time control offered to joiners (`--clock`); nil: the `clock` setting, else none.
+  public var clock: TimeControl?
 
   /// The rules asked for, as `play` takes them (checked against the saved settings when hosting starts).
   var play: PlayRequest {
@@ -36,6 +38,13 @@ enum HostCommand: Command {
     request.size = try arguments.number("--size")
     request.k = try arguments.number("--k")
     request.keepHosting = arguments.has("--keep-hosting")
+    if let text = arguments.value("--clock") {
+      do throws(TimeControlError) {
+        request.clock = try TimeControl(parsing: text)
+      } catch {
+        throw UsageError(message: "--clock: \(error)")
+      }
+    }
     let network = try NetworkOptions(arguments)
     try network.validate()
     try request.play.checkAlone()

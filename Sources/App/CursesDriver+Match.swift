@@ -1,0 +1,76 @@
+import Session
+import TerminalUI
+
+/// The full screen's effects during a networked match: moves, chat, resignation, draws, takebacks, abort, claim,
+/// rematch, the trust answer, port mapping and joining again.
+extension CursesDriver {
+  /// An effect inside the networked match: a move, chat, resign, a draw, a takeback, an abort, claim, rematch, an
+  /// answer, rejoining the host.
+  func performInMatch(_ effect: Effect) {
+    switch effect {
+    case .netPlay(let position):
+      guard let match else { return }
+      do {
+        present(try match.play(position), match)
+      } catch {
+        controller.updateNetwork { $0.notice = "\(error)" }
+      }
+    case .netChat(let text):
+      attempt { (match) throws(ActionRefusal) in
+        let events = try match.chat(text)
+        controller.updateNetwork { net in
+          net.scrollChat(by: -net.chatBack)
+          net.addChat(.mine(text))
+        }
+        return events
+      }
+    case .netResign:
+      attempt { (match) throws(ActionRefusal) in try match.resign() }
+    case .netClaim:
+      attempt { (match) throws(ActionRefusal) in try match.claim() }
+    case .netDraw, .netTakeback:
+      let draw = effect == .netDraw
+      attempt { (match) throws(ActionRefusal) in
+        let accepting = draw ? match.session?.drawOfferedByPeer == true : match.session?.takebackRequestedByPeer != nil
+        let events = try draw ? match.offerDraw() : match.takeback()
+        controller.updateNetwork { $0.addChat(.note(MatchWords.gameFlowSent(draw: draw, accepted: accepting))) }
+        return events
+      }
+    case .netDecline:
+      attempt { (match) throws(ActionRefusal) in
+        let draw = match.session?.drawOfferedByPeer == true
+        let events = try match.declineOffer()
+        controller.updateNetwork { $0.addChat(.note(draw ? "You decline the draw." : "You decline the takeback.")) }
+        return events
+      }
+    case .netAbort:
+      attempt { (match) throws(ActionRefusal) in try match.abort() }
+    case .netRematch:
+      attempt { (match) throws(ActionRefusal) in try match.rematch() }
+    case .netAnswer(let accept):
+      controller.updateNetwork { $0.question = nil }
+      if let match { present(match.answer(accept: accept), match) }
+    case .netMapPort(let yes):
+      guard yes, let match, let running, match.role == .host, !match.mapsPort else { return }
+      match.mapsPort = true
+      running.startPortMapping()
+    case .netRejoin:
+      guard let rejoin else { return }
+      if let old = running { retiring.append(old) }
+      running = nil
+      rejoin()
+    default:
+      break
+    }
+  }
+
+  /// Runs a chat, resignation, rematch or claim; a refusal is shown in the status line, in the session's words.
+  func attempt(_ action: (NetworkMatch) throws(ActionRefusal) -> [MatchEvent]) {
+    guard let match else { return }
+    do {
+      present(try action(match), match)
+    } catch {
+      controller.updateNetwork { $0.notice = "Not now: \(error)." }
+    }
+  }
+}
