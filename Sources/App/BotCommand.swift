@@ -78,6 +78,7 @@ enum BotCommand {
         level: level, rules: rules, profile: profile, identity: identity, options: options, log: context.log,
         loop: loop, deny: limits.deny, exempt: limits.exempt)
       bot.collection = BotCollection(paths: context.paths, enabled: context.settings.records, log: context.log)
+      bot.timeControl = request.clock ?? context.settings.clock
       return (bot, identity)
     }
 
@@ -87,7 +88,8 @@ enum BotCommand {
       for warning in options.warnings { writeText(1, "warning: \(warning)\n") }
       writeText(
         1,
-        "Practice bot (\(level)) serving \(rules) as \(profile.name) on port \(bot.port)"
+        "Practice bot (\(level)) serving \(rules)\(bot.timeControl.isTimed ? ", \(bot.timeControl.spoken)," : "")"
+          + " as \(profile.name) on port \(bot.port)"
           + " (\(request.bind ?? "every address")).\n")
       writeText(1, "Key: \(identity.fingerprint)\n")
       let capacity = descriptors.map { " Up to about \($0 - 16) players at once (open-file limit \($0))." } ?? ""

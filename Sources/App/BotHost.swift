@@ -12,6 +12,9 @@ import Transport
 final class BotHost: LoopFrontEnd {
   let level: AILevel
   let rules: Rules
+  /// The time control offered to joiners (`--clock`, else the clock setting): the bot's own moves take
+  /// `moveBudget`, far within any clock.
+  var timeControl = TimeControl.none
   private let profile: Profile
   private let identity: Identity
   private let reports: BotGameReports
@@ -249,7 +252,8 @@ final class BotHost: LoopFrontEnd {
     link.admission = admission
     let key = link.connection.tls.peerCertificate?.fingerprint.description ?? peer
     var seat = BotSeat.practice(
-      name: profile.name, level: level, rules: rules, ai: ai, admission: admission, now: now,
+      name: profile.name, level: level, rules: rules, timeControl: timeControl, ai: ai, admission: admission,
+      now: now,
       mayStartGame: { [unowned self] now in self.door.limits.game(key: key, from: peer, now: now) })
     let reaction = seat.start(now: now)
     link.seat = seat

@@ -98,11 +98,13 @@ struct BotSeat {
   /// The seat of a joiner just secured at a bot called `name`: random coin bytes, `ai`'s moves, no messages
   /// kept to send again (the bot keeps no game to resume; they were a third of its memory per game).
   static func practice(
-    name: String, level: AILevel, rules: Rules, ai: AIPlayer, admission: BotAdmission, now: Double,
-    mayStartGame: @escaping (Double) -> SourceLimits.Refusal?
+    name: String, level: AILevel, rules: Rules, timeControl: TimeControl = .none, ai: AIPlayer,
+    admission: BotAdmission, now: Double, mayStartGame: @escaping (Double) -> SourceLimits.Refusal?
   ) -> BotSeat {
     BotSeat(
-      configuration: .init(role: .host, name: name, software: CommandLineParser.version, rules: rules, resendLimit: 0),
+      configuration: .init(
+        role: .host, name: name, software: CommandLineParser.version, rules: rules, resendLimit: 0,
+        timeControl: timeControl),
       level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },
       sha256: Digest.sha256, now: now,
       chooseMove: { game in
@@ -131,7 +133,9 @@ struct BotSeat {
 
   /// Heartbeats and the silence limit (call it at least once a second).
   mutating func tick(now: Double) -> BotReaction {
-    if !session.isClosed, !saidGoodbye, now - lastProgress >= BotSeat.idleLimit {
+    // In a timed game whose clocks run, the joiner's clock decides how long it may think, not the idle limit.
+    let clockRuns = session.clock != nil && session.gameInProgress && (session.game?.history.count ?? 0) >= 2
+    if !session.isClosed, !saidGoodbye, !clockRuns, now - lastProgress >= BotSeat.idleLimit {
       saidGoodbye = true
       let minutes = Int(BotSeat.idleLimit / 60)
       var reaction = BotReaction(
@@ -201,11 +205,25 @@ struct BotSeat {
         break  // only after a drop, which ends the seat
       case .chatsDropped:
         break  // the bot does not read chat
-      case .gameFlow:
-        break  // version 3's offers: the bot's answers are not wired yet (issue 24)
+      case .gameFlow(let event):
+        reaction += answer(event, now: now)
       }
     }
     return reaction
+  }
+
+  /// Version 3's offers: the bot declines every takeback, and accepts a draw only in a dead position (one no
+  /// line can still be completed in, which the session ends by itself: so in practice it declines them too).
+  private mutating func answer(_ event: GameFlowEvent, now: Double) -> BotReaction {
+    switch event {
+    case .drawOffered:
+      let dead = session.game?.noLineCanBeCompleted == true
+      return absorb((try? dead ? session.offerDraw(now: now) : session.declineDraw(now: now)) ?? [], now: now)
+    case .takebackRequested:
+      return absorb((try? session.answerTakeback(accept: false, now: now)) ?? [], now: now)
+    case .drawDeclined, .takebackDeclined, .tookBack, .flagClaimed:
+      return BotReaction()
+    }
   }
 
   /// The joiner said hello: let in (when the limits allow a game now) or refused, as the admission says.
