@@ -43,6 +43,7 @@ struct HostCoordinator: MatchRole {
   }
 
   var ownDeadline: Double? { nil }
+  mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? { nil }
   mutating func due(now: Double) -> [MatchCommand] { [] }
 
   /// Whether the shell may accept the next waiting connection at `now` (`PendingHandshakes`): below the cap,

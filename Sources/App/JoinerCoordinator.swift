@@ -20,6 +20,9 @@ struct JoinerCoordinator: MatchRole {
   private var gamePeerKey: Fingerprint?
   /// While the player is asked about the host's key: when the host is told again that the player is deciding.
   private var decidingAgainAt: Double?
+  /// The host's terms were put to the player (once a match), and what the host sent meanwhile.
+  private var termsAnswered = false
+  private var heldForTerms: [Message] = []
 
   init(name: String, rules: Rules, gracePeriod: Double, environment: MatchEnvironment) {
     core = MatchCore(
@@ -36,7 +39,8 @@ struct JoinerCoordinator: MatchRole {
   var nameToResolve: Endpoint? { route.nameToResolve }
   var ownDeadline: Double? {
     guard core.finished == nil else { return nil }
-    return [route.reconnectAt, core.question == nil ? nil : decidingAgainAt].compactMap { $0 }.min()
+    return [route.reconnectAt, core.question == nil && core.termsAsked == nil ? nil : decidingAgainAt].compactMap { $0 }
+      .min()
   }
 
   // MARK: - Reaching the host
@@ -100,13 +104,47 @@ struct JoinerCoordinator: MatchRole {
     return commands + remember + begin(id, now: now)
   }
 
-  /// Says hello once the host is trusted.
+  /// Says hello once the host is trusted, and puts the host's terms to the player if its hello has come.
   private mutating func begin(_ id: ConnectionID, now: Double) -> [MatchCommand] {
     guard let connection = core.connections[id], !connection.isClosed else { return [] }
     core.connections[id]?.phase = .playing
     route.reached(connection.remote)  // not before: an address that answered TCP but not as the host is not it
-    return act(on: id, now: now) { $0.start(now: now) }
+    return act(on: id, now: now) { $0.start(now: now) } + askTerms(id, now: now)
   }
+
+  /// Once the host is trusted and its hello has come: a timed game (version 3 on both sides) is put to the player
+  /// before anything the host sends after its hello is acted on (PROTOCOL.md, "The terms"); the host is told
+  /// meanwhile that the player is deciding. Anything else is played at once.
+  private mutating func askTerms(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+    guard !termsAnswered, core.connections[id]?.phase == .playing, let session = core.connections[id]?.session,
+      !session.isClosed, session.peerName != nil, session.hasGameFlow, let terms = session.hostTerms,
+      terms.asksConsent
+    else { return [] }
+    termsAnswered = true
+    core.termsAsked = terms
+    let host = session.peerName.map { "\($0)" } ?? "The host"
+    return [.report(.askTerms(MatchWords.terms(terms, host: host, rules: terms.rules ?? session.rules)))]
+      + deciding(id, now: now)
+  }
+
+  /// While the player reads the terms, what the host sends after its hello waits (liveness and goodbyes do not).
+  mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? {
+    guard core.termsAsked != nil, id == core.active else { return nil }
+    switch message {
+    case .heartbeat, .deciding, .bye, .error: return nil
+    default: break
+    }
+    guard heldForTerms.count < JoinerCoordinator.heldLimit else {
+      core.termsAsked = nil
+      let end = MatchEnd.session(.protocolViolation("more than \(JoinerCoordinator.heldLimit) messages before the game"))
+      return fail(id, end, now: now)
+    }
+    heldForTerms.append(message)
+    return []
+  }
+
+  /// The most messages held while the player reads the terms: a host sends a handful (welcome, the coin, a move).
+  static let heldLimit = 64
 
   /// The player is being asked about the host's key: the host is told so (PROTOCOL.md rule 13), and again every
   /// `PendingHandshakes.decidingInterval` until the player answers, so neither side's deadline races a person.
@@ -122,8 +160,9 @@ struct JoinerCoordinator: MatchRole {
     case .hello(let name, let software):
       let facts = core.connections[id]?.facts
       let shown = MatchTrust.shownName(facts, claimed: name, known: core.knownPeers)
+      // Trusted already (no question up): the terms are put to the player now.
       return [.report(.session(.peerHello(name: shown, software: software)))]
-        + MatchTrust.joinerHeard(name, facts: facts, known: core.knownPeers)
+        + MatchTrust.joinerHeard(name, facts: facts, known: core.knownPeers) + askTerms(id, now: now)
     case .dropped:
       route.dropped(now: now)
       return []
@@ -137,6 +176,14 @@ struct JoinerCoordinator: MatchRole {
   }
 
   mutating func answer(accept: Bool, now: Double) -> [MatchCommand] {
+    if core.termsAsked != nil, let id = core.active {
+      core.termsAsked = nil
+      decidingAgainAt = nil
+      let held = heldForTerms
+      heldForTerms = []
+      guard accept else { return act(on: id, now: now) { $0.declineTerms(now: now) } }
+      return held.flatMap { received(id, $0, now: now) }
+    }
     guard let question = core.question, let id = core.active else { return [] }
     core.question = nil
     decidingAgainAt = nil
@@ -157,6 +204,7 @@ struct JoinerCoordinator: MatchRole {
       if core.question != nil, core.finished == nil, let id = core.active, core.connections[id]?.phase == .asking {
         return deciding(id, now: now)
       }
+      if core.termsAsked != nil, core.finished == nil, let id = core.active { return deciding(id, now: now) }
       decidingAgainAt = nil
     }
     guard let at = route.reconnectAt, now >= at, core.connections.waitingGame != nil, core.finished == nil else {

@@ -24,6 +24,8 @@ struct MatchCore {
   let environment: MatchEnvironment
   var connections = MatchConnections()
   var question: TrustQuestion?
+  /// Joiner: the host's terms (a timed game) its player is asked to accept before the joiner's hello goes.
+  var termsAsked: HostTerms?
   var finished: MatchEnd?
   /// Where finished games are recorded (nil: not recorded).
   var records: MatchRecords?

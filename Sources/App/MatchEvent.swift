@@ -6,6 +6,8 @@ import Session
 public enum MatchEvent: Sendable, Equatable {
   case status(String)
   case ask(TrustQuestion)
+  /// Joiner: the host's terms (a timed game), put to the player before the joiner says hello: `answer(accept:)`.
+  case askTerms([String])
   /// The words both players compare aloud for this connection (see `VerificationCode`).
   case verification(VerificationCode)
   case session(SessionOutput)

@@ -21,6 +21,9 @@ protocol MatchRole {
   mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]
   /// The player's answer to the pending trust question.
   mutating func answer(accept: Bool, now: Double) -> [MatchCommand]
+  /// A message the side keeps from its session for now (the joiner, while its player reads the host's terms): the
+  /// commands then, or nil to pass it on.
+  mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]?
   /// The clock moved on: what the side schedules itself (the joiner's reconnections).
   mutating func due(now: Double) -> [MatchCommand]
   /// Its own next deadline, beside the connections'.
@@ -33,6 +36,7 @@ let helloTimeout = 60.0
 extension MatchRole {
   var finished: MatchEnd? { core.finished }
   var question: TrustQuestion? { core.question }
+  var termsAsked: HostTerms? { core.termsAsked }
   var active: ConnectionID? { core.active }
   var connections: MatchConnections { core.connections }
   var session: NetSession? { core.connections.activeConnection?.session }
@@ -73,6 +77,7 @@ extension MatchRole {
   /// A message from the peer.
   mutating func received(_ id: ConnectionID, _ message: Message, now: Double) -> [MatchCommand] {
     guard let connection = core.connections[id], !connection.isClosed else { return [] }
+    if let held = holds(message, on: id, now: now) { return held }
     var commands = before(message, on: id, now: now)
     if case .recordSignature(let game, let date, let signature) = message {
       commands += core.signature(game: Int(game), date: date, signature: signature, on: id)

@@ -1,3 +1,5 @@
+import GameCore
+import WireProtocol
 import Session
 
 /// The sentences both front ends say about a networked match's connection, in the same words: the full
@@ -18,6 +20,12 @@ enum MatchWords {
   /// The peer chats faster than any person types: what is not shown, and until when.
   static func chatsDropped(peer: String) -> String {
     "\(peer) is sending chat faster than anyone types: its lines are not shown until it slows down."
+  }
+
+  /// The host's terms put to a joiner's player: "alice offers 15×15, 5 in a row, with a clock: 5 min + 3 s a
+  /// move. Play on these terms?"
+  static func terms(_ terms: HostTerms, host: String, rules: Rules) -> [String] {
+    ["\(host) offers \(rules), with a clock: \(terms.timeControl.spoken).", "Play on these terms?"]
   }
 
   /// How the player answers, on the full screen (keys) or in plain mode (commands).

@@ -187,6 +187,8 @@ public final class NetworkMatch {
   public var peerCertificate: PeerCertificate? { coordinator.activeConnection?.facts?.certificate }
   public var peerAddress: String? { coordinator.activeConnection?.peer }
   public var pendingQuestion: TrustQuestion? { coordinator.question }
+  /// Joiner: the host's terms its player is asked to accept (`answer(accept:)`).
+  public var pendingTerms: HostTerms? { coordinator.termsAsked }
 
   // MARK: - Starting
 

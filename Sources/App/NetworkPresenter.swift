@@ -21,6 +21,8 @@ enum NetworkPresenter {
           lines: question.lines + ["Read aloud: \(question.fingerprint.readAloud)"]
             + (net.verificationCode.map { ["Verification code: \($0) (the same on both screens)"] } ?? []),
           fingerprint: question.fingerprint.description)
+      case .askTerms(let lines):
+        net.terms = lines
       case .session(let output):
         apply(output, match: match, to: &net)
       case .opponentGone(let end):

@@ -100,6 +100,10 @@ final class PlainNetworkDriver: LoopFrontEnd {
       emit("[y/n or paste the fingerprint]: ")
       return
     }
+    if match.pendingTerms != nil {
+      emit("[y/n]: ")
+      return
+    }
     guard let session = match.session else { return }
     if session.myTurn, let game = session.game, !game.isOver {
       emit("your move (\(session.myMark.map { "\($0)" } ?? "?")): ")
@@ -122,6 +126,8 @@ final class PlainNetworkDriver: LoopFrontEnd {
         )
       case .ask(let question):
         emit("\(question.text)\nread aloud: \(question.fingerprint.readAloud)\n[y/n or paste the fingerprint]: ")
+      case .askTerms(let lines):
+        emit(lines.joined(separator: " ") + " [y/n]: ")
       case .session(let output):
         show(output)
       case .opponentGone(let end):
@@ -223,7 +229,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
   }
 
   private func applies(_ raw: String) -> Bool {
-    if match.pendingQuestion != nil { return true }
+    if match.pendingQuestion != nil || match.pendingTerms != nil { return true }
     let line = raw.trimmingWhitespace().lowercased()
     let word = line.split(separator: " ").first.map(String.init) ?? ""
     // While a resume is confirmed (one round trip) chat, resign and rematch wait their turn, as moves do.
@@ -247,6 +253,14 @@ final class PlainNetworkDriver: LoopFrontEnd {
     let line = raw.trimmingWhitespace()
     if let question = match.pendingQuestion {
       answerQuestion(question, line)
+      return
+    }
+    if match.pendingTerms != nil {
+      switch line.lowercased() {
+      case "y", "yes": show(match.answer(accept: true))
+      case "n", "no": show(match.answer(accept: false))
+      default: emitError("answer y to play on these terms, or n to decline them")
+      }
       return
     }
     if carryOutCommand(line) { return }

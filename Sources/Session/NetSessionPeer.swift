@@ -25,6 +25,13 @@ extension NetSession {
   public var keepsGameOnDrop: Bool { !isClosed && canResume }
 
   /// Whether a drop now keeps the game: the match had begun (the host accepted, the rules are known).
+  /// Whether the peer has made a move in this match: until then it may still decline the terms (it holds the
+  /// game back while its player reads them, but the host may have begun game 1 and made its first move).
+  var peerHasPlayed: Bool {
+    guard series.gameNumber <= 1, let myMark else { return series.gameNumber > 1 }
+    return (game?.history.count ?? 0) > (myMark == .x ? 1 : 0)
+  }
+
   var canResume: Bool {
     switch phase {
     case .tossing, .playing, .betweenGames: return true
@@ -120,7 +127,7 @@ extension NetSession {
       case .failure(let mismatch): return violation(mismatch.text, now)
       }
     case .bye(let reason, let text):
-      if reason == .termsDeclined && configuration.role == .host && !canResume { return [close(.peerDeclinedTerms)] }
+      if reason == .termsDeclined && configuration.role == .host && !peerHasPlayed { return [close(.peerDeclinedTerms)] }
       // An opponent who leaves a game in progress loses it, as the leaver's own score says.
       if gameInProgress { series.gameLeft(byMe: false) }
       return [close(.peerQuit(PeerText(text)))]

@@ -39,6 +39,8 @@ public struct NetGameState: Sendable, Equatable {
   public static let chatLimit = 400
   /// A trust question waiting for the player's answer.
   public var question: TrustPrompt?
+  /// Joiner: the host's terms (a timed game) waiting for the player's yes or no.
+  public var terms: [String]?
   /// What the player is asked to confirm: leaving during a game (q or Esc), or resigning (R).
   public var confirming: Confirmation?
   public enum Confirmation: Sendable, Equatable {

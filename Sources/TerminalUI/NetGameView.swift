@@ -170,6 +170,7 @@ public enum NetGameView {
       }
       return (lines + ["", "Or type or paste their fingerprint to check it."], "y accept\(g.separator)n refuse")
     }
+    if let terms = net.terms { return (terms, "y play\(g.separator)n decline") }
     switch net.confirming {
     case .leave:
       return (
@@ -231,6 +232,7 @@ public enum NetGameView {
       if question.entry != nil { return "type or paste the fingerprint\(g.separator)Enter check\(g.separator)Esc back" }
       return "y accept\(g.separator)n refuse\(g.separator)or type the fingerprint"
     }
+    if net.terms != nil { return "y play on these terms\(g.separator)n decline" }
     if net.chatDraft != nil { return "type a message\(g.separator)Enter send\(g.separator)Esc cancel" }
     if net.game == nil { return "q leave" }
     if net.dropped?.claimable == true, net.result == nil {

@@ -40,6 +40,17 @@ extension UIController {
       defer { net.question = question }
       return trustAnswer(key, &question)
     }
+    if net.terms != nil {
+      switch key {
+      case .character("y"), .character("Y"):
+        net.terms = nil
+        return [.netAnswer(true)]
+      case .character("n"), .character("N"), .escape:
+        net.terms = nil
+        return [.netAnswer(false)]
+      default: return []
+      }
+    }
     if let confirming = net.confirming {
       return confirmationAnswer(key, confirming, &net)
     }

@@ -33,12 +33,13 @@ struct MatchPair {
   let opponentRecord: (Fingerprint, String) -> String?
 
   init(
-    known: KnownPeers = KnownPeers(), keepsHosting: Bool = false, grace: Double = 60,
+    known: KnownPeers = KnownPeers(), keepsHosting: Bool = false, grace: Double = 60, clock: TimeControl = .none,
     opponentRecord: @escaping (Fingerprint, String) -> String? = { _, _ in nil }
   ) {
     let environment = MatchEnvironment.inMemory(sha256: Digest.sha256)
     self.opponentRecord = opponentRecord
-    host = HostCoordinator(name: "alice", rules: MatchPair.rules, gracePeriod: grace, environment: environment)
+    host = HostCoordinator(
+      name: "alice", rules: MatchPair.rules, gracePeriod: grace, timeControl: clock, environment: environment)
     host.keepsHosting = keepsHosting
     host.welcome = [.status("welcome back")]
     host.knownPeersChanged(known)

@@ -32,6 +32,10 @@ import Testing
       _ = joiner.exitStatus()
       _ = host.exitStatus()
     }
+    #expect(
+      joiner.waitFor("alice offers 3×3, 3 in a row, with a clock: 10 s a game. Play on these terms? [y/n]: "),
+      "\(joiner.output)")
+    joiner.send("y")
     #expect(joiner.waitFor("game 1: 3×3, 3 in a row; clock 10 s a game; you play"), "\(joiner.output)")
     var (x, o) = Self.moverFirst(host, joiner, after: (0, 0))
     #expect(x.waitFor("clock: you 0:10, "), "\(x.output)")
@@ -116,6 +120,8 @@ import Testing
       bot.signal(SIGTERM)
       _ = bot.exitStatus()
     }
+    #expect(player.waitFor("Play on these terms? [y/n]: "), "\(player.output)")
+    player.send("y")
     #expect(player.waitFor("game 1: 7×7, 4 in a row; clock 5 min + 3 s a move;"), "\(player.output)")
     #expect(player.waitFor("your move ("), "\(player.output)")
     player.send("d4")
@@ -126,5 +132,29 @@ import Testing
     #expect(player.waitFor("robo declined your draw offer."), "\(player.output)")
     player.send("clock")
     #expect(player.waitFor("clock: you "), "\(player.output)")
+  }
+
+  @Test func aJoinerWhoDeclinesTheTermsLeavesAndTheHostWaitsForTheNext() throws {
+    let host = try Player(
+      [
+        "host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain", "--accept-new", "--clock", "move:20s",
+        "--keep-hosting",
+      ],
+      environment: try NetworkTests.Home("alice").environment)
+    let port = try #require(host.announcedPort(), "host did not start: \(host.errors)")
+    defer {
+      host.send("quit")
+      _ = host.exitStatus()
+    }
+    let joiner = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"],
+      environment: try NetworkTests.Home("bob").environment)
+    #expect(joiner.waitFor("with a clock: 20 s a move. Play on these terms? [y/n]: "), "\(joiner.output)")
+    joiner.send("n")
+    #expect(joiner.exitStatus() == 0)
+    #expect(joiner.errors.contains("You declined the host's terms."), "\(joiner.errors)")
+    #expect(
+      host.waitFor("match over: Your opponent declined your terms (the time control). Hosting on"), "\(host.output)")
+    #expect(!host.output.contains("game 1:") && !host.output.contains("match: you"), "counted: \(host.output)")
   }
 }

@@ -1,0 +1,74 @@
+import GameCore
+import PeerTrust
+import Session
+import Testing
+import WireProtocol
+
+@testable import App
+
+/// A joiner's player consents to a host's timed terms before the game begins (PROTOCOL.md, "The terms"; issue
+/// 24): asked once the host's hello is read, with what the host sends after it held (no coin share goes, so no
+/// game starts on either side) and the host told meanwhile that the player is deciding; a yes plays the clock,
+/// a no leaves with its own status on both sides. An untimed host is played at once.
+@Suite struct TermsConsentTests {
+  private static func sent(_ commands: [MatchCommand]) -> [Message] {
+    commands.compactMap { if case .send(_, let message) = $0 { message } else { nil } }
+  }
+
+  private static func sharedTheCoin(_ commands: [MatchCommand]) -> Bool {
+    sent(commands).contains { if case .coinShare = $0 { true } else { false } }
+  }
+
+  private static func asked(_ events: [MatchEvent]) -> [String]? {
+    for case .askTerms(let lines) in events { return lines }
+    return nil
+  }
+
+  @Test func aTimedHostsTermsArePutToTheJoinerBeforeItsHelloAndAYesPlaysTheClock() throws {
+    var pair = MatchPair(clock: try TimeControl(parsing: "5+3"))
+    pair.connect()
+    let lines = try #require(Self.asked(pair.joinerEvents), "\(pair.joinerEvents)")
+    #expect(lines == ["alice offers 3×3, 3 in a row, with a clock: 5 min + 3 s a move.", "Play on these terms?"])
+    #expect(!Self.sharedTheCoin(pair.joinerCommands), "the game began before the player agreed")
+    #expect(Self.sent(pair.joinerCommands).contains(.deciding))
+    #expect(pair.started(pair.hostEvents) == 0)
+    // The player reads for a minute: the host waits (it was told the player is deciding), and is told again.
+    pair.joinerCommands = []
+    for _ in 0..<60 { pair.advance(1) }
+    #expect(pair.closedByHost.isEmpty, "\(pair.hostLog.suffix(3))")
+    #expect(Self.sent(pair.joinerCommands).filter { $0 == .deciding }.count == 20)
+    pair.joinerDid(pair.joiner.answer(accept: true, now: pair.now))
+    pair.deliver()
+    #expect(pair.started(pair.hostEvents) == 1 && pair.started(pair.joinerEvents) == 1)
+    #expect(pair.joiner.session?.timeControl == .fischer(base: 300_000, increment: 3_000))
+    #expect(pair.host.session?.clock != nil && pair.joiner.session?.clock != nil)
+  }
+
+  @Test func aNoLeavesWithItsOwnStatusOnBothSides() throws {
+    var pair = MatchPair(clock: try TimeControl(parsing: "move:20s"))
+    pair.connect()
+    #expect(Self.asked(pair.joinerEvents) != nil)
+    pair.joinerDid(pair.joiner.answer(accept: false, now: pair.now))
+    pair.deliver()
+    #expect(pair.joiner.finished == .session(.termsDeclined), "\(String(describing: pair.joiner.finished))")
+    #expect(Self.sent(pair.joinerCommands).contains(.bye(.termsDeclined, text: "declined the terms")))
+    #expect(pair.started(pair.hostEvents) == 0 && pair.closedByHost.contains(pair.links[0].host))
+  }
+
+  @Test func anUntimedHostIsPlayedAtOnceAndANewHostsKeyIsAskedAboutFirst() throws {
+    var untimed = MatchPair()
+    untimed.connect()
+    #expect(Self.asked(untimed.joinerEvents) == nil)
+    #expect(untimed.started(untimed.joinerEvents) == 1)
+    // A new key and a clock: the key first, then the terms, then the game.
+    var timed = MatchPair(clock: try TimeControl(parsing: "1+0"))
+    timed.connect(joinerSees: MatchPair.newAlice)
+    #expect(timed.joiner.question != nil && Self.asked(timed.joinerEvents) == nil)
+    timed.joinerDid(timed.joiner.answer(accept: true, now: timed.now))
+    timed.deliver()
+    #expect(Self.asked(timed.joinerEvents) != nil && timed.started(timed.joinerEvents) == 0)
+    timed.joinerDid(timed.joiner.answer(accept: true, now: timed.now))
+    timed.deliver()
+    #expect(timed.started(timed.joinerEvents) == 1)
+  }
+}
