@@ -136,7 +136,8 @@ struct JoinerCoordinator: MatchRole {
     }
     guard heldForTerms.count < JoinerCoordinator.heldLimit else {
       core.termsAsked = nil
-      let end = MatchEnd.session(.protocolViolation("more than \(JoinerCoordinator.heldLimit) messages before the game"))
+      let end = MatchEnd.session(
+        .protocolViolation("more than \(JoinerCoordinator.heldLimit) messages before the game"))
       return fail(id, end, now: now)
     }
     heldForTerms.append(message)

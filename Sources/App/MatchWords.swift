@@ -1,6 +1,6 @@
 import GameCore
-import WireProtocol
 import Session
+import WireProtocol
 
 /// The sentences both front ends say about a networked match's connection, in the same words: the full
 /// screen puts them in its chat pane as notes, plain mode prints them as lines.

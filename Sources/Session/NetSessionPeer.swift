@@ -127,7 +127,9 @@ extension NetSession {
       case .failure(let mismatch): return violation(mismatch.text, now)
       }
     case .bye(let reason, let text):
-      if reason == .termsDeclined && configuration.role == .host && !peerHasPlayed { return [close(.peerDeclinedTerms)] }
+      if reason == .termsDeclined && configuration.role == .host && !peerHasPlayed {
+        return [close(.peerDeclinedTerms)]
+      }
       // An opponent who leaves a game in progress loses it, as the leaver's own score says.
       if gameInProgress { series.gameLeft(byMe: false) }
       return [close(.peerQuit(PeerText(text)))]
