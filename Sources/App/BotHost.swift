@@ -100,8 +100,8 @@ final class BotHost: LoopFrontEnd {
   func advertise() -> String? {
     do throws(BotAdvertisementProblem) {
       advertisement = try BotAdvertisement(
-        name: profile.name, port: port, rules: rules, fingerprint: identity.fingerprint.description, level: level,
-        loop: loop, log: log)
+        name: profile.name, port: port, rules: rules, timeControl: timeControl,
+        fingerprint: identity.fingerprint.description, level: level, loop: loop, log: log)
       return nil
     } catch {
       return error.message

@@ -176,7 +176,7 @@ public final class NetworkMatch {
   public func advertise() -> [MatchEvent] {
     guard role == .host else { return [] }
     let (announcement, said) = LANAnnouncement.start(
-      name: profile.name, port: port, rules: rules, key: identity.fingerprint, log: log)
+      name: profile.name, port: port, rules: rules, timeControl: timeControl, key: identity.fingerprint, log: log)
     self.announcement = announcement
     return said
   }
