@@ -1,6 +1,7 @@
 import GameCore
 import PeerTrust
 import Session
+import TerminalUI
 import Testing
 import WireProtocol
 
@@ -70,5 +71,34 @@ import WireProtocol
     timed.joinerDid(timed.joiner.answer(accept: true, now: timed.now))
     timed.deliver()
     #expect(timed.started(timed.joinerEvents) == 1)
+  }
+}
+
+/// Where a host's time control comes from: `--clock` on `host` and `host --bot` (refused in words when it does
+/// not read), else the `clock` setting, which Options cycles and settings.conf keeps.
+@Suite struct ClockOptionTests {
+  @Test func hostTakesClockAndRefusesOneThatDoesNotRead() throws {
+    guard case .host(let request, _, _, _) = try CommandLineParser.parse(["host", "--clock", "30s+2"]) else {
+      Issue.record("not a host invocation")
+      return
+    }
+    #expect(request.clock == .fischer(base: 30_000, increment: 2_000))
+    guard case .bot(let bot, _, _) = try CommandLineParser.parse(["host", "--bot", "easy", "--clock", "move:20s"])
+    else {
+      Issue.record("not a bot invocation")
+      return
+    }
+    #expect(bot.clock == .perMove(20_000))
+    #expect(throws: UsageError.self) { try CommandLineParser.parse(["host", "--clock", "5m+3"]) }
+    #expect(throws: UsageError.self) { try CommandLineParser.parse(["join", "127.0.0.1", "--clock", "5+3"]) }
+  }
+
+  @Test func theClockSettingIsReadWrittenAndRefusedWithItsLine() throws {
+    let settings = try SettingsFile.parse("clock = 3+2\n", path: "s")
+    #expect(settings.clock == .fischer(base: 180_000, increment: 2_000))
+    #expect(SettingsFile.render(settings).contains("clock = 3+2\n"))
+    #expect(try SettingsFile.parse(SettingsFile.render(settings), path: "s") == settings)
+    #expect(!SettingsFile.render(Settings()).contains("clock"), "an untimed default is not written")
+    #expect(throws: FileError.self) { try SettingsFile.parse("size = 3\nclock = soon\n", path: "s") }
   }
 }
