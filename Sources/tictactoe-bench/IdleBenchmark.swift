@@ -32,8 +32,9 @@ enum IdleBenchmark {
     var gameBytes: Int
     var foundationBaselineBytes: Int
     var seconds: Double
-    /// avahi-daemon's signals during the kept windows (lobby, game); nil when they could not be counted.
-    var signals: (lobby: Int?, game: Int?)
+    /// avahi-daemon's signals during the kept windows (lobby, game, timed game); nil when they could not be
+    /// counted.
+    var signals: (lobby: Int?, game: Int?, timed: Int?)
   }
 
   /// Lets programs that just started finish drawing and settle before a window opens.
@@ -91,7 +92,7 @@ enum IdleBenchmark {
       cursesBaselineBytes: lobbyWindow.end[2].residentBytes,
       gameBytes: max(gameWindow.end[2].residentBytes, gameWindow.end[3].residentBytes),
       foundationBaselineBytes: lobbyWindow.end[3].residentBytes, seconds: lobbyWindow.seconds,
-      signals: (lobbyWindow.signals, gameWindow.signals))
+      signals: (lobbyWindow.signals, gameWindow.signals, timedWindow.signals))
   }
 
   /// Window 3: a game with a 10-minute clock, three moves in (each side's clock has started), the host waiting

@@ -7,8 +7,10 @@ extension Benchmarks {
     let seconds = options.idleSeconds ?? (smoke ? 1 : 30)
     progress("idle lobby and waiting player, untimed and timed: three windows of \(seconds) s")
     let idle = try IdleBenchmark.run(seconds: seconds, retryWhenBusy: !smoke)
-    let counted = [idle.signals.lobby, idle.signals.game].map { $0.map { "\($0)" } ?? "unknown" }
-    printError("avahi signals on the system bus during the kept windows: lobby \(counted[0]), game \(counted[1])")
+    let counted = [idle.signals.lobby, idle.signals.game, idle.signals.timed].map { $0.map { "\($0)" } ?? "unknown" }
+    printError(
+      "avahi signals on the system bus during the kept windows: lobby \(counted[0]), game \(counted[1]), timed game "
+        + counted[2])
     let window = "\(Table.significant(idle.seconds)) s"
     return [
       Row(

@@ -1,6 +1,7 @@
 import GameCore
 import PeerTrust
 import Session
+import SessionTestSupport
 import TerminalUI
 import Testing
 import WireProtocol
@@ -100,5 +101,25 @@ import WireProtocol
     #expect(try SettingsFile.parse(SettingsFile.render(settings), path: "s") == settings)
     #expect(!SettingsFile.render(Settings()).contains("clock"), "an untimed default is not written")
     #expect(throws: FileError.self) { try SettingsFile.parse("size = 3\nclock = soon\n", path: "s") }
+  }
+}
+
+/// With a peer that speaks version 2 the game is untimed and has no offers, and both screens say so once.
+@Suite struct OlderPeerNoteTests {
+  @Test func bothSidesAreToldWhatAVersionTwoPeerLacks() throws {
+    var pair = SessionPair(
+      hostCoin: 1, joinerCoin: 1, timeControl: .fischer(base: 60_000, increment: 0), joinerVersions: [2])
+    pair.startMatch()
+    let host = try #require(MatchWords.olderPeer(pair.host, peer: "Bob"))
+    #expect(
+      host
+        == "Bob's program speaks protocol version 2: no draw offers, takebacks or abort and no clock (1+0 was offered)"
+        + " in this match.")
+    let joiner = try #require(MatchWords.olderPeer(pair.joiner, peer: "Alice"))
+    #expect(joiner.hasPrefix("Alice's program speaks protocol version 2: no draw offers, takebacks or abort"))
+    var current = SessionPair(hostCoin: 1, joinerCoin: 1, timeControl: .fischer(base: 60_000, increment: 0))
+    current.startMatch()
+    #expect(
+      MatchWords.olderPeer(current.host, peer: "Bob") == nil && MatchWords.olderPeer(current.joiner, peer: "A") == nil)
   }
 }
