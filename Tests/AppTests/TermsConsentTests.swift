@@ -57,6 +57,27 @@ import WireProtocol
     #expect(pair.started(pair.hostEvents) == 0 && pair.closedByHost.contains(pair.links[0].host))
   }
 
+  /// A host that floods the joiner while its player reads: what is held is bounded, and past the bound the
+  /// match ends as the host's violation (nothing it sent was acted on).
+  @Test func aHostFloodingTheJoinerWhileItsPlayerReadsIsCutOffAtTheBound() throws {
+    var pair = MatchPair(clock: try TimeControl(parsing: "5+3"))
+    pair.connect()
+    #expect(Self.asked(pair.joinerEvents) != nil)
+    let link = pair.links[0]
+    // The host's welcome and coin commit are held already; its chat fills the rest.
+    for index in 0..<(JoinerCoordinator.heldLimit - 2) {
+      pair.joinerDid(pair.joiner.received(link.joiner, .chat("spam \(index)"), now: pair.now))
+    }
+    #expect(pair.joiner.finished == nil, "\(String(describing: pair.joiner.finished))")
+    pair.joinerDid(pair.joiner.received(link.joiner, .chat("one more"), now: pair.now))
+    #expect(!pair.joinerEvents.contains { if case .session(.chat) = $0 { true } else { false } })
+    guard case .session(.protocolViolation(let text)) = pair.joiner.finished else {
+      Issue.record("not ended as a violation: \(String(describing: pair.joiner.finished))")
+      return
+    }
+    #expect(text.contains("more than 64 messages"))
+  }
+
   @Test func anUntimedHostIsPlayedAtOnceAndANewHostsKeyIsAskedAboutFirst() throws {
     var untimed = MatchPair()
     untimed.connect()
