@@ -104,24 +104,24 @@ enum IdleBenchmark {
     let joinHome = try PlayerHome("timedjoin")
     let port = try Loopback.freePort()
     let host = try tmux.start(
-      "host", [game, "host", "--port", "\(port)", "--accept-new", "--name", "timedhost", "--clock", "10+0"],
+      "thost", [game, "host", "--port", "\(port)", "--accept-new", "--name", "timedhost", "--clock", "10+0"],
       environment: hostHome.environment)
-    try tmux.waitFor("host", "the timed host to listen") { $0.contains("\(port)") }
+    try tmux.waitFor("thost", "the timed host to listen") { $0.contains("\(port)") }
     let joiner = try tmux.start(
-      "join", [game, "join", "127.0.0.1:\(port)", "--accept-new", "--name", "timedjoin"],
+      "tjoin", [game, "join", "127.0.0.1:\(port)", "--accept-new", "--name", "timedjoin"],
       environment: joinHome.environment)
-    try tmux.waitFor("join", "the host's terms") { $0.contains("Play on these terms?") }
-    try tmux.send("join", "y")
+    try tmux.waitFor("tjoin", "the host's terms") { $0.contains("Play on these terms?") }
+    try tmux.send("tjoin", "y")
     // X, O, X, and O once more when the host is O: then the joiner is to move with its clock running.
-    var mover = try whoWaits(tmux) == "join" ? "host" : "join"
-    let plies = mover == "host" ? 3 : 4
+    var mover = try whoWaits(tmux, host: "thost", join: "tjoin") == "tjoin" ? "thost" : "tjoin"
+    let plies = mover == "thost" ? 3 : 4
     for ply in 0..<plies {
       try tmux.send(mover, ["5", "1", "9", "3"][ply])  // cells of the 3×3 board, by number
-      let other = mover == "host" ? "join" : "host"
+      let other = mover == "thost" ? "tjoin" : "thost"
       try tmux.waitFor(other, "move \(ply + 1) to arrive") { $0.contains("Your turn") }
       mover = other
     }
-    try tmux.waitFor("host", "the joiner's clock to run") { $0.contains("▸") }
+    try tmux.waitFor("thost", "the joiner's clock to run") { $0.contains("▸") }
     let idle = try tmux.start("cat3", ["cat"], environment: hostHome.environment)
     return try quietWindow(
       "timed game", seconds: seconds, [host, idle, host, joiner], watch: watch, attempts: attempts)
@@ -179,13 +179,15 @@ enum IdleBenchmark {
 
   /// Waits until the game has started on both screens; the session ("host" or "join") whose player waits
   /// for the other's move.
-  static func whoWaits(_ tmux: Tmux) throws -> String {
+  static func whoWaits(_ tmux: Tmux, host hostSession: String = "host", join joinSession: String = "join") throws
+    -> String
+  {
     let deadline = Clock.seconds() + 20
     while Clock.seconds() < deadline {
-      let host = try tmux.screen("host")
-      let join = try tmux.screen("join")
-      if host.contains("Your turn") && join.contains("Waiting for") { return "join" }
-      if join.contains("Your turn") && host.contains("Waiting for") { return "host" }
+      let host = try tmux.screen(hostSession)
+      let join = try tmux.screen(joinSession)
+      if host.contains("Your turn") && join.contains("Waiting for") { return joinSession }
+      if join.contains("Your turn") && host.contains("Waiting for") { return hostSession }
       usleep(20_000)
     }
     throw BenchError(
