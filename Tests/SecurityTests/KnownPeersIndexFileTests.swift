@@ -101,10 +101,11 @@ import Testing
   @Test func anIndexPointingAtOtherLinesIsNotBelieved() throws {
     let (file, index) = try Self.setUp("misplaced", count: 200)
     try index.prepare()
-    // The same number of bytes, the lines moved: alice's record points into another line.
+    // player42 and player43 swap places (lines of the same length): each one's records point at the other's line.
     let text = String(decoding: try #require(try FileSystem.read(file.path)), as: UTF8.self)
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    lines.swapAt(1, 102)
+    lines.swapAt(43, 44)
+    #expect(lines[43].count == lines[44].count && lines[44].hasPrefix("player42 "))
     try Self.write(lines.joined(separator: "\n"), to: file.path)
     // The stamp is made to match again: only the lines themselves can tell.
     let header = try #require(KnownPeersIndex.decodeHeader(Self.block(index.path, 0)))
