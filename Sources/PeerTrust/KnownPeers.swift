@@ -153,6 +153,18 @@ public struct KnownPeers: Sendable, Equatable {
 
   /// `name` as `lookalikes` compares it.
   package static func folded(_ name: String) -> String {
+    // Printable ASCII has nothing to leave out: only its capitals change (the index folds every name it holds).
+    let utf8 = name.utf8
+    if utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) {
+      let isCapital = { (byte: UInt8) in byte >= 0x41 && byte <= 0x5A }
+      guard utf8.contains(where: isCapital) else { return name }
+      return String(decoding: utf8.map { isCapital($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+    return foldedByScalars(name)
+  }
+
+  /// `folded` for any text, a scalar at a time.
+  package static func foldedByScalars(_ name: String) -> String {
     var kept = String.UnicodeScalarView()
     for scalar in name.lowercased().unicodeScalars
     where !VisibleText.isUnsafe(scalar) && !scalar.properties.isWhitespace {

@@ -83,13 +83,23 @@ public enum KnownPeersIndex {
   /// The hashes records are found by: what they answer to, with its kind, so a name and an address never share
   /// one by being spelled alike.
   public enum Key {
-    public static func fingerprint(_ fingerprint: Fingerprint) -> UInt64 { hash(kind: 1, fingerprint.bytes) }
+    /// A key's first eight bytes (of a SHA-256 digest), mixed (splitmix64's finalizer): keys made to share
+    /// their first bits do not all land in one part when the index is made.
+    public static func fingerprint(_ fingerprint: Fingerprint) -> UInt64 {
+      var mixed = (fingerprint.leadingWord ^ 1) &+ 0x9E37_79B9_7F4A_7C15
+      mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+      return mixed ^ (mixed >> 31)
+    }
     /// `name` as `KnownPeers.folded` leaves it.
-    public static func foldedName(_ name: String) -> UInt64 { hash(kind: 2, Array(name.utf8)) }
-    public static func address(_ address: String) -> UInt64 { hash(kind: 3, Array(address.utf8)) }
+    public static func foldedName(_ name: String) -> UInt64 { hash(kind: 2, name.utf8) }
+    public static func address(_ address: String) -> UInt64 { hash(kind: 3, address.utf8) }
 
-    /// FNV-1a, 64 bits: the same in every process (Swift's own hash is seeded per process).
-    static func hash(kind: UInt8, _ bytes: [UInt8]) -> UInt64 { checksum([kind] + bytes) }
+    /// FNV-1a, 64 bits, of the kind and the bytes: the same in every process (Swift's own hash is seeded per
+    /// process).
+    static func hash<Bytes: Sequence<UInt8>>(kind: UInt8, _ bytes: Bytes) -> UInt64 {
+      checksum(bytes, from: (offsetBasis ^ UInt64(kind)) &* prime)
+    }
   }
 
   /// The keys a line is found by: its key, its folded name, each of its addresses.
@@ -103,12 +113,15 @@ public enum KnownPeersIndex {
     return keys
   }
 
-  /// FNV-1a over `bytes`.
-  static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+  static let prime: UInt64 = 0x0000_0100_0000_01b3
+
+  /// FNV-1a over `bytes` (continuing from `hash`).
+  static func checksum<Bytes: Sequence<UInt8>>(_ bytes: Bytes, from hash: UInt64 = offsetBasis) -> UInt64 {
+    var hash = hash
     for byte in bytes {
       hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01b3
+      hash = hash &* prime
     }
     return hash
   }

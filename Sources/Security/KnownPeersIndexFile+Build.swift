@@ -115,8 +115,8 @@ private struct PartFiles {
 
   mutating func add(_ record: KnownPeersIndex.Record) {
     let part = record.partition
-    for value in [record.key, record.offset, record.line] {
-      for shift in stride(from: 0, to: 64, by: 8) { buffers[part].append(UInt8(truncatingIfNeeded: value >> shift)) }
+    withUnsafeBytes(of: (record.key.littleEndian, record.offset.littleEndian, record.line.littleEndian)) {
+      buffers[part].append(contentsOf: $0)
     }
     if buffers[part].count >= PartFiles.bufferSize { flush(part) }
   }

@@ -185,6 +185,19 @@ import Testing
     #expect(KnownPeersIndex.decodeHeader(KnownPeersIndex.encodeBlock(Self.records([1])[...], number: 0)) == nil)
   }
 
+  @Test func printableASCIIIsFoldedAsEveryOtherTextIs() {
+    var state: UInt64 = 7
+    for length in 0..<400 {
+      let bytes = (0..<(length % 23)).map { _ -> UInt8 in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return UInt8(0x20 + (state >> 33) % 0x60)  // 0x20 ... 0x7F: a space and DEL among them
+      }
+      let name = String(decoding: bytes, as: UTF8.self)
+      #expect(KnownPeers.folded(name) == KnownPeers.foldedByScalars(name), "\(bytes)")
+    }
+    #expect(KnownPeers.folded("Alice") == "alice" && KnownPeers.folded("A lice\u{200B}") == "alice")
+  }
+
   @Test func eachEntryIsFoundByItsKeyItsFoldedNameAndEachAddress() {
     let line = KnownPeers.Line.peer(
       name: "A lice", fingerprint: Self.key(1), added: Self.day, addresses: ["a.example:1", "[::1]:2"])
