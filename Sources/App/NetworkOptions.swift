@@ -194,22 +194,18 @@ public struct Profile: Sendable {
       let free = address.map { known.lookup(address: $0).map { $0.fingerprint == fingerprint } ?? true } ?? false
       let new = !known.contains(name: name, fingerprint: fingerprint)
       let first = known.lookup(fingerprint: fingerprint)
-      if torn == nil, first == nil, new {
-        try file.append([(name, fingerprint, today)], address: free ? address : nil)
-      } else if torn == nil, !free || first?.addresses.contains(address ?? "") == true {
+      // A new key's own line takes the address (it is the key's first entry); a known key's first entry does.
+      let own = free && first == nil ? address.map { [$0] } ?? [] : []
+      let line = KnownPeers.Line.peer(name: name, fingerprint: fingerprint, added: today, addresses: own)
+      if torn == nil, first == nil || !free || first?.addresses.contains(address ?? "") == true {
         guard new else { return }
-        try file.append([(name, fingerprint, today)], address: nil)
-      } else {
-        // A new key's own line takes the address (it is the key's first entry); a known key's first entry does.
-        let addresses = free && first == nil ? address.map { [$0] } ?? [] : []
-        let appended: [KnownPeers.Line] =
-          new ? [.peer(name: name, fingerprint: fingerprint, added: today, addresses: addresses)] : []
-        try file.rewrite(
-          { line, number in
-            guard free, let address, let first, number == first.line else { return line }
-            return KnownPeersFile.adding(address, to: line)
-          }, appending: appended)
+        return try index.appending([line]) { try file.append(lines: [line]) }
       }
+      try file.rewrite(
+        { line, number in
+          guard free, let address, let first, number == first.line else { return line }
+          return KnownPeersFile.adding(address, to: line)
+        }, appending: new ? [line] : [])
       try? index.rebuild()
     }
   }

@@ -8,7 +8,7 @@ extension KnownPeersIndex {
       payload += littleEndian(value)
     }
     payload += littleEndian(UInt64(bitPattern: source.changed))
-    for value in [header.entries, header.records, header.droppedTornLine ?? 0] {
+    for value in [header.entries, header.records, header.droppedTornLine ?? 0, header.lines] {
       payload += littleEndian(UInt64(value))
     }
     return block(number: 0, count: 0, payload: payload)
@@ -19,17 +19,17 @@ extension KnownPeersIndex {
     guard let payload = payload(bytes, number: 0), payload.starts(with: magic) else { return nil }
     var fields: [UInt64] = []
     var offset = payload.startIndex + magic.count
-    for _ in 0..<8 {
+    for _ in 0..<9 {
       fields.append(word(payload, at: offset))
       offset += 8
     }
-    guard fields[5] <= Int.max, fields[6] <= Int.max, fields[7] <= Int.max else { return nil }
+    guard fields[5...].allSatisfy({ $0 <= Int.max }) else { return nil }
     let source = SourceStamp(
       device: fields[0], inode: fields[1], size: Int64(bitPattern: fields[2]), modified: Int64(bitPattern: fields[3]),
       changed: Int64(bitPattern: fields[4]))
     return Header(
       source: source, entries: Int(fields[5]), records: Int(fields[6]),
-      droppedTornLine: fields[7] == 0 ? nil : Int(fields[7]))
+      droppedTornLine: fields[7] == 0 ? nil : Int(fields[7]), lines: Int(fields[8]))
   }
 
   /// Block `number` (from 1) holding `records` (at most `recordsPerBlock`, sorted).

@@ -14,7 +14,7 @@ public enum KnownPeersIndex {
   static let recordSize = 24
   /// A block: its checksum (8 bytes), the number of records (4), its own number (4), then the records.
   public static let recordsPerBlock = (blockSize - 16) / recordSize
-  static let magic = Array("KPINDEX2".utf8)
+  static let magic = Array("KPINDEX3".utf8)
   /// How many parts records are sorted in when the index is made (by the top bits of the hash), so that only
   /// one part is held in memory at a time.
   public static let partitions = 64
@@ -66,12 +66,15 @@ public enum KnownPeersIndex {
     public var records: Int
     /// The last line, cut short and left out of the index, as `KnownPeers.droppedTornLine`.
     public var droppedTornLine: Int?
+    /// Lines in known_peers (the next one appended is line `lines + 1`).
+    public var lines: Int
 
-    public init(source: SourceStamp, entries: Int, records: Int, droppedTornLine: Int?) {
+    public init(source: SourceStamp, entries: Int, records: Int, droppedTornLine: Int?, lines: Int = 0) {
       self.source = source
       self.entries = entries
       self.records = records
       self.droppedTornLine = droppedTornLine
+      self.lines = lines
     }
 
     /// Blocks of records after the header.

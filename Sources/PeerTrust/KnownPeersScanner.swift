@@ -25,6 +25,8 @@ package struct KnownPeersScanner {
   private var dates: [ArraySlice<UInt8>: CalendarDay] = [:]
   /// The line of a last line cut short, once `finish` found one.
   package private(set) var droppedTornLine: Int?
+  /// Lines read so far (a torn last line among them).
+  package var lines: Int { lineNumber }
 
   package init(path: String) { self.path = path }
 

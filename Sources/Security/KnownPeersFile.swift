@@ -56,20 +56,19 @@ public struct KnownPeersFile: Sendable {
 
   /// Appends `entries` as lines, with one fsync (creating a missing parent directory as 0700): what a bot
   /// that lets new players in does instead of rewriting the whole file for each.
-  public func append(
-    _ entries: [(name: String, fingerprint: Fingerprint, added: CalendarDay)], address: String? = nil
-  ) throws(SecurityError) {
-    guard !entries.isEmpty else { return }
+  public func append(_ entries: [(name: String, fingerprint: Fingerprint, added: CalendarDay)]) throws(SecurityError) {
+    try append(lines: entries.map { .peer(name: $0.name, fingerprint: $0.fingerprint, added: $0.added) })
+  }
+
+  /// Appends `lines` as `KnownPeers.render` writes them, with one fsync (creating a missing parent directory as
+  /// 0700).
+  package func append(lines: [KnownPeers.Line]) throws(SecurityError) {
+    guard !lines.isEmpty else { return }
     let folder = FileSystem.directory(of: path)
     if !FileSystem.exists(folder) {
       try FileSystem.ensurePrivateDirectory(folder, tighten: false)
     }
-    var text = ""
-    for entry in entries {
-      text += KnownPeers.render(.peer(name: entry.name, fingerprint: entry.fingerprint, added: entry.added))
-    }
-    if let address, text.hasSuffix("\n") { text = String(text.dropLast()) + " at=\(KnownPeers.escape(address))\n" }
-    try FileSystem.append(path, bytes: Array(text.utf8), mode: 0o600)
+    try FileSystem.append(path, bytes: Array(lines.map(KnownPeers.render).joined().utf8), mode: 0o600)
   }
 
   /// Replaces the file with `peers` (creating a missing parent directory as 0700). Never an excerpt, which would

@@ -17,7 +17,7 @@ extension KnownPeersIndexFile {
     defer { parts?.close() }
     var entries = 0
     var records = 0
-    let torn = try read(peers) { line, place in
+    let (torn, lines) = try read(peers) { line, place in
       let keys = KnownPeersIndex.keys(of: line)
       guard !keys.isEmpty else { return }
       entries += 1
@@ -26,7 +26,8 @@ extension KnownPeersIndexFile {
         parts?.add(KnownPeersIndex.Record(key: key, offset: UInt64(place.offset), line: UInt64(place.line)))
       }
     }
-    let header = KnownPeersIndex.Header(source: before, entries: entries, records: records, droppedTornLine: torn)
+    let header = KnownPeersIndex.Header(
+      source: before, entries: entries, records: records, droppedTornLine: torn, lines: lines)
     guard var parts, parts.flush(), KnownPeersIndexFile.stamp(peers) == before, stillAt(before) else {
       return header
     }
@@ -46,28 +47,52 @@ extension KnownPeersIndexFile {
 
   /// Writes the sorted parts as blocks to a new file and renames it over the index.
   private func write(_ header: KnownPeersIndex.Header, parts: inout PartFiles) throws(SecurityError) {
-    FileSystem.removeStaleTemporaries(of: path)
-    let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw SecurityError.unwritableFile(path: path, reason: FileSystem.describeErrno()) }
-    var ok = writeAll(descriptor, KnownPeersIndex.encode(header))
-    let perBlock = KnownPeersIndex.recordsPerBlock
-    var pending: [KnownPeersIndex.Record] = []
-    var number = 1
-    for part in 0..<KnownPeersIndex.partitions where ok {
+    var writer = try IndexWriter(path: path, header: header)
+    for part in 0..<KnownPeersIndex.partitions {
       guard let sorted = parts.sorted(part) else {
-        ok = false
-        break
+        writer.abandon()
+        throw SecurityError.unwritableFile(path: path, reason: "the records could not be read back")
       }
-      pending += sorted
-      var start = 0
-      while ok && pending.count - start >= perBlock {
-        ok = writeAll(descriptor, KnownPeersIndex.encodeBlock(pending[start..<start + perBlock], number: number))
-        start += perBlock
-        number += 1
-      }
-      pending.removeFirst(start)
+      writer.add(sorted)
     }
+    try writer.finish()
+  }
+}
+
+/// A new index written a block at a time to a temporary file beside it (the header first, the records in order
+/// after it), then renamed over the index.
+struct IndexWriter {
+  private let path: String
+  private let temporary: String
+  private let descriptor: Int32
+  private var pending: [KnownPeersIndex.Record] = []
+  private var number = 1
+  private var ok: Bool
+
+  init(path: String, header: KnownPeersIndex.Header) throws(SecurityError) {
+    FileSystem.removeStaleTemporaries(of: path)
+    self.path = path
+    temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw SecurityError.unwritableFile(path: path, reason: FileSystem.describeErrno()) }
+    ok = writeAll(descriptor, KnownPeersIndex.encode(header))
+  }
+
+  /// Adds records that follow every record added before, in order.
+  mutating func add(_ records: [KnownPeersIndex.Record]) {
+    let perBlock = KnownPeersIndex.recordsPerBlock
+    pending += records
+    var start = 0
+    while ok && pending.count - start >= perBlock {
+      ok = writeAll(descriptor, KnownPeersIndex.encodeBlock(pending[start..<start + perBlock], number: number))
+      start += perBlock
+      number += 1
+    }
+    pending.removeFirst(start)
+  }
+
+  /// Writes the last block, makes the file durable and puts it in the index's place.
+  mutating func finish() throws(SecurityError) {
     if ok && !pending.isEmpty { ok = writeAll(descriptor, KnownPeersIndex.encodeBlock(pending[...], number: number)) }
     ok = ok && fsync(descriptor) == 0
     ok = close(descriptor) == 0 && ok
@@ -75,6 +100,12 @@ extension KnownPeersIndexFile {
       unlink(temporary)
       throw SecurityError.unwritableFile(path: path, reason: FileSystem.describeErrno())
     }
+  }
+
+  /// Leaves the index as it was.
+  func abandon() {
+    close(descriptor)
+    unlink(temporary)
   }
 }
 

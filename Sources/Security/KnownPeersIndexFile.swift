@@ -69,7 +69,7 @@ public struct KnownPeersIndexFile: Sendable {
   }
 
   /// The header of the index open at `index` when it was made from `source` and is whole.
-  private func header(_ index: Int32, source: KnownPeersIndex.SourceStamp) -> KnownPeersIndex.Header? {
+  func header(_ index: Int32, source: KnownPeersIndex.SourceStamp) -> KnownPeersIndex.Header? {
     guard let header = KnownPeersIndex.decodeHeader(readBlock(index, number: 0)), header.source == source else {
       return nil
     }
@@ -78,13 +78,13 @@ public struct KnownPeersIndexFile: Sendable {
     return header
   }
 
-  private func current(peers: Int32) -> KnownPeersIndex.Header? {
+  func current(peers: Int32) -> KnownPeersIndex.Header? {
     guard let stamp = KnownPeersIndexFile.stamp(peers), let index = openIndex() else { return nil }
     defer { close(index) }
     return header(index, source: stamp)
   }
 
-  private func block(_ index: Int32, _ number: Int) -> [KnownPeersIndex.Record]? {
+  func block(_ index: Int32, _ number: Int) -> [KnownPeersIndex.Record]? {
     KnownPeersIndex.decodeBlock(readBlock(index, number: number), number: number)
   }
 
@@ -133,10 +133,11 @@ public struct KnownPeersIndexFile: Sendable {
     return KnownPeers(excerpt: picked)
   }
 
-  /// Hands every line of the open known_peers to `take`, from its start; returns the torn last line, if any.
+  /// Hands every line of the open known_peers to `take`, from its start; returns the torn last line, if any, and
+  /// how many lines there were.
   @discardableResult
   func read(_ peers: Int32, _ take: (KnownPeers.Line, KnownPeersScanner.Place) -> Void) throws(KnownPeersError)
-    -> Int?
+    -> (torn: Int?, lines: Int)
   {
     guard lseek(peers, 0, SEEK_SET) == 0 else {
       throw KnownPeersError.unreadable(path: peersPath, reason: FileSystem.describeErrno())
@@ -158,13 +159,13 @@ public struct KnownPeersIndexFile: Sendable {
     }
     if let refusal { throw refusal }
     try scanner.finish { line, place throws(KnownPeersError) in take(line, place) }
-    return scanner.droppedTornLine
+    return (scanner.droppedTornLine, scanner.lines)
   }
 
   // MARK: files
 
   /// known_peers opened under the rule for the player's files; nil when there is none.
-  private func openPeers() throws(KnownPeersError) -> Int32? {
+  func openPeers() throws(KnownPeersError) -> Int32? {
     switch FileExposure.open(peersPath) {
     case .opened(let descriptor): return descriptor
     case .missing: return nil
@@ -174,7 +175,7 @@ public struct KnownPeersIndexFile: Sendable {
   }
 
   /// The index opened under the same rule; nil when it is missing or may not be believed.
-  private func openIndex() -> Int32? {
+  func openIndex() -> Int32? {
     guard case .opened(let descriptor) = FileExposure.open(path) else { return nil }
     return descriptor
   }

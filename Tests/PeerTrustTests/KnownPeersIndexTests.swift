@@ -176,7 +176,7 @@ import Testing
 
   @Test func theHeaderSaysWhichFileItWasMadeFromAndRefusesDamage() throws {
     let source = KnownPeersIndex.SourceStamp(device: 3, inode: 99, size: 151_000_000, modified: -5, changed: 1 << 60)
-    let header = KnownPeersIndex.Header(source: source, entries: 7, records: 400, droppedTornLine: 12)
+    let header = KnownPeersIndex.Header(source: source, entries: 7, records: 400, droppedTornLine: 12, lines: 12)
     var bytes = KnownPeersIndex.encode(header)
     #expect(KnownPeersIndex.decodeHeader(bytes) == header)
     #expect(header.blocks == 3 && header.fileSize == 4 * KnownPeersIndex.blockSize)

@@ -144,6 +144,34 @@ import Testing
     #expect(try index.excerpt(KnownPeersQuery(key: nil, names: ["mallory"], address: nil)).count == 0)
   }
 
+  @Test func linesAppendedUnderTheLockAreMergedIntoTheIndex() throws {
+    let (file, index) = try Self.setUp("append", count: 2000)
+    let before = try #require(try index.prepare())
+    // The file ends without its newline (an entry, not a torn line): the append puts one first.
+    let text = String(decoding: try #require(try FileSystem.read(file.path)), as: UTF8.self)
+    try Self.write(String(text.dropLast()), to: file.path)
+    #expect(try index.prepare()?.droppedTornLine == nil)
+    let lines: [KnownPeers.Line] = [
+      .peer(name: "Erin", fingerprint: Self.key(5), added: Self.day, addresses: ["erin.example:1"]),
+      .peer(name: "frank", fingerprint: Self.key(6), added: Self.day),
+    ]
+    try file.locked { try index.appending(lines) { try file.append(lines: lines) } }
+    let after = try #require(try index.prepare())
+    #expect(after.entries == before.entries + 2 && after.lines == before.lines + 2)
+    #expect(after.records == before.records + 5)
+    let found = try index.excerpt(KnownPeersQuery(key: Self.key(6), names: ["ERIN"], address: "erin.example:1"))
+    #expect(found.entries.map(\.line) == [before.lines + 1, before.lines + 2])
+    try Self.expectSameAsTheWholeFile(file, index)
+    // An index that was not the file's before the append is made again, not merged into.
+    try Self.write("# changed by hand\n", to: file.path, append: true)
+    let more: [KnownPeers.Line] = [.peer(name: "gina", fingerprint: Self.key(8), added: Self.day)]
+    try file.locked { try index.appending(more) { try file.append(lines: more) } }
+    #expect(
+      try index.excerpt(KnownPeersQuery(key: Self.key(8), names: [], address: nil)).entries.map(\.line)
+        == [before.lines + 4])
+    try Self.expectSameAsTheWholeFile(file, index)
+  }
+
   @Test func aLineAtATimeRewriteWritesWhatAWholeRewriteWould() throws {
     let (file, _) = try Self.setUp("rewrite", count: 500)
     try Self.write("dave \(Self.key(4)) 2026-11-30\r\ncut", to: file.path, append: true)
