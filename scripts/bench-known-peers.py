@@ -4,13 +4,15 @@ item 13): the same homes and the same file, each binary given in turn, in one ru
 
     scripts/bench-known-peers.py [--entries N] [LABEL=]BINARY [[LABEL=]BINARY ...]
 
-For each binary: alice hosts (--accept-new) and bob, who met her at 127.0.0.1:PORT, joins her there with N other
-players in his known_peers before her line. Bob's join is timed from its start to the game ("game 1:") and to its
+For each binary: alice hosts (--accept-new) and bob, who met her at 127.0.0.1:PORT, joins her there, both with N
+other players in their known_peers before their own lines; then bob joins carol, a new host, with --accept-new
+(remembered with her address), and once more. Bob's join is timed from its start to the game ("game 1:") and to its
 exit after `quit`, and its peak resident memory is VmHWM from /proc/PID/status, read every 2 ms until it exits
 (and ru_maxrss from wait4 beside it: the kernel's own peak, but one that starts from the peak of the process that
-started it, so this script keeps its own memory small and makes the big file in a child process). Joins are run three times on the same files: the first finds no index (or a stale one)
-and the program makes it, the next two find it made. Traffic goes to loopback only; every process started here is
-ended by its pid.
+started it, so this script keeps its own memory small and makes the big file in a child process). The host's peak
+is sampled the same way. Alice is joined three times on the same files: the first join finds no index (or a stale
+one) and the program makes it, the next two find it made. Traffic goes to loopback only; every process started here
+is ended by its pid.
 """
 import argparse
 import base64
@@ -128,9 +130,36 @@ def generate(path, entries):
         out.write("".join(chunk))
 
 
+def grow(environment, entries, big):
+    """Puts the made-up players before the player's own lines in its known_peers."""
+    known = environment["XDG_DATA_HOME"] + "/tictactoe/known_peers"
+    with open(known) as existing:
+        tail = existing.read()
+    shutil.copyfile(big, known)
+    with open(known, "a") as out:
+        out.write(tail)
+    os.chmod(known, 0o600)
+    return os.path.getsize(known) / 1e6
+
+
+def timed_join(binary, host_env, joiner_env, port, extra=()):
+    """A host started, one join timed, the host stopped: the join's figures and the host's peak (MB)."""
+    server = host(binary, host_env, port)
+    peak, done = [0], threading.Event()
+    sampler = threading.Thread(target=sample_peak, args=(server.pid, peak, done))
+    sampler.start()
+    figures = join(binary, joiner_env, port, extra)
+    done.set()
+    sampler.join()
+    server.terminate()
+    server.wait()
+    return figures + (peak[0] / 1024.0,)
+
+
 def run(name, binary, root, entries, port):
     alice = environment(root + "/alice", "alice")
     bob = environment(root + "/bob", "bob")
+    carol = environment(root + "/carol", "carol")
     first = host(binary, alice, port)
     met = join(binary, bob, port, ["--accept-new"])
     first.terminate()
@@ -138,24 +167,23 @@ def run(name, binary, root, entries, port):
     if met[-1] != 0:
         with open(bob["HOME"] + "/join.err") as errors:
             raise SystemExit("%s: bob could not meet alice (status %d): %s" % (binary, met[-1], errors.read()))
-    known = bob["XDG_DATA_HOME"] + "/tictactoe/known_peers"
-    with open(known) as existing:
-        tail = existing.read()
-    make_known_peers(known, entries)
-    with open(known, "a") as out:
-        out.write(tail)
-    os.chmod(known, 0o600)
-    size = os.path.getsize(known) / 1e6
+    big = root + "/big"
+    make_known_peers(big, entries)
+    size = grow(bob, entries, big)
+    grow(alice, entries, big)
+    os.unlink(big)
+    # Bob joins alice, whom both know, three times; then carol, a new host (remembered with her address), twice.
+    plan = [("alice, known", alice, port, ())] * 3
+    other = free_port()
+    plan += [("carol, new (--accept-new)", carol, other, ("--accept-new",)), ("carol, known now", carol, other, ())]
     rows = []
-    for attempt in range(3):
-        server = host(binary, alice, port)
-        game, end, peak, maxrss, status = join(binary, bob, port)
-        server.terminate()
-        server.wait()
-        rows.append((attempt, game, end, peak, maxrss, status))
-        print("%s, known_peers %.0f MB, join %d: game at %s s, exit at %.2f s (status %d), VmHWM %.0f MB, "
-              "ru_maxrss %.0f MB" % (name, size, attempt + 1, "%.2f" % game if game is not None else "never", end,
-                                    status, peak, maxrss), file=sys.stderr)
+    for what, host_env, host_port, extra in plan:
+        game, end, peak, maxrss, status, host_peak = timed_join(binary, host_env, bob, host_port, extra)
+        rows.append((what, game, end, peak, maxrss, status, host_peak))
+        print("%s, known_peers %.0f MB, join %s: game at %s s, exit at %.2f s (status %d), VmHWM %.0f MB, "
+              "ru_maxrss %.0f MB; host VmHWM %.0f MB" % (
+                  name, size, what, "%.2f" % game if game is not None else "never", end, status, peak, maxrss,
+                  host_peak), file=sys.stderr)
     return name, size, rows
 
 
@@ -174,14 +202,14 @@ def main():
             results.append(run(name or binary, os.path.abspath(binary), root, arguments.entries, free_port()))
         finally:
             shutil.rmtree(root, ignore_errors=True)
-    print("| Binary | known_peers | Join | Game starts | Join exits | Peak (VmHWM) | Peak (ru_maxrss) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| Binary | known_peers | Bob joins | Game starts | Join exits | Joiner's peak (VmHWM) | Joiner's ru_maxrss "
+          "| Host's peak (VmHWM) |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, size, rows in results:
-        for attempt, game, end, peak, maxrss, status in rows:
-            what = "first after the file changed" if attempt == 0 else "again"
+        for what, game, end, peak, maxrss, status, host_peak in rows:
             started = "%.2f s" % game if game is not None else "never (status %d)" % status
-            print("| %s | %.0f MB | %s | %s | %.2f s | %.0f MB | %.0f MB |" % (
-                name, size, what, started, end, peak, maxrss))
+            print("| %s | %.0f MB | %s | %s | %.2f s | %.0f MB | %.0f MB | %.0f MB |" % (
+                name, size, what, started, end, peak, maxrss, host_peak))
 
 
 if __name__ == "__main__":
