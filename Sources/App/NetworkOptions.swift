@@ -189,7 +189,7 @@ public struct Profile: Sendable {
     try file.locked {
       let index = knownPeersIndex
       let torn = try index.prepare()?.droppedTornLine
-      let known = try index.excerpt(KnownPeersQuery(key: fingerprint, names: [], address: address))
+      let known = try index.excerpt(KnownPeersQuery(key: fingerprint, names: [], address: address), holdingLock: true)
       let today = CalendarDay.today()
       let free = address.map { known.lookup(address: $0).map { $0.fingerprint == fingerprint } ?? true } ?? false
       let new = !known.contains(name: name, fingerprint: fingerprint)
@@ -216,7 +216,7 @@ public struct Profile: Sendable {
     let file = KnownPeersFile(path: knownPeersPath)
     try file.locked {
       let index = knownPeersIndex
-      let known = try index.excerpt(KnownPeersQuery(key: fingerprint, names: [], address: address))
+      let known = try index.excerpt(KnownPeersQuery(key: fingerprint, names: [], address: address), holdingLock: true)
       guard let entry = known.lookup(fingerprint: fingerprint), !entry.addresses.contains(address),
         known.lookup(address: address) == nil
       else { return }

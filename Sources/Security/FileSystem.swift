@@ -181,6 +181,23 @@ enum FileSystem {
     return try body()
   }
 
+  /// A descriptor holding a shared lock on `path`.lock once no writer holds it (`withLock`), waiting at most
+  /// `patience` seconds; nil when it could not be had by then (or the lock cannot be opened). The caller closes it.
+  static func sharedLock(on path: String, patience: Double) -> Int32? {
+    let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return nil }
+    var waited = 0.0
+    while flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK || errno == EINTR, waited < patience else {
+        close(descriptor)
+        return nil
+      }
+      usleep(10_000)
+      waited += 0.01
+    }
+    return descriptor
+  }
+
   /// Removes the temporary files earlier writes of `path` left behind when their process was killed before the
   /// rename (`NAME.tmp-PID-…` whose process is gone): they may hold an old private key. A temporary file of a
   /// process still running is left alone (it may be writing right now).

@@ -15,12 +15,28 @@ public struct KnownPeersIndexFile: Sendable {
     self.peersPath = peersPath
   }
 
-  /// The lines of known_peers `query` needs, at their line numbers (none when there is no file).
-  public func excerpt(_ query: KnownPeersQuery) throws(KnownPeersError) -> KnownPeers {
+  /// How long a lookup that finds the index out of date waits for a writer holding known_peers' lock, which
+  /// leaves the index up to date when it is done (a match's lookup just after its own new peer was appended), before
+  /// it makes the index itself.
+  public static let writerPatience = 5.0
+
+  /// The lines of known_peers `query` needs, at their line numbers (none when there is no file). `holdingLock`:
+  /// the caller is a writer holding known_peers' lock (nobody else's write is waited for).
+  public func excerpt(_ query: KnownPeersQuery, holdingLock: Bool = false) throws(KnownPeersError) -> KnownPeers {
+    if let found = try lookUp(query, orMake: false) { return found }
+    let lock = holdingLock ? nil : FileSystem.sharedLock(on: peersPath, patience: KnownPeersIndexFile.writerPatience)
+    defer { if let lock { close(lock) } }
+    return try lookUp(query, orMake: true) ?? KnownPeers(excerpt: [])
+  }
+
+  /// The excerpt through the index; when it is not to be believed, nil, or (`orMake`) through an index made again,
+  /// or known_peers read through when it cannot be.
+  private func lookUp(_ query: KnownPeersQuery, orMake: Bool) throws(KnownPeersError) -> KnownPeers? {
     guard let peers = try openPeers() else { return KnownPeers(excerpt: []) }
     defer { close(peers) }
     let stamp = KnownPeersIndexFile.stamp(peers)
     if let found = indexed(query, peers: peers, stamp: stamp) { return found }
+    guard orMake else { return nil }
     if (try? build(peers: peers)) != nil, let found = indexed(query, peers: peers, stamp: stamp) { return found }
     return try scan(query, peers: peers)
   }

@@ -172,6 +172,28 @@ import Testing
     try Self.expectSameAsTheWholeFile(file, index)
   }
 
+  @Test func aLookupWaitsForAWriterAtWorkInsteadOfMakingTheIndexItself() throws {
+    let (file, index) = try Self.setUp("writer", count: 500)
+    try index.prepare()
+    let appended = DispatchSemaphore(value: 0)
+    let line = KnownPeers.Line.peer(name: "hana", fingerprint: Self.key(9), added: Self.day)
+    let writer = Thread {
+      try? file.locked {
+        try file.append(lines: [line])  // the index is out of date from here
+        appended.signal()
+        usleep(400_000)  // the writer's work, then the index brought up to date, all under the lock
+        try index.rebuild()
+      }
+    }
+    writer.start()
+    #expect(appended.wait(timeout: .now() + 10) == .success)
+    let start = DispatchTime.now()
+    let found = try index.excerpt(KnownPeersQuery(key: Self.key(9), names: [], address: nil))
+    let waited = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    #expect(found.count == 1)
+    #expect(waited > 0.2, "the lookup did not wait for the writer (\(waited) s)")
+  }
+
   @Test func aLineAtATimeRewriteWritesWhatAWholeRewriteWould() throws {
     let (file, _) = try Self.setUp("rewrite", count: 500)
     try Self.write("dave \(Self.key(4)) 2026-11-30\r\ncut", to: file.path, append: true)
