@@ -13,7 +13,7 @@ extension KnownPeersIndexFile {
     guard let before = KnownPeersIndexFile.stamp(peers) else {
       throw KnownPeersError.unreadable(path: peersPath, reason: FileSystem.describeErrno())
     }
-    var parts = writable ? PartFiles(directory: FileSystem.directory(of: peersPath)) : nil
+    var parts = writable ? PartFiles(prefix: path + ".tmp-\(getpid())-part") : nil
     defer { parts?.close() }
     var entries = 0
     var records = 0
@@ -122,18 +122,19 @@ private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
 }
 
 /// The anonymous files the records are parted into while the index is made (unlinked once open: nothing is left
-/// behind when the process dies), each written through a buffer of its own.
+/// behind when the process dies; named as the index's temporary files, which a later write removes when their
+/// process is gone), each written through a buffer of its own.
 private struct PartFiles {
   private var descriptors: [Int32] = []
   private var buffers: [[UInt8]]
   private var failed = false
   private static let bufferSize = 1 << 16
 
-  /// Nil when the files cannot be made in `directory`.
-  init?(directory: String) {
+  /// Nil when the files cannot be made (named `prefix` and a random number).
+  init?(prefix: String) {
     buffers = Array(repeating: [], count: KnownPeersIndex.partitions)
     for _ in 0..<KnownPeersIndex.partitions {
-      let name = FileSystem.join(directory, ".known_peers.part-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+      let name = prefix + "\(UInt64.random(in: 0...UInt64.max))"
       let descriptor = open(name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else {
         close()

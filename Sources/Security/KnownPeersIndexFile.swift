@@ -171,6 +171,9 @@ public struct KnownPeersIndexFile: Sendable {
         }
       }
     } catch {
+      if case .unreadableFile(_, let reason) = error {
+        throw KnownPeersError.unreadable(path: peersPath, reason: reason)
+      }
       throw KnownPeersError.unreadable(path: peersPath, reason: error.description)
     }
     if let refusal { throw refusal }
