@@ -5,8 +5,9 @@ item 13): the same homes and the same file, each binary given in turn, in one ru
     scripts/bench-known-peers.py [--entries N] [LABEL=]BINARY [[LABEL=]BINARY ...]
 
 For each binary: alice hosts (--accept-new) and bob, who met her at 127.0.0.1:PORT, joins her there, both with N
-other players in their known_peers before their own lines; then bob joins carol, a new host, with --accept-new
-(remembered with her address), and once more. Bob's join is timed from its start to the game ("game 1:") and to its
+other players in their known_peers before their own lines; then at `localhost:PORT` (her known key bound to a
+new address: a line rewritten), twice; then bob joins carol, a new host, with --accept-new (remembered with her
+address), and once more. Bob's join is timed from its start to the game ("game 1:") and to its
 exit after `quit`, and its peak resident memory is VmHWM from /proc/PID/status, read every 2 ms until it exits
 (and ru_maxrss from wait4 beside it: the kernel's own peak, but one that starts from the peak of the process that
 started it, so this script keeps its own memory small and makes the big file in a child process). The host's peak
@@ -82,12 +83,12 @@ def sample_peak(pid, peak, done):
         time.sleep(0.002)
 
 
-def join(binary, env, port, extra=()):
+def join(binary, env, port, extra=(), at="127.0.0.1"):
     """One timed join: (seconds to the game, seconds to the exit, VmHWM MB, ru_maxrss MB, exit status)."""
     os.makedirs(env["HOME"], exist_ok=True)
     start = time.monotonic()
     process = subprocess.Popen(
-        [binary, "join", "127.0.0.1:%d" % port, "--ui", "plain", *extra], env=env, text=True,
+        [binary, "join", "%s:%d" % (at, port), "--ui", "plain", *extra], env=env, text=True,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(env["HOME"] + "/join.err", "a"))
     peak, done = [0], threading.Event()
     sampler = threading.Thread(target=sample_peak, args=(process.pid, peak, done))
@@ -142,13 +143,13 @@ def grow(environment, entries, big):
     return os.path.getsize(known) / 1e6
 
 
-def timed_join(binary, host_env, joiner_env, port, extra=()):
+def timed_join(binary, host_env, joiner_env, port, extra=(), at="127.0.0.1"):
     """A host started, one join timed, the host stopped: the join's figures and the host's peak (MB)."""
     server = host(binary, host_env, port)
     peak, done = [0], threading.Event()
     sampler = threading.Thread(target=sample_peak, args=(server.pid, peak, done))
     sampler.start()
-    figures = join(binary, joiner_env, port, extra)
+    figures = join(binary, joiner_env, port, extra, at)
     done.set()
     sampler.join()
     server.terminate()
@@ -173,12 +174,16 @@ def run(name, binary, root, entries, port):
     grow(alice, entries, big)
     os.unlink(big)
     # Bob joins alice, whom both know, three times; then carol, a new host (remembered with her address), twice.
-    plan = [("alice, known", alice, port, ())] * 3
+    plan = [("alice, known", alice, port, (), "127.0.0.1")] * 3
+    # Alice at another address (the name, not the number): her known key is bound to it too (a line rewritten).
+    plan += [("alice at localhost, a new address", alice, port, (), "localhost")]
+    plan += [("alice at localhost, known now", alice, port, (), "localhost")]
     other = free_port()
-    plan += [("carol, new (--accept-new)", carol, other, ("--accept-new",)), ("carol, known now", carol, other, ())]
+    plan += [("carol, new (--accept-new)", carol, other, ("--accept-new",), "127.0.0.1")]
+    plan += [("carol, known now", carol, other, (), "127.0.0.1")]
     rows = []
-    for what, host_env, host_port, extra in plan:
-        game, end, peak, maxrss, status, host_peak = timed_join(binary, host_env, bob, host_port, extra)
+    for what, host_env, host_port, extra, at in plan:
+        game, end, peak, maxrss, status, host_peak = timed_join(binary, host_env, bob, host_port, extra, at)
         rows.append((what, game, end, peak, maxrss, status, host_peak))
         print("%s, known_peers %.0f MB, join %s: game at %s s, exit at %.2f s (status %d), VmHWM %.0f MB, "
               "ru_maxrss %.0f MB; host VmHWM %.0f MB" % (
