@@ -206,7 +206,6 @@ public struct Profile: Sendable {
           guard free, let address, let first, number == first.line else { return line }
           return KnownPeersFile.adding(address, to: line)
         }, appending: new ? [line] : [])
-      try? index.rebuild()
     }
   }
 
@@ -221,7 +220,6 @@ public struct Profile: Sendable {
         known.lookup(address: address) == nil
       else { return }
       try file.rewrite { line, number in number == entry.line ? KnownPeersFile.adding(address, to: line) : line }
-      try? index.rebuild()
     }
   }
 

@@ -93,7 +93,8 @@ public struct KnownPeersFile: Sendable {
   }
 
   /// Rewrites the file a line at a time (atomically, as `save`), never holding it whole: each line as `change`
-  /// gives it back (handed the line and its number), then `appending`. A last line cut short is left out, as
+  /// gives it back (handed the line and its number), then `appending`; the index (`KnownPeersIndexFile`) is made
+  /// for the new file as it is written. A last line cut short is left out, as
   /// `save` of what `load` read leaves it out; a bad line stops the rewrite with the file as it was. What a host's
   /// or joiner's change needs in place of `load`, change, `save` for a file of millions of peers.
   package func rewrite(
@@ -111,24 +112,29 @@ public struct KnownPeersFile: Sendable {
     }
     defer { close(peers) }
     var refusal: KnownPeersError?
+    var index = IndexCollector(KnownPeersIndexFile(peersPath: path))
     do {
-      try writeLines(from: peers, change, appending: appending) { refusal = $0 }
+      try writeLines(from: peers, change, appending: appending, index: &index) { refusal = $0 }
     } catch {
       throw refusal ?? error
     }
+    index.finish()
   }
 
   /// The rewrite itself; a bad line of the file is handed to `refused` before the write fails.
   private func writeLines(
     from peers: Int32, _ change: (KnownPeers.Line, Int) -> KnownPeers.Line, appending: [KnownPeers.Line],
-    refused: (KnownPeersError) -> Void
+    index: inout IndexCollector, refused: (KnownPeersError) -> Void
   ) throws(SecurityError) {
     try FileSystem.writeAtomically(path, mode: 0o600) { write throws(SecurityError) in
       var buffered: [UInt8] = []
       var failure: SecurityError?
       do throws(KnownPeersError) {
         try KnownPeersIndexFile(peersPath: path).read(peers) { line, place in
-          buffered += Array(KnownPeers.render(change(line, place.line)).utf8)
+          let changed = change(line, place.line)
+          let bytes = Array(KnownPeers.render(changed).utf8)
+          index.add(changed, length: bytes.count)
+          buffered += bytes
           guard buffered.count >= 1 << 16, failure == nil else { return }
           do throws(SecurityError) { try write(buffered) } catch { failure = error }
           buffered.removeAll(keepingCapacity: true)
@@ -138,7 +144,11 @@ public struct KnownPeersFile: Sendable {
         throw SecurityError.unwritableFile(path: path, reason: "known_peers could not be read again")
       }
       if let failure { throw failure }
-      for line in appending { buffered += Array(KnownPeers.render(line).utf8) }
+      for line in appending {
+        let bytes = Array(KnownPeers.render(line).utf8)
+        index.add(line, length: bytes.count)
+        buffered += bytes
+      }
       try write(buffered)
     }
   }

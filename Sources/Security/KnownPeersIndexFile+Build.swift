@@ -36,7 +36,7 @@ extension KnownPeersIndexFile {
   }
 
   /// Whether the index may be written beside known_peers (its directory and any file there pass the rule).
-  private var writable: Bool { FileExposure.problem(file: path) == nil }
+  var writable: Bool { FileExposure.problem(file: path) == nil }
 
   /// Whether known_peers' path still leads to the file that was read.
   private func stillAt(_ stamp: KnownPeersIndex.SourceStamp) -> Bool {
@@ -46,7 +46,7 @@ extension KnownPeersIndexFile {
   }
 
   /// Writes the sorted parts as blocks to a new file and renames it over the index.
-  private func write(_ header: KnownPeersIndex.Header, parts: inout PartFiles) throws(SecurityError) {
+  func write(_ header: KnownPeersIndex.Header, parts: inout PartFiles) throws(SecurityError) {
     var writer = try IndexWriter(path: path, header: header)
     for part in 0..<KnownPeersIndex.partitions {
       guard let sorted = parts.sorted(part) else {
@@ -121,10 +121,55 @@ private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
   return true
 }
 
+/// The index of a known_peers being written anew (`KnownPeersFile.rewrite`), gathered a line at a time as each
+/// is written, and written itself once the new file is in place: one pass over the file, not a write and then a
+/// read. Nothing is written when the index may not be written there.
+struct IndexCollector {
+  private let index: KnownPeersIndexFile
+  private var parts: PartFiles?
+  private var entries = 0
+  private var records = 0
+  private var lines = 0
+  private var offset = 0
+
+  init(_ index: KnownPeersIndexFile) {
+    self.index = index
+    parts = index.writable ? PartFiles(prefix: index.path + ".tmp-\(getpid())-part") : nil
+  }
+
+  /// The next line of the new file, of `length` bytes with its newline.
+  mutating func add(_ line: KnownPeers.Line, length: Int) {
+    lines += 1
+    let keys = KnownPeersIndex.keys(of: line)
+    if !keys.isEmpty {
+      entries += 1
+      records += keys.count
+      for key in keys {
+        parts?.add(KnownPeersIndex.Record(key: key, offset: UInt64(offset), line: UInt64(lines)))
+      }
+    }
+    offset += length
+  }
+
+  /// Writes the index of the new file, now at known_peers' path (its size checked against what was gathered).
+  mutating func finish() {
+    defer { parts?.close() }
+    var info = stat()
+    guard var parts, parts.flush(), stat(index.peersPath, &info) == 0, Int(info.st_size) == offset else { return }
+    let source = KnownPeersIndex.SourceStamp(
+      device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+      modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+      changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
+    let header = KnownPeersIndex.Header(
+      source: source, entries: entries, records: records, droppedTornLine: nil, lines: lines)
+    try? index.write(header, parts: &parts)
+  }
+}
+
 /// The anonymous files the records are parted into while the index is made (unlinked once open: nothing is left
 /// behind when the process dies; named as the index's temporary files, which a later write removes when their
 /// process is gone), each written through a buffer of its own.
-private struct PartFiles {
+struct PartFiles {
   private var descriptors: [Int32] = []
   private var buffers: [[UInt8]]
   private var failed = false

@@ -194,7 +194,7 @@ import Testing
     #expect(waited > 0.2, "the lookup did not wait for the writer (\(waited) s)")
   }
 
-  @Test func aLineAtATimeRewriteWritesWhatAWholeRewriteWould() throws {
+  @Test func aLineAtATimeRewriteWritesWhatAWholeRewriteWouldWithItsIndex() throws {
     let (file, _) = try Self.setUp("rewrite", count: 500)
     try Self.write("dave \(Self.key(4)) 2026-11-30\r\ncut", to: file.path, append: true)
     var expected = try file.load()
@@ -205,6 +205,12 @@ import Testing
       { line, number in number == aliceLine ? KnownPeersFile.adding("[::1]:7392", to: line) : line },
       appending: [.peer(name: "erin", fingerprint: Self.key(5), added: Self.day, addresses: ["erin.example:1"])])
     #expect(String(decoding: try #require(try FileSystem.read(file.path)), as: UTF8.self) == expected.render())
+    // The index was made for the new file as it was written: used as it is, not made again.
+    let index = KnownPeersIndexFile(peersPath: file.path)
+    let made = Self.inode(index.path)
+    #expect(made != 0, "no index was made with the rewrite")
+    try Self.expectSameAsTheWholeFile(file, index)
+    #expect(Self.inode(index.path) == made, "the index made with the rewrite was not the new file's")
   }
 
   @Test func anExcerptIsNeverSavedInPlaceOfTheFile() throws {
