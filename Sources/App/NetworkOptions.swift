@@ -219,6 +219,11 @@ public struct Profile: Sendable {
       guard let entry = known.lookup(fingerprint: fingerprint), !entry.addresses.contains(address),
         known.lookup(address: address) == nil
       else { return }
+      // That one line replaced, the rest of the file copied as it is and the index brought along; or, when the
+      // index does not say where the line is, the file rewritten a line at a time.
+      let line = KnownPeers.Line.peer(
+        name: entry.name, fingerprint: fingerprint, added: entry.added, addresses: entry.addresses + [address])
+      if try index.replace(line: entry.line, of: fingerprint, with: line) { return }
       try file.rewrite { line, number in number == entry.line ? KnownPeersFile.adding(address, to: line) : line }
     }
   }

@@ -78,6 +78,12 @@ struct IndexWriter {
     ok = writeAll(descriptor, KnownPeersIndex.encode(header))
   }
 
+  /// Puts `header` in place of the one given at first (for a header known only once the file it names is in place).
+  mutating func replaceHeader(_ header: KnownPeersIndex.Header) {
+    let bytes = KnownPeersIndex.encode(header)
+    ok = ok && pwrite(descriptor, bytes, bytes.count, 0) == bytes.count
+  }
+
   /// Adds records that follow every record added before, in order.
   mutating func add(_ records: [KnownPeersIndex.Record]) {
     let perBlock = KnownPeersIndex.recordsPerBlock

@@ -113,7 +113,7 @@ public struct KnownPeersIndexFile: Sendable {
   }
 
   /// The line that starts at `offset` of known_peers, when a line starts there and reads as one.
-  private func lineAt(_ offset: UInt64, peers: Int32) -> KnownPeers.Line? {
+  func lineAt(_ offset: UInt64, peers: Int32) -> KnownPeers.Line? {
     guard offset <= UInt64(Int64.max) else { return nil }
     let start = Int64(offset)
     var bytes: [UInt8] = []

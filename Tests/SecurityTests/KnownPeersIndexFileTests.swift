@@ -172,6 +172,32 @@ import Testing
     try Self.expectSameAsTheWholeFile(file, index)
   }
 
+  @Test func oneLineReplacedCopiesTheRestAsItIsAndBringsTheIndexAlong() throws {
+    let (file, index) = try Self.setUp("replace", count: 3000)
+    try Self.write("# a comment\r\nzoe \(Self.key(3)) 2026-11-30\n", to: file.path, append: true)
+    try index.prepare()
+    let before = String(decoding: try #require(try FileSystem.read(file.path)), as: UTF8.self)
+    let alice = KnownPeers.Line.peer(
+      name: "alice", fingerprint: Self.key(1), added: Self.day, addresses: ["alice.example:7177", "[::1]:7392"])
+    // Not alice's line: nothing is written.
+    #expect(try !index.replace(line: 1502, of: Self.key(1), with: alice))
+    #expect(String(decoding: try #require(try FileSystem.read(file.path)), as: UTF8.self) == before)
+    #expect(try index.replace(line: 1503, of: Self.key(1), with: alice))
+    let expected = before.replacingOccurrences(
+      of: "alice.example:7177\n", with: "alice.example:7177 at=[::1]:7392\n")
+    #expect(String(decoding: try #require(try FileSystem.read(file.path)), as: UTF8.self) == expected)
+    let made = Self.inode(index.path)
+    let found = try index.excerpt(KnownPeersQuery(key: Self.key(3), names: ["player2999"], address: "[::1]:7392"))
+    #expect(found.entries.map(\.line) == [1503, 3002, 3004])
+    try Self.expectSameAsTheWholeFile(file, index)
+    #expect(Self.inode(index.path) == made, "the index was made again: the replace did not bring it along")
+    // An index that is not the file's: nothing is written.
+    try Self.write("# by hand\n", to: file.path, append: true)
+    let changed = String(decoding: try #require(try FileSystem.read(file.path)), as: UTF8.self)
+    #expect(try !index.replace(line: 1503, of: Self.key(1), with: alice))
+    #expect(String(decoding: try #require(try FileSystem.read(file.path)), as: UTF8.self) == changed)
+  }
+
   @Test func aLookupWaitsForAWriterAtWorkInsteadOfMakingTheIndexItself() throws {
     let (file, index) = try Self.setUp("writer", count: 500)
     try index.prepare()
