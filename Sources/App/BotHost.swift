@@ -78,6 +78,8 @@ final class BotHost: LoopFrontEnd {
     newPeers =
       trustsOnFirstUse
       ? try BotKnownPeers(file: KnownPeersFile(path: profile.knownPeersPath), loop: loop, log: log) : nil
+    // Otherwise joiners are judged through known_peers' index: made now, a bad line reported now.
+    if newPeers == nil { try profile.knownPeersIndex.prepare() }
     context = try profile.tlsContext(
       .server, identity: identity, options: options, expectedHost: nil, shared: newPeers?.shared)
   }

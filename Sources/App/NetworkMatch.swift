@@ -33,8 +33,6 @@ public final class NetworkMatch {
   let writes: KnownPeersWrites
   /// Game records written and looked up, off the loop once `MatchOnLoop` gives it a worker.
   let files: MatchFileWork
-  /// The version of known_peers the coordinator last got (`refreshKnownPeers`).
-  private var knownPeersStamp: KnownPeersSnapshot.Stamp?
   /// Host: its listening sockets and its door.
   private var listener: HostListener?
   public private(set) var port: UInt16 = 0
@@ -129,18 +127,18 @@ public final class NetworkMatch {
       coordinator = JoinerCoordinator(
         name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)
     }
-    knownPeersStamp = KnownPeersSnapshot.stamp(of: profile.knownPeersPath)
-    coordinator.knownPeersChanged(try? profile.knownPeers())
   }
 
-  /// Hands the coordinator the known peers again when the file is not the version it has: a write of ours
-  /// (whose peers the snapshot already holds) or another process's (`peers forget`). Called before the
-  /// coordinator decides on a peer: when TLS finished and when a hello came.
-  private func refreshKnownPeers() {
-    let stamp = KnownPeersSnapshot.stamp(of: profile.knownPeersPath)
-    guard stamp != knownPeersStamp else { return }
-    knownPeersStamp = stamp
-    coordinator.knownPeersChanged(try? profile.knownPeers())
+  /// Hands the coordinator the lines of known_peers its next decision needs, read now: those of the peer's key and
+  /// of the names it goes by (its certificate's, its hello's) and, for a joiner, of the address typed
+  /// (`KnownPeersQuery`), found through the index without reading the whole file. Called before the coordinator
+  /// decides on a peer: when TLS finished and when a hello came. Nil when known_peers cannot be read.
+  private func refreshKnownPeers(_ facts: PeerFacts, hello: String? = nil) {
+    let certificate = facts.certificate
+    let query = KnownPeersQuery(
+      key: certificate?.fingerprint, names: [certificate?.commonName, hello].compactMap { $0 },
+      address: joiner?.boundAddress)
+    coordinator.knownPeersChanged(try? profile.knownPeersExcerpt(query))
   }
 
   /// Connections still sending their last bytes: a front end that is ending waits for these (at most
@@ -323,10 +321,11 @@ public final class NetworkMatch {
       let now = clock()
       switch arrival {
       case .secured:
-        refreshKnownPeers()
-        events += perform(coordinator.secured(id, PeerFacts(connection.tls), now: now))
+        let facts = PeerFacts(connection.tls)
+        refreshKnownPeers(facts)
+        events += perform(coordinator.secured(id, facts, now: now))
       case .message(let message):
-        if case .hello = message { refreshKnownPeers() }
+        if case .hello(_, let name, _, _) = message { refreshKnownPeers(PeerFacts(connection.tls), hello: name) }
         events += perform(coordinator.received(id, message, now: now))
       case .malformed(let error): events += perform(coordinator.malformed(id, error, now: now))
       case .ended: events += perform(coordinator.ended(id, now: now))
