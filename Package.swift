@@ -104,7 +104,7 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "tictactoe", "tictactoe-bench", "Security", "PeerTrust", "WireProtocol", "GameCore", "GameRecords",
-        "TestSupport",
+        "TestSupport", "TransitRelay",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -10,6 +10,8 @@ public struct HostRequest: Sendable, Equatable {
   public var k: Int?
   /// Plain mode: after a match, wait for the next opponent instead of exiting (the full screen always does).
   public var keepHosting = false
+  /// `--relay HOST:PORT`: a transit relay to wait at beside the listeners (nil: the `relay` setting, if any).
+  public var relay: Endpoint?
 
   /// The rules asked for, as `play` takes them (checked against the saved settings when hosting starts).
   var play: PlayRequest {
@@ -36,11 +38,20 @@ enum HostCommand: Command {
     request.size = try arguments.number("--size")
     request.k = try arguments.number("--k")
     request.keepHosting = arguments.has("--keep-hosting")
+    if let text = arguments.value("--relay") {
+      guard let relay = RelayAddress.parse(text) else {
+        throw UsageError(message: "--relay needs HOST:PORT (a transit relay's address and its port), not \"\(text)\"")
+      }
+      request.relay = relay
+    }
     let network = try NetworkOptions(arguments)
     try network.validate()
     try request.play.checkAlone()
     guard let level = try arguments.choice("--bot", as: AILevel.self) else {
       return .host(request, network, ui: screen.ui, ascii: screen.ascii)
+    }
+    if request.relay != nil {
+      throw UsageError(message: "--relay does not apply to --bot: the practice bot does not wait at relays")
     }
     if let option = arguments.last(of: ["--ui", "--ascii"]) {
       throw UsageError(message: "\(option) does not apply to --bot: the bot has no screen, only status lines")
