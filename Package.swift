@@ -96,7 +96,7 @@ let package = Package(
       name: "AppTests",
       dependencies: [
         "App", "GameCore", "TerminalUI", "Security", "PeerTrust", "Transport", "ExplainedErrors", "Gomocup",
-        "UntrustedText", "Session",
+        "UntrustedText", "Session", "TransitRelay",
         "WireProtocol", "Discovery",
         "TestSupport", "GameRecords", "SessionTestSupport",
       ]),
