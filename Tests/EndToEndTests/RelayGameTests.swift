@@ -156,4 +156,66 @@ import WireProtocol
     #expect(joiner.exitStatus() == 0)
     _ = host.exitStatus()
   }
+
+  /// The relayed connection drops mid-game (the proxy in front of the relay resets every connection through
+  /// it): the joiner goes back to the relay with the same token, the host waits there again, and the game is
+  /// resumed at the same move and played to its result.
+  @Test func aDropMidGameResumesThroughTheRelay() throws {
+    let relay = try TransitRelayProcess()
+    let tap = try FaultProxy.start(target: relay.port)
+    let (host, invite) = try host(try Home("alice"), relay: tap.port)
+    let joiner = try Player(
+      ["join", try unreachable(invite, direct: closedPort()), "--ui", "plain"], environment: try Home("bob").environment
+    )
+    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    #expect(host.waitFor("(X moves first)"), "\(host.output)")
+    let (mover, other) = host.output.contains("you play X") ? (host, joiner) : (joiner, host)
+    #expect(mover.waitFor("your move ("))
+    mover.send("5")
+    #expect(other.waitFor("plays 5 ("), "\(other.output)")
+    let before = tap.counters.accepted
+    tap.dropNow()
+    #expect(joiner.waitFor("Reconnected: game 1 goes on at move 2.", timeout: 30), "\(joiner.output)\(joiner.errors)")
+    #expect(host.waitFor("Reconnected: game 1 goes on at move 2."), "\(host.output)")
+    #expect(tap.counters.accepted > before, "the joiner and the host came back through the relay: \(tap.counters)")
+    Player.playOut(host, joiner)
+    #expect(host.output.contains("result: ") && joiner.output.contains("result: "), "\(joiner.output)")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0)
+    _ = host.exitStatus()
+  }
+
+  /// Someone else waits at the relay with the invite's token (its own key, not the invite's): the joiner's TLS
+  /// refuses it as a pin mismatch naming the invite, through the relay as directly.
+  @Test func aKeyThatIsNotTheInvitesIsRefusedThroughTheRelay() throws {
+    let relay = try TransitRelayProcess()
+    let (host, invite) = try host(try Home("mallory"), relay: relay.port)
+    let carolKey = try #require(Fingerprint(parsing: try Home("carol").fingerprint()))
+    let forged = try #require(
+      Invite(key: carolKey, addresses: [.init(host: "127.0.0.1", port: closedPort())], relay: invite.relay))
+    let joiner = try Player(["join", forged.description, "--ui", "plain"], environment: try Home("bob").environment)
+    #expect(joiner.exitStatus() == 20, "\(joiner.output)\(joiner.errors)")
+    #expect(joiner.output.contains("Trying the relay"), "\(joiner.output)")
+    #expect(joiner.errors.contains("\(carolKey) (the invite)"), "\(joiner.errors)")
+    host.signal(SIGTERM)
+    _ = host.exitStatus()
+  }
+
+  /// No host waits at the relay and two joiners come with the same token: the relay glues them to each other,
+  /// TLS finds two clients, each is told so and goes back to the relay; in the end each names what happened.
+  @Test func twoJoinersGluedToEachOtherAreToldSo() throws {
+    let relay = try TransitRelayProcess()
+    let key = try #require(Fingerprint(parsing: try Home("alice").fingerprint()))
+    let invite = try #require(
+      Invite(
+        key: key, addresses: [.init(host: "127.0.0.1", port: closedPort())],
+        relay: Invite.Relay(host: "127.0.0.1", port: relay.port, token: try RelayToken.random())))
+    let first = try Player(["join", invite.description, "--ui", "plain"], environment: try Home("bob").environment)
+    let second = try Player(["join", invite.description, "--ui", "plain"], environment: try Home("carol").environment)
+    for joiner in [first, second] {
+      #expect(joiner.waitFor("paired us with another joiner instead of the host"), "\(joiner.output)")
+      let status = joiner.exitStatus(timeout: 40)
+      #expect(status == 43 || status == 42, "\(String(describing: status)) \(joiner.output)\(joiner.errors)")
+    }
+  }
 }
