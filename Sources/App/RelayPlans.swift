@@ -130,7 +130,8 @@ struct JoinerRelay {
 /// must be given (a relay has no port of this program's).
 enum RelayAddress {
   static func parse(_ text: String) -> Endpoint? {
-    guard let endpoint = Endpoint(parsing: text, defaultPort: 0), endpoint.port > 0,
+    guard !text.contains(where: \.isWhitespace), let endpoint = Endpoint(parsing: text, defaultPort: 0),
+      endpoint.port > 0,
       let token = RelayToken(bytes: Array(repeating: 0, count: RelayToken.byteCount)),
       Invite.Relay(host: endpoint.host, port: endpoint.port, token: token) != nil
     else { return nil }
