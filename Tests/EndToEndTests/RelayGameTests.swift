@@ -218,4 +218,35 @@ import WireProtocol
       #expect(status == 43 || status == 42, "\(String(describing: status)) \(joiner.output)\(joiner.errors)")
     }
   }
+
+  /// The relay named in the settings: the host waits there without --relay (its invite names it), and
+  /// `doctor` checks it with two connections of its own (both answered ok, bytes through); with the relay
+  /// stopped, `doctor` names the failure.
+  @Test func theRelaySettingIsUsedByTheHostAndCheckedByDoctor() throws {
+    let relay = try TransitRelayProcess()
+    var environment = try Home("alice").environment
+    environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
+    let config = try #require(environment["XDG_CONFIG_HOME"]) + "/tictactoe"
+    try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    try "relay = 127.0.0.1:\(relay.port)\n".write(toFile: config + "/settings.conf", atomically: false, encoding: .utf8)
+
+    let checked = try Binary.run(["doctor"], environment: environment)
+    let line = checked.stdout.split(separator: "\n").first { $0.contains(" relay: ") }.map(String.init) ?? ""
+    #expect(line.hasPrefix("ok") && line.contains("paired two connections of ours"), "\(checked.stdout)")
+    #expect(relay.log.contains("buddy_disconnected"), "the relay glued doctor's two connections: \(relay.log)")
+
+    let host = try Player(
+      ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain"], environment: environment)
+    #expect(host.waitFor("Waiting for an opponent"), "\(host.output)\(host.errors)")
+    #expect(host.output.contains(",relay:127.0.0.1/\(relay.port)/"), "\(host.output)")
+    #expect(host.output.contains("Joiners can also come through the relay 127.0.0.1:\(relay.port)"), "\(host.output)")
+    host.signal(SIGTERM)
+    _ = host.exitStatus()
+
+    relay.stop()
+    let down = try Binary.run(["doctor"], environment: environment)
+    #expect(down.status == 1, "\(down.stdout)")
+    #expect(
+      down.stdout.contains("PROBLEM relay: The relay 127.0.0.1:\(relay.port) refused the connection"), "\(down.stdout)")
+  }
 }

@@ -49,8 +49,8 @@ public enum CommandLineParser {
     of that list (or any GM[4] SGF file): ←/→, Home/End, q.
     `verify N` checks that its moves give its result and that both players signed
     it (network games).
-    `doctor` checks the files, LAN discovery, the addresses, the router and the
-    firewall, each with a hint.
+    `doctor` checks the files, LAN discovery, the addresses, the router, the
+    firewall and the relay the settings name, each with a hint.
     `completions SHELL` prints the completion script of bash, zsh or fish:
     source <(tictactoe completions bash).
     `brain` plays five in a row as a Gomocup (Piskvork) brain on stdin and stdout,
