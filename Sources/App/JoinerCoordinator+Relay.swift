@@ -8,9 +8,12 @@ extension JoinerCoordinator {
   /// Every direct address failed (`failure`, the last): the relay is what is left, if there is one.
   mutating func directExhausted(_ failure: MatchEnd, now: Double) -> [MatchCommand] {
     guard var plan = relay, plan.route != nil, plan.isLive else {
-      // No relay, or it failed already: its failure is the one that ends the join (the direct ones were told).
-      return joinFailed(relay?.failure ?? failure)
+      // No relay, or it failed already: the join ends with the relay's failure, the last way tried, unless a
+      // direct address answered with a key that is not the invite's (that warning must not be hidden).
+      guard let relayFailure = relay?.failure, !failure.isTrustWarning else { return joinFailed(failure) }
+      return [.report(.status(failure.sentence))] + joinFailed(relayFailure)
     }
+    plan.directFailure = failure
     let told: [MatchCommand] = [.report(.status("\(failure.sentence) Waiting for the relay\u{2026}"))]
     if let id = plan.connection {
       core.active = id
@@ -92,7 +95,8 @@ extension JoinerCoordinator {
         + " trying the relay again."
       return closed + [.log(said), .report(.status(said))]
     }
-    let failure = plan.failure ?? end
+    // A direct address that answered with a key not the invite's is the warning that ends it, else the relay's.
+    let failure = plan.directFailure.flatMap { $0.isTrustWarning ? $0 : nil } ?? plan.failure ?? end
     let directLeft =
       route.hasUntried || core.active.map { $0 != id && core.connections[$0]?.isClosed == false } == true
     if directLeft { return closed + [.report(.status("\(failure.sentence) Still trying the host's own addresses."))] }

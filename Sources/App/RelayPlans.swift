@@ -73,6 +73,8 @@ struct JoinerRelay {
   var connection: ConnectionID?
   /// How the last attempt through the relay failed (nil: none failed).
   var failure: MatchEnd?
+  /// How the last direct address failed, once every one had.
+  var directFailure: MatchEnd?
   /// Times this joiner was glued to another joiner.
   private(set) var paired = 0
   /// The game is played through the relay: reconnections go back to it, and no address is bound to the key.

@@ -226,4 +226,22 @@ import WireProtocol
     let id = try #require(again.last?.0)
     #expect(pair.joiner.connections[id]?.isReconnect == true)
   }
+
+  @Test func aDirectAddressWithAnotherKeyIsTheFailureShownNotTheRelays() throws {
+    let mismatch = MatchEnd.network(
+      .tls(.untrusted(.pinMismatch(expected: [PinnedKey(MatchPair.aliceKey)], got: MatchPair.bobKey))))
+    // The relay fails first, then the direct address answers with a key that is not the invite's.
+    var (pair, direct) = try Self.racing()
+    pair.advance(JoinerRelay.delay)
+    let viaRelay = try #require(Self.relayConnects(pair.joinerCommands).first?.0)
+    pair.joinerDid(pair.joiner.failed(viaRelay, .network(.relay(Self.relay, .refused)), now: pair.now))
+    pair.joinerDid(pair.joiner.failed(direct, mismatch, now: pair.now))
+    #expect(pair.joiner.finished == mismatch)
+    // The other way round: the direct address first, then the relay.
+    var (other, direct2) = try Self.racing()
+    other.joinerDid(other.joiner.failed(direct2, mismatch, now: other.now))
+    let viaRelay2 = try #require(Self.relayConnects(other.joinerCommands).first?.0)
+    other.joinerDid(other.joiner.failed(viaRelay2, .network(.relay(Self.relay, .refused)), now: other.now))
+    #expect(other.joiner.finished == mismatch)
+  }
 }
