@@ -30,6 +30,21 @@ import Testing
 
     deinit { _ = try? Tool.run("bash", [Self.script, "down", directory]) }
 
+    /// Router B forwards nothing (both ways) until `restore()`: the joiner's home is cut off, as when a phone
+    /// loses its network, without either end being told.
+    func cutHomeB() throws {
+      _ = try Tool.run(
+        "/usr/sbin/ip",
+        [
+          "netns", "exec", env["ROUTER_B_NS"] ?? "?", "nft",
+          "add table inet cut { chain forward { type filter hook forward priority -10; policy drop; }; }",
+        ])
+    }
+
+    func restoreHomeB() throws {
+      _ = try Tool.run("/usr/sbin/ip", ["netns", "exec", env["ROUTER_B_NS"] ?? "?", "nft", "delete table inet cut"])
+    }
+
     var relay: String { "\(env["RELAY_IP"] ?? "?"):\(env["RELAY_PORT"] ?? "?")" }
     var relayLog: String { (try? String(contentsOfFile: directory + "/relay.log", encoding: .utf8)) ?? "" }
 
@@ -79,6 +94,32 @@ import Testing
     let joiner = try lab.player(in: "INTERNET_NS", "carol", ["join", invite])
     #expect(joiner.waitFor("game 1:", timeout: 30), "\(joiner.output)\(joiner.errors)")
     #expect(joiner.output.contains("through the relay"), "\(joiner.output)")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0, "\(joiner.errors)")
+    _ = host.exitStatus()
+  }
+
+  /// The joiner's network goes away mid-game for longer than the silence that declares a peer gone: both sides
+  /// keep the game, the joiner goes back to the relay with the invite's token once its network is back (the host
+  /// is waiting there again), and the game resumes at the same move and is played to its result.
+  @Test(.enabled(if: canRun)) func aDropMidGameResumesThroughTheRelayAcrossTheNATs() throws {
+    let lab = try Lab()
+    let (host, invite) = try lab.host(in: "HOME_A_NS")
+    let joiner = try lab.player(in: "HOME_B_NS", "bob", ["join", invite])
+    #expect(joiner.waitFor("game 1:", timeout: 30), "\(joiner.output)\(joiner.errors)")
+    #expect(host.waitFor("(X moves first)"), "\(host.output)")
+    let (mover, other) = host.output.contains("you play X") ? (host, joiner) : (joiner, host)
+    #expect(mover.waitFor("your move ("))
+    mover.send("5")
+    #expect(other.waitFor("plays 5 ("), "\(other.output)")
+    try lab.cutHomeB()
+    #expect(joiner.waitFor("The connection dropped.", timeout: 20), "the joiner notices: \(joiner.output)")
+    #expect(host.waitFor("The game is kept", timeout: 20), "\(host.output)")
+    try lab.restoreHomeB()
+    #expect(joiner.waitFor("Reconnected: game 1 goes on at move 2.", timeout: 40), "\(joiner.output)\(joiner.errors)")
+    #expect(host.waitFor("Reconnected: game 1 goes on at move 2.", timeout: 20), "\(host.output)")
+    Player.playOut(host, joiner)
+    #expect(host.output.contains("result: ") && joiner.output.contains("result: "), "\(joiner.output)")
     joiner.send("quit")
     #expect(joiner.exitStatus() == 0, "\(joiner.errors)")
     _ = host.exitStatus()
