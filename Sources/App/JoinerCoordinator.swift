@@ -57,8 +57,9 @@ struct JoinerCoordinator: MatchRole {
   ) -> [MatchCommand] {
     route.start(candidates)
     self.relay = relay
-    guard !candidates.isEmpty else {
-      return directExhausted(.network(.unreachable(Endpoint(host: "?", port: 0), reason: "no address")), now: now)
+    // No direct address resolved (the front end said why): the relay, at once, is all there is.
+    if candidates.isEmpty, let relay {
+      return relay.isLive ? startRelay(now: now) : joinFailed(relay.failure ?? .session(.connectionLost))
     }
     return connectToNextAddress(after: nil, now: now)
   }

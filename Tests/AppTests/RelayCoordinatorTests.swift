@@ -244,4 +244,17 @@ import WireProtocol
     other.joinerDid(other.joiner.failed(viaRelay2, .network(.relay(Self.relay, .refused)), now: other.now))
     #expect(other.joiner.finished == mismatch)
   }
+
+  @Test func withNoDirectAddressTheRelayIsTriedAtOnceAndItsLookUpFailureEndsTheJoin() throws {
+    var pair = MatchPair()
+    let plan = JoinerRelay(route: try Self.route(), failure: nil, now: pair.now, direct: false)
+    pair.joinerDid(pair.joiner.join([], relay: plan, now: pair.now))
+    #expect(Self.relayConnects(pair.joinerCommands).count == 1)
+    #expect(pair.joinerStatuses == ["Trying the relay 127.0.0.1:4001\u{2026}"], "nothing about an address")
+    var other = MatchPair()
+    let notFound = NetworkError.relay(Self.relay, .unreachable(reason: "its name was not found (x)"))
+    let failed = JoinerRelay(route: nil, failure: notFound, now: other.now, direct: false)
+    other.joinerDid(other.joiner.join([], relay: failed, now: other.now))
+    #expect(other.joiner.finished == .network(notFound))
+  }
 }

@@ -233,7 +233,7 @@ import WireProtocol
     let checked = try Binary.run(["doctor"], environment: environment)
     let line = checked.stdout.split(separator: "\n").first { $0.contains(" relay: ") }.map(String.init) ?? ""
     #expect(line.hasPrefix("ok") && line.contains("paired two connections of ours"), "\(checked.stdout)")
-    #expect(relay.log.contains("buddy_disconnected"), "the relay glued doctor's two connections: \(relay.log)")
+    #expect(relay.logged("buddy_disconnected"), "the relay glued doctor's two connections: \(relay.log)")
 
     let host = try Player(
       ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain"], environment: environment)

@@ -42,6 +42,11 @@ public final class TransitRelayProcess {
   /// What the relay logged (JSON lines).
   public var log: String { process.text }
 
+  /// Waits (at most `timeout` seconds) until the relay has logged `text`; whether it did.
+  public func logged(_ text: String, timeout: Double = 10) -> Bool {
+    process.waitForOutput(timeout: timeout) { $0.contains(text) }
+  }
+
   public func stop() { process.stop() }
 
   deinit { process.stop() }
