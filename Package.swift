@@ -58,6 +58,7 @@ let package = Package(
       name: "tictactoe-bench",
       dependencies: [
         "GameCore", "WireProtocol", "Session", "Security", "PeerTrust", "Transport", "COpenSSL", "EventLoop",
+        "TransitRelay",
       ]),
     // A baseline the benchmark runs beside the game: a Swift program linking Foundation. (Its C baseline,
     // scripts/bench-curses-baseline.c, is compiled by the benchmark with cc: SwiftPM would link the Swift
