@@ -14,6 +14,18 @@ extension NetworkMatch {
     return perform(withHost { $0.waitAtRelay(now: clock()) } ?? [])
   }
 
+  /// Joiner: as `join(_:)`, with the invite's relay (its route, or why its name was not found) tried too.
+  func join(_ candidates: [(Endpoint, Sockets.Address)], relay: Result<RelayRoute, NetworkError>?) -> [MatchEvent] {
+    let now = clock()
+    let plan = relay.map { found in
+      switch found {
+      case .success(let route): JoinerRelay(route: route, failure: nil, now: now, direct: !candidates.isEmpty)
+      case .failure(let error): JoinerRelay(route: nil, failure: error, now: now, direct: !candidates.isEmpty)
+      }
+    }
+    return perform(withJoiner { $0.join(candidates, relay: plan, now: now) } ?? [])
+  }
+
   /// Host: the relay and token its invite names (nil: it waits at none).
   var relayInvite: Invite.Relay? {
     guard let route = host?.relayWait?.route else { return nil }

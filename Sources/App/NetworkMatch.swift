@@ -212,18 +212,6 @@ public final class NetworkMatch {
     join(candidates, relay: nil)
   }
 
-  /// Joiner: as `join(_:)`, with the invite's relay (its route, or why its name was not found) tried too.
-  func join(_ candidates: [(Endpoint, Sockets.Address)], relay: Result<RelayRoute, NetworkError>?) -> [MatchEvent] {
-    let now = clock()
-    let plan = relay.map { found in
-      switch found {
-      case .success(let route): JoinerRelay(route: route, failure: nil, now: now, direct: !candidates.isEmpty)
-      case .failure(let error): JoinerRelay(route: nil, failure: error, now: now, direct: !candidates.isEmpty)
-      }
-    }
-    return perform(withJoiner { $0.join(candidates, relay: plan, now: now) } ?? [])
-  }
-
   /// Joiner: the name could not be resolved (or another failure before any connection): the match ends.
   public func joinFailed(_ end: MatchEnd) -> [MatchEvent] {
     perform(withJoiner { $0.joinFailed(end) } ?? [])
