@@ -113,6 +113,10 @@ import Testing
     mover.send("5")
     #expect(other.waitFor("plays 5 ("), "\(other.output)")
     try lab.cutHomeB()
+    // (Tool.run does not look at the exit status: the table is checked to be there.)
+    let cut = try Tool.run(
+      "/usr/sbin/ip", ["netns", "exec", lab.env["ROUTER_B_NS"] ?? "?", "nft", "list", "table", "inet", "cut"])
+    #expect(cut.contains("policy drop"), "router B still forwards: \(cut)")
     #expect(joiner.waitFor("The connection dropped.", timeout: 20), "the joiner notices: \(joiner.output)")
     #expect(host.waitFor("The game is kept", timeout: 20), "\(host.output)")
     try lab.restoreHomeB()
