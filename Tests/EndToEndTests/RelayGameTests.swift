@@ -249,4 +249,30 @@ import WireProtocol
     #expect(
       down.stdout.contains("PROBLEM relay: The relay 127.0.0.1:\(relay.port) refused the connection"), "\(down.stdout)")
   }
+
+  /// Whoever comes through the relay with the token reaches the host's own trust question like any joiner: a
+  /// host without --accept-new is asked about the new key (with the relay's address as where it came from), and
+  /// the game starts only once its player says yes.
+  @Test func aJoinerThroughTheRelayIsAskedAboutLikeAnyOther() throws {
+    let relay = try TransitRelayProcess()
+    let alice = try Home("alice")
+    let bob = try Home("bob")
+    let bobKey = try bob.fingerprint()
+    let host = try Player(
+      ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain", "--relay", "127.0.0.1:\(relay.port)"],
+      environment: alice.environment)
+    #expect(host.waitFor("Waiting for an opponent"), "\(host.output)\(host.errors)")
+    let line = try #require(host.output.split(separator: "\n").first { $0.hasPrefix("Invite: ") })
+    let invite = try Invite.parse(String(line.dropFirst("Invite: ".count)))
+    let joiner = try Player(
+      ["join", try unreachable(invite, direct: closedPort()), "--ui", "plain"], environment: bob.environment)
+    #expect(host.waitFor("bob (\(bobKey)) wants to join — accept?"), "\(host.output)")
+    #expect(!joiner.output.contains("game 1:"), "no game before the host's player answers: \(joiner.output)")
+    host.send("y")
+    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
+    #expect(joiner.output.contains("through the relay"), "\(joiner.output)")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0)
+    _ = host.exitStatus()
+  }
 }
