@@ -98,12 +98,14 @@ EOF
   home_behind_router "$home_a" "$router_a" "$internet" 10.205.1 198.51.103.2 198.51.103.1 "a$tag"
   home_behind_router "$home_b" "$router_b" "$internet" 10.205.2 198.51.103.6 198.51.103.5 "b$tag"
   ip netns exec "$internet" sysctl -q -w net.ipv4.ip_forward=1
-  # The relay, on every address of the internet namespace, at a port it picks.
-  setsid ip netns exec "$internet" twist3 transitrelay --port=tcp:0 >"$dir/relay.log" 2>&1 </dev/null &
+  # The relay, on every address of the internet namespace, at a port it picks. Its log exists before the
+  # background job runs (that job's own redirection may come after the first look at the log).
+  : >"$dir/relay.log"
+  setsid ip netns exec "$internet" twist3 transitrelay --port=tcp:0 >>"$dir/relay.log" 2>&1 </dev/null &
   echo $! >"$dir/relay.pid"
   local tries=0 port=""
   until [ -n "$port" ]; do
-    port=$(sed -n 's/.*Transit starting on \([0-9]*\).*/\1/p' "$dir/relay.log" | head -n 1)
+    port=$(sed -n 's/.*Transit starting on \([0-9]*\).*/\1/p' "$dir/relay.log" | head -n 1) || port=""
     tries=$((tries + 1))
     [ "$tries" -lt 400 ] || { echo "relay-lab: the relay did not start:" >&2; cat "$dir/relay.log" >&2; exit 1; }
     [ -n "$port" ] || sleep 0.05

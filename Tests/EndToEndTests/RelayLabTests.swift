@@ -19,7 +19,8 @@ import Testing
 
     init() throws {
       directory = try TestDirectory.make("relay-lab")
-      _ = try Tool.run("bash", [Self.script, "up", directory])
+      let (status, said) = try ChildProcess.run("bash", [Self.script, "up", directory])
+      #expect(status == 0, "relay-lab.sh up: \(said)")
       var values: [String: String] = [:]
       for line in try String(contentsOfFile: directory + "/lab.env", encoding: .utf8).split(separator: "\n") {
         let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
