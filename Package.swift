@@ -58,6 +58,7 @@ let package = Package(
       name: "tictactoe-bench",
       dependencies: [
         "GameCore", "WireProtocol", "Session", "Security", "PeerTrust", "Transport", "COpenSSL", "EventLoop",
+        "TransitRelay",
       ]),
     // A baseline the benchmark runs beside the game: a Swift program linking Foundation. (Its C baseline,
     // scripts/bench-curses-baseline.c, is compiled by the benchmark with cc: SwiftPM would link the Swift
@@ -96,7 +97,7 @@ let package = Package(
       name: "AppTests",
       dependencies: [
         "App", "GameCore", "TerminalUI", "Security", "PeerTrust", "Transport", "ExplainedErrors", "Gomocup",
-        "UntrustedText", "Session",
+        "UntrustedText", "Session", "TransitRelay",
         "WireProtocol", "Discovery",
         "TestSupport", "GameRecords", "SessionTestSupport",
       ]),
@@ -104,7 +105,7 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "tictactoe", "tictactoe-bench", "Security", "PeerTrust", "WireProtocol", "GameCore", "GameRecords",
-        "TestSupport",
+        "TestSupport", "TransitRelay",
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -11,7 +11,8 @@ set -euo pipefail
 # lintian, dpkg-dev (dpkg-shlibdeps), binutils (strip, readelf), file. Port mapping builds with libminiupnpc-dev
 # and libnatpmp-dev; its lab (scripts/nat-lab.sh) runs Debian's miniupnpd behind nftables, and checks with the
 # upnpc and natpmpc clients (the package does not start the daemon; the lab starts its own in a namespace).
-# magic-wormhole-transit-relay: the transit relay the relay tests start on 127.0.0.1 (twist3 transitrelay).
+# magic-wormhole-transit-relay: the transit relay the relay tests start on 127.0.0.1 (twist3 transitrelay), and
+# scripts/relay-lab.sh in the internet namespace between two symmetric NATs (nftables).
 packages=(libncursesw5-dev libssl-dev openssl tmux zsh fish bash-completion libavahi-compat-libdnssd-dev avahi-daemon avahi-utils libnss-mdns dbus dbus-bin
   gcc pkg-config iproute2 mount util-linux mawk python3 python3-venv ca-certificates perl-base
   mmdebstrap lintian dpkg-dev binutils file

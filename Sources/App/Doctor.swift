@@ -71,6 +71,8 @@ enum Doctor {
     findings += lanFindings()
     findings += routerFindings(paths: paths, router: router, port: port)
     findings.append(firewallFinding(port: port))
+    // Only a relay the player named is connected to.
+    findings.append(RelayProbe.finding(settings: (try? SettingsFile.load(from: paths.settingsFile))?.relay))
     for finding in findings {
       let verdict = finding.verdict.rawValue.padding(7)
       writeText(1, "\(verdict) \(finding.topic): \(finding.text)\n")
@@ -238,7 +240,7 @@ enum Doctor {
 }
 
 extension Doctor.Finding {
-  fileprivate init(_ verdict: Doctor.Verdict, _ topic: String, _ text: String) {
+  init(_ verdict: Doctor.Verdict, _ topic: String, _ text: String) {
     self.init(verdict: verdict, topic: topic, text: text)
   }
 }

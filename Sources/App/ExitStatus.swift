@@ -1,5 +1,6 @@
 import Security
 import Session
+import TransitRelay
 import Transport
 
 /// The documented exit statuses: one per class of failure, so scripts can tell them apart.
@@ -29,6 +30,10 @@ public enum ExitStatus {
   public static let peerQuit: Int32 = 30
   public static let peerVanished: Int32 = 31
   public static let protocolViolation: Int32 = 32
+  public static let relayUnreachable: Int32 = 40
+  public static let relayClosed: Int32 = 41
+  public static let relayNobodyCame: Int32 = 42
+  public static let relayPairedWithJoiner: Int32 = 43
 
   /// The table for the README and the man page: status, meaning.
   public static let table: [(Int32, String)] = [
@@ -44,6 +49,10 @@ public enum ExitStatus {
     (29, "no LAN game of that name answered (join --lan)"), (69, "LAN discovery is unavailable (list, join --lan)"),
     (30, "the opponent quit"), (31, "the opponent vanished, or did not come back after a drop"),
     (32, "the opponent broke the protocol"),
+    (40, "the relay cannot be reached (refused, no route, name not found)"),
+    (41, "the relay closed the connection, or answered something other than ok"),
+    (42, "nobody came to the relay with the invite's token in time"),
+    (43, "the relay paired us with another joiner again and again"),
   ]
 
   public static func code(for end: MatchEnd) -> Int32 {
@@ -64,9 +73,19 @@ public enum ExitStatus {
     case .connectionRefused: return connectionRefused
     case .timedOut, .handshakeTimedOut: return timedOut
     case .hostNotFound: return hostNotFound
-    case .unreachable, .socket, .cannotListen, .relay: return unreachable
+    case .unreachable, .socket, .cannotListen: return unreachable
+    case .relay(_, let failure): return code(for: failure)
     case .closedDuringHandshake: return notATictactoePeer
     case .tls(let tls): return code(for: tls)
+    }
+  }
+
+  static func code(for failure: RelayFailure) -> Int32 {
+    switch failure {
+    case .refused, .unreachable: return relayUnreachable
+    case .closed, .answered: return relayClosed
+    case .nobodyCame: return relayNobodyCame
+    case .pairedWithJoiner: return relayPairedWithJoiner
     }
   }
 

@@ -42,9 +42,15 @@ struct HostCoordinator: MatchRole {
       environment: environment)
   }
 
-  var ownDeadline: Double? { nil }
+  /// The host's place at a transit relay (nil: it waits at none).
+  var relayWait: HostRelayWait?
+
+  var ownDeadline: Double? { core.finished == nil ? relayWait?.retryAt : nil }
   mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? { nil }
-  mutating func due(now: Double) -> [MatchCommand] { [] }
+  mutating func due(now: Double) -> [MatchCommand] {
+    guard let at = relayWait?.retryAt, at <= now else { return [] }
+    return waitAtRelay(now: now)
+  }
 
   /// Whether the shell may accept the next waiting connection at `now` (`PendingHandshakes`): below the cap,
   /// or once the pending connection that would make room has waited its patience. Until then joiners wait in
@@ -69,28 +75,40 @@ struct HostCoordinator: MatchRole {
   /// the cap only once it has waited `PendingHandshakes.patience`): a flood of silent connections only churns
   /// itself, and a real joiner (whose handshake takes milliseconds) gets in.
   mutating func accepted(peer: String, now: Double) -> (ConnectionID, [MatchCommand]) {
-    var commands: [MatchCommand] = []
-    if let (count, oldest) = core.connections.toDrop(atLimit: HostCoordinator.maximumPending, now: now) {
-      let dropped = core.peer(oldest)
-      let line = "\(count) connections are already setting up TLS or waiting for hello: dropping the oldest, \(dropped)"
-      // One line per drop was 7,664 lines under a flood: a few, then one a minute with the count held back.
-      if let line = drops.line(line, about: "0.0.0.0", now: now) { commands.append(.log(line)) }
-      commands += core.connections.close(oldest, graceful: false)
-    }
+    let made = makeRoom(now: now)
     let id = core.connections.open(peer, .handshaking, deadline: now + MatchCore.handshakeTimeout)
+    return (id, made + arrived(id, peer: peer, now: now))
+  }
+
+  /// At the cap, the oldest pending connection makes room for one that arrives.
+  mutating func makeRoom(now: Double) -> [MatchCommand] {
+    guard let (count, oldest) = core.connections.toDrop(atLimit: HostCoordinator.maximumPending, now: now) else {
+      return []
+    }
+    let dropped = core.peer(oldest)
+    let line = "\(count) connections are already setting up TLS or waiting for hello: dropping the oldest, \(dropped)"
+    // One line per drop was 7,664 lines under a flood: a few, then one a minute with the count held back.
+    let logged: [MatchCommand] = drops.line(line, about: "0.0.0.0", now: now).map { [.log($0)] } ?? []
+    return logged + core.connections.close(oldest, graceful: false)
+  }
+
+  /// A joiner arrived on `id` (accepted, or glued to the host's wait at the relay) from `peer`: its address's
+  /// limits decide whether TLS starts.
+  mutating func arrived(_ id: ConnectionID, peer: String, now: Double) -> [MatchCommand] {
+    var commands: [MatchCommand] = []
     core.connections[id]?.acceptedAt = now
     if let refusal = core.connections.limits?.connected(peer, now: now) {
       // Closed before TLS: a denied or flooding address costs an accept and a close.
       if let line = refusals.line("refused a connection from \(peer): \(refusal)", about: peer, now: now) {
         commands.append(.log(line))
       }
-      return (id, commands + core.connections.close(id, graceful: false))
+      return commands + core.connections.close(id, graceful: false)
     }
     let limited = core.connections.limits != nil
     core.connections[id]?.counted = limited
     commands += core.log("connection from \(peer)", about: id, now: now)
     core.connections.sweep()
-    return (id, commands)
+    return commands
   }
 
   mutating func secured(_ id: ConnectionID, _ facts: PeerFacts, now: Double) -> [MatchCommand] {
@@ -258,6 +276,7 @@ struct HostCoordinator: MatchRole {
   }
 
   mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
+    if id == relayWait?.waiting { return relayWaitFailed(id, end, now: now) }
     let (closed, gone) = giveUp(id, end, now: now)
     guard let connection = gone else { return closed }
     guard id == core.active else { return closed }

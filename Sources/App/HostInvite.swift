@@ -11,15 +11,18 @@ enum RunningHosts {
   static func directory(_ paths: Paths) -> String { paths.state + "/hosting" }
 
   /// The invite for a host with `key` listening on `port`, at `bind` or else at every address of this machine
-  /// that a friend could reach (loopback when there is none); `external` (a port the router opened) first.
-  static func invite(key: Fingerprint, port: UInt16, bind: String?, external: Invite.Address? = nil) -> Invite? {
+  /// that a friend could reach (loopback when there is none); `external` (a port the router opened) first, and
+  /// `relay` (where the host waits at a transit relay, with its token) last.
+  static func invite(
+    key: Fingerprint, port: UInt16, bind: String?, external: Invite.Address? = nil, relay: Invite.Relay? = nil
+  ) -> Invite? {
     let wildcard = bind == nil || bind == "0.0.0.0" || bind == "::"
     // A link-local address's zone is this machine's interface: meaningless to a friend's, so left out.
     var hosts = wildcard ? Sockets.localAddresses().filter { !$0.lowercased().hasPrefix("fe80") } : [bind ?? ""]
     if hosts.isEmpty { hosts = ["127.0.0.1"] }
     let local = hosts.map { Invite.Address(host: $0, port: port) }.filter { $0 != external }
     let addresses = (external.map { [$0] } ?? []) + local
-    return Invite(key: key, addresses: Array(addresses.prefix(Invite.maximumAddresses)))
+    return Invite(key: key, addresses: Array(addresses.prefix(Invite.maximumAddresses)), relay: relay)
   }
 
   /// Records `invite` as this process's; returns the file's path, to remove when hosting stops.

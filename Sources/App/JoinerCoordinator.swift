@@ -11,7 +11,7 @@ import WireProtocol
 /// game up. Pure (see `MatchRole`).
 struct JoinerCoordinator: MatchRole {
   var core: MatchCore
-  private(set) var route = JoinerRoute()
+  var route = JoinerRoute()
   /// The fingerprint the LAN advertisement promised; the host's certificate must match it.
   var advertisedFingerprint: Fingerprint?
   /// The key of the invite joined with; remembered once the host is reached.
@@ -23,6 +23,10 @@ struct JoinerCoordinator: MatchRole {
   /// The host's terms were put to the player (once a match), and what the host sent meanwhile.
   private var termsAnswered = false
   private var heldForTerms: [Message] = []
+  /// The transit relay of the invite joined with, tried beside the direct addresses (nil: none named).
+  var relay: JoinerRelay?
+  /// The connection the game is played on was chosen: with a relay, the first on which the host's hello came.
+  var decided = false
 
   init(name: String, rules: Rules, gracePeriod: Double, environment: MatchEnvironment) {
     core = MatchCore(
@@ -32,22 +36,35 @@ struct JoinerCoordinator: MatchRole {
 
   /// The host as typed, to which its key is bound in known_peers. Not for a LAN join: there the advertised
   /// key decides, and the address is whatever the network handed out.
-  var boundAddress: String? { advertisedFingerprint == nil ? route.endpoint?.description : nil }
+  /// Nor through a relay: the address reached is the relay's.
+  var boundAddress: String? {
+    advertisedFingerprint == nil && relay?.won != true ? route.endpoint?.description : nil
+  }
   /// Where the connection being set up goes (for naming a refusal).
   var connectingEndpoint: Endpoint? { route.hostAddress ?? route.endpoint }
   /// A host name to look up again before reconnecting; then `resolved` is called.
   var nameToResolve: Endpoint? { route.nameToResolve }
   var ownDeadline: Double? {
     guard core.finished == nil else { return nil }
-    return [route.reconnectAt, core.question == nil && core.termsAsked == nil ? nil : decidingAgainAt].compactMap { $0 }
-      .min()
+    let relayStart = decided ? nil : relay?.startAt
+    let deciding = core.question == nil && core.termsAsked == nil ? nil : decidingAgainAt
+    return [route.reconnectAt, deciding, relayStart].compactMap { $0 }.min()
   }
 
   // MARK: - Reaching the host
 
   /// Connect to the first of `candidates` that answers, in order (an invite gives several).
-  mutating func join(_ candidates: [(Endpoint, Sockets.Address)], now: Double) -> [MatchCommand] {
+  /// With `relay` (an invite's), the relay is tried too: after `JoinerRelay.delay`, or at once when every
+  /// direct address failed or none resolved.
+  mutating func join(
+    _ candidates: [(Endpoint, Sockets.Address)], relay: JoinerRelay? = nil, now: Double
+  ) -> [MatchCommand] {
     route.start(candidates)
+    self.relay = relay
+    // No direct address resolved (the front end said why): the relay, at once, is all there is.
+    if candidates.isEmpty, let relay {
+      return relay.isLive ? startRelay(now: now) : joinFailed(relay.failure ?? .session(.connectionLost))
+    }
     return connectToNextAddress(after: nil, now: now)
   }
 
@@ -61,7 +78,7 @@ struct JoinerCoordinator: MatchRole {
   private mutating func connectToNextAddress(after failure: MatchEnd?, now: Double) -> [MatchCommand] {
     guard let endpoint = route.endpoint else { return [] }
     guard let (next, address) = route.nextAddress() else {
-      return joinFailed(failure ?? .network(.unreachable(endpoint, reason: "no usable address")))
+      return directExhausted(failure ?? .network(.unreachable(endpoint, reason: "no usable address")), now: now)
     }
     let id = core.connections.open(next.description, .connecting, deadline: now + MatchCore.handshakeTimeout)
     core.active = id
@@ -80,10 +97,28 @@ struct JoinerCoordinator: MatchRole {
     guard let connection = core.connections[id], !connection.isClosed else { return [] }
     core.connections[id]?.facts = facts
     let key = facts.certificate?.fingerprint
-    var commands: [MatchCommand] = [
-      .log("secured \(connection.peer): \(facts.protocolVersion) \(facts.cipher), peer \(key?.description ?? "?")")
+    let via = connection.relay.map { " through the relay \($0)" } ?? ""
+    let commands: [MatchCommand] = [
+      .log(
+        "secured \(connection.peer)\(via): \(facts.protocolVersion) \(facts.cipher), peer \(key?.description ?? "?")")
     ]
     if connection.isReconnect { return commands + resecured(id, now: now) }
+    if relay != nil, !decided {
+      // Racing the direct addresses and the relay: this one is played on only if the host's hello comes on it
+      // first (`before`), so the host never hears this joiner on two connections.
+      core.connections[id]?.held = true
+      core.connections[id]?.phase = .greeting
+      core.connections[id]?.deadline = now + MatchCore.handshakeTimeout
+      return commands
+    }
+    return commands + welcomed(id, now: now)
+  }
+
+  /// The host on `id` is secured and this is the connection played on: its key is judged, and the player told.
+  mutating func welcomed(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+    guard let connection = core.connections[id], let facts = connection.facts else { return [] }
+    let key = facts.certificate?.fingerprint
+    var commands: [MatchCommand] = []
     gamePeerKey = key
     if let advertised = advertisedFingerprint, let key, advertised != key {
       return commands + fail(id, .impostor(advertised: advertised, presented: key), now: now)
@@ -92,8 +127,8 @@ struct JoinerCoordinator: MatchRole {
     core.connections[id]?.session = session
     core.connections[id]?.phase = .greeting
     core.connections[id]?.deadline = nil
-    commands.append(
-      .report(.status("Connected to \(connection.peer) over \(facts.protocolVersion) (\(facts.cipher)).")))
+    let place = connection.relay.map { "the host through the relay \($0)" } ?? connection.peer
+    commands.append(.report(.status("Connected to \(place) over \(facts.protocolVersion) (\(facts.cipher)).")))
     if let code = facts.verification { commands.append(.report(.verification(code))) }
     let verdict = MatchTrust.joinerSecured(facts, boundAddress: boundAddress, known: core.knownPeers)
     let (said, asked) = core.apply(verdict, on: id)
@@ -108,7 +143,9 @@ struct JoinerCoordinator: MatchRole {
   private mutating func begin(_ id: ConnectionID, now: Double) -> [MatchCommand] {
     guard let connection = core.connections[id], !connection.isClosed else { return [] }
     core.connections[id]?.phase = .playing
-    route.reached(connection.remote)  // not before: an address that answered TCP but not as the host is not it
+    // Not before: an address that answered TCP but not as the host is not it. Through a relay, the address
+    // reached is the relay's: reconnections go back through the relay.
+    if connection.relay == nil { route.reached(connection.remote) }
     return act(on: id, now: now) { $0.start(now: now) } + askTerms(id, now: now)
   }
 
@@ -154,7 +191,11 @@ struct JoinerCoordinator: MatchRole {
     return act(on: id, now: now) { $0.playerDeciding(now: now) }
   }
 
-  mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand] { [] }
+  /// The host's first message on a connection held in the race: that connection wins.
+  mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand] {
+    guard core.connections[id]?.held == true else { return [] }
+    return chosen(id, now: now)
+  }
 
   mutating func decide(_ left: MatchCore.LeftToDecide, on id: ConnectionID, now: Double) -> [MatchCommand] {
     switch left {
@@ -208,6 +249,7 @@ struct JoinerCoordinator: MatchRole {
       if core.termsAsked != nil, core.finished == nil, let id = core.active { return deciding(id, now: now) }
       decidingAgainAt = nil
     }
+    if !decided, core.finished == nil, let at = relay?.startAt, now >= at { return startRelay(now: now) }
     guard let at = route.reconnectAt, now >= at, core.connections.waitingGame != nil, core.finished == nil else {
       return []
     }
@@ -239,7 +281,7 @@ struct JoinerCoordinator: MatchRole {
     }
     let attempts = route.attempts
     route.reconnected()
-    route.reached(core.connections[id]?.remote)
+    if core.connections[id]?.relay == nil { route.reached(core.connections[id]?.remote) }
     core.connections[old]?.session = nil
     core.connections[id]?.session = session
     core.connections[id]?.phase = .playing
@@ -252,11 +294,16 @@ struct JoinerCoordinator: MatchRole {
   }
 
   mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
+    if !decided, let plan = relay, id == plan.connection { return relayFailed(id, end, now: now) }
     let (closed, gone) = giveUp(id, end, now: now)
     guard let connection = gone else { return closed }
     if id == core.active, connection.session == nil, !connection.isReconnect, route.hasUntried {
       core.active = nil  // the first connection: the host may answer at another of its addresses
       return closed + connectToNextAddress(after: end, now: now)
+    }
+    if id == core.active, !decided, !connection.isReconnect, relay != nil {
+      core.active = nil  // every direct address failed: the relay is left
+      return closed + directExhausted(end, now: now)
     }
     if connection.isReconnect {
       guard core.connections.waitingGame != nil else { return closed }

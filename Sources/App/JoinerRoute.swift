@@ -21,6 +21,11 @@ struct JoinerRoute {
   private(set) var attempts = 0
 
   var hasUntried: Bool { !untried.isEmpty }
+  /// The relay the game is played through (reconnections go back to it), or nil.
+  var viaRelay: RelayRoute?
+
+  /// The host was reached another way: no other address is tried.
+  mutating func abandonUntried() { untried = [] }
 
   /// The addresses to try, in order.
   mutating func start(_ candidates: [(Endpoint, Sockets.Address)]) {
@@ -60,6 +65,12 @@ struct JoinerRoute {
       .log("reconnecting to \(endpoint), attempt \(attempts)"),
       .report(.status("Reconnecting to \(endpoint) (attempt \(attempts))\u{2026}")),
     ]
+    if let relay = viaRelay {
+      let id = connections.open(relay.relay.description, .connecting, deadline: deadline)
+      connections[id]?.isReconnect = true
+      connections[id]?.relay = relay.relay
+      return said + [.connectRelay(id, relay, patience: JoinerRelay.patience)]
+    }
     if !Sockets.isNumeric(endpoint.host) {
       nameToResolve = endpoint
       return said

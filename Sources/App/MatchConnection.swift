@@ -36,6 +36,9 @@ struct MatchConnection {
   enum Phase: Sendable, Equatable {
     /// Joiner: the TCP connection is being set up (TLS starts once it is writable).
     case connecting
+    /// Connected to a transit relay, waiting for its `ok` (the other player came with the same token): the
+    /// host's wait has no deadline; a joiner's ends at `deadline` (nobody came).
+    case atRelay
     /// TLS is being set up (until `deadline`).
     case handshaking
     /// Host: the key of the game kept after a drop connected; its first message says whether it resumes the
@@ -61,6 +64,14 @@ struct MatchConnection {
   var facts: PeerFacts?
   /// Joiner: a new connection to the host to resume the game.
   var isReconnect = false
+  /// The transit relay this connection goes through (nil: a direct connection).
+  var relay: Endpoint?
+  /// Joiner with a relay in its invite: secured, but its hello waits until the host's hello arrives on it, so
+  /// the host hears from the joiner only on the connection that won the race between the direct addresses and
+  /// the relay.
+  var held = false
+  /// When the connection began waiting at the relay (for naming how long nobody came).
+  var relayWaitSince: Double?
   /// Joiner: the numeric address the TCP connection reached (where reconnections go once it is trusted).
   var remote: Endpoint?
   /// Host: counted against its source address's limits until it closes.
@@ -77,9 +88,22 @@ struct MatchConnection {
   var admitted = false
 
   var isClosed: Bool { phase == .closed }
+
+  /// Why a connection to a relay is given up at its deadline: no answer to the connect, or (connected)
+  /// nobody came with the token.
+  func relayLate(now: Double) -> NetworkError {
+    let relay = self.relay ?? Endpoint(host: peer, port: 0)
+    guard phase == .atRelay, let since = relayWaitSince else {
+      return .relay(relay, .unreachable(reason: "no answer within \(Int(MatchCore.handshakeTimeout)) s"))
+    }
+    return .relay(relay, .nobodyCame(seconds: Int((now - since).rounded())))
+  }
   /// Connected but not yet past hello, and not waiting for the player: what the cap on pending connections
-  /// counts, and what makes room when it is reached.
-  var isPending: Bool { [.connecting, .handshaking, .awaitingResume, .greeting].contains(phase) }
+  /// counts, and what makes room when it is reached. A connection on its way to a relay is not: until the relay
+  /// glues it, nobody is on its other end.
+  var isPending: Bool {
+    phase == .connecting ? relay == nil : [.handshaking, .awaitingResume, .greeting].contains(phase)
+  }
 }
 
 /// What the coordinator asks its shell to do, in order.
@@ -90,6 +114,10 @@ enum MatchCommand {
   /// Joiner: as `connect`, to the numeric address where the host was reached (a reconnection: the shell reads
   /// it without a lookup), for the host as typed (the name TLS checks, and the peer shown).
   case reconnect(ConnectionID, to: Endpoint, for: Endpoint)
+  /// Connect to a transit relay and wait there with the route's token (`RelayPrelude`); TLS starts once the relay
+  /// glued the connection to the other player's, in this side's role (the host is the TLS server). A joiner's
+  /// wait lasts `patience` seconds (nil: the host's, as long as the relay keeps it).
+  case connectRelay(ConnectionID, RelayRoute, patience: Double?)
   case send(ConnectionID, Message)
   /// Close the connection: gracefully (what is queued, then close_notify) or at once.
   case close(ConnectionID, graceful: Bool)

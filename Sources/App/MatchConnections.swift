@@ -96,7 +96,7 @@ struct MatchConnections {
     var deadlines: [Double?] = [waitingGame.flatMap { table[$0]?.session?.nextDeadline }]
     for connection in table.values {
       switch connection.phase {
-      case .connecting, .handshaking, .awaitingResume: deadlines.append(connection.deadline)
+      case .connecting, .atRelay, .handshaking, .awaitingResume: deadlines.append(connection.deadline)
       case .greeting: deadlines += [connection.deadline, connection.session?.nextDeadline]
       case .asking, .playing: deadlines.append(connection.session?.nextDeadline)
       case .closed: break

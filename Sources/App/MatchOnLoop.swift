@@ -77,8 +77,10 @@ final class MatchOnLoop {
   /// Joiner: resolves the host's names on a worker thread (DNS can take seconds; the screen and Ctrl-C stay
   /// live), then connects on the loop to the first address that answers, in the order of `endpoints` (an
   /// invite gives several). The join fails with the first error only when no name resolved.
+  /// The invite's relay (`NetworkMatch.inviteRelay`) is looked up too, and tried beside them.
   func join(_ endpoints: [Endpoint]) {
-    let resolve: @Sendable () -> Result<[(Endpoint, Sockets.Address)], NetworkError> = {
+    let relay = match.inviteRelay
+    let resolve: @Sendable () -> (Result<[(Endpoint, Sockets.Address)], NetworkError>, RelayLookup?) = {
       var found: [(Endpoint, Sockets.Address)] = []
       var firstError: NetworkError?
       for endpoint in endpoints {
@@ -88,15 +90,18 @@ final class MatchOnLoop {
           firstError = firstError ?? error
         }
       }
-      if found.isEmpty, let firstError { return .failure(firstError) }
-      return .success(found)
+      let route = relay.map { RelayLookup.resolve($0) }
+      if found.isEmpty, let firstError { return (.failure(firstError), route) }
+      return (.success(found), route)
     }
     loop.perform(
       resolve,
-      then: { [weak self] result in
+      then: { [weak self] (result, relay) in
         guard let self, self.sync != nil else { return }  // left while the name was being looked up
         switch result {
-        case .success(let candidates): self.report(self.match.join(candidates))
+        case .success(let candidates): self.report(self.match.join(candidates, relay: relay?.result))
+        case .failure(let error) where relay != nil:
+          self.report([.status("\(MatchEnd.network(error).sentence)")] + self.match.join([], relay: relay?.result))
         case .failure(let error): self.report(self.match.joinFailed(.network(error)))
         }
       })

@@ -28,6 +28,10 @@ protocol MatchRole {
   mutating func due(now: Double) -> [MatchCommand]
   /// Its own next deadline, beside the connections'.
   var ownDeadline: Double? { get }
+  /// The connection `id` to a transit relay is up and has said its token: it waits there for the other side.
+  mutating func reachedRelay(_ id: ConnectionID, now: Double) -> [MatchCommand]
+  /// The relay glued the connection `id` to the other side's (with the same token): TLS starts on it.
+  mutating func glued(_ id: ConnectionID, now: Double) -> [MatchCommand]
 }
 
 /// Host: seconds a secured joiner has to say hello (its player may be reading the question about our key).
@@ -130,6 +134,8 @@ extension MatchRole {
       guard let connection = core.connections[id] else { continue }
       let late = connection.deadline.map { now >= $0 } ?? false
       switch connection.phase {
+      case .connecting where late && connection.relay != nil, .atRelay where late:
+        commands += fail(id, .network(connection.relayLate(now: now)), now: now)
       case .connecting where late, .handshaking where late, .awaitingResume where late:
         let seconds = Int(MatchCore.handshakeTimeout)
         commands += fail(id, .network(.handshakeTimedOut(seconds: seconds)), now: now)
@@ -140,7 +146,7 @@ extension MatchRole {
         commands += fail(id, .network(.handshakeTimedOut(seconds: seconds)), now: now)
       case .greeting, .asking, .playing:
         commands += act(on: id, now: now) { $0.tick(now: now) }
-      case .connecting, .handshaking, .awaitingResume, .closed: break
+      case .connecting, .atRelay, .handshaking, .awaitingResume, .closed: break
       }
     }
     core.connections.sweep()

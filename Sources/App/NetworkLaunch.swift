@@ -3,6 +3,7 @@ import GameCore
 import PeerTrust
 import Security
 import TerminalUI
+import TransitRelay
 import Transport
 import UntrustedText
 
@@ -14,6 +15,10 @@ enum NetworkLaunch {
     case join(Endpoint)
     /// Join with an invite: its addresses in order, its key pinned by the options.
     case joinInvite(Invite)
+
+    var invite: Invite? {
+      if case .joinInvite(let invite) = self { invite } else { nil }
+    }
   }
 
   /// What every match of one command is made from: the first, and a joiner's next one after `r`.
@@ -70,12 +75,13 @@ enum NetworkLaunch {
       joining = [endpoint]
     case .joinInvite(let invite):
       match.inviteKey = invite.key
+      match.inviteRelay = invite.relay
       joining = invite.addresses.map { Endpoint(host: $0.host, port: $0.port) }
       initial.append(.status("Joining with the invite: the host's key must be \(invite.key)."))
       initial.append(.status("Connecting to \(joining[0])…"))
     }
     if ui == .curses {
-      let rejoin = rejoin(joining, parts: parts, advertised: advertised, lanName: lanName, inviteKey: match.inviteKey)
+      let rejoin = rejoin(joining, parts: parts, advertised: advertised, lanName: lanName, invite: role.invite)
       return CursesLaunch.network(
         match: match, joining: joining, rejoin: rejoin, initial: initial, ascii: ascii, environment: environment,
         context: context)
@@ -130,6 +136,8 @@ enum NetworkLaunch {
     let settings = parts.context.settings
     try match.host(bind: request.bind, port: request.port ?? settings.port ?? Endpoint.defaultPort)
     match.sourceLimits = SourceLimits(settings: settings, now: parts.clock())
+    // Only when the player named a relay (here or in the settings) does the host connect to one.
+    let relayEvents = try waitAtRelay(match, request.relay ?? settings.relay.flatMap(RelayAddress.parse))
     // Only when asked (here or in the settings) is the router asked to open the port.
     match.mapsPort = parts.options.mapPort ?? settings.mapPort ?? false
     match.offersPortMapping = ui == .curses && parts.options.mapPort == nil && settings.mapPort == nil
@@ -137,20 +145,41 @@ enum NetworkLaunch {
       match: match, profile: parts.profile, identity: parts.identity, rules: parts.rules, bind: request.bind)
     // The full-screen host hosts on after each match until the player leaves; plain mode when asked to.
     match.keepsHosting = ui == .curses || request.keepHosting
-    return match.welcome + match.advertise()
+    return relayEvents + match.welcome + match.advertise()
+  }
+
+  /// Host: with `relay`, waits there with a new random token (the relay's name looked up now, before the
+  /// game's loop runs); a relay whose name is not found stops the host (a relay that refuses or drops the wait
+  /// is tried again while the host runs). Returns what the player is told.
+  static func waitAtRelay(_ match: NetworkMatch, _ relay: Endpoint?) throws(NetworkError) -> [MatchEvent] {
+    guard let relay else { return [] }
+    let address: Sockets.Address
+    do {
+      address = try Sockets.resolve(relay)[0]
+    } catch {
+      throw error.atRelay(relay)
+    }
+    let token: RelayToken
+    do {
+      token = try RelayToken.random()
+    } catch {
+      throw .socket("no random token for the relay: \(error)")
+    }
+    return match.wait(at: RelayRoute(relay: relay, address: address, token: token))
   }
 
   /// A joiner on the full screen can join the same host again after the match ends (`r`), with this command's
   /// options; nil for a host.
   private static func rejoin(
-    _ joining: [Endpoint], parts: MatchParts, advertised: Fingerprint?, lanName: String?, inviteKey: Fingerprint?
+    _ joining: [Endpoint], parts: MatchParts, advertised: Fingerprint?, lanName: String?, invite: Invite?
   ) -> (() -> (NetworkMatch, [Endpoint]))? {
     guard !joining.isEmpty else { return nil }
     return {
       let again = parts.match(isHost: false)
       again.advertisedFingerprint = advertised
       again.lanGameName = lanName
-      again.inviteKey = inviteKey
+      again.inviteKey = invite?.key
+      again.inviteRelay = invite?.relay
       again.archive = parts.context.archive
       return (again, joining)
     }
@@ -163,15 +192,20 @@ enum NetworkLaunch {
     let addresses = (bind.map { [$0] } ?? Sockets.localAddresses())
       .map { $0.contains(":") ? "[\($0)]:\(match.port)" : "\($0):\(match.port)" }
     // The invite: a friend who joins with it needs to check nothing. `tictactoe invite` prints it again.
-    let invite = RunningHosts.invite(key: identity.fingerprint, port: match.port, bind: bind)
+    let invite = RunningHosts.invite(key: identity.fingerprint, port: match.port, bind: bind, relay: match.relayInvite)
     if let invite { match.invite.publish(invite) }
+    let relayLine: [MatchEvent] =
+      match.relayInvite.map { relay in
+        let at = Endpoint(host: relay.host, port: relay.port)
+        return [.status("Joiners can also come through the relay \(at) (the invite names it).")]
+      } ?? []
     return [
       .status(
         "Hosting \(rules)\(match.timeControl.isTimed ? ", \(match.timeControl.spoken)," : "") as "
           + "\(VisibleText.escaping(profile.name)) on port \(match.port)."),
       .status("Your key: \(identity.fingerprint)"),
       .status("Read aloud: \(identity.fingerprint.readAloud)"),
-    ] + (invite.map { [.status("Invite: \($0)")] } ?? []) + [
+    ] + (invite.map { [.status("Invite: \($0)")] } ?? []) + relayLine + [
       .status(
         addresses.isEmpty
           ? "Friends on this machine join with: tictactoe join localhost:\(match.port)"
@@ -219,15 +253,17 @@ enum NetworkLaunch {
       if address != nil {
         match.advertisedFingerprint = advertised
         match.inviteKey = invite?.key
+        match.inviteRelay = invite?.relay
         return .success((match, [], endpoints))
       }
       try match.host(bind: nil, port: settings.port ?? Endpoint.defaultPort)
       match.sourceLimits = SourceLimits(settings: settings, now: Monotonic.now())
+      let relayEvents = try waitAtRelay(match, settings.relay.flatMap(RelayAddress.parse))
       match.welcome = hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules)
       match.keepsHosting = true
       match.mapsPort = settings.mapPort ?? false
       match.offersPortMapping = settings.mapPort == nil
-      return .success((match, match.welcome, []))
+      return .success((match, relayEvents + match.welcome, []))
     } catch let error as MatchEnd {
       return .failure(error)
     } catch let error as NetworkError {

@@ -1,5 +1,6 @@
 import GameCore
 import Session
+import Transport
 
 /// The player's answers and actions in a networked match: the trust question and the terms, moves, chat,
 /// resignation, rematch, draws, takebacks, abort and the claim after the grace period. Each goes through the
@@ -55,5 +56,32 @@ extension NetworkMatch {
   {
     let now = clock()
     return perform(try coordinator.attempt(now: now) { (session) throws(ActionRefusal) in try action(&session, now) })
+  }
+
+  // MARK: - Joining and leaving
+
+  /// Joiner: connects to the first of `addresses` (what `endpoint` resolved to) that answers, without waiting:
+  /// the event loop sees each attempt through, and a refused or silent address gives way to the next.
+  public func join(_ endpoint: Endpoint, addresses: [Sockets.Address]) -> [MatchEvent] {
+    join(addresses.map { (endpoint, $0) })
+  }
+
+  /// Joiner: as `join(_:addresses:)` for several endpoints (an invite's), tried in the order given.
+  public func join(_ candidates: [(Endpoint, Sockets.Address)]) -> [MatchEvent] {
+    join(candidates, relay: nil)
+  }
+
+  /// Joiner: the name could not be resolved (or another failure before any connection): the match ends.
+  public func joinFailed(_ end: MatchEnd) -> [MatchEvent] {
+    perform(withJoiner { $0.joinFailed(end) } ?? [])
+  }
+
+  /// Joiner: the host's name looked up again (`nameToResolve`): connect to the first of `addresses`.
+  public func reconnect(to addresses: Result<[Sockets.Address], NetworkError>) -> [MatchEvent] {
+    perform(withJoiner { $0.resolved(addresses, now: clock()) } ?? [])
+  }
+
+  public func quit() -> [MatchEvent] {
+    perform(coordinator.quit(now: clock()))
   }
 }

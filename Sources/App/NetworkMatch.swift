@@ -21,14 +21,14 @@ public final class NetworkMatch {
   private let rules: Rules
   /// Host: the time control its terms offer (a joiner's game has the host's: `session?.timeControl`).
   let timeControl: TimeControl
-  private let log: Log
+  let log: Log
   let clock: () -> Double
   /// The side of the match that decides: a `HostCoordinator` or a `JoinerCoordinator`.
   var coordinator: any MatchRole
   /// The connections on the wire, by the coordinator's numbers, and the goodbyes going out.
-  private let sockets: MatchSockets
+  let sockets: MatchSockets
   /// The TLS contexts its connections are made with.
-  private let contexts: MatchContexts
+  let contexts: MatchContexts
   /// known_peers changes, off the loop once `MatchOnLoop` gives them a worker.
   let writes: KnownPeersWrites
   /// Game records written and looked up, off the loop once `MatchOnLoop` gives it a worker.
@@ -80,12 +80,12 @@ public final class NetworkMatch {
   /// thread, then calls `reconnect(to:)`): a host whose address changed is found again.
   public var nameToResolve: Endpoint? { joiner?.nameToResolve }
 
-  private var host: HostCoordinator? { coordinator as? HostCoordinator }
-  private var joiner: JoinerCoordinator? { coordinator as? JoinerCoordinator }
+  var host: HostCoordinator? { coordinator as? HostCoordinator }
+  var joiner: JoinerCoordinator? { coordinator as? JoinerCoordinator }
 
   /// Runs `body` on the host's side (nothing on a joiner's).
   @discardableResult
-  private func withHost<T>(_ body: (inout HostCoordinator) -> T) -> T? {
+  func withHost<T>(_ body: (inout HostCoordinator) -> T) -> T? {
     guard var host else { return nil }
     let result = body(&host)
     coordinator = host
@@ -94,7 +94,7 @@ public final class NetworkMatch {
 
   /// Runs `body` on the joiner's side (nothing on a host's).
   @discardableResult
-  private func withJoiner<T>(_ body: (inout JoinerCoordinator) -> T) -> T? {
+  func withJoiner<T>(_ body: (inout JoinerCoordinator) -> T) -> T? {
     guard var joiner else { return nil }
     let result = body(&joiner)
     coordinator = joiner
@@ -153,12 +153,18 @@ public final class NetworkMatch {
   public var offersPortMapping = false
   /// Host: the address given to `host(bind:)`, for the invite.
   private(set) var hostBind: String?
+  /// Joiner: the relay of the invite joined with (tried beside its addresses), or nil.
+  public var inviteRelay: Invite.Relay?
+  /// Connections on their way to a relay, until TCP is up: where they go and how long a joiner waits there.
+  var relayRoutes: [ConnectionID: (RelayRoute, Double?)] = [:]
   public var paths: Paths { profile.paths }
 
   /// Host: the invite again, with `external` (a port the router opened) as its first address, published for
   /// `tictactoe invite`; nil when there is nothing new to say.
   func inviteWith(external: Invite.Address) -> Invite? {
-    guard let invite = RunningHosts.invite(key: identity.fingerprint, port: port, bind: hostBind, external: external)
+    guard
+      let invite = RunningHosts.invite(
+        key: identity.fingerprint, port: port, bind: hostBind, external: external, relay: relayInvite)
     else { return nil }
     self.invite.publish(invite)
     return invite
@@ -197,27 +203,6 @@ public final class NetworkMatch {
     hostBind = bind
     self.port = listener.port
     log.write("hosting on \(bind ?? "*"):\(self.port)")
-  }
-
-  /// Joiner: connects to the first of `addresses` (what `endpoint` resolved to) that answers, without waiting:
-  /// the event loop sees each attempt through, and a refused or silent address gives way to the next.
-  public func join(_ endpoint: Endpoint, addresses: [Sockets.Address]) -> [MatchEvent] {
-    join(addresses.map { (endpoint, $0) })
-  }
-
-  /// Joiner: as `join(_:addresses:)` for several endpoints (an invite's), tried in the order given.
-  public func join(_ candidates: [(Endpoint, Sockets.Address)]) -> [MatchEvent] {
-    perform(withJoiner { $0.join(candidates, now: clock()) } ?? [])
-  }
-
-  /// Joiner: the name could not be resolved (or another failure before any connection): the match ends.
-  public func joinFailed(_ end: MatchEnd) -> [MatchEvent] {
-    perform(withJoiner { $0.joinFailed(end) } ?? [])
-  }
-
-  /// Joiner: the host's name looked up again (`nameToResolve`): connect to the first of `addresses`.
-  public func reconnect(to addresses: Result<[Sockets.Address], NetworkError>) -> [MatchEvent] {
-    perform(withJoiner { $0.resolved(addresses, now: clock()) } ?? [])
   }
 
   // MARK: - The event loop
@@ -295,8 +280,9 @@ public final class NetworkMatch {
     return perform(commands)
   }
 
-  /// Joiner: the TCP connection is set up, or failed.
+  /// Joiner: the TCP connection is set up, or failed. A connection to a relay (host or joiner) greets it.
   private func connected(_ id: ConnectionID, _ connection: PeerConnection) -> [MatchEvent] {
+    if let events = connectedToRelay(id, connection) { return events }
     if let endpoint = joiner?.connectingEndpoint, let failure = Sockets.connectFailure(connection.fd, endpoint) {
       return perform(coordinator.failed(id, .network(failure), now: clock()))  // refused or unreachable
     }
@@ -311,12 +297,15 @@ public final class NetworkMatch {
 
   private func read(_ id: ConnectionID, _ connection: PeerConnection) -> [MatchEvent] {
     let arrivals: [PeerConnection.Arrival]
+    let atRelay = connection.isInPrelude
+    // The relay's ok (and perhaps the other side's first bytes) came: the coordinator hears it first.
+    var events: [MatchEvent] = []
     do {
+      defer { if atRelay && !connection.isInPrelude { events += perform(coordinator.glued(id, now: clock())) } }
       arrivals = try connection.readable()
     } catch {
-      return perform(coordinator.failed(id, .network(error), now: clock()))
+      return events + perform(coordinator.failed(id, .network(error), now: clock()))
     }
-    var events: [MatchEvent] = []
     for arrival in arrivals where sockets.carries(id, connection) {
       let now = clock()
       switch arrival {
@@ -349,6 +338,7 @@ public final class NetworkMatch {
         events += open(id, endpoint) { () throws(NetworkError) in
           try Sockets.startConnect(Sockets.resolve(address, numericOnly: true)[0], endpoint: endpoint)
         }
+      case .connectRelay(let id, let route, let patience): events += openAtRelay(id, route, patience: patience)
       case .send(let id, let message): sockets.send(message, on: id)
       case .close(let id, let graceful): sockets.close(id, gracefully: graceful)
       case .remember(let name, let key, let address): writes.remember(name: name, key: key, address: address)
@@ -386,9 +376,5 @@ public final class NetworkMatch {
       let failure: MatchEnd = (error as? NetworkError).map { .network($0) } ?? .setup(SetupFailure(error))
       return perform(coordinator.failed(id, failure, now: clock()))
     }
-  }
-
-  public func quit() -> [MatchEvent] {
-    perform(coordinator.quit(now: clock()))
   }
 }

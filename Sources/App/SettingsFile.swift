@@ -19,7 +19,7 @@ public enum SettingsFile {
         switch key {
         case "size", "k", "level", "first", "engine", "opponent":
           try readGameSetting(key, value, into: &settings)
-        case "name", "records", "port", "map_port", "deny", "limits_exempt", "clock":
+        case "name", "records", "port", "map_port", "deny", "limits_exempt", "clock", "relay":
           try readPlayerSetting(key, value, into: &settings)
         default:
           // Unknown keys are kept for a later version's sake and otherwise ignored.
@@ -104,6 +104,11 @@ public enum SettingsFile {
         throw Rejection("port must be a number from 0 to 65535, found \"\(value)\"")
       }
       settings.port = port
+    case "relay":
+      guard RelayAddress.parse(value) != nil else {
+        throw Rejection("relay must be HOST:PORT (a transit relay's address and port), found \"\(value)\"")
+      }
+      settings.relay = value
     case "map_port":
       guard value == "yes" || value == "no" else { throw Rejection("map_port must be yes or no, found \"\(value)\"") }
       settings.mapPort = value == "yes"
@@ -136,6 +141,7 @@ public enum SettingsFile {
     \(settings.name.map { "name = \($0)\n" } ?? "")\(settings.mapPort.map { "map_port = \($0 ? "yes" : "no")\n" } ?? "")
     """
       + (settings.port.map { "port = \($0)\n" } ?? "")
+      + (settings.relay.map { "relay = \($0)\n" } ?? "")
       + (settings.deny.map { "deny = \($0)\n" } ?? "")
       + (settings.limitsExempt.map { "limits_exempt = \($0)\n" } ?? "")
       + (settings.clock.isTimed ? "clock = \(settings.clock)\n" : "")

@@ -21,6 +21,9 @@ public struct Settings: Sendable, Equatable {
   /// The port a host listens on when none is given (the lobby's host, `host` without `--port`); nil: 7177.
   /// 0 picks a free port.
   public var port: UInt16?
+  /// A transit relay where a host also waits for joiners (`relay = HOST:PORT`), as the settings file writes it;
+  /// nil: none. Checked when the file is read.
+  public var relay: String?
   /// Addresses and prefixes a host refuses (`deny = 203.0.113.0/24, 2001:db8::/32`), as the settings file
   /// writes them; nil: none. Checked when the file is read.
   public var deny: String?

@@ -13,6 +13,9 @@ public enum RelayFailure: Error, Sendable, Equatable {
   case answered(PeerText)
   /// The relay kept the connection waiting, but nobody came with the same token in time.
   case nobodyCame(seconds: Int)
+  /// The relay glued this joiner to another joiner, not to the host (two joiners came while the host's wait was
+  /// taken): TLS found two clients.
+  case pairedWithJoiner
 
   /// A stable name for the failure, for logs and tests.
   public var code: String {
@@ -22,6 +25,7 @@ public enum RelayFailure: Error, Sendable, Equatable {
     case .closed: "relay.closed"
     case .answered: "relay.answered-other"
     case .nobodyCame: "relay.nobody-came"
+    case .pairedWithJoiner: "relay.paired-with-joiner"
     }
   }
 
@@ -34,6 +38,9 @@ public enum RelayFailure: Error, Sendable, Equatable {
     case .answered(let words):
       "The relay \(relay) answered \"\(words)\" instead of ok: it is not a transit relay, or it refused the request."
     case .nobodyCame(let seconds): "Nobody came to the relay \(relay) with this game's token within \(seconds) s."
+    case .pairedWithJoiner:
+      "The relay \(relay) paired us with another joiner instead of the host (both came while the host's place"
+        + " there was taken), again and again."
     }
   }
 
@@ -44,6 +51,7 @@ public enum RelayFailure: Error, Sendable, Equatable {
     case .unreachable: "Check this machine's network connection and the relay's address."
     case .closed: "Try again; if it keeps happening, the relay may be overloaded or restarting."
     case .nobodyCame: "The host may have stopped hosting or made a new invite: ask for the invite again."
+    case .pairedWithJoiner: "Someone else is joining with the same invite: try again in a minute."
     }
   }
 }

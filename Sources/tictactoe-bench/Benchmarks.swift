@@ -36,7 +36,34 @@ struct Benchmarks {
       rows += try AbuseBenchmark.rows(smoke: smoke)
     }
     if options.wants("package") { rows += try packageRows() }
+    if options.wants("relay") { rows += try relayRows() }
     return rows
+  }
+
+  /// A move's round trip through Debian's transit relay on loopback, against the same connections made directly.
+  private func relayRows() throws -> [Row] {
+    progress("a move through the transit relay")
+    let trips = try RelayBenchmark.run(iterations: smoke ? 20 : 2000, warmUp: smoke ? 2 : 100)
+    let count = trips.relayed.count
+    return [
+      Row(
+        figure: "Move round trip through the transit relay (loopback), median (\(count))", value: trips.relayed.median,
+        baseline: trips.direct.median, baselineKind: "direct TCP", unit: .time),
+      Row(
+        figure: "Move round trip through the transit relay, p99", value: trips.relayed.p99, baseline: trips.direct.p99,
+        baselineKind: "direct TCP", unit: .time),
+    ] + (try relayJoinRows())
+  }
+
+  /// From `join INVITE` to the game's first line, through the relay against directly (the real programs).
+  private func relayJoinRows() throws -> [Row] {
+    progress("joining through the transit relay")
+    let joins = try RelayJoinBenchmark.run(iterations: smoke ? 2 : 20, warmUp: smoke ? 0 : 2)
+    return [
+      Row(
+        figure: "Join to game start through the transit relay (loopback), median (\(joins.relayed.count))",
+        value: joins.relayed.median, baseline: joins.direct.median, baselineKind: "direct", unit: .time)
+    ]
   }
 
   private func aiRows() throws -> [Row] {

@@ -119,6 +119,9 @@ final class FaultProxy: Sendable {
   /// What has happened so far.
   var counters: Counters { engine.locked { engine.counters } }
 
+  /// Every byte the proxy read so far (all connections together): towards the target, and towards the clients.
+  var captured: (toTarget: [UInt8], toClient: [UInt8]) { engine.locked { (engine.capture[0], engine.capture[1]) } }
+
   /// Waits (at most `timeout` seconds) until the counters satisfy `condition`; true if they did.
   func waitFor(timeout: Double = 20, _ condition: (Counters) -> Bool) -> Bool {
     let deadline = monotonicNow() + timeout
@@ -154,6 +157,8 @@ private final class Engine: @unchecked Sendable {
   private let lock = NSLock()
   var settings = Settings()
   var counters = FaultProxy.Counters()
+  /// Every byte read, towards the target and towards the clients, all connections together.
+  var capture: [[UInt8]] = [[], []]
   private var commands: [(Command, DispatchSemaphore)] = []
   private var stopRequested = false
   private var loopEnded = false
@@ -400,6 +405,7 @@ private final class Engine: @unchecked Sendable {
           case .toTarget: counters.bytesFromClient += count
           case .toClient: counters.bytesFromTarget += count
           }
+          capture[flow.direction == .toTarget ? 0 : 1] += buffer[0..<count]
         }
         continue
       }

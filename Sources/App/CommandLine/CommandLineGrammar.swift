@@ -92,6 +92,9 @@ public enum CommandLineGrammar {
       name: "--map-port", value: .none, commands: [.host],
       summary: "ask the router to open the port (UPnP, NAT-PMP, PCP)"),
     Option(name: "--no-map-port", value: .none, commands: [.host], summary: "never ask the router"),
+    Option(
+      name: "--relay", value: .text("HOST:PORT"), commands: [.host],
+      summary: "also wait for joiners at this transit relay"),
     Option(name: "--router", value: .none, commands: [.doctor], summary: "also ask the router (changing nothing)"),
     Option(name: "--json", value: .none, commands: [.list, .games], summary: "print JSON"),
     Option(name: "--yes", value: .none, commands: [.identity], summary: "replace the identity without asking"),

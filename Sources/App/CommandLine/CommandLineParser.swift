@@ -10,7 +10,7 @@ public enum CommandLineParser {
                      [--first me|them|random] [--ui curses|plain] [--ascii]
       tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME]
                      [--size N] [--k K] [--clock C] [--grace S] [--keep-hosting]
-                     [TRUST] [--ui MODE]
+                     [--relay HOST:PORT] [TRUST] [--ui MODE]
       tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME]
                      [--size N] [--k K] [--clock C] [TRUST]
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
@@ -39,7 +39,9 @@ public enum CommandLineParser {
     [v6addr]:port to give a port with an IPv6 address.
     `host` also shows an invite (tictactoe:KEY@ADDRESS/PORT,...+CHECK; `invite`
     prints it again): `join INVITE` tries its addresses with the host's key pinned,
-    so nothing is asked and any other key is refused.
+    so nothing is asked and any other key is refused; an invite that names a relay
+    (the host's --relay option) is tried there too, 2 s after its addresses or once
+    they failed.
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins,
     many at once, until stopped.
     `games` lists the games you finished (kept as SGF in
@@ -47,8 +49,8 @@ public enum CommandLineParser {
     of that list (or any GM[4] SGF file): ←/→, Home/End, q.
     `verify N` checks that its moves give its result and that both players signed
     it (network games).
-    `doctor` checks the files, LAN discovery, the addresses, the router and the
-    firewall, each with a hint.
+    `doctor` checks the files, LAN discovery, the addresses, the router, the
+    firewall and the relay the settings name, each with a hint.
     `completions SHELL` prints the completion script of bash, zsh or fish:
     source <(tictactoe completions bash).
     `brain` plays five in a row as a Gomocup (Piskvork) brain on stdin and stdout,
@@ -86,6 +88,10 @@ public enum CommandLineParser {
                         stops (default: the map_port setting, else no)
       --no-map-port     never ask the router (the practice bot never asks unless
                         told to)
+      --relay HOST:PORT also wait for joiners at this transit relay (Debian's
+                        magic-wormhole-transit-relay), for players no address
+                        reaches; the invite names it (default: the relay setting,
+                        else none; the practice bot never waits at one)
       --router          `doctor` also asks the router which mapping protocols it
                         speaks and its outside address
       --keep-hosting    with --ui plain, wait for the next opponent after each match

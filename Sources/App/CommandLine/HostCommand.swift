@@ -12,6 +12,8 @@ public struct HostRequest: Sendable, Equatable {
   public var keepHosting = false
   /// The time control offered to joiners (`--clock`); nil: the `clock` setting, else none.
   public var clock: TimeControl?
+  /// `--relay HOST:PORT`: a transit relay to wait at beside the listeners (nil: the `relay` setting, if any).
+  public var relay: Endpoint?
 
   /// The rules asked for, as `play` takes them (checked against the saved settings when hosting starts).
   var play: PlayRequest {
@@ -45,11 +47,20 @@ enum HostCommand: Command {
         throw UsageError(message: "--clock: \(error)")
       }
     }
+    if let text = arguments.value("--relay") {
+      guard let relay = RelayAddress.parse(text) else {
+        throw UsageError(message: "--relay needs HOST:PORT (a transit relay's address and its port), not \"\(text)\"")
+      }
+      request.relay = relay
+    }
     let network = try NetworkOptions(arguments)
     try network.validate()
     try request.play.checkAlone()
     guard let level = try arguments.choice("--bot", as: AILevel.self) else {
       return .host(request, network, ui: screen.ui, ascii: screen.ascii)
+    }
+    if request.relay != nil {
+      throw UsageError(message: "--relay does not apply to --bot: the practice bot does not wait at relays")
     }
     if let option = arguments.last(of: ["--ui", "--ascii"]) {
       throw UsageError(message: "\(option) does not apply to --bot: the bot has no screen, only status lines")

@@ -1,0 +1,81 @@
+import Glibc
+import Security
+import TransitRelay
+import Transport
+
+/// The shell's part of a transit relay (docs/INTERNET.md, "A relay"): a connection out to the relay, greeted with
+/// the token once TCP is up (`RelayPrelude`), which becomes the host's or the joiner's TLS connection when the
+/// relay glues it to the other side. The host is the TLS server on it though it connected out.
+extension NetworkMatch {
+  /// Host: waits at `route` (the relay, found at its numeric address, and the token) beside its listeners, from
+  /// now until it stops; the invite names it.
+  func wait(at route: RelayRoute) -> [MatchEvent] {
+    withHost { $0.relayWait = HostRelayWait(route: route) }
+    return perform(withHost { $0.waitAtRelay(now: clock()) } ?? [])
+  }
+
+  /// Joiner: as `join(_:)`, with the invite's relay (its route, or why its name was not found) tried too.
+  func join(_ candidates: [(Endpoint, Sockets.Address)], relay: Result<RelayRoute, NetworkError>?) -> [MatchEvent] {
+    let now = clock()
+    let plan = relay.map { found in
+      switch found {
+      case .success(let route): JoinerRelay(route: route, failure: nil, now: now, direct: !candidates.isEmpty)
+      case .failure(let error): JoinerRelay(route: nil, failure: error, now: now, direct: !candidates.isEmpty)
+      }
+    }
+    return perform(withJoiner { $0.join(candidates, relay: plan, now: now) } ?? [])
+  }
+
+  /// Host: the relay and token its invite names (nil: it waits at none).
+  var relayInvite: Invite.Relay? {
+    guard let route = host?.relayWait?.route else { return nil }
+    return Invite.Relay(host: route.relay.host, port: route.relay.port, token: route.token)
+  }
+
+  /// A socket for connection `id` on its way to the relay (TLS in this side's role once glued). A failure is
+  /// the coordinator's to judge, named as the relay's.
+  func openAtRelay(_ id: ConnectionID, _ route: RelayRoute, patience: Double?) -> [MatchEvent] {
+    var fd: Int32 = -1
+    do {
+      fd = try Sockets.startConnect(route.address, endpoint: route.relay)
+      let context: TLSContext
+      if role == .host {
+        context = try contexts.server()
+      } else {
+        let host = joiner?.route.endpoint?.host ?? route.relay.host
+        context = try contexts.client(expectedHost: host, boundAddress: nil)
+      }
+      let connection = try PeerConnection(fd: fd, context: context, peerAddress: "the relay \(route.relay)")
+      sockets.add(connection, as: id)
+      relayRoutes[id] = (route, patience)
+      return []
+    } catch {
+      if fd >= 0 { close(fd) }
+      let failure: MatchEnd =
+        (error as? NetworkError).map { .network($0.atRelay(route.relay)) } ?? .setup(SetupFailure(error))
+      return perform(coordinator.failed(id, failure, now: clock()))
+    }
+  }
+
+  /// The connection `id` to a relay is up (or failed): it greets the relay with the token and waits. Nil when
+  /// `id` is no connection to a relay.
+  func connectedToRelay(_ id: ConnectionID, _ connection: PeerConnection) -> [MatchEvent]? {
+    guard let (route, patience) = relayRoutes.removeValue(forKey: id) else { return nil }
+    if let failure = Sockets.connectFailure(connection.fd, route.relay) {
+      return perform(coordinator.failed(id, .network(failure.atRelay(route.relay)), now: clock()))
+    }
+    let side: RelaySide
+    do {
+      side = try RelaySide.random()
+    } catch {
+      return perform(coordinator.failed(id, .setup(SetupFailure(error)), now: clock()))
+    }
+    let now = clock()
+    // The coordinator decides when nobody came (its deadline); the prelude's own is later, never reached first.
+    let stage = RelayPrelude(
+      greeting: RelayGreeting(token: route.token, side: side), relay: route.relay, now: now,
+      patience: (patience ?? 1e9) + 1)
+    connection.start(after: stage)
+    return perform(coordinator.reachedRelay(id, now: now))
+  }
+}
