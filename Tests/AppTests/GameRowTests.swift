@@ -32,7 +32,8 @@ import Testing
 
   @Test func namesFromAFileAreMadeSafeForTheTerminal() {
     let game = Self.record(
-      black: .init(name: "x\u{1B}[2J", publicKey: "K"), white: .init(name: "me", publicKey: "MINE"), result: .drawn)
+      black: .init(name: "x\u{1B}[2J", publicKey: "K"), white: .init(name: "me", publicKey: "MINE"),
+      result: .drawn(.full))
     #expect(GameRow(game, myKey: "MINE") { _ in nil }.opponent == "x\\x1B[2J")
     #expect(GameRow(game, myKey: "MINE") { _ in nil }.result == "draw")
   }

@@ -54,7 +54,8 @@ extension SgfmillTests {
     let records = [
       GameRecord(
         rules: big, black: players.0, white: players.1, date: "2026-12-01", result: .won(.x, .line), moves: line),
-      GameRecord(rules: .standard, black: players.1, white: players.0, date: "2026-12-01", result: .drawn, moves: draw),
+      GameRecord(
+        rules: .standard, black: players.1, white: players.0, date: "2026-12-01", result: .drawn(.full), moves: draw),
       GameRecord(
         rules: big, black: players.0, white: players.1, date: "", result: .won(.o, .resignation), moves: [line[0]]),
       GameRecord(
