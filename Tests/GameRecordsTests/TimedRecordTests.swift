@@ -64,6 +64,20 @@ import Testing
     #expect(throws: SGFError.self) { try GameRecord.parse("(;GM[4]SZ[15]TM[600];B[hh]BL[soon]TTQ[1])") }
   }
 
+  /// The fuzz corpus's timed game (FuzzCorpus/timed-game): spaces and extra decimals are read, to the millisecond.
+  @Test func looseSpacingAndDecimalsAreReadToTheMillisecond() throws {
+    let text = """
+      (;FF[4]GM[4]SZ[15]PB[a]PW[b]RE[W+Time]TM[ 60.0005 ]OT[1.5 Fischer]TTF[W  59.999 61 0.0001]TTSV[2]
+      ;B[hh]BL[60]TTQ[0];W[hg]WL[60.0]TTQ[0];B[ii]BL[1.2345]TTQ[60.2655];W[aa]WL[60.5]TTQ[1])
+      """
+    let record = try GameRecord.parse(text)
+    #expect(record.timeControl == .fischer(base: 60_000, increment: 1_500) && record.result == .won(.o, .time))
+    #expect(record.times.map(\.left) == [60_000, 60_000, 1_234, 60_500])
+    #expect(record.times.map(\.charged) == [0, 0, 60_265, 1_000])
+    #expect(record.flag == FlagClaim(claimant: .o, timeLeft: 59_999, observed: 61_000, thinking: 0))
+    #expect(record.signedVersion == 2)
+  }
+
   @Test(arguments: [
     (RecordResult.won(.x, .time), "RE[B+T]TTK[3]TTE[time]"), (.won(.o, .claim), "RE[W+F]TTK[3]TTE[claim]"),
     (.void, "RE[Void]TTK[3]TTE[aborted]"), (.disputed, "RE[?]TTK[3]TTE[disputed]"),
