@@ -171,11 +171,14 @@ import Testing
     #expect(wrong.status == 1 && wrong.stdout.hasPrefix("moves: WRONG: "), "\(wrong.stdout)\(wrong.stderr)")
   }
 
-  @Test func aJoinersRecordOfAGameWithTheBotCarriesBothSignatures() throws {
+  /// Untimed, and under a clock (the bot's record and the joiner's hold the same times, or the bot's signature
+  /// would not verify over the joiner's bytes).
+  @Test(arguments: [[], ["--clock", "5+3"]])
+  func aJoinersRecordOfAGameWithTheBotCarriesBothSignatures(clock: [String]) throws {
     var botHome = try Binary.sandbox().environment
     botHome["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
     let bot = try Player(
-      ["host", "--bot", "easy", "--port", "0", "--bind", "127.0.0.1", "--name", "robo", "--accept-new"],
+      ["host", "--bot", "easy", "--port", "0", "--bind", "127.0.0.1", "--name", "robo", "--accept-new"] + clock,
       environment: botHome)
     defer {
       bot.signal(SIGTERM)
@@ -184,6 +187,10 @@ import Testing
     let port = try #require(bot.announcedPort(), "the bot did not start: \(bot.errors)")
     let bob = try Binary.sandbox().environment
     let player = try Player(["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob)
+    if !clock.isEmpty {
+      #expect(player.waitFor("Play on these terms? [y/n]: "), "\(player.output)")
+      player.send("y")
+    }
     #expect(player.waitFor("game 1:"))
     let deadline = Date().addingTimeInterval(30)
     var (answered, next) = (0, 1)
@@ -203,5 +210,10 @@ import Testing
     try text.write(toFile: folder + "/game.sgf", atomically: true, encoding: .utf8)
     let verified = try Binary.run(["verify", folder + "/game.sgf"], environment: bob)
     #expect(verified.status == 0 && verified.stdout.hasSuffix("verified\n"), "\(verified.stdout)\(text)")
+    #expect(text.contains("TTSV[2]"))
+    if !clock.isEmpty {
+      #expect(text.contains("TM[300]OT[3 fischer]") && text.contains("BL[300]TTQ[0]"), "\(text)")
+      #expect(verified.stdout.contains("times: 5 min + 3 s a move, "), "\(verified.stdout)")
+    }
   }
 }
