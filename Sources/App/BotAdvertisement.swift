@@ -13,7 +13,8 @@ final class BotAdvertisement {
 
   /// Announces `name` on `port`; nil and `problem` (what to tell the operator) when that is impossible.
   init(
-    name: String, port: UInt16, rules: Rules, fingerprint: String, level: AILevel, loop: EventLoop, log: Log
+    name: String, port: UInt16, rules: Rules, timeControl: TimeControl = .none, fingerprint: String, level: AILevel,
+    loop: EventLoop, log: Log
   ) throws(BotAdvertisementProblem) {
     self.loop = loop
     self.log = log
@@ -22,7 +23,8 @@ final class BotAdvertisement {
     }
     let txt = ServiceTXT(
       protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
-      fingerprint: fingerprint, displayName: name, bot: level.rawValue)
+      fingerprint: fingerprint, displayName: name, bot: level.rawValue,
+      clock: timeControl.isTimed ? timeControl.description : nil)
     do {
       advertiser = try Advertiser(name: name, port: port, txt: txt)
     } catch {

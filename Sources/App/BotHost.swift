@@ -78,6 +78,8 @@ final class BotHost: LoopFrontEnd {
     newPeers =
       trustsOnFirstUse
       ? try BotKnownPeers(file: KnownPeersFile(path: profile.knownPeersPath), loop: loop, log: log) : nil
+    // Otherwise joiners are judged through known_peers' index: made now, a bad line reported now.
+    if newPeers == nil { try profile.knownPeersIndex.prepare() }
     context = try profile.tlsContext(
       .server, identity: identity, options: options, expectedHost: nil, shared: newPeers?.shared)
   }
@@ -100,8 +102,8 @@ final class BotHost: LoopFrontEnd {
   func advertise() -> String? {
     do throws(BotAdvertisementProblem) {
       advertisement = try BotAdvertisement(
-        name: profile.name, port: port, rules: rules, fingerprint: identity.fingerprint.description, level: level,
-        loop: loop, log: log)
+        name: profile.name, port: port, rules: rules, timeControl: timeControl,
+        fingerprint: identity.fingerprint.description, level: level, loop: loop, log: log)
       return nil
     } catch {
       return error.message

@@ -82,6 +82,7 @@ public enum ExitStatus {
       case .expired, .notYetValid: return certificateDates
       case .nameMismatch: return nameMismatch
       case .unknownAuthority, .untrustedChain, .noCertificate: return unknownAuthority
+      case .knownPeersUnusable: return badFile
       }
     case .closedByPeer, .unexpectedEOF: return peerVanished
     case .handshakeFailed, .internalError: return notATictactoePeer

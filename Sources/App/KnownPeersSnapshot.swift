@@ -4,11 +4,10 @@ import Security
 import Synchronization
 
 /// The known peers last read from a file, kept while the file is unchanged on disk (same device, inode, size,
-/// modification and change times), so the steps of one connection (the trust check, the lookalike warning, the
-/// name shown, what to remember) do not each read the whole file again: a known_peers of 150 MB takes seconds
-/// to read, which on the event loop stalled a join past the peer's patience. A change made by this process is
-/// put in as it is written (off the loop), so the next step does not read the file either. The bot keeps its
-/// own copy (`SharedKnownPeers`) and does not use this one.
+/// modification and change times), for the commands that take the whole file (`peers`, `doctor`, `games`, `list`
+/// and the lobby's LAN list), so that asking again does not read it again. A host or joiner does not use it: each
+/// decision looks up the lines it needs through the index (`KnownPeersIndexFile`, `Profile.knownPeersExcerpt`). The
+/// bot keeps its own copy (`SharedKnownPeers`).
 enum KnownPeersSnapshot {
   /// What identifies one version of a file.
   struct Stamp: Equatable, Sendable {
@@ -55,12 +54,6 @@ enum KnownPeersSnapshot {
     // Kept only when the file did not change while it was read.
     if let before, Stamp(path) == before { keep(peers, path: path, stamp: before) }
     return peers
-  }
-
-  /// After this process wrote `peers` to `path`: they are what the file now holds.
-  static func wrote(_ peers: KnownPeers, to path: String) {
-    guard let stamp = Stamp(path) else { return }
-    keep(peers, path: path, stamp: stamp)
   }
 
   private static func keep(_ peers: KnownPeers, path: String, stamp: Stamp) {

@@ -20,15 +20,16 @@ final class LANAnnouncement {
   }
 
   /// Announces the game; without the avahi-daemon, nothing is announced and the player is told why.
-  static func start(name: String, port: UInt16, rules: Rules, key: Fingerprint, log: Log)
-    -> (LANAnnouncement?, [MatchEvent])
-  {
+  static func start(
+    name: String, port: UInt16, rules: Rules, timeControl: TimeControl = .none, key: Fingerprint, log: Log
+  ) -> (LANAnnouncement?, [MatchEvent]) {
     guard let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else {
       return (nil, [])
     }
     let txt = ServiceTXT(
       protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
-      fingerprint: key.description, displayName: name)
+      fingerprint: key.description, displayName: name,
+      clock: timeControl.isTimed ? timeControl.description : nil)
     do {
       return (LANAnnouncement(advertiser: try Advertiser(name: name, port: port, txt: txt), name: name, log: log), [])
     } catch {

@@ -1,5 +1,6 @@
 import Discovery
 import EventLoop
+import GameCore
 import Glibc
 import PeerTrust
 import Security
@@ -52,7 +53,11 @@ enum LANGames {
 
   /// What the lobby and `tictactoe list` show of a game.
   static func row(_ game: DiscoveredGame, known: KnownPeers) -> LANGameRow {
-    let rules = game.txt?.rules.map { "\($0.rows)×\($0.columns), \($0.k) in a row" } ?? "rules unknown"
+    var rules = game.txt?.rules.map { "\($0.rows)×\($0.columns), \($0.k) in a row" } ?? "rules unknown"
+    if let clock = game.txt?.clock {
+      // Checked for its characters in Discovery; what it means is read here (a bad one is named, not shown raw).
+      rules += ", " + ((try? TimeControl(parsing: clock))?.spoken ?? "a clock this program cannot read")
+    }
     let addresses =
       game.port.map { port in
         game.addresses.map { $0.contains(":") ? "[\($0)]:\(port)" : "\($0):\(port)" }
@@ -93,6 +98,7 @@ enum LANGames {
       }
       if let state = game.txt?.state { object["state"] = .string(state.rawValue) }
       if let bot = game.txt?.bot { object["bot"] = .string(bot) }
+      if let clock = game.txt?.clock { object["clock"] = .string(clock) }
       if let fingerprint = game.txt?.fingerprint { object["fingerprint"] = .string(fingerprint) }
       if let versions = game.txt?.protocolVersions { object["protocols"] = .array(versions.map { .number($0) }) }
       if let problems = game.txt?.problems, !problems.isEmpty {

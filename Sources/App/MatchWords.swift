@@ -28,6 +28,16 @@ enum MatchWords {
     ["\(host) offers \(rules), with a clock: \(terms.timeControl.spoken).", "Play on these terms?"]
   }
 
+  /// At the first game with a peer that speaks protocol version 2: what this match lacks (nil with version 3).
+  static func olderPeer(_ session: NetSession, peer: String) -> String? {
+    guard !session.hasGameFlow, session.version != nil else { return nil }
+    let offered =
+      session.configuration.role == .host ? session.configuration.timeControl : session.hostTerms?.timeControl
+    let clock = offered?.isTimed == true ? " and no clock (\(offered.map { "\($0)" } ?? "") was offered)" : ""
+    return "\(peer)'s program speaks protocol version \(session.version ?? 0): no draw offers, takebacks or abort"
+      + "\(clock) in this match."
+  }
+
   /// How the player answers, on the full screen (keys) or in plain mode (commands).
   enum Answers {
     case fullScreen, plain

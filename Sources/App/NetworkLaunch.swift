@@ -97,7 +97,8 @@ enum NetworkLaunch {
       return nil
     }
     do {
-      if let line = try profile.knownPeers().droppedTornLine {
+      // The index made now if known_peers changed, so no decision on the loop reads the whole file.
+      if let line = try profile.knownPeersIndex.prepare()?.droppedTornLine {
         writeError("tictactoe: warning: \(profile.knownPeersPath):\(line): a line cut short was left out\n")
       }
     } catch {

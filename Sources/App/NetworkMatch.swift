@@ -22,9 +22,9 @@ public final class NetworkMatch {
   /// Host: the time control its terms offer (a joiner's game has the host's: `session?.timeControl`).
   let timeControl: TimeControl
   private let log: Log
-  private let clock: () -> Double
+  let clock: () -> Double
   /// The side of the match that decides: a `HostCoordinator` or a `JoinerCoordinator`.
-  private var coordinator: any MatchRole
+  var coordinator: any MatchRole
   /// The connections on the wire, by the coordinator's numbers, and the goodbyes going out.
   private let sockets: MatchSockets
   /// The TLS contexts its connections are made with.
@@ -33,8 +33,6 @@ public final class NetworkMatch {
   let writes: KnownPeersWrites
   /// Game records written and looked up, off the loop once `MatchOnLoop` gives it a worker.
   let files: MatchFileWork
-  /// The version of known_peers the coordinator last got (`refreshKnownPeers`).
-  private var knownPeersStamp: KnownPeersSnapshot.Stamp?
   /// Host: its listening sockets and its door.
   private var listener: HostListener?
   public private(set) var port: UInt16 = 0
@@ -129,18 +127,18 @@ public final class NetworkMatch {
       coordinator = JoinerCoordinator(
         name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)
     }
-    knownPeersStamp = KnownPeersSnapshot.stamp(of: profile.knownPeersPath)
-    coordinator.knownPeersChanged(try? profile.knownPeers())
   }
 
-  /// Hands the coordinator the known peers again when the file is not the version it has: a write of ours
-  /// (whose peers the snapshot already holds) or another process's (`peers forget`). Called before the
-  /// coordinator decides on a peer: when TLS finished and when a hello came.
-  private func refreshKnownPeers() {
-    let stamp = KnownPeersSnapshot.stamp(of: profile.knownPeersPath)
-    guard stamp != knownPeersStamp else { return }
-    knownPeersStamp = stamp
-    coordinator.knownPeersChanged(try? profile.knownPeers())
+  /// Hands the coordinator the lines of known_peers its next decision needs, read now: those of the peer's key and
+  /// of the names it goes by (its certificate's, its hello's) and, for a joiner, of the address typed
+  /// (`KnownPeersQuery`), found through the index without reading the whole file. Called before the coordinator
+  /// decides on a peer: when TLS finished and when a hello came. Nil when known_peers cannot be read.
+  private func refreshKnownPeers(_ facts: PeerFacts, hello: String? = nil) {
+    let certificate = facts.certificate
+    let query = KnownPeersQuery(
+      key: certificate?.fingerprint, names: [certificate?.commonName, hello].compactMap { $0 },
+      address: joiner?.boundAddress)
+    coordinator.knownPeersChanged(try? profile.knownPeersExcerpt(query))
   }
 
   /// Connections still sending their last bytes: a front end that is ending waits for these (at most
@@ -176,7 +174,7 @@ public final class NetworkMatch {
   public func advertise() -> [MatchEvent] {
     guard role == .host else { return [] }
     let (announcement, said) = LANAnnouncement.start(
-      name: profile.name, port: port, rules: rules, key: identity.fingerprint, log: log)
+      name: profile.name, port: port, rules: rules, timeControl: timeControl, key: identity.fingerprint, log: log)
     self.announcement = announcement
     return said
   }
@@ -323,10 +321,11 @@ public final class NetworkMatch {
       let now = clock()
       switch arrival {
       case .secured:
-        refreshKnownPeers()
-        events += perform(coordinator.secured(id, PeerFacts(connection.tls), now: now))
+        let facts = PeerFacts(connection.tls)
+        refreshKnownPeers(facts)
+        events += perform(coordinator.secured(id, facts, now: now))
       case .message(let message):
-        if case .hello = message { refreshKnownPeers() }
+        if case .hello(_, let name, _, _) = message { refreshKnownPeers(PeerFacts(connection.tls), hello: name) }
         events += perform(coordinator.received(id, message, now: now))
       case .malformed(let error): events += perform(coordinator.malformed(id, error, now: now))
       case .ended: events += perform(coordinator.ended(id, now: now))
@@ -337,7 +336,7 @@ public final class NetworkMatch {
 
   // MARK: - Carrying out the coordinator's commands
 
-  private func perform(_ commands: [MatchCommand]) -> [MatchEvent] {
+  func perform(_ commands: [MatchCommand]) -> [MatchEvent] {
     var events: [MatchEvent] = []
     for command in commands {
       switch command {
@@ -387,60 +386,6 @@ public final class NetworkMatch {
       let failure: MatchEnd = (error as? NetworkError).map { .network($0) } ?? .setup(SetupFailure(error))
       return perform(coordinator.failed(id, failure, now: clock()))
     }
-  }
-
-  // MARK: - The player's answers and actions
-
-  /// The player's answer to the pending trust question.
-  public func answer(accept: Bool) -> [MatchEvent] {
-    perform(coordinator.answer(accept: accept, now: clock()))
-  }
-
-  public func play(_ position: Position) throws(PlayError) -> [MatchEvent] {
-    perform(try coordinator.play(position, now: clock()))
-  }
-
-  public func chat(_ text: String) throws(ActionRefusal) -> [MatchEvent] {
-    try act { (session, now) throws(ActionRefusal) in try session.chat(text, now: now) }
-  }
-  public func resign() throws(ActionRefusal) -> [MatchEvent] {
-    try act { (session, now) throws(ActionRefusal) in try session.resign(now: now) }
-  }
-  public func rematch() throws(ActionRefusal) -> [MatchEvent] {
-    try act { (session, now) throws(ActionRefusal) in try session.offerRematch(now: now) }
-  }
-  /// Offers a draw, or accepts the opponent's offer (PROTOCOL.md rule 16).
-  public func offerDraw() throws(ActionRefusal) -> [MatchEvent] {
-    try act { (session, now) throws(ActionRefusal) in try session.offerDraw(now: now) }
-  }
-  /// Declines what the opponent offers or asks: its draw offer, else its takeback request.
-  public func declineOffer() throws(ActionRefusal) -> [MatchEvent] {
-    try act { (session, now) throws(ActionRefusal) in
-      session.drawOfferedByPeer
-        ? try session.declineDraw(now: now) : try session.answerTakeback(accept: false, now: now)
-    }
-  }
-  /// Asks to take back this player's last move, or accepts the opponent's request.
-  public func takeback() throws(ActionRefusal) -> [MatchEvent] {
-    try act { (session, now) throws(ActionRefusal) in
-      session.takebackRequestedByPeer != nil
-        ? try session.answerTakeback(accept: true, now: now) : try session.requestTakeback(now: now)
-    }
-  }
-  /// Ends the game as void before each side has made its first move (rule 17).
-  public func abort() throws(ActionRefusal) -> [MatchEvent] {
-    try act { (session, now) throws(ActionRefusal) in try session.abort(now: now) }
-  }
-  /// After the grace period: the opponent did not come back; the game is won.
-  public func claim() throws(ActionRefusal) -> [MatchEvent] {
-    try act { (session, now) throws(ActionRefusal) in try session.claim(now: now) }
-  }
-
-  private func act(_ action: (inout NetSession, Double) throws(ActionRefusal) -> [SessionOutput])
-    throws(ActionRefusal) -> [MatchEvent]
-  {
-    let now = clock()
-    return perform(try coordinator.attempt(now: now) { (session) throws(ActionRefusal) in try action(&session, now) })
   }
 
   public func quit() -> [MatchEvent] {

@@ -146,46 +146,66 @@ public struct Profile: Sendable {
   }
 
   /// A TLS context for `role` presenting `identity` and judging the peer by `options` against the known peers
-  /// as they are now on disk (`expectedHost`: the name a CA-issued certificate must carry, for a joiner).
+  /// (`expectedHost`: the name a CA-issued certificate must carry, for a joiner). With trust on first use, the
+  /// lines of known_peers a peer needs are looked up when it is judged (`knownPeersExcerpt`), never the whole file.
   /// `boundAddress`: a joiner's host as typed, to which first-use trust binds the host's key. `shared`: known
   /// peers a caller keeps in memory and changes while the context serves (the bot), instead of the file's.
   public func tlsContext(
     _ role: TLSRole, identity: Identity, options: NetworkOptions, expectedHost: String?, boundAddress: String? = nil,
     shared: SharedKnownPeers? = nil
   ) throws -> TLSContext {
-    var trust = try options.trust(
-      knownPeers: shared == nil ? try knownPeers() : KnownPeers(), knownPeersPath: knownPeersPath,
-      expectedHost: expectedHost)
+    var trust = try options.trust(knownPeers: KnownPeers(), knownPeersPath: knownPeersPath, expectedHost: expectedHost)
     trust.boundAddress = boundAddress
     trust.sharedKnownPeers = shared
+    if shared == nil {
+      let index = knownPeersIndex
+      trust.knownPeersLookup = KnownPeersLookup { query throws(KnownPeersError) in try index.excerpt(query) }
+    }
     return try TLSContext(role: role, identity: identity, options: trust)
   }
 
-  /// The known peers, read again only when the file changed since this process last read or wrote it.
+  /// The known peers, read again only when the file changed since this process last read or wrote it. The whole
+  /// file: for the commands that list or change it; a match looks up what it needs (`knownPeersExcerpt`).
   public func knownPeers() throws -> KnownPeers {
     try KnownPeersSnapshot.load(knownPeersPath)
   }
 
-  /// Remembers a peer the player accepted; a host's key also with the `address` it was met at. A new key
-  /// without an address is appended as one line (one write, one fsync), not the whole file rewritten. Made under
-  /// the file's lock, on the file as it is then: another process's change is kept.
+  /// The index beside known_peers, through which a match finds the lines it needs.
+  public var knownPeersIndex: KnownPeersIndexFile { KnownPeersIndexFile(peersPath: knownPeersPath) }
+
+  /// The lines of known_peers a decision about one peer needs (its key, its names, the address joined at), at
+  /// their line numbers: looked up through the index, each line read from the file and checked.
+  public func knownPeersExcerpt(_ query: KnownPeersQuery) throws(KnownPeersError) -> KnownPeers {
+    try knownPeersIndex.excerpt(query)
+  }
+
+  /// Remembers a peer the player accepted; a host's key also with the `address` it was met at (unless another key
+  /// holds it). A new key whose entry takes the address, or none, is one line appended (one write, one fsync); a
+  /// known key's entry given the address is rewritten a line at a time. Made under the file's lock, on the file as
+  /// it is then (another process's change is kept), reading only the lines of that key and address; the index is
+  /// made again before the lock is let go.
   public func remember(name: String, fingerprint: Fingerprint, address: String? = nil) throws {
     let file = KnownPeersFile(path: knownPeersPath)
     try file.locked {
-      var peers = try knownPeers()
-      if address == nil, peers.lookup(fingerprint: fingerprint) == nil, peers.droppedTornLine == nil {
-        let today = CalendarDay.today()
-        try file.append([(name, fingerprint, today)])
-        peers.add(name: name, fingerprint: fingerprint, date: today)
-        KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
-        return
+      let index = knownPeersIndex
+      let torn = try index.prepare()?.droppedTornLine
+      let known = try index.excerpt(KnownPeersQuery(key: fingerprint, names: [], address: address), holdingLock: true)
+      let today = CalendarDay.today()
+      let free = address.map { known.lookup(address: $0).map { $0.fingerprint == fingerprint } ?? true } ?? false
+      let new = !known.contains(name: name, fingerprint: fingerprint)
+      let first = known.lookup(fingerprint: fingerprint)
+      // A new key's own line takes the address (it is the key's first entry); a known key's first entry does.
+      let own = free && first == nil ? address.map { [$0] } ?? [] : []
+      let line = KnownPeers.Line.peer(name: name, fingerprint: fingerprint, added: today, addresses: own)
+      if torn == nil, first == nil || !free || first?.addresses.contains(address ?? "") == true {
+        guard new else { return }
+        return try index.appending([line]) { try file.append(lines: [line]) }
       }
-      // The whole file is written: from what it holds now, read under the lock (a kept copy is believed by its
-      // stamp, which a write in the same clock tick could leave unchanged).
-      peers = try file.load()
-      peers.add(name: name, fingerprint: fingerprint, date: CalendarDay.today(), address: address)
-      try file.save(peers)
-      KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
+      try file.rewrite(
+        { line, number in
+          guard free, let address, let first, number == first.line else { return line }
+          return KnownPeersFile.adding(address, to: line)
+        }, appending: new ? [line] : [])
     }
   }
 
@@ -194,16 +214,17 @@ public struct Profile: Sendable {
   public func bind(_ fingerprint: Fingerprint, to address: String) throws {
     let file = KnownPeersFile(path: knownPeersPath)
     try file.locked {
-      guard let known = try knownPeers().lookup(fingerprint: fingerprint), !known.addresses.contains(address) else {
-        return
-      }
-      var peers = try file.load()  // as in `remember`: the whole file is written from what it holds now
-      guard let entry = peers.lookup(fingerprint: fingerprint), !entry.addresses.contains(address) else { return }
-      let before = peers
-      peers.bind(fingerprint, to: address)
-      guard peers != before else { return }
-      try file.save(peers)
-      KnownPeersSnapshot.wrote(peers, to: knownPeersPath)
+      let index = knownPeersIndex
+      let known = try index.excerpt(KnownPeersQuery(key: fingerprint, names: [], address: address), holdingLock: true)
+      guard let entry = known.lookup(fingerprint: fingerprint), !entry.addresses.contains(address),
+        known.lookup(address: address) == nil
+      else { return }
+      // That one line replaced, the rest of the file copied as it is and the index brought along; or, when the
+      // index does not say where the line is, the file rewritten a line at a time.
+      let line = KnownPeers.Line.peer(
+        name: entry.name, fingerprint: fingerprint, added: entry.added, addresses: entry.addresses + [address])
+      if try index.replace(line: entry.line, of: fingerprint, with: line) { return }
+      try file.rewrite { line, number in number == entry.line ? KnownPeersFile.adding(address, to: line) : line }
     }
   }
 

@@ -96,6 +96,9 @@ enum NetworkPresenter {
       net.rematchOfferedByPeer = false
       if let rules = net.game?.rules { net.cursor = Position(row: rules.rows / 2, column: rules.columns / 2) }
       net.addChat(.note("Game \(number): you play \(mark)\(mark == .x ? " and move first" : "")."))
+      if number == 1, let session = match.session, let note = MatchWords.olderPeer(session, peer: peer) {
+        net.addChat(.note(note))
+      }
     case .peerMoved:
       net.game = match.session?.game
     case .chat(let text):

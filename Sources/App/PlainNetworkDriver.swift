@@ -156,6 +156,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
     case .gameStarted(let number, let mark):
       let clock = session.timeControl.isTimed ? "; clock \(session.timeControl.spoken)" : ""
       emit("game \(number): \(session.rules)\(clock); you play \(mark) (X moves first)\n")
+      if number == 1, let note = MatchWords.olderPeer(session, peer: "\(peerName)") { emit(note + "\n") }
       showBoardAndPrompt(session)
     case .peerMoved(let position):
       let rules = session.rules

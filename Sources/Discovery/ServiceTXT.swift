@@ -2,7 +2,8 @@
 ///
 /// Encoded as the DNS-SD TXT record of the `_tictactoe._tcp` service (RFC 6763 §6): `txtvers=1`, `proto=1`
 /// (comma-separated protocol versions), `rules=3x3k3`, `state=waiting|playing`, `fp=SHA256:…`, and optionally
-/// `name=…` and `bot=LEVEL` (a practice bot). The instance name is the game's main name; host and port come from the SRV record, never from here.
+/// `name=…`, `bot=LEVEL` (a practice bot) and `clock=5+3` (the time control the host offers, in `--clock`'s
+/// grammar; absent: none). The instance name is the game's main name; host and port come from the SRV record, never from here.
 /// Decoding another publisher's record never fails: fields that are missing or invalid are nil and listed in
 /// `problems`.
 public struct ServiceTXT: Sendable, Equatable {
@@ -68,13 +69,16 @@ public struct ServiceTXT: Sendable, Equatable {
   /// `bot`: the level of a practice bot that plays any number of joiners at once (`easy`, `normal`,
   /// `perfect`; 1 to 16 lowercase ASCII letters); nil for a player's game.
   public var bot: String?
+  /// `clock`: the time control the host offers (`5+3`, `30s+2`, `move:20s`: 1 to 24 characters of digits, `.`,
+  /// `+`, `s` and `move:`; what they mean is the lobby's to read); nil for an untimed game.
+  public var clock: String?
   /// What was wrong with a received record; empty for a good one and for records built here.
   public var problems: [TXTProblem]
 
   /// A record to publish. `displayName` longer than fits in one TXT string is shortened (at a character boundary).
   public init(
     protocolVersions: [Int], rules: Rules, state: GameState, fingerprint: String, displayName: String? = nil,
-    bot: String? = nil
+    bot: String? = nil, clock: String? = nil
   ) {
     self.txtVersion = ServiceTXT.currentTXTVersion
     self.protocolVersions = protocolVersions
@@ -83,6 +87,7 @@ public struct ServiceTXT: Sendable, Equatable {
     self.fingerprint = fingerprint
     self.displayName = displayName.map(ServiceTXT.fitting)
     self.bot = bot
+    self.clock = clock
     self.problems = []
   }
 
@@ -132,6 +137,19 @@ public struct ServiceTXT: Sendable, Equatable {
         problems.append(.invalidValue(key: "bot", value: botText))
       }
     }
+    if let clockText = text(for: "clock", in: values, required: false) {
+      if ServiceTXT.isClock(clockText) {
+        clock = clockText
+      } else {
+        problems.append(.invalidValue(key: "clock", value: clockText))
+      }
+    }
+  }
+
+  /// The characters of `--clock`'s grammar only, 1 to 24 of them.
+  static func isClock(_ text: String) -> Bool {
+    (1...24).contains(text.utf8.count)
+      && text.utf8.allSatisfy { (0x30...0x39).contains($0) || Array("+.smove:".utf8).contains($0) }
   }
 
   /// The value of each known key in the record's strings, lowercased keys; nil for a key given without `=`.
@@ -172,11 +190,12 @@ public struct ServiceTXT: Sendable, Equatable {
     if let fingerprint { strings.append("fp=\(fingerprint)") }
     if let displayName { strings.append("name=" + ServiceTXT.fitting(displayName)) }
     if let bot { strings.append("bot=\(bot)") }
+    if let clock { strings.append("clock=\(clock)") }
     return TXTRecordStrings.encode(strings.map { Array($0.utf8) })
   }
 
   /// The keys this program reads; others are ignored as RFC 6763 asks.
-  static let knownKeys: Set<String> = ["txtvers", "proto", "rules", "state", "fp", "name", "bot"]
+  static let knownKeys: Set<String> = ["txtvers", "proto", "rules", "state", "fp", "name", "bot", "clock"]
 
   /// The value of `key` as text, recording a problem when it is required and absent, has no value, or is not UTF-8.
   private mutating func text(for key: String, in values: [String: [UInt8]?], required: Bool) -> String? {

@@ -10,6 +10,9 @@ public struct Fingerprint: Sendable, Hashable, CustomStringConvertible {
   /// The 32 bytes of the SHA-256 digest.
   public var bytes: [UInt8] { withUnsafeBytes(of: words) { Array($0) } }
 
+  /// The digest's first eight bytes as a word: already a uniform hash of the key (the index finds keys by it).
+  package var leadingWord: UInt64 { words.0 }
+
   /// The prefix of the printed form.
   public static let prefix = "SHA256:"
 

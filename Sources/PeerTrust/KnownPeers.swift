@@ -21,6 +21,8 @@ public struct KnownPeers: Sendable, Equatable {
   /// Where each key, name and address is (line indices, in file order), so a lookup among 100,000 peers does
   /// not go through every line: the trust decision looks up every joiner.
   private var index = Index()
+  /// An excerpt's line numbers in the file, one for each of `lines` (nil: the lines are the whole file).
+  private var lineNumbers: [Int]?
 
   /// The first line of each key and of each address (a bot's file has one line per key; a joiner's few lines
   /// are searched in order for the rest).
@@ -48,6 +50,7 @@ public struct KnownPeers: Sendable, Equatable {
 
   package mutating func append(_ line: Line) {
     lines.append(line)
+    if let numbers = lineNumbers { lineNumbers?.append((numbers.last ?? 0) + 1) }
     index.insert(line, at: lines.count - 1)
   }
 
@@ -58,8 +61,28 @@ public struct KnownPeers: Sendable, Equatable {
 
   private func entry(at position: Int) -> KnownPeer? {
     guard case .peer(let name, let fingerprint, let added, let addresses) = lines[position] else { return nil }
-    return KnownPeer(name: name, fingerprint: fingerprint, added: added, line: position + 1, addresses: addresses)
+    return KnownPeer(
+      name: name, fingerprint: fingerprint, added: added, line: lineNumber(at: position), addresses: addresses)
   }
+
+  /// The line's number in the file.
+  func lineNumber(at position: Int) -> Int { lineNumbers?[position] ?? position + 1 }
+
+  /// Some of a file's lines, each at its number in the file (`KnownPeersQuery.excerpt`): every question about
+  /// the keys, names and address they were chosen by is answered as the whole file would answer it. Never
+  /// written back in place of the file (`isExcerpt`).
+  package init(excerpt: [(line: Line, number: Int)]) {
+    lines = []
+    lineNumbers = []
+    for (line, number) in excerpt.sorted(by: { $0.number < $1.number }) {
+      lines.append(line)
+      lineNumbers?.append(number)
+      index.insert(line, at: lines.count - 1)
+    }
+  }
+
+  /// Whether these are only some of the file's lines (`init(excerpt:)`), which must never replace the file.
+  public var isExcerpt: Bool { lineNumbers != nil }
 
   /// The entries whose line matches, in file order, without making the others.
   private func entries(where matches: (String, Fingerprint) -> Bool) -> [KnownPeer] {
@@ -87,25 +110,25 @@ public struct KnownPeers: Sendable, Equatable {
   /// The text of the file, ending with a newline unless it is empty.
   public func render() -> String {
     var output = ""
-    for line in lines {
-      switch line {
-      case .text(let text):
-        output += text
-      case .peer(let name, let fingerprint, let added, let addresses):
-        output += "\(KnownPeers.escape(name)) \(fingerprint) \(added)"
-        for address in addresses { output += " at=\(KnownPeers.escape(address))" }
-      }
-      output += "\n"
-    }
+    for line in lines { output += KnownPeers.render(line) }
     return output
+  }
+
+  /// One line of the file, with its newline.
+  package static func render(_ line: Line) -> String {
+    switch line {
+    case .text(let text):
+      return text + "\n"
+    case .peer(let name, let fingerprint, let added, let addresses):
+      var output = "\(KnownPeers.escape(name)) \(fingerprint) \(added)"
+      for address in addresses { output += " at=\(KnownPeers.escape(address))" }
+      return output + "\n"
+    }
   }
 
   /// Every peer, in file order, with its line number.
   public var entries: [KnownPeer] {
-    lines.enumerated().compactMap { index, line in
-      guard case .peer(let name, let fingerprint, let added, let addresses) = line else { return nil }
-      return KnownPeer(name: name, fingerprint: fingerprint, added: added, line: index + 1, addresses: addresses)
-    }
+    lines.indices.compactMap(entry(at:))
   }
 
   /// The first entry for `name`.
@@ -130,6 +153,18 @@ public struct KnownPeers: Sendable, Equatable {
 
   /// `name` as `lookalikes` compares it.
   package static func folded(_ name: String) -> String {
+    // Printable ASCII has nothing to leave out: only its capitals change (the index folds every name it holds).
+    let utf8 = name.utf8
+    if utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) {
+      let isCapital = { (byte: UInt8) in byte >= 0x41 && byte <= 0x5A }
+      guard utf8.contains(where: isCapital) else { return name }
+      return String(decoding: utf8.map { isCapital($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+    return foldedByScalars(name)
+  }
+
+  /// `folded` for any text, a scalar at a time.
+  package static func foldedByScalars(_ name: String) -> String {
     var kept = String.UnicodeScalarView()
     for scalar in name.lowercased().unicodeScalars
     where !VisibleText.isUnsafe(scalar) && !scalar.properties.isWhitespace {
@@ -214,11 +249,14 @@ public struct KnownPeers: Sendable, Equatable {
   public mutating func remove(nameOrFingerprint: String) -> Int {
     let fingerprint = Fingerprint(parsing: nameOrFingerprint)
     let before = lines.count
-    lines.removeAll { line in
-      guard case .peer(let name, let known, _, _) = line else { return false }
-      return name == nameOrFingerprint || known == fingerprint
+    let kept = lines.indices.filter { position in
+      guard case .peer(let name, let known, _, _) = lines[position] else { return true }
+      return name != nameOrFingerprint && known != fingerprint
     }
-    if lines.count != before { reindex() }
+    guard kept.count != before else { return 0 }
+    lines = kept.map { lines[$0] }
+    lineNumbers = lineNumbers.map { numbers in kept.map { numbers[$0] } }
+    reindex()
     return before - lines.count
   }
 

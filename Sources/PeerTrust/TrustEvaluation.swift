@@ -48,6 +48,9 @@ public final class TrustEvaluator: Sendable {
     if let shared = options.sharedKnownPeers, case .trustOnFirstUse(_, let file, let acceptNew) = options.policy {
       options.policy = .trustOnFirstUse(known: shared.peers, file: file, acceptNew: acceptNew)
     }
+    if let failure = lookUp(&options, presented: presented, peerName: peerName, keyDecides: keyDecides) {
+      return .rejected(failure)
+    }
     let dates = { TrustChecks.dates(peer, allowExpired: options.allowExpired, now: now) }
     switch options.policy {
     case .insecure:
@@ -90,6 +93,22 @@ public final class TrustEvaluator: Sendable {
       case .success(let issuer): return .trusted(.certificateAuthority(issuer: issuer))
       case .failure(let failure): return .rejected(failure)
       }
+    }
+  }
+
+  /// With a `knownPeersLookup`: the policy's known peers become the lines this peer needs, looked up now; the
+  /// failure when they cannot be read (the peer is then refused: it is judged by nothing else).
+  private static func lookUp(_ options: inout TrustOptions, presented: Fingerprint, peerName: String, keyDecides: Bool)
+    -> TrustFailure?
+  {
+    guard let lookup = options.knownPeersLookup, case .trustOnFirstUse(_, let file, let acceptNew) = options.policy
+    else { return nil }
+    let query = KnownPeersQuery(key: presented, names: [peerName], address: keyDecides ? nil : options.boundAddress)
+    do {
+      options.policy = .trustOnFirstUse(known: try lookup.excerpt(query), file: file, acceptNew: acceptNew)
+      return nil
+    } catch {
+      return .knownPeersUnusable(reason: error.description)
     }
   }
 }

@@ -19,6 +19,8 @@ public enum TrustFailure: ExplainedError, Sendable, Equatable, CustomStringConve
   case noCertificate
   /// The certificate chain is unusable for another reason.
   case untrustedChain(reason: String)
+  /// known_peers could not be read when the peer was judged (it is judged by nothing else).
+  case knownPeersUnusable(reason: String)
 
   /// A stable name for the failure, for logs and tests.
   public var code: String {
@@ -31,6 +33,7 @@ public enum TrustFailure: ExplainedError, Sendable, Equatable, CustomStringConve
     case .unknownAuthority: "trust.unknown-authority"
     case .noCertificate: "trust.no-certificate"
     case .untrustedChain: "trust.untrusted-chain"
+    case .knownPeersUnusable: "trust.known-peers-unusable"
     }
   }
 
@@ -65,6 +68,8 @@ public enum TrustFailure: ExplainedError, Sendable, Equatable, CustomStringConve
       return "The other player presented no certificate, so there is no way to know who they are."
     case .untrustedChain(let reason):
       return "The other player's certificate cannot be trusted: \(VisibleText.escaping(reason))."
+    case .knownPeersUnusable(let reason):
+      return "The other player could not be checked against your known peers: \(VisibleText.escaping(reason))"
     }
   }
 
@@ -90,6 +95,7 @@ public enum TrustFailure: ExplainedError, Sendable, Equatable, CustomStringConve
       return "Ask them for a certificate from your authority, or trust their key directly."
     case .noCertificate: return "Ask them to play with tictactoe, which always presents one."
     case .untrustedChain: return "Ask them for a certificate from your authority, or trust their key directly."
+    case .knownPeersUnusable: return "Fix what is said about the known peers file, then connect again."
     }
   }
 

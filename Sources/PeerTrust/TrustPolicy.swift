@@ -29,6 +29,9 @@ public struct TrustOptions: Sendable, Equatable {
   /// With trust on first use: the known peers to judge by, as they are at each handshake, instead of the copy
   /// in `policy` (a bot that adds players while it serves).
   public var sharedKnownPeers: SharedKnownPeers?
+  /// With trust on first use: where to look up the lines of known_peers each peer is judged by, when it is judged,
+  /// instead of the copy in `policy` (a host or joiner, whose file may be too big to hold).
+  public var knownPeersLookup: KnownPeersLookup?
 
   public init(policy: TrustPolicy, allowExpired: Bool = false, verifyName: Bool = true, boundAddress: String? = nil) {
     self.policy = policy

@@ -82,6 +82,15 @@ enum FileSystem {
   /// Replaces `path` with `bytes` so that readers see either the old or the new file, never a
   /// mix, and the file has `mode` from its first byte.
   static func writeAtomically(_ path: String, bytes: [UInt8], mode: mode_t) throws(SecurityError) {
+    try writeAtomically(path, mode: mode) { write throws(SecurityError) in try write(bytes) }
+  }
+
+  /// As `writeAtomically(_:bytes:mode:)` with the bytes handed over a piece at a time by `produce`, through the
+  /// `write` it is given: a file written this way is never held whole.
+  static func writeAtomically(
+    _ path: String, mode: mode_t,
+    produce: (_ write: ([UInt8]) throws(SecurityError) -> Void) throws(SecurityError) -> Void
+  ) throws(SecurityError) {
     let folder = directory(of: path)
     removeStaleTemporaries(of: path)
     var suffix = [UInt8](repeating: 0, count: 6)
@@ -93,15 +102,10 @@ enum FileSystem {
     }
     var failure: String?
     if fchmod(descriptor, mode) != 0 { failure = "cannot set permissions: \(describeErrno())" }
-    var offset = 0
-    while failure == nil && offset < bytes.count {
-      let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        failure = describeErrno()
-      } else {
-        offset += count
-      }
+    do {
+      if failure == nil { try produce { bytes throws(SecurityError) in try writeAll(descriptor, bytes, path: path) } }
+    } catch {
+      failure = error.description
     }
     if failure == nil && fsync(descriptor) != 0 { failure = "fsync failed: \(describeErrno())" }
     if close(descriptor) != 0 && failure == nil { failure = describeErrno() }
@@ -114,6 +118,19 @@ enum FileSystem {
     if folderDescriptor >= 0 {
       fsync(folderDescriptor)
       close(folderDescriptor)
+    }
+  }
+
+  /// Writes all of `bytes` to `descriptor` (of `path`, for the message).
+  private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(SecurityError) {
+    var offset = 0
+    while offset < bytes.count {
+      let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw SecurityError.unwritableFile(path: path, reason: describeErrno())
+      }
+      offset += count
     }
   }
 
@@ -162,6 +179,23 @@ enum FileSystem {
       }
     }
     return try body()
+  }
+
+  /// A descriptor holding a shared lock on `path`.lock once no writer holds it (`withLock`), waiting at most
+  /// `patience` seconds; nil when it could not be had by then (or the lock cannot be opened). The caller closes it.
+  static func sharedLock(on path: String, patience: Double) -> Int32? {
+    let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return nil }
+    var waited = 0.0
+    while flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK || errno == EINTR, waited < patience else {
+        close(descriptor)
+        return nil
+      }
+      usleep(10_000)
+      waited += 0.01
+    }
+    return descriptor
   }
 
   /// Removes the temporary files earlier writes of `path` left behind when their process was killed before the

@@ -57,7 +57,7 @@ extension TLSConnection {
     case .unknownAuthority: return X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY
     case .expired: return X509_V_ERR_CERT_HAS_EXPIRED
     case .notYetValid: return X509_V_ERR_CERT_NOT_YET_VALID
-    case .pinMismatch, .keyChanged, .nameMismatch, .noCertificate, .untrustedChain:
+    case .pinMismatch, .keyChanged, .nameMismatch, .noCertificate, .untrustedChain, .knownPeersUnusable:
       return X509_V_ERR_CERT_REJECTED
     }
   }

@@ -134,6 +134,7 @@ public enum OptionsView {
         case .success(let words) = EngineCommandLine.words(command)
       else { return settings.engine == nil ? "computer (no engine set)" : "computer" }
       return "engine \(EngineCommandLine.shownName(words))"
+    case .clock: return settings.clock.isTimed ? "\(settings.clock) (\(settings.clock.spoken))" : "none"
     case .name, .back: return nil
     }
   }

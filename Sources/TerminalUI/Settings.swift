@@ -36,6 +36,13 @@ public struct Settings: Sendable, Equatable {
 
   public init() {}
 
+  /// What Options offers for `clock`, in order: none, then bullet to classical.
+  public static let clockChoices: [TimeControl] = [
+    .none, .fischer(base: 60_000, increment: 0), .fischer(base: 180_000, increment: 2_000),
+    .fischer(base: 300_000, increment: 3_000), .fischer(base: 600_000, increment: 5_000),
+    .fischer(base: 900_000, increment: 10_000), .perMove(30_000),
+  ]
+
   public var rules: Rules {
     (try? Rules(size: size, k: k)) ?? .standard
   }

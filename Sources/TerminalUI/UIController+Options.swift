@@ -51,6 +51,12 @@ extension UIController {
     case .opponent:
       // Only an engine named in settings.conf (engine = COMMAND) can be chosen here.
       if settings.engine != nil { settings.useEngine.toggle() }
+    case .clock:
+      // The usual controls, and after them the player's own from settings.conf (until the player steps away).
+      var controls = Settings.clockChoices
+      if !controls.contains(settings.clock) { controls.append(settings.clock) }
+      let index = controls.firstIndex(of: settings.clock) ?? 0
+      settings.clock = controls[(index + delta % controls.count + controls.count) % controls.count]
     case .name, .back:
       return []
     }

@@ -29,7 +29,7 @@ public enum LobbyItem: Int, Sendable, CaseIterable {
 
 /// Options screen entries.
 public enum OptionItem: Int, Sendable, CaseIterable {
-  case size, k, level, first, name, records, opponent, back
+  case size, k, level, first, name, records, opponent, clock, back
 
   public var title: String {
     switch self {
@@ -39,6 +39,7 @@ public enum OptionItem: Int, Sendable, CaseIterable {
     case .first: return "Who starts"
     case .records: return "Keep records"
     case .opponent: return "Opponent"
+    case .clock: return "Clock to host"
     case .name: return "Your name"
     case .back: return "Back"
     }

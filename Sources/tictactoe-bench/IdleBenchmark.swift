@@ -9,7 +9,9 @@
 /// lobby's text and a Swift program linking Foundation. Second window: two real players over loopback
 /// (`tictactoe host` and `tictactoe join`, full-screen) in a game, the host waiting for the joiner's move
 /// (if the coin gave the host the first move, it plays it first), beside a new `cat`. The host is the one
-/// measured because it also holds the listening socket and the LAN advertisement.
+/// measured because it also holds the listening socket and the LAN advertisement. Third window: the same in a
+/// game with a clock (`host --clock 10+0`), each side past its first move, the host waiting for the joiner's
+/// move while the joiner's clock runs on its screen (its face changes once a second).
 ///
 /// Both the lobby (browsing) and the host (advertising) hold avahi clients, which wake for every signal
 /// avahi-daemon sends on the system bus, for whichever program (`AvahiSignalWatch`). So each window is
@@ -21,14 +23,18 @@ enum IdleBenchmark {
     var lobbyBaseline: IdleCost
     var waiting: IdleCost
     var waitingBaseline: IdleCost
+    /// The host waiting in a timed game, the joiner's clock running.
+    var timed: IdleCost
+    var timedBaseline: IdleCost
     var lobbyBytes: Int
     var cursesBaselineBytes: Int
     /// The larger of the host's and the joiner's resident memory during their game.
     var gameBytes: Int
     var foundationBaselineBytes: Int
     var seconds: Double
-    /// avahi-daemon's signals during the kept windows (lobby, game); nil when they could not be counted.
-    var signals: (lobby: Int?, game: Int?)
+    /// avahi-daemon's signals during the kept windows (lobby, game, timed game); nil when they could not be
+    /// counted.
+    var signals: (lobby: Int?, game: Int?, timed: Int?)
   }
 
   /// Lets programs that just started finish drawing and settle before a window opens.
@@ -74,14 +80,51 @@ enum IdleBenchmark {
     let idle2 = try tmux.start("cat2", ["cat"], environment: home.environment)
     let gameWindow = try quietWindow(
       "networked game", seconds: seconds, [host, idle2, host, joiner], watch: watch, attempts: attempts)
+    try tmux.stop("host")
+    try tmux.stop("join")
+    try tmux.stop("cat2")
 
+    let timedWindow = try timedGame(tmux, game: game, seconds: seconds, watch: watch, attempts: attempts)
     return Result(
       lobby: cost(lobbyWindow, 0), lobbyBaseline: cost(lobbyWindow, 1), waiting: cost(gameWindow, 0),
-      waitingBaseline: cost(gameWindow, 1), lobbyBytes: lobbyWindow.end[0].residentBytes,
+      waitingBaseline: cost(gameWindow, 1), timed: cost(timedWindow, 0), timedBaseline: cost(timedWindow, 1),
+      lobbyBytes: lobbyWindow.end[0].residentBytes,
       cursesBaselineBytes: lobbyWindow.end[2].residentBytes,
       gameBytes: max(gameWindow.end[2].residentBytes, gameWindow.end[3].residentBytes),
       foundationBaselineBytes: lobbyWindow.end[3].residentBytes, seconds: lobbyWindow.seconds,
-      signals: (lobbyWindow.signals, gameWindow.signals))
+      signals: (lobbyWindow.signals, gameWindow.signals, timedWindow.signals))
+  }
+
+  /// Window 3: a game with a 10-minute clock, three moves in (each side's clock has started), the host waiting
+  /// while the joiner's clock runs.
+  private static func timedGame(_ tmux: Tmux, game: String, seconds: Double, watch: AvahiSignalWatch, attempts: Int)
+    throws -> Window
+  {
+    let hostHome = try PlayerHome("timedhost")
+    let joinHome = try PlayerHome("timedjoin")
+    let port = try Loopback.freePort()
+    let host = try tmux.start(
+      "thost", [game, "host", "--port", "\(port)", "--accept-new", "--name", "timedhost", "--clock", "10+0"],
+      environment: hostHome.environment)
+    try tmux.waitFor("thost", "the timed host to listen") { $0.contains("\(port)") }
+    let joiner = try tmux.start(
+      "tjoin", [game, "join", "127.0.0.1:\(port)", "--accept-new", "--name", "timedjoin"],
+      environment: joinHome.environment)
+    try tmux.waitFor("tjoin", "the host's terms") { $0.contains("Play on these terms?") }
+    try tmux.send("tjoin", "y")
+    // X, O, X, and O once more when the host is O: then the joiner is to move with its clock running.
+    var mover = try whoWaits(tmux, host: "thost", join: "tjoin") == "tjoin" ? "thost" : "tjoin"
+    let plies = mover == "thost" ? 3 : 4
+    for ply in 0..<plies {
+      try tmux.send(mover, ["5", "1", "9", "3"][ply])  // cells of the 3×3 board, by number
+      let other = mover == "thost" ? "tjoin" : "thost"
+      try tmux.waitFor(other, "move \(ply + 1) to arrive") { $0.contains("Your turn") }
+      mover = other
+    }
+    try tmux.waitFor("thost", "the joiner's clock to run") { $0.contains("▸") }
+    let idle = try tmux.start("cat3", ["cat"], environment: hostHome.environment)
+    return try quietWindow(
+      "timed game", seconds: seconds, [host, idle, host, joiner], watch: watch, attempts: attempts)
   }
 
   /// Samples of each process at the start and the end of one window.
@@ -136,13 +179,15 @@ enum IdleBenchmark {
 
   /// Waits until the game has started on both screens; the session ("host" or "join") whose player waits
   /// for the other's move.
-  static func whoWaits(_ tmux: Tmux) throws -> String {
+  static func whoWaits(_ tmux: Tmux, host hostSession: String = "host", join joinSession: String = "join") throws
+    -> String
+  {
     let deadline = Clock.seconds() + 20
     while Clock.seconds() < deadline {
-      let host = try tmux.screen("host")
-      let join = try tmux.screen("join")
-      if host.contains("Your turn") && join.contains("Waiting for") { return "join" }
-      if join.contains("Your turn") && host.contains("Waiting for") { return "host" }
+      let host = try tmux.screen(hostSession)
+      let join = try tmux.screen(joinSession)
+      if host.contains("Your turn") && join.contains("Waiting for") { return joinSession }
+      if join.contains("Your turn") && host.contains("Waiting for") { return hostSession }
       usleep(20_000)
     }
     throw BenchError(

@@ -5,10 +5,12 @@ extension Benchmarks {
 
   func idleRows() throws -> [Row] {
     let seconds = options.idleSeconds ?? (smoke ? 1 : 30)
-    progress("idle lobby and waiting player, two windows of \(seconds) s")
+    progress("idle lobby and waiting player, untimed and timed: three windows of \(seconds) s")
     let idle = try IdleBenchmark.run(seconds: seconds, retryWhenBusy: !smoke)
-    let counted = [idle.signals.lobby, idle.signals.game].map { $0.map { "\($0)" } ?? "unknown" }
-    printError("avahi signals on the system bus during the kept windows: lobby \(counted[0]), game \(counted[1])")
+    let counted = [idle.signals.lobby, idle.signals.game, idle.signals.timed].map { $0.map { "\($0)" } ?? "unknown" }
+    printError(
+      "avahi signals on the system bus during the kept windows: lobby \(counted[0]), game \(counted[1]), timed game "
+        + counted[2])
     let window = "\(Table.significant(idle.seconds)) s"
     return [
       Row(
@@ -23,6 +25,13 @@ extension Benchmarks {
       Row(
         figure: "Wakeups, host waiting for the joiner's move", value: idle.waiting.wakeupsPerSecond,
         baseline: idle.waitingBaseline.wakeupsPerSecond, baselineKind: "cat in tmux", unit: .perSecond),
+      Row(
+        figure: "Wakeups, host waiting in a timed game (10+0, the joiner's clock running)",
+        value: idle.timed.wakeupsPerSecond, baseline: idle.waiting.wakeupsPerSecond,
+        baselineKind: "the same in an untimed game", unit: .perSecond),
+      Row(
+        figure: "CPU, host waiting in a timed game (\(window))", value: idle.timed.cpuPercent,
+        baseline: idle.timedBaseline.cpuPercent, baselineKind: "cat in tmux", unit: .percent),
       Row(
         figure: "Resident memory, lobby", value: Double(idle.lobbyBytes),
         baseline: Double(idle.cursesBaselineBytes), baselineKind: "C ncursesw program", unit: .bytes),

@@ -26,7 +26,7 @@ import WireProtocol
     .pinMismatch(expected: [PinnedKey(key)], got: other),
     .keyChanged(name: "alice", known: key, presented: other, file: "known_peers", line: 3),
     .expired(notAfter: 0), .notYetValid(notBefore: 0), .nameMismatch(expected: "alice", presented: ["bob"]),
-    .unknownAuthority(detail: "x"), .noCertificate, .untrustedChain(reason: "x"),
+    .unknownAuthority(detail: "x"), .noCertificate, .untrustedChain(reason: "x"), .knownPeersUnusable(reason: "x"),
   ]
   static let tls: [TLSError] =
     [

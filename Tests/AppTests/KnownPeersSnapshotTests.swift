@@ -9,7 +9,8 @@ import Testing
 
 /// A host's or joiner's known peers are read from the file once and kept while it is unchanged: the steps of a
 /// connection (trust, lookalikes, the name shown, what to remember) each asked for a whole read, which a 150 MB
-/// file turned into seconds each on the event loop. A change on disk is always seen.
+/// file turned into seconds each on the event loop. A change on disk is always seen. (A match itself reads only the
+/// lines it needs, through the index: `KnownPeersIndexFileTests`.)
 @Suite struct KnownPeersSnapshotTests {
   static func key(_ byte: UInt8) -> Fingerprint { Fingerprint(bytes: [UInt8](repeating: byte, count: 32))! }
 
@@ -29,14 +30,14 @@ import Testing
     try handle.close()
     #expect(try profile.knownPeers().lookup(fingerprint: Self.key(2))?.name == "carol")
 
-    // What this process writes (a host's address bound, the file rewritten) is kept as written: not read again.
+    // What this process writes (a host's address bound, a key appended) reads only the lines it needs, through
+    // the index, never the whole file; the changed file is then seen by the next whole read.
     let beforeWrites = KnownPeersSnapshot.reads(of: path)
     try profile.remember(name: "dave", fingerprint: Self.key(3), address: "example.org:7177")
     try profile.bind(Self.key(3), to: "192.0.2.7:7177")
+    #expect(KnownPeersSnapshot.reads(of: path) == beforeWrites, "the writes read the whole file")
     let kept = try profile.knownPeers()
     #expect(kept.lookup(fingerprint: Self.key(3))?.addresses == ["example.org:7177", "192.0.2.7:7177"])
-    #expect(KnownPeersSnapshot.reads(of: path) == beforeWrites, "read again")
-    // And it is what the file holds.
     #expect(try KnownPeersFile(path: path).load() == kept)
   }
 }

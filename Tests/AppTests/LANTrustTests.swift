@@ -25,6 +25,17 @@ import Testing
   static let known = KnownPeers().adding(
     name: "Alice W", fingerprint: alice.fingerprint, date: CalendarDay(year: 2026, month: 11, day: 30)!)
 
+  @Test func aTimedGameShowsItsClockInWordsAndInJSON() {
+    var game = Self.game("alice", key: Self.alice.fingerprint)
+    #expect(LANGames.row(game, known: Self.known).rules == "3×3, 3 in a row")
+    game.txt?.clock = "5+3"
+    #expect(LANGames.row(game, known: Self.known).rules == "3×3, 3 in a row, 5 min + 3 s a move")
+    #expect(LANGames.json([game], known: Self.known).contains(#""clock":"5+3""#))
+    // Characters of the grammar that do not make a clock are named, not shown.
+    game.txt?.clock = "5+3+3"
+    #expect(LANGames.row(game, known: Self.known).rules == "3×3, 3 in a row, a clock this program cannot read")
+  }
+
   @Test func aKnownKeyIsShownByTheNameThePlayerKnowsItBy() {
     let game = Self.game("alice", key: Self.alice.fingerprint)
     #expect(LANGames.trust(game, known: Self.known) == .known(as: "Alice W"))

@@ -1,6 +1,8 @@
 import GameCore
 import PeerTrust
 import Session
+import SessionTestSupport
+import TerminalUI
 import Testing
 import WireProtocol
 
@@ -55,6 +57,27 @@ import WireProtocol
     #expect(pair.started(pair.hostEvents) == 0 && pair.closedByHost.contains(pair.links[0].host))
   }
 
+  /// A host that floods the joiner while its player reads: what is held is bounded, and past the bound the
+  /// match ends as the host's violation (nothing it sent was acted on).
+  @Test func aHostFloodingTheJoinerWhileItsPlayerReadsIsCutOffAtTheBound() throws {
+    var pair = MatchPair(clock: try TimeControl(parsing: "5+3"))
+    pair.connect()
+    #expect(Self.asked(pair.joinerEvents) != nil)
+    let link = pair.links[0]
+    // The host's welcome and coin commit are held already; its chat fills the rest.
+    for index in 0..<(JoinerCoordinator.heldLimit - 2) {
+      pair.joinerDid(pair.joiner.received(link.joiner, .chat("spam \(index)"), now: pair.now))
+    }
+    #expect(pair.joiner.finished == nil, "\(String(describing: pair.joiner.finished))")
+    pair.joinerDid(pair.joiner.received(link.joiner, .chat("one more"), now: pair.now))
+    #expect(!pair.joinerEvents.contains { if case .session(.chat) = $0 { true } else { false } })
+    guard case .session(.protocolViolation(let text)) = pair.joiner.finished else {
+      Issue.record("not ended as a violation: \(String(describing: pair.joiner.finished))")
+      return
+    }
+    #expect(text.contains("more than 64 messages"))
+  }
+
   @Test func anUntimedHostIsPlayedAtOnceAndANewHostsKeyIsAskedAboutFirst() throws {
     var untimed = MatchPair()
     untimed.connect()
@@ -70,5 +93,54 @@ import WireProtocol
     timed.joinerDid(timed.joiner.answer(accept: true, now: timed.now))
     timed.deliver()
     #expect(timed.started(timed.joinerEvents) == 1)
+  }
+}
+
+/// Where a host's time control comes from: `--clock` on `host` and `host --bot` (refused in words when it does
+/// not read), else the `clock` setting, which Options cycles and settings.conf keeps.
+@Suite struct ClockOptionTests {
+  @Test func hostTakesClockAndRefusesOneThatDoesNotRead() throws {
+    guard case .host(let request, _, _, _) = try CommandLineParser.parse(["host", "--clock", "30s+2"]) else {
+      Issue.record("not a host invocation")
+      return
+    }
+    #expect(request.clock == .fischer(base: 30_000, increment: 2_000))
+    guard case .bot(let bot, _, _) = try CommandLineParser.parse(["host", "--bot", "easy", "--clock", "move:20s"])
+    else {
+      Issue.record("not a bot invocation")
+      return
+    }
+    #expect(bot.clock == .perMove(20_000))
+    #expect(throws: UsageError.self) { try CommandLineParser.parse(["host", "--clock", "5m+3"]) }
+    #expect(throws: UsageError.self) { try CommandLineParser.parse(["join", "127.0.0.1", "--clock", "5+3"]) }
+  }
+
+  @Test func theClockSettingIsReadWrittenAndRefusedWithItsLine() throws {
+    let settings = try SettingsFile.parse("clock = 3+2\n", path: "s")
+    #expect(settings.clock == .fischer(base: 180_000, increment: 2_000))
+    #expect(SettingsFile.render(settings).contains("clock = 3+2\n"))
+    #expect(try SettingsFile.parse(SettingsFile.render(settings), path: "s") == settings)
+    #expect(!SettingsFile.render(Settings()).contains("clock"), "an untimed default is not written")
+    #expect(throws: FileError.self) { try SettingsFile.parse("size = 3\nclock = soon\n", path: "s") }
+  }
+}
+
+/// With a peer that speaks version 2 the game is untimed and has no offers, and both screens say so once.
+@Suite struct OlderPeerNoteTests {
+  @Test func bothSidesAreToldWhatAVersionTwoPeerLacks() throws {
+    var pair = SessionPair(
+      hostCoin: 1, joinerCoin: 1, timeControl: .fischer(base: 60_000, increment: 0), joinerVersions: [2])
+    pair.startMatch()
+    let host = try #require(MatchWords.olderPeer(pair.host, peer: "Bob"))
+    #expect(
+      host
+        == "Bob's program speaks protocol version 2: no draw offers, takebacks or abort and no clock (1+0 was offered)"
+        + " in this match.")
+    let joiner = try #require(MatchWords.olderPeer(pair.joiner, peer: "Alice"))
+    #expect(joiner.hasPrefix("Alice's program speaks protocol version 2: no draw offers, takebacks or abort"))
+    var current = SessionPair(hostCoin: 1, joinerCoin: 1, timeControl: .fischer(base: 60_000, increment: 0))
+    current.startMatch()
+    #expect(
+      MatchWords.olderPeer(current.host, peer: "Bob") == nil && MatchWords.olderPeer(current.joiner, peer: "A") == nil)
   }
 }

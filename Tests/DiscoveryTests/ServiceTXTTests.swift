@@ -62,6 +62,30 @@ struct ServiceTXTTests {
     }
   }
 
+  @Test("a timed game says clock=CONTROL last; a value outside the grammar's characters is a problem, not fatal")
+  func clockKey() {
+    var txt = Self.sample()
+    txt.clock = "5+3"
+    let expected = Self.record([
+      "txtvers=1", "proto=1", "rules=3x3k3", "state=waiting", "fp=\(Self.fingerprint)", "name=Alice", "clock=5+3",
+    ])
+    #expect(txt.encoded == expected)
+    #expect(ServiceTXT(decoding: txt.encoded) == txt)
+    #expect(ServiceTXT(decoding: Self.sample().encoded).clock == nil)
+    for good in ["move:20s", "30s+2", "1.5+0"] {
+      txt.clock = good
+      #expect(ServiceTXT(decoding: txt.encoded).clock == good)
+    }
+    for bad in ["", "5+3\u{1b}[2J", "five", String(repeating: "1", count: 25)] {
+      let decoded = ServiceTXT(
+        decoding: Self.record([
+          "txtvers=1", "proto=1", "rules=3x3k3", "state=waiting", "fp=\(Self.fingerprint)", "clock=\(bad)",
+        ]))
+      #expect(decoded.clock == nil)
+      #expect(decoded.problems == [.invalidValue(key: "clock", value: bad)], "\(bad)")
+    }
+  }
+
   @Test("an empty record is the single zero byte, and decodes with every required key missing")
   func emptyRecord() {
     #expect(TXTRecordStrings.encode([]) == [0])

@@ -81,3 +81,24 @@ import UntrustedText
     #expect(help.contains("Press any key to close."), "the help box was cut: \(help)")
   }
 }
+
+@Suite struct ClockOptionScreenTests {
+  @Test func optionsCyclesTheUsualClocksAndKeepsThePlayersOwn() throws {
+    var ui = Screens.ui(80, 24, .unicode)
+    ui.state.page = .options
+    ui.state.optionSelection = .clock
+    #expect(Screens.text(ui).contains("Clock to host") && Screens.text(ui).contains("< none >"))
+    _ = ui.adjust(.clock, by: 1)
+    #expect(ui.state.settings.clock == .fischer(base: 60_000, increment: 0))
+    #expect(Screens.text(ui).contains("< 1+0 (1 min a game) >"), "\(Screens.text(ui))")
+    _ = ui.adjust(.clock, by: -2)
+    #expect(ui.state.settings.clock == .perMove(30_000), "back past none wraps to the last choice")
+    // The player's own from settings.conf is shown, and comes after the usual ones.
+    ui.state.settings.clock = .fischer(base: 120_000, increment: 1_000)
+    #expect(Screens.text(ui).contains("< 2+1 (2 min + 1 s a move) >"), "\(Screens.text(ui))")
+    _ = ui.adjust(.clock, by: -1)
+    #expect(ui.state.settings.clock == .perMove(30_000))
+    _ = ui.adjust(.clock, by: 1)
+    #expect(ui.state.settings.clock == .none)
+  }
+}

@@ -146,9 +146,9 @@ enum Goldens {
                                Your name       (your login name)
                                Keep records    < yes >
                                Opponent        < computer (no engine set) >
+                               Clock to host   < none >
 
                                Back
-
 
 
 
