@@ -268,8 +268,9 @@ extension GameClock {
     log.prefix(plies).enumerated().map { ply, move in
       guard Self.charges(ply: ply) else { return AgreedTime(charged: 0, left: control.base) }
       let charged = move.agreed ? move.charged : move.thinking
-      if case .perMove(let time) = control { return AgreedTime(charged: charged, left: time - charged) }
-      return AgreedTime(charged: charged, left: after(move.leftBefore, charged: charged))
+      // A false echo is adopted (rule 15) and may charge more than there was: a record shows no time below 0.
+      if case .perMove(let time) = control { return AgreedTime(charged: charged, left: max(0, time - charged)) }
+      return AgreedTime(charged: charged, left: max(0, after(move.leftBefore, charged: charged)))
     }
   }
 }

@@ -202,6 +202,27 @@ import WireProtocol
     #expect(draw.timeControl == .none && draw.times.isEmpty && !draw.sgf.contains("TM["))
   }
 
+  /// A hostile peer's echo charges the host more than it had (a false echo is adopted, rule 15): the host's record
+  /// shows no time below 0 and still reads back.
+  @Test func aFalseEchoLeavesARecordThatStillReads() throws {
+    var pair = try Self.match(.fischer(base: 10_000, increment: 0))
+    for index in 0..<3 { try Self.move(&pair, Self.cell(index), think: 1) }
+    pair.now += 1
+    try pair.joinerPlays(Self.cell(3))
+    guard case .move(let ply, let position, var fields?) = pair.toHost.last else {
+      Issue.record("no move: \(pair.toHost)")
+      return
+    }
+    fields.echo = Int(UInt32.max)
+    pair.toHost[pair.toHost.count - 1] = .move(ply: ply, position: position, clock: fields)
+    pair.settle()
+    pair.deliver(fromHost: try pair.host.resign(now: pair.now))
+    let record = try #require(try Self.records(pair).host as GameRecord?)
+    #expect(record.times[2] == MoveTime(charged: Int(UInt32.max), left: 0))
+    #expect(try GameRecord.parse(record.sgf) == record)
+    #expect(record.timesProblem == nil)
+  }
+
   /// With a version-2 peer nothing of version 3 applies: version 1 of the signed bytes, as both programs sign it.
   @Test func aVersionTwoPeersGameIsSignedInVersionOne() throws {
     var pair = SessionPair(
