@@ -309,6 +309,7 @@ struct BotSeat {
         game: game, myMark: mark, myName: botName, peerName: session.peerName?.unsanitised ?? "", myKey: nil,
         peerKey: nil, end: end, date: "")
       if mark == .x { record.black.level = level.rawValue } else { record.white.level = level.rawValue }
+      record.addClock(of: session)
       line.record = record
     }
     return line

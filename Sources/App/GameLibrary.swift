@@ -124,11 +124,16 @@ struct GameRow: Equatable {
     }
     switch record.result {
     case .unknown: result = "?"
-    case .drawn: result = "draw"
+    case .void: result = "aborted"
+    case .disputed: result = "disputed"
+    case .drawn(.full): result = "draw"
+    case .drawn(.agreed): result = "draw by agreement"
+    case .drawn(.dead): result = "draw (dead position)"
     case .won(let winner, let reason):
       let how =
         [
-          EndReason.line: "", .resignation: " by resignation", .claim: " by claim", .left: " by forfeit",
+          EndReason.line: "", .resignation: " by resignation", .time: " on time", .claim: " by claim",
+          .left: " by forfeit",
           .forfeit: " by the engine's forfeit",
         ][reason]
         ?? ""

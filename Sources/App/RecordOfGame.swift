@@ -15,7 +15,7 @@ enum RecordOfGame {
   /// A local game (against the computer or hot seat), once it is over; nil while it is not.
   static func local(game: Game, opponent: Opponent, humanMark: Mark, playerName: String, date: String) -> GameRecord? {
     guard let outcome = game.outcome else { return nil }
-    let result: RecordResult = outcome.winner.map { .won($0, .line) } ?? .drawn
+    let result: RecordResult = outcome.winner.map { .won($0, .line) } ?? .drawn(.full)
     let black: GameRecord.Player
     let white: GameRecord.Player
     switch opponent {
@@ -69,13 +69,14 @@ enum RecordOfGame {
     let result: RecordResult
     switch end {
     case .result(.line(let winner)): result = .won(winner, .line)
-    case .result(.draw): result = .drawn
+    case .result(.draw): result = .drawn(.full)
     case .result(.resigned(let loser)): result = .won(loser.opponent, .resignation)
     case .result(.abandoned(let loser)): result = .won(loser.opponent, .claim)
-    // Until records carry version 3's ends (issue 24): a loss on time as a claim (+T), void and disputed unknown.
-    case .result(.lostOnTime(let loser)): result = .won(loser.opponent, .claim)
-    case .result(.drawAgreed), .result(.deadPosition): result = .drawn
-    case .result(.aborted), .result(.disputed): result = .unknown
+    case .result(.lostOnTime(let loser)): result = .won(loser.opponent, .time)
+    case .result(.drawAgreed): result = .drawn(.agreed)
+    case .result(.deadPosition): result = .drawn(.dead)
+    case .result(.aborted): result = .void
+    case .result(.disputed): result = .disputed
     case .left(let leaver): result = .won(leaver.opponent, .left)
     }
     return GameRecord(rules: game.rules, black: black, white: white, date: date, result: result, moves: game.history)
@@ -99,8 +100,27 @@ extension RecordOfGame {
     case .closed(.peerQuit) where !game.isOver: end = .left(myMark.opponent)
     default: return nil
     }
-    return network(
+    var record = network(
       game: game, myMark: myMark, myName: session.configuration.name, peerName: session.peerName?.unsanitised ?? "",
       myKey: myKey, peerKey: peerKey, end: end, date: date)
+    record.addClock(of: session)
+    return record
+  }
+}
+
+extension GameRecord {
+  /// What version 3 of the protocol adds to a network game's record: the time control, each move's agreed
+  /// times, the flag claim that ended it, and version 2 of the signed bytes (which signs them). Both sides of a
+  /// game add the same.
+  mutating func addClock(of session: NetSession) {
+    guard session.hasGameFlow else { return }
+    signedVersion = 2
+    if let clock = session.clock {
+      timeControl = clock.control
+      times = clock.agreedTimes(plies: moves.count).map { MoveTime(charged: $0.charged, left: $0.left) }
+    }
+    flag = session.flagFacts.map {
+      FlagClaim(claimant: $0.claimant, timeLeft: $0.timeLeft, observed: $0.observed, thinking: $0.thinking)
+    }
   }
 }

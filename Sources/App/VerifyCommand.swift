@@ -24,6 +24,10 @@ enum VerifyCommand: Command {
     } else {
       lines.append("moves: \(record.moves.count), legal, giving the stated result: \(record.result)")
     }
+    if let line = timesLine(record) {
+      ok = ok && !line.hasPrefix("times: WRONG")
+      lines.append(line)
+    }
     // The day is signed with the moves: a signature over a day that never was (0000-00-00) proves nothing.
     if CalendarDay(parsing: record.date) == nil {
       ok = false
@@ -54,6 +58,24 @@ enum VerifyCommand: Command {
       }
     }
     return (lines, ok)
+  }
+
+  /// The line about a timed game's times (none for an untimed game): whether they can be a game's and whether
+  /// the signatures cover them (version 2 of the signed bytes signs the time control and every move's times).
+  static func timesLine(_ record: GameRecord) -> String? {
+    guard record.timeControl.isTimed || !record.times.isEmpty || record.flag != nil else { return nil }
+    if let problem = record.timesProblem { return "times: WRONG: \(problem)" }
+    let signed = record.black.publicKey != nil || record.white.publicKey != nil
+    if signed && record.signedVersion < 2 {
+      return "times: WRONG: the record carries times, but its signatures (version 1) do not cover them"
+    }
+    var line = "times: \(record.timeControl.spoken), \(record.times.count) moves with their time charged and left"
+    if let flag = record.flag {
+      line +=
+        "; \(flag.claimant) claimed the other side's time ran out (\(SGFSeconds.text(flag.timeLeft)) s left, "
+        + "\(SGFSeconds.text(flag.observed)) s seen; the mover's own clock: \(SGFSeconds.text(flag.thinking)) s)"
+    }
+    return line + (signed ? ", signed" : "")
   }
 
   static func run(_ target: String, environment: [String: String]) -> Int32 {

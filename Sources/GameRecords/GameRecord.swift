@@ -28,6 +28,15 @@ public struct GameRecord: Sendable, Hashable {
   public var date: String
   public var result: RecordResult
   public var moves: [Position]
+  /// The time control the game was played under (TM, OT); `.none` for an untimed game.
+  public var timeControl: TimeControl = .none
+  /// Each move's agreed charge and its mover's time left after it (BL/WL, TTQ), one per move in a timed game
+  /// (empty when untimed, or for a record from elsewhere without times).
+  public var times: [MoveTime] = []
+  /// The flag claim that ended the game, with its answer: for a loss on time and a disputed game (TTF).
+  public var flag: FlagClaim?
+  /// The version of the signed bytes the players sign (TTSV): 1 before version 3 of the protocol, 2 after.
+  public var signedVersion = 1
 
   public init(rules: Rules, black: Player, white: Player, date: String, result: RecordResult, moves: [Position]) {
     self.rules = rules
@@ -54,10 +63,14 @@ public struct GameRecord: Sendable, Hashable {
     }
     switch (result, game.outcome) {
     case (.won(let mark, .line), .win(let winner, _)) where mark == winner: return nil
-    case (.drawn, .draw): return nil
+    case (.drawn(.full), .draw), (.drawn(.dead), .draw): return nil
     // Version 3 ends a game as a draw once no line can still be completed (PROTOCOL.md rule 18).
-    case (.drawn, nil) where game.noLineCanBeCompleted: return nil
-    case (.unknown, _): return nil
+    case (.drawn(.full), nil) where game.noLineCanBeCompleted: return nil
+    case (.drawn(.dead), nil) where game.noLineCanBeCompleted: return nil
+    case (.drawn(.dead), nil): return "no line of \(rules.k) is dead yet, but the record says \(result)"
+    // Players may agree to a draw at any time before the game is over.
+    case (.drawn(.agreed), nil): return nil
+    case (.unknown, _), (.void, _), (.disputed, _): return nil
     case (.won(_, let reason), nil) where reason != .line: return nil
     case (_, .win(let winner, _)): return "the moves give \(winner) a line, but the record says \(result)"
     case (_, .draw): return "the moves fill the board without a line, but the record says \(result)"
@@ -69,8 +82,13 @@ public struct GameRecord: Sendable, Hashable {
 /// How a game ended, as its record states it.
 public enum RecordResult: Sendable, Hashable, CustomStringConvertible {
   case won(Mark, EndReason)
-  case drawn
-  /// The record does not say (an SGF file from elsewhere without RE, or RE[?] or RE[Void]).
+  case drawn(DrawReason)
+  /// No result: aborted before each side had moved (RE[Void], PROTOCOL.md rule 17), or RE[Void] from elsewhere.
+  case void
+  /// A flag claim the mover's own clock contradicted by more than A (PROTOCOL.md rule 15): no winner, no score.
+  /// RE[?] with TTE[disputed]; the claim and its answer are the record's `flag`.
+  case disputed
+  /// The record does not say (an SGF file from elsewhere without RE, or RE[?]).
   case unknown
 
   public var winner: Mark? {
@@ -81,7 +99,9 @@ public enum RecordResult: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .won(let mark, let reason): return "\(mark) won \(reason.phrase)"
-    case .drawn: return "a draw"
+    case .drawn(let reason): return "a draw\(reason.phrase)"
+    case .void: return "void (aborted)"
+    case .disputed: return "disputed (a flag claim the other clock contradicted)"
     case .unknown: return "no result"
     }
   }
@@ -93,7 +113,10 @@ public enum EndReason: String, Sendable, Hashable, CaseIterable {
   case line
   /// The other side resigned.
   case resignation = "resign"
-  /// The other side left and did not come back within the grace period, and the winner claimed the game.
+  /// The other side's time ran out (a flag claim its own clock agreed with, PROTOCOL.md rule 15). SGF's B+T.
+  case time
+  /// The other side left and did not come back within the grace period, and the winner claimed the game: it
+  /// abandoned the game, SGF's B+F (records before version 2 of the signed bytes wrote B+T).
   case claim
   /// The other side left the game (a goodbye, or the connection closed for good).
   case left
@@ -106,6 +129,7 @@ public enum EndReason: String, Sendable, Hashable, CaseIterable {
     switch self {
     case .line: return "with a line"
     case .resignation: return "by resignation"
+    case .time: return "on time"
     case .claim: return "by a claim after the grace period"
     case .left: return "as the other side left"
     case .forfeit: return "by the engine's forfeit"
@@ -117,8 +141,26 @@ public enum EndReason: String, Sendable, Hashable, CaseIterable {
     switch self {
     case .line: return ""
     case .resignation: return "R"
-    case .claim: return "T"
-    case .left, .forfeit: return "F"
+    case .time: return "T"
+    case .claim, .left, .forfeit: return "F"
+    }
+  }
+}
+
+/// Why a drawn game was drawn.
+public enum DrawReason: String, Sendable, Hashable, CaseIterable {
+  /// The board filled without a line (and, before version 3, any draw).
+  case full
+  /// The players agreed to a draw (PROTOCOL.md rule 16).
+  case agreed
+  /// No line of k could still be completed by either side (PROTOCOL.md rule 18).
+  case dead
+
+  var phrase: String {
+    switch self {
+    case .full: return ""
+    case .agreed: return " by agreement"
+    case .dead: return ": no line could still be completed"
     }
   }
 }

@@ -58,6 +58,52 @@ extension GameRecord {
     date = try single("DT") ?? ""
     result = try Self.result(re: try single("RE"), end: try single(RecordProperty.end), root: root)
     moves = try Self.moves(tree.nodes, rules: rules)
+    try readClock(tree.nodes, single: single)
+  }
+
+  /// The time control (TM, OT), each move's times, the flag claim and the version of the signed bytes.
+  private mutating func readClock(_ nodes: [SGFNode], single: (String) throws(SGFError) -> String?)
+    throws(SGFError)
+  {
+    let root = nodes[0]
+    timeControl = SGFTimeControl.control(tm: try single("TM"), ot: try single("OT")) ?? .none
+    times = timeControl.isTimed ? try Self.times(nodes) : []
+    if let text = try single(RecordProperty.flag) {
+      guard let flag = FlagClaim(sgf: text) else {
+        throw SGFError(
+          "\(RecordProperty.flag)[\(text)] is not a flag claim (a side, B or W, then three times in seconds)",
+          at: root[RecordProperty.flag]?.location ?? root.location)
+      }
+      self.flag = flag
+    }
+    if let text = try single(RecordProperty.signedVersion) {
+      guard let version = Int(text.trimmed), version == 1 || version == 2 else {
+        throw SGFError(
+          "\(RecordProperty.signedVersion)[\(text)] is not a version of the signed bytes this program knows (1 or 2)",
+          at: root[RecordProperty.signedVersion]?.location ?? root.location)
+      }
+      signedVersion = version
+    }
+  }
+
+  /// Each move's time left (BL or WL) and charge (TTQ), when every move has both; none otherwise (a record from
+  /// elsewhere with only some times).
+  static func times(_ nodes: [SGFNode]) throws(SGFError) -> [MoveTime] {
+    var times: [MoveTime] = []
+    for node in nodes {
+      guard let move = node["B"] ?? node["W"] else { continue }
+      guard let left = node[move.identifier + "L"], let charge = node[RecordProperty.charge] else { return [] }
+      var milliseconds: [Int] = []
+      for property in [left, charge] {
+        guard property.values.count == 1, let value = SGFSeconds.milliseconds(property.values[0]) else {
+          let value = property.values.joined(separator: "][")
+          throw SGFError("\(property.identifier)[\(value)] is not a time in seconds", at: property.location)
+        }
+        milliseconds.append(value)
+      }
+      times.append(MoveTime(charged: milliseconds[1], left: milliseconds[0]))
+    }
+    return times
   }
 
   /// `SZ[n]` or `SZ[columns:rows]`, each from 3 to 15.
@@ -76,15 +122,17 @@ extension GameRecord {
     let location = root["RE"]?.location ?? root.location
     let text = (re ?? "?").trimmed
     let stated: RecordResult
-    if text == "?" || text.isEmpty || text.lowercased() == "void" {
+    if text == "?" || text.isEmpty {
       stated = .unknown
+    } else if text.lowercased() == "void" {
+      stated = .void
     } else if text == "0" || text.lowercased() == "draw" || text.lowercased() == "jigo" {
-      stated = .drawn
+      stated = .drawn(.full)
     } else if let first = text.first, first == "B" || first == "W", text.dropFirst().first == "+" {
       let mark: Mark = first == "B" ? .x : .o
       switch text.dropFirst(2).lowercased() {
       case "r", "resign": stated = .won(mark, .resignation)
-      case "t", "time": stated = .won(mark, .claim)
+      case "t", "time": stated = .won(mark, .time)
       case "f", "forfeit": stated = .won(mark, .left)
       default: stated = .won(mark, .line)
       }
@@ -94,9 +142,20 @@ extension GameRecord {
     guard let end else { return stated }
     let endLocation = root[RecordProperty.end]?.location ?? location
     switch (stated, end) {
-    case (.drawn, "full"): return stated
+    case (.drawn, let token):
+      guard let reason = DrawReason(rawValue: token) else {
+        throw SGFError("\(RecordProperty.end)[\(end)] does not agree with RE[\(text)]", at: endLocation)
+      }
+      return .drawn(reason)
+    case (.void, "aborted"): return .void
+    case (.unknown, "disputed"): return .disputed
     case (.won(let mark, _), let token):
-      guard let reason = EndReason(rawValue: token), "\(mark == .x ? "B" : "W")+\(reason.sgfSuffix)" == text else {
+      // Records before version 2 of the signed bytes wrote an abandonment (TTE[claim]) as B+T.
+      guard let reason = EndReason(rawValue: token),
+        (reason == .claim ? ["F", "T"] : [reason.sgfSuffix]).contains(where: {
+          "\(mark == .x ? "B" : "W")+\($0)" == text
+        })
+      else {
         throw SGFError("\(RecordProperty.end)[\(end)] does not agree with RE[\(text)]", at: endLocation)
       }
       return .won(mark, reason)

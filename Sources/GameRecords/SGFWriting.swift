@@ -15,6 +15,13 @@ public enum RecordProperty {
   /// The players' signatures over the record's signed bytes (base64).
   public static let blackSignature = "TTSB"
   public static let whiteSignature = "TTSW"
+  /// The version of the signed bytes the signatures are over (absent: 1).
+  public static let signedVersion = "TTSV"
+  /// In each move node of a timed game: the time the move was charged, in seconds (its time left is BL or WL).
+  public static let charge = "TTQ"
+  /// The flag claim that ended the game and its answer: the claimant (`B` or `W`), the time the mover had on
+  /// the claimant's clock, the time the claimant saw pass, and the mover's own thinking time, in seconds.
+  public static let flag = "TTF"
 }
 
 extension GameRecord {
@@ -26,6 +33,9 @@ extension GameRecord {
     if !date.isEmpty { root += "DT[\(SGFText.escaped(date))]" }
     root += "RE[\(result.sgfValue)]\(RecordProperty.k)[\(rules.k)]"
     if let end = result.endToken { root += "\(RecordProperty.end)[\(end)]" }
+    if let (tm, ot) = SGFTimeControl.properties(timeControl) { root += "TM[\(tm)]OT[\(ot)]" }
+    if let flag { root += "\(RecordProperty.flag)[\(flag.sgfValue)]" }
+    if signedVersion != 1 { root += "\(RecordProperty.signedVersion)[\(signedVersion)]" }
     let optional: [(String, String?)] = [
       (RecordProperty.blackLevel, black.level), (RecordProperty.whiteLevel, white.level),
       (RecordProperty.blackKey, black.publicKey), (RecordProperty.whiteKey, white.publicKey),
@@ -34,9 +44,16 @@ extension GameRecord {
     for case (let identifier, let value?) in optional { root += "\(identifier)[\(SGFText.escaped(value))]" }
     var lines = [root]
     var line = ""
+    // Ten moves to a line, five when each carries its times.
+    let perLine = times.isEmpty ? 10 : 5
     for (number, move) in moves.enumerated() {
-      line += ";\(number.isMultiple(of: 2) ? "B" : "W")[\(SGFPoint.text(move))]"
-      if number % 10 == 9 {
+      let color = number.isMultiple(of: 2) ? "B" : "W"
+      line += ";\(color)[\(SGFPoint.text(move))]"
+      if number < times.count {
+        let time = times[number]
+        line += "\(color)L[\(SGFSeconds.text(time.left))]\(RecordProperty.charge)[\(SGFSeconds.text(time.charged))]"
+      }
+      if number % perLine == perLine - 1 {
         lines.append(line)
         line = ""
       }
@@ -47,20 +64,31 @@ extension GameRecord {
 }
 
 extension RecordResult {
-  /// RE's value: `B+` (a line), `B+R`, `B+T`, `B+F`, `W+…`, `0` for a draw, `?` when unknown.
+  /// RE's value: `B+` (a line), `B+R`, `B+T`, `B+F`, `W+…`, `0` for a draw, `Void` for an abort, `?` when
+  /// disputed or unknown.
   var sgfValue: String {
     switch self {
     case .won(let mark, let reason): return (mark == .x ? "B+" : "W+") + reason.sgfSuffix
     case .drawn: return "0"
-    case .unknown: return "?"
+    case .void: return "Void"
+    case .disputed, .unknown: return "?"
     }
+  }
+
+  /// RE's value as records before version 2 of the signed bytes wrote it: an abandonment claimed after the
+  /// grace period was `B+T`. Version 1 of the signed bytes signs this, so older records still verify.
+  var version1Value: String {
+    if case .won(let mark, .claim) = self { return mark == .x ? "B+T" : "W+T" }
+    return sgfValue
   }
 
   /// TTE's value.
   var endToken: String? {
     switch self {
     case .won(_, let reason): return reason.rawValue
-    case .drawn: return "full"
+    case .drawn(let reason): return reason.rawValue
+    case .void: return "aborted"
+    case .disputed: return "disputed"
     case .unknown: return nil
     }
   }
@@ -94,5 +122,22 @@ public enum SGFPoint {
       let row = letters.firstIndex(of: characters[1])
     else { return nil }
     return Position(row: row, column: column)
+  }
+}
+
+extension FlagClaim {
+  /// TTF's value: `W 10 11.2 10.5`.
+  var sgfValue: String {
+    [claimant == .x ? "B" : "W", SGFSeconds.text(timeLeft), SGFSeconds.text(observed), SGFSeconds.text(thinking)]
+      .joined(separator: " ")
+  }
+
+  /// Reads TTF's value.
+  init?(sgf text: String) {
+    let words = text.trimmed.split(separator: " ").map(String.init)
+    guard words.count == 4, words[0] == "B" || words[0] == "W", let timeLeft = SGFSeconds.milliseconds(words[1]),
+      let observed = SGFSeconds.milliseconds(words[2]), let thinking = SGFSeconds.milliseconds(words[3])
+    else { return nil }
+    self.init(claimant: words[0] == "B" ? .x : .o, timeLeft: timeLeft, observed: observed, thinking: thinking)
   }
 }

@@ -1,22 +1,75 @@
+import GameCore
+
 /// What both players of a network game sign (docs/RECORDS.md, "Signatures"): lines of ASCII, each ending in `\n`,
 /// starting with this protocol's own context string, so a signature over a record can never pass for anything
-/// else the same key signs (its TLS handshakes).
+/// else the same key signs (its TLS handshakes). Version 1 (before version 3 of the protocol) signs the rules,
+/// the keys, the day, the moves and the result; version 2 adds the terms (the time control), each move's agreed
+/// times, how the game ended and the flag claim, so `verify` checks signed times.
 extension GameRecord {
   public static let signatureContext = "tictactoe game record signature v1"
+  public static let signatureContextVersion2 = "tictactoe game record signature v2"
 
-  /// The bytes each player signs: the context, the rules, both public keys, the date, the moves and the result.
-  /// Names are left out: they are what each player calls itself, and the keys are who they are.
+  /// The bytes each player signs, in the record's `signedVersion`. Names are left out: they are what each player
+  /// calls itself, and the keys are who they are.
   public var signedBytes: [UInt8] {
     let moves = self.moves.map(SGFPoint.text).joined(separator: " ")
-    let lines = [
-      GameRecord.signatureContext,
-      "rules \(rules.rows) \(rules.columns) \(rules.k)",
-      "black \(black.publicKey ?? "")",
-      "white \(white.publicKey ?? "")",
-      "date \(date)",
-      "moves" + (moves.isEmpty ? "" : " " + moves),
-      "result \(result.sgfValue)",
-    ]
+    let lines: [String]
+    if signedVersion == 1 {
+      lines = [
+        GameRecord.signatureContext,
+        "rules \(rules.rows) \(rules.columns) \(rules.k)",
+        "black \(black.publicKey ?? "")",
+        "white \(white.publicKey ?? "")",
+        "date \(date)",
+        "moves" + (moves.isEmpty ? "" : " " + moves),
+        "result \(result.version1Value)",
+      ]
+    } else {
+      let times = self.times.map { "\($0.charged)/\($0.left)" }.joined(separator: " ")
+      let flag = self.flag.map { f in " \(f.claimant == .x ? "B" : "W") \(f.timeLeft) \(f.observed) \(f.thinking)" }
+      lines = [
+        GameRecord.signatureContextVersion2,
+        "rules \(rules.rows) \(rules.columns) \(rules.k)",
+        "clock \(Self.signedClock(timeControl))",
+        "black \(black.publicKey ?? "")",
+        "white \(white.publicKey ?? "")",
+        "date \(date)",
+        "moves" + (moves.isEmpty ? "" : " " + moves),
+        "times" + (times.isEmpty ? "" : " " + times),
+        "result \(result.sgfValue)",
+        "end \(result.endToken ?? "")",
+        "flag" + (flag ?? ""),
+      ]
+    }
     return Array(lines.map { $0 + "\n" }.joined().utf8)
+  }
+
+  /// The time control in the signed bytes: `none`, `fischer BASE INCREMENT` or `move TIME`, in milliseconds.
+  static func signedClock(_ control: TimeControl) -> String {
+    switch control {
+    case .none: return "none"
+    case .fischer(let base, let increment): return "fischer \(base) \(increment)"
+    case .perMove(let time): return "move \(time)"
+    }
+  }
+
+  /// Why the record's times cannot be a game's, or nil: a timed game has one pair of times per move, each side's
+  /// first move is not charged, and with a fixed time per move each move's time left is that time less its charge.
+  public var timesProblem: String? {
+    guard timeControl.isTimed else { return times.isEmpty ? nil : "times without a time control" }
+    guard times.count == moves.count else {
+      return "\(times.count) moves carry times, but the game has \(moves.count) moves"
+    }
+    for (ply, time) in times.enumerated() {
+      let number = ply + 1
+      if time.charged < 0 || time.left < 0 { return "move \(number) has a negative time" }
+      if ply < 2 && (time.charged != 0 || time.left != timeControl.base) {
+        return "move \(number) is charged, but each side's first move is free"
+      }
+      if case .perMove(let limit) = timeControl, ply >= 2, time.left != limit - time.charged {
+        return "move \(number) leaves \(time.left) ms of \(limit) ms after a charge of \(time.charged) ms"
+      }
+    }
+    return nil
   }
 }

@@ -21,7 +21,7 @@ public struct Tally: Sendable, Hashable, CustomStringConvertible {
     switch result {
     case .won(let winner, _): if winner == me { wins += 1 } else { losses += 1 }
     case .drawn: draws += 1
-    case .unknown: break
+    case .void, .disputed, .unknown: break
     }
   }
 }

@@ -63,7 +63,7 @@ public enum TallyIndex {
     case .won(.x, _): return "B"
     case .won(.o, _): return "W"
     case .drawn: return "0"
-    case .unknown: return "?"
+    case .void, .disputed, .unknown: return "?"
     }
   }
 
@@ -72,7 +72,7 @@ public enum TallyIndex {
     switch token {
     case "B": return .won(.x, .line)
     case "W": return .won(.o, .line)
-    case "0": return .drawn
+    case "0": return .drawn(.full)
     case "?": return .unknown
     default: return nil
     }

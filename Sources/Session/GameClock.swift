@@ -30,6 +30,11 @@ public struct GameClock: Sendable, Equatable {
   /// This player's last move as charged by itself (C), until the peer's echo replaces it; and the time it had
   /// left before it (a claim that crossed the move is judged on that).
   private var awaitingEcho: (thinking: Int, leftBefore: Int)?
+  /// Each move's times as this side knows them, by ply: what the game's records keep (`agreedTimes`).
+  private var log: [LoggedMove] = []
+  /// The ply of the peer's move `echoDue` charges, and of this player's move `awaitingEcho` is.
+  private var echoDuePly: Int?
+  private var awaitingEchoPly: Int?
 
   public static func == (a: GameClock, b: GameClock) -> Bool {
     a.control == b.control && a.myMark == b.myMark && a.left == b.left && a.peerBudgetLeft == b.peerBudgetLeft
@@ -37,7 +42,8 @@ public struct GameClock: Sendable, Equatable {
       && a.lastPeerMove?.thinking == b.lastPeerMove?.thinking
       && a.lastPeerMove?.leftBefore == b.lastPeerMove?.leftBefore
       && a.awaitingEcho?.thinking == b.awaitingEcho?.thinking
-      && a.awaitingEcho?.leftBefore == b.awaitingEcho?.leftBefore
+      && a.awaitingEcho?.leftBefore == b.awaitingEcho?.leftBefore && a.log == b.log
+      && a.echoDuePly == b.echoDuePly && a.awaitingEchoPly == b.awaitingEchoPly
   }
 
   /// A new game begun at `now`; X moves first. nil for an untimed control.
@@ -75,6 +81,14 @@ public struct GameClock: Sendable, Equatable {
   public mutating func myMove(ply: Int, now: Double) -> MoveClock {
     let thinking = myThinking(now: now)
     let echo = echoDue
+    if echo != nil, let echoed = echoDuePly, echoed < ply, echoed < log.count { log[echoed].agreed = true }
+    logMove(
+      ply: ply,
+      LoggedMove(
+        thinking: thinking, charged: thinking, leftBefore: left[myMark, default: 0], agreed: !Self.charges(ply: ply),
+        echoed: echo == nil ? nil : echoDuePly))
+    awaitingEchoPly = Self.charges(ply: ply) ? ply : nil
+    echoDuePly = nil
     echoDue = nil
     lastPeerMove = nil
     turnSince = nil
@@ -91,6 +105,11 @@ public struct GameClock: Sendable, Equatable {
   public mutating func myMoveVoided() {
     if let awaiting = awaitingEcho { left[myMark] = awaiting.leftBefore }
     awaitingEcho = nil
+    // The echo the void move carried never counted on the peer's side.
+    if let ply = awaitingEchoPly, ply < log.count, let echoed = log[ply].echoed, echoed < log.count {
+      log[echoed].agreed = false
+    }
+    awaitingEchoPly = nil
   }
 
   /// Why the peer's clock fields cannot be right.
@@ -105,6 +124,8 @@ public struct GameClock: Sendable, Equatable {
     guard let fields else { return .failure(.missing) }
     let peer = myMark.opponent
     var charge = 0
+    var logged = LoggedMove(
+      thinking: fields.thinking, charged: 0, leftBefore: left[peer, default: 0], agreed: true, echoed: nil)
     if Self.charges(ply: ply) {
       let had = left[peer, default: 0]
       guard fields.thinking <= had else { return .failure(.overTime(thinking: fields.thinking, left: had)) }
@@ -115,9 +136,13 @@ public struct GameClock: Sendable, Equatable {
       charge = min(charge, had)
       left[peer] = after(had, charged: charge)
       echoDue = charge
+      echoDuePly = ply
       lastPeerMove = (fields.thinking, had)
+      logged.charged = charge
+      logged.agreed = false
     }
-    if let echo = fields.echo { adopt(echo) }
+    logMove(ply: ply, logged)
+    if let echo = fields.echo { adopt(echo, before: ply) }
     gaveTurnAt = nil
     turnSince = now
     return .success(charge)
@@ -129,7 +154,7 @@ public struct GameClock: Sendable, Equatable {
     return max(believed, observed - peerBudgetLeft)
   }
 
-  private mutating func after(_ had: Int, charged: Int) -> Int {
+  private func after(_ had: Int, charged: Int) -> Int {
     switch control {
     case .none, .perMove: return had
     case .fischer(_, let increment): return had - charged + increment
@@ -137,10 +162,16 @@ public struct GameClock: Sendable, Equatable {
   }
 
   /// The peer's charge for this player's last move replaces the thinking time it was counted at.
-  private mutating func adopt(_ echo: Int) {
+  private mutating func adopt(_ echo: Int, before ply: Int) {
     guard let awaiting = awaitingEcho else { return }
     awaitingEcho = nil
     left[myMark] = after(awaiting.leftBefore, charged: echo)
+    // A move of this player's taken back since is no longer in the game.
+    if let mine = awaitingEchoPly, mine < ply, mine < log.count {
+      log[mine].charged = echo
+      log[mine].agreed = true
+    }
+    awaitingEchoPly = nil
   }
 
   /// When the peer's flag falls on this side's clock, while the peer is to move at `ply` (nil when no claim can
@@ -176,12 +207,14 @@ public struct GameClock: Sendable, Equatable {
       turnSince = now
       gaveTurnAt = nil
       awaitingEcho = nil
+      awaitingEchoPly = nil
     } else {
       gaveTurnAt = now
       turnSince = nil
       if let last = lastPeerMove { left[myMark.opponent] = after(last.leftBefore, charged: last.thinking) }
       lastPeerMove = nil
       echoDue = nil
+      echoDuePly = nil
     }
   }
 
@@ -194,5 +227,66 @@ public struct GameClock: Sendable, Equatable {
   /// The message that gave the peer the turn went out again on a resume at `now`: O counts from there.
   public mutating func turnGivenAgain(now: Double) {
     if gaveTurnAt != nil { gaveTurnAt = now }
+  }
+}
+
+extension GameClock {
+  /// One move as this side logged it: the mover's thinking time C, the charge (this side's Q for a peer's move,
+  /// the peer's echo for this player's own, C until it comes), the mover's time before it, whether both sides
+  /// hold the same charge (the echo crossed), and the ply of the peer's move whose echo it carried.
+  struct LoggedMove: Sendable, Equatable {
+    var thinking: Int
+    var charged: Int
+    var leftBefore: Int
+    var agreed: Bool
+    var echoed: Int?
+  }
+
+  /// One move's time as both sides agree on it: the charge and the mover's time left after it (for a fixed time
+  /// per move, what was left of that move's time). Milliseconds.
+  public struct AgreedTime: Sendable, Equatable {
+    public let charged: Int
+    public let left: Int
+
+    public init(charged: Int, left: Int) {
+      self.charged = charged
+      self.left = left
+    }
+  }
+
+  /// A move played (again, after a takeback) at `ply`: later plies are gone.
+  fileprivate mutating func logMove(ply: Int, _ move: LoggedMove) {
+    if log.count > ply { log.removeSubrange(ply...) }
+    while log.count < ply { log.append(LoggedMove(thinking: 0, charged: 0, leftBefore: 0, agreed: true)) }
+    log.append(move)
+  }
+
+  /// The times of the first `plies` moves as both sides hold them (PROTOCOL.md rule 14): the charge the echo
+  /// settled, or, for a move no echo followed (the game's last), its mover's own C, which both sides know. Each
+  /// side's first move is free.
+  public func agreedTimes(plies: Int) -> [AgreedTime] {
+    log.prefix(plies).enumerated().map { ply, move in
+      guard Self.charges(ply: ply) else { return AgreedTime(charged: 0, left: control.base) }
+      let charged = move.agreed ? move.charged : move.thinking
+      // A false echo is adopted (rule 15) and may charge more than there was: a record shows no time below 0.
+      if case .perMove(let time) = control { return AgreedTime(charged: charged, left: max(0, time - charged)) }
+      return AgreedTime(charged: charged, left: max(0, after(move.leftBefore, charged: charged)))
+    }
+  }
+}
+
+/// The flag claim that ended a game and its answer, as both sides saw them (PROTOCOL.md rule 15): the claimant,
+/// the time the mover had on the claimant's clock, the time the claimant saw pass, the mover's own thinking time.
+public struct FlagFacts: Sendable, Equatable {
+  public let claimant: Mark
+  public let timeLeft: Int
+  public let observed: Int
+  public let thinking: Int
+
+  public init(claimant: Mark, timeLeft: Int, observed: Int, thinking: Int) {
+    self.claimant = claimant
+    self.timeLeft = timeLeft
+    self.observed = observed
+    self.thinking = thinking
   }
 }

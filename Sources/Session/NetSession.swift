@@ -57,6 +57,11 @@ public struct NetSession: Sendable {
   /// A claim that arrived among the messages sent again on a resume: answered once the resume is confirmed (no
   /// new counted message before, rule 11).
   var heldClaim: (ply: Int, timeLeft: Int, observed: Int)?
+  /// The numbers of the claim this side sent, until the answer comes.
+  var claimSent: (timeLeft: Int, observed: Int)?
+  /// The flag claim that ended the current game and its answer, as both sides saw them (kept once it ended):
+  /// what its records say of a loss on time or a disputed game.
+  public internal(set) var flagFacts: FlagFacts?
   /// Whether version 3's game flow applies: draws, takebacks, abort, clocks, the dead position.
   public var hasGameFlow: Bool { (version ?? 0) >= 3 }
   /// The time control the games are played under: the host's, when both speak version 3; else none.
@@ -261,6 +266,8 @@ public struct NetSession: Sendable {
     clock = GameClock(timeControl, myMark: mark, now: now)
     flagClaimedAt = nil
     heldClaim = nil
+    claimSent = nil
+    flagFacts = nil
     return [.gameStarted(number: series.gameNumber, myMark: mark)]
   }
 

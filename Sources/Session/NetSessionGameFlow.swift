@@ -84,7 +84,9 @@ extension NetSession {
   mutating func flagDue(_ now: Double) -> [SessionOutput] {
     guard let deadline = flagDeadline, now >= deadline, let clock, let ply = game?.history.count else { return [] }
     flagClaimedAt = ply
-    return [send(clock.claim(ply: ply, now: now), now), .gameFlow(.flagClaimed)]
+    let claim = clock.claim(ply: ply, now: now)
+    if case .flagClaim(_, let timeLeft, let observed) = claim { claimSent = (timeLeft, observed) }
+    return [send(claim, now), .gameFlow(.flagClaimed)]
   }
 
   // MARK: - From the peer
@@ -107,8 +109,12 @@ extension NetSession {
         return []
       }
       return peerClaims(ply: Int(ply), timeLeft: timeLeft, observed: observed, now)
-    case .flagAnswer(let ply, let disputed, _):
+    case .flagAnswer(let ply, let disputed, let thinking):
       guard flagClaimedAt == Int(ply) else { return violation("an answer to a flag claim that was not made", now) }
+      if let sent = claimSent, let myMark {
+        flagFacts = FlagFacts(
+          claimant: myMark, timeLeft: sent.timeLeft, observed: sent.observed, thinking: thinking)
+      }
       return ended(series.end(disputed ? .disputed(claimant: myMark ?? .x) : .lostOnTime(loser: peerMark)))
     default:
       return offers(message, game, now)
@@ -172,6 +178,7 @@ extension NetSession {
     }
     let answer = timed.answer(crossed: crossed, now: now)
     clock = timed
+    flagFacts = FlagFacts(claimant: myMark.opponent, timeLeft: timeLeft, observed: observed, thinking: answer.thinking)
     let result: GameResult = answer.disputed ? .disputed(claimant: myMark.opponent) : .lostOnTime(loser: myMark)
     let reply = Message.flagAnswer(ply: UInt16(ply), disputed: answer.disputed, thinking: answer.thinking)
     return [send(reply, now)] + ended(series.end(result))

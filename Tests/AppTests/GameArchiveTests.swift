@@ -44,13 +44,13 @@ import Testing
     let (archive, paths, _) = try setUp()
     let first = try #require(archive.keep(Self.record, key: 7))
     var again = Self.record
-    again.result = .drawn
+    again.result = .drawn(.full)
     #expect(archive.keep(again, key: 7) == first)
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: paths.data + "/games") == [
         URL(fileURLWithPath: first).lastPathComponent
       ])
-    #expect(try GameRecord.parse(String(contentsOfFile: first, encoding: .utf8)).result == .drawn)
+    #expect(try GameRecord.parse(String(contentsOfFile: first, encoding: .utf8)).result == .drawn(.full))
   }
 
   @Test func recordsOffWritesNothing() throws {

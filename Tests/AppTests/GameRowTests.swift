@@ -32,8 +32,23 @@ import Testing
 
   @Test func namesFromAFileAreMadeSafeForTheTerminal() {
     let game = Self.record(
-      black: .init(name: "x\u{1B}[2J", publicKey: "K"), white: .init(name: "me", publicKey: "MINE"), result: .drawn)
+      black: .init(name: "x\u{1B}[2J", publicKey: "K"), white: .init(name: "me", publicKey: "MINE"),
+      result: .drawn(.full))
     #expect(GameRow(game, myKey: "MINE") { _ in nil }.opponent == "x\\x1B[2J")
     #expect(GameRow(game, myKey: "MINE") { _ in nil }.result == "draw")
+  }
+
+  /// Version 3's ends, from each side.
+  @Test(arguments: [
+    (RecordResult.won(.x, .time), "lost on time", "won on time"), (.won(.o, .claim), "won by claim", "lost by claim"),
+    (.void, "aborted", "aborted"), (.disputed, "disputed", "disputed"),
+    (.drawn(.agreed), "draw by agreement", "draw by agreement"),
+    (.drawn(.dead), "draw (dead position)", "draw (dead position)"),
+  ])
+  func versionThreesEndsAreWordedFromEachSide(result: RecordResult, mine: String, theirs: String) {
+    let game = Self.record(
+      black: .init(name: "bob", publicKey: "BOB"), white: .init(name: "me", publicKey: "MINE"), result: result)
+    #expect(GameRow(game, myKey: "MINE") { _ in nil }.result == mine)
+    #expect(GameRow(game, myKey: "BOB") { _ in nil }.result == theirs)
   }
 }

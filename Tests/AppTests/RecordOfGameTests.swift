@@ -31,7 +31,7 @@ import Testing
     let record = try #require(
       RecordOfGame.local(game: game, opponent: .hotseat, humanMark: .x, playerName: "a", date: "d"))
     #expect(record.black.name == "X" && record.white.name == "O")
-    #expect(record.result == .drawn)
+    #expect(record.result == .drawn(.full))
   }
 
   private func records(_ pair: SessionPair) -> (host: [GameRecord], joiner: [GameRecord]) {

@@ -27,8 +27,8 @@ import Testing
   }
 
   @Test func theIndexIsMadeFromTheRecordsAndFollowsTheirChanges() throws {
-    let (folder, names) = try directory(with: [.won(.x, .line), .drawn])
-    #expect(results(folder) == [.won(.x, .line), .drawn].sorted { "\($0)" < "\($1)" })
+    let (folder, names) = try directory(with: [.won(.x, .line), .drawn(.full)])
+    #expect(results(folder) == [.won(.x, .line), .drawn(.full)].sorted { "\($0)" < "\($1)" })
     let index = try String(contentsOfFile: folder + "/.tally-index", encoding: .utf8)
     #expect(index.split(separator: "\n").count == 2)
     // A record changed (another result, another size): read again.

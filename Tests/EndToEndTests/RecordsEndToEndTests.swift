@@ -102,7 +102,7 @@ import Testing
       record.black.publicKey != nil && record.white.publicKey != nil && record.black.publicKey != record.white.publicKey
     )
     #expect(record.resultProblem == nil)
-    #expect(record.result.winner != nil || record.result == .drawn)
+    #expect(record.result.winner != nil || record.result == .drawn(.full))
     // Each key is the player's own: its SHA-256, by the openssl command line, is the fingerprint it shows.
     for (player, home) in [
       (record.player(.x), record.black.name == "alice" ? alice : bob),

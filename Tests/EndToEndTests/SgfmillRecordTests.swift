@@ -54,11 +54,14 @@ extension SgfmillTests {
     let records = [
       GameRecord(
         rules: big, black: players.0, white: players.1, date: "2026-12-01", result: .won(.x, .line), moves: line),
-      GameRecord(rules: .standard, black: players.1, white: players.0, date: "2026-12-01", result: .drawn, moves: draw),
+      GameRecord(
+        rules: .standard, black: players.1, white: players.0, date: "2026-12-01", result: .drawn(.full), moves: draw),
       GameRecord(
         rules: big, black: players.0, white: players.1, date: "", result: .won(.o, .resignation), moves: [line[0]]),
       GameRecord(
         rules: big, black: players.0, white: players.1, date: "", result: .won(.x, .claim), moves: Array(line[0..<3])),
+      GameRecord(
+        rules: big, black: players.0, white: players.1, date: "", result: .won(.x, .time), moves: Array(line[0..<3])),
       GameRecord(rules: big, black: players.0, white: players.1, date: "", result: .won(.o, .left), moves: []),
       GameRecord(
         rules: rectangle, black: players.0, white: players.1, date: "2026-12-01", result: .won(.o, .line),
@@ -73,7 +76,57 @@ extension SgfmillTests {
     let read = try Self.readWithSgfmill(files)
     #expect(read.count == records.count)
     for (read, record) in zip(read, records) { Self.expect(read, is: record) }
-    #expect(read.map(\.result) == ["B+", "0", "W+R", "B+T", "W+F", "W+"])
+    #expect(read.map(\.result) == ["B+", "0", "W+R", "B+F", "B+T", "W+F", "W+"])
+  }
+
+  /// Version 3's records: a timed game lost on time (TM, OT, BL/WL, TTQ, TTF), a fixed time per move, an abort
+  /// (Void), a disputed flag (?), draws by agreement and in a dead position: sgfmill reads the moves, the result,
+  /// the winner (none for Void and ?), the time control and every move's time left.
+  @Test func timedVoidAndDisputedRecordsReadInSgfmill() throws {
+    let big = try Rules(size: 15, k: 5)
+    let moves = [(7, 7), (0, 0), (7, 8), (0, 1), (7, 9)].map { Position(row: $0.0, column: $0.1) }
+    let times = [
+      MoveTime(charged: 0, left: 10_000), MoveTime(charged: 0, left: 10_000), MoveTime(charged: 1_234, left: 8_766),
+      MoveTime(charged: 2_500, left: 7_500), MoveTime(charged: 999, left: 7_767),
+    ]
+    func record(
+      _ result: RecordResult, _ control: TimeControl, times: [MoveTime], flag: FlagClaim? = nil, count: Int = 5
+    ) -> GameRecord {
+      var record = GameRecord(
+        rules: big, black: .init(name: "Ann", publicKey: "AAAA"), white: .init(name: "Ben ]", publicKey: "BBBB"),
+        date: "2026-12-02", result: result, moves: Array(moves.prefix(count)))
+      record.timeControl = control
+      record.times = Array(times.prefix(count))
+      record.flag = flag
+      record.signedVersion = 2
+      return record
+    }
+    let fischer = TimeControl.fischer(base: 10_000, increment: 0)
+    let perMove = times.map { MoveTime(charged: $0.charged, left: 20_000 - $0.charged) }
+    let records = [
+      record(
+        .won(.x, .time), fischer, times: times,
+        flag: FlagClaim(claimant: .x, timeLeft: 7_500, observed: 8_600, thinking: 7_400)),
+      record(.won(.o, .time), .perMove(20_000), times: perMove),
+      record(.void, .fischer(base: 300_000, increment: 3_000), times: [MoveTime(charged: 0, left: 300_000)], count: 1),
+      record(
+        .disputed, fischer, times: times,
+        flag: FlagClaim(claimant: .o, timeLeft: 7_767, observed: 8_800, thinking: 5_000)),
+      record(.drawn(.agreed), .none, times: [], count: 4),
+      record(.won(.o, .claim), fischer, times: times),
+    ]
+    var files: [String] = []
+    for record in records {
+      #expect(record.timesProblem == nil, "\(record.sgf)")
+      let file = TestDirectory.path("timed") + ".sgf"
+      try record.sgf.write(toFile: file, atomically: true, encoding: .utf8)
+      files.append(file)
+    }
+    let read = try Self.readWithSgfmill(files)
+    #expect(read.count == records.count)
+    for (read, record) in zip(read, records) { Self.expect(read, is: record) }
+    #expect(read.map(\.result) == ["B+T", "W+T", "Void", "?", "0", "W+F"])
+    #expect(read.map(\.overtime) == ["0 fischer", "20 simple", "3 fischer", "0 fischer", nil, "0 fischer"])
   }
 
   /// sgfmill writes the games (go's writer, told GM[4]); the binary replays each, with k from TTK or five.

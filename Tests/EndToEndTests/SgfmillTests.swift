@@ -31,18 +31,26 @@ import Testing
                 re_ = root["RE"][0].decode() if "RE" in root else None
                 winner = re_[0].lower() if re_ and re_[0] in "BW" else None
                 print(json.dumps({"file": path, "columns": columns, "rows": rows, "black": name("PB"),
-                    "white": name("PW"), "result": re_, "winner": winner, "moves": moves, "topDown": True}))
+                    "white": name("PW"), "result": re_, "winner": winner, "moves": moves, "topDown": True,
+                    "timeLimit": None, "overtime": None, "left": []}))
                 continue
             game = sgf.Sgf_game.from_coarse_game_tree(coarse)
             moves = []
+            left = []
             for node in game.get_main_sequence():
                 colour, point = node.get_move()
                 if colour is not None:
                     moves.append([colour, point[0], point[1]])
-            result = game.get_root().get("RE") if game.get_root().has_property("RE") else None
+                    key = colour.upper() + "L"
+                    if node.has_property(key):
+                        left.append(node.get(key))
+            root = game.get_root()
+            result = root.get("RE") if root.has_property("RE") else None
             print(json.dumps({"file": path, "columns": game.get_size(), "rows": game.get_size(),
                 "black": game.get_player_name("b"), "white": game.get_player_name("w"), "result": result,
-                "winner": game.get_winner(), "moves": moves, "topDown": False}))
+                "winner": game.get_winner(), "moves": moves, "topDown": False,
+                "timeLimit": root.get("TM") if root.has_property("TM") else None,
+                "overtime": root.get("OT") if root.has_property("OT") else None, "left": left}))
     """#
 
   /// The interpreter of the environment sgfmill is in.
@@ -69,6 +77,10 @@ import Testing
     var winner: String?
     var moves: [[Move]]
     var topDown: Bool
+    /// TM (sgfmill's Real), OT, and each move's BL or WL (Real) as sgfmill reads them.
+    var timeLimit: Double?
+    var overtime: String?
+    var left: [Double]
 
     enum Move: Decodable {
       case colour(String)
@@ -109,6 +121,19 @@ import Testing
     #expect(read.colours == record.moves.indices.map { $0 % 2 == 0 ? "b" : "w" }, sourceLocation: sourceLocation)
     let winner = record.result.winner.map { $0 == .x ? "b" : "w" }
     #expect(read.winner == winner, "\(read.file): \(read.result ?? "no RE")", sourceLocation: sourceLocation)
+    // The times: TM in seconds, OT as written, each move's time left to the millisecond.
+    guard read.rows == read.columns else { return }
+    switch record.timeControl {
+    case .none: #expect(read.timeLimit == nil && read.overtime == nil, sourceLocation: sourceLocation)
+    case .fischer(let base, let increment):
+      #expect(read.timeLimit == Double(base) / 1_000, sourceLocation: sourceLocation)
+      #expect(read.overtime == "\(SGFSeconds.text(increment)) fischer", sourceLocation: sourceLocation)
+    case .perMove(let time):
+      #expect(read.timeLimit == 0 && read.overtime == "\(SGFSeconds.text(time)) simple", sourceLocation: sourceLocation)
+    }
+    #expect(
+      read.left.map { Int(($0 * 1_000).rounded()) } == record.times.map(\.left), "\(read.file)",
+      sourceLocation: sourceLocation)
   }
 
   static func files(_ environment: [String: String]) throws -> [String] {

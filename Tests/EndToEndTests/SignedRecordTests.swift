@@ -54,13 +54,50 @@ import Testing
       points.append(String(move.1))
       rest = rest[move.range.upperBound...]
     }
+    let rules = "rules \(rows) \(columns) \(try #require(property("TTK", text)))"
+    let (black, white) = (
+      "black \(try #require(property("TTPB", text)))", "white \(try #require(property("TTPW", text)))"
+    )
+    let (date, moves) = ("date \(try #require(property("DT", text)))", (["moves"] + points).joined(separator: " "))
+    let result = "result \(try #require(property("RE", text)))"
+    guard property("TTSV", text) == "2" else {
+      return ["tictactoe game record signature v1", rules, black, white, date, moves, result].map { $0 + "\n" }.joined()
+    }
     let lines = [
-      "tictactoe game record signature v1", "rules \(rows) \(columns) \(try #require(property("TTK", text)))",
-      "black \(try #require(property("TTPB", text)))", "white \(try #require(property("TTPW", text)))",
-      "date \(try #require(property("DT", text)))", (["moves"] + points).joined(separator: " "),
-      "result \(try #require(property("RE", text)))",
+      "tictactoe game record signature v2", rules, try clockLine(text), black, white, date, moves,
+      (["times"] + times(text)).joined(separator: " "), result, "end \(property("TTE", text) ?? "")",
+      (["flag"] + (property("TTF", text).map { flagWords($0) } ?? [])).joined(separator: " "),
     ]
     return lines.map { $0 + "\n" }.joined()
+  }
+
+  /// Seconds as SGF writes them (`8.75`) in milliseconds (`8750`), from the text.
+  static func milliseconds(_ seconds: some StringProtocol) -> String {
+    let parts = seconds.split(separator: ".", omittingEmptySubsequences: false)
+    let fraction = parts.count == 2 ? String(parts[1]) : ""
+    return String(Int(parts[0] + fraction.padding(toLength: 3, withPad: "0", startingAt: 0)) ?? -1)
+  }
+
+  /// `clock none`, `clock fischer BASE INCREMENT` or `clock move TIME` from TM and OT (`OT[3 fischer]`,
+  /// `TM[0]OT[20 simple]`).
+  static func clockLine(_ text: String) throws -> String {
+    guard let tm = property("TM", text) else { return "clock none" }
+    let ot = try #require(property("OT", text)).split(separator: " ")
+    return ot[1] == "simple"
+      ? "clock move \(milliseconds(ot[0]))" : "clock fischer \(milliseconds(tm)) \(milliseconds(ot[0]))"
+  }
+
+  /// Each move's `CHARGE/LEFT` in milliseconds, from its BL or WL and its TTQ.
+  static func times(_ text: String) -> [String] {
+    text.matches(of: /;([BW])\[[a-z]{2}\][BW]L\[([0-9.]+)\]TTQ\[([0-9.]+)\]/).map {
+      "\(milliseconds($0.3))/\(milliseconds($0.2))"
+    }
+  }
+
+  /// TTF's words with its times in milliseconds.
+  static func flagWords(_ value: String) -> [String] {
+    let words = value.split(separator: " ")
+    return [String(words[0])] + words.dropFirst().map { milliseconds($0) }
   }
 
   /// `openssl dgst -sha256 -verify` of `signature` (base64) over `bytes` with `key` (base64 DER): its output.
@@ -84,7 +121,8 @@ import Testing
   @Test func bothSignaturesVerifyWithTheOpensslCommandLineAndATamperedRecordDoesNot() throws {
     let text = try Self.signedRecord()
     let bytes = try Self.signedBytes(text)
-    #expect(bytes.hasPrefix("tictactoe game record signature v1\nrules 3 3 3\nblack "), "\(bytes)")
+    // Both programs speak version 3: version 2 of the signed bytes, untimed.
+    #expect(bytes.hasPrefix("tictactoe game record signature v2\nrules 3 3 3\nclock none\nblack "), "\(bytes)")
     for (key, signature) in [("TTPB", "TTSB"), ("TTPW", "TTSW")] {
       let output = try Self.openssl(
         bytes: bytes, key: try #require(Self.property(key, text)),
@@ -133,11 +171,14 @@ import Testing
     #expect(wrong.status == 1 && wrong.stdout.hasPrefix("moves: WRONG: "), "\(wrong.stdout)\(wrong.stderr)")
   }
 
-  @Test func aJoinersRecordOfAGameWithTheBotCarriesBothSignatures() throws {
+  /// Untimed, and under a clock (the bot's record and the joiner's hold the same times, or the bot's signature
+  /// would not verify over the joiner's bytes).
+  @Test(arguments: [[], ["--clock", "5+3"]])
+  func aJoinersRecordOfAGameWithTheBotCarriesBothSignatures(clock: [String]) throws {
     var botHome = try Binary.sandbox().environment
     botHome["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
     let bot = try Player(
-      ["host", "--bot", "easy", "--port", "0", "--bind", "127.0.0.1", "--name", "robo", "--accept-new"],
+      ["host", "--bot", "easy", "--port", "0", "--bind", "127.0.0.1", "--name", "robo", "--accept-new"] + clock,
       environment: botHome)
     defer {
       bot.signal(SIGTERM)
@@ -146,6 +187,10 @@ import Testing
     let port = try #require(bot.announcedPort(), "the bot did not start: \(bot.errors)")
     let bob = try Binary.sandbox().environment
     let player = try Player(["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob)
+    if !clock.isEmpty {
+      #expect(player.waitFor("Play on these terms? [y/n]: "), "\(player.output)")
+      player.send("y")
+    }
     #expect(player.waitFor("game 1:"))
     let deadline = Date().addingTimeInterval(30)
     var (answered, next) = (0, 1)
@@ -165,5 +210,10 @@ import Testing
     try text.write(toFile: folder + "/game.sgf", atomically: true, encoding: .utf8)
     let verified = try Binary.run(["verify", folder + "/game.sgf"], environment: bob)
     #expect(verified.status == 0 && verified.stdout.hasSuffix("verified\n"), "\(verified.stdout)\(text)")
+    #expect(text.contains("TTSV[2]"))
+    if !clock.isEmpty {
+      #expect(text.contains("TM[300]OT[3 fischer]") && text.contains("BL[300]TTQ[0]"), "\(text)")
+      #expect(verified.stdout.contains("times: 5 min + 3 s a move, "), "\(verified.stdout)")
+    }
   }
 }

@@ -46,7 +46,8 @@ import Testing
 
   @Test func everyResultAndReasonSurvivesTheRoundTrip() throws {
     let results: [RecordResult] =
-      [.drawn, .unknown] + Mark.allCases.flatMap { mark in EndReason.allCases.map { .won(mark, $0) } }
+      [.drawn(.full), .drawn(.agreed), .drawn(.dead), .void, .disputed, .unknown]
+      + Mark.allCases.flatMap { mark in EndReason.allCases.map { .won(mark, $0) } }
     for result in results {
       var record = Self.won
       record.result = result
@@ -79,14 +80,14 @@ import Testing
     var record = Self.won
     record.result = .won(.o, .line)
     #expect(record.resultProblem == "the moves give X a line, but the record says O won with a line")
-    record.result = .drawn
+    record.result = .drawn(.full)
     #expect(record.resultProblem == "the moves give X a line, but the record says a draw")
     record.moves.removeLast()
     record.result = .won(.x, .line)
     #expect(record.resultProblem == "the moves end before the game is over, but the record says X won with a line")
     record.result = .won(.x, .resignation)
     #expect(record.resultProblem == nil)
-    record.result = .drawn
+    record.result = .drawn(.full)
     #expect(record.resultProblem == "the moves end before the game is over, but the record says a draw")
   }
 
@@ -96,7 +97,7 @@ import Testing
       Position(row: $0.0, column: $0.1)
     }
     let record = GameRecord(
-      rules: .standard, black: .init(name: "a"), white: .init(name: "b"), date: "", result: .drawn, moves: cells)
+      rules: .standard, black: .init(name: "a"), white: .init(name: "b"), date: "", result: .drawn(.full), moves: cells)
     #expect(record.resultProblem == nil)
     var alive = record
     alive.moves = Array(cells.prefix(4))
@@ -149,7 +150,7 @@ import Testing
 
   @Test func aCollectionGivesEveryGame() throws {
     var second = Self.won
-    second.result = .drawn
+    second.result = .drawn(.full)
     second.moves = []
     let games = try GameRecord.parseCollection(Self.won.sgf + second.sgf)
     #expect(games == [Self.won, second])

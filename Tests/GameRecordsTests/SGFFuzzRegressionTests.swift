@@ -18,6 +18,10 @@ import Testing
     // The replay, like the fuzz target, makes a String of the bytes: the invalid byte becomes U+FFFD.
     "invalid-utf8-name": .games(1),
     "three-in-a-row": .games(1),
+    // Version 3's records: odd spacing and decimals in TM, OT, BL/WL, TTQ and TTF; an older abandonment (B+T with
+    // TTE[claim]), a Void and a disputed game.
+    "timed-game": .games(1),
+    "version-three-ends": .games(3),
     "two-games-with-variations": .games(2),
     "unclosed-value": .refused(line: 1, column: 16, reason: "the value of PB is not closed: a ']' is missing"),
   ]

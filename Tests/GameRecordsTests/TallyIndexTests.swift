@@ -13,7 +13,7 @@ import Testing
       Self.stamp: RecordSummary(
         blackKey: "MFkw+/=", whiteKey: nil, blackLevel: nil, whiteLevel: "a\tb\n%-é", result: .won(.o, .line)),
       TallyIndex.FileStamp(name: "2026-12-02T01-02-03-045Z-0000ac.sgf", size: 9, modified: 0): RecordSummary(
-        blackKey: nil, whiteKey: nil, blackLevel: "", whiteLevel: nil, result: .drawn),
+        blackKey: nil, whiteKey: nil, blackLevel: "", whiteLevel: nil, result: .drawn(.full)),
     ]
     let text = TallyIndex.render(entries)
     #expect(text.split(separator: "\n").count == 2)
@@ -34,7 +34,8 @@ import Testing
       good + "garbage\n" + "x\t1\t2\t-\t-\t-\t-\tZ\n" + "x\tnan\t2\t-\t-\t-\t-\tB\n" + "x\t1\t2\t-\t-\t%G1\t-\tB\n"
     #expect(TallyIndex.parse(text).count == 1)
     let tabbed = [
-      Self.stamp: RecordSummary(blackKey: "a\tb", whiteKey: nil, blackLevel: nil, whiteLevel: nil, result: .drawn)
+      Self.stamp: RecordSummary(
+        blackKey: "a\tb", whiteKey: nil, blackLevel: nil, whiteLevel: nil, result: .drawn(.full))
     ]
     #expect(TallyIndex.render(tabbed).isEmpty)
   }

@@ -16,7 +16,8 @@ import Testing
     let bob = GameRecord.Player(name: "bob", publicKey: "BOB")
     let records = [
       Self.game(me, alice, .won(.x, .line)), Self.game(alice, me, .won(.x, .resignation)),
-      Self.game(renamed, me, .won(.o, .left)), Self.game(me, alice, .drawn), Self.game(bob, me, .won(.x, .claim)),
+      Self.game(renamed, me, .won(.o, .left)), Self.game(me, alice, .drawn(.full)),
+      Self.game(bob, me, .won(.x, .claim)),
       Self.game(me, bob, .unknown), Self.game(alice, bob, .won(.x, .line)),
     ]
     let tallies = OpponentTally.byOpponentKey(records, myKey: "MINE")
@@ -30,7 +31,7 @@ import Testing
     let perfect = GameRecord.Player(name: "Computer", level: "perfect")
     let easy = GameRecord.Player(name: "Computer", level: "easy")
     let records = [
-      Self.game(carol, perfect, .won(.o, .line)), Self.game(perfect, carol, .drawn),
+      Self.game(carol, perfect, .won(.o, .line)), Self.game(perfect, carol, .drawn(.full)),
       Self.game(easy, carol, .won(.o, .line)),
       Self.game(.init(name: "X"), .init(name: "O"), .won(.x, .line)),
     ]

@@ -194,6 +194,12 @@ import WireProtocol
     // of increment each.
     #expect(straight.host.clock?.left == [.x: 38_500, .o: 63_000])
     #expect(dropped.closings.isEmpty)
+    // What the records keep is the same too: every move's agreed times, on both sides, with or without the drop.
+    let times = straight.host.clock?.agreedTimes(plies: 10)
+    #expect(times?.count == 10 && times?[6] == GameClock.AgreedTime(charged: 25_500, left: 38_500 - 2_000 + 1_000))
+    for clock in [straight.joiner.clock, dropped.host.clock, dropped.joiner.clock] {
+      #expect(clock?.agreedTimes(plies: 10) == times)
+    }
   }
 
   /// A move made while the connection is down goes out on the resume: its mover is charged the wait (less A,
@@ -251,6 +257,9 @@ import WireProtocol
     pair.settle()
     #expect(pair.host.lastResult == .lostOnTime(loser: .o) && pair.joiner.lastResult == .lostOnTime(loser: .o))
     #expect(pair.closings.isEmpty)
+    // Both sides keep the claim and its answer alike, for their records.
+    #expect(pair.host.flagFacts == FlagFacts(claimant: .x, timeLeft: 9_000, observed: 10_000, thinking: 15_000))
+    #expect(pair.joiner.flagFacts == pair.host.flagFacts)
   }
 
   /// An untimed game has no flag deadline: nothing wakes the loop for a clock.
