@@ -193,6 +193,8 @@ struct BotSeat {
       case .rematchOffered:
         reaction += answerRematch(now: now)
       case .gameEnded(let result):
+        // The time to offer a rematch counts from the end (a long timed game must not end the seat at once).
+        lastProgress = now
         reaction.games += finishedGame(result, now: now)
       case .closed(let end):
         reaction.games += unfinishedGame(now: now, reason: closingReason(end))

@@ -159,26 +159,38 @@ struct JoinerCoordinator: MatchRole {
     else { return [] }
     termsAnswered = true
     core.termsAsked = terms
-    let host = session.peerName.map { "\($0)" } ?? "The host"
-    return [.report(.askTerms(MatchWords.terms(terms, host: host, rules: terms.rules ?? session.rules)))]
-      + deciding(id, now: now)
+    // By the name trust was decided on, as everywhere else (a known key's hello may claim any name).
+    let facts = core.connections[id]?.facts
+    let host = session.peerName.map { "\(MatchTrust.shownName(facts, claimed: $0, known: core.knownPeers))" }
+    return [.report(.askTerms(MatchWords.terms(terms, host: host ?? "The host")))] + deciding(id, now: now)
   }
 
   /// While the player reads the terms, what the host sends after its hello waits (liveness and goodbyes do not).
+  /// The same while the player is asked about the host's key: a host's welcome and coin then must not start a
+  /// game before the player has answered either question (a hostile host sending them straight after its hello).
   mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? {
-    guard core.termsAsked != nil, id == core.active else { return nil }
+    guard id == core.active, let session = core.connections[id]?.session else { return nil }
+    guard core.termsAsked != nil || (core.question != nil && session.peerName != nil) else { return nil }
     switch message {
     case .heartbeat, .deciding, .bye, .error: return nil
     default: break
     }
     guard heldForTerms.count < JoinerCoordinator.heldLimit else {
       core.termsAsked = nil
+      core.question = nil
       let end = MatchEnd.session(
         .protocolViolation("more than \(JoinerCoordinator.heldLimit) messages before the game"))
       return fail(id, end, now: now)
     }
     heldForTerms.append(message)
     return []
+  }
+
+  /// What the host sent while the player read a question, acted on in order.
+  private mutating func releaseHeld(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+    let held = heldForTerms
+    heldForTerms = []
+    return held.flatMap { received(id, $0, now: now) }
   }
 
   /// The most messages held while the player reads the terms: a host sends a handful (welcome, the coin, a move).
@@ -221,10 +233,13 @@ struct JoinerCoordinator: MatchRole {
     if core.termsAsked != nil, let id = core.active {
       core.termsAsked = nil
       decidingAgainAt = nil
-      let held = heldForTerms
-      heldForTerms = []
-      guard accept else { return act(on: id, now: now) { $0.declineTerms(now: now) } }
-      return held.flatMap { received(id, $0, now: now) }
+      guard accept else {
+        heldForTerms = []
+        // A declined answer always ends the match: with a goodbye naming the terms, else an ordinary one.
+        let declined = act(on: id, now: now) { $0.declineTerms(now: now) }
+        return declined.isEmpty ? act(on: id, now: now) { $0.quit(text: "declined the terms", now: now) } : declined
+      }
+      return releaseHeld(id, now: now)
     }
     guard let question = core.question, let id = core.active else { return [] }
     core.question = nil
@@ -232,8 +247,11 @@ struct JoinerCoordinator: MatchRole {
     defer { core.connections.sweep() }
     if accept {
       let name = question.certificateName.unsanitised
-      return [.remember(name: name, key: question.fingerprint, address: boundAddress)] + begin(id, now: now)
+      let commands = [.remember(name: name, key: question.fingerprint, address: boundAddress)] + begin(id, now: now)
+      // No terms to read (or they came with the answer): what the host sent meanwhile is acted on now.
+      return core.termsAsked == nil ? commands + releaseHeld(id, now: now) : commands
     }
+    heldForTerms = []
     let end = MatchEnd.declinedByPlayer
     core.finished = end
     return core.connections.close(id, graceful: true) + [.report(.finished(end))]

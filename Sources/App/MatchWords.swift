@@ -24,8 +24,10 @@ enum MatchWords {
 
   /// The host's terms put to a joiner's player: "alice offers 15×15, 5 in a row, with a clock: 5 min + 3 s a
   /// move. Play on these terms?"
-  static func terms(_ terms: HostTerms, host: String, rules: Rules) -> [String] {
-    ["\(host) offers \(rules), with a clock: \(terms.timeControl.spoken).", "Play on these terms?"]
+  static func terms(_ terms: HostTerms, host: String) -> [String] {
+    // A hello without rules (a later host's, or a hostile one's) names none: the welcome's are played.
+    let game = terms.rules.map { "\($0)" } ?? "a game"
+    return ["\(host) offers \(game), with a clock: \(terms.timeControl.spoken).", "Play on these terms?"]
   }
 
   /// At the first game with a peer that speaks protocol version 2: what this match lacks (nil with version 3).

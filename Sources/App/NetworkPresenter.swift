@@ -36,6 +36,7 @@ enum NetworkPresenter {
         if case .session(.localQuit) = end { continue }
         net.ended = end.description
         net.question = nil
+        net.terms = nil
       }
     }
     if let session = match.session {

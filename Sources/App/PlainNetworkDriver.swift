@@ -115,18 +115,27 @@ final class PlainNetworkDriver: LoopFrontEnd {
   }
 
   private func show(_ events: [MatchEvent]) {
+    // A line printed while a question waits (the record against this opponent, read meanwhile) is followed by
+    // the question again, so the last line is what to type.
+    var askAgainAfter = false
+    defer {
+      if askAgainAfter && (match.pendingQuestion != nil || match.pendingTerms != nil) { askAgain() }
+    }
     for event in events {
       switch event {
       case .status(let text), .opponentRecord(let text):
         emit(text + "\n")
+        askAgainAfter = true
       case .verification(let code):
         verificationCode = code
         emit(
           "verification code: \(code) (read it to each other: the same words on both screens mean nobody is in between)\n"
         )
       case .ask(let question):
+        askAgainAfter = false
         emit("\(question.text)\nread aloud: \(question.fingerprint.readAloud)\n[y/n or paste the fingerprint]: ")
       case .askTerms(let lines):
+        askAgainAfter = false
         emit(lines.joined(separator: " ") + " [y/n]: ")
       case .session(let output):
         show(output)

@@ -96,8 +96,10 @@ extension RecordOfGame {
     let end: NetworkEnd
     switch output {
     case .gameEnded(let result): end = .result(result)
-    case .closed(.localQuit) where !game.isOver: end = .left(myMark)
-    case .closed(.peerQuit) where !game.isOver: end = .left(myMark.opponent)
+    // Left with a game in progress: not after a game that ended (by agreement, on time, an abort, a resignation:
+    // its board is not full and has no line, but it has a result already).
+    case .closed(.localQuit) where !game.isOver && session.lastResult == nil: end = .left(myMark)
+    case .closed(.peerQuit) where !game.isOver && session.lastResult == nil: end = .left(myMark.opponent)
     default: return nil
     }
     var record = network(

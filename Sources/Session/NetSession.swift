@@ -54,6 +54,9 @@ public struct NetSession: Sendable {
   public internal(set) var clock: GameClock?
   /// This side claimed the win on time at this ply and waits for the mover's answer.
   public internal(set) var flagClaimedAt: Int?
+  /// The peer has made a move in this match (a takeback does not undo that): from then on a joiner's goodbye
+  /// for declined terms is a quit.
+  var peerMoved = false
   /// A claim that arrived among the messages sent again on a resume: answered once the resume is confirmed (no
   /// new counted message before, rule 11).
   var heldClaim: (ply: Int, timeLeft: Int, observed: Int)?

@@ -24,14 +24,12 @@ extension NetSession {
   /// Whether a drop now keeps the game for the grace period (the match has begun and is not over).
   public var keepsGameOnDrop: Bool { !isClosed && canResume }
 
-  /// Whether a drop now keeps the game: the match had begun (the host accepted, the rules are known).
-  /// Whether the peer has made a move in this match: until then it may still decline the terms (it holds the
-  /// game back while its player reads them, but the host may have begun game 1 and made its first move).
-  var peerHasPlayed: Bool {
-    guard series.gameNumber <= 1, let myMark else { return series.gameNumber > 1 }
-    return (game?.history.count ?? 0) > (myMark == .x ? 1 : 0)
-  }
+  /// Whether the peer has made a move in this match (a takeback does not undo it): until then it may still
+  /// decline the terms (it holds the game back while its player reads them, but the host may have begun game 1
+  /// and made its first move).
+  var peerHasPlayed: Bool { peerMoved || series.gameNumber > 1 }
 
+  /// Whether a drop now keeps the game: the match had begun (the host accepted, the rules are known).
   var canResume: Bool {
     switch phase {
     case .tossing, .playing, .betweenGames: return true
@@ -272,6 +270,7 @@ extension NetSession {
       }
     }
     let peer = peerMark
+    peerMoved = true
     flow?.moved(peer)
     return [.peerMoved(position)] + ended(series.finishIfOver(deadPositionDraws: hasGameFlow))
   }

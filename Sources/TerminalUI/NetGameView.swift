@@ -89,7 +89,7 @@ public enum NetGameView {
   ) {
     // The joiner knows the host (its hello came) but has no game yet: the host is deciding whether to let
     // it in (or the coin is being tossed, a moment).
-    if !net.isHost, net.ended == nil, net.question == nil, let host = net.peerName {
+    if !net.isHost, net.ended == nil, net.question == nil, net.terms == nil, let host = net.peerName {
       let lines = Fit.wrap("Waiting for \(host) to let you in.", width: state.width - 2)
       for (index, line) in lines.enumerated() {
         screen.putCentred(line, row: state.height - 2 - lines.count + index, style: Style(bold: true))

@@ -78,6 +78,24 @@ import WireProtocol
     #expect(text.contains("more than 64 messages"))
   }
 
+  /// A hostile host sends its welcome and a kept coin straight after its hello, while the player still reads the
+  /// question about its key: nothing starts, and a no to the terms afterwards still ends the match (review of the
+  /// first version: the game began before either answer, and the no did nothing).
+  @Test func aHostThatStartsTheGameDuringTheTrustQuestionGetsNothingUntilBothAnswers() throws {
+    var pair = MatchPair(clock: try TimeControl(parsing: "5+3"))
+    pair.connect(joinerSees: MatchPair.newAlice)
+    #expect(pair.joiner.question != nil)
+    let link = pair.links[0]
+    pair.joinerDid(pair.joiner.received(link.joiner, .welcome(version: 3, rules: MatchPair.rules), now: pair.now))
+    pair.joinerDid(pair.joiner.received(link.joiner, .coinKept(hostPlaysX: true), now: pair.now))
+    #expect(pair.started(pair.joinerEvents) == 0, "the game began during the trust question")
+    pair.joinerDid(pair.joiner.answer(accept: true, now: pair.now))
+    #expect(Self.asked(pair.joinerEvents) != nil && pair.started(pair.joinerEvents) == 0)
+    pair.joinerDid(pair.joiner.answer(accept: false, now: pair.now))
+    #expect(pair.joiner.finished != nil, "a no to the terms left the match going")
+    #expect(pair.started(pair.joinerEvents) == 0)
+  }
+
   @Test func anUntimedHostIsPlayedAtOnceAndANewHostsKeyIsAskedAboutFirst() throws {
     var untimed = MatchPair()
     untimed.connect()
@@ -142,5 +160,46 @@ import WireProtocol
     current.startMatch()
     #expect(
       MatchWords.olderPeer(current.host, peer: "Bob") == nil && MatchWords.olderPeer(current.joiner, peer: "A") == nil)
+  }
+}
+
+/// Leaving between games records nothing more (review: a draw by agreement, a loss on time or a resignation
+/// followed by `quit` was recorded a second time, as a forfeit, on both sides).
+@Suite struct LeavingAfterAGameEndsTests {
+  @Test func quittingAfterADrawByAgreementOrAResignationAddsNoForfeit() throws {
+    var pair = SessionPair(hostCoin: 1, joinerCoin: 1)
+    pair.startMatch()
+    try pair.play(Position(row: 1, column: 1))
+    pair.deliver(fromHost: try pair.host.offerDraw(now: 0))
+    pair.deliver(fromJoiner: try pair.joiner.offerDraw(now: 0))
+    #expect(pair.host.lastResult == .drawAgreed)
+    let quit = pair.host.quit(text: "bye", now: 0)
+    #expect(quit.contains(.closed(.localQuit)))
+    #expect(
+      RecordOfGame.network(after: .closed(.localQuit), session: pair.host, myKey: nil, peerKey: nil, date: "") == nil)
+    // During a game, leaving is still recorded as the leaver's loss.
+    var playing = SessionPair(hostCoin: 1, joinerCoin: 1)
+    playing.startMatch()
+    try playing.play(Position(row: 1, column: 1))
+    _ = playing.host.quit(text: "bye", now: 0)
+    let left = RecordOfGame.network(
+      after: .closed(.localQuit), session: playing.host, myKey: nil, peerKey: nil, date: "")
+    #expect(left != nil)
+  }
+}
+
+/// A joiner that has moved cannot decline the terms afterwards, even once a takeback undid its move (review:
+/// the host then ended the match as declined and counted nothing, where the protocol says a quit).
+@Suite struct DecliningAfterPlayingTests {
+  @Test func aGoodbyeForDeclinedTermsAfterATakenBackMoveIsAQuit() throws {
+    var pair = SessionPair(hostCoin: 1, joinerCoin: 1, timeControl: .fischer(base: 60_000, increment: 0))
+    pair.startMatch()
+    try pair.play(Position(row: 1, column: 1))
+    try pair.play(Position(row: 0, column: 0))
+    pair.deliver(fromJoiner: try pair.joiner.requestTakeback(now: 0))
+    pair.deliver(fromHost: try pair.host.answerTakeback(accept: true, now: 0))
+    #expect((pair.host.game?.history.count ?? 9) < 2, "the joiner's move was taken back")
+    let outputs = pair.host.receive(.bye(.termsDeclined, text: "declined the terms"), now: 0)
+    #expect(outputs.contains(.closed(.peerQuit("declined the terms"))), "\(outputs)")
   }
 }

@@ -53,11 +53,12 @@ import Testing
     #expect(lines.first == "| Figure | Project | Baseline | Ratio |", "output was:\n\(output)")
     Self.checkStrength(tables.last ?? "")
     let rows = lines.dropFirst(2)
-    // AI (4 boards × 2), handshake (3), round trip (2), memory (1), idle CPU, wakeups and memory (7), first
+    // AI (4 boards × 2), handshake (3), round trip (2), memory (1), idle CPU, wakeups and memory, untimed and
+    // timed (9), first
     // frame (3), discovery (3), dead peers (3), round trips with junk connections (2), bot host under load (8),
     // bot host under abuse (known_peers load, 5 abuses × median and p99, memory × 2, log growth: 14), a move
     // through the transit relay and joining through it (3).
-    #expect(rows.count == 57, "output was:\n\(output)")
+    #expect(rows.count == 59, "output was:\n\(output)")
     #expect(rows.filter { $0.hasPrefix("| Bot host") }.count == 8, "output was:\n\(output)")
     #expect(rows.filter { $0.hasPrefix("| Bot, honest move round trip with ") }.count == 10, "output was:\n\(output)")
     for row in rows {
@@ -76,7 +77,8 @@ import Testing
       #expect(ratioIsNumber || (cells[3] == "n/a" && baseline == 0), "no ratio: \(row)")
     }
     for figure in [
-      "CPU, idle lobby", "Resident memory, lobby", "First frame of the lobby", "Host advertised", "withdrawn",
+      "CPU, idle lobby", "Wakeups, host waiting in a timed game", "Resident memory, lobby", "First frame of the lobby",
+      "Host advertised", "withdrawn",
       "Frozen peer", "Silent connection", "Killed peer", "junk", "known_peers of", "Bot, resident memory, largest",
       "Bot, log growth per minute of abuse", "Move round trip through the transit relay",
       "Join to game start through the transit relay",

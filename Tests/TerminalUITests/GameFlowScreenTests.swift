@@ -102,3 +102,18 @@ import UntrustedText
     #expect(ui.state.settings.clock == .none)
   }
 }
+
+@Suite struct TermsDialogScreenTests {
+  @Test func theTermsAreAskedInADialogAndNothingSaysTheHostIsDeciding() {
+    var ui = Screens.ui(80, 24, .unicode)
+    var net = NetGameState(isHost: false, myName: "bob")
+    net.peerName = PeerText("alice")
+    net.terms = ["alice offers 15×15, 5 in a row, with a clock: 5 min + 3 s a move.", "Play on these terms?"]
+    ui.showNetwork(net)
+    let screen = Screens.text(ui)
+    #expect(screen.contains("Play on these terms?") && screen.contains("y play · n decline"), "\(screen)")
+    #expect(!screen.contains("Waiting for alice to let you in"), "\(screen)")
+    #expect(ui.handle(.character("x")) == [] && ui.state.net?.terms != nil, "another key answers nothing")
+    #expect(ui.handle(.character("n")) == [.netAnswer(false)] && ui.state.net?.terms == nil)
+  }
+}
