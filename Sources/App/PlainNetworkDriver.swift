@@ -359,6 +359,13 @@ final class PlainNetworkDriver: LoopFrontEnd {
     default: break
     }
     show(events)
+    // The last line says what comes next: a move waits for the answer to a takeback request; an offer or a
+    // refusal leaves the question that was open (a takeback accepted, an abort or a draw agreed printed theirs).
+    if word == "takeback" && !accepting {
+      emit("waiting for \(peerName) to answer (no move until then)\n")
+    } else if (word == "draw" && !accepting) || word == "decline" {
+      askAgain()
+    }
   }
 
   /// A move typed while a game is on: read, checked to be this player's turn, played, and the board shown.

@@ -52,6 +52,7 @@ import Testing
     x.send("9")
     #expect(o.waitFor(" plays 9 (row 3, column 3)"))
     o.send("takeback")
+    #expect(o.waitFor("You ask to take back your last move.\nwaiting for "), "\(o.output)")
     #expect(x.waitFor("asks to take back their last move: type takeback to accept"), "\(x.output)")
     x.send("takeback")
     for player in [x, o] {

@@ -33,7 +33,8 @@ import Testing
     // The move in notation, announced to the other side in notation, on a board of 32 columns.
     mover.send("h8")
     #expect(other.waitFor(" plays h8\n"), "\(other.output)")
-    #expect(other.output.contains(" 8 . . . . . . . X . . . . . . .\n"))
+    // The board follows the announcement in a write of its own: waited for, not read at once.
+    #expect(other.waitFor(" 8 . . . . . . . X . . . . . . .\n"), "\(other.output)")
     #expect(other.waitFor("your move (O): "))
     other.send("quit")
     mover.send("quit")
