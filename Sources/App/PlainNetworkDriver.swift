@@ -12,10 +12,10 @@ import WireProtocol
 /// Runs a networked match in the plain line mode on the event loop: standard input, the match's sockets and
 /// its timers. Prompts are written unbuffered; trust questions accept y, n or the fingerprint itself.
 final class PlainNetworkDriver: LoopFrontEnd {
-  private let match: NetworkMatch
+  let match: NetworkMatch
   private let log: Log
   private var input = LineReader(fd: 0)
-  private var peerName: PeerText = "your opponent"
+  var peerName: PeerText = "your opponent"
   let loop = EventLoop()
   var shutdown = Shutdown()
   private var verificationCode: VerificationCode?
@@ -74,7 +74,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
   /// Lines have no size to keep up with.
   func redraw() {}
 
-  private func emit(_ text: String) { writeText(1, text) }
+  func emit(_ text: String) { writeText(1, text) }
 
   /// Runs a chat, resignation, rematch or claim; a refusal is said as an `error:` line, in the session's words.
   private func attempt(_ action: (NetworkMatch) throws(ActionRefusal) -> [MatchEvent]) {
@@ -86,7 +86,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
   }
 
   /// An `error:` line, then the question the player was being asked, again.
-  private func emitError(_ text: String) {
+  func emitError(_ text: String) {
     emit("error: \(text)\n")
     askAgain()
   }
@@ -94,7 +94,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
   /// After an interruption (an `error:` line, a chat line) the question that is open now is asked again, so
   /// the last line a player or a screen reader sees is always what to type: the trust question, the move, or
   /// the rematch.
-  private func askAgain() {
+  func askAgain() {
     guard !shutdown.isEnding else { return }
     if match.pendingQuestion != nil {
       emit("[y/n or paste the fingerprint]: ")
@@ -114,7 +114,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
     }
   }
 
-  private func show(_ events: [MatchEvent]) {
+  func show(_ events: [MatchEvent]) {
     // A line printed while a question waits (the record against this opponent, read meanwhile) is followed by
     // the question again, so the last line is what to type.
     var askAgainAfter = false
@@ -208,13 +208,6 @@ final class PlainNetworkDriver: LoopFrontEnd {
     case .send, .closed:
       break
     }
-  }
-
-  /// "clock: you 4:32, bob 5:00 (bob's running)", or nil in an untimed game.
-  private func clockLine(_ session: NetSession) -> String? {
-    guard let clocks = NetworkPresenter.clocks(session, now: Monotonic.now()) else { return nil }
-    let running = clocks.running.map { $0 == .mine ? " (yours is running)" : " (\(peerName)'s is running)" } ?? ""
-    return "clock: you \(TimeControl.face(clocks.mine)), \(peerName) \(TimeControl.face(clocks.theirs))\(running)"
   }
 
   private func showBoardAndPrompt(_ session: NetSession) {
@@ -329,43 +322,6 @@ final class PlainNetworkDriver: LoopFrontEnd {
       return false
     }
     return true
-  }
-
-  /// The words of version 3's game flow: answered at any time in a game, as resign is.
-  private static let flowWords: Set<String> = ["draw", "takeback", "decline", "abort"]
-
-  /// `draw` offers a draw or accepts the opponent's; `takeback` asks or accepts; `decline` refuses their offer;
-  /// `abort` voids the game before both sides moved. Each is answered in one line.
-  private func gameFlow(_ word: String) {
-    let session = match.session
-    let accepting =
-      word == "draw" ? session?.drawOfferedByPeer == true : session?.takebackRequestedByPeer != nil
-    let declining = session?.drawOfferedByPeer == true ? "the draw" : "the takeback"
-    let events: [MatchEvent]
-    do throws(ActionRefusal) {
-      switch word {
-      case "draw": events = try match.offerDraw()
-      case "takeback": events = try match.takeback()
-      case "decline": events = try match.declineOffer()
-      default: events = try match.abort()
-      }
-    } catch {
-      emitError("\(error)")
-      return
-    }
-    switch word {
-    case "draw", "takeback": emit(MatchWords.gameFlowSent(draw: word == "draw", accepted: accepting) + "\n")
-    case "decline": emit("You decline \(declining).\n")
-    default: break
-    }
-    show(events)
-    // The last line says what comes next: a move waits for the answer to a takeback request; an offer or a
-    // refusal leaves the question that was open (a takeback accepted, an abort or a draw agreed printed theirs).
-    if word == "takeback" && !accepting {
-      emit("waiting for \(peerName) to answer (no move until then)\n")
-    } else if (word == "draw" && !accepting) || word == "decline" {
-      askAgain()
-    }
   }
 
   /// A move typed while a game is on: read, checked to be this player's turn, played, and the board shown.

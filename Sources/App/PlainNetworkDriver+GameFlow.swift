@@ -1,0 +1,51 @@
+import EventLoop
+import GameCore
+import Session
+
+/// Plain mode's words for version 3's game flow (draw, takeback, decline, abort) and the clock line printed with
+/// each move and for `clock`.
+extension PlainNetworkDriver {
+  /// The words of version 3's game flow: answered at any time in a game, as resign is.
+  static let flowWords: Set<String> = ["draw", "takeback", "decline", "abort"]
+
+  /// `draw` offers a draw or accepts the opponent's; `takeback` asks or accepts; `decline` refuses their offer;
+  /// `abort` voids the game before both sides moved. Each is answered in one line.
+  func gameFlow(_ word: String) {
+    let session = match.session
+    let accepting =
+      word == "draw" ? session?.drawOfferedByPeer == true : session?.takebackRequestedByPeer != nil
+    let declining = session?.drawOfferedByPeer == true ? "the draw" : "the takeback"
+    let events: [MatchEvent]
+    do throws(ActionRefusal) {
+      switch word {
+      case "draw": events = try match.offerDraw()
+      case "takeback": events = try match.takeback()
+      case "decline": events = try match.declineOffer()
+      default: events = try match.abort()
+      }
+    } catch {
+      emitError("\(error)")
+      return
+    }
+    switch word {
+    case "draw", "takeback": emit(MatchWords.gameFlowSent(draw: word == "draw", accepted: accepting) + "\n")
+    case "decline": emit("You decline \(declining).\n")
+    default: break
+    }
+    show(events)
+    // The last line says what comes next: a move waits for the answer to a takeback request; an offer or a
+    // refusal leaves the question that was open (a takeback accepted, an abort or a draw agreed printed theirs).
+    if word == "takeback" && !accepting {
+      emit("waiting for \(peerName) to answer (no move until then)\n")
+    } else if (word == "draw" && !accepting) || word == "decline" {
+      askAgain()
+    }
+  }
+
+  /// "clock: you 4:32, bob 5:00 (bob's running)", or nil in an untimed game.
+  func clockLine(_ session: NetSession) -> String? {
+    guard let clocks = NetworkPresenter.clocks(session, now: Monotonic.now()) else { return nil }
+    let running = clocks.running.map { $0 == .mine ? " (yours is running)" : " (\(peerName)'s is running)" } ?? ""
+    return "clock: you \(TimeControl.face(clocks.mine)), \(peerName) \(TimeControl.face(clocks.theirs))\(running)"
+  }
+}
