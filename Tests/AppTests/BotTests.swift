@@ -59,13 +59,14 @@ private struct Table {
 
   init(
     level: AILevel = .perfect, rules: Rules = .standard, admission: BotAdmission = .letIn(remember: false),
-    seed: UInt64 = 1, chooseMove: ((Game) -> Position?)? = nil,
+    seed: UInt64 = 1, chooseMove: ((Game) -> Position?)? = nil, timeControl: TimeControl = .none,
     mayStartGame: @escaping (Double) -> SourceLimits.Refusal? = { _ in nil }
   ) {
     var random = SplitMix(seed: seed)
     let ai = AIPlayer(level: level, book: MoveBook())
     bot = BotSeat(
-      configuration: .init(role: .host, name: "Robo", software: "test", rules: rules), level: level,
+      configuration: .init(role: .host, name: "Robo", software: "test", rules: rules, timeControl: timeControl),
+      level: level,
       admission: admission, coinBytes: (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed)) },
       sha256: Digest.sha256, now: now,
       chooseMove: chooseMove ?? { game in ai.chooseMove(in: game, using: &random) }, mayStartGame: mayStartGame)
@@ -237,6 +238,38 @@ private struct Table {
     #expect(table.botEnd == .localQuit)
     #expect(table.botSent.last == .bye(.timeout, text: "Robo ends the game: no move for 5 minutes"))
     #expect(table.records.map(\.outcome) == [.unfinished("the peer did not move for 5 minutes")])
+  }
+
+  /// In a timed game the joiner's clock, not the idle limit, decides how long it may think; and when such a game
+  /// ends after a long think, the time to offer a rematch counts from the end (review: the bot said goodbye at
+  /// once, "no move for 5 minutes").
+  @Test func aLongThinkUnderAClockKeepsTheSeatAndTheRematchTimeCountsFromTheEnd() throws {
+    var table = Table(rules: try Rules(size: 7, k: 4), timeControl: .fischer(base: 600_000, increment: 0))
+    // Each side's first move, so that the clocks run (the bot answers each move at once); then the joiner's turn.
+    var moves = 0
+    while (table.joiner.game?.history.count ?? 0) < 2 || !table.joiner.myTurn, moves < 3 {
+      moves += 1
+      if table.joiner.myTurn, let move = table.joiner.game?.legalMoves.first {
+        table.joinerDoes { try $0.play(move, now: $1) }
+      }
+    }
+    #expect(
+      (table.joiner.game?.history.count ?? 0) >= 2 && table.joiner.myTurn, "\(String(describing: table.joiner.game))")
+    // Six minutes of thought, the connection kept alive: the clock runs, so the seat stays.
+    let start = table.now
+    var time = start
+    while time < start + 360 {
+      time += 2
+      table.now = time
+      table.take(table.bot.receive(.heartbeat, now: time))
+      table.take(table.bot.tick(now: time))
+      table.pump()
+    }
+    #expect(table.botEnd == nil, "the idle limit cut a player whose clock was running")
+    table.now = time
+    table.joinerDoes { try $0.resign(now: $1) }
+    table.take(table.bot.tick(now: time + 1))
+    #expect(table.botEnd == nil, "the bot said goodbye as soon as the game ended")
   }
 
   @Test func aMoveKeepsTheSeat() {
