@@ -4,7 +4,8 @@
 #   scripts/host-flood.sh pending [COUNT]   the benchmark's abuse client: COUNT (500) connections that finish TLS
 #                                           and never say hello, opened again as soon as they are dropped
 #   scripts/host-flood.sh silent [PER]      scripts/silent-flood.py: PER (32) silent connections per address
-# TICTACTOE and BENCH name the binaries (default .build/debug/...); WAIT the seconds before the joiner (3).
+# TICTACTOE and BENCH name the binaries (default .build/debug/...); WAIT the seconds before the joiner (3);
+# ROLE=bot floods the practice bot (`host --bot easy --accept-new`) instead.
 set -u
 KIND=${1:-pending}; N=${2:-}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,8 +14,9 @@ D=$(mktemp -d); J=$(mktemp -d)
 mkfifo "$D/in" "$J/in"
 sleep 60 > "$D/in" & HOLD1=$!
 sleep 60 > "$J/in" & HOLD2=$!
+if [ "${ROLE:-host}" = bot ]; then AS=(--bot easy); else AS=(--ui plain --keep-hosting); fi
 XDG_DATA_HOME=$D/data XDG_STATE_HOME=$D/state XDG_CONFIG_HOME=$D/config HOME=$D \
-  "$BIN" host --port 0 --bind 127.0.0.1 --ui plain --accept-new --keep-hosting < "$D/in" > "$D/out" 2> "$D/err" &
+  "$BIN" host "${AS[@]}" --port 0 --bind 127.0.0.1 --accept-new < "$D/in" > "$D/out" 2> "$D/err" &
 HP=$!
 for _ in $(seq 100); do grep -q " on port " "$D/out" && break; sleep 0.1; done
 PORT=$(grep -o " on port [0-9]*" "$D/out" | grep -o "[0-9]*$")

@@ -42,6 +42,15 @@ struct BotConnections {
   /// When the pending connection that makes room first was accepted.
   var oldestPending: Double? { droppable.flatMap { links[$0]?.acceptedAt } }
 
+  /// How many connections are pending from each address (`SourceAddress.counted`).
+  var pendingByAddress: [String: Int] {
+    var counts: [String: Int] = [:]
+    for fd in pending {
+      if let link = links[fd] { counts[SourceAddress.counted(link.connection.peerAddress), default: 0] += 1 }
+    }
+    return counts
+  }
+
   mutating func add(_ link: BotLink) {
     link.slot = order.count
     order.append(link)

@@ -28,8 +28,13 @@ final class BotHost: LoopFrontEnd {
     }
   }
   private let options: NetworkOptions
-  /// The listeners, and who comes in: the pending cap, the limits per address and key (docs/SECURITY.md).
-  private let door: BotDoor
+  /// The listening sockets and the door where connections wait while the pending connections are at their cap
+  /// (the same as `host`'s), set by `listen`.
+  private var listener: HostListener?
+  /// The loop watches the listener's sockets through this: those at the door come and go.
+  private lazy var listenerWatch = DescriptorSync(loop: loop) { [unowned self] fd, _ in self.acceptWaiting(on: fd) }
+  /// Who comes in: the pending cap, the limits per source address and key (docs/SECURITY.md).
+  private var door: BotDoor
   /// With `--accept-new`: the known peers in memory, new ones appended off the loop (nil: the file is read
   /// whenever the context is made).
   private let newPeers: BotKnownPeers?
@@ -53,7 +58,7 @@ final class BotHost: LoopFrontEnd {
   /// Pending connections dropped at the cap, logged as one source: a flood cannot fill the log.
   private var drops = PerAddressLog()
   private var waitingForHandshake: Set<Int32> = []
-  var port: UInt16 { door.port }
+  var port: UInt16 { listener?.port ?? 0 }
   /// Games played to their end (a line, a draw or a resignation).
   var gamesPlayed: Int { reports.gamesPlayed }
   private(set) var playersLetIn = 0
@@ -73,7 +78,7 @@ final class BotHost: LoopFrontEnd {
     self.log = log
     ai = AIPlayer(level: level, budget: BotHost.moveBudget, book: MoveBook())
     reports = BotGameReports(identity: identity, log: log)
-    door = BotDoor(limits: SourceLimits(deny: deny, exempt: exempt, now: loop.now), log: log)
+    door = BotDoor(limits: SourceLimits(deny: deny, exempt: exempt, now: loop.now))
     let trustsOnFirstUse = options.acceptNew && options.pins.isEmpty && options.caFile == nil && !options.insecure
     newPeers =
       trustsOnFirstUse
@@ -94,7 +99,8 @@ final class BotHost: LoopFrontEnd {
   // MARK: - Starting
 
   func listen(bind: String?, port: UInt16) throws(NetworkError) {
-    try door.listen(bind: bind, port: port, backlog: BotHost.listenBacklog)
+    listener = try HostListener(
+      bind: bind, port: port, backlog: BotHost.listenBacklog, acceptsPerRound: BotHost.acceptsPerRound, log: log)
     log.write("bot (\(level)) hosting \(rules) on \(bind ?? "*"):\(self.port)")
   }
 
@@ -116,16 +122,16 @@ final class BotHost: LoopFrontEnd {
   func run(say: @escaping (String) -> Void) {
     self.say = say
     takeSignals()
-    for fd in door.listeners {
-      loop.watch(fd, events: Int16(POLLIN)) { [unowned self] _ in self.acceptWaiting(on: fd) }
-    }
     advertisement?.watch(say: say)
     scheduleSweep()
     loop.beforeEachWait { [unowned self] in
       // The goodbyes still going out get their moment (at most ClosingSockets.linger), then the bot stops.
       if self.stopIfDone() { return }
       self.advanceHandshakes()
-      self.watchListeners(now: self.clock())
+      // Handshakes left for the next round: it must come at once, not when something else wakes the loop (a
+      // flood's handshakes waited 100 ms for the sweep, two at a time, and a real joiner's behind them).
+      if !self.handshakesWaiting.isEmpty { _ = self.loop.schedule(at: 0) {} }
+      self.listenerWatch.update(self.listener?.descriptors(owner: ObjectIdentifier(self), now: self.clock()) ?? [])
     }
     loop.run()
   }
@@ -137,45 +143,53 @@ final class BotHost: LoopFrontEnd {
     }
   }
 
-  /// Listeners are watched only while the bot may accept, so a full house does not wake the loop for nothing.
-  private func watchListeners(now: Double) {
-    let open = door.isOpen(pending: links.pending.count, oldest: links.oldestPending, now: now)
-    for fd in door.listeners { loop.setEvents(fd, open ? Int16(POLLIN) : 0) }
+  /// Whether the pending cap leaves a place at `now` (one that the oldest pending connection makes, perhaps).
+  private func mayAccept(now: Double) -> Bool {
+    door.decide(pending: links.pending.count, oldest: links.oldestPending, now: now) != .wait
   }
 
-  private func acceptWaiting(on listener: Int32) {
-    for _ in 0..<BotHost.acceptsPerRound {
-      let now = clock()
-      guard
-        let entry = door.next(
-          on: listener, pending: links.pending.count, oldest: links.oldestPending, now: now,
-          tries: BotHost.acceptsPerRound)
-      else { return }
-      if entry.dropOldest, let oldest = links.droppable, let link = links[oldest] {
-        let line =
-          "\(links.pending.count) connections are setting up TLS or have not said hello: dropping the oldest, \(link.connection.peerAddress)"
-        // One line per drop filled the log under a flood: a few, then one a minute with the count held back.
-        if let line = drops.line(line, about: "0.0.0.0", now: now) { log.write(line) }
-        close(link, gracefully: false)
-      }
-      // Answers go out at once: without this, a second small message (a rematch acceptance, then the bot's
-      // first move) waits for the joiner's delayed ACK, up to 40 ms on Linux.
-      var one: Int32 = 1
-      setsockopt(entry.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-      do {
-        let connection = try PeerConnection(fd: entry.fd, context: context, peerAddress: entry.peer)
-        connection.closer = closing
-        links.add(BotLink(connection: connection, acceptedAt: now))
-        let fd = entry.fd
-        loop.watch(fd, events: Int16(POLLIN)) { [unowned self] revents in
-          if let link = self.links[fd] { self.service(link, revents: revents) }
-        }
-      } catch {
-        log.write("cannot serve \(entry.peer): \(error)")
-        door.left(entry.peer)
-        Glibc.close(entry.fd)
-      }
+  /// A listening socket, or a connection at the door, is readable: connections come in while there is a place,
+  /// else wait at the door.
+  private func acceptWaiting(on fd: Int32) {
+    let now = clock()
+    let _: [Never] =
+      listener?.handle(
+        readable: [fd], now: now, mayAccept: { mayAccept(now: now) }, pendingFrom: { links.pendingByAddress },
+        admit: { admit($0, peer: $1, now: now) }) ?? []
+  }
+
+  /// A connection the listener let in: refused by the source limits, or given a TLS connection (the oldest
+  /// pending connection dropped first at the cap).
+  private func admit(_ fd: Int32, peer: String, now: Double) -> [Never] {
+    let (admitted, line) = door.admit(peer, now: now)
+    if let line { log.write(line) }
+    guard admitted else {
+      Glibc.close(fd)
+      return []
     }
+    if door.decide(pending: links.pending.count, oldest: links.oldestPending, now: now) == .dropOldestThenAccept,
+      let oldest = links.droppable, let link = links[oldest]
+    {
+      let line =
+        "\(links.pending.count) connections are setting up TLS or have not said hello: dropping the oldest, \(link.connection.peerAddress)"
+      // One line per drop filled the log under a flood: a few, then one a minute with the count held back.
+      if let line = drops.line(line, about: "0.0.0.0", now: now) { log.write(line) }
+      close(link, gracefully: false)
+    }
+    do {
+      let connection = try PeerConnection(fd: fd, context: context, peerAddress: peer)
+      connection.closer = closing
+      links.add(BotLink(connection: connection, acceptedAt: now))
+      listenerWatch.release(fd)  // from the door: watched from now on as a connection
+      loop.watch(fd, events: Int16(POLLIN)) { [unowned self] revents in
+        if let link = self.links[fd] { self.service(link, revents: revents) }
+      }
+    } catch {
+      log.write("cannot serve \(peer): \(error)")
+      door.left(peer)
+      Glibc.close(fd)
+    }
+    return []
   }
 
   private func service(_ link: BotLink, revents: Int16) {
@@ -329,6 +343,11 @@ final class BotHost: LoopFrontEnd {
 
   /// Handshake deadlines, heartbeats and silences, for the next slice of the connections.
   private func sweep(now: Double) {
+    // Those at the door whose time is over are closed; whoever spoke goes in as places free.
+    let _: [Never] =
+      listener?.tick(
+        now: now, mayAccept: { mayAccept(now: now) }, pendingFrom: { links.pendingByAddress },
+        admit: { admit($0, peer: $1, now: now) }) ?? []
     for link in links.nextSlice(of: BotHost.sweepSlices) where !link.connection.isClosed {
       if !link.saidHello {
         let deadline = BotHost.pending.helloDeadline(
@@ -373,8 +392,8 @@ final class BotHost: LoopFrontEnd {
       }
       if !link.connection.isClosed { close(link, gracefully: link.connection.isSecured) }
     }
-    for fd in door.listeners { loop.unwatch(fd) }
-    door.close()
+    listenerWatch.clear()
+    listener?.close()
     let summary =
       "said goodbye to \(BotHost.count(told, "player")); \(BotHost.count(gamesPlayed, "game")) played to the end, "
       + "\(BotHost.count(playersLetIn, "player")) let in"

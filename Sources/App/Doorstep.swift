@@ -16,17 +16,28 @@ struct Doorstep<Key: Hashable> {
     var spoke = false
   }
 
-  var cap = 2048
-  var perAddress = 32
+  let cap: Int
+  let perAddress: Int
   /// Seconds a connection at the door may stay silent.
-  var silence = 1.0
+  let silence: Double
   /// Seconds one that spoke waits for a pending place before it is turned away: as long as a handshake may take
   /// (a joiner gives up then), so a joiner behind a flood that speaks too waits its turn as it did in the
   /// kernel's listen queue.
-  var patience = PendingHandshakes.handshakeTimeout
+  let patience: Double
+
+  init(
+    cap: Int = 2048, perAddress: Int = 32, silence: Double = 1.0,
+    patience: Double = PendingHandshakes.handshakeTimeout
+  ) {
+    (self.cap, self.perAddress, self.silence, self.patience) = (cap, perAddress, silence, patience)
+  }
 
   /// In the order they were accepted.
   private(set) var waiting: [Waiting] = []
+  /// How many wait from each address, and how many of all spoke (kept as they change: the shell asks for each
+  /// connection it accepts, hundreds a turn under a flood).
+  private var fromAddress: [String: Int] = [:]
+  private var spokenCount = 0
 
   var count: Int { waiting.count }
 
@@ -36,44 +47,74 @@ struct Doorstep<Key: Hashable> {
   /// A connection accepted at the door; the ones to close to make room for it.
   mutating func arrived(_ key: Key, from address: String, now: Double) -> [Key] {
     var closed: [Key] = []
-    let fromThere = waiting.filter { $0.address == address }
-    if fromThere.count >= perAddress, let oldest = fromThere.first {
-      closed.append(oldest.key)
-      waiting.removeAll { $0.key == oldest.key }
+    if fromAddress[address, default: 0] >= perAddress, let oldest = waiting.firstIndex(where: { $0.address == address })
+    {
+      closed.append(take(at: oldest).key)
     }
     if waiting.count >= cap, let index = waiting.firstIndex(where: { !$0.spoke }) ?? waiting.indices.first {
-      closed.append(waiting.remove(at: index).key)
+      closed.append(take(at: index).key)
     }
     waiting.append(Waiting(key: key, address: address, since: now))
+    fromAddress[address, default: 0] += 1
     return closed
   }
 
   /// `key` sent its first bytes: it goes in at the next free place.
   mutating func spoke(_ key: Key) {
-    if let index = waiting.firstIndex(where: { $0.key == key }) { waiting[index].spoke = true }
+    guard let index = waiting.firstIndex(where: { $0.key == key }), !waiting[index].spoke else { return }
+    waiting[index].spoke = true
+    spokenCount += 1
   }
 
   /// `key` closed while at the door.
   mutating func remove(_ key: Key) {
-    waiting.removeAll { $0.key == key }
+    if let index = waiting.firstIndex(where: { $0.key == key }) { take(at: index) }
   }
 
-  /// The oldest that spoke, taken off the door to go in.
-  mutating func nextIn() -> (key: Key, address: String)? {
-    guard let index = waiting.firstIndex(where: \.spoke) else { return nil }
-    let next = waiting.remove(at: index)
+  /// Takes the one at `index` off the door.
+  @discardableResult
+  private mutating func take(at index: Int) -> Waiting {
+    let entry = waiting.remove(at: index)
+    fromAddress[entry.address, default: 1] -= 1
+    if fromAddress[entry.address] == 0 { fromAddress[entry.address] = nil }
+    if entry.spoke { spokenCount -= 1 }
+    return entry
+  }
+
+  /// The next that spoke, taken off the door to go in: from the address with the fewest connections already in
+  /// (`busy`, by the door's addresses), the oldest of those. So a flood from many addresses whose connections
+  /// speak too (they finish TLS, then fall silent) does not queue a newcomer from another address behind all
+  /// of its own: each address has its turn.
+  mutating func nextIn(busy: [String: Int] = [:]) -> (key: Key, address: String)? {
+    var index: Int?
+    var fewest = Int.max
+    for (position, entry) in waiting.enumerated() where entry.spoke {
+      let count = busy[entry.address, default: 0]
+      if count < fewest { (index, fewest) = (position, count) }
+      if count == 0 { break }
+    }
+    guard let index else { return nil }
+    let next = take(at: index)
     return (next.key, next.address)
   }
 
   /// Whether one that spoke is waiting for a place.
-  var anyoneSpoke: Bool { waiting.contains(where: \.spoke) }
+  var anyoneSpoke: Bool { spokenCount > 0 }
 
   /// The ones whose time at the door is over at `now` (silent too long, or waited too long for a place), taken off.
   mutating func expire(now: Double) -> [Key] {
-    let over = waiting.filter { now >= end(of: $0) }.map(\.key)
-    let gone = Set(over)
-    waiting.removeAll { gone.contains($0.key) }
+    var over: [Key] = []
+    var index = 0
+    while index < waiting.count {
+      if now >= end(of: waiting[index]) { over.append(take(at: index).key) } else { index += 1 }
+    }
     return over
+  }
+
+  /// Those still silent whose silence is over at `now`: the shell looks once more whether they spoke before
+  /// `expire` closes them.
+  func silentOverdue(now: Double) -> [Key] {
+    waiting.filter { !$0.spoke && now >= end(of: $0) }.map(\.key)
   }
 
   /// When the next one's time at the door is over.

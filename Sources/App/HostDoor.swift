@@ -42,7 +42,7 @@ final class HostDoor {
 
   /// Holds `fd`, accepted from `peer`, at the door (closing those it makes room for).
   func hold(_ fd: Int32, peer: String, now: Double) {
-    let address = SourceAddress(peer)?.description ?? peer
+    let address = SourceAddress.counted(peer)
     held[fd] = Held(peer: peer)
     closeTurnedAway(door.arrived(fd, from: address, now: now), now: now)
   }
@@ -59,9 +59,10 @@ final class HostDoor {
     }
   }
 
-  /// The oldest that spoke, taken off the door to go in.
-  func nextIn() -> (fd: Int32, peer: String)? {
-    guard let (fd, _) = door.nextIn(), let entry = held.removeValue(forKey: fd) else { return nil }
+  /// The next that spoke, taken off the door to go in: the oldest from the address with the fewest connections
+  /// already in (`busy`, by `SourceAddress`).
+  func nextIn(busy: [String: Int] = [:]) -> (fd: Int32, peer: String)? {
+    guard let (fd, _) = door.nextIn(busy: busy), let entry = held.removeValue(forKey: fd) else { return nil }
     retired.append(entry)
     return (fd, entry.peer)
   }
@@ -70,7 +71,7 @@ final class HostDoor {
   func expire(now: Double) {
     // One whose first bytes came since the loop last looked is not silent: look before closing (a joiner was
     // closed at the door under a loaded full test run).
-    for fd in door.silent { readable(fd, now: now) }
+    for fd in door.silentOverdue(now: now) { readable(fd, now: now) }
     closeTurnedAway(door.expire(now: now), now: now)
   }
 
@@ -91,7 +92,7 @@ final class HostDoor {
     closedSinceLine += fds.count
     if let lastLine, now - lastLine < 60 { return }
     log.write(
-      "closed \(closedSinceLine) connection(s) held at the door while \(HostCoordinator.maximumPending) others were "
+      "closed \(closedSinceLine) connection(s) held at the door while \(PendingHandshakes.host.cap) others were "
         + "setting up TLS: silent for \(door.silence) s, or crowded out")
     lastLine = now
     closedSinceLine = 0

@@ -6,6 +6,10 @@ struct MatchConnections {
   private var table: [ConnectionID: MatchConnection] = [:]
   private var order: [ConnectionID] = []
   private var lastID = 0
+  /// The connections closed, and the game's connection, since the last `sweep`: all it may have to forget
+  /// (it runs after every event).
+  private var closedSinceSweep: [ConnectionID] = []
+  private var activeAtSweep: ConnectionID?
   /// The connection whose game this is (host: the joiner it let in or is asking about). While a dropped game
   /// is kept, its connection is closed but stays the active one.
   var active: ConnectionID?
@@ -33,14 +37,22 @@ struct MatchConnections {
   mutating func close(_ id: ConnectionID, graceful: Bool) -> [MatchCommand] {
     guard let connection = table[id], !connection.isClosed else { return [] }
     table[id]?.phase = .closed
+    closedSinceSweep.append(id)
     if connection.counted { limits?.disconnected(connection.peer) }
     return [.close(id, graceful: graceful)]
   }
 
   /// Forgets closed connections other than the game's.
   mutating func sweep() {
-    for id in order where table[id]?.isClosed == true && id != active { table[id] = nil }
-    order.removeAll { table[$0] == nil }
+    var candidates = closedSinceSweep
+    if let previous = activeAtSweep, previous != active { candidates.append(previous) }
+    (closedSinceSweep, activeAtSweep) = ([], active)
+    var forgotten: Set<ConnectionID> = []
+    for id in candidates where id != active && table[id]?.isClosed == true {
+      table[id] = nil
+      forgotten.insert(id)
+    }
+    if !forgotten.isEmpty { order.removeAll { forgotten.contains($0) } }
   }
 
   var activeConnection: MatchConnection? { active.flatMap { table[$0] } }
@@ -62,33 +74,42 @@ struct MatchConnections {
   func toDrop(atLimit limit: Int, policy: PendingHandshakes = .host, now: Double = -.infinity) -> (
     pending: Int, oldest: ConnectionID
   )? {
-    let pending = order.filter { table[$0]?.isPending == true }
-    guard pending.count >= limit else { return nil }
-    let waited = pending.filter { id in
-      table[id].map { policy.makesRoom(accepted: $0.acceptedAt, quiet: $0.quiet) <= now } ?? false
-    }
-    let candidates = waited.isEmpty ? pending : waited
-    let greeting = candidates.filter { table[$0]?.phase == .greeting }
-    let silentSinceTLS = greeting.first { id in
-      guard let connection = table[id], connection.decidingAt == nil, let secured = connection.securedAt else {
-        return false
+    // One pass, oldest first (under a flood this runs for every connection accepted at the cap).
+    var all = DropChoice()
+    var waited = DropChoice()
+    var count = 0
+    for id in order {
+      guard let connection = table[id], connection.isPending else { continue }
+      count += 1
+      all.see(id, connection, policy: policy, now: now)
+      if policy.makesRoom(accepted: connection.acceptedAt, quiet: connection.quiet) <= now {
+        waited.see(id, connection, policy: policy, now: now)
       }
-      return secured + policy.quietPatience <= now
     }
-    guard
-      let oldest = candidates.first(where: { table[$0]?.phase == .handshaking && table[$0]?.quiet == true })
-        ?? silentSinceTLS
-        ?? candidates.first(where: { table[$0]?.phase == .handshaking })
-        ?? greeting.first(where: { table[$0]?.decidingAt == nil }) ?? greeting.first
-    else { return nil }
-    return (pending.count, oldest)
+    guard count >= limit, let oldest = (waited.sawAny ? waited : all).choice else { return nil }
+    return (count, oldest)
+  }
+
+  /// How many connections are pending from each address (`SourceAddress.counted`).
+  var pendingByAddress: [String: Int] {
+    var counts: [String: Int] = [:]
+    for connection in table.values where connection.isPending {
+      counts[SourceAddress.counted(connection.peer), default: 0] += 1
+    }
+    return counts
   }
 
   /// How many connections are pending, and the earliest time one of them may make room by `policy`.
   func pendingSince(_ policy: PendingHandshakes) -> (count: Int, makesRoom: Double?) {
-    let pending = order.compactMap { table[$0] }.filter(\.isPending)
-    let droppable = pending.filter { [.handshaking, .greeting].contains($0.phase) }
-    return (pending.count, droppable.map { policy.makesRoom(accepted: $0.acceptedAt, quiet: $0.quiet) }.min())
+    var count = 0
+    var makesRoom: Double?
+    for connection in table.values where connection.isPending {
+      count += 1
+      guard connection.phase == .handshaking || connection.phase == .greeting else { continue }
+      let at = policy.makesRoom(accepted: connection.acceptedAt, quiet: connection.quiet)
+      makesRoom = min(makesRoom ?? at, at)
+    }
+    return (count, makesRoom)
   }
 
   /// The earliest deadline of any open connection or the kept game's session.
@@ -104,4 +125,33 @@ struct MatchConnections {
     }
     return deadlines.compactMap { $0 }.min()
   }
+}
+
+/// The pending connections `MatchConnections.toDrop` chooses among, the first of each kind in the order seen.
+private struct DropChoice {
+  var sawAny = false
+  var sentNothing: ConnectionID?
+  var silentSinceTLS: ConnectionID?
+  var inTLS: ConnectionID?
+  var greetedNotDeciding: ConnectionID?
+  var greeted: ConnectionID?
+
+  mutating func see(_ id: ConnectionID, _ connection: MatchConnection, policy: PendingHandshakes, now: Double) {
+    sawAny = true
+    switch connection.phase {
+    case .handshaking:
+      if connection.quiet, sentNothing == nil { sentNothing = id }
+      if inTLS == nil { inTLS = id }
+    case .greeting:
+      if greeted == nil { greeted = id }
+      guard connection.decidingAt == nil else { return }
+      if greetedNotDeciding == nil { greetedNotDeciding = id }
+      if silentSinceTLS == nil, let secured = connection.securedAt, secured + policy.quietPatience <= now {
+        silentSinceTLS = id
+      }
+    default: break
+    }
+  }
+
+  var choice: ConnectionID? { sentNothing ?? silentSinceTLS ?? inTLS ?? greetedNotDeciding ?? greeted }
 }

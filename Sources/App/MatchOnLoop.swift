@@ -15,20 +15,36 @@ final class MatchOnLoop {
   private var resolving = false
   /// A host's port mapping on its router, when asked for.
   private var mapping: PortMappingOnLoop?
+  /// Descriptors the loop found ready this round, handed to the match together once the round's ready
+  /// handlers have run (`handleReady`): one pass over the match a round, not one for each descriptor (under a
+  /// flood of hundreds of connections the passes cost the host most of its time).
+  private var readable: Set<Int32> = []
+  private var writable: Set<Int32> = []
 
   init(_ match: NetworkMatch, loop: EventLoop, report: @escaping ([MatchEvent]) -> Void) {
     self.match = match
     self.loop = loop
     self.report = report
     sync = DescriptorSync(loop: loop) { [unowned self] fd, revents in
-      let readable = revents & Int16(POLLIN | POLLHUP | POLLERR) != 0
-      let writable = revents & Int16(POLLOUT) != 0
-      self.report(self.match.handle(readable: readable ? [fd] : [], writable: writable ? [fd] : []))
+      let first = self.readable.isEmpty && self.writable.isEmpty
+      if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { self.readable.insert(fd) }
+      if revents & Int16(POLLOUT) != 0 { self.writable.insert(fd) }
+      // Due at time 0, it is the first of the round's timers, which run right after its ready handlers.
+      if first { _ = loop.schedule(at: 0) { [weak self] in self?.handleReady() } }
     }
     match.writes.queue.run = { [loop] work, done in loop.perform(work, then: done) }
     match.files.worker = loop
     match.files.report = { [weak self] events in self?.report(events) }
     if match.role == .host && match.mapsPort { startPortMapping() }
+  }
+
+  /// Hands the match what was ready this round.
+  private func handleReady() {
+    let (readable, writable) = (self.readable, self.writable)
+    self.readable = []
+    self.writable = []
+    guard sync != nil else { return }
+    report(match.handle(readable: readable, writable: writable))
   }
 
   /// Starts asking the router to open the host's port (once).

@@ -138,7 +138,7 @@ public final class NetworkMatch {
     let query = KnownPeersQuery(
       key: certificate?.fingerprint, names: [certificate?.commonName, hello].compactMap { $0 },
       address: joiner?.boundAddress)
-    coordinator.knownPeersChanged(try? profile.knownPeersExcerpt(query))
+    coordinator.knownPeersChanged(try? contexts.knownPeers(query))
   }
 
   /// Connections still sending their last bytes: a front end that is ending waits for these (at most
@@ -210,9 +210,12 @@ public final class NetworkMatch {
   /// Host: whether a joiner may go in now (a pending place is free, or one makes room).
   private var mayAccept: Bool { host?.mayAccept(now: clock()) ?? false }
 
+  /// Host: the pending connections from each address, so those at the door are let in fairly.
+  private var pendingByAddress: [String: Int] { coordinator.connections.pendingByAddress }
+
   /// The descriptors the event loop must watch, each with its owner (so a reused number is noticed).
   public var descriptors: [DescriptorSync.Want] {
-    var wanted = listener?.descriptors(owner: ObjectIdentifier(self)) ?? []
+    var wanted = listener?.descriptors(owner: ObjectIdentifier(self), now: clock()) ?? []
     wanted += sockets.descriptors { id, connection in
       connection.wantsWrite || coordinator.connections[id]?.phase == .connecting
     }
@@ -223,7 +226,8 @@ public final class NetworkMatch {
   /// The next time `tick` must run.
   public var nextDeadline: Double? {
     // A wait at the pending cap ends when the oldest pending connection may make room: one at the door goes in.
-    let door = listener?.nextDeadline(reopens: host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil })
+    let door = listener?.nextDeadline(
+      reopens: host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil }, now: clock())
     return [coordinator.nextDeadline, sockets.nextDeadline, door].compactMap { $0 }.min()
   }
 
@@ -237,7 +241,8 @@ public final class NetworkMatch {
     }
     events +=
       listener?.handle(
-        readable: readable, now: clock(), mayAccept: { mayAccept }, admit: { accepted($0, peer: $1) }) ?? []
+        readable: readable, now: clock(), mayAccept: { mayAccept }, pendingFrom: { pendingByAddress },
+        admit: { accepted($0, peer: $1) }) ?? []
     for (id, connection) in sockets.inOrder where sockets.carries(id, connection) {
       let fd = connection.fd
       guard readable.contains(fd) || writable.contains(fd) else { continue }
@@ -257,7 +262,9 @@ public final class NetworkMatch {
   public func tick() -> [MatchEvent] {
     sockets.expireClosing()
     let events = perform(coordinator.tick(now: clock()))
-    return events + (listener?.tick(now: clock(), mayAccept: { mayAccept }, admit: { accepted($0, peer: $1) }) ?? [])
+    let letIn = listener?.tick(
+      now: clock(), mayAccept: { mayAccept }, pendingFrom: { pendingByAddress }, admit: { accepted($0, peer: $1) })
+    return events + (letIn ?? [])
   }
 
   private func accepted(_ fd: Int32, peer: String) -> [MatchEvent] {

@@ -14,6 +14,9 @@ struct SourceAddress: Hashable, Sendable, CustomStringConvertible {
     bytes = full.count == 16 ? Array(full.prefix(8)) : full
   }
 
+  /// How `peer` (as the sockets write it) is counted: its `SourceAddress`, else the text itself.
+  static func counted(_ peer: String) -> String { SourceAddress(peer)?.description ?? peer }
+
   /// The whole address: 4 or 16 bytes (IPv4-mapped IPv6 as IPv4), for prefixes to match against.
   static func parse(_ text: String) -> [UInt8]? {
     var host = Substring(text)

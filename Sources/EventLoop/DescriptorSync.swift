@@ -48,6 +48,10 @@ public final class DescriptorSync {
     }
   }
 
+  /// `fd` is taken over by a new owner that watches it itself (a connection let in from a host's door): it is
+  /// no longer tracked here, so the next `update` does not unwatch it. Nothing if it was not tracked.
+  public func release(_ fd: Int32) { registered[fd] = nil }
+
   /// Unwatches everything.
   public func clear() { update([]) }
 }

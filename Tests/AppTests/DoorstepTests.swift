@@ -22,6 +22,19 @@ import Testing
     #expect(door.count == 0 && door.nextDeadline == nil)
   }
 
+  /// Before closing the silent ones the shell looks once more at those whose second is over, and only those (a
+  /// look at every silent socket on every tick cost thousands of calls a tick under a flood).
+  @Test func onlyTheSilentWhoseSecondIsOverAreLookedAtAgain() {
+    var door = Doorstep<Int>(cap: 10, perAddress: 10, silence: 1, patience: 5)
+    _ = door.arrived(1, from: "a", now: 0)
+    _ = door.arrived(2, from: "b", now: 0.5)
+    _ = door.arrived(3, from: "c", now: 0.6)
+    door.spoke(3)
+    #expect(door.silentOverdue(now: 0.9).isEmpty)
+    #expect(door.silentOverdue(now: 1.2) == [1])
+    #expect(door.silentOverdue(now: 7) == [1, 2], "one that spoke is never looked at as silent")
+  }
+
   @Test func theOldestThatSpokeGoesInFirst() {
     var door = Doorstep<Int>()
     for key in 1...4 { _ = door.arrived(key, from: "a", now: Double(key)) }
@@ -33,6 +46,24 @@ import Testing
     let third = door.nextIn()
     #expect(first?.key == 2 && second?.key == 3 && third == nil && !door.anyoneSpoke)
     #expect(door.silent == [1, 4])
+  }
+
+  /// A flood whose connections speak too (they finish TLS, then fall silent) holds pending places from many
+  /// addresses: a newcomer from an address with none goes in before the flood's older ones, and among equals the
+  /// oldest goes first.
+  @Test func aNewcomerFromAnAddressWithNothingPendingGoesInFirst() {
+    var door = Doorstep<Int>()
+    for key in 1...3 { _ = door.arrived(key, from: "flood\(key)", now: Double(key)) }
+    _ = door.arrived(4, from: "joiner", now: 4)
+    _ = door.arrived(5, from: "flood5", now: 5)
+    for key in 1...5 { door.spoke(key) }
+    let busy = ["flood1": 2, "flood2": 1, "flood3": 1, "flood5": 1]
+    #expect(door.nextIn(busy: busy)?.key == 4, "nothing pending from the joiner's address")
+    #expect(door.nextIn(busy: busy)?.key == 2, "then the oldest of those with the fewest")
+    #expect(door.nextIn(busy: busy)?.key == 3)
+    #expect(door.nextIn(busy: busy)?.key == 5)
+    #expect(door.nextIn(busy: busy)?.key == 1)
+    #expect(door.nextIn(busy: busy) == nil)
   }
 
   /// Full: the oldest silent connection makes room, so one that spoke is kept (a real joiner is not pushed out by

@@ -18,8 +18,10 @@ import Testing
     return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
   }
 
-  @Test func aRealJoinerGetsInDuringAFloodAndTheHostsMemoryAndLogStaySmall() throws {
-    let (host, port, log) = try Self.startHost()
+  /// The same for the practice bot (`bot: true`), whose connections let in from the door were never watched
+  /// (the door's watch took them away), so each was dropped at its 3 s.
+  @Test(arguments: [false, true]) func aRealJoinerGetsInDuringAFloodAndTheHostsMemoryAndLogStaySmall(bot: Bool) throws {
+    let (host, port, log) = try Self.startHost(bot: bot)
     let logBefore = HostFloodTests.fileSize(log)
     let began = Date()
     let report = TestDirectory.path("abuser")
@@ -40,6 +42,8 @@ import Testing
       return dropped > 0 && ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("dropping the oldest")
     }
     #expect(flooding, "the flood never reached the host's cap")
+    // A moment more, so the door holds connections that spoke and the joiner is let in through it.
+    usleep(2_000_000)
     let joinerHome = try Binary.sandbox()
     let asked = Date()
     let joiner = try Player(
@@ -68,8 +72,11 @@ import Testing
   /// without TLS, so the kernel's listen queue never fills and a real joiner's connection is taken at once and
   /// let in when a pending place frees. Before the door the listen queue filled and the kernel dropped the
   /// joiner's connection attempts: it did not get in within its 10 s.
-  @Test func aRealJoinerGetsInPastThousandsOfSilentConnections() throws {
-    let (host, port, log) = try Self.startHost()
+  ///
+  /// The same for the practice bot (`bot: true`), which shares the host's listener and door: before, at its cap
+  /// it stopped accepting and its listen queue of 4,096 filled behind the flood.
+  @Test(arguments: [false, true]) func aRealJoinerGetsInPastThousandsOfSilentConnections(bot: Bool) throws {
+    let (host, port, log) = try Self.startHost(bot: bot)
     let script = String(#filePath.split(separator: "/").dropLast(3).joined(separator: "/"))
     let report = TestDirectory.path("silent")
     defer { unlink(report) }
@@ -92,7 +99,11 @@ import Testing
     let took = Date().timeIntervalSince(asked)
     #expect(took < 9, "the joiner got in after \(took) s")
     let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-    #expect(said.contains("held at the door"), "the flood never reached the host's door: \(said.suffix(2000))")
+    // The flood filled the pending places: those beyond them were held at the door, or (on a loaded machine,
+    // where every pending one has had its moment by the time the next arrive) made room at the cap.
+    #expect(
+      said.contains("held at the door") || said.contains("dropping the oldest"),
+      "the flood never reached the host's cap: \(said.suffix(2000))")
     let peak = try #require(HostFloodTests.peakMemory(host.pid))
     #expect(peak < 64 << 20, "the host's peak memory was \(peak >> 20) MiB")
     joiner.send("quit")
@@ -101,14 +112,14 @@ import Testing
     _ = host.exitStatus()
   }
 
-  /// An ordinary host on 127.0.0.1 that lets new keys in and hosts on after each opponent, with no D-Bus (so no
-  /// LAN advertisement): the process, its port and its log's path.
-  private static func startHost() throws -> (Player, Int, String) {
+  /// An ordinary host on 127.0.0.1 that lets new keys in and hosts on after each opponent (or with `bot`, the
+  /// practice bot), with no D-Bus (so no LAN advertisement): the process, its port and its log's path.
+  private static func startHost(bot: Bool = false) throws -> (Player, Int, String) {
     var (root, environment) = try Binary.sandbox()
     environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
+    let role = bot ? ["--bot", "easy"] : ["--ui", "plain", "--keep-hosting"]
     let host = try Player(
-      ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain", "--accept-new", "--keep-hosting"],
-      environment: environment)
+      ["host"] + role + ["--port", "0", "--bind", "127.0.0.1", "--accept-new"], environment: environment)
     let port = try #require(host.announcedPort(), "the host did not start: \(host.errors)")
     return (host, port, root + "/state/tictactoe/tictactoe.log")
   }

@@ -139,6 +139,29 @@ struct EventLoopTests {
     sync.clear()
     #expect(!loop.isWatching(number))
   }
+
+  /// A descriptor handed from the sync's owner to another that watches it itself (the bot lets a connection in
+  /// from its door) stays watched by the new owner after the next update.
+  @Test func aReleasedDescriptorIsLeftToItsNewOwner() {
+    let loop = EventLoop()
+    var seen: [String] = []
+    let sync = DescriptorSync(loop: loop) { _, _ in seen.append("door") }
+    final class Owner {}
+    let door = Owner()
+    let pipe = makePipe()
+    defer {
+      close(pipe.read)
+      close(pipe.write)
+    }
+    sync.update([.init(fd: pipe.read, events: Int16(POLLIN), owner: ObjectIdentifier(door))])
+    sync.release(pipe.read)
+    loop.watch(pipe.read, events: Int16(POLLIN)) { _ in seen.append("connection") }
+    sync.update([])
+    poke(pipe.write)
+    loop.runOnce(maximumWait: 1)
+    #expect(seen == ["connection"], "the new owner's watch was taken away")
+    loop.unwatch(pipe.read)
+  }
 }
 
 /// One signal policy for every front end.
