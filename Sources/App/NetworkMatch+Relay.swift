@@ -41,9 +41,9 @@ extension NetworkMatch {
   /// again for `tictactoe invite` (its addresses as they were, the router's outside address kept). Returns what
   /// the player is told.
   public func newInvite() -> [MatchEvent] {
+    guard relayInvite != nil else { return [.status("No new invite: you are not waiting at a relay.")] }
     guard mayMakeNewInvite, let old = invite.current else {
-      let why = relayInvite == nil ? "you are not waiting at a relay" : "not during a match"
-      return [.status("No new invite: \(why); the invite you have stays good.")]
+      return [.status("No new invite during a match: the invite you have stays good.")]
     }
     let token: RelayToken
     do {

@@ -48,4 +48,30 @@ import Testing
     host.signal(SIGTERM)
     _ = host.exitStatus()
   }
+
+  /// The full-screen host: `i` asks first; a stray key and then `n` leave the invite as it was; `i` and `y`
+  /// make the new one, which the screen shows and `tictactoe invite` prints (the same key and addresses).
+  @Test func onTheFullScreenIAsksFirstAndYMakesTheNewInvite() throws {
+    let relay = try TransitRelayProcess()
+    let home = try Binary.sandbox().environment
+    let (host, _) = try TmuxSession.aliceHosts(" --bind 127.0.0.1 --relay 127.0.0.1:\(relay.port)", home: home)
+    let first = try Binary.run(["invite"], environment: home).stdout
+    #expect(first.contains(",relay:127.0.0.1/\(relay.port)/"), "\(first)")
+    try host.waitFor(text: "i new invite")
+    try host.send("i")
+    try host.waitFor(text: "Make a new invite?")
+    try host.send("x")
+    try host.send("5")
+    try host.send("n")
+    try host.waitFor("the question to go") { !$0.contains("Make a new invite?") }
+    #expect(try Binary.run(["invite"], environment: home).stdout == first, "a stray key or n changed nothing")
+    try host.send("i")
+    try host.waitFor(text: "Make a new invite?")
+    try host.send("y")
+    let screen = try host.waitFor(text: "New invite:")
+    #expect(screen.contains("Invites sent before no longer come in through the relay"), "\(screen)")
+    let second = try Binary.run(["invite"], environment: home).stdout
+    let direct = try #require(first.split(separator: ",relay:").first)
+    #expect(second != first && second.hasPrefix(direct + ",relay:127.0.0.1/\(relay.port)/"), "\(first)\(second)")
+  }
 }
