@@ -4,7 +4,12 @@
 # issue 26, who can meet only through a relay.
 #
 #   scripts/relay-lab.sh up DIR     make the namespaces, start the relay in the internet namespace
-#   scripts/relay-lab.sh down DIR   stop the relay (by recorded PID) and remove the namespaces and routes
+#   scripts/relay-lab.sh down DIR   stop the relay and any capture (by recorded PID) and remove the namespaces
+#                                   and routes
+#   scripts/relay-lab.sh capture DIR       record what the relay is sent and sends back (tcpdump in the internet
+#                                          namespace, every interface, the relay's port) into DIR/relay.pcap
+#   scripts/relay-lab.sh capture-stop DIR  stop that recording (its last packets written first)
+#   scripts/relay-lab.sh relay-stop DIR    stop the relay (the lab stays: the relay is down)
 #
 #     home A  10.205.1.2 -- 10.205.1.1  router A  198.51.103.2 --+
 #                                                                 198.51.103.1 / .5  internet (the relay)
@@ -21,7 +26,7 @@ RANGES="10.205.1.0/24 10.205.2.0/24 198.51.103.0/24"
 RELAY_IP=198.51.103.1
 
 usage() {
-  echo "usage: $0 up DIR | down DIR" >&2
+  echo "usage: $0 up|down|capture|capture-stop|relay-stop DIR" >&2
   exit 64
 }
 
@@ -113,18 +118,44 @@ EOF
   echo "RELAY_PORT=$port" >>"$dir/lab.env"
 }
 
+# Stops the process whose PID is in file $1 (SIGTERM, or $2), waits up to 2.5 s, then SIGKILL; removes the file.
+stop_recorded() {
+  local file=$1 signal=${2:-TERM} pid
+  [ -f "$file" ] || return 0
+  pid=$(cat "$file")
+  kill "-$signal" "$pid" 2>/dev/null || true
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+  kill -9 "$pid" 2>/dev/null || true
+  rm -f "$file"
+}
+
+# tcpdump in the internet namespace on every interface, for the relay's port only: what reaches the relay from
+# either home (or from the internet namespace itself, over its loopback) and what it sends back. Each packet is
+# handed over and written as it comes (--immediate-mode -U: without them a whole game's packets still waited in
+# the kernel's buffer when tcpdump was stopped and were lost: "74 packets received by filter", "0 packets
+# captured"); it stays root (-Z root) to write into DIR.
+capture() {
+  # shellcheck disable=SC1091
+  . "$dir/lab.env"
+  command -v tcpdump >/dev/null || { echo "relay-lab: tcpdump is missing (apt-get install tcpdump)" >&2; exit 69; }
+  : >"$dir/tcpdump.log"
+  setsid ip netns exec "$INTERNET_NS" tcpdump -i any --immediate-mode -U -Z root -s 0 -w "$dir/relay.pcap" \
+    "tcp port $RELAY_PORT" >>"$dir/tcpdump.log" 2>&1 </dev/null &
+  echo $! >"$dir/tcpdump.pid"
+  local tries=0
+  until grep -q "listening on" "$dir/tcpdump.log"; do
+    tries=$((tries + 1))
+    [ "$tries" -lt 400 ] || { echo "relay-lab: tcpdump did not start:" >&2; cat "$dir/tcpdump.log" >&2; exit 1; }
+    sleep 0.05
+  done
+}
+
 down() {
   [ -f "$dir/lab.env" ] || return 0
   # shellcheck disable=SC1091
   . "$dir/lab.env"
-  if [ -f "$dir/relay.pid" ]; then
-    local pid
-    pid=$(cat "$dir/relay.pid")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-    kill -9 "$pid" 2>/dev/null || true
-    rm -f "$dir/relay.pid"
-  fi
+  stop_recorded "$dir/tcpdump.pid" INT
+  stop_recorded "$dir/relay.pid"
   local ns range
   for ns in "$HOME_A_NS" "$HOME_B_NS" "$ROUTER_A_NS" "$ROUTER_B_NS" "$INTERNET_NS"; do
     ip netns del "$ns" 2>/dev/null || true
@@ -139,5 +170,8 @@ down() {
 case "$command" in
   up) up ;;
   down) down ;;
+  capture) capture ;;
+  capture-stop) stop_recorded "$dir/tcpdump.pid" INT ;;
+  relay-stop) stop_recorded "$dir/relay.pid" ;;
   *) usage ;;
 esac

@@ -2,7 +2,7 @@ import Session
 import TerminalUI
 
 /// The full screen's effects during a networked match: moves, chat, resignation, draws, takebacks, abort, claim,
-/// rematch, the trust answer, port mapping and joining again.
+/// rematch, the trust answer, port mapping, a new invite and joining again.
 extension CursesDriver {
   /// An effect inside the networked match: a move, chat, resign, a draw, a takeback, an abort, claim, rematch, an
   /// answer, rejoining the host.
@@ -54,6 +54,8 @@ extension CursesDriver {
       guard yes, let match, let running, match.role == .host, !match.mapsPort else { return }
       match.mapsPort = true
       running.startPortMapping()
+    case .netNewInvite:
+      makeNewInvite()
     case .netRejoin:
       guard let rejoin else { return }
       if let old = running { retiring.append(old) }
@@ -62,6 +64,17 @@ extension CursesDriver {
     default:
       break
     }
+  }
+
+  /// Host: a new invite (a new token at the relay); the old invite leaves the screen, the new one is shown at
+  /// the bottom in its place.
+  func makeNewInvite() {
+    guard let match else { return }
+    let events = match.newInvite()
+    if events.contains(where: { if case .status(let line) = $0 { line.hasPrefix("New invite: ") } else { false } }) {
+      controller.updateNetwork { $0.info.removeAll { $0.hasPrefix("Invite: ") } }
+    }
+    present(events, match)
   }
 
   /// Runs a chat, resignation, rematch or claim; a refusal is shown in the status line, in the session's words.

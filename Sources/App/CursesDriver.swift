@@ -210,7 +210,7 @@ public final class CursesDriver: LoopFrontEnd {
     case .repaint:
       terminal.repaint()
     case .netPlay, .netChat, .netResign, .netClaim, .netRematch, .netAnswer, .netMapPort, .netRejoin, .netDraw,
-      .netTakeback, .netDecline, .netAbort:
+      .netTakeback, .netDecline, .netAbort, .netNewInvite:
       performInMatch(effect)
     case .netLeave:
       return leaveMatch()
@@ -337,7 +337,10 @@ public final class CursesDriver: LoopFrontEnd {
   /// Shows what the match reported, and the session's state even when it reported nothing: playing a move only
   /// sends it, and the board must show it at once.
   func present(_ events: [MatchEvent], _ match: NetworkMatch) {
-    controller.updateNetwork { NetworkPresenter.apply(events, match: match, to: &$0) }
+    controller.updateNetwork { net in
+      NetworkPresenter.apply(events, match: match, to: &net)
+      net.canMakeNewInvite = match.mayMakeNewInvite
+    }
     // An address is remembered once its host has answered (its hello came over TLS), not when a join fails.
     if events.contains(where: { if case .session(.peerHello) = $0 { true } else { false } }),
       let recent = controller.joinAnswered()

@@ -1,3 +1,4 @@
+import TransitRelay
 import Transport
 
 /// The host's wait at a transit relay (`relay = HOST:PORT`, `host --relay`): one connection out to the relay,
@@ -53,5 +54,23 @@ extension HostCoordinator {
     let again = "Waiting there again in \(Int(delay)) s; joiners can still come to the direct addresses."
     let told: [MatchCommand] = wait.failures == 1 ? [.report(.status("\(end.sentence) \(again)"))] : []
     return closed + [.log("relay wait failed (\(wait.failures) in a row): \(end); again in \(Int(delay)) s")] + told
+  }
+
+  /// Whether the player may ask for a new invite now: the host waits at a relay, and no joiner is in a match
+  /// or being asked about (a joiner whose game went through the relay comes back after a drop with the token
+  /// it has: a new one then would strand it).
+  var mayRenewRelayToken: Bool {
+    relayWait != nil && core.finished == nil && core.connections.active == nil
+  }
+
+  /// The player asked for a new invite: the wait with the old token is closed at once (a joiner who comes with
+  /// it finds nobody at the relay) and a new wait is made with `token`. Nothing when it may not be done now.
+  mutating func renewRelayToken(_ token: RelayToken, now: Double) -> [MatchCommand] {
+    guard mayRenewRelayToken, var wait = relayWait else { return [] }
+    let old = wait.renew(token: token)
+    relayWait = wait
+    let closed = old.map { core.connections.close($0, graceful: false) } ?? []
+    core.connections.sweep()
+    return closed + [.log("a new invite: the old relay token is no longer waited on")] + waitAtRelay(now: now)
   }
 }

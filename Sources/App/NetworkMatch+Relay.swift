@@ -32,6 +32,46 @@ extension NetworkMatch {
     return Invite.Relay(host: route.relay.host, port: route.relay.port, token: route.token)
   }
 
+  /// Host: whether its player may ask for a new invite now (`newInvite()`): it waits at a relay and no match is
+  /// on or asked about.
+  public var mayMakeNewInvite: Bool { host?.mayRenewRelayToken ?? false }
+
+  /// Host: a new invite, as its player asked: a new random token at the relay, the wait with the old one closed
+  /// at once (a joiner with an invite sent before finds nobody at the relay, status 42), the invite published
+  /// again for `tictactoe invite` (its addresses as they were, the router's outside address kept). Returns what
+  /// the player is told.
+  public func newInvite() -> [MatchEvent] {
+    guard relayInvite != nil else { return [.status("No new invite: you are not waiting at a relay.")] }
+    guard mayMakeNewInvite, let old = invite.current else {
+      return [.status("No new invite during a match: the invite you have stays good.")]
+    }
+    let token: RelayToken
+    do {
+      token = try RelayToken.random()
+    } catch {
+      return [.status("No new invite: no random token for the relay (\(error)); the invite you have stays good.")]
+    }
+    let oldWait = host?.relayWait?.waiting
+    let events = perform(withHost { $0.renewRelayToken(token, now: clock()) } ?? [])
+    if let oldWait { relayRoutes[oldWait] = nil }
+    guard let relay = relayInvite, let renewed = Invite(key: old.key, addresses: old.addresses, relay: relay) else {
+      return events
+    }
+    invite.publish(renewed)
+    // The welcome, told again after each opponent, names the new invite.
+    welcome = welcome.map { event in
+      guard case .status(let line) = event, line.hasPrefix("Invite: ") else { return event }
+      return .status("Invite: \(renewed)")
+    }
+    let at = Endpoint(host: relay.host, port: relay.port)
+    return events + [
+      .status("New invite: \(renewed)"),
+      .status(
+        "Invites sent before no longer come in through the relay \(at); a joiner who can reach your own addresses"
+          + " still can, and is asked about like anyone."),
+    ]
+  }
+
   /// A socket for connection `id` on its way to the relay (TLS in this side's role once glued). A failure is
   /// the coordinator's to judge, named as the relay's.
   func openAtRelay(_ id: ConnectionID, _ route: RelayRoute, patience: Double?) -> [MatchEvent] {

@@ -239,6 +239,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
     if match.session?.isResuming == true && ["chat", "say", "resign", "rematch"].contains(word) { return false }
     if match.session?.isResuming == true && Self.flowWords.contains(word) { return false }
     if ["quit", "q", "exit", "chat", "say", "resign", "code", "verify", "clock", ""].contains(word) { return true }
+    if line == "new invite" { return true }
     if Self.flowWords.contains(word) { return true }
     guard let session = match.session else { return false }
     if word == "rematch" { return session.phase == .betweenGames }
@@ -251,7 +252,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
   }
 
   /// One line the player typed: the answer to a trust question while one is asked, else a command (code, quit,
-  /// resign, claim, rematch, chat) or a move.
+  /// resign, claim, rematch, chat, new invite) or a move.
   private func handle(line raw: String) {
     let line = raw.trimmingWhitespace()
     if let question = match.pendingQuestion {
@@ -307,6 +308,8 @@ final class PlainNetworkDriver: LoopFrontEnd {
       attempt { (match) throws(ActionRefusal) in try match.resign() }
     case "claim":
       attempt { (match) throws(ActionRefusal) in try match.claim() }
+    case "new invite":
+      show(match.newInvite())
     case "clock":
       emit((match.session.flatMap(clockLine) ?? "this game has no clock") + "\n")
       askAgain()

@@ -1,11 +1,13 @@
 import Security
 
 /// Host: the invite `tictactoe invite` prints while this process hosts (`RunningHosts`): published when hosting
-/// begins, published again with the router's outside address first once a port is mapped, and withdrawn when
-/// the match goes.
+/// begins, published again with the router's outside address first once a port is mapped and with a new relay
+/// token when the player asks for a new invite, and withdrawn when the match goes.
 final class PublishedInvite {
   private let paths: Paths
   private var path: String?
+  /// The invite published last (nil: none yet).
+  private(set) var current: Invite?
 
   init(paths: Paths) { self.paths = paths }
 
@@ -14,6 +16,7 @@ final class PublishedInvite {
   /// Makes `invite` the one `tictactoe invite` reads for this process.
   func publish(_ invite: Invite) {
     RunningHosts.withdraw(path)
+    current = invite
     path = RunningHosts.publish(invite, paths: paths)
   }
 }

@@ -14,9 +14,10 @@ struct RelayRoute: Sendable, CustomStringConvertible {
 
 /// The host's place at the relay: one connection always waiting there with the same token, made again at once
 /// after a joiner came through it and, after a dropped or refused wait, after a back-off (1, 2, 4, ... 60 s),
-/// so an invite already sent stays good while the host runs. Pure: the coordinator opens the connections.
+/// so an invite already sent stays good while the host runs, until its player asks for a new invite (a new
+/// token). Pure: the coordinator opens the connections.
 struct HostRelayWait {
-  let route: RelayRoute
+  private(set) var route: RelayRoute
   /// The connection waiting (or connecting) at the relay now.
   var waiting: ConnectionID?
   /// When the next wait is due after a failure (nil: none is due).
@@ -41,6 +42,17 @@ struct HostRelayWait {
   mutating func glued() {
     waiting = nil
     failures = 0
+  }
+
+  /// A new invite: from now on the wait is made with `token`, at once and with no back-off; returns the
+  /// connection that waited (or was connecting) with the old token, to close, so nobody is glued to it.
+  mutating func renew(token: RelayToken) -> ConnectionID? {
+    let old = waiting
+    route = RelayRoute(relay: route.relay, address: route.address, token: token)
+    waiting = nil
+    retryAt = nil
+    failures = 0
+    return old
   }
 
   /// The wait failed at `now`: the next one after the back-off; how long that is.

@@ -34,7 +34,8 @@ public enum HelpView {
             ("D, u", "offer a draw, ask to take your move back; or accept theirs"),
             ("x", "decline their offer"), ("A", "abort before both have moved"),
           ] : []) + [
-          ("n", "rematch, once a game is over"),
+          ("n", "rematch, once a game is over")
+        ] + (state.net?.canMakeNewInvite == true ? [("i", "a new invite: old ones stop at the relay (asks)")] : []) + [
           ("v", "the verification code to compare"), ("w", "claim the win if they do not come back"),
           ("q or Esc", "leave (asks first during a game)"),
         ] + common

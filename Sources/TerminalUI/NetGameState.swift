@@ -41,10 +41,10 @@ public struct NetGameState: Sendable, Equatable {
   public var question: TrustPrompt?
   /// Joiner: the host's terms (a timed game) waiting for the player's yes or no.
   public var terms: [String]?
-  /// What the player is asked to confirm: leaving during a game (q or Esc), or resigning (R).
+  /// What the player is asked to confirm: leaving during a game (q or Esc), resigning (R), or a new invite (i).
   public var confirming: Confirmation?
   public enum Confirmation: Sendable, Equatable {
-    case leave, resign
+    case leave, resign, newInvite
   }
   public var result: String?
   /// Whether the opponent's program speaks version 3's game flow (draw offers, takebacks, abort, clocks).
@@ -70,6 +70,8 @@ public struct NetGameState: Sendable, Equatable {
   /// Host: the port the player is offered to have opened on the router (`m` yes, `M` never ask again), while
   /// that is not decided (no `map_port` setting, no --map-port or --no-map-port).
   public var mapOffer: UInt16?
+  /// Host: a new invite may be asked for with `i` (it waits at a relay, and no game is on or asked about).
+  public var canMakeNewInvite = false
 
   /// Adds a message at the bottom. While scrolled back the view stays where it is and the message counts as
   /// unread.

@@ -182,6 +182,14 @@ public enum NetGameView {
         ["Resign this game?", "It counts as a loss for you, and a win for \(peerLabel(net))."],
         "y resign\(g.separator)n play on"
       )
+    case .newInvite:
+      return (
+        [
+          "Make a new invite?",
+          "Invites you sent before will no longer come in through the relay; your own addresses stay the same.",
+        ],
+        "y new invite\(g.separator)n keep this one"
+      )
     case nil: return nil
     }
   }
@@ -224,9 +232,11 @@ public enum NetGameView {
 
   static func legend(_ net: NetGameState, width: Int, glyphs g: Glyphs) -> String {
     if net.ended != nil { return net.canRejoin ? "r join again\(g.separator)any other key: leave" : "any key: leave" }
-    if let confirming = net.confirming {
-      return confirming == .leave
-        ? "y leave the match\(g.separator)n or Esc stay" : "y resign\(g.separator)n or Esc play on"
+    switch net.confirming {
+    case .leave: return "y leave the match\(g.separator)n or Esc stay"
+    case .resign: return "y resign\(g.separator)n or Esc play on"
+    case .newInvite: return "y make a new invite\(g.separator)n or Esc keep this one"
+    case nil: break
     }
     if let question = net.question {
       if question.entry != nil { return "type or paste the fingerprint\(g.separator)Enter check\(g.separator)Esc back" }
@@ -234,7 +244,9 @@ public enum NetGameView {
     }
     if net.terms != nil { return "y play on these terms\(g.separator)n decline" }
     if net.chatDraft != nil { return "type a message\(g.separator)Enter send\(g.separator)Esc cancel" }
-    if net.game == nil { return "q leave" }
+    if net.game == nil {
+      return net.canMakeNewInvite ? "i new invite\(g.separator)? help\(g.separator)q leave" : "q leave"
+    }
     if net.dropped?.claimable == true, net.result == nil {
       return Fit.legend([("w claim the win", 0), ("c chat", 2), ("q leave", 1)], separator: g.separator, width: width)
     }

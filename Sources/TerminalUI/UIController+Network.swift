@@ -67,15 +67,19 @@ extension UIController {
     return boardKey(key, &net)
   }
 
-  /// A key while leaving or resigning waits for a yes or a no: `y` does it (a resignation only while the game is
-  /// still on), `n`, Esc or `q` drops the question, anything else is ignored.
+  /// A key while leaving, resigning or a new invite waits for a yes or a no: `y` does it (a resignation only while
+  /// the game is still on, a new invite only while none is), `n`, Esc or `q` drops the question, anything else is ignored.
   private func confirmationAnswer(
     _ key: Key, _ confirming: NetGameState.Confirmation, _ net: inout NetGameState
   ) -> [Effect] {
     switch key {
     case .character("y"), .character("Y"):
       net.confirming = nil
-      return confirming == .leave ? [.netLeave] : (net.gameInProgress ? [.netResign] : [])
+      switch confirming {
+      case .leave: return [.netLeave]
+      case .resign: return net.gameInProgress ? [.netResign] : []
+      case .newInvite: return net.canMakeNewInvite && net.game == nil ? [.netNewInvite] : []
+      }
     case .character("n"), .character("N"), .escape, .character("q"):
       net.confirming = nil
     default: break
@@ -107,7 +111,7 @@ extension UIController {
   }
 
   /// The match's own letters (chat, resign, draw, takeback, decline, abort, verification code, claim, port
-  /// mapping, rematch, help): their effects, or nil when the key is not one of them here and goes to the board.
+  /// mapping, rematch, a new invite, help): their effects, or nil when the key is not one of them here and goes to the board.
   private mutating func matchLetter(_ key: Key, _ net: inout NetGameState) -> [Effect]? {
     switch key {
     case .character("c"), .character("t"):
@@ -139,6 +143,10 @@ extension UIController {
       return [.netMapPort(key == .character("m")), .saveSettings(settings)]
     case .character("n"):
       return net.result != nil ? [.netRematch] : []
+    case .character("i") where net.canMakeNewInvite && net.game == nil:
+      // Asked first: a stray key must not stop the invites already sent from working.
+      net.confirming = .newInvite
+      return []
     case .character("?"), .function(1):
       state.helpVisible = true
       return []

@@ -39,6 +39,9 @@ public enum Effect: Sendable, Equatable {
   /// Host: the player answered the offer to open the port on the router (true: open it and keep asking the
   /// router while hosting, saved; false: never ask, saved).
   case netMapPort(Bool)
+  /// Host: the player confirmed a new invite (a new token at the relay; invites sent before stop coming in
+  /// through it).
+  case netNewInvite
   /// Clear the terminal and draw the whole screen again (Ctrl-L): another program wrote over it.
   case repaint
 }

@@ -14,7 +14,7 @@ import WireProtocol
   typealias Home = NetworkTests.Home
 
   /// A host in plain mode waiting at `relay` beside its listener on 127.0.0.1; its printed invite.
-  private func host(_ home: Home, relay: UInt16, _ extra: [String] = []) throws -> (Player, invite: Invite) {
+  func host(_ home: Home, relay: UInt16, _ extra: [String] = []) throws -> (Player, invite: Invite) {
     let player = try Player(
       ["host", "--port", "0", "--bind", "127.0.0.1", "--accept-new", "--ui", "plain", "--relay", "127.0.0.1:\(relay)"]
         + extra, environment: home.environment)
@@ -26,13 +26,13 @@ import WireProtocol
 
   /// `invite` with its direct addresses replaced by `direct` (its key and relay kept): what a joiner sees when
   /// the host's own addresses cannot be reached from where it is.
-  private func unreachable(_ invite: Invite, direct: UInt16) throws -> String {
+  func unreachable(_ invite: Invite, direct: UInt16) throws -> String {
     try #require(Invite(key: invite.key, addresses: [.init(host: "127.0.0.1", port: direct)], relay: invite.relay))
       .description
   }
 
   /// A port on 127.0.0.1 where nothing listens (connections are refused).
-  private func closedPort() -> UInt16 {
+  func closedPort() -> UInt16 {
     let (fd, port) = Loopback.listen(backlog: 1)
     close(fd)
     return port
