@@ -55,4 +55,46 @@ import Testing
     let text = try #require(try RecordsEndToEndTests.records(home).first?.text)
     #expect(text.contains("RE[W+T]") && text.contains("TM[5]OT[0 fischer]"), "\(text)")
   }
+
+  /// The computer's search is bounded by its time left: on 15×15 with 1 second a game it would lose on time
+  /// within five moves at its usual 250 ms a move. Its opponent is this program's own Gomocup brain, which
+  /// plays well enough (30 ms a move) to make the game last.
+  @Test func theComputerNeverThinksPastItsClockOnABigBoard() throws {
+    let home = try Binary.sandbox().environment
+    let brain = try Player(["brain"], environment: home)
+    let game = try Player(
+      ["play", "--ui", "plain", "--ai", "perfect", "--size", "15", "--first", "me", "--clock", "1s+0"],
+      environment: home)
+    brain.send("START 15")
+    #expect(brain.waitFor("OK"))
+    brain.send("INFO timeout_turn 30")
+    var prompts = 0
+    let deadline = Date().addingTimeInterval(90)
+    while Date() < deadline, !game.output.contains("result:") {
+      guard game.count("your move (X): ") > prompts else {
+        usleep(5_000)
+        continue
+      }
+      prompts += 1
+      if prompts == 1 {
+        brain.send("BEGIN")
+      } else {
+        // "computer plays h8": the brain's x is the column, its y the row from the top.
+        let last = try #require(game.output.components(separatedBy: "computer plays ").last?.prefix { $0 != "\n" })
+        let column = Int(try #require(last.first?.asciiValue)) - 97
+        let row = try #require(Int(last.dropFirst()))
+        brain.send("TURN \(column),\(15 - row)")
+      }
+      let answers = { brain.output.split(separator: "\r\n").filter { $0.contains(",") && !$0.contains(" ") } }
+      let before = prompts - 1
+      while Date() < deadline, answers().count == before { usleep(2_000) }
+      let move = try #require(answers().last?.split(separator: ","))
+      let (x, y) = (try #require(Int(move[0])), try #require(Int(move[1])))
+      game.send("\(y + 1),\(x + 1)")
+    }
+    let output = game.output
+    let result = output.split(separator: "\n").first { $0.hasPrefix("result: ") }.map(String.init)
+    #expect(result != nil && result?.contains("O lost on time") == false, "\(output.suffix(1_500))")
+    #expect(game.count("computer plays ") >= 8, "\(output.suffix(1_500))")
+  }
 }
