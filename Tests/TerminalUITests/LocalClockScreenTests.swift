@@ -135,4 +135,25 @@ import Testing
     _ = ui.startDirect(opponent: .engine("pbrain"))
     #expect(ui.state.match?.clock == nil)
   }
+
+  @Test func aFifteenByFifteenGameShowsItsClocksAndTheWholeBoardAtEightyByTwentyFour() throws {
+    var settings = Settings()
+    settings.size = 15
+    settings.k = 5
+    settings.clock = .fischer(base: 300_000, increment: 3_000)
+    var ui = UIController(state: UIState(settings: settings, seed: 1))
+    ui.resize(width: 80, height: 24)
+    _ = ui.clockTick(now: 0)
+    _ = ui.startDirect(opponent: .computer(.perfect))
+    _ = ui.handle(.enter)
+    _ = ui.clockTick(now: 1)
+    _ = ui.computerMoved(p(6, 6), token: ui.state.match?.token ?? -1)
+    _ = ui.clockTick(now: 62.5)
+    let rows = Screens.text(ui).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(rows.count == 24)
+    #expect(rows[2].split(separator: " ").joined(separator: " ") == "▸You 3:58 · Computer 5:00 (5+3)", "\(rows[2])")
+    // Every row of the board, the status and the legend are still there.
+    #expect(rows.contains { $0.contains("15 ") } && rows.contains { $0.contains(" 1 ") }, "\(Screens.text(ui))")
+    #expect(rows[23].contains("help"), "\(rows[23])")
+  }
 }
