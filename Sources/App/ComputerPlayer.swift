@@ -20,11 +20,13 @@ public final class ComputerPlayer: Sendable {
     writeDescriptor = fds[1]
   }
 
-  /// Starts choosing a move; the answer arrives through `takeResults()` tagged with `token`.
-  public func think(game: Game, level: AILevel, token: Int) {
+  /// Starts choosing a move, searching at most `budget` milliseconds (nil: the usual budget); the answer
+  /// arrives through `takeResults()` tagged with `token`.
+  public func think(game: Game, level: AILevel, token: Int, budget: Int? = nil) {
     WorkerThreads.shared.run { [self] in
       var rng = SystemRandomNumberGenerator()
-      guard let move = AIPlayer(level: level).chooseMove(in: game, using: &rng) else { return }
+      let player = AIPlayer(level: level, budget: .milliseconds(budget ?? AIPlayer.usualMilliseconds))
+      guard let move = player.chooseMove(in: game, using: &rng) else { return }
       results.withLock { $0.append((move, token)) }
       var byte: UInt8 = 1
       _ = write(writeDescriptor, &byte, 1)

@@ -69,7 +69,10 @@ public final class CursesDriver: LoopFrontEnd {
     if let status = perform(initial) { return status }
     loop.watch(terminal.inputDescriptor, events: Int16(POLLIN)) { [unowned self] _ in self.readKeys() }
     loop.watch(computer.readDescriptor, events: Int16(POLLIN)) { [unowned self] _ in
-      for (move, token) in self.computer.takeResults() { _ = self.controller.computerMoved(move, token: token) }
+      for (move, token) in self.computer.takeResults() {
+        _ = self.controller.clockTick(now: self.loop.now)
+        _ = self.controller.computerMoved(move, token: token)
+      }
     }
     lanSync = DescriptorSync(loop: loop) { [unowned self] fd, _ in
       if let browser = self.browser { self.browsed(browser.process(readable: [fd])) }
@@ -99,6 +102,7 @@ public final class CursesDriver: LoopFrontEnd {
   private func readKeys() {
     for key in terminal.readKeys() {
       if key == .resize { syncSize() }
+      _ = controller.clockTick(now: loop.now)  // a local game's clocks are read when the key came
       if let status = perform(controller.handle(key)) {
         end(status)
         return
@@ -133,6 +137,7 @@ public final class CursesDriver: LoopFrontEnd {
       return false
     }
     if stopIfDone() { return }
+    _ = controller.clockTick(now: loop.now)  // a local game's flag falls here, woken by `scheduleWakeUp`
     if let running {
       countDown(running.match)
       if let session = running.match.session, session.clock != nil {
@@ -163,6 +168,7 @@ public final class CursesDriver: LoopFrontEnd {
     if let next = match?.session.flatMap({ NetworkPresenter.nextClockChange($0, now: now) }) {
       due = min(due ?? next, next)
     }
+    if let next = controller.nextLocalClockChange { due = min(due ?? next, next) }
     if browser == nil && controller.state.page == .lobby && lanContext != nil {
       due = min(due ?? browserRetryAt, max(now, browserRetryAt))
     }
@@ -188,8 +194,8 @@ public final class CursesDriver: LoopFrontEnd {
   /// Carries out one effect; returns an exit status when it ends the program.
   private func perform(_ effect: Effect) -> Int32? {
     switch effect {
-    case .think(let game, let level, let token):
-      computer.think(game: game, level: level, token: token)
+    case .think(let game, let level, let token, let budget):
+      computer.think(game: game, level: level, token: token, budget: budget)
     case .askEngine(let game, let token):
       guard let engine else {
         return perform(controller.engineUnavailable(engineProblem ?? "No engine was given.", token: token))

@@ -27,6 +27,8 @@ enum CursesLaunch {
       }
       if let first = request.first { settings.first = first }
       if case .computer(let level) = request.opponent { settings.aiLevel = level }
+      // For this run only, as --size is: Options saves it only if the player saves the options.
+      if let clock = request.clock { settings.clock = clock }
     }
     var controller = CursesLaunch.controller(
       settings: settings, ascii: ascii, environment: environment, context: context)
@@ -56,6 +58,7 @@ enum CursesLaunch {
       opponent = .engine(EngineSeat.shownName(words))
     }
     if request != nil, engineWords == nil, case .engine = opponent { opponent = .computer(settings.aiLevel) }
+    _ = controller.clockTick(now: Monotonic.now())  // the first game's clock starts now
     if request != nil { initial = controller.startDirect(opponent: opponent) }
     let driver = CursesLaunch.driver(controller: controller, environment: environment, context: context)
     if let words = engineWords { driver.engine = EngineSeat(words: words, loop: driver.loop, log: context.log) }

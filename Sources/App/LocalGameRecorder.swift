@@ -27,10 +27,10 @@ final class LocalGameRecorder {
         key: match.number)
       return
     }
-    guard let match, match.game.isOver, recorded[match.number] != match.game.history,
+    guard let match, match.isOver, recorded[match.number] != match.game.history,
       let record = RecordOfGame.local(
         game: match.game, opponent: match.opponent, humanMark: match.humanMark, playerName: playerName,
-        date: RecordOfGame.today())
+        date: RecordOfGame.today(), clock: match.clock)
     else { return }
     recorded[match.number] = match.game.history
     archive.keep(record, key: match.number)

@@ -28,6 +28,8 @@ final class PlainDriver: LoopFrontEnd {
   private let fallback: AILevel
   /// After a forfeit: the player is asked whether to play on against the built-in computer.
   private var playOnOffered = false
+  /// Wakes the loop when the running clock's flag falls (none in an untimed game, nor while no clock runs).
+  private var flagTimer: EventLoop.TimerID?
 
   init(
     session: PlainSession, log: Log, recorder: Recorder? = nil, engine: [String]? = nil, fallback: AILevel = .perfect
@@ -75,7 +77,7 @@ final class PlainDriver: LoopFrontEnd {
         continue
       }
       let before = session.game.history.count
-      emit(session.handle(line: line))
+      emit(session.handle(line: line, now: loop.now))
       if let engine, session.engineToMove, session.game.history.count == before + 1 {
         engine.ask(session.game)
         return
@@ -92,28 +94,54 @@ final class PlainDriver: LoopFrontEnd {
   private func next() -> Bool {
     var rng = SystemRandomNumberGenerator()
     while session.computerToMove, case .computer(let level) = session.opponent {
-      guard let move = AIPlayer(level: level).chooseMove(in: session.game, using: &rng) else { break }
-      emit(session.computerMoved(move))
+      // On a running clock the computer searches no longer than its time left allows.
+      let budget = Duration.milliseconds(session.searchBudget(now: loop.now))
+      guard let move = AIPlayer(level: level, budget: budget).chooseMove(in: session.game, using: &rng) else { break }
+      emit(session.computerMoved(move, now: loop.now))
     }
     if let engine, session.engineToMove {
       engine.ask(session.game)
       return false
     }
     if session.isFinished {
-      log.write("plain game over after \(session.game.history.count) moves")
-      engine?.stop()
-      if let recorder,
-        let record = RecordOfGame.local(
-          game: session.game, opponent: session.opponent, humanMark: session.humanMark,
-          playerName: recorder.playerName, date: RecordOfGame.today())
-      {
-        recorder.archive.keep(record)
-      }
-      end(0)
+      finish()
       return true
     }
     emit(session.prompt)
+    watchTheFlag()
     return false
+  }
+
+  /// The game is over: it is recorded, and the program ends.
+  private func finish() {
+    loop.cancel(flagTimer)
+    log.write("plain game over after \(session.game.history.count) moves")
+    engine?.stop()
+    if let recorder,
+      let record = RecordOfGame.local(
+        game: session.game, opponent: session.opponent, humanMark: session.humanMark,
+        playerName: recorder.playerName, date: RecordOfGame.today(), clock: session.clock)
+    {
+      recorder.archive.keep(record)
+    }
+    end(0)
+  }
+
+  /// While a clock runs, a timer at its flag: the game ends on time there, whether or not a line was typed.
+  private func watchTheFlag() {
+    loop.cancel(flagTimer)
+    flagTimer = session.flagDeadline.map { due in
+      loop.schedule(at: due) { [unowned self] in
+        self.flagTimer = nil
+        guard !self.shutdown.isEnding else { return }
+        if let text = self.session.flagIfDue(now: self.loop.now) {
+          self.emit("\n" + text)
+          self.finish()
+        } else {
+          self.watchTheFlag()
+        }
+      }
+    }
   }
 
   private func engineReported(_ report: EngineSeat.Report) {
@@ -148,7 +176,8 @@ final class PlainDriver: LoopFrontEnd {
     switch String(line.filter { !$0.isWhitespace }).lowercased() {
     case "yes", "y":
       playOnOffered = false
-      session = PlainSession(opponent: .computer(fallback), rules: session.game.rules, humanMark: session.humanMark)
+      session = PlainSession(
+        opponent: .computer(fallback), rules: session.game.rules, humanMark: session.humanMark, now: loop.now)
       log.write("plain game: the built-in computer (\(fallback)) plays on after the engine's forfeit")
       emit(session.introduction())
       _ = next()

@@ -45,7 +45,6 @@ extension PlainNetworkDriver {
   /// "clock: you 4:32, bob 5:00 (bob's running)", or nil in an untimed game.
   func clockLine(_ session: NetSession) -> String? {
     guard let clocks = NetworkPresenter.clocks(session, now: Monotonic.now()) else { return nil }
-    let running = clocks.running.map { $0 == .mine ? " (yours is running)" : " (\(peerName)'s is running)" } ?? ""
-    return "clock: you \(TimeControl.face(clocks.mine)), \(peerName) \(TimeControl.face(clocks.theirs))\(running)"
+    return clocks.plainLine(names: ("you", "\(peerName)"))
   }
 }

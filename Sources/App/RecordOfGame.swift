@@ -12,10 +12,19 @@ enum RecordOfGame {
   /// The level an outside engine is recorded with (TTLB/TTLW); its name is its program's.
   static let engineLevel = "engine"
 
-  /// A local game (against the computer or hot seat), once it is over; nil while it is not.
-  static func local(game: Game, opponent: Opponent, humanMark: Mark, playerName: String, date: String) -> GameRecord? {
-    guard let outcome = game.outcome else { return nil }
-    let result: RecordResult = outcome.winner.map { .won($0, .line) } ?? .drawn(.full)
+  /// A local game (against the computer or hot seat), once it is over (on the board, or on `clock` when its
+  /// flag fell: then with the time control and each move's times); nil while it is not.
+  static func local(
+    game: Game, opponent: Opponent, humanMark: Mark, playerName: String, date: String, clock: LocalClock? = nil
+  ) -> GameRecord? {
+    let result: RecordResult
+    if let loser = clock?.flagged {
+      result = .won(loser.opponent, .time)
+    } else if let outcome = game.outcome {
+      result = outcome.winner.map { .won($0, .line) } ?? .drawn(.full)
+    } else {
+      return nil
+    }
     let black: GameRecord.Player
     let white: GameRecord.Player
     switch opponent {
@@ -30,7 +39,14 @@ enum RecordOfGame {
     case .engine(let name):
       (black, white) = engineSides(name: name, humanMark: humanMark, playerName: playerName)
     }
-    return GameRecord(rules: game.rules, black: black, white: white, date: date, result: result, moves: game.history)
+    var record = GameRecord(
+      rules: game.rules, black: black, white: white, date: date, result: result, moves: game.history)
+    if let clock {
+      // One referee: each move's charge is the time it took, the same the screen showed.
+      record.timeControl = clock.control
+      record.times = clock.charges.map { MoveTime(charged: $0.charged, left: $0.left) }
+    }
+    return record
   }
 
   /// A game an outside engine lost by a fault before it was over: won by the player, the moves so far.

@@ -24,7 +24,10 @@ public struct AIPlayer: Sendable {
   /// on boards it cannot solve. Always on in the game; the benchmark turns it off to measure what it gains.
   @_spi(Benchmark) public var threatSearch = true
 
-  public init(level: AILevel, budget: Duration = .milliseconds(250), book: MoveBook? = nil) {
+  /// The time a search on a big board takes per move when nothing bounds it (a clock may allow less).
+  public static let usualMilliseconds = 250
+
+  public init(level: AILevel, budget: Duration = .milliseconds(usualMilliseconds), book: MoveBook? = nil) {
     self.level = level
     self.budget = budget
     self.book = book

@@ -53,6 +53,11 @@ public enum GameView {
     screen.put(
       " " + Fit.clip(subtitle(match), width: state.width - 2, ellipsis: g.ellipsis), row: 1, column: 0,
       style: Style(dim: true))
+    if let clocks = match.clocks(now: state.now) {
+      // The row between the subtitle and the board (which starts on row 3 at the highest) is the clocks'.
+      let (text, style) = NetPanelView.clockLine(clocks, names: match.clockNames, width: state.width - 2, glyphs: g)
+      screen.putCentred(text, row: 2, style: style)
+    }
     drawBoard(match.game, cursor: match.cursor, layout: layout, glyphs: g, into: &screen)
     let movesLeft = layout.left + layout.width + 3
     if BoardLayout.isLabelled(rules), movesLeft + movesWidth <= state.width, !match.game.history.isEmpty {
@@ -163,6 +168,14 @@ public enum GameView {
     if let forfeit = match.forfeit {
       // The reason came from the engine's fault, already sanitised; the player goes on against the computer.
       return ("You win: \(forfeit).  n play the computer", Style(bold: true, color: .accent))
+    }
+    if let loser = match.lostOnTime {
+      let text: String
+      switch match.opponent {
+      case .hotseat: text = "\(loser) (\(match.player(with: loser))) lost on time: \(loser.opponent) wins!"
+      default: text = loser == match.humanMark ? "You lost on time." : "The computer lost on time: you win!"
+      }
+      return ("\(text)  \(next)", Style(bold: true, color: .accent))
     }
     if let outcome = match.game.outcome {
       let text: String

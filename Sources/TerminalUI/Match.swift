@@ -39,6 +39,8 @@ public struct Match: Sendable, Equatable {
   /// Why the engine lost this game without it being played out (it crashed, hung, played an illegal cell or
   /// wrote garbage), already made safe to show; the game is over and the player won.
   public var forfeit: String?
+  /// Both clocks of a timed game (nil: untimed); the side whose flag fell has lost on time.
+  public var clock: LocalClock?
   /// Changes whenever a pending computer move would no longer fit the game (undo, new game).
   public var token = 0
   /// Which game of the program's run this is (counted by `UIState.gamesStarted`): a game taken back after its end
@@ -66,8 +68,11 @@ public struct Match: Sendable, Equatable {
   /// Whether a program (the computer or an engine) plays the other side.
   public var isMachineGame: Bool { isComputerGame || isEngineGame }
 
-  /// Whether the game is over: by the board, or by the engine's forfeit.
-  public var isOver: Bool { game.isOver || forfeit != nil }
+  /// Whether the game is over: by the board, by the engine's forfeit, or on time.
+  public var isOver: Bool { game.isOver || forfeit != nil || lostOnTime != nil }
+
+  /// The side whose time ran out, in a timed game that ended so.
+  public var lostOnTime: Mark? { clock?.flagged }
 
   /// Whether the engine is to move now.
   public var engineToMove: Bool { isEngineGame && !isOver && game.turn != humanMark }
@@ -76,14 +81,37 @@ public struct Match: Sendable, Equatable {
   public func player(with mark: Mark) -> String { mark == humanMark ? "P1" : "P2" }
 
   /// Whether the computer is to move now.
-  public var computerToMove: Bool { isComputerGame && !game.isOver && game.turn != humanMark }
+  public var computerToMove: Bool { isComputerGame && !isOver && game.turn != humanMark }
+
+  /// Both clocks as the screen shows them at `now`, "mine" the player's (P1's in hot seat); nil when untimed.
+  public func clocks(now: Double) -> NetGameState.Clocks? {
+    guard let clock else { return nil }
+    var clocks = NetGameState.Clocks(clock, mine: humanMark, now: now)
+    // Two players at one keyboard: the warning is for whoever's clock runs low.
+    if opponent == .hotseat, clocks.running == .theirs {
+      clocks.lowMine = NetGameState.Clocks.isLow(clocks.theirs, base: clock.control.base)
+    }
+    return clocks
+  }
+
+  /// The names the clock line gives the two sides: the player and the computer, or P1 and P2.
+  public var clockNames: (mine: String, theirs: String) {
+    switch opponent {
+    case .computer: ("You", "Computer")
+    case .engine: ("You", "Engine")
+    case .hotseat: ("P1", "P2")
+    }
+  }
 
   /// Whether the other side (the computer or an engine) is to move now.
   public var machineToMove: Bool { computerToMove || engineToMove }
 
   /// Counts the finished game's result in the score (`sign` -1 takes it back, for undo).
-  mutating func count(_ outcome: Outcome, sign: Int = 1) {
-    switch outcome.winner {
+  mutating func count(_ outcome: Outcome, sign: Int = 1) { count(winner: outcome.winner, sign: sign) }
+
+  /// Counts a game won by `winner` (nil: drawn) in the score.
+  mutating func count(winner: Mark?, sign: Int = 1) {
+    switch winner {
     case nil: score.draws += sign
     case .some(let mark):
       let firstWon = mark == humanMark
@@ -100,4 +128,15 @@ public struct MatchRecord: Sendable, Equatable {
 
   /// The kind of match a record belongs to.
   static func key(_ opponent: Opponent, _ rules: Rules) -> String { "\(opponent) \(rules)" }
+}
+
+extension NetGameState.Clocks {
+  /// A local game's clocks as a screen or plain mode shows them at `now`, "mine" the side with `mark`.
+  init(_ clock: LocalClock, mine mark: Mark, now: Double) {
+    let mine = clock.remaining(mark, now: now)
+    self.init(
+      mine: mine, theirs: clock.remaining(mark.opponent, now: now),
+      running: clock.running.map { $0 == mark ? .mine : .theirs }, control: clock.control.description,
+      lowMine: Self.isLow(mine, base: clock.control.base))
+  }
 }

@@ -140,6 +140,14 @@ public struct NetGameState: Sendable, Equatable {
 
     /// Whether `left` of a game that starts with `base` is low: under 10 s, or under a tenth of `base`.
     public static func isLow(_ left: Int, base: Int) -> Bool { left < max(10_000, base / 10) }
+
+    /// Plain mode's clock line, the same for a network game and a local one: "clock: you 4:32, bob 5:00 (bob's
+    /// running)"; "you" owns "yours".
+    public func plainLine(names: (mine: String, theirs: String)) -> String {
+      let owner = { (name: String) in name == "you" ? "yours" : "\(name)'s" }
+      let runner = running.map { " (\(owner($0 == .mine ? names.mine : names.theirs)) is running)" } ?? ""
+      return "clock: \(names.mine) \(TimeControl.face(mine)), \(names.theirs) \(TimeControl.face(theirs))\(runner)"
+    }
   }
 
   /// Whether the game may still be aborted: version 3, begun, and not both sides have moved.

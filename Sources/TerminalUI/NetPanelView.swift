@@ -9,7 +9,8 @@ enum NetPanelView {
     let parts = arrange(net, game: game, layout: layout, glyphs: g)
     let box = layout.panel
     if let clocks = net.clocks {
-      let (text, style) = clockLine(clocks, net: net, width: box.width, glyphs: g)
+      let name = NetGameView.peerLabel(net).capitalizedFirst
+      let (text, style) = clockLine(clocks, names: ("You", name), width: box.width, glyphs: g)
       let column = layout.arrangement == .below ? box.left + max(0, (box.width - text.count) / 2) : box.left
       screen.put(text, row: box.top, column: column, style: style)
     }
@@ -55,15 +56,15 @@ enum NetPanelView {
   }
 
   /// "▸You 4:32 · bob 5:00 (5+3)" in at most `width` columns: both clocks, the running one marked (the time
-  /// control left out, then the name cut, when the line is short); bold while this player's runs, in the
-  /// warning colour when this player's time is low.
-  static func clockLine(_ clocks: NetGameState.Clocks, net: NetGameState, width: Int, glyphs g: Glyphs) -> (
-    String, Style
-  ) {
+  /// control left out, then the other name cut, when the line is short); bold while this player's runs, in the
+  /// warning colour when this player's time is low. A network match's panel and a local game's screen draw it.
+  static func clockLine(
+    _ clocks: NetGameState.Clocks, names: (mine: String, theirs: String), width: Int, glyphs g: Glyphs
+  ) -> (String, Style) {
     let mark = { (running: Bool) in running ? (g == .ascii ? ">" : "▸") : "" }
-    let mine = mark(clocks.running == .mine) + "You " + TimeControl.face(clocks.mine)
+    let mine = mark(clocks.running == .mine) + names.mine + " " + TimeControl.face(clocks.mine)
     let theirFace = " " + TimeControl.face(clocks.theirs)
-    let name = NetGameView.peerLabel(net).capitalizedFirst
+    let name = names.theirs
     let room = width - mine.count - g.separator.count - mark(clocks.running == .theirs).count - theirFace.count
     let fitted = name.count <= room ? name : Fit.clip(name, width: max(1, room), ellipsis: g.ellipsis)
     let line = mine + g.separator + mark(clocks.running == .theirs) + fitted + theirFace

@@ -7,10 +7,16 @@ public struct PlainSession: Sendable {
   public private(set) var game: Game
   public let opponent: Opponent
   public let humanMark: Mark
-  public init(opponent: Opponent, rules: Rules, humanMark: Mark) {
+  /// Both clocks of a timed game (nil: untimed), read at the times the driver gives.
+  public private(set) var clock: LocalClock?
+
+  /// A game begun at `now` (the driver's monotonic seconds) under `control` (an engine's game is never timed
+  /// here: it keeps its own time).
+  public init(opponent: Opponent, rules: Rules, humanMark: Mark, clock control: TimeControl = .none, now: Double = 0) {
     self.game = Game(rules: rules)
     self.opponent = opponent
     self.humanMark = humanMark
+    if case .engine = opponent {} else { clock = LocalClock(control, now: now) }
   }
 
   private var isComputerGame: Bool {
@@ -18,7 +24,7 @@ public struct PlainSession: Sendable {
     return false
   }
 
-  public var isFinished: Bool { game.isOver }
+  public var isFinished: Bool { game.isOver || clock?.flagged != nil }
 
   private var isEngineGame: Bool {
     if case .engine = opponent { return true }
@@ -27,12 +33,12 @@ public struct PlainSession: Sendable {
 
   /// Whether the driver should ask the engine for a move now.
   public var engineToMove: Bool {
-    isEngineGame && !game.isOver && game.turn != humanMark
+    isEngineGame && !isFinished && game.turn != humanMark
   }
 
   /// Whether the driver should ask the computer for a move now.
   public var computerToMove: Bool {
-    isComputerGame && !game.isOver && game.turn != humanMark
+    isComputerGame && !isFinished && game.turn != humanMark
   }
 
   /// The opening text: who plays what, how to enter moves, and the empty board.
@@ -47,7 +53,10 @@ public struct PlainSession: Sendable {
     case .hotseat:
       lines.append("Two players: X moves first, then O.")
     }
-    lines += PlainSession.howToMove(rules) + ["Other commands: undo, help, quit."]
+    if let clock {
+      lines.append("Clock: \(clock.control.spoken) for each side; a clock starts after that side's first move.")
+    }
+    lines += PlainSession.howToMove(rules) + ["Other commands: \(clock == nil ? "undo" : "clock"), help, quit."]
     return lines.joined(separator: "\n") + "\n" + boardText() + "\n"
   }
 
@@ -58,13 +67,18 @@ public struct PlainSession: Sendable {
   }
 
   /// Handles one line of input and returns the text to print.
-  public mutating func handle(line raw: String) -> String {
+  public mutating func handle(line raw: String, now: Double = 0) -> String {
+    // A line typed after the flag fell plays nothing: the game was lost on time.
+    if let text = flagIfDue(now: now) { return text }
     let line = raw.trimmingSpaces().lowercased()
     switch line {
     case "help", "h", "?":
       return introduction()
     case "undo", "u":
+      if clock != nil { return "error: a timed game cannot be taken back\n" }
       return undo()
+    case "clock":
+      return (clockLine(now: now) ?? "this game has no clock") + "\n"
     default:
       break
     }
@@ -74,28 +88,32 @@ public struct PlainSession: Sendable {
     case .success(let position):
       if computerToMove { return "error: it is the computer's turn\n" }
       if engineToMove { return "error: it is the engine's turn\n" }
-      return play(position, announce: nil)
+      return play(position, announce: nil, now: now)
     }
   }
 
   /// Applies the engine's move (already checked legal) and returns the text to print.
   public mutating func engineMoved(_ position: Position) -> String {
-    play(position, announce: "engine plays \(PlainSession.moveName(position, rules: game.rules))")
+    play(position, announce: "engine plays \(PlainSession.moveName(position, rules: game.rules))", now: 0)
   }
 
-  /// Applies the computer's move and returns the text to print.
-  public mutating func computerMoved(_ position: Position) -> String {
-    play(position, announce: "computer plays \(PlainSession.moveName(position, rules: game.rules))")
+  /// Applies the computer's move, chosen by `now`, and returns the text to print (a loss on time when its flag
+  /// fell first).
+  public mutating func computerMoved(_ position: Position, now: Double = 0) -> String {
+    if let text = flagIfDue(now: now) { return text }
+    return play(position, announce: "computer plays \(PlainSession.moveName(position, rules: game.rules))", now: now)
   }
 
-  private mutating func play(_ position: Position, announce: String?) -> String {
+  private mutating func play(_ position: Position, announce: String?, now: Double) -> String {
     do {
       try game.play(position)
     } catch {
       return "error: \(PlainSession.describe(error, rules: game.rules))\n"
     }
+    clock?.moved(now: now, ends: game.isOver)
     var text = announce.map { $0 + "\n" } ?? ""
     text += boardText() + "\n"
+    if !game.isOver, let line = clockLine(now: now) { text += line + "\n" }
     if let outcome = game.outcome {
       switch outcome.winner {
       case .some(let mark): text += "result: \(mark) wins\n"
@@ -103,6 +121,32 @@ public struct PlainSession: Sendable {
       }
     }
     return text
+  }
+
+  /// When the running clock's flag falls (the driver wakes then and calls `flagIfDue`); nil when none runs.
+  public var flagDeadline: Double? { clock?.flagDeadline }
+
+  /// The running clock's flag falls if its time is out at `now`: the lines that end the game on time, once.
+  public mutating func flagIfDue(now: Double) -> String? {
+    guard let loser = clock?.flagIfDue(now: now) else { return nil }
+    let who = opponent == .hotseat ? "\(loser)'s" : loser == humanMark ? "your" : "the computer's"
+    return "\(who) time is up\nresult: \(loser.opponent) wins (\(loser) lost on time)\n"
+  }
+
+  /// "clock: you 0:08, computer 0:10 (yours is running)"; with two players "clock: X 0:08, O 0:10 (X's is
+  /// running)"; nil in an untimed game.
+  public func clockLine(now: Double) -> String? {
+    guard let clock else { return nil }
+    let clocks = NetGameState.Clocks(clock, mine: humanMark, now: now)
+    let names = opponent == .hotseat ? ("\(humanMark)", "\(humanMark.opponent)") : ("you", "computer")
+    return clocks.plainLine(names: names)
+  }
+
+  /// The most the computer may search for its move at `now`, in milliseconds: its usual budget, bounded by its
+  /// time left on a running clock.
+  public func searchBudget(now: Double) -> Int {
+    clock?.searchBudget(now: now, emptyCells: game.legalMoves.count, usual: AIPlayer.usualMilliseconds)
+      ?? AIPlayer.usualMilliseconds
   }
 
   private mutating func undo() -> String {

@@ -34,7 +34,8 @@ public struct Settings: Sendable, Equatable {
   public var engine: String?
   /// Whether the lobby's game and `play` face the engine rather than the built-in computer (`opponent = engine`).
   public var useEngine = false
-  /// The time control a host offers when `--clock` does not say (`clock = 5+3`); none: untimed.
+  /// The time control a host offers, and of a local game against the computer or at one keyboard, when
+  /// `--clock` does not say (`clock = 5+3`); none: untimed.
   public var clock = TimeControl.none
 
   public init() {}

@@ -5,10 +5,12 @@ import GameCore
 extension UIController {
   /// The computer chose `position`; ignored if the game changed since it was asked.
   public mutating func computerMoved(_ position: Position, token: Int) -> [Effect] {
+    _ = clockTick(now: state.now)  // a move that comes after the computer's flag fell is not played
     guard var match = state.match, match.token == token, match.aiThinking else { return [] }
     match.aiThinking = false
     do {
       try match.game.play(position)
+      match.clock?.moved(now: state.now, ends: match.game.isOver)
       // "Wait for the computer's move." and the like are over once it has moved.
       match.notice = nil
     } catch {
@@ -68,6 +70,9 @@ extension UIController {
     case .random: humanFirst = Bool.random(using: &state.random)
     }
     match.game = Game(rules: match.rules)
+    // The clock setting (or `play --clock`) times games against the computer and at one keyboard; an engine
+    // keeps its own time (the brain protocol's timeout_turn).
+    match.clock = match.isEngineGame ? nil : LocalClock(state.settings.clock, now: state.now)
     if match.isMachineGame {
       match.humanMark = humanFirst ? .x : .o
     } else {
@@ -95,7 +100,11 @@ extension UIController {
     else { return [] }
     match.aiThinking = true
     state.match = match
-    return [.think(game: match.game, level: level, token: match.token)]
+    // On a running clock the search is bounded by the computer's time left; untimed, it takes its usual budget.
+    let budget = match.clock.map {
+      $0.searchBudget(now: state.now, emptyCells: match.game.legalMoves.count, usual: AIPlayer.usualMilliseconds)
+    }
+    return [.think(game: match.game, level: level, token: match.token, budget: budget)]
   }
 
   mutating func game(_ action: Action?) -> [Effect] {
@@ -131,6 +140,7 @@ extension UIController {
       if state.direct { return quit() }
       match.token += 1
       match.aiThinking = false
+      match.clock?.stop()
       state.match = match
       state.page = .lobby
     case .redraw, .select, .adjust, nil:
@@ -140,6 +150,7 @@ extension UIController {
   }
 
   private mutating func place(_ position: Position) -> [Effect] {
+    _ = clockTick(now: state.now)  // a move made after the player's flag fell is not played
     guard var match = state.match else { return [] }
     if match.isOver {
       match.notice = "The game is over: press n for a new game."
@@ -148,6 +159,7 @@ extension UIController {
     } else {
       do {
         try match.game.play(position)
+        match.clock?.moved(now: state.now, ends: match.game.isOver)
         if let outcome = match.game.outcome { match.count(outcome) }
       } catch {
         match.notice = notice(for: error)
@@ -175,6 +187,13 @@ extension UIController {
       state.match = match
       return []
     }
+    guard match.clock == nil else {
+      // The clocks could not be put back honestly; lichess keeps them as they are, which a timed game at one
+      // keyboard would turn into free thinking time.
+      match.notice = "A timed game cannot be taken back: n starts a new one."
+      state.match = match
+      return []
+    }
     let humanMoves = match.game.history.indices.filter { match.isComputerGame ? moverIsHuman($0, match) : true }
     guard !humanMoves.isEmpty else {
       match.notice = "Nothing to undo."
@@ -194,5 +213,28 @@ extension UIController {
 
   private func moverIsHuman(_ ply: Int, _ match: Match) -> Bool {
     (ply.isMultiple(of: 2) ? Mark.x : Mark.o) == match.humanMark
+  }
+}
+
+extension UIController {
+  /// The driver's monotonic clock reads `now` (seconds): a timed local game's flag falls if its time is out, and
+  /// the game ends as a loss on time (a computer's move still being chosen is dropped).
+  public mutating func clockTick(now: Double) -> [Effect] {
+    state.now = now
+    guard var match = state.match, var clock = match.clock, let loser = clock.flagIfDue(now: now) else { return [] }
+    match.clock = clock
+    match.count(winner: loser.opponent)
+    match.aiThinking = false
+    match.token += 1
+    match.notice = nil
+    state.match = match
+    return []
+  }
+
+  /// When the screen must next be brought up to date for a local game's clock: the running clock's face
+  /// changes, or its flag falls; nil when no clock runs (an untimed game wakes nobody).
+  public var nextLocalClockChange: Double? {
+    guard state.page == .game, let clock = state.match?.clock else { return nil }
+    return clock.nextFaceChange(now: state.now)
   }
 }

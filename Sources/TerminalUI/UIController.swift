@@ -4,8 +4,9 @@ import UntrustedText
 
 /// Something the controller asks its driver to do outside the pure model.
 public enum Effect: Sendable, Equatable {
-  /// Choose a move for the side to move in `game`; answer with `computerMoved(_:token:)`.
-  case think(game: Game, level: AILevel, token: Int)
+  /// Choose a move for the side to move in `game`, searching at most `budget` milliseconds (nil: the usual
+  /// budget); answer with `computerMoved(_:token:)`.
+  case think(game: Game, level: AILevel, token: Int, budget: Int? = nil)
   /// The outside engine is to move in `game`: tell it the player's last move (BEGIN on an empty board), and
   /// answer with `computerMoved(_:token:)`, or `engineForfeited(_:token:)` when it fails.
   case askEngine(game: Game, token: Int)

@@ -39,7 +39,7 @@ public enum OptionItem: Int, Sendable, CaseIterable {
     case .first: return "Who starts"
     case .records: return "Keep records"
     case .opponent: return "Opponent"
-    case .clock: return "Clock to host"
+    case .clock: return "Clock"
     case .name: return "Your name"
     case .back: return "Back"
     }
@@ -86,6 +86,9 @@ public struct UIState: Sendable, Equatable {
   public var width = 80
   public var height = 24
   public var glyphs = Glyphs.unicode
+  /// The driver's monotonic clock (seconds) as last told (`UIController.clockTick`): what a local game's clocks
+  /// are read and drawn at.
+  public var now = 0.0
   public var random: SplitMix
 
   public init(settings: Settings = Settings(), seed: UInt64) {

@@ -61,14 +61,13 @@ import UntrustedText
   }
 
   @Test func theClockLineLeavesOutTheControlThenCutsTheNameToFit() {
-    var net = NetGameState(isHost: true, myName: "alice")
-    net.peerName = PeerText("bob")
     let clocks = NetGameState.Clocks(mine: 61_000, theirs: 5_000, running: .mine, control: "1+0")
-    #expect(NetPanelView.clockLine(clocks, net: net, width: 40, glyphs: .unicode).0 == "▸You 1:01 · bob 0:05 (1+0)")
-    #expect(NetPanelView.clockLine(clocks, net: net, width: 20, glyphs: .unicode).0 == "▸You 1:01 · bob 0:05")
-    #expect(NetPanelView.clockLine(clocks, net: net, width: 40, glyphs: .ascii).0 == ">You 1:01 | bob 0:05 (1+0)")
+    let names = ("You", "bob")
+    #expect(NetPanelView.clockLine(clocks, names: names, width: 40, glyphs: .unicode).0 == "▸You 1:01 · bob 0:05 (1+0)")
+    #expect(NetPanelView.clockLine(clocks, names: names, width: 20, glyphs: .unicode).0 == "▸You 1:01 · bob 0:05")
+    #expect(NetPanelView.clockLine(clocks, names: names, width: 40, glyphs: .ascii).0 == ">You 1:01 | bob 0:05 (1+0)")
     let low = NetGameState.Clocks(mine: 9_000, theirs: 5_000, running: .mine, control: "1+0", lowMine: true)
-    #expect(NetPanelView.clockLine(low, net: net, width: 40, glyphs: .unicode).1.color == .warning)
+    #expect(NetPanelView.clockLine(low, names: names, width: 40, glyphs: .unicode).1.color == .warning)
     #expect(NetGameState.Clocks.isLow(9_999, base: 60_000) && !NetGameState.Clocks.isLow(10_000, base: 60_000))
     #expect(NetGameState.Clocks.isLow(29_999, base: 300_000) && !NetGameState.Clocks.isLow(30_000, base: 300_000))
   }
@@ -87,7 +86,7 @@ import UntrustedText
     var ui = Screens.ui(80, 24, .unicode)
     ui.state.page = .options
     ui.state.optionSelection = .clock
-    #expect(Screens.text(ui).contains("Clock to host") && Screens.text(ui).contains("< none >"))
+    #expect(Screens.text(ui).contains("Clock           < none >") && Screens.text(ui).contains("< none >"))
     _ = ui.adjust(.clock, by: 1)
     #expect(ui.state.settings.clock == .fischer(base: 60_000, increment: 0))
     #expect(Screens.text(ui).contains("< 1+0 (1 min a game) >"), "\(Screens.text(ui))")

@@ -146,7 +146,7 @@ enum Goldens {
                                Your name       (your login name)
                                Keep records    < yes >
                                Opponent        < computer (no engine set) >
-                               Clock to host   < none >
+                               Clock           < none >
 
                                Back
 

@@ -1,3 +1,4 @@
+import GameCore
 import UntrustedText
 
 /// The words after the command, sorted into options (each checked against `CommandLineGrammar`: known, allowed
@@ -109,5 +110,15 @@ struct CommandArguments {
 
   private static func shown(_ seconds: Double) -> String {
     seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+  }
+
+  /// `--clock C` read by the time control's grammar (`host`, `play`); nil when not given.
+  func clock() throws(UsageError) -> TimeControl? {
+    guard let text = value("--clock") else { return nil }
+    do throws(TimeControlError) {
+      return try TimeControl(parsing: text)
+    } catch {
+      throw UsageError(message: "--clock: \(error)")
+    }
   }
 }

@@ -77,8 +77,8 @@ public enum CommandLineGrammar {
     Option(name: "--k", value: .text("K"), commands: [.play, .host], summary: "K in a row wins"),
     Option(name: "--bot", value: .word(levels), commands: [.host], summary: "host a practice bot at this level"),
     Option(
-      name: "--clock", value: .text("C"), commands: [.host],
-      summary: "the time control offered to joiners"),
+      name: "--clock", value: .text("C"), commands: [.play, .host],
+      summary: "the time control of a local game, or offered to joiners"),
     Option(name: "--port", value: .text("P"), commands: [.host], summary: "the port to host on"),
     Option(name: "--bind", value: .text("ADDR"), commands: [.host], summary: "host on this address only"),
     Option(

@@ -7,7 +7,8 @@ public enum CommandLineParser {
     Usage:
       tictactoe [--ui curses|plain] [--ascii]
       tictactoe play [--ai LEVEL | --hotseat | --engine COMMAND] [--size N] [--k K]
-                     [--first me|them|random] [--ui curses|plain] [--ascii]
+                     [--first me|them|random] [--clock C] [--ui curses|plain]
+                     [--ascii]
       tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME]
                      [--size N] [--k K] [--clock C] [--grace S] [--keep-hosting]
                      [--relay HOST:PORT] [TRUST] [--ui MODE]
@@ -72,10 +73,12 @@ public enum CommandLineParser {
                         --size, else the saved setting)
       --first WHO       who moves first against the computer: me, them or random;
                         the first player is X
-      --clock C         the time control a host offers (default: the clock setting,
-                        else none): BASE+INC with BASE in minutes (5+3) or seconds
-                        (30s+2) and INC in seconds; move:20s for a fixed time per
-                        move; none. A clock starts after each side's first move
+      --clock C         the time control of a local game (against the computer or
+                        two players; not an engine), or the one a host offers
+                        (default: the clock setting, else none): BASE+INC with
+                        BASE in minutes (5+3) or seconds (30s+2) and INC in
+                        seconds; move:20s for a fixed time per move; none. A clock
+                        starts after each side's first move; a flag loses on time
       --bot LEVEL       host a practice bot playing at LEVEL (easy, normal or
                         perfect) against any number of joiners at once, until Ctrl-C
                         or SIGTERM; new joiners are let in only with --accept-new

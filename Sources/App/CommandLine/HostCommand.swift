@@ -40,13 +40,7 @@ enum HostCommand: Command {
     request.size = try arguments.number("--size")
     request.k = try arguments.number("--k")
     request.keepHosting = arguments.has("--keep-hosting")
-    if let text = arguments.value("--clock") {
-      do throws(TimeControlError) {
-        request.clock = try TimeControl(parsing: text)
-      } catch {
-        throw UsageError(message: "--clock: \(error)")
-      }
-    }
+    request.clock = try arguments.clock()
     if let text = arguments.value("--relay") {
       guard let relay = RelayAddress.parse(text) else {
         throw UsageError(message: "--relay needs HOST:PORT (a transit relay's address and its port), not \"\(text)\"")

@@ -1,3 +1,4 @@
+import EventLoop
 import GameCore
 import Gomocup
 import TerminalUI
@@ -10,6 +11,9 @@ public struct PlayRequest: Sendable, Equatable {
   public var first: FirstPlayer?
   /// `--engine COMMAND`: an outside Gomocup brain as the opponent, its command split into words.
   public var engine: [String]?
+  /// `--clock C`: the time control of this game against the computer or at one keyboard; nil: the `clock`
+  /// setting.
+  public var clock: TimeControl?
 
   public init() {}
 
@@ -52,7 +56,7 @@ public struct PlayRequest: Sendable, Equatable {
   }
 }
 
-/// `tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first WHO]`: a local game at once.
+/// `tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first WHO] [--clock C]`: a local game at once.
 enum PlayCommand: Command {
   static let name = CommandLineGrammar.Command.play
 
@@ -77,6 +81,11 @@ enum PlayCommand: Command {
     request.size = try arguments.number("--size")
     request.k = try arguments.number("--k")
     request.first = try arguments.choice("--first")
+    request.clock = try arguments.clock()
+    if request.engine != nil, request.clock != nil {
+      throw UsageError(
+        message: "--clock times a game against the computer or at one keyboard: an engine keeps its own time")
+    }
     // A size or k out of range is a usage error now; the rest is checked with the saved settings.
     try request.checkAlone()
     if request.engine != nil, let refusal = request.engineRefusal(size: request.size, k: request.k) {
@@ -123,11 +132,14 @@ enum PlayCommand: Command {
     case .random: humanFirst = Bool.random()
     }
     let human: Mark = opponent == .hotseat || humanFirst ? .x : .o
-    context.log.write("plain game: \(rules), \(opponent), human \(human)")
+    // An engine keeps its own time; the built-in computer and two players play on `--clock` or the setting.
+    let clock = request.engine == nil ? request.clock ?? context.settings.clock : .none
+    context.log.write("plain game: \(rules), \(opponent), human \(human), clock \(clock)")
     let recorder = PlainDriver.Recorder(
       archive: context.archive, playerName: RunContext.profile(environment, name: nil).name)
     return PlainDriver(
-      session: PlainSession(opponent: opponent, rules: rules, humanMark: human), log: context.log, recorder: recorder,
+      session: PlainSession(opponent: opponent, rules: rules, humanMark: human, clock: clock, now: Monotonic.now()),
+      log: context.log, recorder: recorder,
       engine: request.engine, fallback: context.settings.aiLevel
     ).run()
   }
