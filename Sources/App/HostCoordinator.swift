@@ -171,6 +171,11 @@ struct HostCoordinator: MatchRole {
         // toss). The kept game is over; this is a new match.
         let name = PeerText(name)
         kept = core.connections[old]?.session?.hostPlayedXLast
+        if let peer = core.connections[old]?.facts?.certificate?.fingerprint,
+          let command = core.journal?.ended(peer: peer)
+        {
+          commands.append(command)
+        }
         commands.append(.log("\(name) at \(core.peer(id)) came back without the game: starting a new match"))
         commands += core.connections.close(old, graceful: false)
         core.connections[old]?.session = nil

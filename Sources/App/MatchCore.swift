@@ -29,6 +29,8 @@ struct MatchCore {
   var finished: MatchEnd?
   /// Where finished games are recorded (nil: not recorded).
   var records: MatchRecords?
+  /// The journal of the game in progress (nil: not kept).
+  var journal: MatchJournal?
   /// The player's known peers as the shell last read them (nil: unreadable). The match reads no file: the shell
   /// hands them in again (`knownPeersChanged`) when a write of ours or another process changed the file.
   var knownPeers: KnownPeers?
@@ -89,6 +91,11 @@ struct MatchCore {
     if isActive, let session = connection.session {
       let peerKey = connection.facts?.certificate?.publicKeyBase64
       commands += recordCommands(records?.after(output, session: session, peerKey: peerKey), on: id)
+      if let peer = connection.facts?.certificate?.fingerprint, let peerKey,
+        let command = journal?.after(session, peer: peer, peerKey: peerKey)
+      {
+        commands.append(command)
+      }
     }
     switch output {
     case .send(let message):

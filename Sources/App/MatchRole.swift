@@ -50,6 +50,10 @@ extension MatchRole {
     get { core.records }
     set { core.records = newValue }
   }
+  var journal: MatchJournal? {
+    get { core.journal }
+    set { core.journal = newValue }
+  }
 
   /// The player's known peers as the shell read them again: at the start, and when the file changed (a write
   /// of ours, or another process's).

@@ -127,6 +127,7 @@ public final class NetworkMatch {
       coordinator = JoinerCoordinator(
         name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)
     }
+    coordinator.journal = identity.publicKeyBase64.map(MatchJournal.init(myKey:))
   }
 
   /// Hands the coordinator the lines of known_peers its next decision needs, read now: those of the peer's key and
@@ -351,6 +352,8 @@ public final class NetworkMatch {
       case .report(let event): events.append(event)
       case .keepRecord(let record, let file): files.keep(record, file: file)
       case .lookUpRecord(let key, let name): events += files.lookUpRecord(against: key, name: name)
+      case .keepJournal(let journal, let peer): files.keepJournal(journal, peer: peer)
+      case .endJournal(let peer): files.endJournal(peer: peer)
       }
     }
     return events

@@ -1,0 +1,106 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The journal of a game in progress with the real program (PROTOCOL.md rule 19): kept on disk by both sides as
+/// the game goes, still there when a program is killed mid-game, removed once the game ended and was recorded.
+@Suite struct GameJournalEndToEndTests {
+  private func home(_ name: String) throws -> [String: String] {
+    var environment = try Binary.sandbox().environment
+    environment["USER"] = name
+    return environment
+  }
+
+  private func directory(_ player: Player) -> String { player.environment["XDG_DATA_HOME"]! + "/tictactoe/journal" }
+
+  /// The journal files in `player`'s data directory, by name, with their text.
+  private func journals(_ player: Player) -> [String: String] {
+    let folder = directory(player)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    var files: [String: String] = [:]
+    for name in names where name.hasSuffix(".journal") {
+      files[name] = try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+    }
+    return files
+  }
+
+  private func mode(_ path: String) -> mode_t {
+    var info = stat()
+    return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+  }
+
+  /// Waits (bounded) until `condition` holds.
+  private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if condition() { return true }
+      usleep(20_000)
+    }
+    return condition()
+  }
+
+  /// A plain-mode host and joiner with a game begun; the player with X first.
+  private func match(grace: Int) throws -> (host: Player, joiner: Player, x: Player, o: Player) {
+    let host = try Player(
+      ["host", "--port", "0", "--ui", "plain", "--accept-new", "--grace", "\(grace)"], environment: try home("alice"))
+    let port = try #require(host.announcedPort(), "host did not start: \(host.errors)")
+    let joiner = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--grace", "\(grace)"],
+      environment: try home("bob"))
+    #expect(joiner.waitFor("(X moves first)") && host.waitFor("(X moves first)"), "\(joiner.errors)\(host.errors)")
+    let hostIsX = host.output.contains("you play X")
+    return (host, joiner, hostIsX ? host : joiner, hostIsX ? joiner : host)
+  }
+
+  /// X and O play `cells` in turn, each when its program asks for its move.
+  private func play(_ cells: [Int], x: Player, o: Player) {
+    for (index, cell) in cells.enumerated() {
+      let mover = index.isMultiple(of: 2) ? x : o
+      #expect(eventually { mover.count("your move (") > index / 2 }, "\(mover.output)")
+      mover.send("\(cell)")
+    }
+  }
+
+  @Test func aKilledJoinersGameIsStillOnDiskAndTheHostsGoesWithItsClaim() throws {
+    let (host, joiner, x, o) = try match(grace: 5)
+    play([1, 5, 9], x: x, o: o)
+    // O is asked for its second move: the third of the game has reached it.
+    #expect(eventually { o.count("your move (") >= 2 }, "\(o.output)")
+    let moves = "move 0 0\nmove 1 1\nmove 2 2\nsha256 "
+    #expect(eventually { journals(joiner).values.contains { $0.contains(moves) } }, "\(journals(joiner))")
+    #expect(eventually { journals(host).values.contains { $0.contains(moves) } }, "\(journals(host))")
+    joiner.signal(SIGKILL)
+    _ = joiner.exitStatus()
+    // What the killed joiner left: its journal of the game, the file 0600 in a 0700 directory, naming both keys.
+    let kept = journals(joiner)
+    #expect(kept.count == 1, "\(kept)")
+    let (name, text) = try #require(kept.first)
+    #expect(mode(directory(joiner) + "/" + name) == 0o600 && mode(directory(joiner)) == 0o700)
+    #expect(text.hasPrefix("tictactoe journal 1\nme ") && text.contains("\nrole joiner\nrules 3 3 3\nclock none\n"))
+    let hostText = try #require(journals(host).values.first)
+    let line = { (text: String, word: String) in text.components(separatedBy: "\n").first { $0.hasPrefix(word) } }
+    // Each side's journal names its own key as "me" and the other's as "peer".
+    #expect(line(text, "me ")?.dropFirst(3) == line(hostText, "peer ")?.dropFirst(5))
+    #expect(line(text, "peer ")?.dropFirst(5) == line(hostText, "me ")?.dropFirst(3))
+    #expect(line(text, "me ") != line(text, "peer "))
+    // Nobody came back: the host claims the game, which is recorded, and its journal goes.
+    #expect(host.waitFor("bob did not come back in time: type claim", timeout: 15), "\(host.output)")
+    host.send("claim")
+    #expect(host.exitStatus() == 0)
+    #expect(journals(host).isEmpty, "\(journals(host))")
+    #expect(journals(joiner) == kept)
+  }
+
+  @Test func aGamePlayedToItsEndLeavesNoJournal() throws {
+    let (host, joiner, _, _) = try match(grace: 120)
+    Player.playOut(host, joiner)
+    #expect(host.output.contains("result: ") && joiner.output.contains("result: "), "\(host.output)")
+    #expect(eventually { journals(host).isEmpty && journals(joiner).isEmpty }, "\(journals(host))\(journals(joiner))")
+    // A journal was kept while the game went on (its directory is there).
+    #expect(mode(directory(host)) == 0o700 && mode(directory(joiner)) == 0o700)
+    joiner.send("quit")
+    #expect(host.exitStatus() == 30 && joiner.exitStatus() == 0)
+    #expect(journals(host).isEmpty && journals(joiner).isEmpty)
+  }
+}
