@@ -123,7 +123,9 @@ struct JoinerCoordinator: MatchRole {
     if let advertised = advertisedFingerprint, let key, advertised != key {
       return commands + fail(id, .impostor(advertised: advertised, presented: key), now: now)
     }
-    let session = core.newSession(now: now)
+    var session = core.newSession(now: now)
+    // A game this player's program kept with this host before it was restarted (PROTOCOL.md rule 19).
+    session.journalGame = key.flatMap { core.journal?.found[$0] }
     core.connections[id]?.session = session
     core.connections[id]?.phase = .greeting
     core.connections[id]?.deadline = nil

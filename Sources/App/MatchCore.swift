@@ -117,7 +117,9 @@ struct MatchCore {
     case .peerHello(let name, let software):
       commands.append(.log("hello from \(name) (\(software)) at \(connection.peer)"))
       return (commands, .hello(name: name, software: software))
-    case .gameStarted(1, let mark) where isActive && connection.session?.firstPlayerWasKept == true:
+    case .gameStarted(1, let mark)
+    where isActive && connection.session?.firstPlayerWasKept == true
+      && connection.session?.game?.history.isEmpty == true:
       let who = configuration.role == .host ? "Your opponent" : "You"
       commands += [
         .log("first player kept from the game left within the grace period: \(mark) here"),

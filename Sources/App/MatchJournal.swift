@@ -10,6 +10,9 @@ struct MatchJournal {
   let myKey: String
   /// What was last asked to be kept, by the opponent's key.
   private(set) var kept: [Fingerprint: GameJournal] = [:]
+  /// The games the shell found in this player's journals when it reached an opponent, by the opponent's key: what
+  /// a game offered after a restart is checked against.
+  var found: [Fingerprint: KeptGame] = [:]
 
   init(myKey: String) { self.myKey = myKey }
 

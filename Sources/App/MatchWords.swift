@@ -59,6 +59,8 @@ enum MatchWords {
     case .takebackDeclined: return "\(peer) declined your takeback request."
     case .tookBack(let ply): return "Taken back: the game goes on from move \(ply + 1)."
     case .flagClaimed: return "\(peer)'s time ran out: you claimed the win on time."
+    case .keptGameLost(_, let reason):
+      return "The game kept from before the restart was not taken up (\(reason)): it counts as lost by the joiner."
     }
   }
 

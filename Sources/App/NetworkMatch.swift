@@ -16,7 +16,7 @@ import WireProtocol
 public final class NetworkMatch {
   public let role: Role
   private let profile: Profile
-  private let identity: Identity
+  let identity: Identity
   private let options: NetworkOptions
   private let rules: Rules
   /// Host: the time control its terms offer (a joiner's game has the host's: `session?.timeControl`).
@@ -313,6 +313,7 @@ public final class NetworkMatch {
       case .secured:
         let facts = PeerFacts(connection.tls)
         refreshKnownPeers(facts)
+        events += readJournal(facts)
         events += perform(coordinator.secured(id, facts, now: now))
       case .message(let message):
         if case .hello(_, let name, _, _) = message { refreshKnownPeers(PeerFacts(connection.tls), hello: name) }

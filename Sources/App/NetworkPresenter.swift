@@ -125,7 +125,10 @@ enum NetworkPresenter {
       case .draw: net.result = "Draw."
       case .line(let winner): net.result = winner == net.myMark ? "You win!" : "\(peer) wins."
       case .resigned(let loser): net.result = loser == net.myMark ? "You resigned." : "\(peer) resigned: you win!"
-      case .abandoned: net.result = "\(peer) did not come back: you win!"
+      case .abandoned(let loser):
+        // This side's own loss only ever comes from a kept game it did not take up after a restart (rule 19).
+        net.result =
+          loser == net.myMark ? "You left this game: it counts as lost." : "\(peer) did not come back: you win!"
       case .drawAgreed: net.result = "Draw by agreement."
       case .deadPosition: net.result = "Draw: no line can still be completed."
       case .aborted: net.result = "Game aborted."

@@ -166,6 +166,8 @@ final class PlainNetworkDriver: LoopFrontEnd {
       let clock = session.timeControl.isTimed ? "; clock \(session.timeControl.spoken)" : ""
       emit("game \(number): \(session.rules)\(clock); you play \(mark) (X moves first)\n")
       if number == 1, let note = MatchWords.olderPeer(session, peer: "\(peerName)") { emit(note + "\n") }
+      // A game taken up after a restart (rule 19): what follows (taken up, or lost) shows the board.
+      if session.game?.history.isEmpty == false { return }
       showBoardAndPrompt(session)
     case .peerMoved(let position):
       let rules = session.rules
@@ -204,7 +206,13 @@ final class PlainNetworkDriver: LoopFrontEnd {
       showBoardAndPrompt(session)
     case .gameFlow(let event):
       emit(MatchWords.gameFlow(event, peer: "\(peerName)", keys: .plain) + "\n")
-      if case .tookBack = event { showBoardAndPrompt(session) } else { askAgain() }
+      if case .tookBack = event {
+        showBoardAndPrompt(session)
+      } else if case .keptGameLost = event, let game = session.game {
+        emit(PlainSession.boardText(game) + "\n")
+      } else {
+        askAgain()
+      }
     case .send, .closed:
       break
     }

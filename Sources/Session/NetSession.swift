@@ -19,6 +19,8 @@ public struct NetSession: Sendable {
   /// host played X in it. With protocol version 2 the first game then keeps that first player (`coin kept`)
   /// instead of a new toss, so leaving and coming back cannot re-roll the coin.
   public var keptHostPlaysX: Bool?
+  /// A game kept through a restart (PROTOCOL.md rule 19): offered by the host, checked by the joiner's journal.
+  var kept = KeptGameExchange()
 
   /// The games of the match: the rules, the current game, this player's mark, the score and the rematch offers.
   var series: GameSeries
@@ -128,6 +130,10 @@ public struct NetSession: Sendable {
   public mutating func accept(now: Double) -> [SessionOutput] {
     guard configuration.role == .host, phase == .awaitingDecision, let version else { return [] }
     phase = .tossing
+    if let offer = kept.toOffer, version >= 3 {
+      kept.offered = offer
+      return [send(.welcome(version: version, rules: rules), now), send(offer.message, now)]
+    }
     if let kept = keptHostPlaysX, version >= 2 {
       coin.keep(hostPlaysX: kept)
       return [send(.welcome(version: version, rules: rules), now), send(.coinKept(hostPlaysX: kept), now)]

@@ -96,6 +96,11 @@ extension NetSession {
   mutating func process(_ message: Message, _ now: Double) -> [SessionOutput] {
     if let outputs = processAnyTime(message, now) { return outputs }
     guard peerGreeted else { return violation("\(message.name) before hello", now) }
+    if case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft) = message {
+      let offered = KeptGame(rules: rules, gameNumber: Int(game), hostPlaysX: hostPlaysX, moves: moves)
+      return peerOffersKeptGame(KeptOffer(offered, timeLeft: timeLeft), now)
+    }
+    if case .gameTaken(let verdict, let text) = message { return peerAnswersKeptGame(verdict, PeerText(text), now) }
     if message.minimumVersion >= 3 { return processGameFlow(message, now) }
     switch message {
     case .welcome, .refuse, .coinCommit, .coinKept, .coinShare, .coinReveal: return processSetup(message, now)

@@ -41,7 +41,7 @@ import Testing
   }
 
   /// A plain-mode host and joiner with a game begun; the player with X first.
-  private func match(grace: Int) throws -> (host: Player, joiner: Player, x: Player, o: Player) {
+  private func match(grace: Int) throws -> (host: Player, joiner: Player, x: Player, o: Player, port: Int) {
     let host = try Player(
       ["host", "--port", "0", "--ui", "plain", "--accept-new", "--grace", "\(grace)"], environment: try home("alice"))
     let port = try #require(host.announcedPort(), "host did not start: \(host.errors)")
@@ -50,7 +50,7 @@ import Testing
       environment: try home("bob"))
     #expect(joiner.waitFor("(X moves first)") && host.waitFor("(X moves first)"), "\(joiner.errors)\(host.errors)")
     let hostIsX = host.output.contains("you play X")
-    return (host, joiner, hostIsX ? host : joiner, hostIsX ? joiner : host)
+    return (host, joiner, hostIsX ? host : joiner, hostIsX ? joiner : host, port)
   }
 
   /// X and O play `cells` in turn, each when its program asks for its move.
@@ -63,7 +63,7 @@ import Testing
   }
 
   @Test func aKilledJoinersGameIsStillOnDiskAndTheHostsGoesWithItsClaim() throws {
-    let (host, joiner, x, o) = try match(grace: 5)
+    let (host, joiner, x, o, _) = try match(grace: 5)
     play([1, 5, 9], x: x, o: o)
     // O is asked for its second move: the third of the game has reached it.
     #expect(eventually { o.count("your move (") >= 2 }, "\(o.output)")
@@ -93,7 +93,7 @@ import Testing
   }
 
   @Test func aGamePlayedToItsEndLeavesNoJournal() throws {
-    let (host, joiner, _, _) = try match(grace: 120)
+    let (host, joiner, _, _, _) = try match(grace: 120)
     Player.playOut(host, joiner)
     #expect(host.output.contains("result: ") && joiner.output.contains("result: "), "\(host.output)")
     #expect(eventually { journals(host).isEmpty && journals(joiner).isEmpty }, "\(journals(host))\(journals(joiner))")
@@ -102,5 +102,42 @@ import Testing
     joiner.send("quit")
     #expect(host.exitStatus() == 30 && joiner.exitStatus() == 0)
     #expect(journals(host).isEmpty && journals(joiner).isEmpty)
+  }
+
+  /// The board lines of the last board `player` printed.
+  private func lastBoard(_ player: Player) -> String {
+    let lines = player.output.components(separatedBy: "\n")
+    guard let last = lines.lastIndex(where: { $0.contains("---+---+---") }), last >= 3 else { return "" }
+    return lines[(last - 3)...(last + 1)].map { String($0.suffix(10)) }.joined(separator: "\n")
+  }
+
+  /// kill -9 the joiner mid-game and start it again: it joins with the same key, its journal agrees with the game
+  /// the host kept, and the game goes on from where it stood to its end.
+  @Test func aJoinerKilledMidGameComesBackToTheSameGameAndFinishesIt() throws {
+    let (host, joiner, x, o, port) = try match(grace: 60)
+    play([1, 5, 9], x: x, o: o)
+    #expect(eventually { o.count("your move (") >= 2 }, "\(o.output)")
+    let moves = "move 0 0\nmove 1 1\nmove 2 2\nsha256 "
+    #expect(eventually { journals(joiner).values.contains { $0.contains(moves) } }, "\(journals(joiner))")
+    let joinerWasX = joiner === x
+    joiner.signal(SIGKILL)
+    _ = joiner.exitStatus()
+    #expect(host.waitFor("The connection dropped. The game is kept"), "\(host.output)")
+    let again = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--grace", "60"], environment: joiner.environment)
+    #expect(host.waitFor("bob came back after a restart: offering game 1 at move 4, kept here."), "\(host.output)")
+    #expect(again.waitFor("Reconnected: game 1 goes on at move 4."), "\(again.output)\(again.errors)")
+    #expect(host.waitFor("Reconnected: game 1 goes on at move 4."), "\(host.output)")
+    #expect(again.output.contains("you play \(joinerWasX ? "X" : "O")"), "\(again.output)")
+    #expect(lastBoard(again) == lastBoard(host) && lastBoard(again).contains("X"), "\(again.output)")
+    #expect(!again.output.contains("game 2:") && !host.output.contains("result: "))
+    // The game is played to its end from there: one result, the same on both sides, and no journal left.
+    Player.playOut(host, again)
+    #expect(host.output.contains("result: ") && again.output.contains("result: "), "\(host.output)\(again.output)")
+    #expect(lastBoard(host) == lastBoard(again))
+    #expect(host.count("result: ") == 1 && again.count("result: ") == 1)
+    #expect(eventually { journals(host).isEmpty && journals(again).isEmpty }, "\(journals(host))")
+    again.send("quit")
+    #expect(host.exitStatus() == 30)
   }
 }
