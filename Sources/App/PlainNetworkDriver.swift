@@ -181,17 +181,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
     case .rematchOffered:
       emit("\(peerName) offers a rematch: type rematch to accept, or quit\n")
     case .gameEnded(let result):
-      switch result {
-      case .line(let winner): emit("result: \(winner) wins\n")
-      case .draw: emit("result: draw\n")
-      case .resigned(let loser): emit("result: \(loser.opponent) wins (\(loser) resigned)\n")
-      case .abandoned(let loser): emit("result: \(loser.opponent) wins (\(loser) did not come back)\n")
-      case .drawAgreed: emit("result: draw by agreement\n")
-      case .deadPosition: emit("result: draw (no line can still be completed)\n")
-      case .aborted: emit("result: aborted\n")
-      case .lostOnTime(let loser): emit("result: \(loser.opponent) wins (\(loser) lost on time)\n")
-      case .disputed: emit("result: disputed (the clocks disagree about a loss on time)\n")
-      }
+      emit(Self.resultLine(result) + "\n")
       let score = session.score
       emit("match: you \(score.wins), \(peerName) \(score.losses), draws \(score.draws)\n")
       if case .abandoned = result { return }  // the match is over
@@ -215,6 +205,21 @@ final class PlainNetworkDriver: LoopFrontEnd {
       }
     case .send, .closed:
       break
+    }
+  }
+
+  /// The line that says how a game ended.
+  static func resultLine(_ result: GameResult) -> String {
+    switch result {
+    case .line(let winner): return "result: \(winner) wins"
+    case .draw: return "result: draw"
+    case .resigned(let loser): return "result: \(loser.opponent) wins (\(loser) resigned)"
+    case .abandoned(let loser): return "result: \(loser.opponent) wins (\(loser) did not come back)"
+    case .drawAgreed: return "result: draw by agreement"
+    case .deadPosition: return "result: draw (no line can still be completed)"
+    case .aborted: return "result: aborted"
+    case .lostOnTime(let loser): return "result: \(loser.opponent) wins (\(loser) lost on time)"
+    case .disputed: return "result: disputed (the clocks disagree about a loss on time)"
     }
   }
 
