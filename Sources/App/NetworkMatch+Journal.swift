@@ -17,7 +17,8 @@ extension NetworkMatch {
       coordinator.journal?.found[peer] = journal.kept
       return []
     case .failure(let error):
-      let text = "The journal of your game with this host cannot be used: \(VisibleText.escaping("\(error)"))"
+      let path = files.journals.path(peer: peer)
+      let text = "The journal of your game with this host (\(path)) cannot be used: \(VisibleText.escaping("\(error)"))"
       log.write(text)
       return [.status(text)]
     }

@@ -140,4 +140,34 @@ import Testing
     again.send("quit")
     #expect(host.exitStatus() == 30)
   }
+
+  /// A journal changed on disk is not used: the joiner is told which file and why, the host's offer is declined,
+  /// and the kept game is lost by the joiner on both sides; the changed file is left for the player to look at.
+  @Test func aChangedJournalIsNotUsedAndTheKeptGameIsLostByTheJoiner() throws {
+    let (host, joiner, x, o, port) = try match(grace: 60)
+    play([1, 5, 9], x: x, o: o)
+    #expect(eventually { o.count("your move (") >= 2 }, "\(o.output)")
+    let moves = "move 0 0\nmove 1 1\nmove 2 2\nsha256 "
+    #expect(eventually { journals(joiner).values.contains { $0.contains(moves) } }, "\(journals(joiner))")
+    let joinerWasX = joiner === x
+    joiner.signal(SIGKILL)
+    _ = joiner.exitStatus()
+    let (name, text) = try #require(journals(joiner).first)
+    let changed = text.replacingOccurrences(of: "move 1 1\n", with: "move 1 2\n")
+    try changed.write(toFile: directory(joiner) + "/" + name, atomically: true, encoding: .utf8)
+    #expect(host.waitFor("The connection dropped. The game is kept"), "\(host.output)")
+    let again = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--grace", "60"], environment: joiner.environment)
+    let unusable = "(\(directory(joiner))/\(name)) cannot be used: the journal's SHA-256 does not match its lines"
+    #expect(again.waitFor(unusable), "\(again.output)\(again.errors)")
+    let lost = "was not taken up (there is no journal of this game here): it counts as lost by the joiner."
+    #expect(again.waitFor(lost) && host.waitFor(lost), "\(again.output)\(host.output)")
+    let loser = joinerWasX ? "X" : "O"
+    let result = "result: \(joinerWasX ? "O" : "X") wins (\(loser) did not come back)"
+    #expect(again.waitFor(result) && host.waitFor(result), "\(again.output)\(host.output)")
+    #expect(eventually { journals(host).isEmpty }, "\(journals(host))")
+    #expect(journals(again) == [name: changed])
+    again.send("quit")
+    #expect(host.exitStatus() == 30)
+  }
 }
