@@ -232,6 +232,10 @@ struct JoinerCoordinator: MatchRole {
   }
 
   mutating func answer(accept: Bool, now: Double) -> [MatchCommand] {
+    if core.keptAsked, let id = core.active {
+      core.keptAsked = false
+      return act(on: id, now: now) { $0.answerKeptGame(accept: accept, now: now) }
+    }
     if core.termsAsked != nil, let id = core.active {
       core.termsAsked = nil
       decidingAgainAt = nil

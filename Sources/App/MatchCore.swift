@@ -26,6 +26,8 @@ struct MatchCore {
   var question: TrustQuestion?
   /// Joiner: the host's terms (a timed game) its player is asked to accept before the joiner's hello goes.
   var termsAsked: HostTerms?
+  /// Joiner: its player is asked whether to take up a game the host kept through a restart (PROTOCOL.md rule 19).
+  var keptAsked = false
   var finished: MatchEnd?
   /// Where finished games are recorded (nil: not recorded).
   var records: MatchRecords?
@@ -105,6 +107,11 @@ struct MatchCore {
       commands.append(.log("connection to \(connection.peer) lost mid-match: keeping the game \(seconds) s"))
       commands += connections.close(id, graceful: false)
       if isActive { return (commands + [.report(.session(output))], .dropped) }
+    case .gameFlow(.keptGameOffered(let ply)) where isActive && configuration.role == .joiner:
+      // Put to the player as a yes-or-no question, as the terms are; the board shown is the game offered.
+      keptAsked = true
+      let host = connection.session?.peerName.map { "\($0)" } ?? "The host"
+      commands.append(.report(.askTerms([MatchWords.gameFlow(.keptGameOffered(ply: ply), peer: host, keys: .plain)])))
     case .chat where question != nil:
       // Not admitted yet: its words must not appear under the question about its key.
       commands.append(.log("chat from \(connection.peer) dropped: the player has not decided on its key"))

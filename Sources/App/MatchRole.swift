@@ -41,6 +41,7 @@ extension MatchRole {
   var finished: MatchEnd? { core.finished }
   var question: TrustQuestion? { core.question }
   var termsAsked: HostTerms? { core.termsAsked }
+  var keptAsked: Bool { core.keptAsked }
   var active: ConnectionID? { core.active }
   var connections: MatchConnections { core.connections }
   var session: NetSession? { core.connections.activeConnection?.session }

@@ -194,6 +194,8 @@ public final class NetworkMatch {
   public var pendingQuestion: TrustQuestion? { coordinator.question }
   /// Joiner: the host's terms its player is asked to accept (`answer(accept:)`).
   public var pendingTerms: HostTerms? { coordinator.termsAsked }
+  /// A yes-or-no question waits for the player: the terms, or whether to take up a kept game (rule 19).
+  public var asksYesOrNo: Bool { coordinator.termsAsked != nil || coordinator.keptAsked }
 
   // MARK: - Starting
 

@@ -100,7 +100,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
       emit("[y/n or paste the fingerprint]: ")
       return
     }
-    if match.pendingTerms != nil {
+    if match.asksYesOrNo {
       emit("[y/n]: ")
       return
     }
@@ -119,7 +119,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
     // the question again, so the last line is what to type.
     var askAgainAfter = false
     defer {
-      if askAgainAfter && (match.pendingQuestion != nil || match.pendingTerms != nil) { askAgain() }
+      if askAgainAfter && (match.pendingQuestion != nil || match.asksYesOrNo) { askAgain() }
     }
     for event in events {
       switch event {
@@ -167,7 +167,10 @@ final class PlainNetworkDriver: LoopFrontEnd {
       emit("game \(number): \(session.rules)\(clock); you play \(mark) (X moves first)\n")
       if number == 1, let note = MatchWords.olderPeer(session, peer: "\(peerName)") { emit(note + "\n") }
       // A game taken up after a restart (rule 19): what follows (taken up, or lost) shows the board.
-      if session.game?.history.isEmpty == false { return }
+      if let game = session.game, !game.history.isEmpty {
+        if session.keptGameAsked != nil { emit(PlainSession.boardText(game) + "\n") }
+        return
+      }
       showBoardAndPrompt(session)
     case .peerMoved(let position):
       let rules = session.rules
@@ -245,7 +248,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
   }
 
   private func applies(_ raw: String) -> Bool {
-    if match.pendingQuestion != nil || match.pendingTerms != nil { return true }
+    if match.pendingQuestion != nil || match.asksYesOrNo { return true }
     let line = raw.trimmingWhitespace().lowercased()
     let word = line.split(separator: " ").first.map(String.init) ?? ""
     // While a resume is confirmed (one round trip) chat, resign and rematch wait their turn, as moves do.
@@ -271,11 +274,11 @@ final class PlainNetworkDriver: LoopFrontEnd {
       answerQuestion(question, line)
       return
     }
-    if match.pendingTerms != nil {
+    if match.asksYesOrNo {
       switch line.lowercased() {
       case "y", "yes": show(match.answer(accept: true))
       case "n", "no": show(match.answer(accept: false))
-      default: emitError("answer y to play on these terms, or n to decline them")
+      default: emitError("answer y or n")
       }
       return
     }

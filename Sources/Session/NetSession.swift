@@ -132,6 +132,7 @@ public struct NetSession: Sendable {
     phase = .tossing
     if let offer = kept.toOffer, version >= 3 {
       kept.offered = offer
+      kept.offeredAt = now
       return [send(.welcome(version: version, rules: rules), now), send(offer.message, now)]
     }
     if let kept = keptHostPlaysX, version >= 2 {

@@ -27,12 +27,17 @@ public struct KeptOffer: Sendable, Equatable {
 struct KeptGameExchange: Sendable {
   /// Host: the game this joiner's key left here, to offer instead of a coin toss.
   var toOffer: KeptOffer?
-  /// Host: the offer sent, until the answer comes.
+  /// Host: the offer sent, until the answer comes, and when it went: the clocks run from then (a player deciding
+  /// whether to take the game up thinks on its time).
   var offered: KeptOffer?
+  var offeredAt = 0.0
   /// Joiner: the game its journal keeps with this host (nil: none).
   var journal: KeptGame?
   /// Joiner: an offer has come (a second is a violation).
   var answered = false
+  /// Joiner with no journal of the game: the offer its player is asked about (`answerKeptGame`), and when it came.
+  var pending: KeptOffer?
+  var pendingSince = 0.0
 }
 
 extension NetSession {
@@ -58,8 +63,12 @@ extension NetSession {
     return KeptOffer(kept, timeLeft: times)
   }
 
-  /// Joiner: the host offers a game this side's key left there. The journal decides: the same game is taken up;
-  /// without a journal, or with another game in it, the offered game is lost by this side (it went away).
+  /// Joiner: the game offered, while its player is asked whether to take it up (it has no journal of it).
+  public var keptGameAsked: KeptGame? { kept.pending?.game }
+
+  /// Joiner: the host offers a game this side's key left there. The journal decides: the same game is taken up,
+  /// another game in it is lost by this side (it went away). Without a journal the position is shown (the game
+  /// begun, not yet played) and the player asked: `answerKeptGame`.
   mutating func peerOffersKeptGame(_ offer: KeptOffer, _ now: Double) -> [SessionOutput] {
     guard configuration.role == .joiner, phase == .tossing, coin.commitment == nil, hasGameFlow, !kept.answered
     else { return unexpected(.gameOffer(game: 0, hostPlaysX: true, moves: [], timeLeft: []), now) }
@@ -68,8 +77,19 @@ extension NetSession {
     var reason = ""
     switch kept.journal?.agreement(with: offer.game) {
     case nil:
-      verdict = .declined
-      reason = "there is no journal of this game here"
+      let mark = (configuration.role == .host) == offer.game.hostPlaysX ? Mark.x : .o
+      keepFirstPlayer(of: offer.game)
+      do {
+        try series.restore(offer.game, myMark: mark)
+      } catch {
+        return violation("the kept game offered cannot be played: \(error)", now)
+      }
+      kept.pending = offer
+      kept.pendingSince = now
+      return [
+        .gameStarted(number: offer.game.gameNumber, myMark: mark),
+        .gameFlow(.keptGameOffered(ply: offer.game.moves.count)),
+      ]
     case .differs(let why)?:
       verdict = .disagrees
       reason = "the journal here keeps another game: \(why)"
@@ -77,7 +97,19 @@ extension NetSession {
       verdict = .taken
     }
     let answer = send(.gameTaken(verdict, text: reason), now)
-    return [answer] + takeUp(offer, taken: verdict == .taken, reason: PeerText(reason), now)
+    return [answer] + takeUp(offer, taken: verdict == .taken, reason: PeerText(reason), clockFrom: now, now)
+  }
+
+  /// Joiner: its player's answer about the game offered (`keptGameAsked`): taken up, or lost by this side.
+  public mutating func answerKeptGame(accept: Bool, now: Double) -> [SessionOutput] {
+    guard configuration.role == .joiner, !isClosed, let offer = kept.pending else { return [] }
+    kept.pending = nil
+    let reason = accept ? "" : "its player did not take it up"
+    let answer = send(.gameTaken(accept ? .taken : .declined, text: reason), now)
+    return [answer]
+      + takeUp(offer, taken: accept, reason: PeerText(reason), clockFrom: kept.pendingSince, now).filter {
+        if case .gameStarted = $0 { false } else { true }  // said when the position was shown
+      }
   }
 
   /// Host: the joiner's answer to the game offered.
@@ -88,19 +120,22 @@ extension NetSession {
       return unexpected(.gameTaken(verdict, text: ""), now)
     }
     kept.offered = nil
-    return takeUp(offer, taken: verdict == .taken, reason: reason, now)
+    return takeUp(offer, taken: verdict == .taken, reason: reason, clockFrom: kept.offeredAt, now)
+  }
+
+  /// The first game's X as the alternation from game 1 makes `game`'s X (rule 7): the next game alternates from it.
+  private mutating func keepFirstPlayer(of game: KeptGame) {
+    coin.keep(hostPlaysX: game.hostPlaysX == !game.gameNumber.isMultiple(of: 2))
   }
 
   /// Both sides: the kept game becomes the current one. Taken, play goes on from it; else it ends at once as
   /// lost by the joiner (the side that went away) and the match goes on between games.
-  private mutating func takeUp(_ offer: KeptOffer, taken: Bool, reason: PeerText, _ now: Double)
-    -> [SessionOutput]
-  {
+  private mutating func takeUp(
+    _ offer: KeptOffer, taken: Bool, reason: PeerText, clockFrom: Double, _ now: Double
+  ) -> [SessionOutput] {
     let mark = (configuration.role == .host) == offer.game.hostPlaysX ? Mark.x : .o
     let ply = offer.game.moves.count
-    // The first game's X as the alternation from game 1 makes this game's X (rule 7).
-    let firstHostX = offer.game.hostPlaysX == !offer.game.gameNumber.isMultiple(of: 2)
-    coin.keep(hostPlaysX: firstHostX)
+    keepFirstPlayer(of: offer.game)
     do {
       try series.restore(offer.game, myMark: mark)
     } catch {
@@ -108,7 +143,7 @@ extension NetSession {
     }
     phase = .playing
     flow = GameFlow(myMark: mark)
-    clock = GameClock(restoring: timeControl, myMark: mark, left: offer.timeLeft, ply: ply, now: now)
+    clock = GameClock(restoring: timeControl, myMark: mark, left: offer.timeLeft, ply: ply, now: clockFrom)
     (flagClaimedAt, heldClaim, claimSent, flagFacts) = (nil, nil, nil, nil)
     peerMoved = ply > (mark == .x ? 0 : 1)
     let started = SessionOutput.gameStarted(number: offer.game.gameNumber, myMark: mark)

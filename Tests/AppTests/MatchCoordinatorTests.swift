@@ -385,8 +385,8 @@ struct MatchPair {
   }
 
   /// The joiner's program restarted: the same key greets afresh instead of resuming. The host offers the game it
-  /// kept (PROTOCOL.md rule 19); a joiner with no journal of it does not take it up, and the game is lost by the
-  /// joiner, the side that went away, on both sides. The match goes on with that game's first player kept.
+  /// kept (PROTOCOL.md rule 19); a joiner with no journal of it asks its player, who declines here: the game is lost
+  /// by the joiner, the side that went away, on both sides. The match goes on with that game's first player kept.
   @Test func theSameKeyGreetingAfreshIsOfferedTheKeptGame() throws {
     var pair = MatchPair()
     pair.connect()
@@ -401,6 +401,13 @@ struct MatchPair {
     let offered = "bob came back after a restart: offering game 1 at move 2, kept here."
     #expect(pair.hostStatuses.contains(offered), "\(pair.hostStatuses)")
     #expect(pair.host.active == pair.links[0].host)
+    let asked = pair.joinerEvents.contains {
+      if case .askTerms(let lines) = $0 { lines.first?.contains("take it up?") == true } else { false }
+    }
+    #expect(asked && pair.joiner.keptAsked, "\(pair.joinerEvents)")
+    pair.joinerDid(pair.joiner.answer(accept: false, now: pair.now))
+    pair.deliver()
+    #expect(!pair.joiner.keptAsked)
     let session = try #require(pair.host.session)
     #expect(session.gameNumber == 1 && session.game?.history == [Position(row: 0, column: 0)])
     #expect(session.lastResult == .abandoned(loser: hostWasX ? .o : .x) && session.score.wins == 1)

@@ -141,8 +141,8 @@ import Testing
     #expect(host.exitStatus() == 30)
   }
 
-  /// A journal changed on disk is not used: the joiner is told which file and why, the host's offer is declined,
-  /// and the kept game is lost by the joiner on both sides; the changed file is left for the player to look at.
+  /// A journal changed on disk is not used: the joiner is told which file and why, its player is shown the position
+  /// and declines it, and the kept game is lost by the joiner on both sides; the changed file is left in place.
   @Test func aChangedJournalIsNotUsedAndTheKeptGameIsLostByTheJoiner() throws {
     let (host, joiner, x, o, port) = try match(grace: 60)
     play([1, 5, 9], x: x, o: o)
@@ -160,13 +160,40 @@ import Testing
       ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--grace", "60"], environment: joiner.environment)
     let unusable = "(\(directory(joiner))/\(name)) cannot be used: the journal's SHA-256 does not match its lines"
     #expect(again.waitFor(unusable), "\(again.output)\(again.errors)")
-    let lost = "was not taken up (there is no journal of this game here): it counts as lost by the joiner."
+    #expect(again.waitFor("alice kept this game from before your program restarted, at move 4 (shown): take it up?"))
+    #expect(again.waitFor("[y/n]: "), "\(again.output)")
+    again.send("n")
+    let lost = "was not taken up (its player did not take it up): it counts as lost by the joiner."
     #expect(again.waitFor(lost) && host.waitFor(lost), "\(again.output)\(host.output)")
     let loser = joinerWasX ? "X" : "O"
     let result = "result: \(joinerWasX ? "O" : "X") wins (\(loser) did not come back)"
     #expect(again.waitFor(result) && host.waitFor(result), "\(again.output)\(host.output)")
     #expect(eventually { journals(host).isEmpty }, "\(journals(host))")
     #expect(journals(again) == [name: changed])
+    again.send("quit")
+    #expect(host.exitStatus() == 30)
+  }
+
+  /// With its journal gone, the restarted joiner's player is shown the position and takes it up: the game goes on.
+  @Test func withoutItsJournalTheJoinersPlayerIsAskedAndTakesTheGameUp() throws {
+    let (host, joiner, x, o, port) = try match(grace: 60)
+    play([1, 5, 9], x: x, o: o)
+    #expect(eventually { o.count("your move (") >= 2 }, "\(o.output)")
+    joiner.signal(SIGKILL)
+    _ = joiner.exitStatus()
+    for name in journals(joiner).keys { unlink(directory(joiner) + "/" + name) }
+    #expect(host.waitFor("The connection dropped. The game is kept"), "\(host.output)")
+    let again = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--grace", "60"], environment: joiner.environment)
+    #expect(again.waitFor("take it up? Declining counts as a loss. [y/n]: "), "\(again.output)\(again.errors)")
+    // The position is shown before the question: X on a1 and c3 (cells 1 and 9), O in the middle.
+    #expect(lastBoard(again) == lastBoard(host), "\(again.output)")
+    #expect(!host.output.contains("Reconnected"))
+    again.send("y")
+    #expect(
+      again.waitFor("Reconnected: game 1 goes on at move 4.") && host.waitFor("Reconnected: game 1 goes on at move 4."))
+    Player.playOut(host, again)
+    #expect(host.count("result: ") == 1 && again.count("result: ") == 1 && lastBoard(host) == lastBoard(again))
     again.send("quit")
     #expect(host.exitStatus() == 30)
   }

@@ -107,10 +107,40 @@ import WireProtocol
     #expect(back.host.phase == .playing && back.host.myMark == .o)
   }
 
-  @Test func withoutAJournalTheKeptGameIsLostByTheJoiner() throws {
-    let old = try Self.played(5)
+  /// Without a journal the joiner's player is shown the position and asked; the host waits for the answer.
+  static func asked(_ old: SessionPair) -> SessionPair {
     let back = Self.comeBack(old, journal: nil)
-    Self.lostByTheJoiner(back, reason: "no journal")
+    #expect(back.joiner.keptGameAsked?.moves.count == 5 && back.joiner.game?.history.count == 5)
+    #expect(back.joinerEvents.contains(.gameFlow(.keptGameOffered(ply: 5))) && !back.joiner.myTurn)
+    #expect(back.host.phase == .tossing && back.joiner.phase == .tossing)
+    #expect(throws: PlayError.self) {
+      var joiner = back.joiner
+      _ = try joiner.play(Self.cell(5), now: back.now)
+    }
+    return back
+  }
+
+  @Test func withoutAJournalThePlayerIsAskedAndDecliningLosesTheKeptGame() throws {
+    var back = Self.asked(try Self.played(5))
+    back.deliver(fromJoiner: back.joiner.answerKeptGame(accept: false, now: back.now))
+    Self.lostByTheJoiner(back, reason: "its player did not take it up")
+  }
+
+  /// Taken up after the player thought for 10 s: those 10 s were O's, on both clocks.
+  @Test func withoutAJournalThePlayerMayTakeTheGameUpOnItsOwnTime() throws {
+    let old = try Self.played(5)
+    var back = Self.asked(old)
+    back.now += 10
+    back.deliver(fromJoiner: back.joiner.answerKeptGame(accept: true, now: back.now))
+    for side in [back.host, back.joiner] {
+      #expect(
+        side.phase == .playing && side.game?.history.count == 5 && side.clock?.remaining(.o, now: back.now) == 21_000)
+    }
+    #expect(back.joiner.myTurn && back.joinerEvents.contains(.resumed(game: 1, ply: 5)))
+    #expect(back.hostEvents.contains(.resumed(game: 1, ply: 5)))
+    back.now += 1
+    try back.play(Self.cell(5))
+    #expect(back.host.game?.history == back.joiner.game?.history && back.host.game?.history.count == 6)
   }
 
   @Test func withNothingKeptTheCoinIsTossedAsBefore() throws {
