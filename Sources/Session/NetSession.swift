@@ -244,8 +244,9 @@ public struct NetSession: Sendable {
     switch connection.due(now) {
     case nil: return []
     case .graceOver:
-      // Only a game in progress can be claimed; between games there is nothing left to wait for.
-      guard phase == .playing else {
+      // Only a game in progress (or a kept game offered and not yet answered, rule 19) can be claimed; between
+      // games there is nothing left to wait for.
+      guard phase == .playing || kept.offered != nil else {
         return [close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: false))]
       }
       return [.graceExpired]

@@ -57,6 +57,8 @@ extension NetSession {
   /// The game in progress as this side would offer it to a peer back from a restart: nil when there is none or
   /// the peer speaks no version 3. The clock of the side to move has run on while it was away.
   public func keptOffer(now: Double) -> KeptOffer? {
+    // An offer not yet answered is still the game kept: a joiner that goes away again is offered it again.
+    if phase == .tossing, let offer = kept.offered { return offer }
     guard hasGameFlow, gameInProgress, let game, let hostPlaysX = hostPlayedXLast else { return nil }
     let kept = KeptGame(rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: game.history)
     let times = clock.map { clock in [Mark.x, .o].map { UInt32(clamping: clock.remaining($0, now: now)) } } ?? []
@@ -130,7 +132,7 @@ extension NetSession {
 
   /// Both sides: the kept game becomes the current one. Taken, play goes on from it; else it ends at once as
   /// lost by the joiner (the side that went away) and the match goes on between games.
-  private mutating func takeUp(
+  mutating func takeUp(
     _ offer: KeptOffer, taken: Bool, reason: PeerText, clockFrom: Double, _ now: Double
   ) -> [SessionOutput] {
     let mark = (configuration.role == .host) == offer.game.hostPlaysX ? Mark.x : .o

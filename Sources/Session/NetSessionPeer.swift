@@ -56,6 +56,12 @@ extension NetSession {
   /// The remaining player ends a game whose opponent did not come back within the grace period: a win.
   public mutating func claim(now: Double) throws(ActionRefusal) -> [SessionOutput] {
     guard !isClosed else { throw .matchOver }
+    if graceExpired, connection.isLost, let offer = kept.offered {
+      // The joiner went away again before it answered the game offered (rule 19): that game is the one claimed.
+      kept.offered = nil
+      let lost = takeUp(offer, taken: false, reason: PeerText("it went away before it answered"), clockFrom: now, now)
+      return lost + [close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: true))]
+    }
     guard graceExpired, connection.isLost, phase == .playing, let myMark else { throw .nothingToClaim }
     return ended(series.end(.abandoned(loser: myMark.opponent))) + [
       close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: true))

@@ -187,3 +187,27 @@ import WireProtocol
     #expect(text.contains("cannot be played"))
   }
 }
+
+/// A joiner that goes away again while the game offered waits for its answer cannot make it vanish.
+@Suite struct KeptGameAwayAgainTests {
+  @Test func aJoinerGoneBeforeItAnsweredIsOfferedTheGameAgainOrLosesItByClaim() throws {
+    let old = try KeptGameTests.played(5)
+    var back = KeptGameTests.comeBack(old, journal: nil)
+    #expect(back.joiner.keptGameAsked != nil && back.host.phase == .tossing)
+    back.drop()
+    // Coming back once more, it is offered the same game.
+    let again = try #require(back.host.keptOffer(now: back.now))
+    #expect(again.game.moves.count == 5 && again.game.gameNumber == 1)
+    // Nobody comes back: once the grace period is over the host claims that game.
+    back.now += 200
+    back.send(fromHost: back.host.tick(now: back.now))
+    #expect(back.host.graceExpired && back.hostEvents.contains(.graceExpired))
+    back.send(fromHost: try back.host.claim(now: back.now))
+    #expect(back.host.lastResult == .abandoned(loser: .o) && back.host.score.wins == 1)
+    #expect(back.host.game?.history.count == 5)
+    guard case .closed(.peerDidNotReturn(_, claimed: true)) = back.host.phase else {
+      Issue.record("\(back.host.phase)")
+      return
+    }
+  }
+}
