@@ -170,6 +170,19 @@ import Testing
     #expect(again.waitFor(result) && host.waitFor(result), "\(again.output)\(host.output)")
     #expect(eventually { journals(host).isEmpty }, "\(journals(host))")
     #expect(journals(again) == [name: changed])
+    // Both records say the joiner forfeited the game, with its three moves.
+    for player in [host, again] {
+      let games = player.environment["XDG_DATA_HOME"]! + "/tictactoe/games"
+      #expect(
+        eventually {
+          let names = (try? FileManager.default.contentsOfDirectory(atPath: games)) ?? []
+          return names.contains { name in
+            let sgf = (try? String(contentsOfFile: games + "/" + name, encoding: .utf8)) ?? ""
+            return sgf.contains("RE[\(joinerWasX ? "W" : "B")+F]") && sgf.contains("TTE[claim]")
+              && sgf.components(separatedBy: ";B[").count + sgf.components(separatedBy: ";W[").count == 5
+          }
+        }, "\(player.environment["XDG_DATA_HOME"]!)")
+    }
     again.send("quit")
     #expect(host.exitStatus() == 30)
   }
