@@ -210,4 +210,27 @@ import Testing
     again.send("quit")
     #expect(host.exitStatus() == 30)
   }
+
+  /// The same question on the full screen: the board offered is drawn behind it, and y takes the game up.
+  @Test func theFullScreenJoinerIsAskedTooAndSeesTheBoard() throws {
+    let (host, joiner, x, o, port) = try match(grace: 60)
+    play([1, 5, 9], x: x, o: o)
+    #expect(eventually { o.count("your move (") >= 2 }, "\(o.output)")
+    joiner.signal(SIGKILL)
+    _ = joiner.exitStatus()
+    for name in journals(joiner).keys { unlink(directory(joiner) + "/" + name) }
+    #expect(host.waitFor("The connection dropped. The game is kept"), "\(host.output)")
+    // The host is known to this joiner now (accepted on first use): nothing is asked about its key.
+    let again = try TmuxSession(
+      command: "sh -c '\(Binary.path) join 127.0.0.1:\(port) --grace 60; echo EXIT=$?; sleep 30'",
+      environment: joiner.environment, width: 100, height: 30)
+    let asked = try again.waitFor(text: "at move 4 (shown): take it up?")
+    #expect(asked.contains("alice kept this game from before your program restarted"), "\(asked)")
+    #expect(asked.contains("Declining counts as a loss."), "\(asked)")
+    #expect(asked.contains(" X ") && asked.contains(" O "), "the board offered is shown: \(asked)")
+    try again.send("y")
+    let resumed = try again.waitFor(text: "Reconnected: game 1 goes on at move 4.")
+    #expect(!resumed.contains("take it up?"), "\(resumed)")
+    #expect(host.waitFor("Reconnected: game 1 goes on at move 4."), "\(host.output)")
+  }
 }
