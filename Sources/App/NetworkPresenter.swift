@@ -114,7 +114,14 @@ enum NetworkPresenter {
       net.dropped = nil
       net.rematchOfferedByPeer = false
       if let rules = net.game?.rules { net.cursor = Position(row: rules.rows / 2, column: rules.columns / 2) }
-      net.addChat(.note("Game \(number): you play \(mark)\(mark == .x ? " and move first" : "")."))
+      let ply = net.game?.history.count ?? 0
+      let first = mark == .x ? " and move first" : ""
+      // A game taken up after a restart (rule 19) begins where it stood.
+      net.addChat(
+        .note(
+          ply > 0
+            ? "Game \(number), kept at move \(ply + 1): you play \(mark)." : "Game \(number): you play \(mark)\(first)."
+        ))
       if number == 1, let session = match.session, let note = MatchWords.olderPeer(session, peer: peer) {
         net.addChat(.note(note))
       }

@@ -227,7 +227,12 @@ import Testing
     let asked = try again.waitFor(text: "at move 4 (shown): take it up?")
     #expect(asked.contains("alice kept this game from before your program restarted"), "\(asked)")
     #expect(asked.contains("Declining counts as a loss."), "\(asked)")
-    #expect(asked.contains(" X ") && asked.contains(" O "), "the board offered is shown: \(asked)")
+    #expect(asked.contains("Game 1, kept at move 4: you play"), "\(asked)")
+    // The board offered is drawn: two X and one O in its cells (the cursor may bracket one of them).
+    let cells = asked.components(separatedBy: "\n").filter { $0.contains("│") && !$0.contains("take it up") }
+      .joined()
+    #expect(
+      cells.filter { $0 == "X" }.count == 2 && cells.filter { $0 == "O" }.count == 1, "the board offered: \(asked)")
     try again.send("y")
     let resumed = try again.waitFor(text: "Reconnected: game 1 goes on at move 4.")
     #expect(!resumed.contains("take it up?"), "\(resumed)")
