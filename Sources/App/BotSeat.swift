@@ -223,7 +223,7 @@ struct BotSeat {
       return absorb((try? dead ? session.offerDraw(now: now) : session.declineDraw(now: now)) ?? [], now: now)
     case .takebackRequested:
       return absorb((try? session.answerTakeback(accept: false, now: now)) ?? [], now: now)
-    case .drawDeclined, .takebackDeclined, .tookBack, .flagClaimed:
+    case .drawDeclined, .takebackDeclined, .tookBack, .flagClaimed, .keptGameOffered, .keptGameLost:
       return BotReaction()
     }
   }

@@ -129,10 +129,14 @@ struct HostCoordinator: MatchRole {
   }
 
   /// Starts a session on `id` and says hello; the joiner has `helloTimeout` to answer.
-  private mutating func greet(_ id: ConnectionID, keptHostPlaysX: Bool? = nil, now: Double) -> [MatchCommand] {
+  private mutating func greet(
+    _ id: ConnectionID, keptHostPlaysX: Bool? = nil, offer: KeptOffer? = nil, now: Double
+  ) -> [MatchCommand] {
     var session = core.newSession(now: now)
     // Leaving and coming back must not re-roll the coin: the new match starts with the same first player.
     session.keptHostPlaysX = keptHostPlaysX
+    // A game in progress left by a program that restarted is offered back, not thrown away (rule 19).
+    session.keptGameToOffer = offer
     core.connections[id]?.session = session
     core.connections[id]?.phase = .greeting
     core.connections[id]?.securedAt = now
@@ -164,6 +168,7 @@ struct HostCoordinator: MatchRole {
     else {
       var commands: [MatchCommand] = []
       var kept: Bool?
+      var offer: KeptOffer?
       if case .hello(_, let name, _, _) = message, let old = core.active,
         core.connections[old]?.session?.keepsGameOnDrop == true
       {
@@ -171,13 +176,26 @@ struct HostCoordinator: MatchRole {
         // toss). The kept game is over; this is a new match.
         let name = PeerText(name)
         kept = core.connections[old]?.session?.hostPlayedXLast
-        commands.append(.log("\(name) at \(core.peer(id)) came back without the game: starting a new match"))
+        offer = core.connections[old]?.session?.keptOffer(now: now)
+        if let peer = core.connections[old]?.facts?.certificate?.fingerprint,
+          let command = core.journal?.ended(peer: peer)
+        {
+          commands.append(command)
+        }
         commands += core.connections.close(old, graceful: false)
         core.connections[old]?.session = nil
         core.active = nil
-        commands.append(.report(.status("\(name) came back without the last game (restarted?): a new match begins.")))
+        if let offer {
+          let game = "game \(offer.game.gameNumber) at move \(offer.game.moves.count + 1)"
+          commands.append(.log("\(name) at \(core.peer(id)) came back without the game: offering \(game)"))
+          commands.append(.report(.status("\(name) came back after a restart: offering \(game), kept here.")))
+        } else {
+          commands.append(.log("\(name) at \(core.peer(id)) came back without the game: starting a new match"))
+          commands.append(
+            .report(.status("\(name) came back without the last game (restarted?): a new match begins.")))
+        }
       }
-      return commands + greet(id, keptHostPlaysX: kept, now: now)
+      return commands + greet(id, keptHostPlaysX: kept, offer: offer, now: now)
     }
     var commands: [MatchCommand] = [.log("\(core.peer(id)) is back with the same key: resuming the game")]
     commands += act(on: old, now: now) { $0.peerReconnected(now: now) }  // closes the old one if it looked alive

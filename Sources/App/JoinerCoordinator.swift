@@ -123,7 +123,9 @@ struct JoinerCoordinator: MatchRole {
     if let advertised = advertisedFingerprint, let key, advertised != key {
       return commands + fail(id, .impostor(advertised: advertised, presented: key), now: now)
     }
-    let session = core.newSession(now: now)
+    var session = core.newSession(now: now)
+    // A game this player's program kept with this host before it was restarted (PROTOCOL.md rule 19).
+    session.journalGame = key.flatMap { core.journal?.found[$0] }
     core.connections[id]?.session = session
     core.connections[id]?.phase = .greeting
     core.connections[id]?.deadline = nil
@@ -230,6 +232,10 @@ struct JoinerCoordinator: MatchRole {
   }
 
   mutating func answer(accept: Bool, now: Double) -> [MatchCommand] {
+    if core.keptAsked, let id = core.active {
+      core.keptAsked = false
+      return act(on: id, now: now) { $0.answerKeptGame(accept: accept, now: now) }
+    }
     if core.termsAsked != nil, let id = core.active {
       core.termsAsked = nil
       decidingAgainAt = nil

@@ -137,6 +137,10 @@ enum MatchCommand {
   /// Look up the record against the opponent with this key, called `name`, in the saved games, and tell the
   /// front end (`MatchEvent.opponentRecord`) when there is one.
   case lookUpRecord(against: Fingerprint, name: String)
+  /// Keep the journal of the game in progress against `peer` (PROTOCOL.md rule 19), replacing the one before.
+  case keepJournal(GameJournal, peer: Fingerprint)
+  /// The game against `peer` is over: remove its journal, after the writes asked for before.
+  case endJournal(peer: Fingerprint)
 }
 
 /// What the coordinator is given besides its connections (so tests can give their own): chance, a hash and its

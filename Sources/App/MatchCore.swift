@@ -26,9 +26,13 @@ struct MatchCore {
   var question: TrustQuestion?
   /// Joiner: the host's terms (a timed game) its player is asked to accept before the joiner's hello goes.
   var termsAsked: HostTerms?
+  /// Joiner: its player is asked whether to take up a game the host kept through a restart (PROTOCOL.md rule 19).
+  var keptAsked = false
   var finished: MatchEnd?
   /// Where finished games are recorded (nil: not recorded).
   var records: MatchRecords?
+  /// The journal of the game in progress (nil: not kept).
+  var journal: MatchJournal?
   /// The player's known peers as the shell last read them (nil: unreadable). The match reads no file: the shell
   /// hands them in again (`knownPeersChanged`) when a write of ours or another process changed the file.
   var knownPeers: KnownPeers?
@@ -89,6 +93,11 @@ struct MatchCore {
     if isActive, let session = connection.session {
       let peerKey = connection.facts?.certificate?.publicKeyBase64
       commands += recordCommands(records?.after(output, session: session, peerKey: peerKey), on: id)
+      if let peer = connection.facts?.certificate?.fingerprint, let peerKey,
+        let command = journal?.after(session, peer: peer, peerKey: peerKey)
+      {
+        commands.append(command)
+      }
     }
     switch output {
     case .send(let message):
@@ -98,6 +107,11 @@ struct MatchCore {
       commands.append(.log("connection to \(connection.peer) lost mid-match: keeping the game \(seconds) s"))
       commands += connections.close(id, graceful: false)
       if isActive { return (commands + [.report(.session(output))], .dropped) }
+    case .gameFlow(.keptGameOffered(let ply)) where isActive && configuration.role == .joiner:
+      // Put to the player as a yes-or-no question, as the terms are; the board shown is the game offered.
+      keptAsked = true
+      let host = connection.session?.peerName.map { "\($0)" } ?? "The host"
+      commands.append(.report(.askTerms([MatchWords.gameFlow(.keptGameOffered(ply: ply), peer: host, keys: .plain)])))
     case .chat where question != nil:
       // Not admitted yet: its words must not appear under the question about its key.
       commands.append(.log("chat from \(connection.peer) dropped: the player has not decided on its key"))
@@ -110,7 +124,9 @@ struct MatchCore {
     case .peerHello(let name, let software):
       commands.append(.log("hello from \(name) (\(software)) at \(connection.peer)"))
       return (commands, .hello(name: name, software: software))
-    case .gameStarted(1, let mark) where isActive && connection.session?.firstPlayerWasKept == true:
+    case .gameStarted(1, let mark)
+    where isActive && connection.session?.firstPlayerWasKept == true
+      && connection.session?.game?.history.isEmpty == true:
       let who = configuration.role == .host ? "Your opponent" : "You"
       commands += [
         .log("first player kept from the game left within the grace period: \(mark) here"),

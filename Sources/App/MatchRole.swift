@@ -41,6 +41,7 @@ extension MatchRole {
   var finished: MatchEnd? { core.finished }
   var question: TrustQuestion? { core.question }
   var termsAsked: HostTerms? { core.termsAsked }
+  var keptAsked: Bool { core.keptAsked }
   var active: ConnectionID? { core.active }
   var connections: MatchConnections { core.connections }
   var session: NetSession? { core.connections.activeConnection?.session }
@@ -49,6 +50,10 @@ extension MatchRole {
   var records: MatchRecords? {
     get { core.records }
     set { core.records = newValue }
+  }
+  var journal: MatchJournal? {
+    get { core.journal }
+    set { core.journal = newValue }
   }
 
   /// The player's known peers as the shell read them again: at the start, and when the file changed (a write

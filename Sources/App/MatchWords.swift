@@ -59,6 +59,11 @@ enum MatchWords {
     case .takebackDeclined: return "\(peer) declined your takeback request."
     case .tookBack(let ply): return "Taken back: the game goes on from move \(ply + 1)."
     case .flagClaimed: return "\(peer)'s time ran out: you claimed the win on time."
+    case .keptGameOffered(let ply):
+      return "\(peer) kept this game from before your program restarted, at move \(ply + 1) (shown): take it up?"
+        + " Declining counts as a loss."
+    case .keptGameLost(_, let reason):
+      return "The game kept from before the restart was not taken up (\(reason)): it counts as lost by the joiner."
     }
   }
 

@@ -16,7 +16,7 @@ import WireProtocol
 public final class NetworkMatch {
   public let role: Role
   private let profile: Profile
-  private let identity: Identity
+  let identity: Identity
   private let options: NetworkOptions
   private let rules: Rules
   /// Host: the time control its terms offer (a joiner's game has the host's: `session?.timeControl`).
@@ -127,6 +127,7 @@ public final class NetworkMatch {
       coordinator = JoinerCoordinator(
         name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)
     }
+    coordinator.journal = identity.publicKeyBase64.map(MatchJournal.init(myKey:))
   }
 
   /// Hands the coordinator the lines of known_peers its next decision needs, read now: those of the peer's key and
@@ -193,6 +194,8 @@ public final class NetworkMatch {
   public var pendingQuestion: TrustQuestion? { coordinator.question }
   /// Joiner: the host's terms its player is asked to accept (`answer(accept:)`).
   public var pendingTerms: HostTerms? { coordinator.termsAsked }
+  /// A yes-or-no question waits for the player: the terms, or whether to take up a kept game (rule 19).
+  public var asksYesOrNo: Bool { coordinator.termsAsked != nil || coordinator.keptAsked }
 
   // MARK: - Starting
 
@@ -319,6 +322,7 @@ public final class NetworkMatch {
       case .secured:
         let facts = PeerFacts(connection.tls)
         refreshKnownPeers(facts)
+        events += readJournal(facts)
         events += perform(coordinator.secured(id, facts, now: now))
       case .message(let message):
         if case .hello(_, let name, _, _) = message { refreshKnownPeers(PeerFacts(connection.tls), hello: name) }
@@ -358,6 +362,8 @@ public final class NetworkMatch {
       case .report(let event): events.append(event)
       case .keepRecord(let record, let file): files.keep(record, file: file)
       case .lookUpRecord(let key, let name): events += files.lookUpRecord(against: key, name: name)
+      case .keepJournal(let journal, let peer): files.keepJournal(journal, peer: peer)
+      case .endJournal(let peer): files.endJournal(peer: peer)
       }
     }
     return events

@@ -82,6 +82,24 @@ enum NetworkPresenter {
       lowMine: NetGameState.Clocks.isLow(mine, base: clock.control.base))
   }
 
+  /// How a game ended, as the screen says it to this player.
+  static func resultText(_ result: GameResult, myMark: Mark?, peer: String) -> String {
+    switch result {
+    case .draw: return "Draw."
+    case .line(let winner): return winner == myMark ? "You win!" : "\(peer) wins."
+    case .resigned(let loser): return loser == myMark ? "You resigned." : "\(peer) resigned: you win!"
+    case .abandoned(let loser):
+      // This side's own loss only ever comes from a kept game it did not take up after a restart (rule 19).
+      return loser == myMark ? "You left this game: it counts as lost." : "\(peer) did not come back: you win!"
+    case .drawAgreed: return "Draw by agreement."
+    case .deadPosition: return "Draw: no line can still be completed."
+    case .aborted: return "Game aborted."
+    case .lostOnTime(let loser):
+      return loser == myMark ? "You lost on time." : "\(peer) lost on time: you win!"
+    case .disputed: return "Disputed: the clocks disagree about a loss on time."
+    }
+  }
+
   private static func apply(_ output: SessionOutput, match: NetworkMatch, to net: inout NetGameState) {
     let peer = net.peerName.map { "\($0)" } ?? "Your opponent"
     switch output {
@@ -96,7 +114,14 @@ enum NetworkPresenter {
       net.dropped = nil
       net.rematchOfferedByPeer = false
       if let rules = net.game?.rules { net.cursor = Position(row: rules.rows / 2, column: rules.columns / 2) }
-      net.addChat(.note("Game \(number): you play \(mark)\(mark == .x ? " and move first" : "")."))
+      let ply = net.game?.history.count ?? 0
+      let first = mark == .x ? " and move first" : ""
+      // A game taken up after a restart (rule 19) begins where it stood.
+      net.addChat(
+        .note(
+          ply > 0
+            ? "Game \(number), kept at move \(ply + 1): you play \(mark)." : "Game \(number): you play \(mark)\(first)."
+        ))
       if number == 1, let session = match.session, let note = MatchWords.olderPeer(session, peer: peer) {
         net.addChat(.note(note))
       }
@@ -121,18 +146,7 @@ enum NetworkPresenter {
       net.addChat(.note(MatchWords.resumed(game: number, ply: ply)))
     case .gameEnded(let result):
       net.game = match.session?.game
-      switch result {
-      case .draw: net.result = "Draw."
-      case .line(let winner): net.result = winner == net.myMark ? "You win!" : "\(peer) wins."
-      case .resigned(let loser): net.result = loser == net.myMark ? "You resigned." : "\(peer) resigned: you win!"
-      case .abandoned: net.result = "\(peer) did not come back: you win!"
-      case .drawAgreed: net.result = "Draw by agreement."
-      case .deadPosition: net.result = "Draw: no line can still be completed."
-      case .aborted: net.result = "Game aborted."
-      case .lostOnTime(let loser):
-        net.result = loser == net.myMark ? "You lost on time." : "\(peer) lost on time: you win!"
-      case .disputed: net.result = "Disputed: the clocks disagree about a loss on time."
-      }
+      net.result = resultText(result, myMark: net.myMark, peer: peer)
     case .gameFlow(let event):
       net.game = match.session?.game
       net.addChat(.note(MatchWords.gameFlow(event, peer: peer, keys: .fullScreen)))

@@ -100,7 +100,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
       emit("[y/n or paste the fingerprint]: ")
       return
     }
-    if match.pendingTerms != nil {
+    if match.asksYesOrNo {
       emit("[y/n]: ")
       return
     }
@@ -119,7 +119,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
     // the question again, so the last line is what to type.
     var askAgainAfter = false
     defer {
-      if askAgainAfter && (match.pendingQuestion != nil || match.pendingTerms != nil) { askAgain() }
+      if askAgainAfter && (match.pendingQuestion != nil || match.asksYesOrNo) { askAgain() }
     }
     for event in events {
       switch event {
@@ -166,6 +166,11 @@ final class PlainNetworkDriver: LoopFrontEnd {
       let clock = session.timeControl.isTimed ? "; clock \(session.timeControl.spoken)" : ""
       emit("game \(number): \(session.rules)\(clock); you play \(mark) (X moves first)\n")
       if number == 1, let note = MatchWords.olderPeer(session, peer: "\(peerName)") { emit(note + "\n") }
+      // A game taken up after a restart (rule 19): what follows (taken up, or lost) shows the board.
+      if let game = session.game, !game.history.isEmpty {
+        if session.keptGameAsked != nil { emit(PlainSession.boardText(game) + "\n") }
+        return
+      }
       showBoardAndPrompt(session)
     case .peerMoved(let position):
       let rules = session.rules
@@ -179,17 +184,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
     case .rematchOffered:
       emit("\(peerName) offers a rematch: type rematch to accept, or quit\n")
     case .gameEnded(let result):
-      switch result {
-      case .line(let winner): emit("result: \(winner) wins\n")
-      case .draw: emit("result: draw\n")
-      case .resigned(let loser): emit("result: \(loser.opponent) wins (\(loser) resigned)\n")
-      case .abandoned(let loser): emit("result: \(loser.opponent) wins (\(loser) did not come back)\n")
-      case .drawAgreed: emit("result: draw by agreement\n")
-      case .deadPosition: emit("result: draw (no line can still be completed)\n")
-      case .aborted: emit("result: aborted\n")
-      case .lostOnTime(let loser): emit("result: \(loser.opponent) wins (\(loser) lost on time)\n")
-      case .disputed: emit("result: disputed (the clocks disagree about a loss on time)\n")
-      }
+      emit(Self.resultLine(result) + "\n")
       let score = session.score
       emit("match: you \(score.wins), \(peerName) \(score.losses), draws \(score.draws)\n")
       if case .abandoned = result { return }  // the match is over
@@ -204,9 +199,30 @@ final class PlainNetworkDriver: LoopFrontEnd {
       showBoardAndPrompt(session)
     case .gameFlow(let event):
       emit(MatchWords.gameFlow(event, peer: "\(peerName)", keys: .plain) + "\n")
-      if case .tookBack = event { showBoardAndPrompt(session) } else { askAgain() }
+      if case .tookBack = event {
+        showBoardAndPrompt(session)
+      } else if case .keptGameLost = event, let game = session.game {
+        emit(PlainSession.boardText(game) + "\n")
+      } else {
+        askAgain()
+      }
     case .send, .closed:
       break
+    }
+  }
+
+  /// The line that says how a game ended.
+  static func resultLine(_ result: GameResult) -> String {
+    switch result {
+    case .line(let winner): return "result: \(winner) wins"
+    case .draw: return "result: draw"
+    case .resigned(let loser): return "result: \(loser.opponent) wins (\(loser) resigned)"
+    case .abandoned(let loser): return "result: \(loser.opponent) wins (\(loser) did not come back)"
+    case .drawAgreed: return "result: draw by agreement"
+    case .deadPosition: return "result: draw (no line can still be completed)"
+    case .aborted: return "result: aborted"
+    case .lostOnTime(let loser): return "result: \(loser.opponent) wins (\(loser) lost on time)"
+    case .disputed: return "result: disputed (the clocks disagree about a loss on time)"
     }
   }
 
@@ -232,7 +248,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
   }
 
   private func applies(_ raw: String) -> Bool {
-    if match.pendingQuestion != nil || match.pendingTerms != nil { return true }
+    if match.pendingQuestion != nil || match.asksYesOrNo { return true }
     let line = raw.trimmingWhitespace().lowercased()
     let word = line.split(separator: " ").first.map(String.init) ?? ""
     // While a resume is confirmed (one round trip) chat, resign and rematch wait their turn, as moves do.
@@ -259,11 +275,11 @@ final class PlainNetworkDriver: LoopFrontEnd {
       answerQuestion(question, line)
       return
     }
-    if match.pendingTerms != nil {
+    if match.asksYesOrNo {
       switch line.lowercased() {
       case "y", "yes": show(match.answer(accept: true))
       case "n", "no": show(match.answer(accept: false))
-      default: emitError("answer y to play on these terms, or n to decline them")
+      default: emitError("answer y or n")
       }
       return
     }

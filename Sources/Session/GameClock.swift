@@ -56,6 +56,21 @@ public struct GameClock: Sendable, Equatable {
     if myMark == .x { turnSince = now } else { gaveTurnAt = now }
   }
 
+  /// A game taken up at `ply` after a restart (PROTOCOL.md rule 19): each side's time left as the side that kept
+  /// the game offered it, the earlier moves' times taken as agreed (their charges were lost with the program), the
+  /// clock of the side to move running from `now`. nil for an untimed control.
+  public init?(restoring control: TimeControl, myMark: Mark, left offered: [Mark: Int], ply: Int, now: Double) {
+    self.init(control, myMark: myMark, now: now)
+    for mark in [Mark.x, .o] { left[mark] = min(offered[mark] ?? control.base, Self.ceiling(control)) }
+    log = (0..<ply).map { _ in LoggedMove(thinking: 0, charged: 0, leftBefore: 0, agreed: true) }
+    let myTurn = ply.isMultiple(of: 2) == (myMark == .x)
+    turnSince = myTurn ? now : nil
+    gaveTurnAt = myTurn ? nil : now
+  }
+
+  /// The most time a side can have: a day, as time controls are bounded.
+  static func ceiling(_ control: TimeControl) -> Int { TimeControl.maximumMilliseconds }
+
   /// Milliseconds between two readings of the session's clock.
   static func milliseconds(_ from: Double, _ to: Double) -> Int { max(0, Int(((to - from) * 1_000).rounded())) }
 

@@ -36,6 +36,16 @@ struct GameSeries: Sendable {
     return mark
   }
 
+  /// Takes up a game kept through a restart (PROTOCOL.md rule 19) as the current one, this player playing `mark`.
+  mutating func restore(_ kept: KeptGame, myMark mark: Mark) throws(MoveError) {
+    game = try Game(rules: rules, moves: kept.moves)
+    gameNumber = kept.gameNumber
+    myMark = mark
+    lastResult = nil
+    rematchOfferedByMe = false
+    rematchOfferedByPeer = false
+  }
+
   /// Plays `position` in the current game, for this player or for the peer.
   mutating func play(_ position: Position, byPeer: Bool) throws(MoveError) {
     guard var game, let myMark else { throw .gameOver }

@@ -19,6 +19,8 @@ public struct NetSession: Sendable {
   /// host played X in it. With protocol version 2 the first game then keeps that first player (`coin kept`)
   /// instead of a new toss, so leaving and coming back cannot re-roll the coin.
   public var keptHostPlaysX: Bool?
+  /// A game kept through a restart (PROTOCOL.md rule 19): offered by the host, checked by the joiner's journal.
+  var kept = KeptGameExchange()
 
   /// The games of the match: the rules, the current game, this player's mark, the score and the rematch offers.
   var series: GameSeries
@@ -128,6 +130,11 @@ public struct NetSession: Sendable {
   public mutating func accept(now: Double) -> [SessionOutput] {
     guard configuration.role == .host, phase == .awaitingDecision, let version else { return [] }
     phase = .tossing
+    if let offer = kept.toOffer, version >= 3 {
+      kept.offered = offer
+      kept.offeredAt = now
+      return [send(.welcome(version: version, rules: rules), now), send(offer.message, now)]
+    }
     if let kept = keptHostPlaysX, version >= 2 {
       coin.keep(hostPlaysX: kept)
       return [send(.welcome(version: version, rules: rules), now), send(.coinKept(hostPlaysX: kept), now)]
@@ -237,8 +244,9 @@ public struct NetSession: Sendable {
     switch connection.due(now) {
     case nil: return []
     case .graceOver:
-      // Only a game in progress can be claimed; between games there is nothing left to wait for.
-      guard phase == .playing else {
+      // Only a game in progress (or a kept game offered and not yet answered, rule 19) can be claimed; between
+      // games there is nothing left to wait for.
+      guard phase == .playing || kept.offered != nil else {
         return [close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: false))]
       }
       return [.graceExpired]

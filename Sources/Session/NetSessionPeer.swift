@@ -56,6 +56,12 @@ extension NetSession {
   /// The remaining player ends a game whose opponent did not come back within the grace period: a win.
   public mutating func claim(now: Double) throws(ActionRefusal) -> [SessionOutput] {
     guard !isClosed else { throw .matchOver }
+    if graceExpired, connection.isLost, let offer = kept.offered {
+      // The joiner went away again before it answered the game offered (rule 19): that game is the one claimed.
+      kept.offered = nil
+      let lost = takeUp(offer, taken: false, reason: PeerText("it went away before it answered"), clockFrom: now, now)
+      return lost + [close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: true))]
+    }
     guard graceExpired, connection.isLost, phase == .playing, let myMark else { throw .nothingToClaim }
     return ended(series.end(.abandoned(loser: myMark.opponent))) + [
       close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: true))
@@ -96,6 +102,11 @@ extension NetSession {
   mutating func process(_ message: Message, _ now: Double) -> [SessionOutput] {
     if let outputs = processAnyTime(message, now) { return outputs }
     guard peerGreeted else { return violation("\(message.name) before hello", now) }
+    if case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft) = message {
+      let offered = KeptGame(rules: rules, gameNumber: Int(game), hostPlaysX: hostPlaysX, moves: moves)
+      return peerOffersKeptGame(KeptOffer(offered, timeLeft: timeLeft), now)
+    }
+    if case .gameTaken(let verdict, let text) = message { return peerAnswersKeptGame(verdict, PeerText(text), now) }
     if message.minimumVersion >= 3 { return processGameFlow(message, now) }
     switch message {
     case .welcome, .refuse, .coinCommit, .coinKept, .coinShare, .coinReveal: return processSetup(message, now)

@@ -58,6 +58,13 @@ public enum GameFlowEvent: Sendable, Equatable {
   case tookBack(ply: Int)
   /// This side claimed the win on time; the game ends with the mover's answer.
   case flagClaimed
+  /// Joiner: the host offers a game kept through a restart (PROTOCOL.md rule 19), `ply` moves in (the game shown is
+  /// that position), and this side has no journal of it: `answerKeptGame(accept:)`.
+  case keptGameOffered(ply: Int)
+  /// A game kept through a restart (PROTOCOL.md rule 19) was not taken up: the returning side had no journal, or
+  /// its journal holds another game (`reason`, the returning side's words). The game is lost by `loser`, the side
+  /// that went away.
+  case keptGameLost(loser: Mark, reason: PeerText)
 }
 
 /// Why a session ended. Each case is a distinct cause the player is told about (and a distinct exit status

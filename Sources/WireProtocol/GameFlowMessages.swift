@@ -108,7 +108,7 @@ extension Message {
   public var minimumVersion: UInt16 {
     switch kind {
     case .drawOffer, .drawAccept, .drawDecline, .takebackRequest, .takebackAccept, .takebackDecline, .abort,
-      .flagClaim, .flagAnswer:
+      .flagClaim, .flagAnswer, .gameOffer, .gameTaken:
       return 3
     case .coinKept: return 2
     default: return 1

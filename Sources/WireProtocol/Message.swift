@@ -75,6 +75,11 @@ public enum Message: Sendable, Equatable {
   /// The sender's signature over the record of game `game` (docs/RECORDS.md), signed with the UTC day `date`
   /// (`YYYY-MM-DD`, the host's). Not counted or sent again on resume; an older peer ignores it.
   case recordSignature(game: UInt16, date: String, signature: [UInt8])
+  /// Version 3 (PROTOCOL.md rule 19): the side that kept a game offers it to the side that comes back after a
+  /// restart: its number, who plays X, the moves, and in a timed game the time left of X and of O (ms).
+  case gameOffer(game: UInt16, hostPlaysX: Bool, moves: [Position], timeLeft: [UInt32])
+  /// Version 3 (rule 19): the answer to `game offer`, and why when it is not taken.
+  case gameTaken(GameTakenVerdict, text: String)
 
   public static let maximumNameBytes = 64
   /// A name is also at most this many characters (grapheme clusters, as a screen shows them).
@@ -130,6 +135,8 @@ public enum Message: Sendable, Equatable {
     case error = 0x51
     case resume = 0x60
     case resumeCheck = 0x61
+    case gameOffer = 0x62
+    case gameTaken = 0x63
     case recordSignature = 0x70
   }
 
@@ -163,6 +170,8 @@ public enum Message: Sendable, Equatable {
     case .resume: return .resume
     case .resumeCheck: return .resumeCheck
     case .recordSignature: return .recordSignature
+    case .gameOffer: return .gameOffer
+    case .gameTaken: return .gameTaken
     }
   }
 
@@ -218,6 +227,7 @@ public enum Message: Sendable, Equatable {
       writer.field(1, u16: game)
       writer.field(2, string: date)
       writer.field(3, bytes: signature)
+    case .gameOffer, .gameTaken: writeKeptGame(into: &writer)
     }
     return writer.finish()
   }
@@ -281,6 +291,7 @@ public enum Message: Sendable, Equatable {
         game: try f.u16(1, "game number"), ply: try f.u16(2, "ply"),
         digest: try f.bytes(3, "move digest", count: digestBytes))
     case .recordSignature: return try decodeRecordSignature(f)
+    case .gameOffer, .gameTaken: return try decodeKeptGame(kind, f)
     }
   }
 
@@ -330,6 +341,8 @@ extension Message {
     case .resumeCheck: return "resume check"
     case .recordSignature: return "record signature"
     case .deciding: return "note that the player is deciding"
+    case .gameOffer: return "offer of a kept game"
+    case .gameTaken: return "answer to the offer of a kept game"
     default: return "\(kind)"
     }
   }

@@ -136,6 +136,13 @@ import WireProtocol
       "EngineCommandError",
       of([EngineCommandError.empty, .unclosedQuote("\""), .trailingBackslash, .controlCharacter, .tooLong(4096)]), []
     ),
+    (
+      "JournalError",
+      of([
+        JournalError.notAJournal, .unknownVersion("2"), .incomplete, .checksumMismatch, .badLine(number: 3, "x"),
+        .otherKeys,
+      ]), []
+    ),
   ]
 
   @Test(arguments: samples.map(\.type))

@@ -384,9 +384,10 @@ struct MatchPair {
     #expect(pair.host.session?.game?.isOver == true)
   }
 
-  /// The joiner's program restarted: the same key greets afresh instead of resuming. The kept game is over, a
-  /// new match begins, and the coin is not tossed again.
-  @Test func theSameKeyGreetingAfreshStartsANewMatchWithTheFirstPlayerKept() throws {
+  /// The joiner's program restarted: the same key greets afresh instead of resuming. The host offers the game it
+  /// kept (PROTOCOL.md rule 19); a joiner with no journal of it asks its player, who declines here: the game is lost
+  /// by the joiner, the side that went away, on both sides. The match goes on with that game's first player kept.
+  @Test func theSameKeyGreetingAfreshIsOfferedTheKeptGame() throws {
     var pair = MatchPair()
     pair.connect()
     let hostWasX = try #require(pair.host.session?.myMark) == .x
@@ -397,12 +398,44 @@ struct MatchPair {
     pair.links = []
     pair.closedByJoiner = []
     pair.connect()
-    let restarted = "came back without the last game (restarted?): a new match begins."
-    #expect(pair.hostStatuses.contains { $0.hasSuffix(restarted) }, "\(pair.hostStatuses)")
+    let offered = "bob came back after a restart: offering game 1 at move 2, kept here."
+    #expect(pair.hostStatuses.contains(offered), "\(pair.hostStatuses)")
     #expect(pair.host.active == pair.links[0].host)
-    #expect(pair.host.session?.gameNumber == 1 && pair.host.session?.game?.history.isEmpty == true)
-    #expect((pair.host.session?.myMark == .x) == hostWasX, "the first player is kept")
-    #expect(pair.host.session?.firstPlayerWasKept == true)
+    let asked = pair.joinerEvents.contains {
+      if case .askTerms(let lines) = $0 { lines.first?.contains("take it up?") == true } else { false }
+    }
+    #expect(asked && pair.joiner.keptAsked, "\(pair.joinerEvents)")
+    pair.joinerDid(pair.joiner.answer(accept: false, now: pair.now))
+    pair.deliver()
+    #expect(!pair.joiner.keptAsked)
+    let session = try #require(pair.host.session)
+    #expect(session.gameNumber == 1 && session.game?.history == [Position(row: 0, column: 0)])
+    #expect(session.lastResult == .abandoned(loser: hostWasX ? .o : .x) && session.score.wins == 1)
+    #expect(pair.joiner.session?.lastResult == session.lastResult && pair.joiner.session?.score.losses == 1)
+    #expect(session.firstPlayerWasKept && session.phase == .betweenGames)
+  }
+
+  /// The same, with the joiner's journal of the game found on its disk: the game is taken up where it stood.
+  @Test func aRestartedJoinerWithItsJournalTakesTheKeptGameUp() throws {
+    var pair = MatchPair()
+    pair.connect()
+    try pair.play([0, 4])
+    pair.cut(pair.links[0])
+    pair.joiner = MatchPair().joiner
+    pair.joiner.journal = MatchJournal(myKey: "bob")
+    let hostX = try #require(pair.host.session?.myMark) == .x
+    let moves = [Position(row: 0, column: 0), Position(row: 1, column: 1)]
+    pair.joiner.journal?.found[MatchPair.aliceKey] = KeptGame(
+      rules: MatchPair.rules, gameNumber: 1, hostPlaysX: hostX, moves: moves)
+    pair.links = []
+    pair.closedByJoiner = []
+    pair.connect()
+    for session in [pair.host.session, pair.joiner.session] {
+      #expect(session?.phase == .playing && session?.game?.history == moves && session?.link == .up)
+    }
+    #expect(pair.joiner.session?.myMark == (hostX ? .o : .x))
+    try pair.play([8])
+    #expect(pair.host.session?.game?.history.count == 3 && pair.joiner.session?.game?.history.count == 3)
   }
 
   /// While a dropped game is kept, another key is another player: turned away as busy, and the game waits on.

@@ -1,0 +1,33 @@
+import PeerTrust
+import Session
+
+/// The journal of the game in progress against each opponent (PROTOCOL.md rule 19), as the match asks its shell
+/// to keep it: after each step of the game's session the journal is written again when it changed, and removed
+/// once the game is over (its record was asked for first, and the shell does the two in order). Pure: the shell
+/// writes the files (`MatchCommand.keepJournal`, `.endJournal`).
+struct MatchJournal {
+  /// This side's public key (base64 DER), as the records write it.
+  let myKey: String
+  /// What was last asked to be kept, by the opponent's key.
+  private(set) var kept: [Fingerprint: GameJournal] = [:]
+  /// The games the shell found in this player's journals when it reached an opponent, by the opponent's key: what
+  /// a game offered after a restart is checked against.
+  var found: [Fingerprint: KeptGame] = [:]
+
+  init(myKey: String) { self.myKey = myKey }
+
+  /// The command that brings the journal against `peer` up to date with `session`, if anything changed.
+  mutating func after(_ session: NetSession, peer: Fingerprint, peerKey: String) -> MatchCommand? {
+    let journal = GameJournal(of: session, myKey: myKey, peerKey: peerKey)
+    guard journal != kept[peer] else { return nil }
+    kept[peer] = journal
+    return journal.map { .keepJournal($0, peer: peer) } ?? .endJournal(peer: peer)
+  }
+
+  /// The game against `peer` ended without its session saying so (a host that let the game go): its journal is
+  /// removed.
+  mutating func ended(peer: Fingerprint) -> MatchCommand? {
+    guard kept.removeValue(forKey: peer) != nil else { return nil }
+    return .endJournal(peer: peer)
+  }
+}

@@ -1,0 +1,86 @@
+import GameCore
+
+/// The game in progress as one side keeps it on disk (PROTOCOL.md rule 19), so that a program killed or restarted
+/// mid-game cannot make the game vanish: both players' keys, the terms, who plays X, the moves and their agreed
+/// times. Pure: the shell writes and reads the text (`text(sha256:)`, `init(text:myKey:peerKey:sha256:)`).
+public struct GameJournal: Sendable, Equatable {
+  /// The format's version, the first line's number.
+  public static let version = 1
+  /// This side's public key (base64 DER), as its records write it.
+  public let myKey: String
+  /// The opponent's public key (base64 DER).
+  public let peerKey: String
+  public let role: Role
+  public let rules: Rules
+  public let timeControl: TimeControl
+  /// The protocol version both sides chose.
+  public let protocolVersion: Int
+  /// The game's number in its match (from 1).
+  public let gameNumber: Int
+  /// Whether the host plays X in this game.
+  public let hostPlaysX: Bool
+  public let moves: [Position]
+  /// The agreed time of each move so far, in a timed game (none in an untimed one).
+  public let times: [GameClock.AgreedTime]
+
+  public init(
+    myKey: String, peerKey: String, role: Role, rules: Rules, timeControl: TimeControl, protocolVersion: Int,
+    gameNumber: Int, hostPlaysX: Bool, moves: [Position], times: [GameClock.AgreedTime] = []
+  ) {
+    self.myKey = myKey
+    self.peerKey = peerKey
+    self.role = role
+    self.rules = rules
+    self.timeControl = timeControl
+    self.protocolVersion = protocolVersion
+    self.gameNumber = gameNumber
+    self.hostPlaysX = hostPlaysX
+    self.moves = moves
+    self.times = times
+  }
+
+  /// The journal of `session`'s game while one is in progress with a version-3 peer, nil otherwise (between
+  /// games, before the first, once closed, or with an older peer, which rule 19 does not cover).
+  public init?(of session: NetSession, myKey: String, peerKey: String) {
+    guard session.hasGameFlow, session.gameInProgress, let game = session.game,
+      let hostPlaysX = session.hostPlayedXLast, let version = session.version
+    else { return nil }
+    let moves = game.history
+    self.init(
+      myKey: myKey, peerKey: peerKey, role: session.configuration.role, rules: session.rules,
+      timeControl: session.timeControl, protocolVersion: Int(version), gameNumber: session.gameNumber,
+      hostPlaysX: hostPlaysX, moves: moves, times: session.clock?.agreedTimes(plies: moves.count) ?? [])
+  }
+
+  /// The mark this side plays in the game.
+  public var myMark: Mark { (role == .host) == hostPlaysX ? .x : .o }
+
+  /// The game as the journal's lines, ending in the SHA-256 of the lines before it.
+  public func text(sha256: ([UInt8]) -> [UInt8]) -> String {
+    var lines = [
+      "tictactoe journal \(Self.version)", "me \(myKey)", "peer \(peerKey)",
+      "role \(role == .host ? "host" : "joiner")",
+      "rules \(rules.rows) \(rules.columns) \(rules.k)", "clock \(Self.clockWords(timeControl))",
+      "protocol \(protocolVersion)", "game \(gameNumber)", "x \(hostPlaysX ? "host" : "joiner")",
+    ]
+    for (ply, move) in moves.enumerated() {
+      let time = ply < times.count ? " \(times[ply].charged) \(times[ply].left)" : ""
+      lines.append("move \(move.row) \(move.column)\(time)")
+    }
+    let body = lines.joined(separator: "\n") + "\n"
+    return body + "sha256 \(Self.hex(sha256(Array(body.utf8))))\n"
+  }
+
+  /// A time control as the journal writes it: the kind and its milliseconds, so nothing is rounded.
+  static func clockWords(_ control: TimeControl) -> String {
+    switch control {
+    case .none: "none"
+    case .fischer(let base, let increment): "fischer \(base) \(increment)"
+    case .perMove(let time): "move \(time)"
+    }
+  }
+
+  static func hex(_ bytes: [UInt8]) -> String {
+    bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+  }
+}

@@ -1,0 +1,63 @@
+import GameCore
+
+/// A game in progress as one side holds it when the other comes back after a restart (PROTOCOL.md rule 19): what
+/// the side that kept it offers, and what the returning side's journal holds. Pure.
+public struct KeptGame: Sendable, Equatable {
+  public let rules: Rules
+  /// The game's number in its match (from 1).
+  public let gameNumber: Int
+  /// Whether the host plays X in it.
+  public let hostPlaysX: Bool
+  public let moves: [Position]
+
+  public init(rules: Rules, gameNumber: Int, hostPlaysX: Bool, moves: [Position]) {
+    self.rules = rules
+    self.gameNumber = gameNumber
+    self.hostPlaysX = hostPlaysX
+    self.moves = moves
+  }
+
+  /// Whether the game `offered` by the side that kept it is this one (the journal's), and if not, why not.
+  public func agreement(with offered: KeptGame) -> KeptGameAgreement {
+    guard rules == offered.rules else {
+      return .differs("the rules differ (\(offered.rules) offered, \(rules) kept here)")
+    }
+    guard gameNumber == offered.gameNumber else {
+      return .differs("game \(offered.gameNumber) offered, game \(gameNumber) kept here")
+    }
+    guard hostPlaysX == offered.hostPlaysX else { return .differs("the marks differ (who plays X)") }
+    let shared = min(moves.count, offered.moves.count)
+    if let ply = (0..<shared).first(where: { moves[$0] != offered.moves[$0] }) {
+      return .differs("move \(ply + 1) differs (\(offered.moves.count) moves offered, \(moves.count) kept here)")
+    }
+    switch moves.count - offered.moves.count {
+    case 0: return .same
+    case 1: return .keptOneMoreHere
+    case -1: return .offeredOneMore
+    default: return .differs("\(offered.moves.count) moves offered, \(moves.count) kept here")
+    }
+  }
+}
+
+/// The journal's game against the one offered (PROTOCOL.md rule 19). In every agreeing case the offered position
+/// stands: a move kept only here was made and written but lost on the wire, and its side plays it again; a move
+/// only offered reached this side but was not yet written when its program was killed.
+public enum KeptGameAgreement: Sendable, Equatable {
+  case same
+  case keptOneMoreHere
+  case offeredOneMore
+  /// Not the same game: why, in words both players are shown.
+  case differs(String)
+
+  public var agrees: Bool {
+    if case .differs = self { return false }
+    return true
+  }
+}
+
+extension GameJournal {
+  /// The game this journal keeps.
+  public var kept: KeptGame {
+    KeptGame(rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: moves)
+  }
+}

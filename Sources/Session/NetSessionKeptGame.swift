@@ -1,0 +1,157 @@
+import GameCore
+import UntrustedText
+import WireProtocol
+
+/// A game kept through a restart as the side that kept it offers it (PROTOCOL.md rule 19): the game, and in a
+/// timed game each side's time left (ms) on the keeper's clock when it offers.
+public struct KeptOffer: Sendable, Equatable {
+  public let game: KeptGame
+  /// Time left of X and of O; empty for an untimed game.
+  public let timeLeft: [Mark: Int]
+
+  public init(_ game: KeptGame, timeLeft: [UInt32]) {
+    self.game = game
+    self.timeLeft = timeLeft.count == 2 ? [.x: Int(timeLeft[0]), .o: Int(timeLeft[1])] : [:]
+  }
+
+  var message: Message {
+    let times = [Mark.x, .o].compactMap { timeLeft[$0].map { UInt32(clamping: $0) } }
+    return .gameOffer(
+      game: UInt16(clamping: game.gameNumber), hostPlaysX: game.hostPlaysX, moves: game.moves,
+      timeLeft: times.count == 2 ? times : [])
+  }
+}
+
+/// What each side knows of a kept game (PROTOCOL.md rule 19): the host's game to offer and the offer waiting for
+/// its answer; the joiner's journal.
+struct KeptGameExchange: Sendable {
+  /// Host: the game this joiner's key left here, to offer instead of a coin toss.
+  var toOffer: KeptOffer?
+  /// Host: the offer sent, until the answer comes, and when it went: the clocks run from then (a player deciding
+  /// whether to take the game up thinks on its time).
+  var offered: KeptOffer?
+  var offeredAt = 0.0
+  /// Joiner: the game its journal keeps with this host (nil: none).
+  var journal: KeptGame?
+  /// Joiner: an offer has come (a second is a violation).
+  var answered = false
+  /// Joiner with no journal of the game: the offer its player is asked about (`answerKeptGame`), and when it came.
+  var pending: KeptOffer?
+  var pendingSince = 0.0
+}
+
+extension NetSession {
+  /// Host: the game this joiner's key left here (`keptOffer(now:)` of the session that kept it), offered instead
+  /// of the coin toss when both speak version 3. Set before `accept`.
+  public var keptGameToOffer: KeptOffer? {
+    get { kept.toOffer }
+    set { kept.toOffer = newValue }
+  }
+
+  /// Joiner: the game its journal keeps with this host, to check an offer against. Set before the welcome.
+  public var journalGame: KeptGame? {
+    get { kept.journal }
+    set { kept.journal = newValue }
+  }
+
+  /// The game in progress as this side would offer it to a peer back from a restart: nil when there is none or
+  /// the peer speaks no version 3. The clock of the side to move has run on while it was away.
+  public func keptOffer(now: Double) -> KeptOffer? {
+    // An offer not yet answered is still the game kept: a joiner that goes away again is offered it again.
+    if phase == .tossing, let offer = kept.offered { return offer }
+    guard hasGameFlow, gameInProgress, let game, let hostPlaysX = hostPlayedXLast else { return nil }
+    let kept = KeptGame(rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: game.history)
+    let times = clock.map { clock in [Mark.x, .o].map { UInt32(clamping: clock.remaining($0, now: now)) } } ?? []
+    return KeptOffer(kept, timeLeft: times)
+  }
+
+  /// Joiner: the game offered, while its player is asked whether to take it up (it has no journal of it).
+  public var keptGameAsked: KeptGame? { kept.pending?.game }
+
+  /// Joiner: the host offers a game this side's key left there. The journal decides: the same game is taken up,
+  /// another game in it is lost by this side (it went away). Without a journal the position is shown (the game
+  /// begun, not yet played) and the player asked: `answerKeptGame`.
+  mutating func peerOffersKeptGame(_ offer: KeptOffer, _ now: Double) -> [SessionOutput] {
+    guard configuration.role == .joiner, phase == .tossing, coin.commitment == nil, hasGameFlow, !kept.answered
+    else { return unexpected(.gameOffer(game: 0, hostPlaysX: true, moves: [], timeLeft: []), now) }
+    kept.answered = true
+    let verdict: GameTakenVerdict
+    var reason = ""
+    switch kept.journal?.agreement(with: offer.game) {
+    case nil:
+      let mark = (configuration.role == .host) == offer.game.hostPlaysX ? Mark.x : .o
+      keepFirstPlayer(of: offer.game)
+      do {
+        try series.restore(offer.game, myMark: mark)
+      } catch {
+        return violation("the kept game offered cannot be played: \(error)", now)
+      }
+      kept.pending = offer
+      kept.pendingSince = now
+      return [
+        .gameStarted(number: offer.game.gameNumber, myMark: mark),
+        .gameFlow(.keptGameOffered(ply: offer.game.moves.count)),
+      ]
+    case .differs(let why)?:
+      verdict = .disagrees
+      reason = "the journal here keeps another game: \(why)"
+    default:
+      verdict = .taken
+    }
+    let answer = send(.gameTaken(verdict, text: reason), now)
+    return [answer] + takeUp(offer, taken: verdict == .taken, reason: PeerText(reason), clockFrom: now, now)
+  }
+
+  /// Joiner: its player's answer about the game offered (`keptGameAsked`): taken up, or lost by this side.
+  public mutating func answerKeptGame(accept: Bool, now: Double) -> [SessionOutput] {
+    guard configuration.role == .joiner, !isClosed, let offer = kept.pending else { return [] }
+    kept.pending = nil
+    let reason = accept ? "" : "its player did not take it up"
+    let answer = send(.gameTaken(accept ? .taken : .declined, text: reason), now)
+    return [answer]
+      + takeUp(offer, taken: accept, reason: PeerText(reason), clockFrom: kept.pendingSince, now).filter {
+        if case .gameStarted = $0 { false } else { true }  // said when the position was shown
+      }
+  }
+
+  /// Host: the joiner's answer to the game offered.
+  mutating func peerAnswersKeptGame(_ verdict: GameTakenVerdict, _ reason: PeerText, _ now: Double)
+    -> [SessionOutput]
+  {
+    guard configuration.role == .host, phase == .tossing, let offer = kept.offered else {
+      return unexpected(.gameTaken(verdict, text: ""), now)
+    }
+    kept.offered = nil
+    return takeUp(offer, taken: verdict == .taken, reason: reason, clockFrom: kept.offeredAt, now)
+  }
+
+  /// The first game's X as the alternation from game 1 makes `game`'s X (rule 7): the next game alternates from it.
+  private mutating func keepFirstPlayer(of game: KeptGame) {
+    coin.keep(hostPlaysX: game.hostPlaysX == !game.gameNumber.isMultiple(of: 2))
+  }
+
+  /// Both sides: the kept game becomes the current one. Taken, play goes on from it; else it ends at once as
+  /// lost by the joiner (the side that went away) and the match goes on between games.
+  mutating func takeUp(
+    _ offer: KeptOffer, taken: Bool, reason: PeerText, clockFrom: Double, _ now: Double
+  ) -> [SessionOutput] {
+    let mark = (configuration.role == .host) == offer.game.hostPlaysX ? Mark.x : .o
+    let ply = offer.game.moves.count
+    keepFirstPlayer(of: offer.game)
+    do {
+      try series.restore(offer.game, myMark: mark)
+    } catch {
+      return violation("the kept game offered cannot be played: \(error)", now)
+    }
+    phase = .playing
+    flow = GameFlow(myMark: mark)
+    clock = GameClock(restoring: timeControl, myMark: mark, left: offer.timeLeft, ply: ply, now: clockFrom)
+    (flagClaimedAt, heldClaim, claimSent, flagFacts) = (nil, nil, nil, nil)
+    peerMoved = ply > (mark == .x ? 0 : 1)
+    let started = SessionOutput.gameStarted(number: offer.game.gameNumber, myMark: mark)
+    guard !taken else { return [started, .resumed(game: offer.game.gameNumber, ply: ply)] }
+    let joiner = configuration.role == .host ? mark.opponent : mark
+    return [started, .gameFlow(.keptGameLost(loser: joiner, reason: reason))]
+      + ended(series.end(.abandoned(loser: joiner)))
+  }
+}

@@ -1,0 +1,66 @@
+import GameCore
+
+/// The answer to `game offer` (PROTOCOL.md rule 19).
+public enum GameTakenVerdict: UInt8, Sendable, Equatable {
+  /// The returning side's journal agrees: play goes on from the offered position.
+  case taken = 1
+  /// The returning side had no journal and its player declined the position: the kept game is lost by it.
+  case declined = 2
+  /// The returning side's journal holds another game: the kept game is lost by it, and the text says why.
+  case disagrees = 3
+}
+
+extension Message {
+  /// The most moves an offer can hold: a 15×15 board's cells.
+  public static let maximumOfferedMoves = 225
+
+  /// Writes the fields of `game offer` and `game taken` (PROTOCOL.md rule 19).
+  func writeKeptGame(into writer: inout FrameWriter) {
+    switch self {
+    case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft):
+      writer.field(1, u16: game)
+      writer.field(2, u8: hostPlaysX ? 1 : 2)
+      writer.field(3, bytes: moves.flatMap { [UInt8(clamping: $0.row), UInt8(clamping: $0.column)] })
+      if timeLeft.count == 2 {
+        writer.field(
+          4, bytes: timeLeft.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } })
+      }
+    case .gameTaken(let verdict, let text):
+      writer.field(1, u8: verdict.rawValue)
+      writer.field(2, string: text)
+    default: break
+    }
+  }
+
+  /// Decodes `game offer` and `game taken` (PROTOCOL.md rule 19).
+  static func decodeKeptGame(_ kind: Kind, _ f: Fields) throws(WireError) -> Message {
+    switch kind {
+    case .gameTaken:
+      let code = try f.u8(1, "verdict")
+      guard let verdict = GameTakenVerdict(rawValue: code) else {
+        throw .badValue("verdict", reason: "it is \(code), not 1 (taken), 2 (declined) or 3 (disagrees)")
+      }
+      return .gameTaken(verdict, text: try f.string(2, "text", maximum: maximumTextBytes))
+    default:
+      let game = try f.u16(1, "game number")
+      guard game >= 1 else { throw .badValue("game number", reason: "it is 0 (games count from 1)") }
+      let who = try f.u8(2, "first player")
+      guard who == 1 || who == 2 else {
+        throw .badValue("first player", reason: "it is \(who), not 1 (the host) or 2 (the joiner)")
+      }
+      let bytes = try f.bytes(3, "moves")
+      guard bytes.count.isMultiple(of: 2), bytes.count / 2 <= maximumOfferedMoves else {
+        throw .badValue("moves", reason: "\(bytes.count) bytes (two a move, at most \(maximumOfferedMoves) moves)")
+      }
+      let moves = stride(from: 0, to: bytes.count, by: 2).map {
+        Position(row: Int(bytes[$0]), column: Int(bytes[$0 + 1]))
+      }
+      var timeLeft: [UInt32] = []
+      if f.has(4) {
+        let times = try f.bytes(4, "time left", count: 8)
+        timeLeft = [times[0...3], times[4...7]].map { $0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+      }
+      return .gameOffer(game: game, hostPlaysX: who == 1, moves: moves, timeLeft: timeLeft)
+    }
+  }
+}

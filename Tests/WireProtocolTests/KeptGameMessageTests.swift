@@ -1,0 +1,61 @@
+import GameCore
+import Testing
+
+@testable import WireProtocol
+
+/// `game offer` and `game taken` (PROTOCOL.md rule 19): each round trips through the codec, and malformed values are
+/// refused by name.
+@Suite struct KeptGameMessageTests {
+  static let moves = [Position(row: 7, column: 7), Position(row: 0, column: 14), Position(row: 14, column: 0)]
+  static let samples: [Message] = [
+    .gameOffer(game: 1, hostPlaysX: true, moves: [], timeLeft: []),
+    .gameOffer(game: 3, hostPlaysX: false, moves: moves, timeLeft: [12_345, UInt32.max]),
+    .gameOffer(game: 65_535, hostPlaysX: true, moves: moves, timeLeft: []),
+    .gameTaken(.taken, text: ""), .gameTaken(.declined, text: "no journal"),
+    .gameTaken(.disagrees, text: "move 3 differs"),
+  ]
+
+  @Test(arguments: samples) func roundTrips(message: Message) throws {
+    var decoder = FrameDecoder()
+    decoder.feed(message.bytes)
+    let frame = try #require(try decoder.next())
+    #expect(try Message.decode(frame) == message)
+    #expect(message.minimumVersion == 3)
+  }
+
+  /// The documented bytes: tag 1 the game, 2 who plays X, 3 the moves two bytes each, 4 the two times.
+  @Test func theOfferBytesAreTheDocumentedOnes() {
+    let bytes = Message.gameOffer(game: 2, hostPlaysX: false, moves: Self.moves, timeLeft: [1, 258]).bytes
+    #expect(bytes[2] == 0x62)
+    #expect(
+      Array(bytes[3...])
+        == [1, 0, 2, 0, 2, 2, 0, 1, 2, 3, 0, 6, 7, 7, 0, 14, 14, 0, 4, 0, 8, 0, 0, 0, 1, 0, 0, 1, 2])
+  }
+
+  static func frame(_ type: UInt8, _ fields: [(UInt8, [UInt8])]) -> Frame {
+    var payload: [UInt8] = []
+    for (tag, value) in fields { payload += [tag, UInt8(value.count >> 8), UInt8(value.count & 0xFF)] + value }
+    return Frame(type: type, payload: payload)
+  }
+
+  @Test func malformedOffersAndAnswersAreRefusedByName() {
+    let cases: [(Frame, String)] = [
+      (Self.frame(0x62, [(1, [0, 0]), (2, [1]), (3, [])]), "game number"),
+      (Self.frame(0x62, [(1, [0, 1]), (2, [3]), (3, [])]), "first player"),
+      (Self.frame(0x62, [(1, [0, 1]), (2, [1]), (3, [1, 2, 3])]), "moves"),
+      (Self.frame(0x62, [(1, [0, 1]), (2, [1]), (3, Array(repeating: 1, count: 452))]), "moves"),
+      (Self.frame(0x62, [(1, [0, 1]), (2, [1]), (3, []), (4, [0, 0, 0, 1])]), "time left"),
+      (Self.frame(0x62, [(1, [0, 1]), (2, [1])]), "moves"),
+      (Self.frame(0x63, [(1, [4]), (2, [])]), "verdict"),
+      (Self.frame(0x63, [(1, [1]), (2, Array(repeating: 0x41, count: 501))]), "text"),
+    ]
+    for (frame, field) in cases {
+      #expect(throws: WireError.self, "\(field)") { try Message.decode(frame) }
+      do {
+        _ = try Message.decode(frame)
+      } catch {
+        #expect("\(error)".contains(field), "\(error)")
+      }
+    }
+  }
+}
