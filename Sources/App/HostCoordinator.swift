@@ -137,6 +137,10 @@ struct HostCoordinator: MatchRole {
     session.keptHostPlaysX = keptHostPlaysX
     // A game in progress left by a program that restarted is offered back, not thrown away (rule 19).
     session.keptGameToOffer = offer
+    // And one this host's program left when it restarted is taken back, checked against its journal (rule 19).
+    session.takesKeptGameBack = true
+    let key = core.connections[id]?.facts?.certificate?.fingerprint
+    session.journalGame = key.flatMap { core.journal?.found[$0] }
     core.connections[id]?.session = session
     core.connections[id]?.phase = .greeting
     core.connections[id]?.securedAt = now

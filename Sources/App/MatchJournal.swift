@@ -19,6 +19,15 @@ struct MatchJournal {
   /// The command that brings the journal against `peer` up to date with `session`, if anything changed.
   mutating func after(_ session: NetSession, peer: Fingerprint, peerKey: String) -> MatchCommand? {
     let journal = GameJournal(of: session, myKey: myKey, peerKey: peerKey)
+    if session.configuration.role == .host, found[peer] != nil, journal != nil || session.lastResult != nil {
+      // A restarted host's journal read from disk has served (rule 19): the game taken up is kept afresh from
+      // now on; a game not taken up has ended (its record asked for first), and its journal goes.
+      found[peer] = nil
+      if journal == nil {
+        kept[peer] = nil
+        return .endJournal(peer: peer)
+      }
+    }
     guard journal != kept[peer] else { return nil }
     kept[peer] = journal
     return journal.map { .keepJournal($0, peer: peer) } ?? .endJournal(peer: peer)

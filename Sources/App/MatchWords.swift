@@ -62,8 +62,9 @@ enum MatchWords {
     case .keptGameOffered(let ply):
       return "\(peer) kept this game from before your program restarted, at move \(ply + 1) (shown): take it up?"
         + " Declining counts as a loss."
-    case .keptGameLost(_, let reason):
-      return "The game kept from before the restart was not taken up (\(reason)): it counts as lost by the joiner."
+    case .keptGameLost(_, let reason, let wentAway):
+      let side = wentAway == .host ? "the host, whose program restarted" : "the joiner"
+      return "The game kept from before the restart was not taken up (\(reason)): it counts as lost by \(side)."
     }
   }
 

@@ -3,11 +3,11 @@ import Session
 import UntrustedText
 
 extension NetworkMatch {
-  /// Joiner: reads the journal of a game this player's program kept with the host `facts` names, if there is one,
-  /// for the coordinator to check an offered game against (PROTOCOL.md rule 19). A journal that cannot be used is
-  /// left in place and the player told why.
+  /// Reads the journal of a game this player's program kept with the peer `facts` names, if there is one, for
+  /// the coordinator to check an offered game against (PROTOCOL.md rule 19): a joiner's from before it restarted,
+  /// a host's from before it restarted. A journal that cannot be used is left in place and the player told why.
   func readJournal(_ facts: PeerFacts) -> [MatchEvent] {
-    guard role == .joiner, let myKey = identity.publicKeyBase64, let peer = facts.certificate?.fingerprint,
+    guard let myKey = identity.publicKeyBase64, let peer = facts.certificate?.fingerprint,
       let peerKey = facts.certificate?.publicKeyBase64, coordinator.journal?.found[peer] == nil,
       let read = files.journals.read(peer: peer, myKey: myKey, peerKey: peerKey)
     else { return [] }
@@ -18,7 +18,8 @@ extension NetworkMatch {
       return []
     case .failure(let error):
       let path = files.journals.path(peer: peer)
-      let text = "The journal of your game with this host (\(path)) cannot be used: \(VisibleText.escaping("\(error)"))"
+      let text =
+        "The journal of your game with this \(role == .host ? "opponent" : "host") (\(path)) cannot be used: \(VisibleText.escaping("\(error)"))"
       log.write(text)
       return [.status(text)]
     }

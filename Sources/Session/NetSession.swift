@@ -115,6 +115,10 @@ public struct NetSession: Sendable {
 
   /// Opens the conversation: both sides say hello at once.
   public mutating func start(now: Double) -> [SessionOutput] {
+    if configuration.role == .host, kept.takesBack, configuration.versions.contains(3) {
+      // Rule 19: this host takes back a game its joiner kept through our restart; the number is our journal's.
+      hostTerms?.keptGame = UInt16(clamping: kept.journal?.gameNumber ?? 0)
+    }
     let terms = configuration.role == .host ? hostTerms : nil
     let hello = Message.hello(
       versions: configuration.versions, name: configuration.name, software: configuration.software, terms: terms)
@@ -130,6 +134,10 @@ public struct NetSession: Sendable {
   public mutating func accept(now: Double) -> [SessionOutput] {
     guard configuration.role == .host, phase == .awaitingDecision, let version else { return [] }
     phase = .tossing
+    if kept.peerKeeps, version >= 3 {
+      // The joiner kept the game through our restart and offers it after the welcome (rule 19): no coin.
+      return [send(.welcome(version: version, rules: rules), now)]
+    }
     if let offer = kept.toOffer, version >= 3 {
       kept.offered = offer
       kept.offeredAt = now

@@ -22,19 +22,25 @@ public struct KeptOffer: Sendable, Equatable {
   }
 }
 
-/// What each side knows of a kept game (PROTOCOL.md rule 19): the host's game to offer and the offer waiting for
-/// its answer; the joiner's journal.
+/// What each side knows of a kept game (PROTOCOL.md rule 19): the game to offer and the offer waiting for its
+/// answer (the side that kept the game: a host whose joiner restarted, a joiner whose host restarted); the journal
+/// of the side that went away.
 struct KeptGameExchange: Sendable {
-  /// Host: the game this joiner's key left here, to offer instead of a coin toss.
+  /// The game the other side left here, to offer: a host's instead of a coin toss, a joiner's after the welcome.
   var toOffer: KeptOffer?
-  /// Host: the offer sent, until the answer comes, and when it went: the clocks run from then (a player deciding
+  /// The offer sent, until the answer comes, and when it went: the clocks run from then (a player deciding
   /// whether to take the game up thinks on its time).
   var offered: KeptOffer?
   var offeredAt = 0.0
-  /// Joiner: the game its journal keeps with this host (nil: none).
+  /// The game this side's journal keeps with the peer (nil: none).
   var journal: KeptGame?
-  /// Joiner: an offer has come (a second is a violation).
+  /// An offer has come (a second is a violation).
   var answered = false
+  /// Host: its hello says it takes back a game its joiner kept through its restart (field 16).
+  var takesBack = false
+  /// Host: the joiner said `resume` before its hello: it kept a game through this host's restart and offers it
+  /// after the welcome, instead of a coin toss.
+  var peerKeeps = false
   /// Joiner with no journal of the game: the offer its player is asked about (`answerKeptGame`), and when it came.
   var pending: KeptOffer?
   var pendingSince = 0.0
@@ -48,7 +54,8 @@ extension NetSession {
     set { kept.toOffer = newValue }
   }
 
-  /// Joiner: the game its journal keeps with this host, to check an offer against. Set before the welcome.
+  /// The game this side's journal keeps with the peer, to check an offer against. Set before the welcome (a
+  /// joiner) or before `start` (a host: its hello names the game).
   public var journalGame: KeptGame? {
     get { kept.journal }
     set { kept.journal = newValue }
@@ -72,12 +79,19 @@ extension NetSession {
   /// another game in it is lost by this side (it went away). Without a journal the position is shown (the game
   /// begun, not yet played) and the player asked: `answerKeptGame`.
   mutating func peerOffersKeptGame(_ offer: KeptOffer, _ now: Double) -> [SessionOutput] {
-    guard configuration.role == .joiner, phase == .tossing, coin.commitment == nil, hasGameFlow, !kept.answered
+    let mayOffer =
+      configuration.role == .joiner ? coin.commitment == nil && kept.toOffer == nil : kept.peerKeeps
+    guard mayOffer, phase == .tossing, hasGameFlow, !kept.answered
     else { return unexpected(.gameOffer(game: 0, hostPlaysX: true, moves: [], timeLeft: []), now) }
     kept.answered = true
     let verdict: GameTakenVerdict
     var reason = ""
     switch kept.journal?.agreement(with: offer.game) {
+    case nil where configuration.role == .host:
+      // A restarted host without a journal of the game cannot check it: the game is lost by it, the side that
+      // went away (its player is not asked: a host may be unattended).
+      verdict = .noJournal
+      reason = "the host restarted and keeps no journal of this game"
     case nil:
       let mark = (configuration.role == .host) == offer.game.hostPlaysX ? Mark.x : .o
       keepFirstPlayer(of: offer.game)
@@ -99,7 +113,9 @@ extension NetSession {
       verdict = .taken
     }
     let answer = send(.gameTaken(verdict, text: reason), now)
-    return [answer] + takeUp(offer, taken: verdict == .taken, reason: PeerText(reason), clockFrom: now, now)
+    let taken = verdict == .taken
+    return [answer]
+      + takeUp(offer, taken: taken, reason: PeerText(reason), clockFrom: now, wentAway: configuration.role, now)
   }
 
   /// Joiner: its player's answer about the game offered (`keptGameAsked`): taken up, or lost by this side.
@@ -109,20 +125,20 @@ extension NetSession {
     let reason = accept ? "" : "its player did not take it up"
     let answer = send(.gameTaken(accept ? .taken : .declined, text: reason), now)
     return [answer]
-      + takeUp(offer, taken: accept, reason: PeerText(reason), clockFrom: kept.pendingSince, now).filter {
+      + takeUp(offer, taken: accept, reason: PeerText(reason), clockFrom: kept.pendingSince, wentAway: .joiner, now)
+      .filter {
         if case .gameStarted = $0 { false } else { true }  // said when the position was shown
       }
   }
 
-  /// Host: the joiner's answer to the game offered.
+  /// The side that kept the game hears the answer of the side that went away (a joiner's, or a restarted host's).
   mutating func peerAnswersKeptGame(_ verdict: GameTakenVerdict, _ reason: PeerText, _ now: Double)
     -> [SessionOutput]
   {
-    guard configuration.role == .host, phase == .tossing, let offer = kept.offered else {
-      return unexpected(.gameTaken(verdict, text: ""), now)
-    }
+    guard phase == .tossing, let offer = kept.offered else { return unexpected(.gameTaken(verdict, text: ""), now) }
     kept.offered = nil
-    return takeUp(offer, taken: verdict == .taken, reason: reason, clockFrom: kept.offeredAt, now)
+    let peer: Role = configuration.role == .host ? .joiner : .host
+    return takeUp(offer, taken: verdict == .taken, reason: reason, clockFrom: kept.offeredAt, wentAway: peer, now)
   }
 
   /// The first game's X as the alternation from game 1 makes `game`'s X (rule 7): the next game alternates from it.
@@ -131,9 +147,9 @@ extension NetSession {
   }
 
   /// Both sides: the kept game becomes the current one. Taken, play goes on from it; else it ends at once as
-  /// lost by the joiner (the side that went away) and the match goes on between games.
+  /// lost by `wentAway`, the side whose program restarted, and the match goes on between games.
   mutating func takeUp(
-    _ offer: KeptOffer, taken: Bool, reason: PeerText, clockFrom: Double, _ now: Double
+    _ offer: KeptOffer, taken: Bool, reason: PeerText, clockFrom: Double, wentAway: Role, _ now: Double
   ) -> [SessionOutput] {
     let mark = (configuration.role == .host) == offer.game.hostPlaysX ? Mark.x : .o
     let ply = offer.game.moves.count
@@ -150,8 +166,8 @@ extension NetSession {
     peerMoved = ply > (mark == .x ? 0 : 1)
     let started = SessionOutput.gameStarted(number: offer.game.gameNumber, myMark: mark)
     guard !taken else { return [started, .resumed(game: offer.game.gameNumber, ply: ply)] }
-    let joiner = configuration.role == .host ? mark.opponent : mark
-    return [started, .gameFlow(.keptGameLost(loser: joiner, reason: reason))]
-      + ended(series.end(.abandoned(loser: joiner)))
+    let loser = configuration.role == wentAway ? mark : mark.opponent
+    return [started, .gameFlow(.keptGameLost(loser: loser, reason: reason, wentAway: wentAway))]
+      + ended(series.end(.abandoned(loser: loser)))
   }
 }

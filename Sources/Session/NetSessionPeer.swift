@@ -59,7 +59,9 @@ extension NetSession {
     if graceExpired, connection.isLost, let offer = kept.offered {
       // The joiner went away again before it answered the game offered (rule 19): that game is the one claimed.
       kept.offered = nil
-      let lost = takeUp(offer, taken: false, reason: PeerText("it went away before it answered"), clockFrom: now, now)
+      let peer: Role = configuration.role == .host ? .joiner : .host
+      let why = PeerText("it went away before it answered")
+      let lost = takeUp(offer, taken: false, reason: why, clockFrom: now, wentAway: peer, now)
       return lost + [close(.peerDidNotReturn(seconds: Int(configuration.gracePeriod), claimed: true))]
     }
     guard graceExpired, connection.isLost, phase == .playing, let myMark else { throw .nothingToClaim }
@@ -127,6 +129,7 @@ extension NetSession {
       return []
     case .resume(let received, let sent, _, _, _):
       guard peerGreeted, canResume else {
+        if hostRestartedHearsResume() { return [] }
         return violation("a resume request, but there is no game to resume here", now)
       }
       return peerResume(received: received, sent: sent, now)
@@ -146,6 +149,7 @@ extension NetSession {
       return [close(.peerReportedError(PeerText(text)))]
     case .hello(let versions, let name, let software, let terms):
       if isResuming && configuration.role == .joiner {
+        if let offering = restartedHostGreets(message, now) { return offering }
         return [close(.gameNoLongerHeld)]  // a host greeting us afresh has no game to resume with us
       }
       if configuration.role == .joiner { hostTerms = terms }  // a joiner's terms mean nothing
@@ -169,17 +173,19 @@ extension NetSession {
       self.version = version
       series.rules = rules
       phase = .tossing
-      return []
+      return offerKeptGameBack(now)
     case .refuse(let reason, let text):
       guard configuration.role == .joiner, phase == .awaitingWelcome else { return unexpected(message, now) }
       return [close(.refused(reason, PeerText(text)))]
     case .coinCommit(let digest):
-      guard configuration.role == .joiner, phase == .tossing, coin.commitment == nil else {
+      guard configuration.role == .joiner, phase == .tossing, coin.commitment == nil, kept.toOffer == nil else {
         return unexpected(message, now)
       }
       return [send(.coinShare(bytes: coin.committed(to: digest)), now)]
     case .coinKept(let hostPlaysX):
-      guard configuration.role == .joiner, phase == .tossing, coin.commitment == nil, (version ?? 0) >= 2 else {
+      guard configuration.role == .joiner, phase == .tossing, coin.commitment == nil, (version ?? 0) >= 2,
+        kept.toOffer == nil
+      else {
         return unexpected(message, now)
       }
       coin.keep(hostPlaysX: hostPlaysX)

@@ -63,8 +63,8 @@ public enum GameFlowEvent: Sendable, Equatable {
   case keptGameOffered(ply: Int)
   /// A game kept through a restart (PROTOCOL.md rule 19) was not taken up: the returning side had no journal, or
   /// its journal holds another game (`reason`, the returning side's words). The game is lost by `loser`, the side
-  /// that went away.
-  case keptGameLost(loser: Mark, reason: PeerText)
+  /// that went away (`wentAway`: the joiner, or a restarted host).
+  case keptGameLost(loser: Mark, reason: PeerText, wentAway: Role)
 }
 
 /// Why a session ended. Each case is a distinct cause the player is told about (and a distinct exit status

@@ -7,10 +7,15 @@ public struct HostTerms: Sendable, Equatable {
   /// The rules the host offers (nil when its hello names none: a later host that sends only other terms).
   public var rules: Rules?
   public var timeControl: TimeControl
+  /// Not a term but the host's word beside them (PROTOCOL.md rule 19, field 16): present, this host takes back a
+  /// game in progress its joiner kept while the host's program restarted; the number is the game its journal
+  /// keeps with the joiner's key (0: none). nil: a host that does not (older, or the practice bot).
+  public var keptGame: UInt16?
 
-  public init(rules: Rules?, timeControl: TimeControl = .none) {
+  public init(rules: Rules?, timeControl: TimeControl = .none, keptGame: UInt16? = nil) {
     self.rules = rules
     self.timeControl = timeControl
+    self.keptGame = keptGame
   }
 
   /// Whether a joiner's player is asked before playing on these terms (PROTOCOL.md, "The terms"): a timed game;
@@ -20,6 +25,8 @@ public struct HostTerms: Sendable, Equatable {
   /// Tags of `hello`: 4 the rules, 5 the time control.
   static let rulesTag: UInt8 = 4
   static let timeControlTag: UInt8 = 5
+  /// Tag 16 of `hello`: the kept game a restarted host takes back (rule 19).
+  static let keptGameTag: UInt8 = 16
 
   func write(into writer: inout FrameWriter) {
     if let rules {
@@ -32,18 +39,21 @@ public struct HostTerms: Sendable, Equatable {
     case .perMove(let t): (kind, base, increment) = (2, t, 0)
     }
     // No time control goes without its field (a reader takes its absence for none), unless it is all the terms.
-    guard kind != 0 || rules == nil else { return }
-    var value = [kind]
-    for number in [base, increment] {
-      let u32 = UInt32(clamping: number)
-      value += (0..<4).map { UInt8(truncatingIfNeeded: u32 >> (24 - 8 * $0)) }
+    if kind != 0 || rules == nil {
+      var value = [kind]
+      for number in [base, increment] {
+        let u32 = UInt32(clamping: number)
+        value += (0..<4).map { UInt8(truncatingIfNeeded: u32 >> (24 - 8 * $0)) }
+      }
+      writer.field(Self.timeControlTag, bytes: value)
     }
-    writer.field(Self.timeControlTag, bytes: value)
+    if let keptGame { writer.field(Self.keptGameTag, u16: keptGame) }
   }
 
   /// The terms of a hello's fields: nil when it carries none (a joiner, or a host older than the terms).
   init?(_ f: Fields) throws(WireError) {
-    guard f.has(Self.rulesTag) || f.has(Self.timeControlTag) else { return nil }
+    guard f.has(Self.rulesTag) || f.has(Self.timeControlTag) || f.has(Self.keptGameTag) else { return nil }
+    if f.has(Self.keptGameTag) { keptGame = try f.u16(Self.keptGameTag, "kept game") }
     if f.has(Self.rulesTag) {
       let bytes = try f.bytes(Self.rulesTag, "rules", count: 3)
       do throws(RulesError) {

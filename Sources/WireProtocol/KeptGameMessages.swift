@@ -8,6 +8,8 @@ public enum GameTakenVerdict: UInt8, Sendable, Equatable {
   case declined = 2
   /// The returning side's journal holds another game: the kept game is lost by it, and the text says why.
   case disagrees = 3
+  /// A restarted host keeps no journal of the game its joiner offers back: the kept game is lost by the host.
+  case noJournal = 4
 }
 
 extension Message {
@@ -38,7 +40,8 @@ extension Message {
     case .gameTaken:
       let code = try f.u8(1, "verdict")
       guard let verdict = GameTakenVerdict(rawValue: code) else {
-        throw .badValue("verdict", reason: "it is \(code), not 1 (taken), 2 (declined) or 3 (disagrees)")
+        throw .badValue(
+          "verdict", reason: "it is \(code), not 1 (taken), 2 (declined), 3 (disagrees) or 4 (no journal)")
       }
       return .gameTaken(verdict, text: try f.string(2, "text", maximum: maximumTextBytes))
     default:

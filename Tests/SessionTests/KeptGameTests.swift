@@ -87,10 +87,11 @@ import WireProtocol
     }
     #expect(back.host.score.wins == 1 && back.joiner.score.losses == 1)
     let told = back.hostEvents.compactMap { event -> String? in
-      if case .gameFlow(.keptGameLost(.o, let text)) = event { text.description } else { nil }
+      if case .gameFlow(.keptGameLost(.o, let text, .joiner)) = event { text.description } else { nil }
     }
     #expect(told.count == 1 && told[0].contains(reason), "\(told)")
-    #expect(back.joinerEvents.contains { if case .gameFlow(.keptGameLost(.o, _)) = $0 { true } else { false } })
+    #expect(
+      back.joinerEvents.contains { if case .gameFlow(.keptGameLost(.o, _, .joiner)) = $0 { true } else { false } })
   }
 
   @Test func aJournalOfAnotherGameLosesTheKeptGame() throws {

@@ -12,8 +12,30 @@ import Testing
     .gameOffer(game: 3, hostPlaysX: false, moves: moves, timeLeft: [12_345, UInt32.max]),
     .gameOffer(game: 65_535, hostPlaysX: true, moves: moves, timeLeft: []),
     .gameTaken(.taken, text: ""), .gameTaken(.declined, text: "no journal"),
-    .gameTaken(.disagrees, text: "move 3 differs"),
+    .gameTaken(.disagrees, text: "move 3 differs"), .gameTaken(.noJournal, text: "no journal here"),
   ]
+
+  /// A restarted host's word in its hello (field 16): the game its journal keeps, 0 for none, absent for a host
+  /// that takes no kept game back; the terms beside it read as before.
+  @Test func theHelloSaysWhichKeptGameTheHostTakesBack() throws {
+    let rules = try Rules(size: 15, k: 5)
+    for kept: UInt16? in [nil, 0, 7] {
+      let hello = Message.hello(
+        versions: [2, 3], name: "Alice", software: "t", terms: HostTerms(rules: rules, keptGame: kept))
+      var decoder = FrameDecoder()
+      decoder.feed(hello.bytes)
+      let decoded = try Message.decode(try #require(try decoder.next()))
+      guard case .hello(_, _, _, let terms) = decoded else {
+        Issue.record("\(decoded)")
+        continue
+      }
+      #expect(terms?.keptGame == kept && terms?.rules == rules && terms?.timeControl == TimeControl.none)
+    }
+    let tail = Array(
+      Message.hello(versions: [3], name: "A", software: "", terms: HostTerms(rules: rules, keptGame: 258)).bytes.suffix(
+        5))
+    #expect(tail == [16, 0, 2, 1, 2])
+  }
 
   @Test(arguments: samples) func roundTrips(message: Message) throws {
     var decoder = FrameDecoder()
@@ -46,7 +68,7 @@ import Testing
       (Self.frame(0x62, [(1, [0, 1]), (2, [1]), (3, Array(repeating: 1, count: 452))]), "moves"),
       (Self.frame(0x62, [(1, [0, 1]), (2, [1]), (3, []), (4, [0, 0, 0, 1])]), "time left"),
       (Self.frame(0x62, [(1, [0, 1]), (2, [1])]), "moves"),
-      (Self.frame(0x63, [(1, [4]), (2, [])]), "verdict"),
+      (Self.frame(0x63, [(1, [5]), (2, [])]), "verdict"), (Self.frame(0x63, [(1, [0]), (2, [])]), "verdict"),
       (Self.frame(0x63, [(1, [1]), (2, Array(repeating: 0x41, count: 501))]), "text"),
     ]
     for (frame, field) in cases {
