@@ -128,8 +128,7 @@ final class BotHost: LoopFrontEnd {
       // The goodbyes still going out get their moment (at most ClosingSockets.linger), then the bot stops.
       if self.stopIfDone() { return }
       self.advanceHandshakes()
-      // Handshakes left for the next round: it must come at once, not when something else wakes the loop (a
-      // flood's handshakes waited 100 ms for the sweep, two at a time, and a real joiner's behind them).
+      // Handshakes left: the next round comes at once (they waited for the sweep's wake, two at a time).
       if !self.handshakesWaiting.isEmpty { _ = self.loop.schedule(at: 0) {} }
       self.listenerWatch.update(self.listener?.descriptors(owner: ObjectIdentifier(self), now: self.clock()) ?? [])
     }
@@ -148,8 +147,7 @@ final class BotHost: LoopFrontEnd {
     door.decide(pending: links.pending.count, oldest: links.oldestPending, now: now) != .wait
   }
 
-  /// A listening socket, or a connection at the door, is readable: connections come in while there is a place,
-  /// else wait at the door.
+  /// A listening socket or a connection at the door is readable: in while there is a place, else to the door.
   private func acceptWaiting(on fd: Int32) {
     let now = clock()
     let _: [Never] =
@@ -158,8 +156,7 @@ final class BotHost: LoopFrontEnd {
         admit: { admit($0, peer: $1, now: now) }) ?? []
   }
 
-  /// A connection the listener let in: refused by the source limits, or given a TLS connection (the oldest
-  /// pending connection dropped first at the cap).
+  /// One the listener let in: refused by the source limits, or served (the oldest pending dropped at the cap).
   private func admit(_ fd: Int32, peer: String, now: Double) -> [Never] {
     let (admitted, line) = door.admit(peer, now: now)
     if let line { log.write(line) }

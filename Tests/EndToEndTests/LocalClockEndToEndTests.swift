@@ -57,9 +57,22 @@ import Testing
   }
 
   /// The computer's search is bounded by its time left: on 15×15 with 1 second a game it would lose on time
-  /// within five moves at its usual 250 ms a move. Its opponent is this program's own Gomocup brain, which
-  /// plays well enough (30 ms a move) to make the game last.
+  /// within five moves at its usual 250 ms a move. Its opponent is this program's own Gomocup brain (100 ms a
+  /// move). A game the computer wins by a line before its eighth move shows too little of its clock (seen once
+  /// in a loaded full run): another is played, at most three in all.
   @Test func theComputerNeverThinksPastItsClockOnABigBoard() throws {
+    var longest = 0
+    for _ in 0..<3 where longest < 8 {
+      let output = try Self.gameAgainstTheBrain()
+      let result = output.split(separator: "\n").first { $0.hasPrefix("result: ") }.map(String.init)
+      #expect(result != nil && result?.contains("O lost on time") == false, "\(output.suffix(1_500))")
+      longest = max(longest, output.components(separatedBy: "computer plays ").count - 1)
+    }
+    #expect(longest >= 8, "the computer never made 8 moves in a game")
+  }
+
+  /// One game of `play` (X, 15×15, 1 s a game for each side) against the brain: what `play` printed.
+  private static func gameAgainstTheBrain() throws -> String {
     let home = try Binary.sandbox().environment
     let brain = try Player(["brain"], environment: home)
     let game = try Player(
@@ -67,7 +80,7 @@ import Testing
       environment: home)
     brain.send("START 15")
     #expect(brain.waitFor("OK"))
-    brain.send("INFO timeout_turn 30")
+    brain.send("INFO timeout_turn 100")
     var prompts = 0
     let deadline = Date().addingTimeInterval(90)
     while Date() < deadline, !game.output.contains("result:") {
@@ -92,9 +105,6 @@ import Testing
       let (x, y) = (try #require(Int(move[0])), try #require(Int(move[1])))
       game.send("\(y + 1),\(x + 1)")
     }
-    let output = game.output
-    let result = output.split(separator: "\n").first { $0.hasPrefix("result: ") }.map(String.init)
-    #expect(result != nil && result?.contains("O lost on time") == false, "\(output.suffix(1_500))")
-    #expect(game.count("computer plays ") >= 8, "\(output.suffix(1_500))")
+    return game.output
   }
 }
