@@ -91,7 +91,10 @@ import Testing
     let asked = monotonicNow()
     player.send("clock")
     guard let answered = seen("clock: ", before + 1, in: player) else { return nil }
-    let line = player.output.components(separatedBy: "\n").last { $0.hasPrefix("clock: ") } ?? ""
+    // The answer may follow a prompt on its line ("your move (X): clock: you 0:26, ...").
+    let output = player.output
+    let start = output.range(of: "clock: ", options: .backwards)?.lowerBound ?? output.endIndex
+    let line = String(output[start...].prefix { $0 != "\n" })
     return (line, Window(from: asked, to: answered))
   }
 
@@ -148,7 +151,8 @@ import Testing
       let face = faces.count == 2 ? faces[index] : nil
       let read = answer?.window ?? Window(from: 0, to: 0)
       expectFace(
-        face, base: base, started: started, read: read, "X's clock \(when) on \(index == 0 ? "X" : "O")'s screen",
+        face, base: base, started: started, read: read,
+        "X's clock \(when) on \(index == 0 ? "X" : "O")'s screen (\(answer?.line ?? "no answer"))",
         sourceLocation: sourceLocation)
       #expect(
         faces.count == 2 && faces[1 - index] == 30, "O's clock \(when): \(answer?.line ?? "none")",
@@ -231,8 +235,8 @@ extension ClockResumeEndToEndTests {
     let record = try GameRecord.parse(try #require(texts.first))
     try #require(record.times.count == 5, "\(texts[0])")
     #expect(record.times[0...1].allSatisfy { $0 == MoveTime(charged: 0, left: 30_000) }, "\(texts[0])")
-    expectWithin(record.times[2].charged, xCharge, "X's move through the drop")
-    expectWithin(record.times[3].charged, oCharge, "O's move typed during the drop")
+    Self.expectWithin(record.times[2].charged, xCharge, "X's move through the drop")
+    Self.expectWithin(record.times[3].charged, oCharge, "O's move typed during the drop")
     #expect(record.times[2].charged >= 2_500, "X's clock ran through the 2.5 s drop: \(texts[0])")
     #expect(record.times[2].left == 30_000 - record.times[2].charged)
     #expect(record.times[3].left == 30_000 - record.times[3].charged)
@@ -255,7 +259,7 @@ extension ClockResumeEndToEndTests {
     match.cut(1)
     // X's flag falls on O's clock at 5 s + A (1 s) after O's move went out, while X is away.
     let claimed = try #require(Self.seen("'s time ran out: you claimed the win on time.", in: o), "\(o.output)")
-    expectWithin(
+    Self.expectWithin(
       Int(((claimed - xStarted.from) * 1_000).rounded()), Window(from: 6, to: 6 + xStarted.to - xStarted.from),
       "O's claim, after O's move")
     #expect(!x.output.contains("result: ") && !o.output.contains("result: "), "\(x.output)\(o.output)")
@@ -277,7 +281,10 @@ extension ClockResumeEndToEndTests {
     let record = try GameRecord.parse(text)
     let flag = try #require(record.flag, "\(text)")
     // The claim saw 6 s pass; X's own clock, asked on the resume, says it thought through the whole drop.
-    expectWithin(flag.observed, Window(from: 6, to: 6 + xStarted.to - xStarted.from), "the time O's claim saw")
-    expectWithin(flag.thinking, Window(from: resumed - xStarted.to, to: ended - xStarted.from), "X's answer")
+    Self.expectWithin(flag.observed, Window(from: 6, to: 6 + xStarted.to - xStarted.from), "the time O's claim saw")
+    print(
+      "flag while away: claim saw \(flag.observed) ms, X answered \(flag.thinking) ms, resumed at +\(resumed - o1Sent) s"
+    )
+    Self.expectWithin(flag.thinking, Window(from: resumed - xStarted.to, to: ended - xStarted.from), "X's answer")
   }
 }
