@@ -12,32 +12,9 @@ import Testing
     return environment
   }
 
-  private func directory(_ player: Player) -> String { player.environment["XDG_DATA_HOME"]! + "/tictactoe/journal" }
-
-  /// The journal files in `player`'s data directory, by name, with their text.
-  private func journals(_ player: Player) -> [String: String] {
-    let folder = directory(player)
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    var files: [String: String] = [:]
-    for name in names where name.hasSuffix(".journal") {
-      files[name] = try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)
-    }
-    return files
-  }
-
   private func mode(_ path: String) -> mode_t {
     var info = stat()
     return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0
-  }
-
-  /// Waits (bounded) until `condition` holds.
-  private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if condition() { return true }
-      usleep(20_000)
-    }
-    return condition()
   }
 
   /// A plain-mode host and joiner with a game begun; the player with X first.
@@ -57,7 +34,7 @@ import Testing
   private func play(_ cells: [Int], x: Player, o: Player) {
     for (index, cell) in cells.enumerated() {
       let mover = index.isMultiple(of: 2) ? x : o
-      #expect(eventually { mover.count("your move (") > index / 2 }, "\(mover.output)")
+      #expect(waitUntil { mover.count("your move (") > index / 2 }, "\(mover.output)")
       mover.send("\(cell)")
     }
   }
@@ -66,17 +43,17 @@ import Testing
     let (host, joiner, x, o, _) = try match(grace: 5)
     play([1, 5, 9], x: x, o: o)
     // O is asked for its second move: the third of the game has reached it.
-    #expect(eventually { o.count("your move (") >= 2 }, "\(o.output)")
+    #expect(waitUntil { o.count("your move (") >= 2 }, "\(o.output)")
     let moves = "move 0 0\nmove 1 1\nmove 2 2\nsha256 "
-    #expect(eventually { journals(joiner).values.contains { $0.contains(moves) } }, "\(journals(joiner))")
-    #expect(eventually { journals(host).values.contains { $0.contains(moves) } }, "\(journals(host))")
+    #expect(waitUntil { journals(joiner).values.contains { $0.contains(moves) } }, "\(journals(joiner))")
+    #expect(waitUntil { journals(host).values.contains { $0.contains(moves) } }, "\(journals(host))")
     joiner.signal(SIGKILL)
     _ = joiner.exitStatus()
     // What the killed joiner left: its journal of the game, the file 0600 in a 0700 directory, naming both keys.
     let kept = journals(joiner)
     #expect(kept.count == 1, "\(kept)")
     let (name, text) = try #require(kept.first)
-    #expect(mode(directory(joiner) + "/" + name) == 0o600 && mode(directory(joiner)) == 0o700)
+    #expect(mode(journalDirectory(joiner) + "/" + name) == 0o600 && mode(journalDirectory(joiner)) == 0o700)
     #expect(text.hasPrefix("tictactoe journal 1\nme ") && text.contains("\nrole joiner\nrules 3 3 3\nclock none\n"))
     let hostText = try #require(journals(host).values.first)
     let line = { (text: String, word: String) in text.components(separatedBy: "\n").first { $0.hasPrefix(word) } }
@@ -96,19 +73,12 @@ import Testing
     let (host, joiner, _, _, _) = try match(grace: 120)
     Player.playOut(host, joiner)
     #expect(host.output.contains("result: ") && joiner.output.contains("result: "), "\(host.output)")
-    #expect(eventually { journals(host).isEmpty && journals(joiner).isEmpty }, "\(journals(host))\(journals(joiner))")
+    #expect(waitUntil { journals(host).isEmpty && journals(joiner).isEmpty }, "\(journals(host))\(journals(joiner))")
     // A journal was kept while the game went on (its directory is there).
-    #expect(mode(directory(host)) == 0o700 && mode(directory(joiner)) == 0o700)
+    #expect(mode(journalDirectory(host)) == 0o700 && mode(journalDirectory(joiner)) == 0o700)
     joiner.send("quit")
     #expect(host.exitStatus() == 30 && joiner.exitStatus() == 0)
     #expect(journals(host).isEmpty && journals(joiner).isEmpty)
-  }
-
-  /// The board lines of the last board `player` printed.
-  private func lastBoard(_ player: Player) -> String {
-    let lines = player.output.components(separatedBy: "\n")
-    guard let last = lines.lastIndex(where: { $0.contains("---+---+---") }), last >= 3 else { return "" }
-    return lines[(last - 3)...(last + 1)].map { String($0.suffix(10)) }.joined(separator: "\n")
   }
 
   /// kill -9 the joiner mid-game and start it again: it joins with the same key, its journal agrees with the game
@@ -116,9 +86,9 @@ import Testing
   @Test func aJoinerKilledMidGameComesBackToTheSameGameAndFinishesIt() throws {
     let (host, joiner, x, o, port) = try match(grace: 60)
     play([1, 5, 9], x: x, o: o)
-    #expect(eventually { o.count("your move (") >= 2 }, "\(o.output)")
+    #expect(waitUntil { o.count("your move (") >= 2 }, "\(o.output)")
     let moves = "move 0 0\nmove 1 1\nmove 2 2\nsha256 "
-    #expect(eventually { journals(joiner).values.contains { $0.contains(moves) } }, "\(journals(joiner))")
+    #expect(waitUntil { journals(joiner).values.contains { $0.contains(moves) } }, "\(journals(joiner))")
     let joinerWasX = joiner === x
     joiner.signal(SIGKILL)
     _ = joiner.exitStatus()
@@ -136,7 +106,7 @@ import Testing
     #expect(host.output.contains("result: ") && again.output.contains("result: "), "\(host.output)\(again.output)")
     #expect(lastBoard(host) == lastBoard(again))
     #expect(host.count("result: ") == 1 && again.count("result: ") == 1)
-    #expect(eventually { journals(host).isEmpty && journals(again).isEmpty }, "\(journals(host))")
+    #expect(waitUntil { journals(host).isEmpty && journals(again).isEmpty }, "\(journals(host))")
     again.send("quit")
     #expect(host.exitStatus() == 30)
   }
@@ -146,19 +116,20 @@ import Testing
   @Test func aChangedJournalIsNotUsedAndTheKeptGameIsLostByTheJoiner() throws {
     let (host, joiner, x, o, port) = try match(grace: 60)
     play([1, 5, 9], x: x, o: o)
-    #expect(eventually { o.count("your move (") >= 2 }, "\(o.output)")
+    #expect(waitUntil { o.count("your move (") >= 2 }, "\(o.output)")
     let moves = "move 0 0\nmove 1 1\nmove 2 2\nsha256 "
-    #expect(eventually { journals(joiner).values.contains { $0.contains(moves) } }, "\(journals(joiner))")
+    #expect(waitUntil { journals(joiner).values.contains { $0.contains(moves) } }, "\(journals(joiner))")
     let joinerWasX = joiner === x
     joiner.signal(SIGKILL)
     _ = joiner.exitStatus()
     let (name, text) = try #require(journals(joiner).first)
     let changed = text.replacingOccurrences(of: "move 1 1\n", with: "move 1 2\n")
-    try changed.write(toFile: directory(joiner) + "/" + name, atomically: true, encoding: .utf8)
+    try changed.write(toFile: journalDirectory(joiner) + "/" + name, atomically: true, encoding: .utf8)
     #expect(host.waitFor("The connection dropped. The game is kept"), "\(host.output)")
     let again = try Player(
       ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--grace", "60"], environment: joiner.environment)
-    let unusable = "(\(directory(joiner))/\(name)) cannot be used: the journal's SHA-256 does not match its lines"
+    let unusable =
+      "(\(journalDirectory(joiner))/\(name)) cannot be used: the journal's SHA-256 does not match its lines"
     #expect(again.waitFor(unusable), "\(again.output)\(again.errors)")
     #expect(again.waitFor("alice kept this game from before your program restarted, at move 4 (shown): take it up?"))
     #expect(again.waitFor("[y/n]: "), "\(again.output)")
@@ -168,13 +139,13 @@ import Testing
     let loser = joinerWasX ? "X" : "O"
     let result = "result: \(joinerWasX ? "O" : "X") wins (\(loser) did not come back)"
     #expect(again.waitFor(result) && host.waitFor(result), "\(again.output)\(host.output)")
-    #expect(eventually { journals(host).isEmpty }, "\(journals(host))")
+    #expect(waitUntil { journals(host).isEmpty }, "\(journals(host))")
     #expect(journals(again) == [name: changed])
     // Both records say the joiner forfeited the game, with its three moves.
     for player in [host, again] {
       let games = player.environment["XDG_DATA_HOME"]! + "/tictactoe/games"
       #expect(
-        eventually {
+        waitUntil {
           let names = (try? FileManager.default.contentsOfDirectory(atPath: games)) ?? []
           return names.contains { name in
             let sgf = (try? String(contentsOfFile: games + "/" + name, encoding: .utf8)) ?? ""
@@ -191,10 +162,10 @@ import Testing
   @Test func withoutItsJournalTheJoinersPlayerIsAskedAndTakesTheGameUp() throws {
     let (host, joiner, x, o, port) = try match(grace: 60)
     play([1, 5, 9], x: x, o: o)
-    #expect(eventually { o.count("your move (") >= 2 }, "\(o.output)")
+    #expect(waitUntil { o.count("your move (") >= 2 }, "\(o.output)")
     joiner.signal(SIGKILL)
     _ = joiner.exitStatus()
-    for name in journals(joiner).keys { unlink(directory(joiner) + "/" + name) }
+    for name in journals(joiner).keys { unlink(journalDirectory(joiner) + "/" + name) }
     #expect(host.waitFor("The connection dropped. The game is kept"), "\(host.output)")
     let again = try Player(
       ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--grace", "60"], environment: joiner.environment)
@@ -215,10 +186,10 @@ import Testing
   @Test func theFullScreenJoinerIsAskedTooAndSeesTheBoard() throws {
     let (host, joiner, x, o, port) = try match(grace: 60)
     play([1, 5, 9], x: x, o: o)
-    #expect(eventually { o.count("your move (") >= 2 }, "\(o.output)")
+    #expect(waitUntil { o.count("your move (") >= 2 }, "\(o.output)")
     joiner.signal(SIGKILL)
     _ = joiner.exitStatus()
-    for name in journals(joiner).keys { unlink(directory(joiner) + "/" + name) }
+    for name in journals(joiner).keys { unlink(journalDirectory(joiner) + "/" + name) }
     #expect(host.waitFor("The connection dropped. The game is kept"), "\(host.output)")
     // The host is known to this joiner now (accepted on first use): nothing is asked about its key.
     let again = try TmuxSession(

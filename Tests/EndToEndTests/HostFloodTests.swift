@@ -124,13 +124,4 @@ import Testing
     return (host, port, root + "/state/tictactoe/tictactoe.log")
   }
 
-  /// Waits until `condition` holds, at most `timeout` seconds; whether it did.
-  private func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if condition() { return true }
-      usleep(50_000)
-    }
-    return condition()
-  }
 }

@@ -14,33 +14,6 @@ import Testing
 
   private func data(_ player: Player) -> String { player.environment["XDG_DATA_HOME"]! + "/tictactoe" }
 
-  /// The journal files in `player`'s data directory, by name, with their text.
-  private func journals(_ player: Player) -> [String: String] {
-    let folder = data(player) + "/journal"
-    var files: [String: String] = [:]
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".journal") {
-      files[name] = try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)
-    }
-    return files
-  }
-
-  /// Waits (bounded) until `condition` holds.
-  private func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if condition() { return true }
-      usleep(20_000)
-    }
-    return condition()
-  }
-
-  /// The board lines of the last board `player` printed.
-  private func lastBoard(_ player: Player) -> String {
-    let lines = player.output.components(separatedBy: "\n")
-    guard let last = lines.lastIndex(where: { $0.contains("---+---+---") }), last >= 3 else { return "" }
-    return lines[(last - 3)...(last + 1)].map { String($0.suffix(10)) }.joined(separator: "\n")
-  }
-
   /// A game with three moves (cells 1, 5, 9) kept in both journals, then the host killed; its port and its mark.
   private func hostKilledMidGame() throws -> (host: Player, joiner: Player, port: Int, hostWasX: Bool) {
     let host = try Player(
@@ -53,12 +26,12 @@ import Testing
     let (x, o) = hostWasX ? (host, joiner) : (joiner, host)
     for (index, cell) in [1, 5, 9].enumerated() {
       let mover = index.isMultiple(of: 2) ? x : o
-      #expect(eventually { mover.count("your move (") > index / 2 }, "\(mover.output)")
+      #expect(waitUntil { mover.count("your move (") > index / 2 }, "\(mover.output)")
       mover.send("\(cell)")
     }
-    #expect(eventually { o.count("your move (") >= 2 }, "\(o.output)")
+    #expect(waitUntil { o.count("your move (") >= 2 }, "\(o.output)")
     let moves = "move 0 0\nmove 1 1\nmove 2 2\nsha256 "
-    #expect(eventually { journals(host).values.contains { $0.contains(moves) } }, "\(journals(host))")
+    #expect(waitUntil { journals(host).values.contains { $0.contains(moves) } }, "\(journals(host))")
     host.signal(SIGKILL)
     _ = host.exitStatus()
     #expect(joiner.waitFor("Reconnection attempt 1 failed"), "\(joiner.output)")
@@ -85,7 +58,7 @@ import Testing
     #expect(lastBoard(again) == lastBoard(joiner))
     let result = { (player: Player) in player.output.components(separatedBy: "\n").first { $0.contains("result: ") } }
     #expect(result(again) != nil && result(again) == result(joiner))
-    #expect(eventually { journals(again).isEmpty && journals(joiner).isEmpty }, "\(journals(again))")
+    #expect(waitUntil { journals(again).isEmpty && journals(joiner).isEmpty }, "\(journals(again))")
     joiner.send("quit")
     #expect(again.exitStatus() == 30)
   }
@@ -94,7 +67,7 @@ import Testing
   /// host, the side that went away; both are told why and both records say the host forfeited.
   @Test func aHostRestartedWithoutItsJournalLosesTheKeptGame() throws {
     let (host, joiner, port, hostWasX) = try hostKilledMidGame()
-    for name in journals(host).keys { try FileManager.default.removeItem(atPath: data(host) + "/journal/" + name) }
+    for name in journals(host).keys { try FileManager.default.removeItem(atPath: journalDirectory(host) + "/" + name) }
     let again = try restart(host, port: port)
     let lost =
       "was not taken up (the host restarted and keeps no journal of this game): it counts as lost by the host,"
@@ -105,7 +78,7 @@ import Testing
     for player in [again, joiner] {
       let games = data(player) + "/games"
       #expect(
-        eventually {
+        waitUntil {
           let names = (try? FileManager.default.contentsOfDirectory(atPath: games)) ?? []
           return names.contains { name in
             let sgf = (try? String(contentsOfFile: games + "/" + name, encoding: .utf8)) ?? ""
@@ -114,7 +87,7 @@ import Testing
           }
         }, "\(data(player))")
     }
-    #expect(eventually { journals(again).isEmpty && journals(joiner).isEmpty }, "\(journals(joiner))")
+    #expect(waitUntil { journals(again).isEmpty && journals(joiner).isEmpty }, "\(journals(joiner))")
     joiner.send("quit")
     #expect(again.exitStatus() == 30)
   }

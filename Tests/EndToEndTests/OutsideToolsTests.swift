@@ -237,16 +237,6 @@ private func repositoryRoot(_ file: String = #filePath) -> String {
   URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 }
 
-/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass; true if it held.
-private func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
-  let deadline = Date().addingTimeInterval(timeout)
-  while Date() < deadline {
-    if condition() { return true }
-    usleep(20_000)
-  }
-  return condition()
-}
-
 /// A player's private XDG directories (Binary.sandbox), removed when no longer used.
 private final class Sandbox {
   let root: String

@@ -26,13 +26,6 @@ import Testing
     return (host, joiner, proxy, port)
   }
 
-  /// The board both players saw last (the lines of the last board printed).
-  private func lastBoard(_ player: Player) -> String {
-    let lines = player.output.components(separatedBy: "\n")
-    guard let last = lines.lastIndex(where: { $0.contains("---+---+---") }), last >= 3 else { return "" }
-    return lines[(last - 3)...(last + 1)].map { String($0.suffix(10)) }.joined(separator: "\n")
-  }
-
   @Test func aMoveSentJustBeforeTheDropIsAppliedExactlyOnce() throws {
     let (host, joiner, proxy, _) = try match()
     defer { proxy.stop() }
