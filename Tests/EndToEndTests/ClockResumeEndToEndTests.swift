@@ -183,12 +183,7 @@ extension ClockResumeEndToEndTests {
     let match = try Match(clock: "30s+0")
     defer { match.end() }
     let (x, o) = (match.x, match.o)
-    // Each side's first move is free: X's clock starts when O's first move reaches it.
-    x.send("5")
-    #expect(Self.seen(" plays 5 (", in: o) != nil, "\(o.output)")
-    let o1Sent = monotonicNow()
-    o.send("1")
-    let xStarted = Window(from: o1Sent, to: try #require(Self.seen(" plays 1 (", in: x), "\(x.output)"))
+    let (o1Sent, xStarted) = try Self.freeFirstMoves(match)
 
     // X's clock runs on while the connection is down, on both screens, and after the resume.
     match.cut(1)
@@ -229,6 +224,17 @@ extension ClockResumeEndToEndTests {
     try Self.expectTimes(Self.signedRecords(match), xCharge: xCharge, oCharge: oCharge)
   }
 
+  /// Each side's first move is free: X plays 5, then O plays 1. When O's move went out, and the window in which
+  /// it reached X and X's clock started.
+  private static func freeFirstMoves(_ match: Match) throws -> (oSent: Double, xStarted: Window) {
+    let (x, o) = (match.x, match.o)
+    x.send("5")
+    #expect(seen(" plays 5 (", in: o) != nil, "\(o.output)")
+    let oSent = monotonicNow()
+    o.send("1")
+    return (oSent, Window(from: oSent, to: try #require(seen(" plays 1 (", in: x), "\(x.output)")))
+  }
+
   /// Both records are the same bytes and charge X's third move and O's second as the test's watch saw them.
   private static func expectTimes(_ texts: [String], xCharge: Window, oCharge: Window) throws {
     #expect(texts.count == 2 && texts[0] == texts[1], "the two records differ:\n\(texts)")
@@ -251,11 +257,7 @@ extension ClockResumeEndToEndTests {
     let match = try Match(clock: "5s+0")
     defer { match.end() }
     let (x, o) = (match.x, match.o)
-    x.send("5")
-    #expect(Self.seen(" plays 5 (", in: o) != nil, "\(o.output)")
-    let o1Sent = monotonicNow()
-    o.send("1")
-    let xStarted = Window(from: o1Sent, to: try #require(Self.seen(" plays 1 (", in: x), "\(x.output)"))
+    let (o1Sent, xStarted) = try Self.freeFirstMoves(match)
     match.cut(1)
     // X's flag falls on O's clock at 5 s + A (1 s) after O's move went out, while X is away.
     let claimed = try #require(Self.seen("'s time ran out: you claimed the win on time.", in: o), "\(o.output)")
