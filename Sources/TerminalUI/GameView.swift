@@ -68,8 +68,33 @@ public enum GameView {
     }
     let (status, statusStyle) = statusLine(match, glyphs: g, direct: state.direct)
     screen.putCentred(status, row: layout.top + layout.height + 1, style: statusStyle)
-    let legend = legendText(width: state.width, glyphs: g, digits: rules == .standard)
+    let legend =
+      match.confirming.map { confirmation($0, glyphs: g).legend }
+      ?? legendText(width: state.width, glyphs: g, digits: rules == .standard)
     screen.put(" " + legend, row: state.height - 1, column: 0, style: Style(dim: true))
+    if let question = match.confirming {
+      let (lines, footer, _) = confirmation(question, glyphs: g)
+      NetGameView.drawDialog(lines, footer: footer, state: state, into: &screen)
+    }
+  }
+
+  /// The question before an unfinished game is dropped: its lines, the dialog's footer and the key legend.
+  static func confirmation(_ question: LocalConfirmation, glyphs g: Glyphs) -> (
+    lines: [String], footer: String, legend: String
+  ) {
+    let unfinished = "is not finished: it will not be counted or kept."
+    switch question {
+    case .leave:
+      return (
+        ["Leave this game?", "It " + unfinished], "y leave\(g.separator)n play on",
+        "y leave the game\(g.separator)n or Esc play on"
+      )
+    case .newGame:
+      return (
+        ["Start a new game?", "This one " + unfinished], "y new game\(g.separator)n play on",
+        "y start a new game\(g.separator)n or Esc play on"
+      )
+    }
   }
 
   static func scoreText(_ match: Match, glyphs g: Glyphs) -> String {

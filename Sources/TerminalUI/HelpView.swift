@@ -19,8 +19,8 @@ public enum HelpView {
       let digits = state.match?.rules == .standard
       return [("\(g.arrows), hjkl", "move the cursor"), ("Enter, Space", "place your mark")]
         + (digits ? [("1-9", "place on that cell (1 is top left)")] : []) + [
-          ("mouse click", "place on the clicked cell"), ("u", "undo your last move"), ("n", "new game"),
-          ("q or Esc", "back to the menu / quit"),
+          ("mouse click", "place on the clicked cell"), ("u", "undo your last move"),
+          ("n", "new game (asks first during a game)"), ("q or Esc", "back to the menu / quit (asks first too)"),
         ] + common
     case .network:
       let digits = state.net?.game?.rules == .standard

@@ -43,6 +43,9 @@ public struct Match: Sendable, Equatable {
   public var clock: LocalClock?
   /// Changes whenever a pending computer move would no longer fit the game (undo, new game).
   public var token = 0
+  /// What the player is asked to confirm before an unfinished game is dropped (q, Esc or n with moves on the
+  /// board), or nil.
+  public var confirming: LocalConfirmation?
   /// Which game of the program's run this is (counted by `UIState.gamesStarted`): a game taken back after its end
   /// and finished again keeps its number, so its record is replaced rather than kept twice.
   public var number = 0
@@ -70,6 +73,9 @@ public struct Match: Sendable, Equatable {
 
   /// Whether the game is over: by the board, by the engine's forfeit, or on time.
   public var isOver: Bool { game.isOver || forfeit != nil || lostOnTime != nil }
+
+  /// Whether dropping the game now would lose something: moves played and no result yet.
+  public var isInProgress: Bool { !isOver && !game.history.isEmpty }
 
   /// The side whose time ran out, in a timed game that ended so.
   public var lostOnTime: Mark? { clock?.flagged }
@@ -118,6 +124,11 @@ public struct Match: Sendable, Equatable {
       if firstWon { score.first += sign } else { score.second += sign }
     }
   }
+}
+
+/// A question before a local game in progress is dropped: leaving it (q or Esc) or starting another (n).
+public enum LocalConfirmation: Sendable, Equatable {
+  case leave, newGame
 }
 
 /// What a match leaves behind when the player returns to the lobby: its score and how many games it had, so

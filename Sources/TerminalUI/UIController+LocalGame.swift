@@ -133,18 +133,54 @@ extension UIController {
     case .undo:
       return undo()
     case .newGame:
+      if asksFirst(.newGame) { return [] }
       return newGame()
     case .help:
       state.helpVisible = true
     case .back:
-      if state.direct { return quit() }
-      match.token += 1
-      match.aiThinking = false
-      match.clock?.stop()
-      state.match = match
-      state.page = .lobby
+      if asksFirst(.leave) { return [] }
+      return leaveGame()
     case .redraw, .select, .adjust, nil:
       break
+    }
+    return []
+  }
+
+  /// Back to the lobby from a local game (or quit, for a game started from the command line).
+  private mutating func leaveGame() -> [Effect] {
+    guard var match = state.match else { return [] }
+    match.confirming = nil
+    if state.direct {
+      state.match = match
+      return quit()
+    }
+    match.token += 1
+    match.aiThinking = false
+    match.clock?.stop()
+    state.match = match
+    state.page = .lobby
+    return []
+  }
+
+  /// Whether `question` is put to the player instead of dropping the game at once: a game in progress is not
+  /// dropped by one stray key (a terminal too small to show the board shows no question: q leaves at once).
+  private mutating func asksFirst(_ question: LocalConfirmation) -> Bool {
+    guard var match = state.match, match.isInProgress, GameView.layout(for: state) != nil else { return false }
+    match.confirming = question
+    state.match = match
+    return true
+  }
+
+  /// A key while a local game's question is up: `y` does it, `n`, Esc or `q` goes back to the game, anything else
+  /// is ignored.
+  mutating func localConfirmation(_ key: Key, _ question: LocalConfirmation) -> [Effect] {
+    switch key {
+    case .character("y"), .character("Y"):
+      state.match?.confirming = nil
+      return question == .leave ? leaveGame() : newGame()
+    case .character("n"), .character("N"), .character("q"), .escape:
+      state.match?.confirming = nil
+    default: break
     }
     return []
   }

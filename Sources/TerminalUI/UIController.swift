@@ -83,6 +83,7 @@ public struct UIController: Sendable {
       if state.nameField != nil { return editName(key) }
       return options(KeyMap.action(for: key, in: .menu))
     case .game:
+      if let confirming = state.match?.confirming { return localConfirmation(key, confirming) }
       let digits = state.match?.rules == .standard
       return game(KeyMap.action(for: key, in: .game(digitsPlace: digits)))
     case .joinAddress:

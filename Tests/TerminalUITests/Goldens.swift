@@ -165,22 +165,22 @@ enum Goldens {
      You play X against the computer (normal)
 
 
-                  +--------------------------------------------------+
-                  | Keys                                             |
-                  |                                                  |
-                  | arrows, hjkl  move the cursor                    |
-                  | Enter, Space  place your mark                    |
-                  | 1-9           place on that cell (1 is top left) |
-                  | mouse click   place on the clicked cell          |
-                  | u             undo your last move                |
-                  | n             new game                           |
-                  | q or Esc      back to the menu / quit            |
-                  | ? or F1       this help                          |
-                  | Ctrl-L        draw the screen again              |
-                  | Ctrl-C        quit at once                       |
-                  |                                                  |
-                  | Press any key to close.                          |
-                  +--------------------------------------------------+
+               +--------------------------------------------------------+
+               | Keys                                                   |
+               |                                                        |
+               | arrows, hjkl  move the cursor                          |
+               | Enter, Space  place your mark                          |
+               | 1-9           place on that cell (1 is top left)       |
+               | mouse click   place on the clicked cell                |
+               | u             undo your last move                      |
+               | n             new game (asks first during a game)      |
+               | q or Esc      back to the menu / quit (asks first too) |
+               | ? or F1       this help                                |
+               | Ctrl-L        draw the screen again                    |
+               | Ctrl-C        quit at once                             |
+               |                                                        |
+               | Press any key to close.                                |
+               +--------------------------------------------------------+
 
 
 
@@ -193,6 +193,32 @@ enum Goldens {
     Too small: need 30×9
 
 
+    """,
+    "leaveAsked80x24": """
+     tictactoe  3×3, 3 in a row                        You 0 · Computer 0 · draws 0
+     You play X against the computer (normal)
+
+
+
+
+                                     ┌───┬───┬───┐
+                                     │   │   │   │
+                                     ├───┼───┼───┤
+                ┌─────────────────────────────────────────────────────┐
+                │ Leave this game?                                    │
+                │ It is not finished: it will not be counted or kept. │
+                │                                                     │
+                │ y leave · n play on                                 │
+                └─────────────────────────────────────────────────────┘
+
+
+
+
+
+
+
+
+     y leave the game · n or Esc play on
     """,
   ]
 }

@@ -43,6 +43,9 @@ enum Screens {
     _ = help.handle(.character("?"))
     var small = ui(20, 6, .unicode)
     _ = small.handle(.enter)
+    var leaving = ui(80, 24, .unicode)
+    _ = leaving.handle(.enter)
+    for key in [Key.character("5"), .character("q")] { _ = leaving.handle(key) }
     return [
       ("lobby80x24", ui(80, 24, .unicode)),
       ("lobby40x12ascii", ui(40, 12, .ascii)),
@@ -53,6 +56,7 @@ enum Screens {
       ("options80x24", options),
       ("help80x24ascii", help),
       ("tooSmall20x6", small),
+      ("leaveAsked80x24", leaving),
     ]
   }
 }
