@@ -115,6 +115,11 @@ public final class CursesDriver: LoopFrontEnd {
     syncSize()
   }
 
+  func resumed() {
+    terminal.resume()
+    redraw()
+  }
+
   func sayGoodbye(signal number: Int32) {
     log.write("ended by signal \(number)")
     if let match, match.finished == nil { present(match.quit(), match) }

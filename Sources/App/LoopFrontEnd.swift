@@ -3,7 +3,7 @@ import EventLoop
 /// A front end that runs on the event loop: the full screen (`CursesDriver`), plain network mode
 /// (`PlainNetworkDriver`), the practice bot (`BotHost`) and a replay (`ReplayDriver`). What they do differs;
 /// how they end does not, and is written once, here (`Shutdown` decides):
-/// - SIGWINCH redraws;
+/// - SIGWINCH redraws; SIGCONT (after kill -STOP or Ctrl-Z) takes the terminal back and redraws;
 /// - the first SIGINT, SIGTERM or SIGHUP sets the exit status (128 + the signal; `BotCommand` exits 0 once every
 ///   player was told) and has every peer told goodbye; a second one stops at once, without waiting for them;
 /// - once the program is ending, for a signal or because the player left, the loop stops when every goodbye
@@ -17,10 +17,15 @@ protocol LoopFrontEnd: AnyObject {
   var goodbyesGoingOut: Int { get }
   /// The terminal changed size.
   func redraw()
+  /// The program goes on after it was stopped: a full-screen front end takes the terminal back (its modes, its
+  /// screen) and draws it all again. The others have nothing to take back.
+  func resumed()
 }
 
 extension LoopFrontEnd {
-  /// Takes SIGINT, SIGTERM, SIGHUP and SIGWINCH on the loop, by the shared policy.
+  func resumed() {}
+
+  /// Takes SIGINT, SIGTERM, SIGHUP, SIGWINCH and SIGCONT on the loop, by the shared policy.
   func takeSignals() {
     loop.handleSignals { [unowned self] number in self.signalled(number) }
   }
@@ -28,6 +33,7 @@ extension LoopFrontEnd {
   func signalled(_ number: Int32) {
     switch shutdown.signal(number, now: loop.now) {
     case .redraw: redraw()
+    case .takeTerminalBack: resumed()
     case .sayGoodbye:
       wakeAtPatience()
       sayGoodbye(signal: number)
@@ -63,6 +69,8 @@ struct Shutdown: Equatable {
   /// What a signal asks of the front end.
   enum Step: Equatable {
     case redraw
+    /// The program was stopped and goes on: take the terminal back and redraw.
+    case takeTerminalBack
     /// Tell every peer goodbye; the loop stops once they are out.
     case sayGoodbye
     /// A second ending signal: stop now.
@@ -83,6 +91,7 @@ struct Shutdown: Equatable {
   mutating func signal(_ number: Int32, now: Double) -> Step {
     switch SignalMeaning(number) {
     case .resized: return .redraw
+    case .resumed: return .takeTerminalBack
     case .end(let status):
       endingSignals += 1
       end(status, now: now)

@@ -82,4 +82,8 @@ final class ReplayDriver: LoopFrontEnd {
   func sayGoodbye(signal: Int32) {}
   var goodbyesGoingOut: Int { 0 }
   func redraw() { terminal.resized() }
+  func resumed() {
+    terminal.resume()
+    terminal.resized()
+  }
 }

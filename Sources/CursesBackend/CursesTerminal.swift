@@ -90,7 +90,8 @@ public final class CursesTerminal: Terminal {
     return attributes
   }
 
-  /// Every key waiting now. Text that came at once (a bracketed paste, or several characters in one read, as
+  /// Every key waiting now. An Esc that came with more (Alt+key, a key sequence terminfo does not know) is no
+  /// Esc: it and its sequence are dropped. Text that came at once (a bracketed paste, or several characters in one read, as
   /// when a terminal without bracketed paste pastes) is reported as one `.paste`, never as key presses.
   public func readKeys() -> [Key] {
     var keys: [Key] = []
@@ -114,7 +115,7 @@ public final class CursesTerminal: Terminal {
         keys.append(key)
       }
     }
-    return KeyMap.groupingText(keys)
+    return KeyMap.groupingText(KeyMap.droppingEscapeSequences(keys))
   }
 
   private static func writeControl(_ sequence: String) {
@@ -170,6 +171,16 @@ public final class CursesTerminal: Terminal {
   }
 
   public func repaint() {
+    clearok(ttt_stdscr(), true)
+  }
+
+  public func resume() {
+    // Whatever had the terminal while the program was stopped (the shell, most often) set its own modes, and may
+    // have turned bracketed paste off and written on the screen. endwin then refresh is curses' way back from a
+    // shell escape: it sets the program's modes again, the alternate screen and the keypad's keys.
+    endwin()
+    refresh()
+    Self.writeControl("\u{1B}[?2004h")
     clearok(ttt_stdscr(), true)
   }
 

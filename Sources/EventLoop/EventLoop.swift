@@ -85,7 +85,7 @@ public final class EventLoop {
 
   // MARK: signals
 
-  /// Turns SIGINT, SIGTERM, SIGHUP and SIGWINCH into calls of `handler` on the loop (SIGPIPE is ignored).
+  /// Turns SIGINT, SIGTERM, SIGHUP, SIGWINCH and SIGCONT into calls of `handler` on the loop (SIGPIPE is ignored).
   public func handleSignals(_ handler: @escaping (Int32) -> Void) {
     let pipe = signalPipe ?? SignalPipe()
     signalPipe = pipe

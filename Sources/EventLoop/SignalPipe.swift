@@ -3,11 +3,11 @@ import Glibc
 /// The write end of the self-pipe that signal handlers wake the event loop through.
 nonisolated(unsafe) private var signalPipeWriter: Int32 = -1
 
-/// Turns SIGINT, SIGTERM, SIGHUP and SIGWINCH into bytes on a pipe the event loop polls, so every exit path
+/// Turns SIGINT, SIGTERM, SIGHUP, SIGWINCH and SIGCONT into bytes on a pipe the event loop polls, so every exit path
 /// goes through the same clean-up (the terminal is always restored). SIGPIPE is ignored.
 public final class SignalPipe {
   public let readDescriptor: Int32
-  public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH]
+  public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCONT]
 
   public init() {
     var fds: [Int32] = [-1, -1]
@@ -53,15 +53,22 @@ public func unblockInheritedSignals() {
 }
 
 /// What a signal the loop reports means, the same for every front end (the full screen, plain mode, the bot,
-/// a replay): SIGWINCH redraws; SIGINT, SIGTERM and SIGHUP end the program, after a goodbye to any peer, with
+/// a replay): SIGWINCH redraws; SIGCONT takes the terminal back and redraws; SIGINT, SIGTERM and SIGHUP end the program, after a goodbye to any peer, with
 /// status 128 + the signal (the bot, whose players were all told, exits 0).
 public enum SignalMeaning: Sendable, Equatable {
   /// The terminal changed size: draw again.
   case resized
+  /// The program was stopped (kill -STOP, or Ctrl-Z under a shell) and goes on: the shell that had the terminal
+  /// meanwhile left it in its own modes (cooked, echoing, its own screen), so take it back and draw it all again.
+  case resumed
   /// End the program: say goodbye to any peer, restore the terminal, exit with `status`.
   case end(status: Int32)
 
   public init(_ signal: Int32) {
-    self = signal == SIGWINCH ? .resized : .end(status: 128 + signal)
+    switch signal {
+    case SIGWINCH: self = .resized
+    case SIGCONT: self = .resumed
+    default: self = .end(status: 128 + signal)
+    }
   }
 }

@@ -12,6 +12,9 @@ public protocol Terminal: AnyObject {
   func resized()
   /// Makes the next `draw` clear the terminal and send every cell, whatever it believes is on the screen.
   func repaint()
+  /// Takes the terminal back after the program was stopped and continued (SIGCONT): the program's modes (no echo,
+  /// keys one at a time), its screen, and every cell drawn again at the next `draw`.
+  func resume()
   /// Gives the terminal back as it was found.
   func restore()
 }

@@ -13,6 +13,13 @@ import Testing
     #expect(!shutdown.mayStop(goodbyesGoingOut: 0, now: 100))
   }
 
+  @Test func continuingAfterAStopTakesTheTerminalBackAndEndsNothing() {
+    var shutdown = Shutdown()
+    #expect(shutdown.signal(SIGCONT, now: 1) == .takeTerminalBack)
+    #expect(!shutdown.isEnding)
+    #expect(shutdown.signal(SIGINT, now: 2) == .sayGoodbye, "a stop and a continue are not the first ending signal")
+  }
+
   @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
   func anEndingSignalSaysGoodbyeOnceThenStopsAtTheSecond(signal: Int32) {
     var shutdown = Shutdown()

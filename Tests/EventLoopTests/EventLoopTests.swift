@@ -166,13 +166,20 @@ struct EventLoopTests {
 
 /// One signal policy for every front end.
 @Suite struct SignalMeaningTests {
+  /// After kill -STOP and kill -CONT (or Ctrl-Z and fg) the shell has left the terminal cooked: the loop hears
+  /// SIGCONT and the front end takes the terminal back.
+  @Test func continuingAfterAStopTakesTheTerminalBackAndEndsNothing() {
+    #expect(SignalPipe.handled.contains(SIGCONT))
+    #expect(SignalMeaning(SIGCONT) == .resumed)
+  }
+
   @Test func theWindowRedrawsAndTheEndingSignalsEndWith128PlusTheirNumber() {
     #expect(SignalMeaning(SIGWINCH) == .resized)
     #expect(SignalMeaning(SIGINT) == .end(status: 130))
     #expect(SignalMeaning(SIGTERM) == .end(status: 143))
     #expect(SignalMeaning(SIGHUP) == .end(status: 129))
-    // Every signal the pipe hands the loop means one of the two.
-    for number in SignalPipe.handled where number != SIGWINCH {
+    // Every other signal the pipe hands the loop ends the program.
+    for number in SignalPipe.handled where number != SIGWINCH && number != SIGCONT {
       #expect(SignalMeaning(number) == .end(status: 128 + number))
     }
   }
