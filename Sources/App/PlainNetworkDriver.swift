@@ -148,6 +148,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
         if case .session(.localQuit) = end {
           self.end(ExitStatus.ok)
         } else {
+          if case .session(.peerQuit) = end, let line = opponentLeftLine() { emit(line + "\n") }
           writeError("tictactoe: \(end)\n")
           self.end(ExitStatus.code(for: end))
         }
@@ -162,6 +163,9 @@ final class PlainNetworkDriver: LoopFrontEnd {
       peerName = name
       let fingerprint = match.peerCertificate?.fingerprint.description ?? "?"
       emit("opponent: \(name) (\(software)), key \(fingerprint)\n")
+      // Printed while a question waits (the joiner's about the host's key): the question again, last.
+      if match.pendingQuestion != nil || match.asksYesOrNo { askAgain() }
+      sayWaitingToBeLetIn()
     case .gameStarted(let number, let mark):
       let clock = session.timeControl.isTimed ? "; clock \(session.timeControl.spoken)" : ""
       emit("game \(number): \(session.rules)\(clock); you play \(mark) (X moves first)\n")
@@ -184,7 +188,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
     case .rematchOffered:
       emit("\(peerName) offers a rematch: type rematch to accept, or quit\n")
     case .gameEnded(let result):
-      emit(Self.resultLine(result) + "\n")
+      emit(PlainNetworkWords.resultLine(result, mine: session.myMark) + "\n")
       let score = session.score
       emit("match: you \(score.wins), \(peerName) \(score.losses), draws \(score.draws)\n")
       if case .abandoned = result { return }  // the match is over
@@ -208,21 +212,6 @@ final class PlainNetworkDriver: LoopFrontEnd {
       }
     case .send, .closed:
       break
-    }
-  }
-
-  /// The line that says how a game ended.
-  static func resultLine(_ result: GameResult) -> String {
-    switch result {
-    case .line(let winner): return "result: \(winner) wins"
-    case .draw: return "result: draw"
-    case .resigned(let loser): return "result: \(loser.opponent) wins (\(loser) resigned)"
-    case .abandoned(let loser): return "result: \(loser.opponent) wins (\(loser) did not come back)"
-    case .drawAgreed: return "result: draw by agreement"
-    case .deadPosition: return "result: draw (no line can still be completed)"
-    case .aborted: return "result: aborted"
-    case .lostOnTime(let loser): return "result: \(loser.opponent) wins (\(loser) lost on time)"
-    case .disputed: return "result: disputed (the clocks disagree about a loss on time)"
     }
   }
 
@@ -254,7 +243,9 @@ final class PlainNetworkDriver: LoopFrontEnd {
     // While a resume is confirmed (one round trip) chat, resign and rematch wait their turn, as moves do.
     if match.session?.isResuming == true && ["chat", "say", "resign", "rematch"].contains(word) { return false }
     if match.session?.isResuming == true && Self.flowWords.contains(word) { return false }
-    if ["quit", "q", "exit", "chat", "say", "resign", "code", "verify", "clock", ""].contains(word) { return true }
+    if ["quit", "q", "exit", "chat", "say", "resign", "code", "verify", "clock", "help", "?", ""].contains(word) {
+      return true
+    }
     if line == "new invite" { return true }
     if Self.flowWords.contains(word) { return true }
     guard let session = match.session else { return false }
@@ -292,6 +283,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
     let answer = line.lowercased()
     if ["y", "yes"].contains(answer) {
       show(match.answer(accept: true))
+      sayWaitingToBeLetIn()
     } else if ["n", "no"].contains(answer) {
       show(match.answer(accept: false))
     } else if let pasted = Fingerprint(parsing: line) {
@@ -311,6 +303,14 @@ final class PlainNetworkDriver: LoopFrontEnd {
     let lower = line.lowercased()
     switch lower {
     case "": return true
+    case "help", "?":
+      let session = match.session
+      let flow = session?.hasGameFlow ?? true
+      let timed = session?.timeControl.isTimed ?? false
+      emit(
+        PlainNetworkWords.help(flow: flow, invite: match.relayInvite != nil && match.mayMakeNewInvite, timed: timed)
+          + "\n")
+      askAgain()
     case "code", "verify":
       if let verificationCode {
         emit("verification code: \(verificationCode)\n")
