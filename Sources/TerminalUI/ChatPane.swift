@@ -35,6 +35,21 @@ enum ChatPane {
     return 0
   }
 
+  /// How many messages PgDn brings into view in `box`, at most `most`: as many of the messages below the view as
+  /// fit in its rows together (at least one), so that none scrolls past without being shown.
+  static func pageDown(_ net: NetGameState, box: NetScreenLayout.Box, most: Int) -> Int {
+    let rows = box.height - 1 - (net.chatField == nil ? 0 : 1)
+    let below = net.chat.suffix(net.chatBack)
+    var lines = 0
+    var count = 0
+    for message in below.prefix(most) {
+      lines += wrap(message.shown(), width: box.width).count  // the same length in either glyph set
+      if lines > rows { break }
+      count += 1
+    }
+    return max(1, count)
+  }
+
   /// "↓ 3 new · PgDn" or "↓ 5 more · PgDn".
   static func belowMarker(_ net: NetGameState, glyphs g: Glyphs) -> String {
     let arrow = g.upDown == "↑↓" ? "↓" : "v"

@@ -51,7 +51,8 @@ public enum KeyMap {
     case overlay
   }
 
-  /// `keys` with each run of two or more characters read together turned into one `.paste`.
+  /// `keys` with each run of two or more characters read together turned into one `.paste` (Enter between two
+  /// characters of it a line break in it).
   public static func groupingText(_ keys: [Key]) -> [Key] {
     var grouped: [Key] = []
     var run = ""
@@ -60,9 +61,13 @@ public enum KeyMap {
       if run.count > 1 { grouped.append(.paste(run)) }
       run = ""
     }
-    for key in keys {
+    for (index, key) in keys.enumerated() {
       if case .character(let c) = key {
         run.append(c)
+      } else if key == .enter, !run.isEmpty, index + 1 < keys.count, case .character = keys[index + 1] {
+        // A line break inside text that came at once (a paste without bracketed paste) is part of the text, not
+        // Enter: it must not send the first line and hand the rest to the screen as keys.
+        run.append("\n")
       } else {
         flush()
         grouped.append(key)

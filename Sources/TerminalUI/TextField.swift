@@ -10,6 +10,11 @@ public struct TextField: Sendable, Equatable {
   public private(set) var cursor: Int
   /// The most UTF-8 bytes the field holds.
   public let limit: Int
+  /// Whether a line break (or a tab) in pasted text becomes one space, as a chat message's lines are words of
+  /// one message; otherwise it is left out (an address or a fingerprint pasted over two lines is one word).
+  public var breaksAsSpaces = false
+  /// Whether the last text inserted did not fit whole under `limit` and was cut.
+  public private(set) var wasCut = false
 
   public init(_ text: String = "", limit: Int) {
     self.limit = limit
@@ -28,7 +33,10 @@ public struct TextField: Sendable, Equatable {
   /// Inserts `text` at the cursor, cleaned, as far as the limit allows.
   public mutating func insert(_ text: String) {
     let used = characters.reduce(0) { $0 + $1.utf8.count }
-    let added = Array(Self.clean(text, room: limit - used))
+    var added = Array(Self.clean(text, room: limit - used, breaksAsSpaces: breaksAsSpaces))
+    wasCut = added.count < Self.clean(text, room: Int.max, breaksAsSpaces: breaksAsSpaces).count
+    // No space doubled where the text meets what is already there.
+    if breaksAsSpaces, added.first == " ", cursor > 0, characters[cursor - 1] == " " { added.removeFirst() }
     characters.insert(contentsOf: added, at: cursor)
     cursor += added.count
   }
@@ -79,10 +87,15 @@ public struct TextField: Sendable, Equatable {
   }
 
   /// `text` without line breaks or characters unsafe on a terminal, cut at a character boundary to `room` bytes.
-  static func clean(_ text: String, room: Int) -> String {
+  /// With `breaksAsSpaces` each run of line breaks and tabs is one space instead (none at the very start).
+  static func clean(_ text: String, room: Int, breaksAsSpaces: Bool = false) -> String {
     var result = ""
     var left = room
-    for character in text where !character.isNewline {
+    for var character in text {
+      if character.isNewline || character == "\t" {
+        guard breaksAsSpaces, !result.isEmpty, result.last != " " else { continue }
+        character = " "
+      }
       if character.unicodeScalars.contains(where: VisibleText.isUnsafe) { continue }
       let size = character.utf8.count
       guard size <= left else { break }

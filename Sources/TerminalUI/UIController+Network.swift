@@ -87,11 +87,15 @@ extension UIController {
     return []
   }
 
-  /// PgUp or PgDn: the chat scrolls by a page, no further back than its oldest message in the box on the screen.
+  /// PgUp or PgDn: the chat scrolls by a page, no further back than its oldest message in the box on the screen,
+  /// and down no further than the messages that come into view fit in it (none skipped unseen, so the count of
+  /// new ones below stays true).
   private mutating func scrollChat(_ key: Key, _ net: inout NetGameState) {
     state.net = net
-    let deepest = NetPanelView.chatBox(state).map { ChatPane.deepestBack(net, box: $0) }
-    net.scrollChat(by: key == .pageUp ? Self.chatPage : -Self.chatPage, deepest: deepest)
+    let box = NetPanelView.chatBox(state)
+    let deepest = box.map { ChatPane.deepestBack(net, box: $0) }
+    let down = box.map { ChatPane.pageDown(net, box: $0, most: Self.chatPage) } ?? Self.chatPage
+    net.scrollChat(by: key == .pageUp ? Self.chatPage : -down, deepest: deepest)
   }
 
   /// A key while the chat field is open: Esc closes it, Enter sends what is in it (unless it is blank), any other
@@ -106,6 +110,9 @@ extension UIController {
     default:
       field.handle(key)
       net.chatField = field
+      if field.wasCut, case .paste = key {
+        net.notice = "Cut to fit: a message holds at most \(NetGameState.chatLimit) bytes; the rest was left out."
+      }
     }
     return []
   }
@@ -115,7 +122,9 @@ extension UIController {
   private mutating func matchLetter(_ key: Key, _ net: inout NetGameState) -> [Effect]? {
     switch key {
     case .character("c"), .character("t"):
-      net.chatField = TextField(limit: NetGameState.chatLimit)
+      var field = TextField(limit: NetGameState.chatLimit)
+      field.breaksAsSpaces = true  // a pasted message's lines are one message's words
+      net.chatField = field
       return []
     case .character("R"):
       if net.gameInProgress { net.confirming = .resign }

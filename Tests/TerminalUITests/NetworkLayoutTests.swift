@@ -128,3 +128,57 @@ import UntrustedText
     #expect(one == [" 14. l14 m14", " 15. n14"])
   }
 }
+
+/// Chat typed or pasted, and the count of messages not yet seen.
+@Suite struct ChatPasteTests {
+  private func typing() throws -> UIController {
+    var ui = try NetworkScreens.match(size: 3, k: 3, moves: [], glyphs: .unicode)
+    _ = ui.handle(.character("c"))
+    return ui
+  }
+
+  @Test func aMultiLinePasteIsOneMessageWithSpacesBetweenItsLines() throws {
+    var ui = try typing()
+    _ = ui.handle(.paste("good game\nwell played\r\n\nagain?\tsure"))
+    #expect(ui.state.net?.chatDraft == "good game well played again? sure")
+    // An address or a fingerprint pasted over two lines stays one word.
+    var field = TextField(limit: 100)
+    field.insert("SHA256:ab\ncd")
+    #expect(field.text == "SHA256:abcd")
+  }
+
+  @Test func aPasteCutToTheLimitSaysSo() throws {
+    var ui = try typing()
+    _ = ui.handle(.paste(String(repeating: "word ", count: 120)))  // 600 characters
+    #expect(ui.state.net?.chatDraft?.utf8.count == NetGameState.chatLimit)
+    #expect(Screens.text(ui).contains("Cut to fit: a message holds at most 400 bytes"), "\(Screens.text(ui))")
+    var fits = try typing()
+    _ = fits.handle(.paste("short"))
+    #expect(!Screens.text(fits).contains("Cut to fit"))
+  }
+
+  /// Long messages that came while scrolled back: PgDn shows each one before it stops counting as new.
+  @Test func pageDownSkipsNoUnreadMessage() throws {
+    var ui = try NetworkScreens.match(size: 3, k: 3, moves: [], glyphs: .unicode)
+    ui.updateNetwork { net in
+      for n in 1...30 { net.addChat(.peer(name: "bob", text: PeerText("message \(n)"))) }
+    }
+    _ = ui.handle(.pageUp)
+    let long = (1...6).map { "start\($0) " + String(repeating: "and so on and on ", count: 6) + "end\($0)" }
+    ui.updateNetwork { net in for text in long { net.addChat(.peer(name: "bob", text: PeerText(text))) } }
+    #expect(ui.state.net?.chatUnread == 6)
+    var seen = Set<Int>()
+    for _ in 0..<20 {
+      _ = ui.handle(.pageDown)
+      let text = Screens.text(ui)
+      for n in 1...6 where text.contains("start\(n)") && text.contains("end\(n)") { seen.insert(n) }
+      let nowUnread = ui.state.net?.chatUnread ?? 0
+      // The messages no longer counted new are the oldest of the six: each was on the screen whole.
+      for n in 1...6 where n <= 6 - nowUnread {
+        #expect(seen.contains(n), "message \(n) stopped being new without being shown:\n\(text)")
+      }
+      if nowUnread == 0 { break }
+    }
+    #expect(ui.state.net?.chatUnread == 0)
+  }
+}

@@ -90,9 +90,13 @@ import UntrustedText
   @Test func characterRunsReadTogetherBecomeOnePaste() {
     #expect(KeyMap.groupingText([.character("y")]) == [.character("y")])
     #expect(KeyMap.groupingText([.character("y"), .character("e"), .character("s")]) == [.paste("yes")])
+    // A line break inside text read at once is the paste's, so a pasted "ab", new line, "y" is one paste: its
+    // y is no answer to a trust question. Enter after the text is still Enter.
     #expect(
       KeyMap.groupingText([.up, .character("a"), .character("b"), .enter, .character("y")])
-        == [.up, .paste("ab"), .enter, .character("y")])
+        == [.up, .paste("ab\ny")])
+    #expect(KeyMap.groupingText([.character("a"), .character("b"), .enter]) == [.paste("ab"), .enter])
+    #expect(KeyMap.groupingText([.enter, .character("y")]) == [.enter, .character("y")])
   }
 
   @Test func aPasteWhereNothingIsTypedActsAsItsKeys() {
