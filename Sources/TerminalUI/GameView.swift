@@ -76,6 +76,7 @@ public enum GameView {
       let (lines, footer, _) = confirmation(question, glyphs: g)
       NetGameView.drawDialog(lines, footer: footer, state: state, into: &screen)
     }
+    if let goTo = match.goTo { GoToField.draw(goTo, state: state, into: &screen) }
   }
 
   /// The question before an unfinished game is dropped: its lines, the dialog's footer and the key legend.
@@ -232,7 +233,7 @@ public enum GameView {
   static func legendText(width: Int, glyphs g: Glyphs, digits: Bool) -> String {
     let items =
       [("\(g.arrows)/hjkl move", 3), ("Enter place", 0)] + (digits ? [("1-9 place", 4)] : [])
-      + [("u undo", 5), ("n new", 6), ("? help", 2), ("q back", 1)]
+      + [("u undo", 5), ("n new", 6)] + (digits ? [] : [("g go to", 7)]) + [("? help", 2), ("q back", 1)]
     return Fit.legend(items, separator: g.separator, width: width - 1)
   }
 }

@@ -20,13 +20,15 @@ public enum HelpView {
       return [("\(g.arrows), hjkl", "move the cursor"), ("Enter, Space", "place your mark")]
         + (digits ? [("1-9", "place on that cell (1 is top left)")] : []) + [
           ("mouse click", "place on the clicked cell"), ("u", "undo your last move"),
-          ("n", "new game (asks first during a game)"), ("q or Esc", "back to the menu / quit (asks first too)"),
+          ("g", "go to a cell: type it (h8), Enter"), ("n", "new game (asks first during a game)"),
+          ("q or Esc", "back to the menu / quit (asks first too)"),
         ] + common
     case .network:
       let digits = state.net?.game?.rules == .standard
       return [("\(g.arrows), hjkl", "move the cursor"), ("Enter, Space", "place your mark")]
         + (digits ? [("1-9", "place on that cell (1 is top left)")] : []) + [
-          ("mouse click", "place on the clicked cell"), ("c", "chat (Enter sends, Esc cancels)"),
+          ("mouse click", "place on the clicked cell"), ("g", "go to a cell: type it (h8), Enter"),
+          ("c", "chat (Enter sends, Esc cancels)"),
           ("PgUp PgDn", "scroll the chat back, forward"), ("R", "resign the game (asks first)"),
         ]
         + (state.net?.hasGameFlow == true

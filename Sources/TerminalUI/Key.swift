@@ -41,6 +41,8 @@ public enum Action: Sendable, Equatable {
   case select
   case adjust(Int)
   case redraw
+  /// Open the go-to field: a typed cell moves the cursor there.
+  case goTo
 }
 
 /// Maps keys to actions for each screen. Pure, so every binding is tested.
@@ -112,6 +114,7 @@ public enum KeyMap {
     case .enter, .character(" "): return .place
     case .character("u"): return .undo
     case .character("n"): return .newGame
+    case .character("g"): return .goTo
     case .character("?"), .function(1): return .help
     case .escape, .character("q"): return .back
     case .click(let row, let column): return .click(row: row, column: column)

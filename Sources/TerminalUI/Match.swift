@@ -46,6 +46,8 @@ public struct Match: Sendable, Equatable {
   /// What the player is asked to confirm before an unfinished game is dropped (q, Esc or n with moves on the
   /// board), or nil.
   public var confirming: LocalConfirmation?
+  /// The go-to field (`g`) while it is open.
+  public var goTo: GoToField?
   /// Which game of the program's run this is (counted by `UIState.gamesStarted`): a game taken back after its end
   /// and finished again keeps its number, so its record is replaced rather than kept twice.
   public var number = 0

@@ -67,6 +67,8 @@ public struct NetGameState: Sendable, Equatable {
   /// Joiner: the same host can be joined again with `r` once the match has ended.
   public var canRejoin = false
   public var notice: String?
+  /// The go-to field (`g`) while it is open.
+  public var goTo: GoToField?
   /// Host: the port the player is offered to have opened on the router (`m` yes, `M` never ask again), while
   /// that is not decided (no `map_port` setting, no --map-port or --no-map-port).
   public var mapOffer: UInt16?

@@ -49,6 +49,7 @@ public enum NetGameView {
     }
     screen.put(
       " " + legend(net, width: state.width - 1, glyphs: g), row: state.height - 1, column: 0, style: Style(dim: true))
+    if let goTo = net.goTo { GoToField.draw(goTo, state: state, into: &screen) }
   }
 
   /// The title and the score on the top line, the header's lines below it (its warnings in bold) and, before a
@@ -261,7 +262,8 @@ public enum NetGameView {
       over || !net.hasGameFlow ? [] : (net.canAbort ? [("A abort", 7)] : [("D draw", 8), ("u takeback", 9)])
     let items =
       [("\(g.arrows)/hjkl move", 4), ("Enter place", 0), ("c chat", 3)]
-      + (over ? [("n rematch", 5)] : [("R resign", 6)]) + flow + [("? help", 2), ("q leave", 1)]
+      + (over ? [("n rematch", 5)] : [("R resign", 6)]) + flow
+      + (net.game?.rules == .standard ? [] : [("g go to", 10)]) + [("? help", 2), ("q leave", 1)]
     return Fit.legend(items, separator: g.separator, width: width)
   }
 }

@@ -137,6 +137,9 @@ extension UIController {
       return newGame()
     case .help:
       state.helpVisible = true
+    case .goTo:
+      match.goTo = GoToField()
+      state.match = match
     case .back:
       if asksFirst(.leave) { return [] }
       return leaveGame()
@@ -169,6 +172,16 @@ extension UIController {
     match.confirming = question
     state.match = match
     return true
+  }
+
+  /// A key while the go-to field is open: Enter on a cell moves the cursor there (nothing is placed).
+  mutating func localGoTo(_ key: Key) -> [Effect] {
+    guard var match = state.match, var goTo = match.goTo else { return [] }
+    let (cursor, open) = goTo.handle(key, rules: match.rules)
+    match.goTo = open ? goTo : nil
+    if let cursor { match.cursor = cursor }
+    state.match = match
+    return []
   }
 
   /// A key while a local game's question is up: `y` does it, `n`, Esc or `q` goes back to the game, anything else

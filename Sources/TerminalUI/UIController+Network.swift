@@ -54,6 +54,12 @@ extension UIController {
     if let confirming = net.confirming {
       return confirmationAnswer(key, confirming, &net)
     }
+    if var goTo = net.goTo, let rules = net.game?.rules {
+      let (cursor, open) = goTo.handle(key, rules: rules)
+      net.goTo = open ? goTo : nil
+      if let cursor { net.cursor = cursor }
+      return []
+    }
     if key == .pageUp || key == .pageDown {
       scrollChat(key, &net)
       return []
@@ -177,6 +183,8 @@ extension UIController {
       guard let rules = net.game?.rules else { return [] }
       net.cursor.row = min(max(net.cursor.row + rows, 0), rules.rows - 1)
       net.cursor.column = min(max(net.cursor.column + columns, 0), rules.columns - 1)
+    case .goTo:
+      if net.game != nil { net.goTo = GoToField() }
     case .place:
       return placeNetwork(net.cursor, &net)
     case .placeNumber(let number):

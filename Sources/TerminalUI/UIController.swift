@@ -84,6 +84,7 @@ public struct UIController: Sendable {
       return options(KeyMap.action(for: key, in: .menu))
     case .game:
       if let confirming = state.match?.confirming { return localConfirmation(key, confirming) }
+      if state.match?.goTo != nil { return localGoTo(key) }
       let digits = state.match?.rules == .standard
       return game(KeyMap.action(for: key, in: .game(digitsPlace: digits)))
     case .joinAddress:
@@ -99,7 +100,8 @@ public struct UIController: Sendable {
     switch state.page {
     case .joinAddress: return true
     case .options: return state.nameField != nil
-    case .network: return state.net?.question != nil || state.net?.chatDraft != nil
+    case .network: return state.net?.question != nil || state.net?.chatDraft != nil || state.net?.goTo != nil
+    case .game: return state.match?.goTo != nil
     default: return false
     }
   }

@@ -132,7 +132,7 @@ enum Goldens {
                                The computer is thinking…
 
 
-     ←↑↓→/hjkl move · Enter place · u undo · n new · ? help · q back
+     ←↑↓→/hjkl move · Enter place · u undo · n new · g go to · ? help · q back
     """,
     "options80x24": """
 
@@ -164,7 +164,6 @@ enum Goldens {
      tictactoe  3x3, 3 in a row                        You 0 | Computer 0 | draws 0
      You play X against the computer (normal)
 
-
                +--------------------------------------------------------+
                | Keys                                                   |
                |                                                        |
@@ -173,6 +172,7 @@ enum Goldens {
                | 1-9           place on that cell (1 is top left)       |
                | mouse click   place on the clicked cell                |
                | u             undo your last move                      |
+               | g             go to a cell: type it (h8), Enter        |
                | n             new game (asks first during a game)      |
                | q or Esc      back to the menu / quit (asks first too) |
                | ? or F1       this help                                |

@@ -208,7 +208,7 @@ enum NetworkGoldens {
                                        I do on the long diagonal from a1 to o15
                                        next game
                                      you: gl hf
-     arrows/hjkl move | Enter place | c chat | R resign | ? help | q leave
+     arrows/hjkl move | Enter place | c chat | R resign | g go to | ? help | q leave
     """,
     "lobbySettingsError": """
 
@@ -260,7 +260,7 @@ enum NetworkGoldens {
       1  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·  ·     long diagonal from a1 to
                                                          o15 next game
                                                        you: gl hf
-     ←↑↓→/hjkl move · Enter place · c chat · R resign · ? help · q leave
+     ←↑↓→/hjkl move · Enter place · c chat · R resign · g go to · ? help · q leave
     """,
     "net15x15ascii": """
      tictactoe                 You 2 | Bartholomew-Fitzgerald-Mcalliste 1 | draws 0
@@ -286,7 +286,7 @@ enum NetworkGoldens {
       1  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .     long diagonal from a1 to
                                                          o15 next game
                                                        you: gl hf
-     arrows/hjkl move | Enter place | c chat | R resign | ? help | q leave
+     arrows/hjkl move | Enter place | c chat | R resign | g go to | ? help | q leave
     """,
     "net9x9": """
      tictactoe                 You 2 · Bartholomew-Fitzgerald-Mcalliste 1 · draws 0
@@ -312,7 +312,7 @@ enum NetworkGoldens {
                                        I do on the long diagonal from a1 to o15
                                        next game
                                      you: gl hf
-     ←↑↓→/hjkl move · Enter place · c chat · R resign · ? help · q leave
+     ←↑↓→/hjkl move · Enter place · c chat · R resign · g go to · ? help · q leave
     """,
     "net3x3": """
      tictactoe                 You 2 · Bartholomew-Fitzgerald-Mcalliste 1 · draws 0
