@@ -41,10 +41,12 @@ public struct NetGameState: Sendable, Equatable {
   public var question: TrustPrompt?
   /// Joiner: the host's terms (a timed game) waiting for the player's yes or no.
   public var terms: [String]?
-  /// What the player is asked to confirm: leaving during a game (q or Esc), resigning (R), or a new invite (i).
+  /// What the player is asked to confirm: leaving during a game (q or Esc), resigning (R), a new invite (i), or
+  /// the router's port (m opens it, M never asks; either answer is saved).
   public var confirming: Confirmation?
   public enum Confirmation: Sendable, Equatable {
     case leave, resign, newInvite
+    case mapPort(open: Bool)
   }
   public var result: String?
   /// Whether the opponent's program speaks version 3's game flow (draw offers, takebacks, abort, clocks).

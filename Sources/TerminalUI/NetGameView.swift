@@ -191,6 +191,25 @@ public enum NetGameView {
         ],
         "y new invite\(g.separator)n keep this one"
       )
+    case .mapPort(open: true):
+      let port = net.mapOffer.map { " \($0)" } ?? ""
+      return (
+        [
+          "Ask your router to open port\(port)?",
+          "Players on the internet can then join you. The answer is saved (map_port = yes): later games ask the"
+            + " router too.",
+        ],
+        "y open it\(g.separator)n not now"
+      )
+    case .mapPort(open: false):
+      return (
+        [
+          "Never ask about the router again?",
+          "The answer is saved (map_port = no): players on the internet reach you only through a port you open"
+            + " yourself or a relay.",
+        ],
+        "y never ask\(g.separator)n not now"
+      )
     case nil: return nil
     }
   }
@@ -237,6 +256,8 @@ public enum NetGameView {
     case .leave: return "y leave the match\(g.separator)n or Esc stay"
     case .resign: return "y resign\(g.separator)n or Esc play on"
     case .newInvite: return "y make a new invite\(g.separator)n or Esc keep this one"
+    case .mapPort(open: true): return "y ask the router to open the port\(g.separator)n or Esc not now"
+    case .mapPort(open: false): return "y never ask about the router\(g.separator)n or Esc not now"
     case nil: break
     }
     if let question = net.question {

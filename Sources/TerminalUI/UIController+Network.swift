@@ -75,7 +75,7 @@ extension UIController {
 
   /// A key while leaving, resigning or a new invite waits for a yes or a no: `y` does it (a resignation only while
   /// the game is still on, a new invite only while none is), `n`, Esc or `q` drops the question, anything else is ignored.
-  private func confirmationAnswer(
+  private mutating func confirmationAnswer(
     _ key: Key, _ confirming: NetGameState.Confirmation, _ net: inout NetGameState
   ) -> [Effect] {
     switch key {
@@ -85,12 +85,22 @@ extension UIController {
       case .leave: return [.netLeave]
       case .resign: return net.gameInProgress ? [.netResign] : []
       case .newInvite: return net.canMakeNewInvite && net.game == nil ? [.netNewInvite] : []
+      case .mapPort(let open): return net.mapOffer == nil ? [] : mapPort(open, &net)
       }
     case .character("n"), .character("N"), .escape, .character("q"):
       net.confirming = nil
     default: break
     }
     return []
+  }
+
+  /// The router question answered yes: open the port (`open`) or never ask, and save the answer.
+  private mutating func mapPort(_ open: Bool, _ net: inout NetGameState) -> [Effect] {
+    net.mapOffer = nil
+    var settings = state.settings
+    settings.mapPort = open
+    state.settings = settings
+    return [.netMapPort(open), .saveSettings(settings)]
   }
 
   /// PgUp or PgDn: the chat scrolls by a page, no further back than its oldest message in the box on the screen,
@@ -151,11 +161,9 @@ extension UIController {
     case .character("w") where net.dropped?.claimable == true && net.result == nil:
       return [.netClaim]
     case .character("m") where net.mapOffer != nil, .character("M") where net.mapOffer != nil:
-      net.mapOffer = nil
-      var settings = state.settings
-      settings.mapPort = key == .character("m")
-      state.settings = settings
-      return [.netMapPort(key == .character("m")), .saveSettings(settings)]
+      // Asked first: the answer reaches the router and is saved for every later game.
+      net.confirming = .mapPort(open: key == .character("m"))
+      return []
     case .character("n"):
       return net.result != nil ? [.netRematch] : []
     case .character("i") where net.canMakeNewInvite && net.game == nil:

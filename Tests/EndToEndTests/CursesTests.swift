@@ -141,6 +141,8 @@ import Testing
     let port = try TmuxSession.hostedPort(environment)
     #expect(port != 7177 && offer.contains("open port \(port)"), "\(offer)")
     try tmux.send("M")
+    try tmux.waitFor(text: "Never ask about the router again?")
+    try tmux.send("y")
     try tmux.waitFor("the offer to go") { !$0.contains("Let friends on the internet join?") }
     let settings = try String(
       contentsOfFile: environment["XDG_CONFIG_HOME"]! + "/tictactoe/settings.conf", encoding: .utf8)

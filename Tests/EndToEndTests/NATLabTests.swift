@@ -372,6 +372,8 @@ import Testing
     try host.waitFor(text: "Let friends on the internet join? m: ask your router to open port 7177")
     #expect(!lab.routerLog.contains("request received") && lab.mappings == 0, "not before the answer")
     try host.send("m")
+    try host.waitFor(text: "Ask your router to open port")
+    try host.send("y")
     try host.waitFor(text: "players on the internet can join at 198.51.101.1:7177.")
     #expect(lab.mappings == 1)
     let settings = try String(
@@ -396,6 +398,8 @@ import Testing
     try host.send("Down", "Down", "Enter")
     try host.waitFor(text: "Let friends on the internet join? m: ask your router")
     try host.send("m")
+    try host.waitFor(text: "Ask your router to open port")
+    try host.send("y")
     try host.waitFor(text: "players on the internet can join at 198.51.101.1:")
     #expect(lab.mappings == 1)
     try host.send("Escape")

@@ -21,7 +21,17 @@ import Testing
     #expect(screen.contains("M: never ask"), "\(screen)")
     var saved = ui.state.settings
     saved.mapPort = true
-    #expect(ui.handle(.character("m")) == [.netMapPort(true), .saveSettings(saved)])
+    // A stray m asks first: the router is asked and the answer saved only after y.
+    #expect(ui.handle(.character("m")) == [])
+    #expect(ui.state.net?.confirming == .mapPort(open: true))
+    let asked = Screens.text(ui)
+    #expect(asked.contains("Ask your router to open port 7177?") && asked.contains("y open it"), "\(asked)")
+    for no in [Key.character("n"), .escape, .character("q")] {
+      var stay = ui
+      #expect(stay.handle(no) == [])
+      #expect(stay.state.net?.mapOffer == 7177 && stay.state.settings.mapPort == nil, "nothing asked or saved")
+    }
+    #expect(ui.handle(.character("y")) == [.netMapPort(true), .saveSettings(saved)])
     #expect(ui.state.net?.mapOffer == nil && ui.state.settings.mapPort == true)
     #expect(!Screens.text(ui).contains("Let friends on the internet join"))
     #expect(ui.handle(.character("m")) == [], "asked once")
@@ -31,7 +41,9 @@ import Testing
     var ui = Self.hosting()
     var saved = ui.state.settings
     saved.mapPort = false
-    #expect(ui.handle(.character("M")) == [.netMapPort(false), .saveSettings(saved)])
+    #expect(ui.handle(.character("M")) == [])
+    #expect(Screens.text(ui).contains("Never ask about the router again?"))
+    #expect(ui.handle(.character("y")) == [.netMapPort(false), .saveSettings(saved)])
     #expect(ui.state.net?.mapOffer == nil)
   }
 
