@@ -360,7 +360,7 @@ public final class CursesDriver: LoopFrontEnd {
     }
     for case .finished(let end) in events {
       log.write("network match ended: \(end)")
-      if match.role == .joiner, rejoin != nil, end != .session(.localQuit) {
+      if match.role == .joiner, rejoin != nil, end.canJoinAgain {
         controller.updateNetwork { $0.canRejoin = true }
       }
       if end.isTrustWarning { warningsToRepeat.append(end.description) }

@@ -63,7 +63,7 @@ struct JoinerRoute {
     guard let endpoint else { return [] }
     let said: [MatchCommand] = [
       .log("reconnecting to \(endpoint), attempt \(attempts)"),
-      .report(.status("Reconnecting to \(endpoint) (attempt \(attempts))\u{2026}")),
+      .report(.reconnecting("Reconnecting to \(endpoint) (attempt \(attempts))\u{2026}")),
     ]
     if let relay = viaRelay {
       let id = connections.open(relay.relay.description, .connecting, deadline: deadline)
@@ -110,7 +110,7 @@ struct JoinerRoute {
     let sentence = reason.hasSuffix(".") ? reason : reason + "."
     return [
       .log("reconnection attempt \(attempts) failed: \(reason)"),
-      .report(.status("Reconnection attempt \(attempts) failed: \(sentence) Next try in \(wait) s.")),
+      .report(.reconnecting("Reconnection attempt \(attempts) failed: \(sentence) Next try in \(wait) s.")),
     ]
   }
 

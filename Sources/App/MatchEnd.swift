@@ -54,6 +54,18 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension MatchEnd {
+  /// Whether a joiner whose match ended so is offered `r` to join the same host again: not after leaving itself,
+  /// nor after a warning about the host's key (KEY CHANGED, an impostor: joining again meets the same key and
+  /// can only fail the same way), nor when the match could not be set up (the same address or invite fails
+  /// again).
+  var canJoinAgain: Bool {
+    if isTrustWarning { return false }
+    switch self {
+    case .session(.localQuit), .setup: return false
+    default: return true
+    }
+  }
+
   /// The description as a sentence, ending with a full stop.
   var sentence: String {
     let text = description

@@ -5,6 +5,9 @@ import Session
 /// What a networked match tells its front end.
 public enum MatchEvent: Sendable, Equatable {
   case status(String)
+  /// How a reconnection goes (an attempt begun, an attempt failed and when the next is): one line a screen keeps
+  /// up to date in place, rather than two more lines a retry.
+  case reconnecting(String)
   case ask(TrustQuestion)
   /// Joiner: the host's terms (a timed game), put to the player before the joiner says hello: `answer(accept:)`.
   case askTerms([String])

@@ -10,6 +10,8 @@ enum NetworkPresenter {
       switch event {
       case .status(let text):
         if net.game == nil { net.info.append(text) } else { net.addChat(.note(text)) }
+      case .reconnecting(let text):
+        if net.game == nil { net.info.append(text) } else { net.updateNote(text) }
       case .opponentRecord(let text):
         // Kept in the conversation, where it stays in view once the game is on (and can be scrolled back to).
         if net.game == nil { net.info.append(text) }
@@ -108,12 +110,7 @@ enum NetworkPresenter {
       net.peerFingerprint = match.peerCertificate?.fingerprint.description
       if let address = match.peerAddress { net.info.append("\(name) at \(address)") }
     case .gameStarted(let number, let mark):
-      net.game = match.session?.game
-      net.myMark = mark
-      net.result = nil
-      net.dropped = nil
-      net.rematchOfferedByPeer = false
-      if let rules = net.game?.rules { net.cursor = Position(row: rules.rows / 2, column: rules.columns / 2) }
+      net.beginGame(match.session?.game, mark: mark)
       let ply = net.game?.history.count ?? 0
       let first = mark == .x ? " and move first" : ""
       // A game taken up after a restart (rule 19) begins where it stood.

@@ -123,7 +123,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
     }
     for event in events {
       switch event {
-      case .status(let text), .opponentRecord(let text):
+      case .status(let text), .opponentRecord(let text), .reconnecting(let text):
         emit(text + "\n")
         askAgainAfter = true
       case .verification(let code):

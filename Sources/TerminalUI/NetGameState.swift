@@ -77,9 +77,37 @@ public struct NetGameState: Sendable, Equatable {
   /// Host: a new invite may be asked for with `i` (it waits at a relay, and no game is on or asked about).
   public var canMakeNewInvite = false
 
+  /// A game begins (the first, or a rematch): its board with the cursor in the middle, and nothing left on the
+  /// screen from the game or the moment before (a result, a drop, a rematch offer, a notice such as the
+  /// verification code shown or "Not now: the match has not started yet").
+  public mutating func beginGame(_ game: Game?, mark: Mark) {
+    self.game = game
+    myMark = mark
+    result = nil
+    dropped = nil
+    rematchOfferedByPeer = false
+    notice = nil
+    if let rules = game?.rules { cursor = Position(row: rules.rows / 2, column: rules.columns / 2) }
+  }
+
+  /// Whether the last chat line is a note `updateNote` keeps up to date (nothing came after it).
+  public private(set) var liveNoteAtEnd = false
+
+  /// A note that replaces the last one it wrote while nothing came after it (a reconnection's attempts: one line
+  /// that changes, not two lines a retry); after anything else, a new line.
+  public mutating func updateNote(_ text: String) {
+    if liveNoteAtEnd, !chat.isEmpty {
+      chat[chat.count - 1] = .note(text)
+    } else {
+      addChat(.note(text))
+      liveNoteAtEnd = true
+    }
+  }
+
   /// Adds a message at the bottom. While scrolled back the view stays where it is and the message counts as
   /// unread.
   public mutating func addChat(_ line: ChatLine) {
+    liveNoteAtEnd = false
     chat.append(line)
     if chatBack > 0 {
       chatBack += 1

@@ -186,7 +186,14 @@ struct MatchPair {
   }
 
   var hostStatuses: [String] { hostEvents.compactMap { if case .status(let text) = $0 { text } else { nil } } }
-  var joinerStatuses: [String] { joinerEvents.compactMap { if case .status(let text) = $0 { text } else { nil } } }
+  var joinerStatuses: [String] {
+    joinerEvents.compactMap {
+      switch $0 {
+      case .status(let text), .reconnecting(let text): text
+      default: nil
+      }
+    }
+  }
   var hostLog: [String] { hostCommands.compactMap { if case .log(let text) = $0 { text } else { nil } } }
 
   func started(_ events: [MatchEvent]) -> Int {
@@ -563,6 +570,11 @@ struct MatchPair {
     let said = pair.joinerStatuses
     #expect(said.contains { $0.hasPrefix("Reconnection attempt 1 failed") && $0.hasSuffix("Next try in 0.5 s.") })
     #expect(said.contains { $0.hasPrefix("Reconnection attempt 5 failed") && $0.hasSuffix("Next try in 8 s.") })
+    // Each attempt's lines are a reconnection's, which a screen keeps on one line, not statuses of their own.
+    let statuses = pair.joinerEvents.compactMap { if case .status(let text) = $0 { text } else { nil } }
+    #expect(!statuses.contains { $0.contains("Reconnect") }, "\(statuses)")
+    let progress = pair.joinerEvents.filter { if case .reconnecting = $0 { true } else { false } }
+    #expect(progress.count == 14, "an attempt and its failure, seven times")
   }
 
   @Test func theFirstConnectionTriesTheNextAddressAfterARefusal() throws {

@@ -182,3 +182,44 @@ import UntrustedText
     #expect(ui.state.net?.chatUnread == 0)
   }
 }
+
+/// A reconnection's attempts are one line of the chat pane that changes, not two more lines a retry.
+@Suite struct ReconnectNoteTests {
+  @Test func attemptsUpdateOneLineUntilSomethingElseIsSaid() throws {
+    var ui = try NetworkScreens.match(size: 15, k: 5, moves: ["h8"], glyphs: .unicode)
+    let before = ui.state.net?.chat.count ?? 0
+    ui.updateNetwork { net in
+      for attempt in 1...6 {
+        net.updateNote("Reconnecting to alice.local:7177 (attempt \(attempt))…")
+        net.updateNote("Reconnection attempt \(attempt) failed: Connection refused. Next try in 2 s.")
+      }
+    }
+    #expect(ui.state.net?.chat.count == before + 1)
+    #expect(
+      ui.state.net?.chat.last
+        == .note("Reconnection attempt 6 failed: Connection refused. Next try in 2 s."))
+    #expect(!Screens.text(ui).contains("attempt 5"))
+    ui.updateNetwork { net in
+      net.addChat(.peer(name: "alice", text: "back in a minute"))
+      net.updateNote("Reconnecting to alice.local:7177 (attempt 7)…")
+    }
+    #expect(ui.state.net?.chat.count == before + 3, "after a message, a new line: the order stays true")
+  }
+}
+
+/// A new game clears what the status line said about the moment before it.
+@Suite struct StaleStatusTests {
+  @Test func aRematchDropsTheVerificationCodeAndANotNowNotice() throws {
+    var ui = try NetworkScreens.match(size: 3, k: 3, moves: ["b2", "a1"], glyphs: .unicode)
+    ui.updateNetwork { $0.verificationCode = "apple banana cherry" }
+    _ = ui.handle(.character("v"))
+    #expect(Screens.text(ui).contains("Verification code: apple banana cherry"))
+    ui.updateNetwork { $0.beginGame(try? Game(rules: Rules(size: 3, k: 3)), mark: .o) }
+    #expect(ui.state.net?.notice == nil)
+    #expect(!Screens.text(ui).contains("Verification code: apple"), "\(Screens.text(ui))")
+    ui.updateNetwork { $0.notice = "Not now: the match has not started yet." }
+    ui.updateNetwork { $0.beginGame(try? Game(rules: Rules(size: 3, k: 3)), mark: .x) }
+    #expect(!Screens.text(ui).contains("Not now"))
+    #expect(ui.state.net?.cursor == Position(row: 1, column: 1) && ui.state.net?.myMark == .x)
+  }
+}
