@@ -1,37 +1,34 @@
 import GameCore
 
-/// The full-screen replay: the players and result at the top, the board with its coordinates on the left, the
-/// move list on the right (the move on the board marked), and the keys at the bottom.
+/// The full-screen replay: the players and result at the top, the board on the left drawn as the game view draws
+/// it (the move shown underlined, the winning line marked), the move list on the right (the move shown reversed),
+/// and the keys at the bottom.
 public enum ReplayView {
+  /// The columns the move list takes ("Move 12 of 40", "12. X h8").
+  static let movesWidth = 14
+
   public static func render(_ replay: Replay, width: Int, height: Int, glyphs: Glyphs) -> ScreenBuffer {
     var screen = ScreenBuffer(width: width, height: height)
     let rules = replay.record.rules
-    let boardWidth = 3 + rules.columns * 2 + 1
-    let needed = (width: boardWidth + 14, height: rules.rows + 7)
-    guard width >= needed.width, height >= needed.height else {
+    // The board as the game view draws it (boxed where it fits, else compact), the move list to its right.
+    let fits = { (kind: BoardLayout.Kind) in
+      BoardLayout.width(of: rules, kind: kind) + 1 + 3 + movesWidth <= width
+        && BoardLayout.height(of: rules, kind: kind) + 5 <= height
+    }
+    guard let kind = [BoardLayout.Kind.boxed, .compact].first(where: fits) else {
+      let needed = (
+        width: BoardLayout.width(of: rules, kind: .compact) + 1 + 3 + movesWidth,
+        height: BoardLayout.height(of: rules, kind: .compact) + 5
+      )
       screen.put("The screen is too small for this replay:", row: 0, column: 0)
       screen.put("it needs \(needed.width)\(glyphs.times)\(needed.height); q quits.", row: 1, column: 0)
       return screen
     }
     screen.put("Replay: " + replay.players, row: 0, column: 0, style: Style(bold: true, color: .title))
     screen.put(replay.summary, row: 1, column: 0)
-    let game = replay.game
-    let last = replay.shown > 0 ? replay.record.moves[replay.shown - 1] : nil
-    let lines = Replay.boardText(game).split(separator: "\n").map(String.init)
-    for (index, line) in lines.enumerated() {
-      screen.put(line, row: 3 + index, column: 1)
-      guard index < rules.rows else { continue }
-      for column in 0..<rules.columns {
-        let position = Position(row: index, column: column)
-        let x = 1 + String(rules.rows).count + 1 + column * 2
-        if let mark = game.board[position] {
-          var style = Style(bold: position == last, color: mark == .x ? .xMark : .oMark)
-          style.reverse = position == last
-          screen.restyle(row: 3 + index, column: x, count: 1) { $0 = style }
-        }
-      }
-    }
-    let moveColumn = boardWidth + 3
+    let layout = BoardLayout(rules: rules, kind: kind, top: 3, left: 1)
+    GameView.drawBoard(replay.game, cursor: nil, layout: layout, glyphs: glyphs, into: &screen)
+    let moveColumn = layout.left + layout.width + 3
     let listHeight = height - 6
     let count = replay.record.moves.count
     let heading = "Move \(replay.shown) of \(count)"

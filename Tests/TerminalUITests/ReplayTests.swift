@@ -54,23 +54,32 @@ import Testing
     let screen = ReplayView.render(replay, width: 60, height: 16, glyphs: .unicode)
     let lines = screen.lines
     #expect(lines[0].hasPrefix("Replay: al\\x1B]2;ice (X) vs Computer, perfect (O)"))
-    #expect(lines[3].hasPrefix(" 3 X O .") && lines[3].contains("Move 2 of 5"))
-    #expect(lines[6].hasPrefix("   a b c"))
-    #expect(lines[4].contains("1. X a3") && lines[5].contains("2. O b3") && lines[8].contains("5. X a1"))
+    // The board as the game view draws it: boxed, the move shown underlined like the game's last move.
+    #expect(lines[3].hasPrefix(" ┌───┬───┬───┐") && lines[3].contains("Move 2 of 5"), "\(lines[3])")
+    #expect(lines[4].hasPrefix(" │ X │ O │   │"))
+    #expect(lines[4].contains("1. X a3") && lines[5].contains("2. O b3") && lines[7].contains("4. O b2"))
     #expect(lines[15].hasPrefix("←→ a move  Home End start, end  q quit"))
     #expect(!lines[14].contains("Result"))
-    // The move on the board is reversed in the list and on the board.
+    let (x, o) = (screen[4, 3], screen[4, 7])
+    #expect(o.character == "O" && o.style.underline && o.style.bold && o.style.color == .oMark)
+    #expect(x.character == "X" && !x.style.underline && x.style.bold && x.style.color == .xMark)
+    // The move shown is reversed in the list.
     let row5 = lines[5]
     let listColumn = row5.distance(from: row5.startIndex, to: row5.firstRange(of: "2. O b3")!.lowerBound)
     #expect(screen[5, listColumn].style.reverse)
-    #expect(screen[3, 5].style.reverse && !screen[3, 3].style.reverse)
     _ = replay.handle(.end)
-    #expect(ReplayView.render(replay, width: 60, height: 16, glyphs: .unicode).lines[14] == "Result: X won with a line")
+    let end = ReplayView.render(replay, width: 60, height: 16, glyphs: .unicode)
+    #expect(end.lines[14] == "Result: X won with a line")
+    // The winning line as the game view marks it (a1, a2, a3: the left column).
+    for row in [4, 6, 8] {
+      #expect(
+        end[row, 3].character == "X" && end[row, 3].style == Style(bold: true, underline: true, color: .winningLine))
+    }
   }
 
   @Test func aScreenTooSmallSaysWhatItNeeds() {
-    let screen = ReplayView.render(Replay(record: Self.record), width: 40, height: 9, glyphs: .ascii)
+    let screen = ReplayView.render(Replay(record: Self.record), width: 26, height: 7, glyphs: .ascii)
     #expect(screen.lines[0].hasPrefix("The screen is too small"))
-    #expect(screen.lines[1].hasPrefix("it needs 24x10; q quits."))
+    #expect(screen.lines[1].hasPrefix("it needs 27x8; q quits."), "\(screen.lines[1])")
   }
 }
