@@ -315,9 +315,17 @@ public final class CursesDriver: LoopFrontEnd {
     }
   }
 
+  /// The name a match started now goes by, as the command line's would: the `name` setting, else the login name.
+  /// Shown from the start (before the match is set up, and when setting it up fails), never "you".
+  private var playerName: String {
+    if let name = controller.state.settings.name { return name }
+    let user = getenv("USER").map { String(cString: $0) }
+    return Profile.loginName(environment: user.map { ["USER": $0] } ?? [:])
+  }
+
   private func begin(address: String?, advertised: Fingerprint? = nil) {
     if let address { rejoin = { [unowned self] in self.begin(address: address, advertised: advertised) } }
-    var net = NetGameState(isHost: address == nil, myName: "you")
+    var net = NetGameState(isHost: address == nil, myName: playerName)
     net.info = [address.map { "Connecting to \($0)…" } ?? "Starting to host…"]
     controller.showNetwork(net)
     guard let startNetwork else { return }

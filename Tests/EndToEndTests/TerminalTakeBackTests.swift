@@ -60,4 +60,19 @@ import Testing
     try tmux.send("y")
     try tmux.waitFor(text: "EXIT=0")
   }
+
+  /// The lobby's join names the player as `tictactoe join` does (the login name here), from the first screen
+  /// on, also when the address is refused: never "you".
+  @Test func theLobbysJoinNamesThePlayerAsTheCommandLineDoes() throws {
+    var environment = try Binary.sandbox().environment
+    environment["USER"] = "carol"
+    let tmux = try TmuxSession(
+      command: "sh -c '\(Binary.path); echo EXIT=$?; sleep 30'", environment: environment)
+    try tmux.waitFor(text: "Play the computer")
+    try tmux.send("Down", "Down", "Down", "Enter")
+    try tmux.waitFor(text: "Join")
+    try tmux.send("C-u", "127.0.0.1:99999", "Enter")
+    let screen = try tmux.waitFor(text: "is not an address")
+    #expect(screen.contains("Joined as carol") && !screen.contains("Joined as you"), "\(screen)")
+  }
 }
