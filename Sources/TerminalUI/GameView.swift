@@ -218,10 +218,13 @@ public enum GameView {
     if match.aiThinking {
       return ("The \(match.isEngineGame ? "engine" : "computer") is thinking\(g.ellipsis)", Style(dim: true))
     }
-    // On a board with coordinates the last move is named, as in a network game: "The computer plays h8."
+    // The last move is named, as in a network game: "The computer plays h8.", and on 3×3 by the number of its
+    // cell, as the keys 1-9 name cells: "The computer plays 7." (the board marks it only by an underline).
     var last = ""
-    if BoardLayout.isLabelled(match.rules), let move = match.game.lastMove, let mark = match.game.board[move] {
-      let name = Coordinates(match.rules).name(of: move)
+    if let move = match.game.lastMove, let mark = match.game.board[move] {
+      let name =
+        BoardLayout.isLabelled(match.rules)
+        ? Coordinates(match.rules).name(of: move) : "\(move.cellNumber(in: match.rules))"
       let who = match.isEngineGame ? "engine" : "computer"
       last = match.isMachineGame && mark != match.humanMark ? "The \(who) plays \(name). " : "\(mark) plays \(name). "
     }

@@ -68,3 +68,20 @@ extension String {
     String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
   }
 }
+
+/// On 3×3 the status says where the computer (or the other player) moved, by the cell's number.
+@Suite struct ClassicLastMoveTests {
+  @Test func theComputersMoveIsNamedByItsCell() throws {
+    var ui = Screens.ui(80, 24, .unicode)
+    _ = ui.handle(.enter)
+    _ = ui.handle(.character("5"))
+    let token = try #require(ui.state.match?.token)
+    _ = ui.computerMoved(Position(row: 2, column: 0), token: token)
+    #expect(Screens.text(ui).contains("The computer plays 7. Your turn (X)"), "\(Screens.text(ui))")
+    var hotseat = Screens.ui(80, 24, .unicode)
+    _ = hotseat.handle(.down)
+    _ = hotseat.handle(.enter)
+    _ = hotseat.handle(.character("3"))
+    #expect(Screens.text(hotseat).contains("X plays 3. O to move (P2)"))
+  }
+}

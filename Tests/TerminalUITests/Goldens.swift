@@ -102,7 +102,7 @@ enum Goldens {
                     O [O] .
                     .  .  .
 
-                 X to move (P1)
+           O plays 5. X to move (P1)
 
 
 
