@@ -35,7 +35,7 @@ import Testing
     let command = ["play", "host", "join", "list", "identity", "peers", "completions"].first { $0 == arguments[0] }
     let help =
       command.map { "Try 'tictactoe \($0) --help' for its options." }
-      ?? "Try 'tictactoe --help' for the commands and their options."
+      ?? "Try 'tictactoe --help' for the commands."
     #expect(lines.last.map(String.init) == help, "\(result.stderr)")
     #expect(result.stdout.isEmpty)
   }
