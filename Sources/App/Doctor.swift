@@ -75,7 +75,8 @@ enum Doctor {
     findings.append(RelayProbe.finding(settings: (try? SettingsFile.load(from: paths.settingsFile))?.relay))
     for finding in findings {
       let verdict = finding.verdict.rawValue.padding(7)
-      writeText(1, "\(verdict) \(finding.topic): \(finding.text)\n")
+      // At a terminal a long finding goes on under its topic, clear of the verdicts' column.
+      writeMessage(1, "\(verdict) \(finding.topic): \(finding.text)\n", hang: 8)
     }
     return findings.contains { $0.verdict == .problem } ? ExitStatus.failure : ExitStatus.ok
   }

@@ -206,9 +206,10 @@ func writeError(_ text: String) { writeMessage(2, text) }
 
 /// Sentences for the player on `fd`, through the one sanitiser (`writeText`); at a terminal, their lines broken at
 /// word boundaries to fit 80 columns or the terminal's width when narrower (`MessageLines`).
-func writeMessage(_ fd: Int32, _ text: String) {
+/// `hang` spaces start each line a break made.
+func writeMessage(_ fd: Int32, _ text: String, hang: Int = 0) {
   guard let columns = CursesTerminal.columns(of: fd) else { return writeText(fd, text) }
-  writeAll(fd, MessageLines.wrapped(visible(text), width: min(columns, MessageLines.maximumWidth)))
+  writeAll(fd, MessageLines.wrapped(visible(text), width: min(columns, MessageLines.maximumWidth), hang: hang))
 }
 
 /// Writes words for a person (messages, status lines, tables) to `fd`: every piece between line ends and tabs

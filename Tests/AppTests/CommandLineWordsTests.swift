@@ -64,6 +64,17 @@ import Testing
       MessageLines.wrapped("  indented " + String(repeating: "word ", count: 20), width: 40).hasPrefix("  indented"))
   }
 
+  @Test func aListItemGoesOnUnderItsTextClearOfTheVerdicts() {
+    let finding =
+      "PROBLEM settings: /home/carol/.config/tictactoe/settings.conf line 1: size must be a number from 3 to 15, "
+      + "found \"99\"\n"
+    let wrapped = MessageLines.wrapped(finding, width: 60, hang: 8)
+    let lines = wrapped.split(separator: "\n")
+    #expect(lines.count == 3 && lines.allSatisfy { $0.count <= 60 }, "\(wrapped)")
+    #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("        ") && !$0.hasPrefix("         ") }, "\(wrapped)")
+    #expect(wrapped.split(whereSeparator: \.isWhitespace) == finding.split(whereSeparator: \.isWhitespace))
+  }
+
   @Test func aReasonThatEndsInAQuestionIsNotFollowedByAFullStop() {
     let failure = SetupFailure.invite(.noCheck)
     #expect(failure.description.contains("copied whole? Ask the host"), "\(failure.description)")

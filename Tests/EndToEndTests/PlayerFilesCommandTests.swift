@@ -72,6 +72,27 @@ import Testing
     #expect(result.stderr.hasPrefix("tictactoe: unknown command \"plya\": did you mean play?\n"), "\(result.stderr)")
   }
 
+  /// `doctor` at a terminal: a long finding goes on under its text, indented past the verdicts, words whole.
+  @Test func doctorsLongFindingsWrapUnderTheirText() throws {
+    let home = try Binary.sandbox()
+    let config = try #require(home.environment["XDG_CONFIG_HOME"]) + "/tictactoe"
+    try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+    try "size = 99\n".write(toFile: config + "/settings.conf", atomically: true, encoding: .utf8)
+    let terminal = try TmuxSession(
+      command: "sh -c '\(Binary.path) doctor; echo status=$?; sleep 60'", environment: home.environment, width: 60)
+    let screen = try terminal.waitFor(text: "status=")
+    let lines = screen.split(separator: "\n").map(String.init)
+    #expect(lines.contains { $0.hasPrefix("PROBLEM settings:") }, "\(screen)")
+    // After the path (a word longer than the line, which the terminal cuts), the finding goes on indented.
+    let start = try #require(lines.firstIndex { $0.contains("size must be") }, "\(screen)")
+    let rest = lines[start...].prefix { $0.hasPrefix("        ") && !$0.hasPrefix("         ") }
+    #expect(rest.count == 2 && lines.allSatisfy { $0.count <= 60 }, "\(screen)")
+    let said = rest.joined(separator: " ").split(separator: " ")
+    #expect(
+      said == ["line", "1:", "size", "must", "be", "a", "number", "from", "3", "to", "15,", "found", "\"99\""],
+      "\(screen)")
+  }
+
   /// At a terminal 80 columns wide a long message breaks between words, never inside one.
   @Test func aLongMessageAtATerminalBreaksBetweenWords() throws {
     let home = try Binary.sandbox().environment
