@@ -150,7 +150,7 @@ enum IdentityCommands {
   }
 
   /// The line above the list of peers, naming its columns (separated by tabs, as the lines are).
-  static let peersHeader = "name\tfingerprint\tknown since\tyour games against them (won–lost)\n"
+  static let peersHeader = "NAME\tFINGERPRINT\tSINCE\tYOUR RECORD (WON–LOST)\n"
 
   private static func list(_ peers: KnownPeers, profile: Profile) -> Int32 {
     if peers.entries.isEmpty {

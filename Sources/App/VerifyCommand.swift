@@ -96,7 +96,7 @@ enum VerifyCommand: Command {
     let signed = record.black.publicKey != nil || record.white.publicKey != nil
     let verdict =
       ok ? (signed ? "verified" : "verified: the moves only; a local game has nothing to sign") : "NOT verified"
-    writeAll(1, lines.joined(separator: "\n") + "\n" + verdict + "\n")
+    writeMessage(1, lines.joined(separator: "\n") + "\n" + verdict + "\n", hang: 2)
     return ok ? ExitStatus.ok : ExitStatus.failure
   }
 }

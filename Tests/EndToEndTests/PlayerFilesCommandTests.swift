@@ -21,6 +21,18 @@ import Testing
     #expect(verified.stdout.contains("signatures: none to check"), "\(verified.stdout)")
     #expect(!verified.stdout.contains("NOT"), "\(verified.stdout)")
     #expect(verified.stdout.hasSuffix("verified: the moves only; a local game has nothing to sign\n"))
+    // At a terminal its long line goes on indented, between words.
+    let terminal = try TmuxSession(
+      command: "sh -c '\(Binary.path) verify 1; echo status=$?; sleep 60'", environment: home)
+    let screen = try terminal.waitFor(text: "status=")
+    let lines = screen.split(separator: "\n").map(String.init)
+    let start = try #require(lines.firstIndex { $0.hasPrefix("signatures: none to check") }, "\(screen)")
+    #expect(lines.allSatisfy { $0.count <= 80 } && lines[start + 1].hasPrefix("  "), "\(screen)")
+    #expect(
+      (lines[start] + " " + lines[start + 1]).split(separator: " ")
+        == "signatures: none to check: a game played on one machine names no keys, so nothing was signed".split(
+          separator: " "), "\(screen)")
+    #expect(screen.contains("status=0"))
   }
 
   @Test func deletingEveryGameAsksAndWithoutATerminalNeedsYes() throws {
@@ -62,7 +74,7 @@ import Testing
     let listed = try Binary.run(["peers"], environment: home)
     let lines = listed.stdout.split(separator: "\n").map(String.init)
     #expect(listed.status == 0 && lines.count == 2, "\(listed)")
-    #expect(lines.first == "name\tfingerprint\tknown since\tyour games against them (won–lost)")
+    #expect(lines.first == "NAME\tFINGERPRINT\tSINCE\tYOUR RECORD (WON–LOST)")
     #expect(lines.last?.hasPrefix("bob\t\(fingerprint)\tsince 2026-12-01") == true, "\(listed.stdout)")
   }
 
