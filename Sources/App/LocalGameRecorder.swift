@@ -1,4 +1,5 @@
 import GameCore
+import PlayerFiles
 import TerminalUI
 
 /// Records the full-screen UI's local games: each once it is over; a finished game taken back (undo) loses its

@@ -1,6 +1,7 @@
 import GameCore
 import GameRecords
 import PeerTrust
+import PlayerFiles
 import Security
 import UntrustedText
 
@@ -90,7 +91,7 @@ enum VerifyCommand: Command {
       record = try ReplayCommand.find(target, paths: Paths(environment: environment))
     } catch {
       writeError("tictactoe: \(VisibleText.escaping(error.description))\n")
-      return PosixFiles.exists(error.path) ? ExitStatus.badFile : ExitStatus.usage
+      return FileSystem.exists(error.path) ? ExitStatus.badFile : ExitStatus.usage
     }
     let (lines, ok) = verdict(record)
     let signed = record.black.publicKey != nil || record.white.publicKey != nil

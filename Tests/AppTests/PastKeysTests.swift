@@ -2,6 +2,7 @@ import Foundation
 import GameCore
 import GameRecords
 import PeerTrust
+import PlayerFiles
 import Security
 import TestSupport
 import Testing

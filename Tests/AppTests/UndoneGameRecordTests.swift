@@ -1,6 +1,7 @@
 import Foundation
 import GameCore
 import GameRecords
+import PlayerFiles
 import TerminalUI
 import TestSupport
 import Testing

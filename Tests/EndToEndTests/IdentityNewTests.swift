@@ -1,6 +1,7 @@
 import Foundation
 import GameCore
 import GameRecords
+import PlayerFiles
 import Security
 import Testing
 

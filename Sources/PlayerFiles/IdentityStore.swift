@@ -1,5 +1,6 @@
 import Glibc
 import PeerTrust
+import Security
 
 /// Keeps the player's identity in a private directory as `identity.crt` and `identity.key`.
 ///
@@ -84,24 +85,8 @@ public struct IdentityStore: Sendable {
     case (.some(let certificateBytes), .some(let keyBytes)):
       let certificateText = String(decoding: certificateBytes, as: UTF8.self)
       let keyText = String(decoding: keyBytes, as: UTF8.self)
-      let key: PrivateKey
-      do {
-        key = try PrivateKey.parse(pem: keyText)
-      } catch {
-        throw SecurityError.corruptFile(path: keyPath, reason: error.description)
-      }
-      let certificates: [X509Certificate]
-      do {
-        certificates = try X509Certificate.parseAll(pem: certificateText, what: "certificate")
-      } catch {
-        throw SecurityError.corruptFile(path: certificatePath, reason: error.description)
-      }
-      do {
-        return try Identity(key: key, certificate: certificates[0], chain: Array(certificates.dropFirst()))
-      } catch .keyDoesNotMatchCertificate {
-        throw SecurityError.corruptFile(
-          path: keyPath, reason: "this key does not belong to the certificate in \(certificatePath)")
-      }
+      return try Identity.stored(
+        certificatePEM: certificateText, keyPEM: keyText, certificatePath: certificatePath, keyPath: keyPath)
     }
   }
 
@@ -171,9 +156,11 @@ public struct IdentityStore: Sendable {
   public func ownKeys() -> OwnKeys {
     let current = (try? load())??.publicKeyBase64
     var past = pastKeysListed()
+    // identity.previous holds the key then the certificates, as the pending file does.
     if let bytes = (try? FileSystem.read(previousPath)) ?? nil,
-      let first = try? X509Certificate.parseAll(pem: String(decoding: bytes, as: UTF8.self), what: "certificate").first,
-      let key = first.publicKeyInfo.map(Base64.encode), !past.contains(key)
+      let previous = try? Identity(
+        certificatePEM: String(decoding: bytes, as: UTF8.self), privateKeyPEM: String(decoding: bytes, as: UTF8.self)),
+      let key = previous.publicKeyBase64, !past.contains(key)
     {
       past.append(key)
     }
