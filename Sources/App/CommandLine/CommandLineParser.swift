@@ -49,10 +49,10 @@ public enum CommandLineParser {
     `games` lists the games you finished (kept as SGF in
     $XDG_DATA_HOME/tictactoe/games), newest first; `replay N` steps through game N
     of that list (or any GM[4] SGF file): ←/→, Home/End, q. `games delete N`
-    numbers as `games` lists; the games after it are numbered afresh.
+    deletes game N of that list; the games after it are then numbered afresh.
     `identity export` prints your certificate (PEM), never your key.
     `verify N` checks that its moves give its result and that both players signed
-    it (network games).
+    it (network games; a local game has nothing to sign).
     `doctor` checks the files, LAN discovery, the addresses, the router, the
     firewall and the relay the settings name, each with a hint.
     `completions SHELL` prints the completion script of bash, zsh or fish:
