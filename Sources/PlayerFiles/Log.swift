@@ -1,0 +1,95 @@
+import Glibc
+import Security
+import Synchronization
+import UntrustedText
+
+/// Appends timestamped lines to the log file under XDG_STATE_HOME; never writes to the terminal. With a size
+/// cap the file is rotated: past the cap it becomes `FILE.1` (replacing an older one) and a new file begins, so
+/// the log never holds much more than twice the cap. Like the player's other files it is written only where it
+/// is the user's alone: never through a symbolic link, never into a file of another user, one that others may
+/// change, or a directory they may write (`problem` says why, and the log is then not written).
+public final class Log: Sendable {
+  private struct State {
+    public var fd: Int32
+    public var size: Int
+    public var problem: String?
+  }
+
+  /// The size at which the program's log is rotated (8 MiB: a practice bot logs a line per game).
+  public static let cap = 8 * 1024 * 1024
+
+  private let path: String
+  private let maximumBytes: Int?
+  /// Serialises writers (the computer player thinks on another thread).
+  private let state: Mutex<State>
+
+  public init(path: String, maximumBytes: Int? = nil) {
+    self.path = path
+    self.maximumBytes = maximumBytes
+    try? FileSystem.makeDirectories(FileSystem.directory(of: path))
+    state = Mutex(Log.open(path))
+  }
+
+  deinit {
+    state.withLock { if $0.fd >= 0 { close($0.fd) } }
+  }
+
+  /// Why the log is not being written (a link, another user's file, a file or directory others may change),
+  /// with the command that fixes it; nil while it is.
+  public var problem: String? { state.withLock { $0.problem } }
+
+  private static func open(_ path: String) -> State {
+    if let (reason, fix) = FileExposure.problem(file: path) {
+      return State(fd: -1, size: 0, problem: "The log \(path) \(reason); it is not written: run `\(fix)`.")
+    }
+    // O_NOFOLLOW: a link planted at the path fails here rather than be written through; O_NONBLOCK: nor does a
+    // FIFO there hold the program up.
+    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+    guard fd >= 0 else {
+      let why = errno == ELOOP ? "is a symbolic link" : String(cString: strerror(errno))
+      return State(fd: -1, size: 0, problem: "The log \(path) \(why); it is not written: run `rm \(path)`.")
+    }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
+      info.st_mode & 0o022 == 0
+    else {
+      close(fd)
+      return State(
+        fd: -1, size: 0,
+        problem: "The log \(path) is not a file of yours alone; it is not written: run `rm \(path)`.")
+    }
+    return State(fd: fd, size: Int(info.st_size), problem: nil)
+  }
+
+  /// Appends one line: a newline or control character in `message` (which may hold peer text) is escaped,
+  /// so one event is always one line and nobody can forge another.
+  public func write(_ message: String) {
+    let line = Array("\(Self.timestamp()) [\(getpid())] \(VisibleText.escaping(message))\n".utf8)
+    state.withLock { state in
+      if let maximumBytes, state.size > 0, state.size + line.count > maximumBytes {
+        if state.fd >= 0 { close(state.fd) }
+        rename(path, path + ".1")
+        state = Log.open(path)
+      }
+      guard state.fd >= 0 else { return }
+      var written = 0
+      while written < line.count {
+        let count = line[written...].withUnsafeBytes { Glibc.write(state.fd, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { break }
+        written += count
+      }
+      state.size += written
+    }
+  }
+
+  /// The current UTC time as ISO 8601, "2026-11-29T14:39:32Z".
+  public static func timestamp(_ seconds: time_t = time(nil)) -> String {
+    var moment = seconds
+    var parts = tm()
+    gmtime_r(&moment, &parts)
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+      + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+  }
+}
