@@ -143,7 +143,10 @@ import Testing
     try tmux.send("M")
     try tmux.waitFor(text: "Never ask about the router again?")
     try tmux.send("y")
-    try tmux.waitFor("the offer to go") { !$0.contains("Let friends on the internet join?") }
+    // The question covers the offer: both gone once y was taken.
+    try tmux.waitFor("the question and the offer to go") {
+      !$0.contains("Never ask about the router again?") && !$0.contains("Let friends on the internet join?")
+    }
     let settings = try String(
       contentsOfFile: environment["XDG_CONFIG_HOME"]! + "/tictactoe/settings.conf", encoding: .utf8)
     #expect(settings.contains("map_port = no") && settings.contains("port = 0\n"), "\(settings)")
