@@ -112,7 +112,7 @@ public enum ExitStatus {
     switch end {
     case .localQuit: return ok
     case .peerQuit: return peerQuit
-    case .peerVanished, .connectionLost, .gameNoLongerHeld: return peerVanished
+    case .peerVanished, .connectionLost, .gameNoLongerHeld, .resumeWithoutGame: return peerVanished
     case .peerDidNotReturn(_, let claimed): return claimed ? ok : peerVanished
     case .refused: return hostRefused
     case .versionMismatch: return versionMismatch

@@ -130,6 +130,9 @@ extension NetSession {
     case .resume(let received, let sent, _, _, _):
       guard peerGreeted, canResume else {
         if hostRestartedHearsResume() { return [] }
+        // A first message: a joiner coming back to a game this host no longer has (it restarted). Its own
+        // program tells it so on seeing this host's hello; this side only ends the connection.
+        if configuration.role == .host && !peerGreeted { return [close(.resumeWithoutGame)] }
         return violation("a resume request, but there is no game to resume here", now)
       }
       return peerResume(received: received, sent: sent, now)

@@ -80,6 +80,10 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
   case connectionLost
   /// After a drop the host answered as if new: it no longer holds the game (claimed, ended, or restarted).
   case gameNoLongerHeld
+  /// Host: a connection's first message asked to resume a game this host does not hold (its program restarted
+  /// since, or the game ended). Not a violation: the joiner's program did what it should, and the hello it was
+  /// greeted with tells it the game is gone (PROTOCOL.md rule 11). The connection ends.
+  case resumeWithoutGame
   /// The connection dropped mid-match and the peer did not come back within the grace period; `claimed` when
   /// this player then claimed the game in progress.
   case peerDidNotReturn(seconds: Int, claimed: Bool)
@@ -116,6 +120,9 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
     case .peerVanished(let seconds):
       return "Your opponent vanished: nothing arrived for \(seconds) seconds (the program or the network stopped)."
     case .connectionLost: return "The connection to your opponent closed without a goodbye."
+    case .resumeWithoutGame:
+      return "A player came back to resume a game this host no longer has (its program restarted, or the game"
+        + " ended); that connection was closed."
     case .gameNoLongerHeld:
       return "The host no longer has the game: it was claimed or ended, or the host restarted."
     case .peerDidNotReturn(let seconds, let claimed):

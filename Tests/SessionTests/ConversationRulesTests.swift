@@ -73,7 +73,9 @@ import WireProtocol
     // nothing after the hello or from a host either: rule 13).
     let beforeHello = Set(catalogue.keys).subtracting(["hello", "heartbeat", "deciding", "bye", "error"])
     var table: [Moment: Set<String>] = [
-      .hostGreeting: beforeHello,
+      // Rule 11: a joiner's resume as its first message to a host that has no game ends the connection without
+      // being a violation (the joiner's program came back to a host that restarted).
+      .hostGreeting: beforeHello.subtracting(["resume"]),
       // Rule 3: the host decides; no game is begun (rules 4, 5, 7).
       .hostDeciding: afterHello.union(coin).union(flow).union(["move", "rematch offer", "rematch accept"]),
       // Rule 4: the host waits for the joiner's share alone.

@@ -175,6 +175,20 @@ import WireProtocol
     #expect(host.isClosed)
   }
 
+  /// A restarted host (no kept game) hears a returning joiner's `resume` as its first message: not a violation,
+  /// no error sent; the connection ends, and the joiner learns from this host's hello that the game is gone.
+  @Test func aResumeAsTheFirstMessageToAHostWithoutTheGameEndsQuietly() {
+    var host = NetSession(
+      configuration: .init(role: .host, name: "Alice", software: "test"), coinBytes: Array(repeating: 0, count: 32),
+      sha256: testHash, now: 0)
+    _ = host.start(now: 0)
+    let outputs = host.receive(
+      .resume(received: 4, sent: 5, game: 1, ply: 3, digest: Array(repeating: 7, count: 32)), now: 0)
+    #expect(outputs == [.closed(.resumeWithoutGame)], "\(outputs)")
+    #expect(host.isClosed)
+    #expect(!"\(SessionEnd.resumeWithoutGame)".contains("protocol"))
+  }
+
   @Test func aResumeRequestOnALiveConnectionIsAViolation() {
     var link = SessionPair(hostCoin: 1, joinerCoin: 2)
     link.startMatch()
