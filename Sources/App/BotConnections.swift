@@ -1,3 +1,4 @@
+import MatchCoordination
 import Transport
 
 /// One joiner's connection at the bot: its TLS connection, and its seat once the handshake is done.

@@ -1,5 +1,6 @@
 import GameCore
 import GameRecords
+import MatchCoordination
 import PeerTrust
 import Security
 import Session

@@ -6,6 +6,7 @@ import Testing
 import WireProtocol
 
 @testable import App
+@testable import MatchCoordination
 
 @Suite struct BotCommandLineTests {
   @Test func hostWithBotIsABotInvocation() throws {
