@@ -9,12 +9,17 @@ public struct KeptGame: Sendable, Equatable {
   /// Whether the host plays X in it.
   public let hostPlaysX: Bool
   public let moves: [Position]
+  /// Each move's agreed times in a timed game (rule 14), one for each move, or none: not part of what makes two
+  /// kept games the same game (the two sides' own lists may differ by an echo in flight when a program went away;
+  /// the times of the side that kept the game stand, sent with its offer).
+  public let times: [GameClock.AgreedTime]
 
-  public init(rules: Rules, gameNumber: Int, hostPlaysX: Bool, moves: [Position]) {
+  public init(rules: Rules, gameNumber: Int, hostPlaysX: Bool, moves: [Position], times: [GameClock.AgreedTime] = []) {
     self.rules = rules
     self.gameNumber = gameNumber
     self.hostPlaysX = hostPlaysX
     self.moves = moves
+    self.times = times.count == moves.count ? times : []
   }
 
   /// Whether the game `offered` by the side that kept it is this one (the journal's), and if not, why not.
@@ -58,6 +63,6 @@ public enum KeptGameAgreement: Sendable, Equatable {
 extension GameJournal {
   /// The game this journal keeps.
   public var kept: KeptGame {
-    KeptGame(rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: moves)
+    KeptGame(rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: moves, times: times)
   }
 }

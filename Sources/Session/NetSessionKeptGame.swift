@@ -16,9 +16,12 @@ public struct KeptOffer: Sendable, Equatable {
 
   var message: Message {
     let times = [Mark.x, .o].compactMap { timeLeft[$0].map { UInt32(clamping: $0) } }
+    let moveTimes = game.times.map {
+      OfferedTime(charged: UInt32(clamping: $0.charged), left: UInt32(clamping: $0.left))
+    }
     return .gameOffer(
       game: UInt16(clamping: game.gameNumber), hostPlaysX: game.hostPlaysX, moves: game.moves,
-      timeLeft: times.count == 2 ? times : [])
+      timeLeft: times.count == 2 ? times : [], times: times.count == 2 ? moveTimes : [])
   }
 }
 
@@ -67,7 +70,9 @@ extension NetSession {
     // An offer not yet answered is still the game kept: a joiner that goes away again is offered it again.
     if phase == .tossing, let offer = kept.offered { return offer }
     guard hasGameFlow, gameInProgress, let game, let hostPlaysX = hostPlayedXLast else { return nil }
-    let kept = KeptGame(rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: game.history)
+    let kept = KeptGame(
+      rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: game.history,
+      times: clock?.agreedTimes(plies: game.history.count) ?? [])
     let times = clock.map { clock in [Mark.x, .o].map { UInt32(clamping: clock.remaining($0, now: now)) } } ?? []
     return KeptOffer(kept, timeLeft: times)
   }
@@ -160,8 +165,9 @@ extension NetSession {
       return violation("the kept game offered cannot be played: \(error)", now)
     }
     phase = .playing
-    flow = GameFlow(myMark: mark)
-    clock = GameClock(restoring: timeControl, myMark: mark, left: offer.timeLeft, ply: ply, now: clockFrom)
+    flow = GameFlow(myMark: mark, plies: ply)
+    clock = GameClock(
+      restoring: timeControl, myMark: mark, left: offer.timeLeft, ply: ply, times: offer.game.times, now: clockFrom)
     (flagClaimedAt, heldClaim, claimSent, flagFacts) = (nil, nil, nil, nil)
     peerMoved = ply > (mark == .x ? 0 : 1)
     let started = SessionOutput.gameStarted(number: offer.game.gameNumber, myMark: mark)

@@ -104,8 +104,9 @@ extension NetSession {
   mutating func process(_ message: Message, _ now: Double) -> [SessionOutput] {
     if let outputs = processAnyTime(message, now) { return outputs }
     guard peerGreeted else { return violation("\(message.name) before hello", now) }
-    if case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft) = message {
-      let offered = KeptGame(rules: rules, gameNumber: Int(game), hostPlaysX: hostPlaysX, moves: moves)
+    if case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft, let times) = message {
+      let agreed = times.map { GameClock.AgreedTime(charged: Int($0.charged), left: Int($0.left)) }
+      let offered = KeptGame(rules: rules, gameNumber: Int(game), hostPlaysX: hostPlaysX, moves: moves, times: agreed)
       return peerOffersKeptGame(KeptOffer(offered, timeLeft: timeLeft), now)
     }
     if case .gameTaken(let verdict, let text) = message { return peerAnswersKeptGame(verdict, PeerText(text), now) }

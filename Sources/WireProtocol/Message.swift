@@ -76,8 +76,9 @@ public enum Message: Sendable, Equatable {
   /// (`YYYY-MM-DD`, the host's). Not counted or sent again on resume; an older peer ignores it.
   case recordSignature(game: UInt16, date: String, signature: [UInt8])
   /// Version 3 (PROTOCOL.md rule 19): the side that kept a game offers it to the side that comes back after a
-  /// restart: its number, who plays X, the moves, and in a timed game the time left of X and of O (ms).
-  case gameOffer(game: UInt16, hostPlaysX: Bool, moves: [Position], timeLeft: [UInt32])
+  /// restart: its number, who plays X, the moves, and in a timed game the time left of X and of O (ms) and each
+  /// move's agreed times (empty from a program that does not send them).
+  case gameOffer(game: UInt16, hostPlaysX: Bool, moves: [Position], timeLeft: [UInt32], times: [OfferedTime] = [])
   /// Version 3 (rule 19): the answer to `game offer`, and why when it is not taken.
   case gameTaken(GameTakenVerdict, text: String)
 

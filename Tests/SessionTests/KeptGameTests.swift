@@ -80,6 +80,44 @@ import WireProtocol
     #expect(back.joiner.game?.history.count == 5 && back.joiner.myTurn && back.host.phase == .playing)
   }
 
+  /// Each move's agreed times go with the offer (field 5): after the restart both sides' clocks, and so both
+  /// records, hold the times the keeper had for every move before it, even when the joiner's own list differs by
+  /// an echo that never arrived (its move carrying the echo was written to its journal, then lost on the wire).
+  @Test func theMovesBeforeTheRestartKeepTheirAgreedTimesOnBothSides() throws {
+    var old = SessionPair(hostCoin: 1, joinerCoin: 1, rules: Self.gomoku, timeControl: Self.control)
+    old.startMatch()
+    for (index, thought) in [1.0, 2, 3.5, 1.25].enumerated() {
+      old.now += thought
+      try old.play(Self.cell(index))
+    }
+    // The host thinks 4 s and its move takes 1.5 s to arrive: the joiner charges it 4.5 s (0.5 s past A).
+    old.now += 4
+    let move = try old.host.play(Self.cell(4), now: old.now)
+    old.now += 1.5
+    old.send(fromHost: move)
+    old.settle()
+    let kept = try #require(old.host.clock?.agreedTimes(plies: 5))
+    #expect(kept.map(\.charged) == [0, 0, 3_500, 1_250, 4_000] && kept[3].left == 60_000 - 1_250 + 2_000)
+    old.now += 2
+    try old.joinerPlays(Self.cell(5))  // echoes 4.5 s; written to its journal, never delivered
+    old.toHost.removeAll()
+    let journal = try Self.journal(old)
+    #expect(
+      journal.times.count == 6 && journal.times[4].charged == 4_500
+        && journal.times.prefix(4).elementsEqual(kept.prefix(4)))
+    var back = Self.comeBack(old, journal: journal)
+    #expect(back.joiner.game?.history.count == 5 && back.joiner.myTurn)
+    for side in [back.host, back.joiner] {
+      #expect(side.clock?.agreedTimes(plies: 5) == kept, "\(side.configuration.role)")
+    }
+    back.now += 1
+    try back.play(Self.cell(5))
+    back.now += 2
+    try back.play(Self.cell(6))
+    let host = back.host.clock?.agreedTimes(plies: 7)
+    #expect(host == back.joiner.clock?.agreedTimes(plies: 7) && host?.prefix(5).elementsEqual(kept) == true)
+  }
+
   static func lostByTheJoiner(_ back: SessionPair, reason: String) {
     for side in [back.host, back.joiner] {
       #expect(side.phase == .betweenGames && side.lastResult == .abandoned(loser: .o) && side.gameNumber == 1)
