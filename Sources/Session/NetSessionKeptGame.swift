@@ -19,9 +19,10 @@ public struct KeptOffer: Sendable, Equatable {
     let moveTimes = game.times.map {
       OfferedTime(charged: UInt32(clamping: $0.charged), left: UInt32(clamping: $0.left))
     }
+    let score = game.score.map { [$0.hostWins, $0.joinerWins, $0.draws].map { UInt16(clamping: $0) } } ?? []
     return .gameOffer(
       game: UInt16(clamping: game.gameNumber), hostPlaysX: game.hostPlaysX, moves: game.moves,
-      timeLeft: times.count == 2 ? times : [], times: times.count == 2 ? moveTimes : [])
+      timeLeft: times.count == 2 ? times : [], times: times.count == 2 ? moveTimes : [], score: score)
   }
 }
 
@@ -72,7 +73,7 @@ extension NetSession {
     guard hasGameFlow, gameInProgress, let game, let hostPlaysX = hostPlayedXLast else { return nil }
     let kept = KeptGame(
       rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: game.history,
-      times: clock?.agreedTimes(plies: game.history.count) ?? [])
+      times: clock?.agreedTimes(plies: game.history.count) ?? [], score: MatchScore(score, of: configuration.role))
     let times = clock.map { clock in [Mark.x, .o].map { UInt32(clamping: clock.remaining($0, now: now)) } } ?? []
     return KeptOffer(kept, timeLeft: times)
   }
@@ -101,7 +102,7 @@ extension NetSession {
       let mark = (configuration.role == .host) == offer.game.hostPlaysX ? Mark.x : .o
       keepFirstPlayer(of: offer.game)
       do {
-        try series.restore(offer.game, myMark: mark)
+        try series.restore(offer.game, myMark: mark, role: configuration.role)
       } catch {
         return violation("the kept game offered cannot be played: \(error)", now)
       }
@@ -160,7 +161,7 @@ extension NetSession {
     let ply = offer.game.moves.count
     keepFirstPlayer(of: offer.game)
     do {
-      try series.restore(offer.game, myMark: mark)
+      try series.restore(offer.game, myMark: mark, role: configuration.role)
     } catch {
       return violation("the kept game offered cannot be played: \(error)", now)
     }

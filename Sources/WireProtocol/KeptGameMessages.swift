@@ -31,7 +31,7 @@ extension Message {
   /// Writes the fields of `game offer` and `game taken` (PROTOCOL.md rule 19).
   func writeKeptGame(into writer: inout FrameWriter) {
     switch self {
-    case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft, let times):
+    case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft, let times, let score):
       writer.field(1, u16: game)
       writer.field(2, u8: hostPlaysX ? 1 : 2)
       writer.field(3, bytes: moves.flatMap { [UInt8(clamping: $0.row), UInt8(clamping: $0.column)] })
@@ -44,6 +44,7 @@ extension Message {
         writer.field(
           5, bytes: numbers.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } })
       }
+      if score.count == 3 { writer.field(6, bytes: score.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }) }
     case .gameTaken(let verdict, let text):
       writer.field(1, u8: verdict.rawValue)
       writer.field(2, string: text)
@@ -90,7 +91,13 @@ extension Message {
           OfferedTime(charged: numbers[$0], left: numbers[$0 + 1])
         }
       }
-      return .gameOffer(game: game, hostPlaysX: who == 1, moves: moves, timeLeft: timeLeft, times: times)
+      var score: [UInt16] = []
+      if f.has(6) {
+        let bytes = try f.bytes(6, "score", count: 6)
+        score = [0, 2, 4].map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+      }
+      return .gameOffer(
+        game: game, hostPlaysX: who == 1, moves: moves, timeLeft: timeLeft, times: times, score: score)
     }
   }
 }

@@ -77,8 +77,11 @@ public enum Message: Sendable, Equatable {
   case recordSignature(game: UInt16, date: String, signature: [UInt8])
   /// Version 3 (PROTOCOL.md rule 19): the side that kept a game offers it to the side that comes back after a
   /// restart: its number, who plays X, the moves, and in a timed game the time left of X and of O (ms) and each
-  /// move's agreed times (empty from a program that does not send them).
-  case gameOffer(game: UInt16, hostPlaysX: Bool, moves: [Position], timeLeft: [UInt32], times: [OfferedTime] = [])
+  /// move's agreed times (empty from a program that does not send them); the score of the games before it: won by
+  /// the host, won by the joiner, drawn (empty from a program that does not send it).
+  case gameOffer(
+    game: UInt16, hostPlaysX: Bool, moves: [Position], timeLeft: [UInt32], times: [OfferedTime] = [],
+    score: [UInt16] = [])
   /// Version 3 (rule 19): the answer to `game offer`, and why when it is not taken.
   case gameTaken(GameTakenVerdict, text: String)
 

@@ -118,6 +118,32 @@ import WireProtocol
     #expect(host == back.joiner.clock?.agreedTimes(plies: 7) && host?.prefix(5).elementsEqual(kept) == true)
   }
 
+  /// The score of the games before the kept one goes with the offer (field 6) and is checked against the
+  /// journal's: both sides count on from it; a journal with another score keeps another match's game.
+  @Test func theScoreOfTheGamesBeforeGoesWithTheKeptGame() throws {
+    var old = try Self.played(2)
+    old.deliver(fromJoiner: try old.joiner.resign(now: old.now))
+    old.deliver(fromHost: try old.host.offerRematch(now: old.now))
+    old.deliver(fromJoiner: try old.joiner.offerRematch(now: old.now))
+    for index in 0..<3 {
+      old.now += 1
+      try old.play(Self.cell(20 + index))
+    }
+    #expect(old.host.gameNumber == 2 && old.host.score.wins == 1 && old.joiner.score.losses == 1)
+    let journal = try Self.journal(old)
+    #expect(journal.score == MatchScore(hostWins: 1, joinerWins: 0, draws: 0))
+    let back = Self.comeBack(old, journal: journal)
+    #expect(back.joiner.phase == .playing && back.joiner.gameNumber == 2, "\(back.joinerEvents)")
+    #expect(back.host.score == old.host.score && back.joiner.score == old.joiner.score)
+
+    let other = KeptGame(
+      rules: journal.rules, gameNumber: 2, hostPlaysX: journal.hostPlaysX, moves: journal.moves,
+      score: MatchScore(hostWins: 0, joinerWins: 1, draws: 0))
+    let lost = Self.comeBack(old, journal: other)
+    #expect(lost.joiner.lastResult == .abandoned(loser: lost.joiner.myMark ?? .x) && lost.host.phase == .betweenGames)
+    #expect(lost.host.score.wins == 2 && lost.joiner.score.losses == 2)
+  }
+
   static func lostByTheJoiner(_ back: SessionPair, reason: String) {
     for side in [back.host, back.joiner] {
       #expect(side.phase == .betweenGames && side.lastResult == .abandoned(loser: .o) && side.gameNumber == 1)
