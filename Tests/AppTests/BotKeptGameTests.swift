@@ -157,6 +157,28 @@ private struct BotLine {
     #expect(line.joiner.score.losses == 1)
   }
 
+  /// The offer is made when the joiner is let in, not when it connected: the clock of the side to move runs on
+  /// while the returning joiner's player reads the terms again before its hello.
+  @Test func theOfferedClocksRunUntilTheJoinerIsLetIn() throws {
+    let control = TimeControl.fischer(base: 60_000, increment: 0)
+    let (old, kept) = Self.dropped(timeControl: control)
+    let connected = old.now + 5
+    var seat = BotLine.seat(now: connected, timeControl: control)
+    seat.offerBack(kept, now: connected)
+    var joiner = BotLine.joiner(now: connected)
+    joiner.journalGame = try #require(GameJournal(of: old.joiner, myKey: "joy", peerKey: "robo")).kept
+    var line = BotLine(bot: seat, joiner: joiner, now: connected)
+    line.take(line.bot.start(now: connected))
+    line.now = connected + 20  // the joiner's hello comes 20 s later
+    line.takeJoiner(line.joiner.start(now: line.now))
+    line.pump()
+    let toMove = try #require(line.joiner.game?.turn)
+    let expected = try #require(kept.session.keptOffer(now: line.now)?.timeLeft[toMove])
+    #expect(line.resumed.count == 1, "\(line.joinerEvents)")
+    #expect(line.joiner.clock?.remaining(toMove, now: line.now) == expected)
+    #expect(expected <= (kept.session.keptOffer(now: connected)?.timeLeft[toMove] ?? 0) - 20_000)
+  }
+
   /// A joiner whose connection only dropped (its program still runs) asks to resume: the bot's hello says it takes
   /// the game back (field 16), the joiner says hello again and offers its game, and the bot takes it.
   @Test func aJoinerWhoseConnectionDroppedOffersItsGameBackAndTheBotTakesIt() throws {
