@@ -5,8 +5,8 @@
 struct BotKeptGames {
   /// The most games kept at once. Past it a game whose joiner goes away is not kept: it is logged unfinished, as
   /// before rule 19 (its joiner, back, finds no game and begins a new one). A kept game costs the bot its seat:
-  /// about 5 KB of resident memory for 30 moves on 15×15 (`BotKeptGameTests`; the connection and its TLS are
-  /// freed), so 1,000 of them about 5 MB.
+  /// about 8.5 KB of resident memory for 30 moves on 15×15 (`BotKeptGameTests`; the connection and its TLS are
+  /// freed), so 1,000 of them about 8.5 MB.
   static let limit = 1_000
 
   /// One game kept: the seat that played it (its connection gone), and who played it, for the records.

@@ -69,10 +69,11 @@ struct BotSeat {
   private(set) var refusedText: String?
   /// The joiner offered a rematch over the game limit: it is accepted on a tick once the limit allows.
   private var rematchWaiting = false
-  /// The session of the game kept for this joiner's key (`offerBack`), until the joiner is let in: the offer is made
-  /// then, the clock of the side to move having run until that moment (a joiner's player reading the terms again
-  /// does not stop it).
-  private var keptSession: NetSession?
+  /// The game kept for this joiner's key (`offerBack`) as it would be offered at a moment, until the joiner is let
+  /// in: the offer is made then, the clock of the side to move having run until that moment (a joiner's player
+  /// reading the terms again does not stop it). A closure, so that a seat without one (every seat kept) does not
+  /// carry room for a second session.
+  private var keptOffer: ((Double) -> KeptOffer?)?
   /// When the game in progress began (nil between games).
   private var gameStartedAt: Double?
   private var answeredChat = false
@@ -177,7 +178,7 @@ struct BotSeat {
   /// 19), `kept`'s game standing for the journal the bot does not write.
   mutating func offerBack(_ kept: BotSeat, now: Double) {
     guard let offer = kept.session.keptOffer(now: now) else { return }
-    keptSession = kept.session
+    keptOffer = { [session = kept.session] now in session.keptOffer(now: now) }
     session.journalGame = offer.game
     session.takesKeptGameBack = true
   }
@@ -278,8 +279,8 @@ struct BotSeat {
       }
       var reaction = BotReaction()
       reaction.admitted = true
-      session.keptGameToOffer = keptSession?.keptOffer(now: now)
-      keptSession = nil
+      session.keptGameToOffer = keptOffer?(now)
+      keptOffer = nil
       reaction += absorb(session.accept(now: now), now: now)
       return reaction
     case .refuse(let text, let reason):
