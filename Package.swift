@@ -37,6 +37,11 @@ let package = Package(
     .target(name: "TransitRelay", dependencies: ["UntrustedText", "ExplainedErrors"]),
     .target(
       name: "Security", dependencies: ["COpenSSL", "UntrustedText", "PeerTrust", "TransitRelay", "ExplainedErrors"]),
+    // The player's files: the data and config directories, identity, known_peers and its index, the game
+    // records, the journal, the log; atomic writes and the file-exposure checks.
+    .target(
+      name: "PlayerFiles",
+      dependencies: ["Security", "PeerTrust", "GameRecords", "GameCore", "Session", "UntrustedText", "ExplainedErrors"]),
     .target(name: "Discovery", dependencies: ["CDNSSD", "ExplainedErrors"]),
     .target(name: "Session", dependencies: ["GameCore", "WireProtocol", "UntrustedText", "ExplainedErrors"]),
     .target(name: "EventLoop", dependencies: ["CEpoll"]),
@@ -52,13 +57,14 @@ let package = Package(
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
         "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "CSpawn", "PeerTrust", "ExplainedErrors",
+        "PlayerFiles",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
       name: "tictactoe-bench",
       dependencies: [
         "GameCore", "WireProtocol", "Session", "Security", "PeerTrust", "Transport", "COpenSSL", "EventLoop",
-        "TransitRelay",
+        "TransitRelay", "PlayerFiles",
       ]),
     // A baseline the benchmark runs beside the game: a Swift program linking Foundation. (Its C baseline,
     // scripts/bench-curses-baseline.c, is compiled by the benchmark with cc: SwiftPM would link the Swift
@@ -82,6 +88,8 @@ let package = Package(
     .testTarget(
       name: "SecurityTests", dependencies: ["Security", "PeerTrust", "TestSupport", "TransitRelay"],
       exclude: ["FuzzCorpus", "InviteFuzzCorpus"]),
+    .testTarget(
+      name: "PlayerFilesTests", dependencies: ["PlayerFiles", "Security", "PeerTrust", "TestSupport", "UntrustedText"]),
     .testTarget(name: "TransitRelayTests", dependencies: ["TransitRelay", "UntrustedText"]),
     .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
     .testTarget(
@@ -99,13 +107,13 @@ let package = Package(
         "App", "GameCore", "TerminalUI", "Security", "PeerTrust", "Transport", "ExplainedErrors", "Gomocup",
         "UntrustedText", "Session", "TransitRelay",
         "WireProtocol", "Discovery",
-        "TestSupport", "GameRecords", "SessionTestSupport",
+        "TestSupport", "GameRecords", "SessionTestSupport", "PlayerFiles",
       ]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
         "tictactoe", "tictactoe-bench", "Security", "PeerTrust", "WireProtocol", "GameCore", "GameRecords",
-        "TestSupport", "TransitRelay",
+        "TestSupport", "TransitRelay", "PlayerFiles",
       ]),
   ],
   swiftLanguageModes: [.v6]

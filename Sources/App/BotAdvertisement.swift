@@ -2,6 +2,7 @@ import Discovery
 import EventLoop
 import GameCore
 import Glibc
+import PlayerFiles
 import WireProtocol
 
 /// The bot's announcement on the LAN (DNS-SD, state `waiting` for good: it always has room), watched on the

@@ -1,5 +1,6 @@
 import GameRecords
 import Glibc
+import PlayerFiles
 import Security
 
 /// The bot's game records: each game appended to the SGF collection of its UTC day in
@@ -100,7 +101,7 @@ final class BotCollection {
   static func store(_ games: [Game], in directory: String, cap: Int) -> Written {
     var written = Written()
     do {
-      try PosixFiles.makeDirectories(directory)
+      try FileSystem.makeDirectories(directory)
     } catch {
       written.failure = "\(error)"
       return written
@@ -122,7 +123,7 @@ final class BotCollection {
         if written.failure == nil { written.failure = "\(error)" }
       }
     }
-    let entries = PosixFiles.regularFileSizes(in: directory, RecordDirectory.isBotCollectionName)
+    let entries = FileSystem.regularFileSizes(in: directory, RecordDirectory.isBotCollectionName)
     for name in RecordDirectory.overCap(entries, cap: cap) {
       unlink(directory + "/" + name)
       written.removed.append(name)

@@ -1,6 +1,7 @@
 import EventLoop
 import GameCore
 import Glibc
+import PlayerFiles
 import Security
 import Transport
 

@@ -1,5 +1,6 @@
 import GameCore
 import GameRecords
+import PlayerFiles
 import Security
 import Transport
 

@@ -2,6 +2,7 @@ import EventLoop
 import GameCore
 import Glibc
 import PeerTrust
+import PlayerFiles
 import Security
 import Transport
 
@@ -96,8 +97,6 @@ final class BotHost: LoopFrontEnd {
     ai.solveOpenings(of: rules)
     return clock() - start
   }
-
-  // MARK: - Starting
 
   func listen(bind: String?, port: UInt16) throws(NetworkError) {
     listener = try HostListener(

@@ -1,5 +1,6 @@
 import EventLoop
 import PeerTrust
+import PlayerFiles
 import Security
 
 /// The known peers of a bot that lets new players in (`--accept-new`): held in memory (`shared`, which the

@@ -2,6 +2,7 @@ import Discovery
 import EventLoop
 import Glibc
 import PeerTrust
+import PlayerFiles
 import Security
 import Session
 import TerminalUI

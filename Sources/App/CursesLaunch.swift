@@ -2,6 +2,7 @@ import CursesBackend
 import EventLoop
 import Glibc
 import PeerTrust
+import PlayerFiles
 import Security
 import TerminalUI
 import Transport

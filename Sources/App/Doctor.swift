@@ -1,6 +1,7 @@
 import Discovery
 import EventLoop
 import Glibc
+import PlayerFiles
 import PortMapping
 import Security
 import Transport
@@ -103,7 +104,7 @@ enum Doctor {
     }
     do {
       _ = try SettingsFile.load(from: paths.settingsFile)
-      let saved = PosixFiles.exists(paths.settingsFile) ? paths.settingsFile : "none saved (the defaults)"
+      let saved = FileSystem.exists(paths.settingsFile) ? paths.settingsFile : "none saved (the defaults)"
       findings.append(Finding(.ok, "settings", saved))
     } catch {
       findings.append(Finding(.problem, "settings", "\(error)"))
@@ -144,7 +145,7 @@ enum Doctor {
   /// a crashed run left behind.
   private static func routerFindings(paths: Paths, router: Bool, port: UInt16) -> [Finding] {
     var findings: [Finding] = []
-    let table = PosixFiles.read("/proc/net/route").map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let table = FileSystem.contents("/proc/net/route").map { String(decoding: $0, as: UTF8.self) } ?? ""
     let gateway = Gateway.defaultIPv4(routeTable: table)
     if let gateway {
       findings.append(Finding(.ok, "router", "\(gateway) (the default route)"))
@@ -158,7 +159,7 @@ enum Doctor {
       findings.append(
         Finding(.note, "port mapping", "not asked (tictactoe doctor --router asks the router, changing nothing on it)"))
     }
-    if PosixFiles.exists(paths.state + "/permanent-mapping") {
+    if FileSystem.exists(paths.state + "/permanent-mapping") {
       findings.append(
         Finding(.note, "mappings", "a crashed run left a permanent mapping: the next host --map-port removes it"))
     }

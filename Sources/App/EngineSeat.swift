@@ -2,6 +2,7 @@ import EventLoop
 import GameCore
 import Glibc
 import Gomocup
+import PlayerFiles
 import UntrustedText
 
 /// An outside Gomocup engine as the other side of local games, on the event loop: a process for each game

@@ -1,6 +1,7 @@
 import GameRecords
 import Glibc
 import PeerTrust
+import PlayerFiles
 import Security
 import UntrustedText
 

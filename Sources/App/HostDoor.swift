@@ -1,4 +1,5 @@
 import Glibc
+import PlayerFiles
 
 /// The host's `Doorstep` on real sockets: connections accepted while the pending connections are at their cap,
 /// held without a TLS context until they speak (`NetworkMatch` lets them in as places free, oldest first).

@@ -1,5 +1,6 @@
 import Glibc
 import PeerTrust
+import PlayerFiles
 import Security
 import Transport
 
@@ -50,7 +51,7 @@ enum RunningHosts {
     if let (reason, fix) = FileExposure.problem(directory: directory) {
       return ([], ["the list of running hosts \(reason), so someone else could have put an invite there: run `\(fix)`"])
     }
-    let names = PosixFiles.entries(of: directory).filter {
+    let names = FileSystem.entries(of: directory).filter {
       !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) }
     }
     var invites: [String] = []
@@ -81,7 +82,7 @@ enum RunningHosts {
   /// The start time of process `pid` in clock ticks since boot (field 22 of /proc/PID/stat); nil when there is
   /// no such process.
   static func startTime(of pid: Int32) -> UInt64? {
-    guard let data = PosixFiles.read("/proc/\(pid)/stat") else { return nil }
+    guard let data = FileSystem.contents("/proc/\(pid)/stat") else { return nil }
     let text = String(decoding: data, as: UTF8.self)
     // The command name (field 2) is in parentheses and may hold spaces: count from the last ")".
     guard let close = text.lastIndex(of: ")") else { return nil }

@@ -1,5 +1,6 @@
 import EventLoop
 import Glibc
+import PlayerFiles
 import Transport
 
 /// The listening side of a host, the ordinary host's (`NetworkMatch`) and the practice bot's (`BotHost`) alike:

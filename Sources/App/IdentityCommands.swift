@@ -1,5 +1,6 @@
 import Glibc
 import PeerTrust
+import PlayerFiles
 import Security
 import UntrustedText
 import WireProtocol
@@ -119,7 +120,7 @@ enum IdentityCommands {
   private static func importPKCS12(
     _ file: String, passwordFile: String?, into store: IdentityStore, confirmed: Bool
   ) throws -> Int32 {
-    guard let data = PosixFiles.read(file) else {
+    guard let data = FileSystem.contents(file) else {
       throw FileError.unreadable(file)
     }
     let password = try passwordFile.map { try text($0).trimmingNewlines() }
@@ -208,7 +209,7 @@ enum IdentityCommands {
   }
 
   private static func text(_ path: String) throws -> String {
-    guard let data = PosixFiles.read(path) else {
+    guard let data = FileSystem.contents(path) else {
       throw FileError.unreadable(path)
     }
     return String(decoding: data, as: UTF8.self)

@@ -1,4 +1,5 @@
 import GameCore
+import PlayerFiles
 import TerminalUI
 
 /// Records the full-screen UI's local games: each once it is over, again (in the same file) when it is taken

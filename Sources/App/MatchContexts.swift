@@ -1,4 +1,5 @@
 import PeerTrust
+import PlayerFiles
 import Security
 
 /// The TLS contexts a match's connections are made with, from the player's identity, known peers and trust

@@ -1,6 +1,7 @@
 import EventLoop
 import GameRecords
 import PeerTrust
+import PlayerFiles
 import Session
 
 /// A networked match's file work, done for its coordinator off the event loop (the coordinator touches no file):

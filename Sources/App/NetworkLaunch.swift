@@ -1,6 +1,7 @@
 import EventLoop
 import GameCore
 import PeerTrust
+import PlayerFiles
 import Security
 import TerminalUI
 import TransitRelay

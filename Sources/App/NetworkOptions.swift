@@ -1,5 +1,6 @@
 import Glibc
 import PeerTrust
+import PlayerFiles
 import Security
 import Transport
 
@@ -50,7 +51,7 @@ public struct NetworkOptions: Sendable, Equatable {
   /// `--pin`: a fingerprint, or the key of a certificate file.
   private static func pin(_ text: String) throws(UsageError) -> PinnedKey {
     if let fingerprint = Fingerprint(parsing: text) { return PinnedKey(fingerprint) }
-    guard let bytes = PosixFiles.read(text) else {
+    guard let bytes = FileSystem.contents(text) else {
       throw UsageError(
         message: "--pin needs a fingerprint like SHA256:… or a certificate file (PEM or DER), not \"\(text)\"")
     }
@@ -95,7 +96,7 @@ public struct NetworkOptions: Sendable, Equatable {
       if caFile == "system" {
         anchors = nil
       } else {
-        guard let data = PosixFiles.read(caFile) else {
+        guard let data = FileSystem.contents(caFile) else {
           throw FileError.unreadable(caFile)
         }
         anchors = String(decoding: data, as: UTF8.self)
@@ -108,26 +109,8 @@ public struct NetworkOptions: Sendable, Equatable {
   }
 }
 
-/// The player's identity and the peers it knows, under XDG_DATA_HOME.
-public struct Profile: Sendable {
-  public let paths: Paths
-  public let name: String
-
-  public init(paths: Paths, name: String) {
-    self.paths = paths
-    self.name = name
-  }
-
-  public var identityDirectory: String { paths.data + "/identity" }
-  public var knownPeersPath: String { paths.data + "/known_peers" }
-
-  /// The login name, as the default display name.
-  public static func loginName(environment: [String: String]) -> String {
-    if let user = environment["USER"], !user.isEmpty { return user }
-    if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { return String(cString: name) }
-    return "player"
-  }
-
+/// The identity and TLS context the command line's options ask for.
+extension Profile {
   /// The identity to present: given on the command line, or the stored one (made on first use).
   public func identity(options: NetworkOptions) throws -> (Identity, created: Bool) {
     if let certificateFile = options.certificateFile, let keyFile = options.keyFile {
@@ -136,7 +119,7 @@ public struct Profile: Sendable {
       return (try Identity(certificatePEM: certificate, privateKeyPEM: key), false)
     }
     if let pkcs12File = options.pkcs12File {
-      guard let data = PosixFiles.read(pkcs12File) else {
+      guard let data = FileSystem.contents(pkcs12File) else {
         throw FileError.unreadable(pkcs12File)
       }
       let password = try options.passwordFile.map { try readText($0).trimmingNewlines() }
@@ -164,72 +147,8 @@ public struct Profile: Sendable {
     return try TLSContext(role: role, identity: identity, options: trust)
   }
 
-  /// The known peers, read again only when the file changed since this process last read or wrote it. The whole
-  /// file: for the commands that list or change it; a match looks up what it needs (`knownPeersExcerpt`).
-  public func knownPeers() throws -> KnownPeers {
-    try KnownPeersSnapshot.load(knownPeersPath)
-  }
-
-  /// The index beside known_peers, through which a match finds the lines it needs.
-  public var knownPeersIndex: KnownPeersIndexFile { KnownPeersIndexFile(peersPath: knownPeersPath) }
-
-  /// The lines of known_peers a decision about one peer needs (its key, its names, the address joined at), at
-  /// their line numbers: looked up through the index, each line read from the file and checked.
-  public func knownPeersExcerpt(_ query: KnownPeersQuery) throws(KnownPeersError) -> KnownPeers {
-    try knownPeersIndex.excerpt(query)
-  }
-
-  /// Remembers a peer the player accepted; a host's key also with the `address` it was met at (unless another key
-  /// holds it). A new key whose entry takes the address, or none, is one line appended (one write, one fsync); a
-  /// known key's entry given the address is rewritten a line at a time. Made under the file's lock, on the file as
-  /// it is then (another process's change is kept), reading only the lines of that key and address; the index is
-  /// made again before the lock is let go.
-  public func remember(name: String, fingerprint: Fingerprint, address: String? = nil) throws {
-    let file = KnownPeersFile(path: knownPeersPath)
-    try file.locked {
-      let index = knownPeersIndex
-      let torn = try index.prepare()?.droppedTornLine
-      let known = try index.excerpt(KnownPeersQuery(key: fingerprint, names: [], address: address), holdingLock: true)
-      let today = CalendarDay.today()
-      let free = address.map { known.lookup(address: $0).map { $0.fingerprint == fingerprint } ?? true } ?? false
-      let new = !known.contains(name: name, fingerprint: fingerprint)
-      let first = known.lookup(fingerprint: fingerprint)
-      // A new key's own line takes the address (it is the key's first entry); a known key's first entry does.
-      let own = free && first == nil ? address.map { [$0] } ?? [] : []
-      let line = KnownPeers.Line.peer(name: name, fingerprint: fingerprint, added: today, addresses: own)
-      if torn == nil, first == nil || !free || first?.addresses.contains(address ?? "") == true {
-        guard new else { return }
-        return try index.appending([line]) { try file.append(lines: [line]) }
-      }
-      try file.rewrite(
-        { line, number in
-          guard free, let address, let first, number == first.line else { return line }
-          return KnownPeersFile.adding(address, to: line)
-        }, appending: new ? [line] : [])
-    }
-  }
-
-  /// Records that a known host's key was met at `address` too (nothing to write when it is already there, or
-  /// when another key holds that address). Under the file's lock, as `remember`.
-  public func bind(_ fingerprint: Fingerprint, to address: String) throws {
-    let file = KnownPeersFile(path: knownPeersPath)
-    try file.locked {
-      let index = knownPeersIndex
-      let known = try index.excerpt(KnownPeersQuery(key: fingerprint, names: [], address: address), holdingLock: true)
-      guard let entry = known.lookup(fingerprint: fingerprint), !entry.addresses.contains(address),
-        known.lookup(address: address) == nil
-      else { return }
-      // That one line replaced, the rest of the file copied as it is and the index brought along; or, when the
-      // index does not say where the line is, the file rewritten a line at a time.
-      let line = KnownPeers.Line.peer(
-        name: entry.name, fingerprint: fingerprint, added: entry.added, addresses: entry.addresses + [address])
-      if try index.replace(line: entry.line, of: fingerprint, with: line) { return }
-      try file.rewrite { line, number in number == entry.line ? KnownPeersFile.adding(address, to: line) : line }
-    }
-  }
-
   private func readText(_ path: String) throws -> String {
-    guard let data = PosixFiles.read(path) else {
+    guard let data = FileSystem.contents(path) else {
       throw FileError.unreadable(path)
     }
     return String(decoding: data, as: UTF8.self)

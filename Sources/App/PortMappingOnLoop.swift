@@ -1,5 +1,6 @@
 import EventLoop
 import Glibc
+import PlayerFiles
 import PortMapping
 import Security
 import Transport
@@ -44,7 +45,7 @@ final class PortMappingOnLoop {
   var stateFile: String { paths.state + "/permanent-mapping" }
 
   func start() {
-    let table = PosixFiles.read("/proc/net/route").map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let table = FileSystem.contents("/proc/net/route").map { String(decoding: $0, as: UTF8.self) } ?? ""
     guard let gateway = Gateway.defaultIPv4(routeTable: table) else {
       let decision = MappingDecision(attempts: [:], gateway: nil, localAddress: nil, port: port)
       report(decision.lines, nil)
@@ -111,7 +112,7 @@ final class PortMappingOnLoop {
   private func openIPv6(_ clients: MappingClients) {
     guard let address = Sockets.localAddresses().first(where: PortMappingOnLoop.isGlobalIPv6) else { return }
     pinholeAsked = true
-    let table = PosixFiles.read("/proc/net/ipv6_route").map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let table = FileSystem.contents("/proc/net/ipv6_route").map { String(decoding: $0, as: UTF8.self) } ?? ""
     let router6 = Gateway.defaultIPv6(routeTable: table)
     let port = self.port
     let lease = Self.lease

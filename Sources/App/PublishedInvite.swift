@@ -1,3 +1,4 @@
+import PlayerFiles
 import Security
 
 /// Host: the invite `tictactoe invite` prints while this process hosts (`RunningHosts`): published when hosting

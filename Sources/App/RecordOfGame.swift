@@ -7,11 +7,6 @@ import TerminalUI
 
 /// Makes the record of a finished game from what the front ends know about it. Pure: the caller gives the date.
 enum RecordOfGame {
-  /// The name a computer player is given in records; its level is in TTLB/TTLW.
-  static let computerName = "Computer"
-  /// The level an outside engine is recorded with (TTLB/TTLW); its name is its program's.
-  static let engineLevel = "engine"
-
   /// A local game (against the computer or hot seat), once it is over (on the board, or on `clock` when its
   /// flag fell: then with the time control and each move's times); nil while it is not.
   static func local(
@@ -34,7 +29,7 @@ enum RecordOfGame {
       white = .init(name: "O")
     case .computer(let level):
       let human = GameRecord.Player(name: playerName)
-      let computer = GameRecord.Player(name: computerName, level: level.rawValue)
+      let computer = GameRecord.Player(name: GameRecord.Player.computerName, level: level.rawValue)
       (black, white) = humanMark == .x ? (human, computer) : (computer, human)
     case .engine(let name):
       (black, white) = engineSides(name: name, humanMark: humanMark, playerName: playerName)
@@ -63,7 +58,7 @@ enum RecordOfGame {
     GameRecord.Player, GameRecord.Player
   ) {
     let human = GameRecord.Player(name: playerName)
-    let engine = GameRecord.Player(name: name, level: engineLevel)
+    let engine = GameRecord.Player(name: name, level: GameRecord.Player.engineLevel)
     return humanMark == .x ? (human, engine) : (engine, human)
   }
 

@@ -2,6 +2,7 @@ import CursesBackend
 import EventLoop
 import GameRecords
 import Glibc
+import PlayerFiles
 import TerminalUI
 import UntrustedText
 
@@ -23,7 +24,7 @@ enum ReplayCommand: Command {
       record = try find(target, paths: paths)
     } catch {
       writeError("tictactoe: \(VisibleText.escaping(error.description))\n")
-      return PosixFiles.exists(error.path) ? ExitStatus.badFile : ExitStatus.usage
+      return FileSystem.exists(error.path) ? ExitStatus.badFile : ExitStatus.usage
     }
     let replay = Replay(record: record)
     guard TicTacToe.screenMode(ui, environment) == .curses, isatty(0) == 1, isatty(1) == 1 else {
@@ -36,7 +37,7 @@ enum ReplayCommand: Command {
 
   /// The file at `target`, or else the saved game with that number.
   static func find(_ target: String, paths: Paths) throws(FileError) -> GameRecord {
-    if PosixFiles.exists(target) || Int(target) == nil { return try GameLibrary.read(target) }
+    if FileSystem.exists(target) || Int(target) == nil { return try GameLibrary.read(target) }
     let entries = GameLibrary.entries(paths)
     guard let number = Int(target), (1...max(1, entries.count)).contains(number), number <= entries.count else {
       throw FileError(

@@ -1,3 +1,4 @@
+import PlayerFiles
 import TerminalUI
 
 /// What the front ends of one run share: the paths, the log, the saved settings (or the defaults, and why)
@@ -15,7 +16,7 @@ struct RunContext {
     self.log = log
     self.settings = settings
     self.warning = warning
-    archive = GameArchive(paths: paths, enabled: settings.records, log: log)
+    archive = GameArchive(paths: paths, enabled: settings.records, log: log) { writeError("tictactoe: \($0)\n") }
   }
 
   /// The context of a run in `environment`: the saved settings, or the defaults and why.

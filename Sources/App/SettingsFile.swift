@@ -1,6 +1,7 @@
 import GameCore
 import Glibc
 import Gomocup
+import PlayerFiles
 import Security
 import TerminalUI
 import UntrustedText
@@ -211,7 +212,7 @@ public enum SettingsFile {
     if let (reason, fix) = FileExposure.problem(file: path) {
       throw FileError(path: path, reason: "\(reason); not written: run `\(fix)`")
     }
-    if PosixFiles.exists(path) {
+    if FileSystem.exists(path) {
       do {
         _ = try load(from: path)
       } catch {

@@ -1,6 +1,7 @@
 import GameCore
 import GameRecords
 import PeerTrust
+import PlayerFiles
 import Security
 import UntrustedText
 
@@ -84,7 +85,7 @@ enum VerifyCommand: Command {
       record = try ReplayCommand.find(target, paths: Paths(environment: environment))
     } catch {
       writeError("tictactoe: \(VisibleText.escaping(error.description))\n")
-      return PosixFiles.exists(error.path) ? ExitStatus.badFile : ExitStatus.usage
+      return FileSystem.exists(error.path) ? ExitStatus.badFile : ExitStatus.usage
     }
     let (lines, ok) = verdict(record)
     writeAll(1, lines.joined(separator: "\n") + "\n" + (ok ? "verified\n" : "NOT verified\n"))

@@ -12,6 +12,10 @@ public struct GameRecord: Sendable, Hashable {
     public var publicKey: String?
     /// The player's signature over `signedBytes` (base64), once it has signed.
     public var signature: String?
+    /// The name a computer player is given in records; its level is in TTLB/TTLW.
+    public static let computerName = "Computer"
+    /// The level an outside engine is recorded with (TTLB/TTLW); its name is its program's.
+    public static let engineLevel = "engine"
 
     public init(name: String, level: String? = nil, publicKey: String? = nil, signature: String? = nil) {
       self.name = name

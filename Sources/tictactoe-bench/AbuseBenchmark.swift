@@ -1,4 +1,5 @@
 import PeerTrust
+import PlayerFiles
 import Security
 
 #if canImport(Glibc)

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import PlayerFiles
 
 /// The App's atomic writes: private permissions, no leftovers, and no overwriting of a settings file the player
 /// must fix first.

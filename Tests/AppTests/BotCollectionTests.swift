@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import PlayerFiles
 
 /// The bot's day collections: games appended, one file a day, never through a link, the oldest days removed.
 @Suite struct BotCollectionTests {

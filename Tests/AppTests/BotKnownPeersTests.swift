@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import PlayerFiles
 
 /// A bot with --accept-new keeps its known peers in memory and appends each new one off the loop, rewriting
 /// the file only after a torn line (or every `compactEvery` new keys).

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import PlayerFiles
 
 /// The engine named in settings.conf: read, written, and checked again before it is run.
 @Suite struct EngineSettingTests {

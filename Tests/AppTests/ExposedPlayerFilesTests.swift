@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import PlayerFiles
 
 /// The game records and the log follow the rules of the player's other files (settings, known_peers): nothing is
 /// written into a directory others may write, through a symbolic link, or into a file others may change.

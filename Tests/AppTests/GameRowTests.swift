@@ -3,6 +3,7 @@ import GameRecords
 import Testing
 
 @testable import App
+@testable import PlayerFiles
 
 /// How `tictactoe games` words a game: from the player's side, the opponent by the name the player knows it by.
 @Suite struct GameRowTests {

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import PlayerFiles
 
 /// A host's or joiner's known peers are read from the file once and kept while it is unchanged: the steps of a
 /// connection (trust, lookalikes, the name shown, what to remember) each asked for a whole read, which a 150 MB

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import PlayerFiles
 
 /// Issue 25, item 9: one rule for the player's files (`FileExposure`), links included. A file or a directory of
 /// another user (uid 4242: the tests run as root, who can make them), a 0777 directory reached through a link,

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import PlayerFiles
 
 /// What a host's `remember` does to known_peers: a new key is one appended line, not the file rewritten.
 @Suite struct ProfileRememberTests {

@@ -2,6 +2,7 @@ import Testing
 import Transport
 
 @testable import App
+@testable import PlayerFiles
 
 /// Where the player names a relay: `relay = HOST:PORT` in the settings, `host --relay HOST:PORT`. The port must
 /// be given; a host that could not go in an invite is refused where it is typed; the bot takes none.

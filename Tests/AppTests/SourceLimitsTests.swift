@@ -1,6 +1,7 @@
 import Testing
 
 @testable import App
+@testable import PlayerFiles
 
 @Suite struct TokenBucketTests {
   @Test func aBurstIsAllowedThenTheRateOnAVirtualClock() {

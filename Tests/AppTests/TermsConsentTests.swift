@@ -7,6 +7,7 @@ import Testing
 import WireProtocol
 
 @testable import App
+@testable import PlayerFiles
 
 /// A joiner's player consents to a host's timed terms before the game begins (PROTOCOL.md, "The terms"; issue
 /// 24): asked once the host's hello is read, with what the host sends after it held (no coin share goes, so no

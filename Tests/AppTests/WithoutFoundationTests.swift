@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import PlayerFiles
 
 /// The C-library replacements for what App used to take from Foundation, checked against Foundation itself
 /// (the tests may link it; the program does not).
@@ -25,8 +26,8 @@ import Testing
       ("/tmp/x/.settings.conf", "/tmp/x", ".settings.conf"),
     ]
     for (path, directory, last) in cases {
-      #expect(PosixFiles.directory(of: path) == directory, "\(path)")
-      #expect(PosixFiles.lastComponent(of: path) == last, "\(path)")
+      #expect(FileSystem.directory(of: path) == directory, "\(path)")
+      #expect(FileSystem.lastComponent(of: path) == last, "\(path)")
     }
   }
 
@@ -59,21 +60,21 @@ import Testing
     let root = TestDirectory.path("posix")
     defer { try? FileManager.default.removeItem(atPath: root) }
     let nested = root + "/one/two"
-    try PosixFiles.makeDirectories(nested)
-    try PosixFiles.makeDirectories(nested)  // again: already there is fine
+    try FileSystem.makeDirectories(nested)
+    try FileSystem.makeDirectories(nested)  // again: already there is fine
     var attributes = try FileManager.default.attributesOfItem(atPath: nested)
     #expect((attributes[.posixPermissions] as? Int) == 0o700)
-    #expect(!PosixFiles.exists(nested + "/file"))
-    #expect(PosixFiles.read(nested + "/file") == nil)
+    #expect(!FileSystem.exists(nested + "/file"))
+    #expect(FileSystem.contents(nested + "/file") == nil)
     try AtomicFile.write("héllo\n", to: nested + "/file")
-    #expect(PosixFiles.exists(nested + "/file"))
-    #expect(PosixFiles.read(nested + "/file") == Array("héllo\n".utf8))
+    #expect(FileSystem.exists(nested + "/file"))
+    #expect(FileSystem.contents(nested + "/file") == Array("héllo\n".utf8))
     attributes = try FileManager.default.attributesOfItem(atPath: nested + "/file")
     #expect((attributes[.posixPermissions] as? Int) == 0o600)
     let big = String(repeating: "0123456789", count: 5_000)
     try AtomicFile.write(big, to: nested + "/big")
-    #expect(PosixFiles.read(nested + "/big")?.count == big.utf8.count)
-    #expect(throws: FileError.self) { try PosixFiles.makeDirectories(nested + "/file/below") }
+    #expect(FileSystem.contents(nested + "/big")?.count == big.utf8.count)
+    #expect(throws: FileError.self) { try FileSystem.makeDirectories(nested + "/file/below") }
   }
 
   @Test func theEnvironmentIsRead() {

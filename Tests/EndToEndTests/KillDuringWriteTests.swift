@@ -1,4 +1,5 @@
 import Foundation
+import PlayerFiles
 import Security
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import PeerTrust
+import PlayerFiles
 import Security
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import PlayerFiles
 import Transport
 
 /// `tictactoe doctor [--router]`: what stands between the player and a game.

@@ -1,3 +1,5 @@
+import PlayerFiles
+
 /// `tictactoe invite`: the invites of the games this user is hosting.
 enum InviteCommand: Command {
   static let name = CommandLineGrammar.Command.invite

@@ -6,21 +6,21 @@ import Security
 /// Keeps finished games as SGF files in `<XDG_DATA_HOME>/tictactoe/games/`, each written atomically, the directory
 /// kept under its size cap (oldest removed first). A failure (a full disk, an unwritable directory) is reported
 /// once through `report` and never stops the game.
-final class GameArchive {
-  let directory: String
+public final class GameArchive {
+  public let directory: String
   /// Whether records are kept (the `records` setting; the Options screen changes it while the game runs).
-  var enabled: Bool
-  let cap: Int
+  public var enabled: Bool
+  public let cap: Int
   private let log: Log
   /// How a failure is shown, once: on stderr unless a front end shows it on its screen.
-  var report: (String) -> Void
+  public var report: (String) -> Void
   private var reported = false
   /// The file each local game was written to, by its number, so a game finished again after an undo replaces it.
   private var files: [Int: String] = [:]
 
-  init(
+  public init(
     paths: Paths, enabled: Bool, log: Log, cap: Int = RecordDirectory.defaultCap,
-    report: @escaping (String) -> Void = { writeError("tictactoe: \($0)\n") }
+    report: @escaping (String) -> Void
   ) {
     self.directory = paths.data + "/games"
     self.enabled = enabled
@@ -32,7 +32,7 @@ final class GameArchive {
   /// Writes `record`; `key` names a game whose record may be written again (a local game's number). Returns the
   /// file written, or nil when records are off or the write failed.
   @discardableResult
-  func keep(_ record: GameRecord, key: Int? = nil, replacing old: String? = nil) -> String? {
+  public func keep(_ record: GameRecord, key: Int? = nil, replacing old: String? = nil) -> String? {
     guard let path = destination(key: key, replacing: old) else { return nil }
     let result = GameArchive.write(record.sgf, to: path, directory: directory, cap: cap, log: log)
     written(result, to: path, key: key)
@@ -40,13 +40,13 @@ final class GameArchive {
   }
 
   /// Where a record goes: nil when records are off.
-  func destination(key: Int? = nil, replacing old: String? = nil) -> String? {
+  public func destination(key: Int? = nil, replacing old: String? = nil) -> String? {
     guard enabled else { return nil }
     return old ?? key.flatMap { files[$0] } ?? directory + "/" + GameArchive.newName()
   }
 
   /// After a write: a failure is logged and reported once; a local game's file is remembered by its number.
-  func written(_ result: Result<String, any Error>, to path: String, key: Int? = nil) {
+  public func written(_ result: Result<String, any Error>, to path: String, key: Int? = nil) {
     switch result {
     case .success:
       if let key { files[key] = path }
@@ -61,7 +61,7 @@ final class GameArchive {
 
   /// The part of keeping a record that may run off the loop: `sgf` written atomically to `path` (never into a
   /// directory others may write: they could swap the records), then the directory pruned to its cap.
-  static func write(_ sgf: String, to path: String, directory: String, cap: Int, log: Log)
+  public static func write(_ sgf: String, to path: String, directory: String, cap: Int, log: Log)
     -> Result<String, any Error>
   {
     if let (reason, fix) = FileExposure.problem(file: path) {
@@ -78,7 +78,7 @@ final class GameArchive {
 
   /// Removes the oldest records while the directory is over its cap.
   private static func prune(_ directory: String, cap: Int, log: Log) {
-    let entries = PosixFiles.regularFileSizes(in: directory, RecordDirectory.isRecordName)
+    let entries = FileSystem.regularFileSizes(in: directory, RecordDirectory.isRecordName)
     for name in RecordDirectory.overCap(entries, cap: cap) {
       unlink(directory + "/" + name)
       log.write("game record \(name) removed: the records directory is over its \(cap >> 20) MiB cap")
@@ -86,7 +86,7 @@ final class GameArchive {
   }
 
   /// A new record's file name: now, in UTC, and random digits.
-  static func newName() -> String {
+  public static func newName() -> String {
     var clock = timespec()
     clock_gettime(CLOCK_REALTIME, &clock)
     let now = Int64(clock.tv_sec)

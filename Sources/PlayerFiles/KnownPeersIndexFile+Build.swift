@@ -1,5 +1,6 @@
 import Glibc
 import PeerTrust
+import Security
 
 /// Making the index: known_peers read through once, each line's records put in one of
 /// `KnownPeersIndex.partitions` anonymous files by the top bits of their hash, then each part sorted in memory

@@ -1,5 +1,6 @@
 import Glibc
 import PeerTrust
+import Security
 
 /// One line of known_peers replaced (an address bound to a known key's line) without reading the file as entries:
 /// the file copied byte for byte around the new line, and the index brought along (the records after the line

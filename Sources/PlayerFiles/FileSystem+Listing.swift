@@ -1,10 +1,9 @@
 import Glibc
 
-/// The few file-system jobs the program has, done with the C library. The program links no Foundation:
-/// Foundation and the ICU data it loads were over half of its resident memory (docs/BENCHMARKS.md).
-enum PosixFiles {
+/// Reads that may come to nothing, directory listings and path parts: the rest of the file helpers.
+extension FileSystem {
   /// The whole file, or nil when it cannot be opened or read.
-  static func read(_ path: String) -> [UInt8]? {
+  public static func contents(_ path: String) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -19,12 +18,12 @@ enum PosixFiles {
     }
   }
 
-  static func exists(_ path: String) -> Bool {
+  public static func exists(_ path: String) -> Bool {
     access(path, F_OK) == 0
   }
 
   /// Makes the directory `path` and any missing parents, each with `mode` (like `mkdir -p`).
-  static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(FileError) {
+  public static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(FileError) {
     var made = path.hasPrefix("/") ? "" : "."
     for component in path.split(separator: "/") {
       made += "/" + component
@@ -35,20 +34,21 @@ enum PosixFiles {
   }
 
   /// The directory part of a path: "/a/b/c" → "/a/b", "/c" → "/", "c" → ".".
-  static func directory(of path: String) -> String {
+  public static func directory(of path: String) -> String {
     let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     guard let slash = trimmed.lastIndex(of: "/") else { return "." }
     return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
   }
 
   /// The last component of a path: "/a/b/c" → "c".
-  static func lastComponent(of path: String) -> String {
+  public static func lastComponent(of path: String) -> String {
     path.split(separator: "/").last.map(String.init) ?? path
   }
 
   /// The names in a directory (without "." and ".."); empty when it cannot be read.
   /// The regular files of `directory` whose names pass `include`, with their sizes (symbolic links left out).
-  static func regularFileSizes(in directory: String, _ include: (String) -> Bool) -> [(name: String, bytes: Int)] {
+  public static func regularFileSizes(in directory: String, _ include: (String) -> Bool) -> [(name: String, bytes: Int)]
+  {
     entries(of: directory).filter(include).compactMap { name in
       var info = stat()
       guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
@@ -56,7 +56,7 @@ enum PosixFiles {
     }
   }
 
-  static func entries(of directory: String) -> [String] {
+  public static func entries(of directory: String) -> [String] {
     guard let stream = opendir(directory) else { return [] }
     defer { closedir(stream) }
     var names: [String] = []
@@ -70,7 +70,7 @@ enum PosixFiles {
   }
 
   /// The user's home directory from the password database ("/" when there is no entry).
-  static func homeDirectory() -> String {
+  public static func homeDirectory() -> String {
     guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
     return String(cString: directory)
   }
@@ -79,31 +79,15 @@ enum PosixFiles {
 extension StringProtocol {
   /// Without leading and trailing blanks: spaces and tabs, every white space but line breaks (what Foundation
   /// calls `.whitespaces`).
-  func trimmingWhitespace() -> String { trimming { $0.isWhitespace && !$0.isNewline } }
+  public func trimmingWhitespace() -> String { trimming { $0.isWhitespace && !$0.isNewline } }
 
   /// Without leading and trailing line breaks.
-  func trimmingNewlines() -> String { trimming(\.isNewline) }
+  public func trimmingNewlines() -> String { trimming(\.isNewline) }
 
   private func trimming(_ unwanted: (Character) -> Bool) -> String {
     guard let first = firstIndex(where: { !unwanted($0) }), let last = lastIndex(where: { !unwanted($0) }) else {
       return ""
     }
     return String(self[first...last])
-  }
-}
-
-/// This process's environment, as `TicTacToe.main` takes it.
-public enum ProcessEnvironment {
-  public static func current() -> [String: String] {
-    var result: [String: String] = [:]
-    var pointer = environ
-    while let entry = pointer.pointee {
-      let text = String(cString: entry)
-      if let equals = text.firstIndex(of: "=") {
-        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-      }
-      pointer += 1
-    }
-    return result
   }
 }

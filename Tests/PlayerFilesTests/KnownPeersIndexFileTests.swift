@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
 import PeerTrust
+import Security
 import TestSupport
 import Testing
 
-@testable import Security
+@testable import PlayerFiles
 
 /// known_peers' index on disk: made, used, and never believed over known_peers when it is stale, damaged or
 /// someone else's; what a match remembers is written a line at a time, as a whole rewrite would write it.

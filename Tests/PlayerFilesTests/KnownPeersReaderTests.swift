@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
 import PeerTrust
+import Security
 import Testing
 
-@testable import Security
+@testable import PlayerFiles
 
 /// known_peers is read a piece at a time, with no limit on the whole file: a line may be split anywhere, and a
 /// bot that let millions in still starts.

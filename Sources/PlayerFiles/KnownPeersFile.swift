@@ -1,5 +1,6 @@
 import Glibc
 import PeerTrust
+import Security
 
 /// The known-peers file on disk: read it, append to it, and replace it atomically with mode 0600.
 public struct KnownPeersFile: Sendable {

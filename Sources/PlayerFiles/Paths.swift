@@ -9,7 +9,7 @@ public struct Paths: Sendable, Equatable {
   public let state: String
 
   public init(environment: [String: String]) {
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? PosixFiles.homeDirectory()
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileSystem.homeDirectory()
     func base(_ variable: String, _ fallback: String) -> String {
       // The spec says a relative path must be ignored.
       if let value = environment[variable], value.hasPrefix("/") { return value }
@@ -29,9 +29,9 @@ public struct Paths: Sendable, Equatable {
 /// are made 0700, files 0600. Temporary files of writers that were killed are removed on the next write.
 public enum AtomicFile {
   public static func write(_ text: String, to path: String) throws {
-    let directory = PosixFiles.directory(of: path)
-    try PosixFiles.makeDirectories(directory)
-    let name = PosixFiles.lastComponent(of: path)
+    let directory = FileSystem.directory(of: path)
+    try FileSystem.makeDirectories(directory)
+    let name = FileSystem.lastComponent(of: path)
     removeStaleTemporaries(of: name, in: directory)
     // A name nobody can guess, created afresh and never through a symbolic link: a link planted in the
     // directory cannot make this write land in another file.
@@ -75,7 +75,7 @@ public enum AtomicFile {
   /// rename).
   private static func removeStaleTemporaries(of name: String, in directory: String) {
     let prefix = ".\(name)."
-    for entry in PosixFiles.entries(of: directory)
+    for entry in FileSystem.entries(of: directory)
     where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
       let pidText = entry.dropFirst(prefix.count).dropLast(4).prefix { $0 != "." }
       guard let pid = Int32(pidText), pid > 0, kill(pid, 0) != 0 && errno == ESRCH else {
@@ -102,7 +102,7 @@ public struct FileError: Error, CustomStringConvertible {
   }
 
   /// A file given by name (or kept by the game) that could not be read.
-  static func unreadable(_ path: String) -> FileError {
+  public static func unreadable(_ path: String) -> FileError {
     FileError(path: path, reason: "cannot be read", hint: "check that it is there and that you may read it")
   }
 

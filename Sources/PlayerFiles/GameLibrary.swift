@@ -5,22 +5,22 @@ import Security
 import UntrustedText
 
 /// The saved games as `games`, `replay` and `verify` read them: the record files, newest first.
-enum GameLibrary {
+public enum GameLibrary {
   /// One file of the records directory and what it holds.
-  struct Entry {
-    let path: String
-    let record: Result<GameRecord, FileError>
+  public struct Entry {
+    public let path: String
+    public let record: Result<GameRecord, FileError>
     /// For a game of the bot's day collection: its place in the file (1 for the first); nil for a record file.
-    var game: Int? = nil
+    public var game: Int? = nil
   }
 
-  static func directory(_ paths: Paths) -> String { paths.data + "/games" }
+  public static func directory(_ paths: Paths) -> String { paths.data + "/games" }
 
   /// Every record file's game and every game of the bot's day collections, newest first (a day's collection
   /// after that day's record files, its latest game first), each read (or why it could not be).
-  static func entries(_ paths: Paths) -> [Entry] {
+  public static func entries(_ paths: Paths) -> [Entry] {
     let folder = directory(paths)
-    let names = PosixFiles.entries(of: folder)
+    let names = FileSystem.entries(of: folder)
     var keyed: [(key: String, entries: [Entry])] = names.filter(RecordDirectory.isRecordName).map { name in
       let path = folder + "/" + name
       do throws(FileError) {
@@ -44,7 +44,7 @@ enum GameLibrary {
   }
 
   /// The games of one of the bot's day collections.
-  static func readCollection(_ path: String) throws(FileError) -> [GameRecord] {
+  public static func readCollection(_ path: String) throws(FileError) -> [GameRecord] {
     let text = try text(path)
     do throws(SGFError) {
       return try GameRecord.parseCollection(text)
@@ -54,7 +54,7 @@ enum GameLibrary {
   }
 
   /// Reads one record file: a regular file of at most the parser's size, UTF-8, one GM[4] game.
-  static func read(_ path: String) throws(FileError) -> GameRecord {
+  public static func read(_ path: String) throws(FileError) -> GameRecord {
     let text = try text(path)
     do throws(SGFError) {
       return try GameRecord.parse(text)
@@ -72,7 +72,7 @@ enum GameLibrary {
     guard Int(info.st_size) <= limit else {
       throw FileError(path: path, reason: "is \(info.st_size) bytes, more than a record may be (\(limit))")
     }
-    guard let bytes = PosixFiles.read(path) else { throw FileError.unreadable(path) }
+    guard let bytes = FileSystem.contents(path) else { throw FileError.unreadable(path) }
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw FileError(path: path, reason: "is not UTF-8 text")
     }
@@ -81,16 +81,16 @@ enum GameLibrary {
 }
 
 /// One game as `tictactoe games` shows it, from the player's side where the record says which side that was.
-struct GameRow: Equatable {
-  var date: String
-  var opponent: String
-  var rules: String
-  var result: String
-  var moves: Int
+public struct GameRow: Equatable {
+  public var date: String
+  public var opponent: String
+  public var rules: String
+  public var result: String
+  public var moves: Int
 
   /// `myKey` is this player's public key; `petname` gives the name this player knows a key by.
   /// `asBot`: a game of this player's practice bot (its day collection), seen from the bot's side.
-  init(_ record: GameRecord, myKey: String?, petname: (String) -> String?, asBot: Bool = false) {
+  public init(_ record: GameRecord, myKey: String?, petname: (String) -> String?, asBot: Bool = false) {
     date = record.date.isEmpty ? "?" : VisibleText.escaping(record.date)
     rules = record.rules.description
     moves = record.moves.count
@@ -110,8 +110,8 @@ struct GameRow: Equatable {
     }
     func named(_ player: GameRecord.Player) -> String {
       // An outside engine is named by its program (its level is "engine"), the computer by its level.
-      if player.level == RecordOfGame.engineLevel { return "\(VisibleText.escaping(player.name)) (engine)" }
-      if let level = player.level { return "\(RecordOfGame.computerName) (\(VisibleText.escaping(level)))" }
+      if player.level == GameRecord.Player.engineLevel { return "\(VisibleText.escaping(player.name)) (engine)" }
+      if let level = player.level { return "\(GameRecord.Player.computerName) (\(VisibleText.escaping(level)))" }
       if let key = player.publicKey, let known = petname(key) { return VisibleText.escaping(known) }
       return VisibleText.escaping(player.name)
     }

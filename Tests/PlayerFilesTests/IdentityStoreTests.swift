@@ -1,7 +1,8 @@
 import Foundation
+import Security
 import Testing
 
-@testable import Security
+@testable import PlayerFiles
 
 /// The identity directory: permissions, reloading, and loud failures on damage.
 @Suite struct IdentityStoreTests {

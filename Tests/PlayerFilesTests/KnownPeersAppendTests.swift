@@ -1,8 +1,9 @@
 import Foundation
 import PeerTrust
+import Security
 import Testing
 
-@testable import Security
+@testable import PlayerFiles
 
 /// A bot that lets everyone in appends to known_peers: a torn last line (killed while appending) is dropped,
 /// not refused; a file of 100,000 players loads, and its lookups go through the index.

@@ -1,5 +1,6 @@
 import Glibc
 import PeerTrust
+import Security
 
 /// The index beside known_peers on disk (`known_peers.index`, see `KnownPeersIndex`): the lines a decision about
 /// one peer needs (`excerpt`), found through the index in a few block reads, each line read from known_peers

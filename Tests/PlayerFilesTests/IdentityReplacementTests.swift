@@ -1,7 +1,8 @@
 import Foundation
+import Security
 import Testing
 
-@testable import Security
+@testable import PlayerFiles
 
 /// Replacing the identity changes two files; a process killed between them must not leave a key and a
 /// certificate from two different identities. The pending file carries the replacement to its end.

@@ -1,4 +1,5 @@
 import Glibc
+import Security
 
 /// The one rule for the player's own files (known peers, settings, identity, games, the log, the running hosts'
 /// invites): whether someone else could change a file the game trusts or swap it for another. The file, and

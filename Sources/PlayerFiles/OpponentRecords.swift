@@ -6,13 +6,13 @@ import UntrustedText
 /// The player's record against each opponent and against the computer at each level, counted from the saved
 /// games each time it is shown (docs/RECORDS.md), through an index that holds only what each file said while it
 /// has the same size and modification time: there is no second store that could disagree with them.
-struct OpponentRecords {
+public struct OpponentRecords {
   /// By the opponent's fingerprint.
-  let byFingerprint: [Fingerprint: Tally]
+  public let byFingerprint: [Fingerprint: Tally]
   /// By the computer's level.
-  let byLevel: [String: Tally]
+  public let byLevel: [String: Tally]
 
-  init(summaries: [RecordSummary], myKey: String?) {
+  public init(summaries: [RecordSummary], myKey: String?) {
     var byFingerprint: [Fingerprint: Tally] = [:]
     if let myKey {
       for (key, tally) in OpponentTally.byOpponentKey(summaries, myKey: myKey) {
@@ -25,19 +25,19 @@ struct OpponentRecords {
   }
 
   /// The saved games of `profile`'s player, judged by its own key (when it has made one).
-  static func load(_ profile: Profile) -> OpponentRecords {
+  public static func load(_ profile: Profile) -> OpponentRecords {
     let summaries = TallyIndexFile.summaries(GameLibrary.directory(profile.paths))
     let myKey = (try? IdentityStore(directory: profile.identityDirectory).load())??.publicKeyBase64
     return OpponentRecords(summaries: summaries, myKey: myKey)
   }
 
   /// `you and alice: 5–3, 2 drawn`, when there is a game against that key.
-  func greeting(_ fingerprint: Fingerprint, name: String) -> String? {
+  public func greeting(_ fingerprint: Fingerprint, name: String) -> String? {
     byFingerprint[fingerprint].map { "you and \(name): \($0)" }
   }
 
   /// `against the computer: easy 2–0, perfect 0–3, 1 drawn`, when there are such games.
-  var computerLine: String? {
+  public var computerLine: String? {
     guard !byLevel.isEmpty else { return nil }
     let order = ["easy", "normal", "perfect"]
     let levels = byLevel.keys.sorted { (order.firstIndex(of: $0) ?? 9, $0) < (order.firstIndex(of: $1) ?? 9, $1) }
@@ -47,7 +47,7 @@ struct OpponentRecords {
 }
 
 extension Tally {
-  mutating func add(_ other: Tally) {
+  public mutating func add(_ other: Tally) {
     wins += other.wins
     losses += other.losses
     draws += other.draws

@@ -1,18 +1,15 @@
 import Glibc
+import Security
 
-/// The few file operations this module needs: private directories, whole-file reads, and
-/// atomic writes (temporary file in the same directory, fsync, rename, fsync of the directory).
-enum FileSystem {
+/// The player's files' one set of file helpers, done with the C library: private directories, whole-file reads,
+/// atomic writes (temporary file in the same directory, fsync, rename, fsync of the directory), appends and locks;
+/// plain reads, listings and path parts in `FileSystem+Listing.swift`. The program links no Foundation:
+/// Foundation and the ICU data it loads were over half of its resident memory (docs/BENCHMARKS.md).
+public enum FileSystem {
   /// The text of the last system error.
   static func describeErrno(_ code: Int32 = errno) -> String {
     guard let text = strerror(code) else { return "error \(code)" }
     return String(decoding: UnsafeRawBufferPointer(start: text, count: strlen(text)), as: UTF8.self)
-  }
-
-  /// Whether something exists at `path`.
-  static func exists(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0
   }
 
   /// Creates `path` (and missing parents) with `mode`; with `tighten`, also sets an existing
@@ -228,13 +225,6 @@ enum FileSystem {
       fsync(folderDescriptor)
       close(folderDescriptor)
     }
-  }
-
-  /// The directory part of `path` ("." for a bare file name, "/" for a root entry).
-  static func directory(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    if slash == path.startIndex { return "/" }
-    return String(path[path.startIndex..<slash])
   }
 
   /// `directory` + "/" + `name`.

@@ -1,4 +1,5 @@
 import Glibc
+import Security
 
 /// Keeps the player's identity in a private directory as `identity.crt` and `identity.key`.
 ///
@@ -81,24 +82,8 @@ public struct IdentityStore: Sendable {
     case (.some(let certificateBytes), .some(let keyBytes)):
       let certificateText = String(decoding: certificateBytes, as: UTF8.self)
       let keyText = String(decoding: keyBytes, as: UTF8.self)
-      let key: PrivateKey
-      do {
-        key = try PrivateKey.parse(pem: keyText)
-      } catch {
-        throw SecurityError.corruptFile(path: keyPath, reason: error.description)
-      }
-      let certificates: [X509Certificate]
-      do {
-        certificates = try X509Certificate.parseAll(pem: certificateText, what: "certificate")
-      } catch {
-        throw SecurityError.corruptFile(path: certificatePath, reason: error.description)
-      }
-      do {
-        return try Identity(key: key, certificate: certificates[0], chain: Array(certificates.dropFirst()))
-      } catch .keyDoesNotMatchCertificate {
-        throw SecurityError.corruptFile(
-          path: keyPath, reason: "this key does not belong to the certificate in \(certificatePath)")
-      }
+      return try Identity.stored(
+        certificatePEM: certificateText, keyPEM: keyText, certificatePath: certificatePath, keyPath: keyPath)
     }
   }
 

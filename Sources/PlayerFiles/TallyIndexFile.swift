@@ -4,11 +4,11 @@ import Security
 
 /// The records directory's tally index on disk (`.tally-index`, see `TallyIndex`): read, brought up to date with
 /// the record files (a new or changed file is read, a removed one dropped) and written back when it changed.
-enum TallyIndexFile {
-  static let name = ".tally-index"
+public enum TallyIndexFile {
+  public static let name = ".tally-index"
 
   /// What every readable record in `directory` says for the tallies.
-  static func summaries(_ directory: String) -> [RecordSummary] {
+  public static func summaries(_ directory: String) -> [RecordSummary] {
     let path = directory + "/" + name
     // Believed only when it passes the rule for the player's files (else the records are read again).
     guard case .contents(let bytes) = FileExposure.read(path) else { return summaries(directory, index: "") }
@@ -19,7 +19,7 @@ enum TallyIndexFile {
     let path = directory + "/" + name
     let index = TallyIndex.parse(text)
     var fresh: [TallyIndex.FileStamp: RecordSummary] = [:]
-    for file in PosixFiles.entries(of: directory) where RecordDirectory.isRecordName(file) {
+    for file in FileSystem.entries(of: directory) where RecordDirectory.isRecordName(file) {
       var info = stat()
       guard lstat(directory + "/" + file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
       let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
@@ -32,7 +32,7 @@ enum TallyIndexFile {
     }
     let rendered = TallyIndex.render(fresh)
     // Not written where others may write (GameArchive writes no record there either).
-    if rendered != text && PosixFiles.exists(directory) && FileExposure.problem(file: path) == nil {
+    if rendered != text && FileSystem.exists(directory) && FileExposure.problem(file: path) == nil {
       try? AtomicFile.write(rendered, to: path)
     }
     return Array(fresh.values)

@@ -1,8 +1,9 @@
 import Foundation
 import PeerTrust
+import Security
 import Testing
 
-@testable import Security
+@testable import PlayerFiles
 
 /// The known-peers file format: round trips, escaping, line-numbered errors, removal.
 @Suite struct KnownPeersTests {

@@ -8,16 +8,16 @@ import Synchronization
 /// and the lobby's LAN list), so that asking again does not read it again. A host or joiner does not use it: each
 /// decision looks up the lines it needs through the index (`KnownPeersIndexFile`, `Profile.knownPeersExcerpt`). The
 /// bot keeps its own copy (`SharedKnownPeers`).
-enum KnownPeersSnapshot {
+public enum KnownPeersSnapshot {
   /// What identifies one version of a file.
-  struct Stamp: Equatable, Sendable {
-    let device: UInt
-    let inode: UInt
-    let size: Int
-    let modified: Int64
-    let changed: Int64
+  public struct Stamp: Equatable, Sendable {
+    public let device: UInt
+    public let inode: UInt
+    public let size: Int
+    public let modified: Int64
+    public let changed: Int64
 
-    init?(_ path: String) {
+    public init?(_ path: String) {
       var info = stat()
       guard stat(path, &info) == 0 else { return nil }
       device = UInt(info.st_dev)
@@ -29,22 +29,22 @@ enum KnownPeersSnapshot {
   }
 
   private struct Kept: Sendable {
-    let path: String
-    let stamp: Stamp
-    let peers: KnownPeers
+    public let path: String
+    public let stamp: Stamp
+    public let peers: KnownPeers
   }
 
   private static let kept = Mutex<Kept?>(nil)
   /// How many times each file was read whole, for the tests.
   private static let readsByPath = Mutex<[String: Int]>([:])
 
-  static func reads(of path: String) -> Int { readsByPath.withLock { $0[path] ?? 0 } }
+  public static func reads(of path: String) -> Int { readsByPath.withLock { $0[path] ?? 0 } }
 
   /// Which version of the file at `path` is there now (nil: none), for what was made from its peers.
-  static func stamp(of path: String) -> Stamp? { Stamp(path) }
+  public static func stamp(of path: String) -> Stamp? { Stamp(path) }
 
   /// The peers in the file at `path`: the kept ones while the file is the one they were read from, else read.
-  static func load(_ path: String) throws(KnownPeersError) -> KnownPeers {
+  public static func load(_ path: String) throws(KnownPeersError) -> KnownPeers {
     let before = Stamp(path)
     if let before, let peers = kept.withLock({ $0?.path == path && $0?.stamp == before ? $0?.peers : nil }) {
       return peers

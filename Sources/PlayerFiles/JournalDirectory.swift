@@ -7,19 +7,19 @@ import Session
 /// one file per opponent key named by its fingerprint in hex, the directory 0700 and each file 0600, written
 /// atomically, and never into a directory or over a file others may write (they could swap the game). Its work is
 /// done off the event loop (`MatchFileWork`).
-struct JournalDirectory: Sendable {
-  let directory: String
+public struct JournalDirectory: Sendable {
+  public let directory: String
 
-  init(paths: Paths) { directory = paths.data + "/journal" }
+  public init(paths: Paths) { directory = paths.data + "/journal" }
 
   /// The journal file of the game against `peer`.
-  func path(peer: Fingerprint) -> String {
+  public func path(peer: Fingerprint) -> String {
     directory + "/" + peer.bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() + ".journal"
   }
 
   /// Writes the journal against `peer` in place of the one before; the error, or nil once it is on disk.
   @discardableResult
-  func keep(_ journal: GameJournal, peer: Fingerprint) -> FileError? {
+  public func keep(_ journal: GameJournal, peer: Fingerprint) -> FileError? {
     let path = path(peer: peer)
     if let (reason, fix) = FileExposure.problem(file: path) {
       return FileError(path: path, reason: "\(reason); not written: run `\(fix)`")
@@ -36,7 +36,7 @@ struct JournalDirectory: Sendable {
 
   /// Removes the journal against `peer` (nothing when there is none); the error, or nil.
   @discardableResult
-  func remove(peer: Fingerprint) -> FileError? {
+  public func remove(peer: Fingerprint) -> FileError? {
     let path = path(peer: peer)
     guard unlink(path) == 0 || errno == ENOENT else {
       return FileError(path: path, reason: String(cString: strerror(errno)))
@@ -46,13 +46,13 @@ struct JournalDirectory: Sendable {
 
   /// The journal of the game between `myKey` and the opponent `peer` (whose public key is `peerKey`): nil when
   /// there is none, the error when the file is exposed, unreadable or does not read as that game's journal.
-  func read(peer: Fingerprint, myKey: String, peerKey: String) -> Result<GameJournal, any Error>? {
+  public func read(peer: Fingerprint, myKey: String, peerKey: String) -> Result<GameJournal, any Error>? {
     let path = path(peer: peer)
-    guard PosixFiles.exists(path) else { return nil }
+    guard FileSystem.exists(path) else { return nil }
     if let (reason, fix) = FileExposure.problem(file: path) {
       return .failure(FileError(path: path, reason: "\(reason); not read: run `\(fix)`"))
     }
-    guard let bytes = PosixFiles.read(path) else { return .failure(FileError.unreadable(path)) }
+    guard let bytes = FileSystem.contents(path) else { return .failure(FileError.unreadable(path)) }
     return Result { () throws(JournalError) in
       try GameJournal(
         text: String(decoding: bytes, as: UTF8.self), myKey: myKey, peerKey: peerKey, sha256: Digest.sha256)

@@ -10,9 +10,9 @@ import UntrustedText
 /// change, or a directory they may write (`problem` says why, and the log is then not written).
 public final class Log: Sendable {
   private struct State {
-    var fd: Int32
-    var size: Int
-    var problem: String?
+    public var fd: Int32
+    public var size: Int
+    public var problem: String?
   }
 
   /// The size at which the program's log is rotated (8 MiB: a practice bot logs a line per game).
@@ -26,7 +26,7 @@ public final class Log: Sendable {
   public init(path: String, maximumBytes: Int? = nil) {
     self.path = path
     self.maximumBytes = maximumBytes
-    try? PosixFiles.makeDirectories(PosixFiles.directory(of: path))
+    try? FileSystem.makeDirectories(FileSystem.directory(of: path))
     state = Mutex(Log.open(path))
   }
 
@@ -84,7 +84,7 @@ public final class Log: Sendable {
   }
 
   /// The current UTC time as ISO 8601, "2026-11-29T14:39:32Z".
-  static func timestamp(_ seconds: time_t = time(nil)) -> String {
+  public static func timestamp(_ seconds: time_t = time(nil)) -> String {
     var moment = seconds
     var parts = tm()
     gmtime_r(&moment, &parts)

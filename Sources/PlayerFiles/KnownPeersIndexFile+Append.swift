@@ -1,5 +1,6 @@
 import Glibc
 import PeerTrust
+import Security
 
 /// Keeping the index up to date when lines are appended to known_peers (a peer remembered): their records are
 /// merged into the index, read and written through once, without reading known_peers again.

@@ -1,9 +1,10 @@
 import Foundation
 import PeerTrust
+import Security
 import TestSupport
 import Testing
 
-@testable import Security
+@testable import PlayerFiles
 
 /// Atomic writes in the Security module: what a killed writer leaves behind is cleaned up, and nothing else.
 @Suite struct FileSystemTests {

@@ -1,0 +1,17 @@
+import Glibc
+
+/// This process's environment, as `TicTacToe.main` takes it.
+public enum ProcessEnvironment {
+  public static func current() -> [String: String] {
+    var result: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+      let text = String(cString: entry)
+      if let equals = text.firstIndex(of: "=") {
+        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      pointer += 1
+    }
+    return result
+  }
+}
