@@ -14,6 +14,12 @@ public struct KeptOffer: Sendable, Equatable {
     self.timeLeft = timeLeft.count == 2 ? [.x: Int(timeLeft[0]), .o: Int(timeLeft[1])] : [:]
   }
 
+  /// The offer as a program that reads neither the moves' times nor the score takes it up.
+  var withoutTimesAndScore: KeptOffer {
+    let bare = KeptGame(rules: game.rules, gameNumber: game.gameNumber, hostPlaysX: game.hostPlaysX, moves: game.moves)
+    return KeptOffer(bare, timeLeft: [Mark.x, .o].compactMap { timeLeft[$0].map { UInt32(clamping: $0) } })
+  }
+
   var message: Message {
     let times = [Mark.x, .o].compactMap { timeLeft[$0].map { UInt32(clamping: $0) } }
     let moveTimes = game.times.map {
@@ -118,7 +124,7 @@ extension NetSession {
     default:
       verdict = .taken
     }
-    let answer = send(.gameTaken(verdict, text: reason), now)
+    let answer = send(.gameTaken(verdict, text: reason, readAll: true), now)
     let taken = verdict == .taken
     return [answer]
       + takeUp(offer, taken: taken, reason: PeerText(reason), clockFrom: now, wentAway: configuration.role, now)
@@ -129,7 +135,7 @@ extension NetSession {
     guard configuration.role == .joiner, !isClosed, let offer = kept.pending else { return [] }
     kept.pending = nil
     let reason = accept ? "" : "its player did not take it up"
-    let answer = send(.gameTaken(accept ? .taken : .declined, text: reason), now)
+    let answer = send(.gameTaken(accept ? .taken : .declined, text: reason, readAll: true), now)
     return [answer]
       + takeUp(offer, taken: accept, reason: PeerText(reason), clockFrom: kept.pendingSince, wentAway: .joiner, now)
       .filter {
@@ -138,11 +144,14 @@ extension NetSession {
   }
 
   /// The side that kept the game hears the answer of the side that went away (a joiner's, or a restarted host's).
-  mutating func peerAnswersKeptGame(_ verdict: GameTakenVerdict, _ reason: PeerText, _ now: Double)
+  /// Without `readAll` (a program of before 2026-12-02) the peer took up neither the moves' times nor the score:
+  /// neither does this side, so both hold the same game.
+  mutating func peerAnswersKeptGame(_ verdict: GameTakenVerdict, _ reason: PeerText, readAll: Bool, _ now: Double)
     -> [SessionOutput]
   {
-    guard phase == .tossing, let offer = kept.offered else { return unexpected(.gameTaken(verdict, text: ""), now) }
+    guard phase == .tossing, var offer = kept.offered else { return unexpected(.gameTaken(verdict, text: ""), now) }
     kept.offered = nil
+    if !readAll { offer = offer.withoutTimesAndScore }
     let peer: Role = configuration.role == .host ? .joiner : .host
     return takeUp(offer, taken: verdict == .taken, reason: reason, clockFrom: kept.offeredAt, wentAway: peer, now)
   }

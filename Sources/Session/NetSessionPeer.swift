@@ -112,7 +112,9 @@ extension NetSession {
         rules: rules, gameNumber: Int(game), hostPlaysX: hostPlaysX, moves: moves, times: agreed, score: before)
       return peerOffersKeptGame(KeptOffer(offered, timeLeft: timeLeft), now)
     }
-    if case .gameTaken(let verdict, let text) = message { return peerAnswersKeptGame(verdict, PeerText(text), now) }
+    if case .gameTaken(let verdict, let text, let readAll) = message {
+      return peerAnswersKeptGame(verdict, PeerText(text), readAll: readAll, now)
+    }
     if message.minimumVersion >= 3 { return processGameFlow(message, now) }
     switch message {
     case .welcome, .refuse, .coinCommit, .coinKept, .coinShare, .coinReveal: return processSetup(message, now)

@@ -45,9 +45,10 @@ extension Message {
           5, bytes: numbers.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } })
       }
       if score.count == 3 { writer.field(6, bytes: score.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }) }
-    case .gameTaken(let verdict, let text):
+    case .gameTaken(let verdict, let text, let readAll):
       writer.field(1, u8: verdict.rawValue)
       writer.field(2, string: text)
+      if readAll { writer.field(3, u8: 1) }
     default: break
     }
   }
@@ -61,7 +62,8 @@ extension Message {
         throw .badValue(
           "verdict", reason: "it is \(code), not 1 (taken), 2 (declined), 3 (disagrees) or 4 (no journal)")
       }
-      return .gameTaken(verdict, text: try f.string(2, "text", maximum: maximumTextBytes))
+      let readAll = f.has(3) ? try f.u8(3, "read all") == 1 : false
+      return .gameTaken(verdict, text: try f.string(2, "text", maximum: maximumTextBytes), readAll: readAll)
     default:
       let game = try f.u16(1, "game number")
       guard game >= 1 else { throw .badValue("game number", reason: "it is 0 (games count from 1)") }

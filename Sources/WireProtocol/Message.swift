@@ -83,7 +83,9 @@ public enum Message: Sendable, Equatable {
     game: UInt16, hostPlaysX: Bool, moves: [Position], timeLeft: [UInt32], times: [OfferedTime] = [],
     score: [UInt16] = [])
   /// Version 3 (rule 19): the answer to `game offer`, and why when it is not taken.
-  case gameTaken(GameTakenVerdict, text: String)
+  /// `readAll`: the answering program read the offer's move times and score (fields 5 and 6; a program of before
+  /// 2026-12-02 does not say so, and the side that offered then takes neither up either).
+  case gameTaken(GameTakenVerdict, text: String, readAll: Bool = false)
 
   public static let maximumNameBytes = 64
   /// A name is also at most this many characters (grapheme clusters, as a screen shows them).

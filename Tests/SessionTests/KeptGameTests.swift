@@ -144,6 +144,42 @@ import WireProtocol
     #expect(lost.host.score.wins == 2 && lost.joiner.score.losses == 2)
   }
 
+  /// A returning program of before 2026-12-02 reads neither the moves' times nor the score (fields 5 and 6) and
+  /// does not say `readAll`: the side that kept the game takes neither up either, so both hold the same game (the
+  /// earlier moves at a charge of 0, the score counted from the kept game).
+  @Test func anOlderReturningProgramLeavesTheTimesAndTheScoreOutOnBothSides() throws {
+    var old = try Self.played(2)
+    old.deliver(fromJoiner: try old.joiner.resign(now: old.now))
+    old.deliver(fromHost: try old.host.offerRematch(now: old.now))
+    old.deliver(fromJoiner: try old.joiner.offerRematch(now: old.now))
+    for index in 0..<4 {
+      old.now += 1.5
+      try old.play(Self.cell(20 + index))
+    }
+    var pair = SessionPair(hostCoin: 7, joinerCoin: 9, rules: Self.gomoku, timeControl: Self.control)
+    pair.now = old.now + 10
+    pair.host.keptGameToOffer = old.host.keptOffer(now: pair.now)
+    pair.joiner.journalGame = try Self.journal(old)
+    let hello = pair.joiner.start(now: pair.now)
+    pair.send(fromHost: pair.host.start(now: pair.now))
+    pair.send(fromJoiner: hello)
+    pair.settle()
+    pair.send(fromHost: pair.host.accept(now: pair.now))
+    while pair.deliverToJoiner() {}
+    guard case .gameTaken(.taken, _, true)? = pair.toHost.last else {
+      Issue.record("the joiner's answer: \(pair.toHost)")
+      return
+    }
+    pair.toHost[pair.toHost.count - 1] = .gameTaken(.taken, text: "")  // as an older program says it
+    pair.settle()
+    #expect(pair.host.phase == .playing && pair.host.game?.history.count == 4, "\(pair.hostEvents)")
+    #expect(pair.host.clock?.agreedTimes(plies: 4).map(\.charged) == [0, 0, 0, 0])
+    #expect(pair.host.score == NetSession.Score())
+    // Taken up with readAll, the same offer keeps them (the joiner's side here, which read both).
+    #expect(pair.joiner.clock?.agreedTimes(plies: 4).map(\.charged) == [0, 0, 1_500, 1_500])
+    #expect(pair.joiner.score.losses == 1)
+  }
+
   static func lostByTheJoiner(_ back: SessionPair, reason: String) {
     for side in [back.host, back.joiner] {
       #expect(side.phase == .betweenGames && side.lastResult == .abandoned(loser: .o) && side.gameNumber == 1)

@@ -18,7 +18,8 @@ import Testing
       ]),
     .gameOffer(game: 4, hostPlaysX: false, moves: [], timeLeft: [], score: [1, 258, 0]),
     .gameTaken(.taken, text: ""), .gameTaken(.declined, text: "no journal"),
-    .gameTaken(.disagrees, text: "move 3 differs"), .gameTaken(.noJournal, text: "no journal here"),
+    .gameTaken(.disagrees, text: "move 3 differs"), .gameTaken(.taken, text: "", readAll: true),
+    .gameTaken(.noJournal, text: "no journal here"),
   ]
 
   /// A restarted host's word in its hello (field 16): the game its journal keeps, 0 for none, absent for a host
