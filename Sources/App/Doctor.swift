@@ -76,7 +76,8 @@ enum Doctor {
     findings.append(RelayProbe.finding(settings: (try? SettingsFile.load(from: paths.settingsFile))?.relay))
     for finding in findings {
       let verdict = finding.verdict.rawValue.padding(7)
-      writeText(1, "\(verdict) \(finding.topic): \(finding.text)\n")
+      // At a terminal a long finding goes on under its topic, clear of the verdicts' column.
+      writeMessage(1, "\(verdict) \(finding.topic): \(finding.text)\n", hang: 8)
     }
     return findings.contains { $0.verdict == .problem } ? ExitStatus.failure : ExitStatus.ok
   }
@@ -121,24 +122,43 @@ enum Doctor {
     } catch {
       findings.append(Finding(.problem, "LAN discovery", error.message + " Hosting and joining by address still work."))
     }
-    let addresses = Sockets.localAddresses()
-    let v4 = addresses.filter { !$0.contains(":") }
-    let v6 = addresses.filter {
-      $0.contains(":") && !$0.lowercased().hasPrefix("fd") && !$0.lowercased().hasPrefix("fc")
+    return findings + addressFindings(Sockets.localAddresses())
+  }
+
+  /// This machine's addresses (loopback left out) and what kind of IPv6 it has. Pure. Only a global unicast
+  /// address (2000::/3) is called global: a link-local one (fe80::/10) reaches this link only and a unique local
+  /// one (fc00::/7) this site only, so neither brings friends on the internet.
+  static func addressFindings(_ addresses: [String]) -> [Finding] {
+    guard !addresses.isEmpty else {
+      return [Finding(.problem, "addresses", "only loopback: players on other machines cannot reach this one")]
     }
-    if v4.isEmpty && v6.isEmpty {
-      findings.append(Finding(.problem, "addresses", "only loopback: players on other machines cannot reach this one"))
-    } else {
-      findings.append(Finding(.ok, "addresses", (v4 + addresses.filter { $0.contains(":") }).joined(separator: ", ")))
+    let labelled = addresses.map { address in
+      ipv6Scope(address).map { $0 == "global" ? address : "\(address) (\($0))" } ?? address
     }
-    if v6.isEmpty {
+    var findings = [Finding(.ok, "addresses", labelled.joined(separator: ", "))]
+    let global = addresses.filter { ipv6Scope($0) == "global" }
+    if global.isEmpty {
+      let others = addresses.compactMap { ipv6Scope($0) }
+      let only = others.isEmpty ? "" : " (only \(Set(others).sorted().joined(separator: " and ")))"
       findings.append(
-        Finding(.note, "IPv6", "no global IPv6 address: friends on the internet need the router to forward IPv4"))
+        Finding(
+          .note, "IPv6", "no global IPv6 address\(only): friends on the internet need the router to forward IPv4"))
     } else {
       findings.append(
-        Finding(.ok, "IPv6", "global \(v6.joined(separator: ", ")): inbound IPv6 may still be blocked by the router"))
+        Finding(
+          .ok, "IPv6", "global \(global.joined(separator: ", ")): inbound IPv6 may still be blocked by the router"))
     }
     return findings
+  }
+
+  /// What an IPv6 address reaches: "global", "link-local", "unique local" or "other"; nil for IPv4.
+  static func ipv6Scope(_ address: String) -> String? {
+    guard address.contains(":") else { return nil }
+    guard let first = address.split(separator: ":").first, let word = UInt16(first, radix: 16) else { return "other" }
+    if word & 0xE000 == 0x2000 { return "global" }
+    if word & 0xFFC0 == 0xFE80 { return "link-local" }
+    if word & 0xFE00 == 0xFC00 { return "unique local" }
+    return "other"
   }
 
   /// The router: the default route, what the router says when `router` allows asking it, and a permanent mapping

@@ -9,8 +9,9 @@ import UntrustedText
 public enum GamesCommand: Sendable, Equatable {
   /// List the saved games, newest first (numbered from 1), as a table or JSON.
   case list(json: Bool)
-  /// Delete the games with these numbers (as the list numbers them), or every game (`all`).
-  case delete([String])
+  /// Delete the games with these numbers (as the list numbers them), or every game (`all`, asked at the terminal
+  /// unless `confirmed` by `--yes`).
+  case delete([String], confirmed: Bool = false)
 }
 
 extension GamesCommand: Command {
@@ -23,6 +24,7 @@ extension GamesCommand: Command {
     switch words.first {
     case nil, "list":
       guard words.count <= 1 else { throw UsageError(message: "games list takes no arguments") }
+      if arguments.has("--yes") { throw UsageError(message: "--yes goes with `tictactoe games delete all`") }
       return .games(.list(json: json))
     case "delete":
       let targets = Array(words.dropFirst())
@@ -31,7 +33,7 @@ extension GamesCommand: Command {
         throw UsageError(message: "games delete takes game numbers (as `tictactoe games` lists them) or all")
       }
       if json { throw UsageError(message: "--json goes with `tictactoe games list`") }
-      return .games(.delete(targets))
+      return .games(.delete(targets, confirmed: arguments.has("--yes")))
     default:
       throw UsageError(message: "games knows list and delete, not \"\(words[0])\"")
     }
@@ -49,51 +51,84 @@ extension GamesCommand: Command {
           "tictactoe: warning: your game records \(reason): someone else could have changed them, and no new "
             + "record is written there until you run `\(fix)`\n")
       }
-      let myKey = (try? IdentityStore(directory: profile.identityDirectory).load())??.publicKeyBase64
+      let mine = IdentityStore(directory: profile.identityDirectory).ownKeys()
       let known = (try? profile.knownPeers()) ?? KnownPeers()
       let petname = { (key: String) in Fingerprint(publicKeyBase64: key).flatMap { known.lookup(fingerprint: $0)?.name }
       }
       let rows = entries.map { entry in
-        entry.record.map { GameRow($0, myKey: myKey, petname: petname, asBot: entry.game != nil) }
+        entry.record.map { GameRow($0, mine: mine, petname: petname, asBot: entry.game != nil) }
       }
       writeAll(1, json ? GamesCommand.json(entries, rows) + "\n" : GamesCommand.table(rows))
       return ExitStatus.ok
-    case .delete(let targets):
-      let chosen: [GameLibrary.Entry]
-      if targets == ["all"] {
-        chosen = entries
-      } else {
-        let numbers = targets.compactMap { Int($0) }
-        if let missing = numbers.first(where: { $0 > entries.count }) {
-          writeError("tictactoe: there is no game \(missing): `tictactoe games` lists \(entries.count)\n")
-          return ExitStatus.usage
-        }
-        chosen = Set(numbers).sorted().map { entries[$0 - 1] }
-        // The bot's games are kept a day to a file: one of them goes with its whole day, asked for by `all`.
-        if let inCollection = chosen.first(where: { $0.game != nil }),
-          let number = entries.firstIndex(where: { $0.path == inCollection.path && $0.game == inCollection.game })
-        {
-          writeError(
-            "tictactoe: game \(number + 1) is in the bot's collection \(inCollection.path), kept a day to a file:"
-              + " remove that file, or every record with `tictactoe games delete all`\n")
-          return ExitStatus.usage
-        }
-      }
-      var deleted = 0
-      var failed = false
-      var removedFiles: Set<String> = []
-      for entry in chosen where !removedFiles.contains(entry.path) {
-        if unlink(entry.path) == 0 {
-          removedFiles.insert(entry.path)
-          deleted += entry.game == nil ? 1 : chosen.filter { $0.path == entry.path }.count
-        } else {
-          failed = true
-          writeError("tictactoe: \(entry.path): \(String(cString: strerror(errno)))\n")
-        }
-      }
-      writeAll(1, "Deleted \(deleted) game record\(deleted == 1 ? "" : "s").\n")
-      return failed ? ExitStatus.failure : ExitStatus.ok
+    case .delete(let targets, let confirmed):
+      return delete(targets, confirmed: confirmed, from: entries)
     }
+  }
+
+  /// Deletes the chosen games: `all` only once the player said yes (or `--yes`).
+  private static func delete(_ targets: [String], confirmed: Bool, from entries: [GameLibrary.Entry]) -> Int32 {
+    let chosen: [GameLibrary.Entry]
+    if targets == ["all"] {
+      guard !entries.isEmpty else {
+        writeAll(1, "No games saved yet.\n")
+        return ExitStatus.ok
+      }
+      if !confirmed {
+        let plural = entries.count == 1 ? "your 1 saved game" : "all \(entries.count) of your saved games"
+        switch YesOrNo.ask("Delete \(plural)? This cannot be undone.") {
+        case true?: break
+        case false?:
+          writeError("tictactoe: nothing was deleted.\n")
+          return ExitStatus.failure
+        case nil:
+          writeError(
+            "tictactoe: nothing was deleted: `games delete all` asks first, and there is no terminal to ask at. "
+              + "Run `tictactoe games delete all --yes` to delete every game without asking.\n")
+          return ExitStatus.failure
+        }
+      }
+      chosen = entries
+    } else {
+      let numbers = targets.compactMap { Int($0) }
+      if let missing = numbers.first(where: { $0 > entries.count }) {
+        writeError("tictactoe: there is no game \(missing): `tictactoe games` lists \(entries.count)\n")
+        return ExitStatus.usage
+      }
+      chosen = Set(numbers).sorted().map { entries[$0 - 1] }
+      // The bot's games are kept a day to a file: one of them goes with its whole day, asked for by `all`.
+      if let inCollection = chosen.first(where: { $0.game != nil }),
+        let number = entries.firstIndex(where: { $0.path == inCollection.path && $0.game == inCollection.game })
+      {
+        writeError(
+          "tictactoe: game \(number + 1) is in the bot's collection \(inCollection.path), kept a day to a file:"
+            + " remove that file, or every record with `tictactoe games delete all`\n")
+        return ExitStatus.usage
+      }
+    }
+    var deleted = 0
+    var failed = false
+    var removedFiles: Set<String> = []
+    for entry in chosen where !removedFiles.contains(entry.path) {
+      if unlink(entry.path) == 0 {
+        removedFiles.insert(entry.path)
+        deleted += entry.game == nil ? 1 : chosen.filter { $0.path == entry.path }.count
+      } else {
+        failed = true
+        writeError("tictactoe: \(entry.path): \(String(cString: strerror(errno)))\n")
+      }
+    }
+    writeAll(1, "Deleted \(deleted) game record\(deleted == 1 ? "" : "s").\n")
+    if let note = renumberingNote(deleted: targets.compactMap { Int($0) }, count: entries.count) {
+      writeMessage(1, note)
+    }
+    return failed ? ExitStatus.failure : ExitStatus.ok
+  }
+
+  /// After deleting games by number from a list of `count`: a note that the games listed after the first one
+  /// deleted now have other numbers; nil when none does.
+  static func renumberingNote(deleted numbers: [Int], count: Int) -> String? {
+    guard let first = numbers.min(), first < count, Set(numbers).count < count - first + 1 else { return nil }
+    return "The games left are numbered afresh: `tictactoe games` shows their new numbers.\n"
   }
 
   /// The table: a number, the date, the opponent, the rules, the result, the moves; a file that does not read is

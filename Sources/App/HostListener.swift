@@ -30,13 +30,13 @@ final class HostListener {
   /// Accepting stops until then after the process ran out of descriptors.
   private var pausedUntil = -Double.infinity
 
-  /// Listens on `bind` (nil: every address) and `port` (0: one the system picks), with the kernel queueing
-  /// `backlog` connections.
+  /// Listens on `bind` (nil: every address) and `port` (0: one the system picks) of `network`, with the kernel
+  /// queueing `backlog` connections.
   init(
     bind: String?, port: UInt16, backlog: Int32 = HostListener.listenBacklog,
-    acceptsPerRound: Int = HostListener.acceptsPerRound, log: Log
+    acceptsPerRound: Int = HostListener.acceptsPerRound, network: Network = .system, log: Log
   ) throws(NetworkError) {
-    sockets = try Sockets.listen(bind: bind, port: port, backlog: backlog)
+    sockets = try network.listen(bind, port, backlog)
     self.port = sockets.first.map(Sockets.localPort) ?? port
     self.acceptsPerRound = acceptsPerRound
     self.log = log

@@ -10,15 +10,10 @@ enum IdentityCommands {
   /// Asks at the terminal before an identity is replaced (by `new` when `replacement` is nil); false when the
   /// answer is not yes, or there is no terminal to ask at.
   private static func confirmReplacing(_ old: Identity, with replacement: Identity?) -> Bool {
-    guard isatty(0) == 1 else { return false }
     let by = replacement.map { " with \($0.fingerprint) (\(VisibleText.escaping($0.commonName)))" } ?? ""
-    writeError(
+    return YesOrNo.ask(
       "Replace your identity \(old.fingerprint)\(by)? Every friend who knows you will see your key as changed "
-        + "(KEY CHANGED) until they forget the old one. [y/N] ")
-    var reader = LineReader(fd: 0)
-    var lines: [String] = []
-    while lines.isEmpty && !reader.closed { lines = reader.readLines() }
-    return ["y", "yes"].contains(lines.first?.trimmingWhitespace().lowercased() ?? "")
+        + "(KEY CHANGED) until they forget the old one.") ?? false
   }
 
   /// The password of `file`, typed at the terminal with echo off; nil when there is no terminal or the player
@@ -108,7 +103,7 @@ enum IdentityCommands {
     sayKept(try store.replace(with: identity))
     writeAll(1, "\(identity.fingerprint)\n")
     writeAll(1, "read aloud: \(identity.fingerprint.readAloud)\n")
-    writeAll(
+    writeMessage(
       1,
       "A new identity for \(PeerText(name)). Every friend who knew the old key will see KEY CHANGED when you "
         + "next play: tell them by another way, and give them the new fingerprint.\n")
@@ -155,8 +150,15 @@ enum IdentityCommands {
     }
   }
 
+  /// The line above the list of peers, naming its columns (separated by tabs, as the lines are).
+  static let peersHeader = "NAME\tFINGERPRINT\tSINCE\tYOUR RECORD (WON–LOST)\n"
+
   private static func list(_ peers: KnownPeers, profile: Profile) -> Int32 {
-    if peers.entries.isEmpty { writeText(1, "No known peers yet (\(profile.knownPeersPath)).\n") }
+    if peers.entries.isEmpty {
+      writeText(1, "No known peers yet (\(profile.knownPeersPath)).\n")
+    } else {
+      writeAll(1, peersHeader)
+    }
     let records = OpponentRecords.load(profile)
     for entry in peers.entries {
       // The record against that key, from the saved games, when there are any.

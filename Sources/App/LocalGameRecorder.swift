@@ -2,8 +2,8 @@ import GameCore
 import PlayerFiles
 import TerminalUI
 
-/// Records the full-screen UI's local games: each once it is over, again (in the same file) when it is taken
-/// back and finished another way.
+/// Records the full-screen UI's local games: each once it is over; a finished game taken back (undo) loses its
+/// record, since it was not played that way, and is recorded again (in the same file) if finished another way.
 final class LocalGameRecorder {
   let archive: GameArchive
   let playerName: String
@@ -15,8 +15,12 @@ final class LocalGameRecorder {
     self.playerName = playerName
   }
 
-  /// Called whenever the state may have changed; writes a record only for a finished game not yet recorded as is.
+  /// Called whenever the state may have changed; writes a record only for a finished game not yet recorded as is,
+  /// and removes the record of a game that is no longer over (taken back).
   func update(_ match: Match?) {
+    if let match, !match.isOver, match.forfeit == nil, recorded.removeValue(forKey: match.number) != nil {
+      archive.discard(key: match.number)
+    }
     if let match, match.forfeit != nil, case .engine(let name) = match.opponent,
       recorded[match.number] != match.game.history
     {

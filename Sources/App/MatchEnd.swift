@@ -98,5 +98,10 @@ public struct SetupFailure: ExplainedError, Sendable, Equatable, CustomStringCon
       hint: "Type HOST, HOST:PORT or [IPv6]:PORT, or paste the host's invite.")
   }
 
-  public var description: String { hint.map { "\(reason). \($0)" } ?? reason }
+  /// The reason as a sentence, then the hint: "copied whole? Ask ...", never "copied whole?. Ask ...".
+  public var description: String {
+    guard let hint else { return reason }
+    let ended = reason.hasSuffix(".") || reason.hasSuffix("?") || reason.hasSuffix("!")
+    return reason + (ended ? " " : ". ") + hint
+  }
 }

@@ -66,9 +66,12 @@ final class MatchOnLoop {
   func refresh() {
     if let endpoint = match.nameToResolve, !resolving {
       resolving = true
+      let network = match.network
       loop.perform(
         { () -> Result<[Sockets.Address], NetworkError> in
-          do throws(NetworkError) { return .success(try Sockets.resolve(endpoint)) } catch { return .failure(error) }
+          do throws(NetworkError) { return .success(try network.resolve(endpoint, false)) } catch {
+            return .failure(error)
+          }
         },
         then: { [weak self] result in
           guard let self, self.sync != nil else { return }
@@ -96,12 +99,13 @@ final class MatchOnLoop {
   /// The invite's relay (`NetworkMatch.inviteRelay`) is looked up too, and tried beside them.
   func join(_ endpoints: [Endpoint]) {
     let relay = match.inviteRelay
+    let network = match.network
     let resolve: @Sendable () -> (Result<[(Endpoint, Sockets.Address)], NetworkError>, RelayLookup?) = {
       var found: [(Endpoint, Sockets.Address)] = []
       var firstError: NetworkError?
       for endpoint in endpoints {
         do throws(NetworkError) {
-          found += try Sockets.resolve(endpoint).map { (endpoint, $0) }
+          found += try network.resolve(endpoint, false).map { (endpoint, $0) }
         } catch {
           firstError = firstError ?? error
         }

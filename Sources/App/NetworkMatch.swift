@@ -160,6 +160,8 @@ public final class NetworkMatch {
   /// Connections on their way to a relay, until TCP is up: where they go and how long a joiner waits there.
   var relayRoutes: [ConnectionID: (RelayRoute, Double?)] = [:]
   public var paths: Paths { profile.paths }
+  /// Where names are looked up and ports listened on: the machine's network, or a test's in memory.
+  public var network = Network.system
 
   /// Host: the invite again, with `external` (a port the router opened) as its first address, published for
   /// `tictactoe invite`; nil when there is nothing new to say.
@@ -202,7 +204,7 @@ public final class NetworkMatch {
 
   /// Host: listens for joiners.
   public func host(bind: String?, port: UInt16) throws(NetworkError) {
-    let listener = try HostListener(bind: bind, port: port, log: log)
+    let listener = try HostListener(bind: bind, port: port, network: network, log: log)
     self.listener = listener
     hostBind = bind
     self.port = listener.port
@@ -348,7 +350,7 @@ public final class NetworkMatch {
         // The numeric address the host was reached at, read without a lookup: a name here is refused, never
         // looked up on the loop (`JoinerRoute` looks names up again off the loop first).
         events += open(id, endpoint) { () throws(NetworkError) in
-          try Sockets.startConnect(Sockets.resolve(address, numericOnly: true)[0], endpoint: endpoint)
+          try Sockets.startConnect(network.resolve(address, true)[0], endpoint: endpoint)
         }
       case .connectRelay(let id, let route, let patience): events += openAtRelay(id, route, patience: patience)
       case .send(let id, let message): sockets.send(message, on: id)

@@ -16,7 +16,7 @@ public enum TicTacToe {
         $0 == .lobby ? nil : " \($0.rawValue)"
       }
       let help = command.map { "Try 'tictactoe\($0) --help' for its options." }
-      writeError("tictactoe: \(error)\n\(help ?? "Try 'tictactoe --help' for the commands and their options.")\n")
+      writeError("tictactoe: \(error)\n\(help ?? "Try 'tictactoe --help' for the commands.")\n")
       return 64
     }
     return invocation.run(environment: environment)

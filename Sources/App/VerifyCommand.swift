@@ -34,6 +34,12 @@ enum VerifyCommand: Command {
       ok = false
       lines.append("date: WRONG: \"\(VisibleText.escaping(record.date))\" is not a calendar day (yyyy-mm-dd)")
     }
+    // A game played on this machine (against the computer, an engine, or hot seat) names no key: there was no
+    // one to sign it with, so there is nothing to check beyond its moves.
+    if record.black.publicKey == nil && record.white.publicKey == nil {
+      lines.append("signatures: none to check: a game played on one machine names no keys, so nothing was signed")
+      return (lines, ok)
+    }
     let bytes = record.signedBytes
     for mark in Mark.allCases {
       let player = record.player(mark)
@@ -88,7 +94,10 @@ enum VerifyCommand: Command {
       return FileSystem.exists(error.path) ? ExitStatus.badFile : ExitStatus.usage
     }
     let (lines, ok) = verdict(record)
-    writeAll(1, lines.joined(separator: "\n") + "\n" + (ok ? "verified\n" : "NOT verified\n"))
+    let signed = record.black.publicKey != nil || record.white.publicKey != nil
+    let verdict =
+      ok ? (signed ? "verified" : "verified: the moves only; a local game has nothing to sign") : "NOT verified"
+    writeMessage(1, lines.joined(separator: "\n") + "\n" + verdict + "\n", hang: 2)
     return ok ? ExitStatus.ok : ExitStatus.failure
   }
 }

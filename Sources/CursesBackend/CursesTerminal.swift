@@ -16,6 +16,14 @@ public final class CursesTerminal: Terminal {
   /// Starts curses on the controlling terminal. `useColor` false forces monochrome.
   /// Why the terminal cannot show the full-screen UI (nil when it can): TERM unknown to terminfo, or a
   /// terminal that cannot address the cursor, such as TERM=dumb. Asked before `init`, which would exit.
+  /// How many columns the terminal on `fd` has; nil when `fd` is not a terminal or the kernel does not say.
+  public static func columns(of fd: Int32) -> Int? {
+    var rows: Int32 = 0
+    var columns: Int32 = 0
+    guard isatty(fd) == 1, ttt_window_size(fd, &rows, &columns) == 0, columns > 0 else { return nil }
+    return Int(columns)
+  }
+
   public static func unusable(term: String?) -> String? {
     let name = term.map { "\"\($0)\"" } ?? "(TERM is not set)"
     switch ttt_terminal_usable() {

@@ -65,10 +65,16 @@ public enum OpponentTally {
   }
 
   public static func byOpponentKey(_ summaries: [RecordSummary], myKey: String) -> [String: Tally] {
+    byOpponentKey(summaries, myKeys: [myKey])
+  }
+
+  /// Against each opponent's public key, from the side that has one of `myKeys` (the player's key and the ones it
+  /// replaced); games without any are not counted, nor games between two of them.
+  public static func byOpponentKey(_ summaries: [RecordSummary], myKeys: Set<String>) -> [String: Tally] {
     var tallies: [String: Tally] = [:]
     for summary in summaries {
-      for me in Mark.allCases where summary.key(me) == myKey {
-        guard let key = summary.key(me.opponent), key != myKey else { continue }
+      for me in Mark.allCases where summary.key(me).map(myKeys.contains) == true {
+        guard let key = summary.key(me.opponent), !myKeys.contains(key) else { continue }
         tallies[key, default: Tally()].count(summary.result, me: me)
       }
     }

@@ -39,6 +39,19 @@ public final class GameArchive {
     return try? result.get()
   }
 
+  /// Removes the record of the local game numbered `key`, written before and since taken back: a game undone
+  /// after it ended was not played that way. True when a file was removed.
+  @discardableResult
+  public func discard(key: Int) -> Bool {
+    guard let path = files.removeValue(forKey: key) else { return false }
+    guard unlink(path) == 0 || errno == ENOENT else {
+      log.write("game record \(path) not removed after an undo: \(String(cString: strerror(errno)))")
+      return false
+    }
+    log.write("game record \(path) removed: the game was taken back")
+    return true
+  }
+
   /// Where a record goes: nil when records are off.
   public func destination(key: Int? = nil, replacing old: String? = nil) -> String? {
     guard enabled else { return nil }

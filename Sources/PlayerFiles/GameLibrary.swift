@@ -1,6 +1,7 @@
 import GameCore
 import GameRecords
 import Glibc
+import PeerTrust
 import Security
 import UntrustedText
 
@@ -91,6 +92,11 @@ public struct GameRow: Equatable {
   /// `myKey` is this player's public key; `petname` gives the name this player knows a key by.
   /// `asBot`: a game of this player's practice bot (its day collection), seen from the bot's side.
   public init(_ record: GameRecord, myKey: String?, petname: (String) -> String?, asBot: Bool = false) {
+    self.init(record, mine: OwnKeys(current: myKey), petname: petname, asBot: asBot)
+  }
+
+  /// `mine` are this player's keys: the one in use and the ones it replaced, so an old game stays the player's.
+  public init(_ record: GameRecord, mine: OwnKeys, petname: (String) -> String?, asBot: Bool = false) {
     date = record.date.isEmpty ? "?" : VisibleText.escaping(record.date)
     rules = record.rules.description
     moves = record.moves.count
@@ -101,9 +107,9 @@ public struct GameRow: Equatable {
       me = .o
     } else if record.white.level != nil {
       me = .x
-    } else if let myKey, record.black.publicKey == myKey {
+    } else if mine.contains(record.black.publicKey) {
       me = .x
-    } else if let myKey, record.white.publicKey == myKey {
+    } else if mine.contains(record.white.publicKey) {
       me = .o
     } else {
       me = nil

@@ -1,4 +1,5 @@
 import Glibc
+import PeerTrust
 import Security
 
 /// Keeps the player's identity in a private directory as `identity.crt` and `identity.key`.
@@ -28,6 +29,8 @@ public struct IdentityStore: Sendable {
   /// Path of the identity the last replacement replaced, in the pending file's form (key then certificates,
   /// mode 0600), so a replacement made by mistake can be undone: `tictactoe identity import P P` with this path.
   public var previousPath: String { FileSystem.join(directory, "identity.previous") }
+  /// Path of the list of the player's own earlier public keys (`OwnKeys`), one added by each replacement.
+  public var pastKeysPath: String { FileSystem.join(directory, "identity.past") }
 
   /// The stored identity, or nil when neither file exists. A replacement that was cut short is
   /// finished first.
@@ -107,6 +110,7 @@ public struct IdentityStore: Sendable {
     do {
       if let loaded = try load(), loaded.fingerprint != identity.fingerprint {
         old = Array((loaded.privateKeyPEM + certificateBundle(loaded)).utf8)
+        try remember(loaded)
       }
     } catch {
       let files = [keyPath, certificatePath].compactMap { try? FileSystem.read($0) }
@@ -118,6 +122,49 @@ public struct IdentityStore: Sendable {
     try FileSystem.writeAtomically(pendingPath, bytes: Array(both.utf8), mode: 0o600)
     try finishReplacing(with: identity)
     return kept
+  }
+
+  /// Adds a replaced identity's public key to the list of past keys (once), so its games stay the player's; and
+  /// the key kept at `previousPath` too, which the replacement is about to overwrite.
+  private func remember(_ replaced: Identity) throws(SecurityError) {
+    let listed = pastKeysListed()
+    var adding: [String] = []
+    for key in ownKeys().past + [replaced.publicKeyBase64].compactMap({ $0 })
+    where !listed.contains(key) && !adding.contains(key) {
+      adding.append(key)
+    }
+    let lines = adding.compactMap { key in
+      Fingerprint(publicKeyBase64: key).map { OwnKeys.line(for: key, fingerprint: $0) }
+    }
+    guard !lines.isEmpty else { return }
+    let text = (FileSystem.exists(pastKeysPath) ? "" : OwnKeys.header) + lines.joined()
+    try FileSystem.append(pastKeysPath, bytes: Array(text.utf8), mode: 0o600)
+  }
+
+  /// The keys the list of past keys holds (none when it is missing or cannot be read).
+  private func pastKeysListed() -> [String] {
+    ((try? FileSystem.read(pastKeysPath)) ?? nil).map {
+      OwnKeys.pastKeys(fromText: String(decoding: $0, as: UTF8.self))
+    }
+      ?? []
+  }
+
+  /// The player's keys: the one in use and the earlier ones (the list of past keys, and the identity kept at
+  /// `previousPath`, which a replacement made before there was a list left behind). A file that cannot be read
+  /// gives no keys: it can only make old games look like strangers' games, never a stranger's look like the
+  /// player's.
+  public func ownKeys() -> OwnKeys {
+    let current = (try? load())??.publicKeyBase64
+    var past = pastKeysListed()
+    // identity.previous holds the key then the certificates, as the pending file does.
+    if let bytes = (try? FileSystem.read(previousPath)) ?? nil,
+      let previous = try? Identity(
+        certificatePEM: String(decoding: bytes, as: UTF8.self), privateKeyPEM: String(decoding: bytes, as: UTF8.self)),
+      let key = previous.publicKeyBase64, !past.contains(key)
+    {
+      past.append(key)
+    }
+    return OwnKeys(current: current, past: past)
   }
 
   /// Writes the key and then the certificate, each atomically, then drops the pending file.

@@ -13,22 +13,25 @@ public struct OpponentRecords {
   public let byLevel: [String: Tally]
 
   public init(summaries: [RecordSummary], myKey: String?) {
+    self.init(summaries: summaries, mine: OwnKeys(current: myKey))
+  }
+
+  /// Counted from the side of `mine`: the player's key in use and the ones it replaced.
+  public init(summaries: [RecordSummary], mine: OwnKeys) {
     var byFingerprint: [Fingerprint: Tally] = [:]
-    if let myKey {
-      for (key, tally) in OpponentTally.byOpponentKey(summaries, myKey: myKey) {
-        guard let fingerprint = Fingerprint(publicKeyBase64: key) else { continue }
-        byFingerprint[fingerprint, default: Tally()].add(tally)
-      }
+    for (key, tally) in OpponentTally.byOpponentKey(summaries, myKeys: Set(mine.all)) {
+      guard let fingerprint = Fingerprint(publicKeyBase64: key) else { continue }
+      byFingerprint[fingerprint, default: Tally()].add(tally)
     }
     self.byFingerprint = byFingerprint
     byLevel = OpponentTally.byComputerLevel(summaries)
   }
 
-  /// The saved games of `profile`'s player, judged by its own key (when it has made one).
+  /// The saved games of `profile`'s player, judged by its own keys (when it has made one): the one in use and the
+  /// ones `identity new` or `import` replaced.
   public static func load(_ profile: Profile) -> OpponentRecords {
     let summaries = TallyIndexFile.summaries(GameLibrary.directory(profile.paths))
-    let myKey = (try? IdentityStore(directory: profile.identityDirectory).load())??.publicKeyBase64
-    return OpponentRecords(summaries: summaries, myKey: myKey)
+    return OpponentRecords(summaries: summaries, mine: IdentityStore(directory: profile.identityDirectory).ownKeys())
   }
 
   /// `you and alice: 5–3, 2 drawn`, when there is a game against that key.

@@ -130,8 +130,10 @@ public enum Sockets {
 
   /// One address a name resolved to, ready to connect to (IPv6 link-local ones carry their interface).
   public struct Address: Sendable, CustomStringConvertible {
-    fileprivate var storage: sockaddr_storage
-    fileprivate var length: socklen_t
+    var storage: sockaddr_storage
+    var length: socklen_t
+    /// An in-memory network's name for the connecting side, bound before connecting (`MemoryNetwork`).
+    var source: (storage: sockaddr_storage, length: socklen_t)?
 
     public var family: Int32 { Int32(storage.ss_family) }
 
@@ -188,6 +190,16 @@ public enum Sockets {
     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     setNonBlocking(fd)
     setNoDelay(fd)
+    if var source = address.source {
+      let bound = withUnsafePointer(to: &source.storage) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, source.length) }
+      }
+      guard bound == 0 else {
+        let failure = NetworkError.unreachable(endpoint, reason: String(cString: strerror(errno)))
+        close(fd)
+        throw failure
+      }
+    }
     var storage = address.storage
     let status = withUnsafePointer(to: &storage) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, address.length) }
@@ -267,7 +279,8 @@ public enum Sockets {
     String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  private static func describe(_ storage: sockaddr_storage) -> (host: String, port: UInt16) {
+  static func describe(_ storage: sockaddr_storage) -> (host: String, port: UInt16) {
+    if Int32(storage.ss_family) == AF_UNIX { return MemoryNetwork.describe(storage) }
     var storage = storage
     var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
     if Int32(storage.ss_family) == AF_INET6 {

@@ -163,7 +163,8 @@ import Testing
     #expect(try CommandLineParser.parse(["host", "--help"]) == .help(.host))
     #expect(try CommandLineParser.parse(["--help"]) == .help(nil))
     #expect(try CommandLineParser.parse(["play", "--size", "x", "-h"]) == .help(.play))
-    #expect(CommandHelp.text(for: nil) == CommandLineParser.usage)
+    #expect(CommandHelp.text(for: .lobby) == CommandLineParser.usage)
+    #expect(try CommandLineParser.parse(["help", "all"]) == .help(.lobby))
     for command in Grammar.Command.allCases where command != .lobby {
       let help = CommandHelp.text(for: command)
       #expect(help.hasPrefix("Usage:\n  tictactoe \(command.rawValue)"), "\(command):\n\(help)")

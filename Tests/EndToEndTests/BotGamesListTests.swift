@@ -19,7 +19,7 @@ import Testing
     #expect(replay.status == 0 && replay.stdout.contains("bob"), "\(replay)")
     let one = try Binary.run(["games", "delete", "1"], environment: botHome)
     #expect(one.status == 64 && one.stderr.contains("is in the bot's collection"), "\(one)")
-    let all = try Binary.run(["games", "delete", "all"], environment: botHome)
+    let all = try Binary.run(["games", "delete", "all", "--yes"], environment: botHome)
     #expect(all.status == 0 && all.stdout == "Deleted 1 game record.\n", "\(all)")
     let games = try FileManager.default.contentsOfDirectory(atPath: botHome["XDG_DATA_HOME"]! + "/tictactoe/games")
     #expect(!games.contains { $0.hasPrefix("bot-") }, "\(games)")

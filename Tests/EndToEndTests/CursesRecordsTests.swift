@@ -2,8 +2,8 @@ import Foundation
 import GameRecords
 import Testing
 
-/// Records of games played on the full screen, in tmux: written when a game ends, replaced when it is taken back
-/// and finished again, and not written once the Options screen turns records off.
+/// Records of games played on the full screen, in tmux: written when a game ends, removed when it is taken back,
+/// written again when it is finished another way, and not written once the Options screen turns records off.
 @Suite(.serialized) struct CursesRecordsTests {
   @Test func aGameTakenBackAndFinishedAgainKeepsOneRecordAndOptionsTurnRecordsOff() throws {
     let environment = try Binary.sandbox().environment
@@ -20,9 +20,12 @@ import Testing
     try tmux.send("3")
     try tmux.waitFor(text: "X (P1) wins!")
     #expect(try waitForRecords(environment, count: 1).first?.result == .won(.x, .line))
-    // Take back X's winning move, and let O win instead: the same game, so the same record, replaced.
+    // Take back X's winning move: the game was not played that way, so its record goes (issue 29 item 6) and
+    // `games` no longer lists it; then O wins instead, and that game is recorded.
     try tmux.send("u")
     try tmux.waitFor(text: "X to move")
+    #expect(try waitForRecords(environment, count: 0).isEmpty, "the undone game is still recorded")
+    #expect(try Binary.run(["games"], environment: environment).stdout == "No games saved yet.\n")
     for digit in ["7", "6"] {
       try tmux.waitFor(text: "to move")
       try tmux.send(digit)

@@ -46,7 +46,7 @@ import Testing
     #expect(one.status == 0 && one.stdout == "Deleted 1 game record.\n")
     let left = try Binary.run(["games"], environment: home).stdout
     #expect(left.contains("Computer (easy)") && !left.contains("hot seat"))
-    let all = try Binary.run(["games", "delete", "all"], environment: home)
+    let all = try Binary.run(["games", "delete", "all", "--yes"], environment: home)
     #expect(all.stdout == "Deleted 1 game record.\n")
     #expect(try Binary.run(["games"], environment: home).stdout == "No games saved yet.\n")
     #expect(try Binary.run(["games", "delete", "x"], environment: home).status == 64)

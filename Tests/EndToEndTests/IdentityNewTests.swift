@@ -1,4 +1,8 @@
 import Foundation
+import GameCore
+import GameRecords
+import PlayerFiles
+import Security
 import Testing
 
 /// `identity new` replaces a player's key only when asked twice: it asks at the terminal (or takes --yes),
@@ -77,5 +81,40 @@ import Testing
     #expect(folder.status == 65 && folder.stderr.contains("chmod 700 \(directory)"), "\(folder.stderr)")
     #expect(chmod(directory, 0o700) == 0)
     #expect(try Binary.run(["identity"], environment: home.environment).status == 0)
+  }
+}
+
+/// Issue 29, item 4, on the binary: after `identity new`, a game the old key played is still the player's in
+/// `games` and in the record `peers` shows against that opponent.
+@Suite struct IdentityNewKeepsOldGamesTests {
+  @Test func aGameOfTheReplacedKeyIsStillYours() throws {
+    var home = try Binary.sandbox()
+    defer { try? FileManager.default.removeItem(atPath: home.root) }
+    home.environment["USER"] = "alice"
+    _ = try Binary.run(["identity"], environment: home.environment)
+    let data = try #require(home.environment["XDG_DATA_HOME"]) + "/tictactoe"
+    let old = try #require(try IdentityStore(directory: data + "/identity").load()?.publicKeyBase64)
+    let bob = try Identity.generate(commonName: "bob")
+    let bobKey = try #require(bob.publicKeyBase64)
+    let moves = [1, 4, 2, 5, 3].compactMap { Position(cellNumber: $0, rules: .standard) }
+    let record = GameRecord(
+      rules: .standard, black: .init(name: "alice", publicKey: old), white: .init(name: "bob", publicKey: bobKey),
+      date: "2026-12-01", result: .won(.x, .line), moves: moves)
+    try FileManager.default.createDirectory(atPath: data + "/games", withIntermediateDirectories: true)
+    try record.sgf.write(
+      toFile: data + "/games/"
+        + RecordDirectory.fileName(
+          year: 2026, month: 12, day: 1, secondOfDay: 36_000, millisecond: 0, random: 1), atomically: true,
+      encoding: .utf8)
+    try "bob \(bob.fingerprint) 2026-12-01\n".write(toFile: data + "/known_peers", atomically: true, encoding: .utf8)
+    chmod(data + "/known_peers", 0o600)
+    let before = try Binary.run(["games"], environment: home.environment).stdout
+    #expect(before.contains("  bob  ") && before.contains("  won  "), "\(before)")
+    let replaced = try Binary.run(["identity", "new", "--yes"], environment: home.environment)
+    #expect(replaced.status == 0, "\(replaced.stderr)")
+    let after = try Binary.run(["games"], environment: home.environment).stdout
+    #expect(after.contains("  bob  ") && after.contains("  won  ") && !after.contains(" vs "), "\(after)")
+    let peers = try Binary.run(["peers"], environment: home.environment).stdout
+    #expect(peers.contains("bob\t\(bob.fingerprint)\tsince 2026-12-01\t1–0"), "\(peers)")
   }
 }

@@ -45,9 +45,9 @@ import Testing
     #expect(try KillableRun.complete(["identity", "new", "--yes"], environment: home.environment) == 0)
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: store.directory).sorted() == [
-        "identity.crt", "identity.key", "identity.previous",
+        "identity.crt", "identity.key", "identity.past", "identity.previous",
       ])
-    #expect(mode(store.previousPath) == 0o600)
+    #expect(mode(store.previousPath) == 0o600 && mode(store.pastKeysPath) == 0o600)
   }
 
   @Test func peersForgetKilledAtAnyMomentLeavesTheOldOrTheNewFile() throws {

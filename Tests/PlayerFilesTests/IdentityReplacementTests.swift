@@ -28,8 +28,10 @@ import Testing
     try store.replace(with: Fixtures.bob)
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: store.directory).sorted() == [
-        "identity.crt", "identity.key", "identity.previous",
+        "identity.crt", "identity.key", "identity.past", "identity.previous",
       ])
+    // identity.past: the replaced key stays the player's own (issue 29 item 4).
+    #expect(store.ownKeys().past == [try #require(Fixtures.alice.publicKeyBase64)])
     #expect(try store.load()?.fingerprint == Fixtures.bob.fingerprint)
   }
 

@@ -4,9 +4,11 @@
 public enum CommandHelp {
   typealias Command = CommandLineGrammar.Command
 
-  /// The help for `command`, or the whole help for none.
+  /// The help for `command`; for none, the overview (`tictactoe --help`), one screen of 80×24; for `.lobby`
+  /// (`tictactoe help all`), the whole help.
   public static func text(for command: CommandLineGrammar.Command?) -> String {
-    guard let command, command != .lobby else { return CommandLineParser.usage }
+    guard let command else { return overview }
+    guard command != .lobby else { return CommandLineParser.usage }
     let sections = Self.sections(CommandLineParser.usage)
     let usage = entries(sections["Usage:"] ?? []).filter { entry in
       let words = entry.first?.split(separator: " ") ?? []
@@ -30,6 +32,25 @@ public enum CommandHelp {
     }
     lines += ["", "Every command: tictactoe help; the whole manual: man 6 tictactoe."]
     return lines.joined(separator: "\n")
+  }
+
+  /// `tictactoe --help`: every command with its summary from the grammar, and where to read more; it fits a
+  /// terminal of 80 by 24 with the shell's prompt below it.
+  public static var overview: String {
+    let commands = Command.allCases.filter { $0 != .lobby }
+    let width = (commands.map(\.rawValue.count).max() ?? 0) + 2
+    let rows = commands.map {
+      "  " + $0.rawValue + String(repeating: " ", count: width - $0.rawValue.count) + $0.summary
+    }
+    return
+      (["Usage: tictactoe [COMMAND] [OPTIONS]", ""]
+      + ["With no command, tictactoe opens the lobby (--ui curses|plain, --ascii).", "", "Commands:"] + rows
+      + [
+        "",
+        "One command's options: tictactoe help COMMAND (or tictactoe COMMAND --help).",
+        "Everything, with the settings, files and exit statuses: tictactoe help all,",
+        "or man 6 tictactoe. tictactoe --version prints the version.",
+      ]).joined(separator: "\n")
   }
 
   /// The help's sections: a line ending in ":" at the left margin starts one, a blank line ends it.

@@ -15,7 +15,7 @@ public enum CommandLineGrammar {
       case .join: "join a host by address, invite or on the LAN"
       case .invite: "print the invite of the game you are hosting"
       case .list: "list the games announced on the LAN"
-      case .identity: "show, make, import or export your key"
+      case .identity: "show, make or import your key; export your certificate"
       case .peers: "list, rename or forget the peers you know"
       case .doctor: "check what stands between you and a game"
       case .games: "list or delete your saved games"
@@ -23,7 +23,7 @@ public enum CommandLineGrammar {
       case .verify: "check the moves and both signatures of a record"
       case .brain: "play as a Gomocup brain on standard input and output"
       case .completions: "print shell completions"
-      case .help: "show the help of every command or of one"
+      case .help: "show the help of one command, or all of it"
       }
     }
 
@@ -34,7 +34,7 @@ public enum CommandLineGrammar {
       case .peers: ["list", "rename", "forget"]
       case .games: ["list", "delete"]
       case .completions: Shell.allCases.map(\.rawValue)
-      case .help: Command.allCases.filter { $0 != .lobby && $0 != .help }.map(\.rawValue)
+      case .help: Command.allCases.filter { $0 != .lobby && $0 != .help }.map(\.rawValue) + ["all"]
       default: []
       }
     }
@@ -97,7 +97,9 @@ public enum CommandLineGrammar {
       summary: "also wait for joiners at this transit relay"),
     Option(name: "--router", value: .none, commands: [.doctor], summary: "also ask the router (changing nothing)"),
     Option(name: "--json", value: .none, commands: [.list, .games], summary: "print JSON"),
-    Option(name: "--yes", value: .none, commands: [.identity], summary: "replace the identity without asking"),
+    Option(
+      name: "--yes", value: .none, commands: [.identity, .games],
+      summary: "replace the identity, or delete every game, without asking"),
     Option(name: "--accept-new", value: .none, commands: trustCommands, summary: "accept new peers without asking"),
     Option(name: "--pin", value: .file, commands: trustCommands, summary: "accept only this key or certificate"),
     Option(name: "--ca", value: .file, commands: trustCommands, summary: "accept peers certified by these CAs"),

@@ -25,12 +25,13 @@ public enum CommandLineParser {
       tictactoe doctor [--router]
       tictactoe peers [list | rename NAME|FINGERPRINT NEWNAME]
       tictactoe peers forget NAME|FINGERPRINT
-      tictactoe games [list] [--json] | games delete N...|all
+      tictactoe games [list] [--json]
+      tictactoe games delete N...|all [--yes]
       tictactoe replay FILE|N [--ui curses|plain] [--ascii]
       tictactoe verify FILE|N
       tictactoe brain
       tictactoe completions bash|zsh|fish
-      tictactoe help [COMMAND]
+      tictactoe help [COMMAND | all]
       tictactoe --help | --version
 
     With no command, tictactoe opens the lobby: play the computer, two players on
@@ -47,9 +48,11 @@ public enum CommandLineParser {
     many at once, until stopped.
     `games` lists the games you finished (kept as SGF in
     $XDG_DATA_HOME/tictactoe/games), newest first; `replay N` steps through game N
-    of that list (or any GM[4] SGF file): ←/→, Home/End, q.
+    of that list (or any GM[4] SGF file): ←/→, Home/End, q. `games delete N`
+    deletes game N of that list; the games after it are then numbered afresh.
+    `identity export` prints your certificate (PEM), never your key.
     `verify N` checks that its moves give its result and that both players signed
-    it (network games).
+    it (network games; a local game has nothing to sign).
     `doctor` checks the files, LAN discovery, the addresses, the router, the
     firewall and the relay the settings name, each with a hint.
     `completions SHELL` prints the completion script of bash, zsh or fish:
@@ -57,7 +60,8 @@ public enum CommandLineParser {
     `brain` plays five in a row as a Gomocup (Piskvork) brain on stdin and stdout,
     boards 5 to 15, for any manager; `play --engine COMMAND` plays such an outside
     brain instead of the built-in computer (see ENGINES in the man page).
-    `help COMMAND`, like COMMAND --help, shows one command's help.
+    `help COMMAND`, like COMMAND --help, shows one command's help; `help all` (this
+    text) all of it; `--help` alone the commands.
 
     Options:
       --ai LEVEL        play the computer at LEVEL: easy, normal or perfect
@@ -109,8 +113,8 @@ public enum CommandLineParser {
                         that the game may be claimed
       --wait SECONDS    how long `list` looks for games (default 2)
       --json            `list` and `games` print JSON, one object per game
-      --yes             `identity new` and `import` replace your identity without
-                        asking
+      --yes             `identity new` and `import` replace your identity, and
+                        `games delete all` deletes every game, without asking
       --password-file F
                         the password of a PKCS#12 file, for --identity and
                         `identity import`
@@ -165,7 +169,8 @@ public enum CommandLineParser {
     var rest = arguments[...]
     if let first = rest.first, !first.hasPrefix("-") {
       guard let named = CommandLineGrammar.Command(rawValue: first), named != .lobby else {
-        throw UsageError(message: "unknown command \"\(first)\"")
+        let guess = CommandSuggestion.command(near: first).map { ": did you mean \($0.rawValue)?" } ?? ""
+        throw UsageError(message: "unknown command \"\(first)\"\(guess)")
       }
       name = named
       rest = rest.dropFirst()
