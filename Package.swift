@@ -50,6 +50,15 @@ let package = Package(
     .target(name: "PortMapping", dependencies: ["CMiniUPnPc", "CNatPMP", "ExplainedErrors"]),
     .target(
       name: "Transport", dependencies: ["Security", "PeerTrust", "WireProtocol", "TransitRelay", "ExplainedErrors"]),
+    // The networked match's deciding part: the host's and the joiner's coordinators on MatchCore, trust
+    // questions, the record exchange, the door and the per-address limits. It carries out nothing itself: the
+    // shell (App's NetworkMatch) does what its commands say.
+    .target(
+      name: "MatchCoordination",
+      dependencies: [
+        "GameCore", "GameRecords", "PeerTrust", "Security", "Session", "TransitRelay", "Transport", "UntrustedText",
+        "WireProtocol", "Discovery", "ExplainedErrors",
+      ]),
     .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
@@ -57,7 +66,7 @@ let package = Package(
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
         "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "CSpawn", "PeerTrust", "ExplainedErrors",
-        "PlayerFiles",
+        "PlayerFiles", "MatchCoordination",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
@@ -107,7 +116,7 @@ let package = Package(
         "App", "GameCore", "TerminalUI", "Security", "PeerTrust", "Transport", "ExplainedErrors", "Gomocup",
         "UntrustedText", "Session", "TransitRelay",
         "WireProtocol", "Discovery",
-        "TestSupport", "GameRecords", "SessionTestSupport", "PlayerFiles",
+        "TestSupport", "GameRecords", "SessionTestSupport", "PlayerFiles", "MatchCoordination",
       ]),
     .testTarget(
       name: "EndToEndTests",

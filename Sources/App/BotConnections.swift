@@ -1,3 +1,4 @@
+import MatchCoordination
 import Transport
 
 /// One joiner's connection at the bot: its TLS connection, and its seat once the handshake is done.
@@ -10,6 +11,8 @@ final class BotLink {
   var decidingAt: Double?
   var seat: BotSeat?
   var admission: BotAdmission?
+  /// The joiner's key (its certificate's fingerprint), once TLS is done: what a game kept for it is found by.
+  var key: String?
   /// Where the link is in `BotConnections.order`.
   fileprivate(set) var slot = 0
   init(connection: PeerConnection, acceptedAt: Double) {

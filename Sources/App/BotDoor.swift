@@ -1,3 +1,5 @@
+import MatchCoordination
+
 /// Who comes in to the practice bot, once its listener (`HostListener`, shared with `host`) has accepted a
 /// connection: the cap on connections still setting up (`PendingHandshakes`) says whether there is a place,
 /// the limits per source address and the deny list (`SourceLimits`) whether this one may have it. A connection

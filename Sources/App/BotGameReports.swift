@@ -1,5 +1,6 @@
 import GameCore
 import GameRecords
+import MatchCoordination
 import PlayerFiles
 import Security
 import Transport
@@ -25,18 +26,30 @@ final class BotGameReports {
   /// Reports `games`, played by the joiner on `connection` whose seat is `seat`.
   func report(_ games: [BotGameRecord], seat: BotSeat?, on connection: PeerConnection) {
     guard !games.isEmpty else { return }
-    // Logged by the name trust was decided on (a known key's known name), with the claimed one beside it.
+    report(
+      games, peer: peer(seat: seat, on: connection), peerKey: connection.tls.peerCertificate?.publicKeyBase64,
+      on: connection)
+  }
+
+  /// Who plays on `connection`, as the log names it: by the name trust was decided on (a known key's known name),
+  /// with the claimed one beside it.
+  func peer(seat: BotSeat?, on connection: PeerConnection) -> BotGameRecord.Peer {
     let certificate = connection.tls.peerCertificate
     let claimed = seat?.session.peerName?.unsanitised ?? "?"
     let decided = ShownName.decided(connection.tls.trustDecision, certificate: certificate, known: nil)
-    let peer = BotGameRecord.Peer(
+    return BotGameRecord.Peer(
       name: decided ?? claimed, fingerprint: certificate?.fingerprint.description ?? "?",
       address: connection.peerAddress, claimed: decided.map { $0 == claimed ? nil : claimed } ?? nil)
+  }
+
+  /// Reports `games` played by `peer` (whose public key is `peerKey`); the signatures go to `connection` when the
+  /// joiner is still there (a kept game claimed after its joiner went away is signed and kept only).
+  func report(_ games: [BotGameRecord], peer: BotGameRecord.Peer, peerKey: String?, on connection: PeerConnection?) {
     for game in games {
       if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
       log.write(game.logLine(peer: peer))
       if var record = game.record, let collection {
-        record.addKeys(bot: botKey, peer: certificate?.publicKeyBase64, botMark: game.botMark)
+        record.addKeys(bot: botKey, peer: peerKey, botMark: game.botMark)
         record.date = RecordOfGame.today()
         signAndSend(&record, game: game.number, botMark: game.botMark, on: connection)
         collection.keep(record, day: record.date)
@@ -48,10 +61,10 @@ final class BotGameReports {
   /// joiner's answer is not waited for (the day's collection is only appended to). On the loop, at once: the
   /// signature goes out with the game's last messages, before a goodbye that may follow them (signed on a
   /// worker it came too late for a joiner that leaves as soon as the game ends).
-  private func signAndSend(_ record: inout GameRecord, game: Int, botMark: Mark, on connection: PeerConnection) {
+  private func signAndSend(_ record: inout GameRecord, game: Int, botMark: Mark, on connection: PeerConnection?) {
     guard let signature = try? identity.sign(record.signedBytes) else { return }
     record.setSignature(RecordBase64.encode(signature), of: botMark)
-    guard !connection.isClosed, let number = UInt16(exactly: game) else { return }
+    guard let connection, !connection.isClosed, let number = UInt16(exactly: game) else { return }
     try? connection.send(.recordSignature(game: number, date: record.date, signature: signature))
   }
 }

@@ -1,3 +1,5 @@
+import MatchCoordination
+
 /// How much the practice bot takes on at once and how often it looks at its connections: the pending cap and
 /// hello deadline, a joiner's outbox, the sweep, an AI move's share of the loop, and what one round accepts and
 /// handshakes.

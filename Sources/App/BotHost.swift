@@ -1,6 +1,7 @@
 import EventLoop
 import GameCore
 import Glibc
+import MatchCoordination
 import PeerTrust
 import PlayerFiles
 import Security
@@ -18,7 +19,6 @@ final class BotHost: LoopFrontEnd {
   var timeControl = TimeControl.none
   private let profile: Profile
   private let identity: Identity
-  private let reports: BotGameReports
   /// Where the bot's games are recorded (nil: not recorded).
   var collection: BotCollection? {
     get { reports.collection }
@@ -39,13 +39,15 @@ final class BotHost: LoopFrontEnd {
   /// With `--accept-new`: the known peers in memory, new ones appended off the loop (nil: the file is read
   /// whenever the context is made).
   private let newPeers: BotKnownPeers?
-  private let log: Log
+  let log: Log
   private let clock: () -> Double
   private let ai: AIPlayer
   /// Shared by every connection; with `--accept-new` it judges by `newPeers.shared`, so a peer remembered is
   /// known to the next handshake without making the context again.
   private let context: TLSContext
   private var links = BotConnections()
+  var keptGames = BotKeptGames()
+  let reports: BotGameReports
   let loop: EventLoop
   /// Connections whose goodbye is still going out: a peer that stops reading cannot stall the loop.
   private let closing: ClosingSockets
@@ -265,8 +267,10 @@ final class BotHost: LoopFrontEnd {
     let key = link.connection.tls.peerCertificate?.fingerprint.description ?? peer
     var seat = BotSeat.practice(
       name: profile.name, level: level, rules: rules, timeControl: timeControl, ai: ai, admission: admission,
-      now: now,
+      now: now, gracePeriod: options.gracePeriod,
       mayStartGame: { [unowned self] now in self.door.limits.game(key: key, from: peer, now: now) })
+    link.key = link.connection.tls.peerCertificate?.fingerprint.description
+    if let kept = link.key.flatMap({ keptGames[$0] }) { seat.offerBack(kept.seat, now: now) }
     let reaction = seat.start(now: now)
     link.seat = seat
     react(link, reaction)
@@ -294,6 +298,7 @@ final class BotHost: LoopFrontEnd {
       if case .letIn(remember: true) = link.admission, let certificate { remember(certificate) }
     }
     reports.report(reaction.games, seat: link.seat, on: connection)
+    keptGame(link, reaction)
     if let end = reaction.end {
       if case .refuse(let text, _) = link.admission {
         log.write("refused \(certificate?.commonName ?? "?") at \(connection.peerAddress): \(text)")
@@ -344,6 +349,7 @@ final class BotHost: LoopFrontEnd {
       listener?.tick(
         now: now, mayAccept: { mayAccept(now: now) }, pendingFrom: { links.pendingByAddress },
         admit: { admit($0, peer: $1, now: now) }) ?? []
+    expireKeptGames(now: now)
     for link in links.nextSlice(of: BotHost.sweepSlices) where !link.connection.isClosed {
       if !link.saidHello {
         let deadline = BotHost.pending.helloDeadline(
@@ -364,16 +370,10 @@ final class BotHost: LoopFrontEnd {
     }
   }
 
-  /// "1 game", "2 games".
-  static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
-
   /// Goodbyes still going out, and game records and new players still being written.
   var goodbyesGoingOut: Int {
     closing.count + (collection?.isWriting == true ? 1 : 0) + (newPeers?.isWriting == true ? 1 : 0)
   }
-
-  /// The bot prints lines; it has no screen to redraw.
-  func redraw() {}
 
   /// Tells every player goodbye, stops listening and advertising, and says what the bot did.
   func sayGoodbye(signal number: Int32) {
@@ -388,6 +388,7 @@ final class BotHost: LoopFrontEnd {
       }
       if !link.connection.isClosed { close(link, gracefully: link.connection.isSecured) }
     }
+    stopKeepingGames(now: now)
     listenerWatch.clear()
     listener?.close()
     let summary =

@@ -1,5 +1,6 @@
 import GameCore
 import GameRecords
+import MatchCoordination
 import PeerTrust
 import Security
 import Session
@@ -37,15 +38,19 @@ struct BotReaction: Equatable {
   var admitted = false
   /// The session ended: send `messages`, then close the connection.
   var end: SessionEnd?
+  /// The connection went away mid-game and the seat keeps the game for the joiner to come back to (PROTOCOL.md
+  /// rule 19): the host holds the seat (`BotKeptGames`) instead of forgetting it.
+  var keep = false
 
   /// Nothing to send, record or close.
-  var isEmpty: Bool { messages.isEmpty && games.isEmpty && !admitted && end == nil }
+  var isEmpty: Bool { messages.isEmpty && games.isEmpty && !admitted && end == nil && !keep }
 
   static func += (left: inout BotReaction, right: BotReaction) {
     left.messages += right.messages
     left.games += right.games
     left.admitted = left.admitted || right.admitted
     left.end = left.end ?? right.end
+    left.keep = left.keep || right.keep
   }
 }
 
@@ -65,6 +70,11 @@ struct BotSeat {
   private(set) var refusedText: String?
   /// The joiner offered a rematch over the game limit: it is accepted on a tick once the limit allows.
   private var rematchWaiting = false
+  /// The game kept for this joiner's key (`offerBack`) as it would be offered at a moment, until the joiner is let
+  /// in: the offer is made then, the clock of the side to move having run until that moment (a joiner's player
+  /// reading the terms again does not stop it). A closure, so that a seat without one (every seat kept) does not
+  /// carry room for a second session.
+  private var keptOffer: ((Double) -> KeptOffer?)?
   /// When the game in progress began (nil between games).
   private var gameStartedAt: Double?
   private var answeredChat = false
@@ -96,15 +106,17 @@ struct BotSeat {
   }
 
   /// The seat of a joiner just secured at a bot called `name`: random coin bytes, `ai`'s moves, no messages
-  /// kept to send again (the bot keeps no game to resume; they were a third of its memory per game).
+  /// kept to send again (they were a third of its memory per game: a joiner that comes back is offered the game
+  /// kept, rule 19, rather than resumed message by message), kept `gracePeriod` seconds (`--grace`) for that.
   static func practice(
     name: String, level: AILevel, rules: Rules, timeControl: TimeControl = .none, ai: AIPlayer,
-    admission: BotAdmission, now: Double, mayStartGame: @escaping (Double) -> SourceLimits.Refusal?
+    admission: BotAdmission, now: Double, gracePeriod: Double = 120,
+    mayStartGame: @escaping (Double) -> SourceLimits.Refusal?
   ) -> BotSeat {
     BotSeat(
       configuration: .init(
-        role: .host, name: name, software: CommandLineParser.version, rules: rules, resendLimit: 0,
-        timeControl: timeControl),
+        role: .host, name: name, software: CommandLineParser.version, rules: rules, gracePeriod: gracePeriod,
+        resendLimit: 0, timeControl: timeControl),
       level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },
       sha256: Digest.sha256, now: now,
       chooseMove: { game in
@@ -155,6 +167,29 @@ struct BotSeat {
     return reaction
   }
 
+  /// A seat kept after its joiner's connection went away (`BotReaction.keep`): the grace period's end claims its
+  /// game. The idle limit does not apply to it (the grace period is shorter).
+  mutating func tickKept(now: Double) -> BotReaction {
+    absorb(session.tick(now: now), now: now)
+  }
+
+  /// Before hello: the game `kept` holds for this joiner's key is offered back instead of a coin toss (a joiner
+  /// that restarted says hello), and the hello says the bot takes back a game the joiner kept (field 16: a joiner
+  /// whose connection only dropped asks to resume, then offers its game). Both are checked as a host does (rule
+  /// 19), `kept`'s game standing for the journal the bot does not write.
+  mutating func offerBack(_ kept: BotSeat, now: Double) {
+    guard let offer = kept.session.keptOffer(now: now) else { return }
+    keptOffer = { [session = kept.session] now in session.keptOffer(now: now) }
+    session.journalGame = offer.game
+    session.takesKeptGameBack = true
+  }
+
+  /// The seat asked to keep its game (`BotReaction.keep`) and could not (too many kept): the game is logged
+  /// unfinished, as a drop was before rule 19.
+  mutating func notKept(now: Double) -> [BotGameRecord] {
+    unfinishedGame(now: now, reason: "the peer vanished (too many games kept to keep its)")
+  }
+
   /// The host is stopping: say goodbye with `ByeReason.shuttingDown` and end (a game in progress is recorded
   /// as unfinished).
   mutating func shutDown(now: Double) -> BotReaction {
@@ -200,11 +235,18 @@ struct BotSeat {
         reaction.games += unfinishedGame(now: now, reason: closingReason(end))
         reaction.end = end
       case .connectionLost:
-        // The bot keeps no game for a joiner to come back to: a new connection starts a new game.
-        reaction.games += unfinishedGame(now: now, reason: "the peer vanished")
+        if session.keptOffer(now: now) != nil {
+          // A version-3 game in progress is kept for the grace period: the joiner's key is offered it back.
+          reaction.keep = true
+        } else {
+          reaction.games += unfinishedGame(now: now, reason: "the peer vanished")
+        }
         reaction.end = dropped
-      case .graceExpired, .resumed:
-        break  // only after a drop, which ends the seat
+      case .graceExpired:
+        // Nobody came back for the game kept: it is lost by the joiner, which vanished (+F).
+        reaction += absorb((try? session.claim(now: now)) ?? [], now: now)
+      case .resumed:
+        break  // said after a kept game was taken up: `.gameStarted` came first
       case .chatsDropped:
         break  // the bot does not read chat
       case .gameFlow(let event):
@@ -238,6 +280,8 @@ struct BotSeat {
       }
       var reaction = BotReaction()
       reaction.admitted = true
+      session.keptGameToOffer = keptOffer?(now)
+      keptOffer = nil
       reaction += absorb(session.accept(now: now), now: now)
       return reaction
     case .refuse(let text, let reason):

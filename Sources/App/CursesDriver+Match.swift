@@ -1,3 +1,4 @@
+import MatchCoordination
 import Session
 import TerminalUI
 

@@ -1,6 +1,7 @@
 import Discovery
 import EventLoop
 import Glibc
+import MatchCoordination
 import PeerTrust
 import PlayerFiles
 import Security

@@ -1,6 +1,7 @@
 import CursesBackend
 import EventLoop
 import Glibc
+import MatchCoordination
 import PeerTrust
 import PlayerFiles
 import Security

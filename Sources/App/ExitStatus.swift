@@ -1,3 +1,4 @@
+import MatchCoordination
 import Security
 import Session
 import TransitRelay

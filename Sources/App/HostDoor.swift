@@ -1,4 +1,5 @@
 import Glibc
+import MatchCoordination
 import PlayerFiles
 
 /// The host's `Doorstep` on real sockets: connections accepted while the pending connections are at their cap,

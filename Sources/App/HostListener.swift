@@ -1,5 +1,6 @@
 import EventLoop
 import Glibc
+import MatchCoordination
 import PlayerFiles
 import Transport
 

@@ -1,5 +1,6 @@
 import EventLoop
 import GameRecords
+import MatchCoordination
 import PeerTrust
 import PlayerFiles
 import Session

@@ -1,5 +1,6 @@
 import EventLoop
 import Glibc
+import MatchCoordination
 import Transport
 
 /// Runs a `NetworkMatch` on the event loop: keeps its descriptors watched and its next deadline scheduled,

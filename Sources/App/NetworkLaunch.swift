@@ -1,5 +1,6 @@
 import EventLoop
 import GameCore
+import MatchCoordination
 import PeerTrust
 import PlayerFiles
 import Security

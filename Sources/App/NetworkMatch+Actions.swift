@@ -1,4 +1,5 @@
 import GameCore
+import MatchCoordination
 import Session
 import Transport
 

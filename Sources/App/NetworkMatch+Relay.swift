@@ -1,4 +1,5 @@
 import Glibc
+import MatchCoordination
 import Security
 import TransitRelay
 import Transport

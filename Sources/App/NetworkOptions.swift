@@ -3,6 +3,7 @@ import PeerTrust
 import PlayerFiles
 import Security
 import Transport
+import UntrustedText
 
 /// How this player proves who it is and judges the other side, from the command line.
 public struct NetworkOptions: Sendable, Equatable {

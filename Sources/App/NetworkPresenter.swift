@@ -1,5 +1,6 @@
 import EventLoop
 import GameCore
+import MatchCoordination
 import Session
 import TerminalUI
 
@@ -49,6 +50,7 @@ enum NetworkPresenter {
       net.draws = session.score.draws
       net.rematchOfferedByMe = session.rematchOfferedByMe
       net.hasGameFlow = session.hasGameFlow
+      net.abortable = session.mayAbort
       net.peerOffer = session.drawOfferedByPeer ? .draw : session.takebackRequestedByPeer != nil ? .takeback : nil
       net.myOffer = session.drawOfferedByMe ? .draw : session.takebackRequestedByMe != nil ? .takeback : nil
       net.clocks = clocks(session, now: Monotonic.now())

@@ -2,6 +2,7 @@ import CursesBackend
 import EventLoop
 import GameCore
 import Glibc
+import MatchCoordination
 import PlayerFiles
 import TerminalUI
 import UntrustedText

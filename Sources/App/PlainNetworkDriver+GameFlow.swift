@@ -1,5 +1,6 @@
 import EventLoop
 import GameCore
+import MatchCoordination
 import Session
 
 /// Plain mode's words for version 3's game flow (draw, takeback, decline, abort) and the clock line printed with

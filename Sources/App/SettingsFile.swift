@@ -1,6 +1,7 @@
 import GameCore
 import Glibc
 import Gomocup
+import MatchCoordination
 import PlayerFiles
 import Security
 import TerminalUI

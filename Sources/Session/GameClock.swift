@@ -57,12 +57,23 @@ public struct GameClock: Sendable, Equatable {
   }
 
   /// A game taken up at `ply` after a restart (PROTOCOL.md rule 19): each side's time left as the side that kept
-  /// the game offered it, the earlier moves' times taken as agreed (their charges were lost with the program), the
-  /// clock of the side to move running from `now`. nil for an untimed control.
-  public init?(restoring control: TimeControl, myMark: Mark, left offered: [Mark: Int], ply: Int, now: Double) {
+  /// the game offered it, the earlier moves' agreed `times` as it offered them (each charge, and the time left after
+  /// it; without them, from an older program, 0 and the increment), the clock of the side to move running from
+  /// `now`. nil for an untimed control.
+  public init?(
+    restoring control: TimeControl, myMark: Mark, left offered: [Mark: Int], ply: Int, times: [AgreedTime] = [],
+    now: Double
+  ) {
     self.init(control, myMark: myMark, now: now)
     for mark in [Mark.x, .o] { left[mark] = min(offered[mark] ?? control.base, Self.ceiling(control)) }
-    log = (0..<ply).map { _ in LoggedMove(thinking: 0, charged: 0, leftBefore: 0, agreed: true) }
+    log = (0..<ply).map { ply in
+      guard ply < times.count else { return LoggedMove(thinking: 0, charged: 0, leftBefore: 0, agreed: true) }
+      let time = times[ply]
+      // The time before the move, as `agreedTimes` gives back `time.left` after it.
+      var before = time.left + time.charged
+      if case .fischer(_, let increment) = control { before -= increment }
+      return LoggedMove(thinking: time.charged, charged: time.charged, leftBefore: before, agreed: true)
+    }
     let myTurn = ply.isMultiple(of: 2) == (myMark == .x)
     turnSince = myTurn ? now : nil
     gaveTurnAt = myTurn ? nil : now

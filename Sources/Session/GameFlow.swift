@@ -35,7 +35,21 @@ struct GameFlow: Sendable, Equatable {
   /// A takeback request standing: the ply it goes back to, by requester.
   private(set) var takeback: [Mark: Int] = [:]
 
-  init(myMark: Mark) { self.myMark = myMark }
+  /// A takeback went back after both sides had moved: the game can no longer be aborted (rule 17, as lichess:
+  /// abort is for a game nobody has begun, and one both sides began stays begun whatever is taken back).
+  private(set) var begun = false
+
+  /// The offers of a game `plies` moves into it (0 for a new one; a game taken up after a restart, rule 19).
+  init(myMark: Mark, plies: Int = 0) {
+    self.myMark = myMark
+    movesMade = [.x: (plies + 1) / 2, .o: plies / 2]
+  }
+
+  /// Whether both sides have made a move in this game (a takeback does not undo it).
+  var bothHaveMoved: Bool { movesMade[.x, default: 0] > 0 && movesMade[.o, default: 0] > 0 }
+
+  /// A takeback was accepted (by either side).
+  mutating func tookBack() { begun = begun || bothHaveMoved }
 
   var peer: Mark { myMark.opponent }
 

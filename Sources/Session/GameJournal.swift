@@ -4,8 +4,8 @@ import GameCore
 /// mid-game cannot make the game vanish: both players' keys, the terms, who plays X, the moves and their agreed
 /// times. Pure: the shell writes and reads the text (`text(sha256:)`, `init(text:myKey:peerKey:sha256:)`).
 public struct GameJournal: Sendable, Equatable {
-  /// The format's version, the first line's number.
-  public static let version = 1
+  /// The format's version, the first line's number: 2 adds the score line (2026-12-02); version 1 is still read.
+  public static let version = 2
   /// This side's public key (base64 DER), as its records write it.
   public let myKey: String
   /// The opponent's public key (base64 DER).
@@ -22,10 +22,12 @@ public struct GameJournal: Sendable, Equatable {
   public let moves: [Position]
   /// The agreed time of each move so far, in a timed game (none in an untimed one).
   public let times: [GameClock.AgreedTime]
+  /// The score of the match's games before this one (nil in a version-1 journal).
+  public let score: MatchScore?
 
   public init(
     myKey: String, peerKey: String, role: Role, rules: Rules, timeControl: TimeControl, protocolVersion: Int,
-    gameNumber: Int, hostPlaysX: Bool, moves: [Position], times: [GameClock.AgreedTime] = []
+    gameNumber: Int, hostPlaysX: Bool, moves: [Position], times: [GameClock.AgreedTime] = [], score: MatchScore? = nil
   ) {
     self.myKey = myKey
     self.peerKey = peerKey
@@ -37,6 +39,7 @@ public struct GameJournal: Sendable, Equatable {
     self.hostPlaysX = hostPlaysX
     self.moves = moves
     self.times = times
+    self.score = score
   }
 
   /// The journal of `session`'s game while one is in progress with a version-3 peer, nil otherwise (between
@@ -49,7 +52,8 @@ public struct GameJournal: Sendable, Equatable {
     self.init(
       myKey: myKey, peerKey: peerKey, role: session.configuration.role, rules: session.rules,
       timeControl: session.timeControl, protocolVersion: Int(version), gameNumber: session.gameNumber,
-      hostPlaysX: hostPlaysX, moves: moves, times: session.clock?.agreedTimes(plies: moves.count) ?? [])
+      hostPlaysX: hostPlaysX, moves: moves, times: session.clock?.agreedTimes(plies: moves.count) ?? [],
+      score: MatchScore(session.score, of: session.configuration.role))
   }
 
   /// The mark this side plays in the game.
@@ -58,11 +62,12 @@ public struct GameJournal: Sendable, Equatable {
   /// The game as the journal's lines, ending in the SHA-256 of the lines before it.
   public func text(sha256: ([UInt8]) -> [UInt8]) -> String {
     var lines = [
-      "tictactoe journal \(Self.version)", "me \(myKey)", "peer \(peerKey)",
+      "tictactoe journal \(score == nil ? 1 : Self.version)", "me \(myKey)", "peer \(peerKey)",
       "role \(role == .host ? "host" : "joiner")",
       "rules \(rules.rows) \(rules.columns) \(rules.k)", "clock \(Self.clockWords(timeControl))",
       "protocol \(protocolVersion)", "game \(gameNumber)", "x \(hostPlaysX ? "host" : "joiner")",
     ]
+    if let score { lines.append("score \(score.hostWins) \(score.joinerWins) \(score.draws)") }
     for (ply, move) in moves.enumerated() {
       let time = ply < times.count ? " \(times[ply].charged) \(times[ply].left)" : ""
       lines.append("move \(move.row) \(move.column)\(time)")

@@ -9,10 +9,11 @@ extension GameJournal {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }
     guard lines.first?.hasPrefix("tictactoe journal ") == true else { throw .notAJournal }
-    guard lines.first == "tictactoe journal \(Self.version)" else {
-      throw .unknownVersion(String(lines[0].dropFirst("tictactoe journal ".count)))
+    let format = String(lines[0].dropFirst("tictactoe journal ".count))
+    guard let format = Int(format), (1...Self.version).contains(format), lines[0].hasSuffix(" \(format)") else {
+      throw .unknownVersion(format)
     }
-    guard let last = lines.last, last.hasPrefix("sha256 "), lines.count >= 10 else { throw .incomplete }
+    guard let last = lines.last, last.hasPrefix("sha256 "), lines.count >= 9 + format else { throw .incomplete }
     let body = lines.dropLast().joined(separator: "\n") + "\n"
     guard last == "sha256 \(Self.hex(sha256(Array(body.utf8))))" else { throw .checksumMismatch }
     var reader = JournalLines(lines: Array(lines.dropLast()), next: 1)
@@ -27,18 +28,21 @@ extension GameJournal {
     let game = try reader.numbers("game", count: 1)[0]
     guard game >= 1 else { throw .badLine(number: 8, "game 0") }
     let hostPlaysX = try reader.choice("x", ["host": true, "joiner": false])
+    // Version 2: the score of the games before this one.
+    let score = try format < 2 ? nil : reader.numbers("score", count: 3)
     let (moves, times) = try reader.moves(timed: control.isTimed)
     var board = Game(rules: rules)
     for (ply, move) in moves.enumerated() {
       do {
         try board.play(move, by: board.turn)
       } catch {
-        throw .badLine(number: 10 + ply, "the move cannot be played: \(error.reason)")
+        throw .badLine(number: 9 + format + ply, "the move cannot be played: \(error.reason)")
       }
     }
     self.init(
       myKey: me, peerKey: peer, role: role, rules: rules, timeControl: control, protocolVersion: version,
-      gameNumber: game, hostPlaysX: hostPlaysX, moves: moves, times: times)
+      gameNumber: game, hostPlaysX: hostPlaysX, moves: moves, times: times,
+      score: score.map { MatchScore(hostWins: $0[0], joinerWins: $0[1], draws: $0[2]) })
   }
 }
 

@@ -37,8 +37,10 @@ struct GameSeries: Sendable {
   }
 
   /// Takes up a game kept through a restart (PROTOCOL.md rule 19) as the current one, this player playing `mark`.
-  mutating func restore(_ kept: KeptGame, myMark mark: Mark) throws(MoveError) {
+  /// The score of the games before it is the kept game's, when it says (`role`: this player's).
+  mutating func restore(_ kept: KeptGame, myMark mark: Mark, role: Role) throws(MoveError) {
     game = try Game(rules: rules, moves: kept.moves)
+    if let before = kept.score { score = before.seen(by: role) }
     gameNumber = kept.gameNumber
     myMark = mark
     lastResult = nil

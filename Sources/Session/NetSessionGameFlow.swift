@@ -60,14 +60,23 @@ extension NetSession {
     guard accept else { return [send(.takebackDecline(ply: UInt16(ply)), now)] }
     let outputs = [send(.takebackAccept(ply: UInt16(ply)), now)]
     series.takeBack(to: ply)
+    flow?.tookBack()
     clock?.turnAfterTakeback(requesterIsMe: false, now: now)
     return outputs + [.gameFlow(.tookBack(ply: ply))]
   }
 
+  /// Whether this player may abort the game in progress (rule 17): version 3, and not both sides have moved in it,
+  /// a takeback undoing nothing of that.
+  public var mayAbort: Bool {
+    guard hasGameFlow, phase == .playing, let game, let flow else { return false }
+    return game.history.count < 2 && !flow.bothHaveMoved
+  }
+
   /// Aborts the game before each side has made its first move (rule 17): void, and the first player is kept.
+  /// Once both have moved, a takeback to before the second move does not make it abortable again.
   public mutating func abort(now: Double) throws(ActionRefusal) -> [SessionOutput] {
     let (game, _) = try flowInPlay()
-    guard game.history.count < 2 else { throw .tooLateToAbort }
+    guard mayAbort else { throw .tooLateToAbort }
     return [send(.abort(seen: UInt16(game.history.count)), now)] + ended(series.end(.aborted))
   }
 
@@ -102,6 +111,8 @@ extension NetSession {
       guard Int(seen) <= game.history.count else {
         return violation("an abort after \(seen) moves when \(game.history.count) were made", now)
       }
+      // Only a takeback brings a game both sides began back under 2 moves; the peer saw it too (it asked or accepted).
+      guard flow?.begun != true else { return violation("an abort after both sides had moved (a takeback since)", now) }
       return ended(series.end(.aborted))
     case .flagClaim(let ply, let timeLeft, let observed):
       guard !isResuming else {
@@ -144,6 +155,7 @@ extension NetSession {
     case .takebackRequestsCrossed(let ply): return [send(.takebackDecline(ply: UInt16(ply)), now)]
     case .takeBack(let ply):
       series.takeBack(to: ply)
+      flow?.tookBack()
       clock?.turnAfterTakeback(requesterIsMe: true, now: now)
       return [.gameFlow(.tookBack(ply: ply))]
     case .changedNothing: return changedNothing(now)

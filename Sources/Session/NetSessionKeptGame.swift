@@ -14,11 +14,21 @@ public struct KeptOffer: Sendable, Equatable {
     self.timeLeft = timeLeft.count == 2 ? [.x: Int(timeLeft[0]), .o: Int(timeLeft[1])] : [:]
   }
 
+  /// The offer as a program that reads neither the moves' times nor the score takes it up.
+  var withoutTimesAndScore: KeptOffer {
+    let bare = KeptGame(rules: game.rules, gameNumber: game.gameNumber, hostPlaysX: game.hostPlaysX, moves: game.moves)
+    return KeptOffer(bare, timeLeft: [Mark.x, .o].compactMap { timeLeft[$0].map { UInt32(clamping: $0) } })
+  }
+
   var message: Message {
     let times = [Mark.x, .o].compactMap { timeLeft[$0].map { UInt32(clamping: $0) } }
+    let moveTimes = game.times.map {
+      OfferedTime(charged: UInt32(clamping: $0.charged), left: UInt32(clamping: $0.left))
+    }
+    let score = game.score.map { [$0.hostWins, $0.joinerWins, $0.draws].map { UInt16(clamping: $0) } } ?? []
     return .gameOffer(
       game: UInt16(clamping: game.gameNumber), hostPlaysX: game.hostPlaysX, moves: game.moves,
-      timeLeft: times.count == 2 ? times : [])
+      timeLeft: times.count == 2 ? times : [], times: times.count == 2 ? moveTimes : [], score: score)
   }
 }
 
@@ -67,7 +77,9 @@ extension NetSession {
     // An offer not yet answered is still the game kept: a joiner that goes away again is offered it again.
     if phase == .tossing, let offer = kept.offered { return offer }
     guard hasGameFlow, gameInProgress, let game, let hostPlaysX = hostPlayedXLast else { return nil }
-    let kept = KeptGame(rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: game.history)
+    let kept = KeptGame(
+      rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: game.history,
+      times: clock?.agreedTimes(plies: game.history.count) ?? [], score: MatchScore(score, of: configuration.role))
     let times = clock.map { clock in [Mark.x, .o].map { UInt32(clamping: clock.remaining($0, now: now)) } } ?? []
     return KeptOffer(kept, timeLeft: times)
   }
@@ -96,7 +108,7 @@ extension NetSession {
       let mark = (configuration.role == .host) == offer.game.hostPlaysX ? Mark.x : .o
       keepFirstPlayer(of: offer.game)
       do {
-        try series.restore(offer.game, myMark: mark)
+        try series.restore(offer.game, myMark: mark, role: configuration.role)
       } catch {
         return violation("the kept game offered cannot be played: \(error)", now)
       }
@@ -112,7 +124,7 @@ extension NetSession {
     default:
       verdict = .taken
     }
-    let answer = send(.gameTaken(verdict, text: reason), now)
+    let answer = send(.gameTaken(verdict, text: reason, readAll: true), now)
     let taken = verdict == .taken
     return [answer]
       + takeUp(offer, taken: taken, reason: PeerText(reason), clockFrom: now, wentAway: configuration.role, now)
@@ -123,7 +135,7 @@ extension NetSession {
     guard configuration.role == .joiner, !isClosed, let offer = kept.pending else { return [] }
     kept.pending = nil
     let reason = accept ? "" : "its player did not take it up"
-    let answer = send(.gameTaken(accept ? .taken : .declined, text: reason), now)
+    let answer = send(.gameTaken(accept ? .taken : .declined, text: reason, readAll: true), now)
     return [answer]
       + takeUp(offer, taken: accept, reason: PeerText(reason), clockFrom: kept.pendingSince, wentAway: .joiner, now)
       .filter {
@@ -132,11 +144,14 @@ extension NetSession {
   }
 
   /// The side that kept the game hears the answer of the side that went away (a joiner's, or a restarted host's).
-  mutating func peerAnswersKeptGame(_ verdict: GameTakenVerdict, _ reason: PeerText, _ now: Double)
+  /// Without `readAll` (a program of before 2026-12-02) the peer took up neither the moves' times nor the score:
+  /// neither does this side, so both hold the same game.
+  mutating func peerAnswersKeptGame(_ verdict: GameTakenVerdict, _ reason: PeerText, readAll: Bool, _ now: Double)
     -> [SessionOutput]
   {
-    guard phase == .tossing, let offer = kept.offered else { return unexpected(.gameTaken(verdict, text: ""), now) }
+    guard phase == .tossing, var offer = kept.offered else { return unexpected(.gameTaken(verdict, text: ""), now) }
     kept.offered = nil
+    if !readAll { offer = offer.withoutTimesAndScore }
     let peer: Role = configuration.role == .host ? .joiner : .host
     return takeUp(offer, taken: verdict == .taken, reason: reason, clockFrom: kept.offeredAt, wentAway: peer, now)
   }
@@ -155,13 +170,14 @@ extension NetSession {
     let ply = offer.game.moves.count
     keepFirstPlayer(of: offer.game)
     do {
-      try series.restore(offer.game, myMark: mark)
+      try series.restore(offer.game, myMark: mark, role: configuration.role)
     } catch {
       return violation("the kept game offered cannot be played: \(error)", now)
     }
     phase = .playing
-    flow = GameFlow(myMark: mark)
-    clock = GameClock(restoring: timeControl, myMark: mark, left: offer.timeLeft, ply: ply, now: clockFrom)
+    flow = GameFlow(myMark: mark, plies: ply)
+    clock = GameClock(
+      restoring: timeControl, myMark: mark, left: offer.timeLeft, ply: ply, times: offer.game.times, now: clockFrom)
     (flagClaimedAt, heldClaim, claimSent, flagFacts) = (nil, nil, nil, nil)
     peerMoved = ply > (mark == .x ? 0 : 1)
     let started = SessionOutput.gameStarted(number: offer.game.gameNumber, myMark: mark)

@@ -43,5 +43,11 @@ extension NetSession {
     public var wins = 0
     public var losses = 0
     public var draws = 0
+
+    public init(wins: Int = 0, losses: Int = 0, draws: Int = 0) {
+      self.wins = wins
+      self.losses = losses
+      self.draws = draws
+    }
   }
 }

@@ -182,8 +182,10 @@ public struct NetGameState: Sendable, Equatable {
     }
   }
 
-  /// Whether the game may still be aborted: version 3, begun, and not both sides have moved.
-  public var canAbort: Bool { hasGameFlow && gameInProgress && (game?.history.count ?? 2) < 2 }
+  /// Whether the game may still be aborted: version 3, begun, and not both sides have moved (a takeback since
+  /// does not undo that: the session's `mayAbort`).
+  public var canAbort: Bool { hasGameFlow && gameInProgress && abortable }
+  public var abortable = false
 
   /// A dropped connection: the time left for the joiner to come back, then whether the game may be claimed.
   public struct Dropped: Sendable, Equatable {

@@ -12,6 +12,18 @@ public enum GameTakenVerdict: UInt8, Sendable, Equatable {
   case noJournal = 4
 }
 
+/// One move's agreed times in a `game offer` (PROTOCOL.md rules 14 and 19): the charge and the mover's time left
+/// after it, in milliseconds, as the records write them.
+public struct OfferedTime: Sendable, Equatable {
+  public let charged: UInt32
+  public let left: UInt32
+
+  public init(charged: UInt32, left: UInt32) {
+    self.charged = charged
+    self.left = left
+  }
+}
+
 extension Message {
   /// The most moves an offer can hold: a 15×15 board's cells.
   public static let maximumOfferedMoves = 225
@@ -19,7 +31,7 @@ extension Message {
   /// Writes the fields of `game offer` and `game taken` (PROTOCOL.md rule 19).
   func writeKeptGame(into writer: inout FrameWriter) {
     switch self {
-    case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft):
+    case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft, let times, let score):
       writer.field(1, u16: game)
       writer.field(2, u8: hostPlaysX ? 1 : 2)
       writer.field(3, bytes: moves.flatMap { [UInt8(clamping: $0.row), UInt8(clamping: $0.column)] })
@@ -27,9 +39,16 @@ extension Message {
         writer.field(
           4, bytes: timeLeft.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } })
       }
-    case .gameTaken(let verdict, let text):
+      if !times.isEmpty {
+        let numbers = times.flatMap { [$0.charged, $0.left] }
+        writer.field(
+          5, bytes: numbers.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } })
+      }
+      if score.count == 3 { writer.field(6, bytes: score.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }) }
+    case .gameTaken(let verdict, let text, let readAll):
       writer.field(1, u8: verdict.rawValue)
       writer.field(2, string: text)
+      if readAll { writer.field(3, u8: 1) }
     default: break
     }
   }
@@ -43,7 +62,8 @@ extension Message {
         throw .badValue(
           "verdict", reason: "it is \(code), not 1 (taken), 2 (declined), 3 (disagrees) or 4 (no journal)")
       }
-      return .gameTaken(verdict, text: try f.string(2, "text", maximum: maximumTextBytes))
+      let readAll = f.has(3) ? try f.u8(3, "read all") == 1 : false
+      return .gameTaken(verdict, text: try f.string(2, "text", maximum: maximumTextBytes), readAll: readAll)
     default:
       let game = try f.u16(1, "game number")
       guard game >= 1 else { throw .badValue("game number", reason: "it is 0 (games count from 1)") }
@@ -63,7 +83,23 @@ extension Message {
         let times = try f.bytes(4, "time left", count: 8)
         timeLeft = [times[0...3], times[4...7]].map { $0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
       }
-      return .gameOffer(game: game, hostPlaysX: who == 1, moves: moves, timeLeft: timeLeft)
+      var times: [OfferedTime] = []
+      if f.has(5) {
+        let bytes = try f.bytes(5, "move times", count: 8 * moves.count)
+        let numbers = stride(from: 0, to: bytes.count, by: 4).map {
+          bytes[$0..<$0 + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+        times = stride(from: 0, to: numbers.count, by: 2).map {
+          OfferedTime(charged: numbers[$0], left: numbers[$0 + 1])
+        }
+      }
+      var score: [UInt16] = []
+      if f.has(6) {
+        let bytes = try f.bytes(6, "score", count: 6)
+        score = [0, 2, 4].map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+      }
+      return .gameOffer(
+        game: game, hostPlaysX: who == 1, moves: moves, timeLeft: timeLeft, times: times, score: score)
     }
   }
 }

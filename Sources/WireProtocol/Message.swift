@@ -76,10 +76,16 @@ public enum Message: Sendable, Equatable {
   /// (`YYYY-MM-DD`, the host's). Not counted or sent again on resume; an older peer ignores it.
   case recordSignature(game: UInt16, date: String, signature: [UInt8])
   /// Version 3 (PROTOCOL.md rule 19): the side that kept a game offers it to the side that comes back after a
-  /// restart: its number, who plays X, the moves, and in a timed game the time left of X and of O (ms).
-  case gameOffer(game: UInt16, hostPlaysX: Bool, moves: [Position], timeLeft: [UInt32])
+  /// restart: its number, who plays X, the moves, and in a timed game the time left of X and of O (ms) and each
+  /// move's agreed times (empty from a program that does not send them); the score of the games before it: won by
+  /// the host, won by the joiner, drawn (empty from a program that does not send it).
+  case gameOffer(
+    game: UInt16, hostPlaysX: Bool, moves: [Position], timeLeft: [UInt32], times: [OfferedTime] = [],
+    score: [UInt16] = [])
   /// Version 3 (rule 19): the answer to `game offer`, and why when it is not taken.
-  case gameTaken(GameTakenVerdict, text: String)
+  /// `readAll`: the answering program read the offer's move times and score (fields 5 and 6; a program of before
+  /// 2026-12-02 does not say so, and the side that offered then takes neither up either).
+  case gameTaken(GameTakenVerdict, text: String, readAll: Bool = false)
 
   public static let maximumNameBytes = 64
   /// A name is also at most this many characters (grapheme clusters, as a screen shows them).

@@ -6,6 +6,7 @@ import Testing
 import Transport
 
 @testable import App
+@testable import MatchCoordination
 @testable import PlayerFiles
 
 @Suite struct CommandLineParserTests {

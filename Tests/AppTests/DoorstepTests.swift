@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import App
+@testable import MatchCoordination
 @testable import PlayerFiles
 
 /// The host's door while its pending connections are at their cap: a flood of silent connections is held and

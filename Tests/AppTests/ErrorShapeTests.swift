@@ -14,6 +14,7 @@ import UntrustedText
 import WireProtocol
 
 @testable import App
+@testable import MatchCoordination
 @testable import PlayerFiles
 
 /// Every module's error has a stable code, a reason and a hint (what the player can do), and says all of it:

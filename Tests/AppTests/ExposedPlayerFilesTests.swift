@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import MatchCoordination
 @testable import PlayerFiles
 
 /// The game records and the log follow the rules of the player's other files (settings, known_peers): nothing is

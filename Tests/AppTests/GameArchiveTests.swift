@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import MatchCoordination
 @testable import PlayerFiles
 
 /// Where finished games go: one SGF file each, private, under a size cap; a failure told once and never fatal.

@@ -5,6 +5,7 @@ import Testing
 import WireProtocol
 
 @testable import App
+@testable import MatchCoordination
 
 /// A host whose program restarted while its joiner kept the game (PROTOCOL.md rule 19), with the real host and joiner
 /// coordinators in memory: the joiner reconnects as after any drop, the new host greets it with hello naming the

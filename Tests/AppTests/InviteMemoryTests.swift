@@ -4,6 +4,7 @@ import Testing
 import UntrustedText
 
 @testable import App
+@testable import MatchCoordination
 
 /// An invite pins a key for one connection: it never renames, shadows or rebinds a known peer (issue 25, item
 /// 4). Mallory's certificate says `alice`; the alice the player knows has another key. Hello names never enter

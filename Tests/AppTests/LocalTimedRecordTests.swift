@@ -4,6 +4,7 @@ import TerminalUI
 import Testing
 
 @testable import App
+@testable import MatchCoordination
 
 /// The record of a timed local game (issue 24, docs/RECORDS.md): the time control as TM/OT, each move's charge
 /// and time left as TTQ and BL/WL, RE with +T when a flag fell; it parses back with the same times.

@@ -8,6 +8,7 @@ import UntrustedText
 import WireProtocol
 
 @testable import App
+@testable import MatchCoordination
 
 /// Two coordinators, a host and a joiner, joined in memory: what one sends the other receives, on a clock the
 /// test moves. No sockets and no TLS: each side is told what TLS established about the other (`PeerFacts`).

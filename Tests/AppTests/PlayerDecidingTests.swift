@@ -6,6 +6,7 @@ import Transport
 import WireProtocol
 
 @testable import App
+@testable import MatchCoordination
 
 /// A person deciding about a host's key is never raced by a machine's deadline (issue 25, item 2; PROTOCOL.md
 /// rule 13): the joiner says `deciding` while its player is asked, the host and the bot wait for its hello up to

@@ -5,6 +5,7 @@ import Testing
 import WireProtocol
 
 @testable import App
+@testable import MatchCoordination
 
 /// Both sides sign the same bytes and end with the same record: the host's day wins, a bad signature is refused.
 @Suite struct RecordExchangeTests {

@@ -4,6 +4,7 @@ import TransitRelay
 import Transport
 
 @testable import App
+@testable import MatchCoordination
 
 /// A new invite while hosting at a relay, in the pure host coordinator: the wait with the old token is closed at
 /// once and the next wait says the new token; not while a joiner is in a match (its way back after a drop is

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import App
+@testable import MatchCoordination
 @testable import PlayerFiles
 
 @Suite struct TokenBucketTests {

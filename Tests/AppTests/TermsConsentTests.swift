@@ -7,6 +7,7 @@ import Testing
 import WireProtocol
 
 @testable import App
+@testable import MatchCoordination
 @testable import PlayerFiles
 
 /// A joiner's player consents to a host's timed terms before the game begins (PROTOCOL.md, "The terms"; issue

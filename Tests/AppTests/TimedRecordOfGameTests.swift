@@ -6,6 +6,7 @@ import Testing
 import WireProtocol
 
 @testable import App
+@testable import MatchCoordination
 @testable import Session
 
 /// The records both sides of a version-3 game write (docs/RECORDS.md): two sessions on a clock the test moves,

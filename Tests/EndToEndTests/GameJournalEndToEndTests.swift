@@ -54,7 +54,7 @@ import Testing
     #expect(kept.count == 1, "\(kept)")
     let (name, text) = try #require(kept.first)
     #expect(mode(journalDirectory(joiner) + "/" + name) == 0o600 && mode(journalDirectory(joiner)) == 0o700)
-    #expect(text.hasPrefix("tictactoe journal 1\nme ") && text.contains("\nrole joiner\nrules 3 3 3\nclock none\n"))
+    #expect(text.hasPrefix("tictactoe journal 2\nme ") && text.contains("\nrole joiner\nrules 3 3 3\nclock none\n"))
     let hostText = try #require(journals(host).values.first)
     let line = { (text: String, word: String) in text.components(separatedBy: "\n").first { $0.hasPrefix(word) } }
     // Each side's journal names its own key as "me" and the other's as "peer".

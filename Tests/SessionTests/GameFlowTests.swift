@@ -184,6 +184,31 @@ import WireProtocol
     #expect(pair.host.myMark == .o, "after a game played out the first player alternates again")
   }
 
+  /// Once both sides have moved, a takeback back under two moves does not make the game abortable again (rule 17,
+  /// as lichess): neither side may abort, and an abort from the peer is a violation. A takeback before the second
+  /// side moved leaves the abort open.
+  @Test func noAbortAfterATakebackOnceBothSidesMoved() throws {
+    var pair = Self.match()
+    try pair.play(p(7, 7))
+    try pair.play(p(7, 8))
+    pair.deliver(fromHost: try pair.host.requestTakeback(now: 0))  // back to the host's turn: ply 0
+    pair.deliver(fromJoiner: try pair.joiner.answerTakeback(accept: true, now: 0))
+    #expect(pair.host.game?.history.isEmpty == true && pair.joiner.game?.history.isEmpty == true)
+    #expect(!pair.host.mayAbort && !pair.joiner.mayAbort)
+    #expect(throws: ActionRefusal.tooLateToAbort) { try pair.host.abort(now: 0) }
+    #expect(throws: ActionRefusal.tooLateToAbort) { try pair.joiner.abort(now: 0) }
+    let outputs = pair.joiner.receive(.abort(seen: 0), now: 0)
+    #expect(SessionPair.violation(outputs, containing: "an abort after both sides had moved"), "\(outputs)")
+
+    var early = Self.match()
+    try early.play(p(7, 7))
+    early.deliver(fromHost: try early.host.requestTakeback(now: 0))  // its own move, before the joiner moved
+    early.deliver(fromJoiner: try early.joiner.answerTakeback(accept: true, now: 0))
+    #expect(early.host.mayAbort && early.joiner.mayAbort)
+    early.deliver(fromJoiner: try early.joiner.abort(now: 0))
+    #expect(early.host.lastResult == .aborted && early.joiner.lastResult == .aborted && early.closings.isEmpty)
+  }
+
   /// An abort that crosses the second move still stands: the move is void.
   @Test func anAbortCrossingTheSecondMoveStands() throws {
     var pair = Self.match()

@@ -100,11 +100,34 @@ import WireProtocol
     #expect(throws: JournalError.notAJournal) {
       try GameJournal(text: "(;FF[4]GM[4])\n", myKey: Self.alice, peerKey: Self.bob, sha256: testHash)
     }
-    #expect(throws: JournalError.unknownVersion("2")) {
+    #expect(throws: JournalError.unknownVersion("3")) {
       try GameJournal(
-        text: text.replacingFirst("journal 1", with: "journal 2"), myKey: Self.alice, peerKey: Self.bob,
+        text: text.replacingFirst("journal 2", with: "journal 3"), myKey: Self.alice, peerKey: Self.bob,
         sha256: testHash)
     }
+  }
+
+  /// Version 2 adds the score of the games before this one; a version-1 journal (written before 2026-12-02) still
+  /// reads, with no score, and its game is checked without one.
+  @Test func theScoreIsVersionTwosAndAVersionOneJournalStillReads() throws {
+    let pair = try Self.pair(moves: 3)
+    let journal = try #require(GameJournal(of: pair.joiner, myKey: Self.bob, peerKey: Self.alice))
+    #expect(journal.score == MatchScore(hostWins: 0, joinerWins: 0, draws: 0))
+    let text = journal.text(sha256: testHash)
+    #expect(text.hasPrefix("tictactoe journal 2\n") && text.contains("\nx host\nscore 0 0 0\nmove 0 0 0 60000\n"))
+    let old = GameJournal(
+      myKey: journal.myKey, peerKey: journal.peerKey, role: journal.role, rules: journal.rules,
+      timeControl: journal.timeControl, protocolVersion: journal.protocolVersion, gameNumber: journal.gameNumber,
+      hostPlaysX: journal.hostPlaysX, moves: journal.moves, times: journal.times)
+    let oldText = old.text(sha256: testHash)
+    #expect(oldText.hasPrefix("tictactoe journal 1\n") && !oldText.contains("score"))
+    let read = try GameJournal(text: oldText, myKey: Self.bob, peerKey: Self.alice, sha256: testHash)
+    #expect(read == old && read.score == nil)
+    let offered = KeptGame(
+      rules: journal.rules, gameNumber: 1, hostPlaysX: true, moves: journal.moves,
+      score: MatchScore(hostWins: 2, joinerWins: 0, draws: 0))
+    #expect(read.kept.agreement(with: offered) == .same)
+    #expect(!journal.kept.agreement(with: offered).agrees)
   }
 
   /// A journal whose SHA-256 matches but whose lines say what cannot be (hand-made, or from a broken program)
@@ -114,9 +137,10 @@ import WireProtocol
     let journal = try #require(GameJournal(of: pair.host, myKey: Self.alice, peerKey: Self.bob))
     let body = journal.text(sha256: testHash).split(separator: "\n").dropLast().joined(separator: "\n") + "\n"
     let cases: [(String, String, Int)] = [
-      ("move 0 1\n", "move 0 0\n", 11),  // the same cell twice
+      ("move 0 1\n", "move 0 0\n", 12),  // the same cell twice
       ("rules 15 15 5", "rules 15 15 16", 5), ("protocol 3", "protocol 2", 7), ("game 1", "game 0", 8),
-      ("x host", "x nobody", 9), ("clock none", "clock sundial 3", 6), ("move 0 1\n", "move 0 1 5 6\n", 11),
+      ("x host", "x nobody", 9), ("clock none", "clock sundial 3", 6), ("move 0 1\n", "move 0 1 5 6\n", 12),
+      ("score 0 0 0", "score 0 0", 10),
     ]
     for (old, new, line) in cases {
       let changed = body.replacingFirst(old, with: new)

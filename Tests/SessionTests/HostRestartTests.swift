@@ -101,7 +101,9 @@ import WireProtocol
       old, journal: KeptGame(rules: KeptGameTests.gomoku, gameNumber: 1, hostPlaysX: true, moves: other))
     Self.lostByTheHost(back, reason: "move 4 differs")
     #expect(
-      back.hostEvents.compactMap(Self.sent).contains { if case .gameTaken(.disagrees, _) = $0 { true } else { false } })
+      back.hostEvents.compactMap(Self.sent).contains {
+        if case .gameTaken(.disagrees, _, _) = $0 { true } else { false }
+      })
     // The match goes on: a rematch starts game 2 with the first player alternated.
     back.deliver(fromHost: try back.host.offerRematch(now: back.now))
     back.deliver(fromJoiner: try back.joiner.offerRematch(now: back.now))
@@ -113,7 +115,9 @@ import WireProtocol
     let back = Self.hostComesBack(try Self.played(), journal: nil)
     Self.lostByTheHost(back, reason: "keeps no journal")
     #expect(
-      back.hostEvents.compactMap(Self.sent).contains { if case .gameTaken(.noJournal, _) = $0 { true } else { false } })
+      back.hostEvents.compactMap(Self.sent).contains {
+        if case .gameTaken(.noJournal, _, _) = $0 { true } else { false }
+      })
   }
 
   /// A host that does not say it takes a kept game back (older, or the practice bot) is left as before: the

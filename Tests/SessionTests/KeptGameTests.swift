@@ -80,6 +80,106 @@ import WireProtocol
     #expect(back.joiner.game?.history.count == 5 && back.joiner.myTurn && back.host.phase == .playing)
   }
 
+  /// Each move's agreed times go with the offer (field 5): after the restart both sides' clocks, and so both
+  /// records, hold the times the keeper had for every move before it, even when the joiner's own list differs by
+  /// an echo that never arrived (its move carrying the echo was written to its journal, then lost on the wire).
+  @Test func theMovesBeforeTheRestartKeepTheirAgreedTimesOnBothSides() throws {
+    var old = SessionPair(hostCoin: 1, joinerCoin: 1, rules: Self.gomoku, timeControl: Self.control)
+    old.startMatch()
+    for (index, thought) in [1.0, 2, 3.5, 1.25].enumerated() {
+      old.now += thought
+      try old.play(Self.cell(index))
+    }
+    // The host thinks 4 s and its move takes 1.5 s to arrive: the joiner charges it 4.5 s (0.5 s past A).
+    old.now += 4
+    let move = try old.host.play(Self.cell(4), now: old.now)
+    old.now += 1.5
+    old.send(fromHost: move)
+    old.settle()
+    let kept = try #require(old.host.clock?.agreedTimes(plies: 5))
+    #expect(kept.map(\.charged) == [0, 0, 3_500, 1_250, 4_000] && kept[3].left == 60_000 - 1_250 + 2_000)
+    old.now += 2
+    try old.joinerPlays(Self.cell(5))  // echoes 4.5 s; written to its journal, never delivered
+    old.toHost.removeAll()
+    let journal = try Self.journal(old)
+    #expect(
+      journal.times.count == 6 && journal.times[4].charged == 4_500
+        && journal.times.prefix(4).elementsEqual(kept.prefix(4)))
+    var back = Self.comeBack(old, journal: journal)
+    #expect(back.joiner.game?.history.count == 5 && back.joiner.myTurn)
+    for side in [back.host, back.joiner] {
+      #expect(side.clock?.agreedTimes(plies: 5) == kept, "\(side.configuration.role)")
+    }
+    back.now += 1
+    try back.play(Self.cell(5))
+    back.now += 2
+    try back.play(Self.cell(6))
+    let host = back.host.clock?.agreedTimes(plies: 7)
+    #expect(host == back.joiner.clock?.agreedTimes(plies: 7) && host?.prefix(5).elementsEqual(kept) == true)
+  }
+
+  /// The score of the games before the kept one goes with the offer (field 6) and is checked against the
+  /// journal's: both sides count on from it; a journal with another score keeps another match's game.
+  @Test func theScoreOfTheGamesBeforeGoesWithTheKeptGame() throws {
+    var old = try Self.played(2)
+    old.deliver(fromJoiner: try old.joiner.resign(now: old.now))
+    old.deliver(fromHost: try old.host.offerRematch(now: old.now))
+    old.deliver(fromJoiner: try old.joiner.offerRematch(now: old.now))
+    for index in 0..<3 {
+      old.now += 1
+      try old.play(Self.cell(20 + index))
+    }
+    #expect(old.host.gameNumber == 2 && old.host.score.wins == 1 && old.joiner.score.losses == 1)
+    let journal = try Self.journal(old)
+    #expect(journal.score == MatchScore(hostWins: 1, joinerWins: 0, draws: 0))
+    let back = Self.comeBack(old, journal: journal)
+    #expect(back.joiner.phase == .playing && back.joiner.gameNumber == 2, "\(back.joinerEvents)")
+    #expect(back.host.score == old.host.score && back.joiner.score == old.joiner.score)
+
+    let other = KeptGame(
+      rules: journal.rules, gameNumber: 2, hostPlaysX: journal.hostPlaysX, moves: journal.moves,
+      score: MatchScore(hostWins: 0, joinerWins: 1, draws: 0))
+    let lost = Self.comeBack(old, journal: other)
+    #expect(lost.joiner.lastResult == .abandoned(loser: lost.joiner.myMark ?? .x) && lost.host.phase == .betweenGames)
+    #expect(lost.host.score.wins == 2 && lost.joiner.score.losses == 2)
+  }
+
+  /// A returning program of before 2026-12-02 reads neither the moves' times nor the score (fields 5 and 6) and
+  /// does not say `readAll`: the side that kept the game takes neither up either, so both hold the same game (the
+  /// earlier moves at a charge of 0, the score counted from the kept game).
+  @Test func anOlderReturningProgramLeavesTheTimesAndTheScoreOutOnBothSides() throws {
+    var old = try Self.played(2)
+    old.deliver(fromJoiner: try old.joiner.resign(now: old.now))
+    old.deliver(fromHost: try old.host.offerRematch(now: old.now))
+    old.deliver(fromJoiner: try old.joiner.offerRematch(now: old.now))
+    for index in 0..<4 {
+      old.now += 1.5
+      try old.play(Self.cell(20 + index))
+    }
+    var pair = SessionPair(hostCoin: 7, joinerCoin: 9, rules: Self.gomoku, timeControl: Self.control)
+    pair.now = old.now + 10
+    pair.host.keptGameToOffer = old.host.keptOffer(now: pair.now)
+    pair.joiner.journalGame = try Self.journal(old)
+    let hello = pair.joiner.start(now: pair.now)
+    pair.send(fromHost: pair.host.start(now: pair.now))
+    pair.send(fromJoiner: hello)
+    pair.settle()
+    pair.send(fromHost: pair.host.accept(now: pair.now))
+    while pair.deliverToJoiner() {}
+    guard case .gameTaken(.taken, _, true)? = pair.toHost.last else {
+      Issue.record("the joiner's answer: \(pair.toHost)")
+      return
+    }
+    pair.toHost[pair.toHost.count - 1] = .gameTaken(.taken, text: "")  // as an older program says it
+    pair.settle()
+    #expect(pair.host.phase == .playing && pair.host.game?.history.count == 4, "\(pair.hostEvents)")
+    #expect(pair.host.clock?.agreedTimes(plies: 4).map(\.charged) == [0, 0, 0, 0])
+    #expect(pair.host.score == NetSession.Score())
+    // Taken up with readAll, the same offer keeps them (the joiner's side here, which read both).
+    #expect(pair.joiner.clock?.agreedTimes(plies: 4).map(\.charged) == [0, 0, 1_500, 1_500])
+    #expect(pair.joiner.score.losses == 1)
+  }
+
   static func lostByTheJoiner(_ back: SessionPair, reason: String) {
     for side in [back.host, back.joiner] {
       #expect(side.phase == .betweenGames && side.lastResult == .abandoned(loser: .o) && side.gameNumber == 1)

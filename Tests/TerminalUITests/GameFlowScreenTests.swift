@@ -7,12 +7,15 @@ import UntrustedText
 /// Version 3's game flow on the full screen (issue 24): the keys for draws, takebacks, declining and abort, the
 /// footer that offers the answers first, and both clocks in the panel at 80×24 on a 15×15 board.
 @Suite struct GameFlowScreenTests {
-  static func timed(moves: [String] = ["h8", "h9", "i8"], offer: NetGameState.Offer? = nil, flow: Bool = true)
-    throws -> UIController
-  {
+  /// `abortable` is the session's word (`mayAbort`): by default, before both sides have moved.
+  static func timed(
+    moves: [String] = ["h8", "h9", "i8"], offer: NetGameState.Offer? = nil, flow: Bool = true,
+    abortable: Bool? = nil
+  ) throws -> UIController {
     var ui = try NetworkScreens.match(size: 15, k: 5, moves: moves, glyphs: .unicode)
     var net = try #require(ui.state.net)
     net.hasGameFlow = flow
+    net.abortable = abortable ?? (moves.count < 2)
     net.peerOffer = offer
     net.clocks = .init(mine: 272_400, theirs: 9_999, running: .theirs, control: "5+3")
     ui.showNetwork(net)
@@ -27,6 +30,9 @@ import UntrustedText
     #expect(ui.handle(.character("A")) == [], "both sides have moved")
     var fresh = try Self.timed(moves: ["h8"])
     #expect(fresh.handle(.character("A")) == [.netAbort])
+    // Back to one move by a takeback after both had moved: the session says no abort, and A does nothing.
+    var tookBack = try Self.timed(moves: ["h8"], abortable: false)
+    #expect(tookBack.handle(.character("A")) == [], "both sides had moved")
     var offered = try Self.timed(offer: .draw)
     #expect(offered.handle(.character("x")) == [.netDecline])
     // With a version-2 peer none of it exists: the letters do nothing.
@@ -45,6 +51,8 @@ import UntrustedText
     #expect(takeback.hasPrefix(" u accept the takeback · x decline"), "\(takeback)")
     let start = Screens.text(try Self.timed(moves: ["h8"])).split(separator: "\n").last.map(String.init) ?? ""
     #expect(start.contains("A abort"), "\(start)")
+    let tookBack = Screens.text(try Self.timed(moves: ["h8"], abortable: false)).split(separator: "\n").last
+    #expect(tookBack.map { !$0.contains("A abort") && $0.contains("D draw") } == true, "\(tookBack ?? "")")
     let old = Screens.text(try Self.timed(flow: false)).split(separator: "\n").last.map(String.init) ?? ""
     #expect(!old.contains("D draw") && !old.contains("A abort"), "\(old)")
   }

@@ -1,7 +1,9 @@
+import MatchCoordination
+
 /// Reads the command line by hand (no outside packages): a command, then its options in any order and its
 /// words. `--help` and `--version` win wherever they stand; the rest is the command's own type's to read.
 public enum CommandLineParser {
-  public static let version = "tictactoe 0.2.0"
+  public static let version = Software.version
 
   public static let usage = """
     Usage:

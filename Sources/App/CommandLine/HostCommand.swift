@@ -1,4 +1,5 @@
 import GameCore
+import MatchCoordination
 import Transport
 
 /// What `tictactoe host` was asked for.

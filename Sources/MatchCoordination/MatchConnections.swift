@@ -2,7 +2,7 @@ import Session
 
 /// The connections of a match, in the order they came, and which of them plays the game. Numbers are never
 /// reused, so a command about a connection that closed meanwhile cannot reach another.
-struct MatchConnections {
+public struct MatchConnections {
   private var table: [ConnectionID: MatchConnection] = [:]
   private var order: [ConnectionID] = []
   private var lastID = 0
@@ -12,18 +12,18 @@ struct MatchConnections {
   private var activeAtSweep: ConnectionID?
   /// The connection whose game this is (host: the joiner it let in or is asking about). While a dropped game
   /// is kept, its connection is closed but stays the active one.
-  var active: ConnectionID?
+  public var active: ConnectionID?
   /// Host: what each source address may do (connections at once and per second, new keys, a deny list); nil:
   /// no limits (a joiner's match).
-  var limits: SourceLimits?
+  public var limits: SourceLimits?
 
-  subscript(id: ConnectionID) -> MatchConnection? {
+  public subscript(id: ConnectionID) -> MatchConnection? {
     get { table[id] }
     set { table[id] = newValue }
   }
 
   /// The known connections, the oldest first.
-  var ids: [ConnectionID] { order }
+  public var ids: [ConnectionID] { order }
 
   mutating func open(_ peer: String, _ phase: MatchConnection.Phase, deadline: Double) -> ConnectionID {
     lastID += 1
@@ -34,7 +34,7 @@ struct MatchConnections {
   }
 
   /// Closes `id` (once): the command that does it, or none when it is closed already.
-  mutating func close(_ id: ConnectionID, graceful: Bool) -> [MatchCommand] {
+  public mutating func close(_ id: ConnectionID, graceful: Bool) -> [MatchCommand] {
     guard let connection = table[id], !connection.isClosed else { return [] }
     table[id]?.phase = .closed
     closedSinceSweep.append(id)
@@ -43,7 +43,7 @@ struct MatchConnections {
   }
 
   /// Forgets closed connections other than the game's.
-  mutating func sweep() {
+  public mutating func sweep() {
     var candidates = closedSinceSweep
     if let previous = activeAtSweep, previous != active { candidates.append(previous) }
     (closedSinceSweep, activeAtSweep) = ([], active)
@@ -55,10 +55,10 @@ struct MatchConnections {
     if !forgotten.isEmpty { order.removeAll { forgotten.contains($0) } }
   }
 
-  var activeConnection: MatchConnection? { active.flatMap { table[$0] } }
+  public var activeConnection: MatchConnection? { active.flatMap { table[$0] } }
 
   /// The game whose connection dropped, kept for the grace period (its connection is closed).
-  var waitingGame: ConnectionID? {
+  public var waitingGame: ConnectionID? {
     guard let active, let connection = table[active], connection.isClosed, case .lost = connection.session?.link
     else { return nil }
     return active
@@ -71,7 +71,7 @@ struct MatchConnections {
   /// silent is passed before a real joiner whose handshake is slow on a busy host), else the oldest still
   /// setting up TLS, else the oldest not yet greeted whose joiner does not say its player is deciding, else the
   /// oldest of those; never the kept game's key or a joiner the player is asked about.
-  func toDrop(atLimit limit: Int, policy: PendingHandshakes = .host, now: Double = -.infinity) -> (
+  public func toDrop(atLimit limit: Int, policy: PendingHandshakes = .host, now: Double = -.infinity) -> (
     pending: Int, oldest: ConnectionID
   )? {
     // One pass, oldest first (under a flood this runs for every connection accepted at the cap).
@@ -91,7 +91,7 @@ struct MatchConnections {
   }
 
   /// How many connections are pending from each address (`SourceAddress.counted`).
-  var pendingByAddress: [String: Int] {
+  public var pendingByAddress: [String: Int] {
     var counts: [String: Int] = [:]
     for connection in table.values where connection.isPending {
       counts[SourceAddress.counted(connection.peer), default: 0] += 1
@@ -100,7 +100,7 @@ struct MatchConnections {
   }
 
   /// How many connections are pending, and the earliest time one of them may make room by `policy`.
-  func pendingSince(_ policy: PendingHandshakes) -> (count: Int, makesRoom: Double?) {
+  public func pendingSince(_ policy: PendingHandshakes) -> (count: Int, makesRoom: Double?) {
     var count = 0
     var makesRoom: Double?
     for connection in table.values where connection.isPending {
@@ -113,7 +113,7 @@ struct MatchConnections {
   }
 
   /// The earliest deadline of any open connection or the kept game's session.
-  var nextDeadline: Double? {
+  public var nextDeadline: Double? {
     var deadlines: [Double?] = [waitingGame.flatMap { table[$0]?.session?.nextDeadline }]
     for connection in table.values {
       switch connection.phase {
@@ -129,14 +129,14 @@ struct MatchConnections {
 
 /// The pending connections `MatchConnections.toDrop` chooses among, the first of each kind in the order seen.
 private struct DropChoice {
-  var sawAny = false
-  var sentNothing: ConnectionID?
-  var silentSinceTLS: ConnectionID?
-  var inTLS: ConnectionID?
-  var greetedNotDeciding: ConnectionID?
-  var greeted: ConnectionID?
+  public var sawAny = false
+  public var sentNothing: ConnectionID?
+  public var silentSinceTLS: ConnectionID?
+  public var inTLS: ConnectionID?
+  public var greetedNotDeciding: ConnectionID?
+  public var greeted: ConnectionID?
 
-  mutating func see(_ id: ConnectionID, _ connection: MatchConnection, policy: PendingHandshakes, now: Double) {
+  public mutating func see(_ id: ConnectionID, _ connection: MatchConnection, policy: PendingHandshakes, now: Double) {
     sawAny = true
     switch connection.phase {
     case .handshaking:
@@ -153,5 +153,5 @@ private struct DropChoice {
     }
   }
 
-  var choice: ConnectionID? { sentNothing ?? silentSinceTLS ?? inTLS ?? greetedNotDeciding ?? greeted }
+  public var choice: ConnectionID? { sentNothing ?? silentSinceTLS ?? inTLS ?? greetedNotDeciding ?? greeted }
 }

@@ -8,18 +8,18 @@ import WireProtocol
 /// The host's side of a match: whom it lets in. Joiners connect; one at a time is asked about or let in, the
 /// others are turned away as busy; the kept game's key may take the game over after a drop; a host that
 /// keeps hosting waits for the next opponent when a match ends. Pure (see `MatchRole`).
-struct HostCoordinator: MatchRole {
+public struct HostCoordinator: MatchRole {
   /// Connections not yet past hello (a joiner whose key the player is being asked about, or the kept game's key,
   /// is never among them): at most `pending.cap` at once, the oldest making room once it waited
   /// `pending.patience`; the time each has to say hello. The bot's door decides by the same policy.
-  static let pending = PendingHandshakes.host
-  static let maximumPending = pending.cap
+  public static let pending = PendingHandshakes.host
+  public static let maximumPending = pending.cap
 
-  var core: MatchCore
+  public var core: MatchCore
   /// After an opponent leaves wait for the next one instead of ending, until the player quits.
-  var keepsHosting = false
+  public var keepsHosting = false
   /// What the player is told when hosting begins, told again after each opponent.
-  var welcome: [MatchEvent] = []
+  public var welcome: [MatchEvent] = []
   /// The key of the opponent the game is played with: only it may take the game over after a drop.
   private var gamePeerKey: Fingerprint?
   /// Refusals logged per address: a client refused in a loop cannot fill the log.
@@ -28,12 +28,12 @@ struct HostCoordinator: MatchRole {
   private var drops = PerAddressLog()
 
   /// What each source address may do (`SourceLimits`: the deny list, connections, new keys); nil: no limits.
-  var limits: SourceLimits? {
+  public var limits: SourceLimits? {
     get { core.connections.limits }
     set { core.connections.limits = newValue }
   }
 
-  init(
+  public init(
     name: String, rules: Rules, gracePeriod: Double, timeControl: TimeControl = .none, environment: MatchEnvironment
   ) {
     core = MatchCore(
@@ -43,11 +43,11 @@ struct HostCoordinator: MatchRole {
   }
 
   /// The host's place at a transit relay (nil: it waits at none).
-  var relayWait: HostRelayWait?
+  public var relayWait: HostRelayWait?
 
-  var ownDeadline: Double? { core.finished == nil ? relayWait?.retryAt : nil }
-  mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? { nil }
-  mutating func due(now: Double) -> [MatchCommand] {
+  public var ownDeadline: Double? { core.finished == nil ? relayWait?.retryAt : nil }
+  public mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? { nil }
+  public mutating func due(now: Double) -> [MatchCommand] {
     guard let at = relayWait?.retryAt, at <= now else { return [] }
     return waitAtRelay(now: now)
   }
@@ -55,33 +55,33 @@ struct HostCoordinator: MatchRole {
   /// Whether the shell may accept the next waiting connection at `now` (`PendingHandshakes`): below the cap,
   /// or once the pending connection that would make room has waited its patience. Until then joiners wait in
   /// the listen queue, and every pending connection has its moment to finish TLS.
-  func mayAccept(now: Double) -> Bool {
+  public func mayAccept(now: Double) -> Bool {
     let (pending, makesRoom) = core.connections.pendingSince(HostCoordinator.pending)
     return pending < HostCoordinator.pending.cap || (makesRoom.map { $0 <= now } ?? false)
   }
 
   /// When a wait at the cap ends (nil: no wait).
-  var acceptReopens: Double? {
+  public var acceptReopens: Double? {
     let (pending, makesRoom) = core.connections.pendingSince(HostCoordinator.pending)
     return pending < HostCoordinator.pending.cap ? nil : makesRoom
   }
 
   /// Something arrived on `id` (the start of TLS, perhaps): it is not a silent connection.
-  mutating func heard(_ id: ConnectionID) {
+  public mutating func heard(_ id: ConnectionID) {
     if core.connections[id]?.quiet == true { core.connections[id]?.quiet = false }
   }
 
   /// A joiner connected from `peer`. At the cap the oldest pending connection makes room (the shell accepts at
   /// the cap only once it has waited `PendingHandshakes.patience`): a flood of silent connections only churns
   /// itself, and a real joiner (whose handshake takes milliseconds) gets in.
-  mutating func accepted(peer: String, now: Double) -> (ConnectionID, [MatchCommand]) {
+  public mutating func accepted(peer: String, now: Double) -> (ConnectionID, [MatchCommand]) {
     let made = makeRoom(now: now)
     let id = core.connections.open(peer, .handshaking, deadline: now + MatchCore.handshakeTimeout)
     return (id, made + arrived(id, peer: peer, now: now))
   }
 
   /// At the cap, the oldest pending connection makes room for one that arrives.
-  mutating func makeRoom(now: Double) -> [MatchCommand] {
+  public mutating func makeRoom(now: Double) -> [MatchCommand] {
     guard let (count, oldest) = core.connections.toDrop(atLimit: HostCoordinator.maximumPending, now: now) else {
       return []
     }
@@ -94,7 +94,7 @@ struct HostCoordinator: MatchRole {
 
   /// A joiner arrived on `id` (accepted, or glued to the host's wait at the relay) from `peer`: its address's
   /// limits decide whether TLS starts.
-  mutating func arrived(_ id: ConnectionID, peer: String, now: Double) -> [MatchCommand] {
+  public mutating func arrived(_ id: ConnectionID, peer: String, now: Double) -> [MatchCommand] {
     var commands: [MatchCommand] = []
     core.connections[id]?.acceptedAt = now
     if let refusal = core.connections.limits?.connected(peer, now: now) {
@@ -111,7 +111,7 @@ struct HostCoordinator: MatchRole {
     return commands
   }
 
-  mutating func secured(_ id: ConnectionID, _ facts: PeerFacts, now: Double) -> [MatchCommand] {
+  public mutating func secured(_ id: ConnectionID, _ facts: PeerFacts, now: Double) -> [MatchCommand] {
     guard let connection = core.connections[id], !connection.isClosed else { return [] }
     core.connections[id]?.facts = facts
     let key = facts.certificate?.fingerprint
@@ -159,7 +159,7 @@ struct HostCoordinator: MatchRole {
   /// The first message on a connection from the kept game's key. A resume request takes the game over
   /// (dropping the old connection if it still looked alive); anything else is a new hello. Before hello, a
   /// joiner saying that its player is deciding about our key is given longer to say it (PROTOCOL.md rule 13).
-  mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand] {
     if case .deciding = message, core.connections[id]?.phase == .greeting {
       let first = core.connections[id]?.decidingAt == nil
       core.connections[id]?.decidingAt = now
@@ -213,7 +213,7 @@ struct HostCoordinator: MatchRole {
     return commands
   }
 
-  mutating func decide(_ left: MatchCore.LeftToDecide, on id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func decide(_ left: MatchCore.LeftToDecide, on id: ConnectionID, now: Double) -> [MatchCommand] {
     switch left {
     case .hello(let name, _): return decide(id, name: name, now: now)
     case .dropped: return []
@@ -274,7 +274,7 @@ struct HostCoordinator: MatchRole {
     return [.advertise(.playing)] + act(on: id, now: now) { $0.accept(now: now) }
   }
 
-  mutating func answer(accept: Bool, now: Double) -> [MatchCommand] {
+  public mutating func answer(accept: Bool, now: Double) -> [MatchCommand] {
     guard let question = core.question, let id = core.active else { return [] }
     core.question = nil
     defer { core.connections.sweep() }
@@ -297,7 +297,7 @@ struct HostCoordinator: MatchRole {
     return commands + [.advertise(.waiting), .report(.opponentGone(end))] + welcome.map { .report($0) }
   }
 
-  mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
+  public mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
     if id == relayWait?.waiting { return relayWaitFailed(id, end, now: now) }
     let (closed, gone) = giveUp(id, end, now: now)
     guard let connection = gone else { return closed }

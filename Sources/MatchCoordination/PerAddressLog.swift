@@ -1,15 +1,15 @@
 /// Log lines about what one source address did, at most `burst` and then one a minute per address, so a client
 /// refused in a loop cannot fill the log; how many were held back is said on the next line that is written.
-struct PerAddressLog {
+public struct PerAddressLog {
   private var buckets: TokenBuckets<SourceAddress>
   private var heldBack = 0
 
-  init(burst: Double = 3, perMinute: Double = 1) {
+  public init(burst: Double = 3, perMinute: Double = 1) {
     buckets = TokenBuckets(rate: perMinute / 60, burst: burst)
   }
 
   /// The line to write about `peer` at `now`, or nil to hold it back.
-  mutating func line(_ text: String, about peer: String, now: Double) -> String? {
+  public mutating func line(_ text: String, about peer: String, now: Double) -> String? {
     guard let address = SourceAddress(peer), buckets.take(address, now: now) else {
       heldBack += 1
       return nil

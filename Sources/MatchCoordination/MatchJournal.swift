@@ -5,19 +5,19 @@ import Session
 /// to keep it: after each step of the game's session the journal is written again when it changed, and removed
 /// once the game is over (its record was asked for first, and the shell does the two in order). Pure: the shell
 /// writes the files (`MatchCommand.keepJournal`, `.endJournal`).
-struct MatchJournal {
+public struct MatchJournal {
   /// This side's public key (base64 DER), as the records write it.
-  let myKey: String
+  public let myKey: String
   /// What was last asked to be kept, by the opponent's key.
-  private(set) var kept: [Fingerprint: GameJournal] = [:]
+  public private(set) var kept: [Fingerprint: GameJournal] = [:]
   /// The games the shell found in this player's journals when it reached an opponent, by the opponent's key: what
   /// a game offered after a restart is checked against.
-  var found: [Fingerprint: KeptGame] = [:]
+  public var found: [Fingerprint: KeptGame] = [:]
 
-  init(myKey: String) { self.myKey = myKey }
+  public init(myKey: String) { self.myKey = myKey }
 
   /// The command that brings the journal against `peer` up to date with `session`, if anything changed.
-  mutating func after(_ session: NetSession, peer: Fingerprint, peerKey: String) -> MatchCommand? {
+  public mutating func after(_ session: NetSession, peer: Fingerprint, peerKey: String) -> MatchCommand? {
     let journal = GameJournal(of: session, myKey: myKey, peerKey: peerKey)
     if session.configuration.role == .host, found[peer] != nil, journal != nil || session.lastResult != nil {
       // A restarted host's journal read from disk has served (rule 19): the game taken up is kept afresh from
@@ -35,7 +35,7 @@ struct MatchJournal {
 
   /// The game against `peer` ended without its session saying so (a host that let the game go): its journal is
   /// removed.
-  mutating func ended(peer: Fingerprint) -> MatchCommand? {
+  public mutating func ended(peer: Fingerprint) -> MatchCommand? {
     guard kept.removeValue(forKey: peer) != nil else { return nil }
     return .endJournal(peer: peer)
   }

@@ -7,23 +7,23 @@ import Transport
 import WireProtocol
 
 /// A connection of a networked match, as the coordinator knows it: a number the shell maps to its socket.
-struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
-  let value: Int
-  var description: String { "#\(value)" }
+public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
+  public let value: Int
+  public var description: String { "#\(value)" }
 }
 
 /// What TLS established about the peer once a connection is secured: the facts trust is decided on.
-struct PeerFacts: Sendable, Equatable {
-  var certificate: PeerCertificate?
-  var trust: TrustDecision?
-  var verification: VerificationCode?
-  var protocolVersion: String
-  var cipher: String
+public struct PeerFacts: Sendable, Equatable {
+  public var certificate: PeerCertificate?
+  public var trust: TrustDecision?
+  public var verification: VerificationCode?
+  public var protocolVersion: String
+  public var cipher: String
 }
 
 extension PeerFacts {
   /// What `tls` established, once its handshake is complete.
-  init(_ tls: TLSConnection) {
+  public init(_ tls: TLSConnection) {
     self.init(
       certificate: tls.peerCertificate, trust: tls.trustDecision, verification: tls.verificationCode,
       protocolVersion: tls.protocolVersion, cipher: tls.cipher)
@@ -32,8 +32,8 @@ extension PeerFacts {
 
 /// One connection of a match and where it is in its life. The phases follow each other in this order; a
 /// connection may close from any of them.
-struct MatchConnection {
-  enum Phase: Sendable, Equatable {
+public struct MatchConnection {
+  public enum Phase: Sendable, Equatable {
     /// Joiner: the TCP connection is being set up (TLS starts once it is writable).
     case connecting
     /// Connected to a transit relay, waiting for its `ok` (the other player came with the same token): the
@@ -55,43 +55,43 @@ struct MatchConnection {
     case closed
   }
 
-  let peer: String
-  var phase: Phase
+  public let peer: String
+  public var phase: Phase
   /// When the connection is given up if it is still connecting, handshaking, awaiting resume or (host)
   /// greeting.
-  var deadline: Double?
-  var session: NetSession?
-  var facts: PeerFacts?
+  public var deadline: Double?
+  public var session: NetSession?
+  public var facts: PeerFacts?
   /// Joiner: a new connection to the host to resume the game.
-  var isReconnect = false
+  public var isReconnect = false
   /// The transit relay this connection goes through (nil: a direct connection).
-  var relay: Endpoint?
+  public var relay: Endpoint?
   /// Joiner with a relay in its invite: secured, but its hello waits until the host's hello arrives on it, so
   /// the host hears from the joiner only on the connection that won the race between the direct addresses and
   /// the relay.
-  var held = false
+  public var held = false
   /// When the connection began waiting at the relay (for naming how long nobody came).
-  var relayWaitSince: Double?
+  public var relayWaitSince: Double?
   /// Joiner: the numeric address the TCP connection reached (where reconnections go once it is trusted).
-  var remote: Endpoint?
+  public var remote: Endpoint?
   /// Host: counted against its source address's limits until it closes.
-  var counted = false
+  public var counted = false
   /// Host: when the connection was accepted and secured, and when its joiner last said that its player is
   /// deciding about our key (PROTOCOL.md rule 13): what `PendingHandshakes` sets the time to say hello by.
-  var acceptedAt = 0.0
+  public var acceptedAt = 0.0
   /// Host: nothing has arrived on it yet (not even the start of TLS), so it may make room sooner.
-  var quiet = true
-  var securedAt: Double?
-  var decidingAt: Double?
+  public var quiet = true
+  public var securedAt: Double?
+  public var decidingAt: Double?
   /// Let in (host) or taken up for a resumed game: stays true once the connection closes, so its end is told
   /// with the peer's words.
-  var admitted = false
+  public var admitted = false
 
-  var isClosed: Bool { phase == .closed }
+  public var isClosed: Bool { phase == .closed }
 
   /// Why a connection to a relay is given up at its deadline: no answer to the connect, or (connected)
   /// nobody came with the token.
-  func relayLate(now: Double) -> NetworkError {
+  public func relayLate(now: Double) -> NetworkError {
     let relay = self.relay ?? Endpoint(host: peer, port: 0)
     guard phase == .atRelay, let since = relayWaitSince else {
       return .relay(relay, .unreachable(reason: "no answer within \(Int(MatchCore.handshakeTimeout)) s"))
@@ -101,13 +101,13 @@ struct MatchConnection {
   /// Connected but not yet past hello, and not waiting for the player: what the cap on pending connections
   /// counts, and what makes room when it is reached. A connection on its way to a relay is not: until the relay
   /// glues it, nobody is on its other end.
-  var isPending: Bool {
+  public var isPending: Bool {
     phase == .connecting ? relay == nil : [.handshaking, .awaitingResume, .greeting].contains(phase)
   }
 }
 
 /// What the coordinator asks its shell to do, in order.
-enum MatchCommand {
+public enum MatchCommand {
   /// Joiner: start a non-blocking connection to `address` (for `endpoint`); a failure is reported back with
   /// the side's `failed` (`MatchRole`).
   case connect(ConnectionID, Sockets.Address, for: Endpoint)
@@ -146,22 +146,22 @@ enum MatchCommand {
 /// What the coordinator is given besides its connections (so tests can give their own): chance, a hash and its
 /// name for itself. No file: the known peers come in as a value (`MatchCore.knownPeers`), and records are
 /// written and looked up by the shell (`MatchCommand.keepRecord`, `.lookUpRecord`).
-struct MatchEnvironment {
+public struct MatchEnvironment {
   /// A fresh coin for a new session.
-  var coin: () -> [UInt8]
-  var sha256: @Sendable ([UInt8]) -> [UInt8]
+  public var coin: () -> [UInt8]
+  public var sha256: @Sendable ([UInt8]) -> [UInt8]
   /// The software this side says it is in its hello.
-  var software: String
+  public var software: String
 
   /// A random coin, OpenSSL's SHA-256 and this program's version.
-  static var program: MatchEnvironment {
+  public static var program: MatchEnvironment {
     MatchEnvironment(
       coin: { (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) } }, sha256: Digest.sha256,
-      software: CommandLineParser.version)
+      software: Software.version)
   }
 
   /// A random coin and the hash given: for a coordinator in a test.
-  static func inMemory(sha256: @escaping @Sendable ([UInt8]) -> [UInt8]) -> MatchEnvironment {
+  public static func inMemory(sha256: @escaping @Sendable ([UInt8]) -> [UInt8]) -> MatchEnvironment {
     MatchEnvironment(
       coin: { (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) } }, sha256: sha256, software: "test")
   }

@@ -9,13 +9,13 @@ import WireProtocol
 /// The joiner's side of a match: reaching the host (each of its addresses in turn), judging its key, and
 /// reaching it again while a dropped game is kept, where only the key the game was played with may take the
 /// game up. Pure (see `MatchRole`).
-struct JoinerCoordinator: MatchRole {
-  var core: MatchCore
-  var route = JoinerRoute()
+public struct JoinerCoordinator: MatchRole {
+  public var core: MatchCore
+  public var route = JoinerRoute()
   /// The fingerprint the LAN advertisement promised; the host's certificate must match it.
-  var advertisedFingerprint: Fingerprint?
+  public var advertisedFingerprint: Fingerprint?
   /// The key of the invite joined with; remembered once the host is reached.
-  var inviteKey: Fingerprint?
+  public var inviteKey: Fingerprint?
   /// The key of the host the game is played with: a reconnection must present the same.
   private var gamePeerKey: Fingerprint?
   /// While the player is asked about the host's key: when the host is told again that the player is deciding.
@@ -24,11 +24,11 @@ struct JoinerCoordinator: MatchRole {
   private var termsAnswered = false
   private var heldForTerms: [Message] = []
   /// The transit relay of the invite joined with, tried beside the direct addresses (nil: none named).
-  var relay: JoinerRelay?
+  public var relay: JoinerRelay?
   /// The connection the game is played on was chosen: with a relay, the first on which the host's hello came.
-  var decided = false
+  public var decided = false
 
-  init(name: String, rules: Rules, gracePeriod: Double, environment: MatchEnvironment) {
+  public init(name: String, rules: Rules, gracePeriod: Double, environment: MatchEnvironment) {
     core = MatchCore(
       configuration: .init(role: .joiner, name: name, rules: rules, gracePeriod: gracePeriod),
       environment: environment)
@@ -37,14 +37,14 @@ struct JoinerCoordinator: MatchRole {
   /// The host as typed, to which its key is bound in known_peers. Not for a LAN join: there the advertised
   /// key decides, and the address is whatever the network handed out.
   /// Nor through a relay: the address reached is the relay's.
-  var boundAddress: String? {
+  public var boundAddress: String? {
     advertisedFingerprint == nil && relay?.won != true ? route.endpoint?.description : nil
   }
   /// Where the connection being set up goes (for naming a refusal).
-  var connectingEndpoint: Endpoint? { route.hostAddress ?? route.endpoint }
+  public var connectingEndpoint: Endpoint? { route.hostAddress ?? route.endpoint }
   /// A host name to look up again before reconnecting; then `resolved` is called.
-  var nameToResolve: Endpoint? { route.nameToResolve }
-  var ownDeadline: Double? {
+  public var nameToResolve: Endpoint? { route.nameToResolve }
+  public var ownDeadline: Double? {
     guard core.finished == nil else { return nil }
     let relayStart = decided ? nil : relay?.startAt
     let deciding = core.question == nil && core.termsAsked == nil ? nil : decidingAgainAt
@@ -56,7 +56,7 @@ struct JoinerCoordinator: MatchRole {
   /// Connect to the first of `candidates` that answers, in order (an invite gives several).
   /// With `relay` (an invite's), the relay is tried too: after `JoinerRelay.delay`, or at once when every
   /// direct address failed or none resolved.
-  mutating func join(
+  public mutating func join(
     _ candidates: [(Endpoint, Sockets.Address)], relay: JoinerRelay? = nil, now: Double
   ) -> [MatchCommand] {
     route.start(candidates)
@@ -69,7 +69,7 @@ struct JoinerCoordinator: MatchRole {
   }
 
   /// The name could not be resolved (or another failure before any connection): the match ends.
-  mutating func joinFailed(_ end: MatchEnd) -> [MatchCommand] {
+  public mutating func joinFailed(_ end: MatchEnd) -> [MatchCommand] {
     guard core.finished == nil else { return [] }
     core.finished = end
     return [.log("cannot join: \(end)"), .report(.finished(end))]
@@ -87,13 +87,13 @@ struct JoinerCoordinator: MatchRole {
   }
 
   /// The TCP connection is up (at `remote`); TLS starts.
-  mutating func connected(_ id: ConnectionID, remote: Endpoint?) {
+  public mutating func connected(_ id: ConnectionID, remote: Endpoint?) {
     guard core.connections[id]?.phase == .connecting else { return }
     core.connections[id]?.phase = .handshaking
     core.connections[id]?.remote = remote
   }
 
-  mutating func secured(_ id: ConnectionID, _ facts: PeerFacts, now: Double) -> [MatchCommand] {
+  public mutating func secured(_ id: ConnectionID, _ facts: PeerFacts, now: Double) -> [MatchCommand] {
     guard let connection = core.connections[id], !connection.isClosed else { return [] }
     core.connections[id]?.facts = facts
     let key = facts.certificate?.fingerprint
@@ -115,7 +115,7 @@ struct JoinerCoordinator: MatchRole {
   }
 
   /// The host on `id` is secured and this is the connection played on: its key is judged, and the player told.
-  mutating func welcomed(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func welcomed(_ id: ConnectionID, now: Double) -> [MatchCommand] {
     guard let connection = core.connections[id], let facts = connection.facts else { return [] }
     let key = facts.certificate?.fingerprint
     var commands: [MatchCommand] = []
@@ -170,7 +170,7 @@ struct JoinerCoordinator: MatchRole {
   /// While the player reads the terms, what the host sends after its hello waits (liveness and goodbyes do not).
   /// The same while the player is asked about the host's key: a host's welcome and coin then must not start a
   /// game before the player has answered either question (a hostile host sending them straight after its hello).
-  mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? {
+  public mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? {
     guard id == core.active, let session = core.connections[id]?.session else { return nil }
     guard core.termsAsked != nil || (core.question != nil && session.peerName != nil) else { return nil }
     switch message {
@@ -196,7 +196,7 @@ struct JoinerCoordinator: MatchRole {
   }
 
   /// The most messages held while the player reads the terms: a host sends a handful (welcome, the coin, a move).
-  static let heldLimit = 64
+  public static let heldLimit = 64
 
   /// The player is being asked about the host's key: the host is told so (PROTOCOL.md rule 13), and again every
   /// `PendingHandshakes.decidingInterval` until the player answers, so neither side's deadline races a person.
@@ -206,12 +206,12 @@ struct JoinerCoordinator: MatchRole {
   }
 
   /// The host's first message on a connection held in the race: that connection wins.
-  mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func before(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand] {
     guard core.connections[id]?.held == true else { return [] }
     return chosen(id, now: now)
   }
 
-  mutating func decide(_ left: MatchCore.LeftToDecide, on id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func decide(_ left: MatchCore.LeftToDecide, on id: ConnectionID, now: Double) -> [MatchCommand] {
     switch left {
     case .hello(let name, let software):
       let facts = core.connections[id]?.facts
@@ -231,7 +231,7 @@ struct JoinerCoordinator: MatchRole {
     }
   }
 
-  mutating func answer(accept: Bool, now: Double) -> [MatchCommand] {
+  public mutating func answer(accept: Bool, now: Double) -> [MatchCommand] {
     if core.keptAsked, let id = core.active {
       core.keptAsked = false
       return act(on: id, now: now) { $0.answerKeptGame(accept: accept, now: now) }
@@ -265,7 +265,7 @@ struct JoinerCoordinator: MatchRole {
 
   // MARK: - Reaching the host again
 
-  mutating func due(now: Double) -> [MatchCommand] {
+  public mutating func due(now: Double) -> [MatchCommand] {
     if let at = decidingAgainAt, now >= at {
       if core.question != nil, core.finished == nil, let id = core.active, core.connections[id]?.phase == .asking {
         return deciding(id, now: now)
@@ -281,7 +281,7 @@ struct JoinerCoordinator: MatchRole {
   }
 
   /// The host's name looked up again (`nameToResolve`): connect to the first of the addresses.
-  mutating func resolved(_ addresses: Result<[Sockets.Address], NetworkError>, now: Double) -> [MatchCommand] {
+  public mutating func resolved(_ addresses: Result<[Sockets.Address], NetworkError>, now: Double) -> [MatchCommand] {
     guard route.nameToResolve != nil else { return [] }
     guard core.connections.waitingGame != nil, core.finished == nil else {
       route.nameLookedUp()
@@ -317,7 +317,7 @@ struct JoinerCoordinator: MatchRole {
       + act(on: id, now: now) { $0.requestResume(now: now) }
   }
 
-  mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
+  public mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
     if !decided, let plan = relay, id == plan.connection { return relayFailed(id, end, now: now) }
     let (closed, gone) = giveUp(id, end, now: now)
     guard let connection = gone else { return closed }

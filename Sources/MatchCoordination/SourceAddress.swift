@@ -3,22 +3,22 @@ import Glibc
 /// Where a connection comes from, as the limits count it: an IPv4 address, or an IPv6 address's /64 (one
 /// home or one machine usually holds a whole /64, so counting single IPv6 addresses would count nothing).
 /// An IPv4 address mapped into IPv6 (`::ffff:192.0.2.1`) is the IPv4 address.
-struct SourceAddress: Hashable, Sendable, CustomStringConvertible {
+public struct SourceAddress: Hashable, Sendable, CustomStringConvertible {
   /// 4 bytes, or the first 8 bytes of an IPv6 address.
-  let bytes: [UInt8]
+  public let bytes: [UInt8]
 
   /// The address of a numeric host ("192.0.2.1", "2001:db8::1", "fe80::1%2") or of a peer address as the
   /// sockets write it ("192.0.2.1:7177", "[2001:db8::1]:7177"); nil for anything else.
-  init?(_ text: String) {
+  public init?(_ text: String) {
     guard let full = SourceAddress.parse(text) else { return nil }
     bytes = full.count == 16 ? Array(full.prefix(8)) : full
   }
 
   /// How `peer` (as the sockets write it) is counted: its `SourceAddress`, else the text itself.
-  static func counted(_ peer: String) -> String { SourceAddress(peer)?.description ?? peer }
+  public static func counted(_ peer: String) -> String { SourceAddress(peer)?.description ?? peer }
 
   /// The whole address: 4 or 16 bytes (IPv4-mapped IPv6 as IPv4), for prefixes to match against.
-  static func parse(_ text: String) -> [UInt8]? {
+  public static func parse(_ text: String) -> [UInt8]? {
     var host = Substring(text)
     if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
       host = host[host.index(after: host.startIndex)..<close]
@@ -38,7 +38,7 @@ struct SourceAddress: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// "192.0.2.1", or "2001:db8:0:1::/64".
-  var description: String {
+  public var description: String {
     if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
     let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
     return groups.joined(separator: ":") + "::/64"

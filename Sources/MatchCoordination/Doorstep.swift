@@ -8,24 +8,24 @@
 /// Bounded: at most `cap` at the door (the oldest silent one, else the oldest, makes room for a new one) and
 /// `perAddress` from one address (its own oldest makes room); one that spoke waits at most `patience` seconds
 /// for a place. Pure: the shell holds the sockets by `Key`.
-struct Doorstep<Key: Hashable> {
-  struct Waiting: Equatable {
-    let key: Key
-    let address: String
-    let since: Double
-    var spoke = false
+public struct Doorstep<Key: Hashable> {
+  public struct Waiting: Equatable {
+    public let key: Key
+    public let address: String
+    public let since: Double
+    public var spoke = false
   }
 
-  let cap: Int
-  let perAddress: Int
+  public let cap: Int
+  public let perAddress: Int
   /// Seconds a connection at the door may stay silent.
-  let silence: Double
+  public let silence: Double
   /// Seconds one that spoke waits for a pending place before it is turned away: as long as a handshake may take
   /// (a joiner gives up then), so a joiner behind a flood that speaks too waits its turn as it did in the
   /// kernel's listen queue.
-  let patience: Double
+  public let patience: Double
 
-  init(
+  public init(
     cap: Int = 2048, perAddress: Int = 32, silence: Double = 1.0,
     patience: Double = PendingHandshakes.handshakeTimeout
   ) {
@@ -33,19 +33,19 @@ struct Doorstep<Key: Hashable> {
   }
 
   /// In the order they were accepted.
-  private(set) var waiting: [Waiting] = []
+  public private(set) var waiting: [Waiting] = []
   /// How many wait from each address, and how many of all spoke (kept as they change: the shell asks for each
   /// connection it accepts, hundreds a turn under a flood).
   private var fromAddress: [String: Int] = [:]
   private var spokenCount = 0
 
-  var count: Int { waiting.count }
+  public var count: Int { waiting.count }
 
   /// Those still silent: the shell watches them for their first bytes.
-  var silent: [Key] { waiting.filter { !$0.spoke }.map(\.key) }
+  public var silent: [Key] { waiting.filter { !$0.spoke }.map(\.key) }
 
   /// A connection accepted at the door; the ones to close to make room for it.
-  mutating func arrived(_ key: Key, from address: String, now: Double) -> [Key] {
+  public mutating func arrived(_ key: Key, from address: String, now: Double) -> [Key] {
     var closed: [Key] = []
     if fromAddress[address, default: 0] >= perAddress, let oldest = waiting.firstIndex(where: { $0.address == address })
     {
@@ -60,14 +60,14 @@ struct Doorstep<Key: Hashable> {
   }
 
   /// `key` sent its first bytes: it goes in at the next free place.
-  mutating func spoke(_ key: Key) {
+  public mutating func spoke(_ key: Key) {
     guard let index = waiting.firstIndex(where: { $0.key == key }), !waiting[index].spoke else { return }
     waiting[index].spoke = true
     spokenCount += 1
   }
 
   /// `key` closed while at the door.
-  mutating func remove(_ key: Key) {
+  public mutating func remove(_ key: Key) {
     if let index = waiting.firstIndex(where: { $0.key == key }) { take(at: index) }
   }
 
@@ -85,7 +85,7 @@ struct Doorstep<Key: Hashable> {
   /// (`busy`, by the door's addresses), the oldest of those. So a flood from many addresses whose connections
   /// speak too (they finish TLS, then fall silent) does not queue a newcomer from another address behind all
   /// of its own: each address has its turn.
-  mutating func nextIn(busy: [String: Int] = [:]) -> (key: Key, address: String)? {
+  public mutating func nextIn(busy: [String: Int] = [:]) -> (key: Key, address: String)? {
     var index: Int?
     var fewest = Int.max
     for (position, entry) in waiting.enumerated() where entry.spoke {
@@ -99,10 +99,10 @@ struct Doorstep<Key: Hashable> {
   }
 
   /// Whether one that spoke is waiting for a place.
-  var anyoneSpoke: Bool { spokenCount > 0 }
+  public var anyoneSpoke: Bool { spokenCount > 0 }
 
   /// The ones whose time at the door is over at `now` (silent too long, or waited too long for a place), taken off.
-  mutating func expire(now: Double) -> [Key] {
+  public mutating func expire(now: Double) -> [Key] {
     var over: [Key] = []
     var index = 0
     while index < waiting.count {
@@ -113,12 +113,12 @@ struct Doorstep<Key: Hashable> {
 
   /// Those still silent whose silence is over at `now`: the shell looks once more whether they spoke before
   /// `expire` closes them.
-  func silentOverdue(now: Double) -> [Key] {
+  public func silentOverdue(now: Double) -> [Key] {
     waiting.filter { !$0.spoke && now >= end(of: $0) }.map(\.key)
   }
 
   /// When the next one's time at the door is over.
-  var nextDeadline: Double? { waiting.map(end(of:)).min() }
+  public var nextDeadline: Double? { waiting.map(end(of:)).min() }
 
   private func end(of entry: Waiting) -> Double { entry.since + (entry.spoke ? patience : silence) }
 }

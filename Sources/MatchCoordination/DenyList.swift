@@ -1,12 +1,14 @@
+import UntrustedText
+
 /// Addresses a host refuses before any TLS is spoken: the settings file's `deny = 203.0.113.0/24, 2001:db8::/32,
 /// 198.51.100.7` (addresses and prefixes, separated by commas). A refused connection is closed at once.
-struct DenyList: Equatable, Sendable {
+public struct DenyList: Equatable, Sendable {
   /// One entry: the first `length` bits of `bytes` (4 bytes for IPv4, 16 for IPv6).
-  struct Prefix: Equatable, Sendable, CustomStringConvertible {
-    let bytes: [UInt8]
-    let length: Int
+  public struct Prefix: Equatable, Sendable, CustomStringConvertible {
+    public let bytes: [UInt8]
+    public let length: Int
 
-    func contains(_ address: [UInt8]) -> Bool {
+    public func contains(_ address: [UInt8]) -> Bool {
       guard address.count == bytes.count else { return false }
       let whole = length / 8
       guard address.prefix(whole) == bytes.prefix(whole) else { return false }
@@ -16,7 +18,7 @@ struct DenyList: Equatable, Sendable {
       return address[whole] & mask == bytes[whole] & mask
     }
 
-    var description: String {
+    public var description: String {
       let address =
         bytes.count == 4
         ? bytes.map(String.init).joined(separator: ".")
@@ -27,17 +29,17 @@ struct DenyList: Equatable, Sendable {
   }
 
   /// Why an entry was refused.
-  struct EntryError: Error, Equatable {
-    let reason: String
+  public struct EntryError: Error, Equatable {
+    public let reason: String
   }
 
-  let prefixes: [Prefix]
+  public let prefixes: [Prefix]
 
   /// Nobody refused.
-  init() { prefixes = [] }
+  public init() { prefixes = [] }
 
   /// Parses the setting's value (`none`: no entries); an entry that is not an address or a prefix is refused with its text.
-  init(parsing text: String) throws(EntryError) {
+  public init(parsing text: String) throws(EntryError) {
     var prefixes: [Prefix] = []
     for raw in text.split(separator: ",") where text.trimmingWhitespace() != "none" {
       let entry = raw.trimmingWhitespace()
@@ -61,15 +63,15 @@ struct DenyList: Equatable, Sendable {
     self.prefixes = prefixes
   }
 
-  var isEmpty: Bool { prefixes.isEmpty }
+  public var isEmpty: Bool { prefixes.isEmpty }
 
   /// Whether `address` (a numeric host, or a peer address with its port) is refused. An address that cannot
   /// be read is not (the sockets only give numeric ones).
-  func refuses(_ address: String) -> Bool {
+  public func refuses(_ address: String) -> Bool {
     guard !prefixes.isEmpty, let bytes = SourceAddress.parse(address) else { return false }
     return prefixes.contains { $0.contains(bytes) }
   }
 
   /// The setting's value, as the settings file writes it.
-  var setting: String { prefixes.isEmpty ? "none" : prefixes.map(\.description).joined(separator: ", ") }
+  public var setting: String { prefixes.isEmpty ? "none" : prefixes.map(\.description).joined(separator: ", ") }
 }

@@ -67,7 +67,7 @@ extension MatchEnd {
   }
 
   /// The description as a sentence, ending with a full stop.
-  var sentence: String {
+  public var sentence: String {
     let text = description
     return text.hasSuffix(".") || text.hasSuffix("?") || text.hasSuffix("!") ? text : text + "."
   }
@@ -79,14 +79,14 @@ public struct SetupFailure: ExplainedError, Sendable, Equatable, CustomStringCon
   public let reason: String
   public let hint: String?
 
-  init(code: String, reason: String, hint: String?) {
+  public init(code: String, reason: String, hint: String?) {
     self.code = code
     self.reason = reason
     self.hint = hint
   }
 
   /// A module's error, with its own code, reason and hint.
-  init(_ error: any Error) {
+  public init(_ error: any Error) {
     if let explained = error as? any ExplainedError {
       self.init(code: explained.code, reason: explained.reason, hint: explained.hint)
     } else {
@@ -95,12 +95,12 @@ public struct SetupFailure: ExplainedError, Sendable, Equatable, CustomStringCon
   }
 
   /// An invite that does not parse or whose check fails.
-  static func invite(_ error: InviteError) -> SetupFailure {
+  public static func invite(_ error: InviteError) -> SetupFailure {
     SetupFailure(code: error.code, reason: "That invite cannot be used: \(error.reason)", hint: error.hint)
   }
 
   /// What the player typed in the join field is neither an address nor an invite.
-  static func notAnAddress(_ typed: String) -> SetupFailure {
+  public static func notAnAddress(_ typed: String) -> SetupFailure {
     if let problem = Endpoint.numericProblem(typed) {
       return SetupFailure(
         code: "address.hidden", reason: VisibleText.escaping(problem), hint: "Type the address as it is meant.")

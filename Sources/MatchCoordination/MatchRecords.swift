@@ -7,23 +7,23 @@ import WireProtocol
 /// The records of a networked match's games: when each game began and the signing exchange. A record to write
 /// is an `Outcome` the match turns into a command (`MatchCommand.keepRecord`): the shell writes it off the loop,
 /// so the coordinator stays free of files.
-struct MatchRecords {
+public struct MatchRecords {
   private var exchange: RecordExchange
   /// This side's public key (base64 DER), written in each record.
-  let myKey: String?
+  public let myKey: String?
   /// The UTC day now, `YYYY-MM-DD`.
-  let today: () -> String
+  public let today: () -> String
   /// The day the current game started.
   private var gameDate: String?
 
-  init(exchange: RecordExchange, myKey: String?, today: @escaping () -> String) {
+  public init(exchange: RecordExchange, myKey: String?, today: @escaping () -> String) {
     self.exchange = exchange
     self.myKey = myKey
     self.today = today
   }
 
   /// The records of a match signed by `identity`.
-  init(signedBy identity: Identity, isHost: Bool) {
+  public init(signedBy identity: Identity, isHost: Bool) {
     let exchange = RecordExchange(
       isHost: isHost, sign: { bytes in try? identity.sign(bytes) },
       verify: { signature, bytes, key in RecordSignature.verify(signature, of: bytes, publicKeyBase64: key) })
@@ -32,14 +32,14 @@ struct MatchRecords {
 
   /// What the match must do after a record step: a record to write (to this match's record file `file`, which
   /// it replaces when it was written before), a signature to send, a problem to tell.
-  struct Outcome {
-    var write: (record: GameRecord, file: Int)?
-    var send: Message?
-    var problem: String?
+  public struct Outcome {
+    public var write: (record: GameRecord, file: Int)?
+    public var send: Message?
+    public var problem: String?
   }
 
   /// Something the session said: a game starting sets the day, a game ending writes its record.
-  mutating func after(_ output: SessionOutput, session: NetSession, peerKey: String?) -> Outcome? {
+  public mutating func after(_ output: SessionOutput, session: NetSession, peerKey: String?) -> Outcome? {
     if case .gameStarted = output { gameDate = today() }
     guard
       let record = RecordOfGame.network(
@@ -49,7 +49,7 @@ struct MatchRecords {
   }
 
   /// The peer's signature over the record of `game`.
-  mutating func received(game: Int, date: String, signature: [UInt8]) -> Outcome {
+  public mutating func received(game: Int, date: String, signature: [UInt8]) -> Outcome {
     outcome(of: exchange.received(game: game, date: date, signature: signature))
   }
 

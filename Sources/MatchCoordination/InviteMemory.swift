@@ -5,7 +5,7 @@ import UntrustedText
 /// What a joiner remembers of a host reached with an invite, and what its player is warned of. An invite pins a
 /// key for that one connection: it never renames, shadows or rebinds anything known. Pure: the known peers are
 /// given.
-enum InviteMemory: Equatable {
+public enum InviteMemory: Equatable {
   /// Nothing is written.
   case nothing
   /// A new key, under the name in its certificate, with the address joined at when that is free.
@@ -21,7 +21,7 @@ enum InviteMemory: Equatable {
   ///   so known_peers never holds two alices the player did not choose; joining with the invite again works.
   /// - A new key with a fresh name is remembered, with the address only when no other key holds it: a plain
   ///   `join` there is still KEY CHANGED for anyone but the host first met there.
-  static func decide(certificateName: String, key: Fingerprint, address: String?, known: KnownPeers)
+  public static func decide(certificateName: String, key: Fingerprint, address: String?, known: KnownPeers)
     -> (memory: InviteMemory, warnings: [String])
   {
     let holder = address.flatMap { known.lookup(address: $0) }.flatMap { $0.fingerprint == key ? nil : $0 }

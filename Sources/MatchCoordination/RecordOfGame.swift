@@ -3,74 +3,18 @@ import GameRecords
 import PeerTrust
 import Security
 import Session
-import TerminalUI
 
 /// Makes the record of a finished game from what the front ends know about it. Pure: the caller gives the date.
-enum RecordOfGame {
-  /// A local game (against the computer or hot seat), once it is over (on the board, or on `clock` when its
-  /// flag fell: then with the time control and each move's times); nil while it is not.
-  static func local(
-    game: Game, opponent: Opponent, humanMark: Mark, playerName: String, date: String, clock: LocalClock? = nil
-  ) -> GameRecord? {
-    let result: RecordResult
-    if let loser = clock?.flagged {
-      result = .won(loser.opponent, .time)
-    } else if let outcome = game.outcome {
-      result = outcome.winner.map { .won($0, .line) } ?? .drawn(.full)
-    } else {
-      return nil
-    }
-    let black: GameRecord.Player
-    let white: GameRecord.Player
-    switch opponent {
-    case .hotseat:
-      // Two people at one keyboard give no names: the marks stand for them.
-      black = .init(name: "X")
-      white = .init(name: "O")
-    case .computer(let level):
-      let human = GameRecord.Player(name: playerName)
-      let computer = GameRecord.Player(name: GameRecord.Player.computerName, level: level.rawValue)
-      (black, white) = humanMark == .x ? (human, computer) : (computer, human)
-    case .engine(let name):
-      (black, white) = engineSides(name: name, humanMark: humanMark, playerName: playerName)
-    }
-    var record = GameRecord(
-      rules: game.rules, black: black, white: white, date: date, result: result, moves: game.history)
-    if let clock {
-      // One referee: each move's charge is the time it took, the same the screen showed.
-      record.timeControl = clock.control
-      record.times = clock.charges.map { MoveTime(charged: $0.charged, left: $0.left) }
-    }
-    return record
-  }
-
-  /// A game an outside engine lost by a fault before it was over: won by the player, the moves so far.
-  static func forfeit(game: Game, engine name: String, humanMark: Mark, playerName: String, date: String)
-    -> GameRecord
-  {
-    let (black, white) = engineSides(name: name, humanMark: humanMark, playerName: playerName)
-    return GameRecord(
-      rules: game.rules, black: black, white: white, date: date, result: .won(humanMark, .forfeit), moves: game.history)
-  }
-
-  /// The player and the engine (its level "engine") as black and white.
-  private static func engineSides(name: String, humanMark: Mark, playerName: String) -> (
-    GameRecord.Player, GameRecord.Player
-  ) {
-    let human = GameRecord.Player(name: playerName)
-    let engine = GameRecord.Player(name: name, level: GameRecord.Player.engineLevel)
-    return humanMark == .x ? (human, engine) : (engine, human)
-  }
-
+public enum RecordOfGame {
   /// How a network game ended, as the session reports it.
-  enum NetworkEnd: Equatable {
+  public enum NetworkEnd: Equatable, Sendable {
     case result(Session.GameResult)
     /// The player with this mark left the game in progress (a goodbye, or quitting).
     case left(Mark)
   }
 
   /// A network game: the names each side gave in its hello, both keys, and how it ended.
-  static func network(
+  public static func network(
     game: Game, myMark: Mark, myName: String, peerName: String, myKey: String?, peerKey: String?, end: NetworkEnd,
     date: String
   ) -> GameRecord {
@@ -94,13 +38,15 @@ enum RecordOfGame {
   }
 
   /// Today, `YYYY-MM-DD` in UTC.
-  static func today() -> String { "\(CalendarDay.today())" }
+  public static func today() -> String { "\(CalendarDay.today())" }
 }
 
 extension RecordOfGame {
   /// The record a session's output finishes, if it finishes one: a game's end (a line, a draw, a resignation, a
   /// claim), or a goodbye from either side while a game was in progress (which that side loses).
-  static func network(after output: SessionOutput, session: NetSession, myKey: String?, peerKey: String?, date: String)
+  public static func network(
+    after output: SessionOutput, session: NetSession, myKey: String?, peerKey: String?, date: String
+  )
     -> GameRecord?
   {
     guard let game = session.game, let myMark = session.myMark else { return nil }
@@ -125,7 +71,7 @@ extension GameRecord {
   /// What version 3 of the protocol adds to a network game's record: the time control, each move's agreed
   /// times, the flag claim that ended it, and version 2 of the signed bytes (which signs them). Both sides of a
   /// game add the same.
-  mutating func addClock(of session: NetSession) {
+  public mutating func addClock(of session: NetSession) {
     guard session.hasGameFlow else { return }
     signedVersion = 2
     if let clock = session.clock {

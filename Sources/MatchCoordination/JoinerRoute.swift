@@ -3,38 +3,38 @@ import Transport
 /// The joiner's way to its host: the addresses left to try for the first connection, where the host was
 /// reached, and the schedule of reconnections while a dropped game is kept. Pure: the coordinator asks it what
 /// to try next and tells it how each attempt went; it opens the connections it tries in the match's table.
-struct JoinerRoute {
+public struct JoinerRoute {
   /// Seconds before reconnection attempt `attempt + 1` after `attempt` failed: 0.5, 1, 2, 4, 8, then every 10.
-  static func delay(afterFailedAttempt attempt: Int) -> Double {
+  public static func delay(afterFailedAttempt attempt: Int) -> Double {
     min(10, 0.5 * Double(1 << min(max(attempt, 1) - 1, 8)))
   }
 
   /// The host as typed (the invite's endpoint the current attempt came from).
-  private(set) var endpoint: Endpoint?
+  public private(set) var endpoint: Endpoint?
   /// The numeric address the first connection reached: where reconnections go when the host was typed as an
   /// address.
-  private(set) var hostAddress: Endpoint?
+  public private(set) var hostAddress: Endpoint?
   /// Addresses the host's names resolved to that the first connection has not tried yet.
   private var untried: [(Endpoint, Sockets.Address)] = []
   /// When the next reconnection is due, and how many were made since the game was last reached.
-  private(set) var reconnectAt: Double?
-  private(set) var attempts = 0
+  public private(set) var reconnectAt: Double?
+  public private(set) var attempts = 0
 
-  var hasUntried: Bool { !untried.isEmpty }
+  public var hasUntried: Bool { !untried.isEmpty }
   /// The relay the game is played through (reconnections go back to it), or nil.
-  var viaRelay: RelayRoute?
+  public var viaRelay: RelayRoute?
 
   /// The host was reached another way: no other address is tried.
-  mutating func abandonUntried() { untried = [] }
+  public mutating func abandonUntried() { untried = [] }
 
   /// The addresses to try, in order.
-  mutating func start(_ candidates: [(Endpoint, Sockets.Address)]) {
+  public mutating func start(_ candidates: [(Endpoint, Sockets.Address)]) {
     endpoint = candidates.first?.0
     untried = candidates
   }
 
   /// The next address for the first connection, if any is left.
-  mutating func nextAddress() -> (Endpoint, Sockets.Address)? {
+  public mutating func nextAddress() -> (Endpoint, Sockets.Address)? {
     guard !untried.isEmpty else { return nil }
     let next = untried.removeFirst()
     endpoint = next.0
@@ -42,22 +42,22 @@ struct JoinerRoute {
   }
 
   /// The host is reached and trusted at `address` (its numeric form): reconnections go there.
-  mutating func reached(_ address: Endpoint?) {
+  public mutating func reached(_ address: Endpoint?) {
     if hostAddress == nil { hostAddress = address }
   }
 
   /// The game's connection dropped: reconnect at once.
-  mutating func dropped(now: Double) {
+  public mutating func dropped(now: Double) {
     attempts = 0
     reconnectAt = now
   }
 
   /// A host name to look up again before the reconnection now due (off the loop); then `resolved`.
-  private(set) var nameToResolve: Endpoint?
+  public private(set) var nameToResolve: Endpoint?
 
   /// The reconnection now due. A host typed as an address is reached where the first connection reached it;
   /// one typed as a name is looked up again first (`nameToResolve`).
-  mutating func reconnect(in connections: inout MatchConnections, deadline: Double) -> [MatchCommand] {
+  public mutating func reconnect(in connections: inout MatchConnections, deadline: Double) -> [MatchCommand] {
     reconnectAt = nil
     attempts += 1
     guard let endpoint else { return [] }
@@ -81,10 +81,10 @@ struct JoinerRoute {
   }
 
   /// The name is looked up, and no longer wanted.
-  mutating func nameLookedUp() { nameToResolve = nil }
+  public mutating func nameLookedUp() { nameToResolve = nil }
 
   /// The host's name looked up again: connect to the first of its addresses (wherever it is now).
-  mutating func resolved(
+  public mutating func resolved(
     _ addresses: Result<[Sockets.Address], NetworkError>, in connections: inout MatchConnections, deadline: Double,
     now: Double
   ) -> [MatchCommand] {
@@ -103,7 +103,7 @@ struct JoinerRoute {
   }
 
   /// The attempt failed for `reason`: the next one is due after the back-off, and the player is told when.
-  mutating func attemptFailed(_ reason: String, now: Double) -> [MatchCommand] {
+  public mutating func attemptFailed(_ reason: String, now: Double) -> [MatchCommand] {
     let delay = JoinerRoute.delay(afterFailedAttempt: attempts)
     reconnectAt = now + delay
     let wait = delay < 1 ? "\(delay)" : "\(Int(delay))"  // "0.5", "2"
@@ -115,8 +115,8 @@ struct JoinerRoute {
   }
 
   /// The host is reached again: the count starts over.
-  mutating func reconnected() { attempts = 0 }
+  public mutating func reconnected() { attempts = 0 }
 
   /// No more reconnections (the match is over, or whoever answers cannot be trusted).
-  mutating func stop() { reconnectAt = nil }
+  public mutating func stop() { reconnectAt = nil }
 }

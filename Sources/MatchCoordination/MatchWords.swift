@@ -4,34 +4,34 @@ import WireProtocol
 
 /// The sentences both front ends say about a networked match's connection, in the same words: the full
 /// screen puts them in its chat pane as notes, plain mode prints them as lines.
-enum MatchWords {
+public enum MatchWords {
   /// The game's connection dropped; the game is kept `seconds` more.
-  static func dropped(isHost: Bool, peer: String, seconds: Int) -> String {
+  public static func dropped(isHost: Bool, peer: String, seconds: Int) -> String {
     isHost
       ? "The connection dropped. The game is kept \(seconds) s for \(peer) to reconnect."
       : "The connection dropped. Reconnecting; the game is kept \(seconds) s."
   }
 
   /// The grace period is over; `claim` says how to claim the game ("press w", "type claim").
-  static func graceExpired(peer: String, claim: String) -> String {
+  public static func graceExpired(peer: String, claim: String) -> String {
     "\(peer) did not come back in time: \(claim) to claim the game, or keep waiting."
   }
 
   /// The peer chats faster than any person types: what is not shown, and until when.
-  static func chatsDropped(peer: String) -> String {
+  public static func chatsDropped(peer: String) -> String {
     "\(peer) is sending chat faster than anyone types: its lines are not shown until it slows down."
   }
 
   /// The host's terms put to a joiner's player: "alice offers 15×15, 5 in a row, with a clock: 5 min + 3 s a
   /// move. Play on these terms?"
-  static func terms(_ terms: HostTerms, host: String) -> [String] {
+  public static func terms(_ terms: HostTerms, host: String) -> [String] {
     // A hello without rules (a later host's, or a hostile one's) names none: the welcome's are played.
     let game = terms.rules.map { "\($0)" } ?? "a game"
     return ["\(host) offers \(game), with a clock: \(terms.timeControl.spoken).", "Play on these terms?"]
   }
 
   /// At the first game with a peer that speaks protocol version 2: what this match lacks (nil with version 3).
-  static func olderPeer(_ session: NetSession, peer: String) -> String? {
+  public static func olderPeer(_ session: NetSession, peer: String) -> String? {
     guard !session.hasGameFlow, session.version != nil else { return nil }
     let offered =
       session.configuration.role == .host ? session.configuration.timeControl : session.hostTerms?.timeControl
@@ -41,16 +41,16 @@ enum MatchWords {
   }
 
   /// How the player answers, on the full screen (keys) or in plain mode (commands).
-  enum Answers {
+  public enum Answers {
     case fullScreen, plain
 
-    var acceptDraw: String { self == .fullScreen ? "press D to accept" : "type draw to accept" }
-    var acceptTakeback: String { self == .fullScreen ? "press u to accept" : "type takeback to accept" }
-    var decline: String { self == .fullScreen ? "x to decline" : "decline to refuse" }
+    public var acceptDraw: String { self == .fullScreen ? "press D to accept" : "type draw to accept" }
+    public var acceptTakeback: String { self == .fullScreen ? "press u to accept" : "type takeback to accept" }
+    public var decline: String { self == .fullScreen ? "x to decline" : "decline to refuse" }
   }
 
   /// An offer, a request, an answer or a claim of the game's flow, in one line.
-  static func gameFlow(_ event: GameFlowEvent, peer: String, keys: Answers) -> String {
+  public static func gameFlow(_ event: GameFlowEvent, peer: String, keys: Answers) -> String {
     switch event {
     case .drawOffered: return "\(peer) offers a draw: \(keys.acceptDraw), \(keys.decline)."
     case .drawDeclined: return "\(peer) declined your draw offer."
@@ -69,7 +69,7 @@ enum MatchWords {
   }
 
   /// What this player's own game-flow action did, in one line (the peer is told by the protocol).
-  static func gameFlowSent(draw: Bool, accepted: Bool) -> String {
+  public static func gameFlowSent(draw: Bool, accepted: Bool) -> String {
     switch (draw, accepted) {
     case (true, false): return "You offer a draw."
     case (false, false): return "You ask to take back your last move."
@@ -79,7 +79,7 @@ enum MatchWords {
   }
 
   /// The dropped game is taken up again; `ply` moves were played.
-  static func resumed(game: Int, ply: Int) -> String {
+  public static func resumed(game: Int, ply: Int) -> String {
     "Reconnected: game \(game) goes on at move \(ply + 1)."
   }
 }

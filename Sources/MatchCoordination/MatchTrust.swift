@@ -5,9 +5,9 @@ import UntrustedText
 /// The trust questions a match asks of its known peers once TLS has decided: by what name the opponent is
 /// shown, which known peers a new key's name looks like, and what is remembered. Pure: the known peers are
 /// given.
-enum MatchTrust {
+public enum MatchTrust {
   /// What to do with a peer once its key is judged: ask the player, or let it in after saying this.
-  enum Verdict {
+  public enum Verdict {
     case ask(TrustQuestion)
     case letIn([MatchCommand])
   }
@@ -15,7 +15,7 @@ enum MatchTrust {
   /// Host: a joiner said hello as `name`. A new key is asked about (with the known peers its name looks like);
   /// a trusted one whose name looks like a known peer's is a new player, never that peer: the player is warned,
   /// with both keys.
-  static func hostHeard(_ name: PeerText, facts: PeerFacts?, known: KnownPeers?) -> Verdict {
+  public static func hostHeard(_ name: PeerText, facts: PeerFacts?, known: KnownPeers?) -> Verdict {
     let lookalikes = lookalikes(facts, claiming: name, known: known)
     if case .askUser(let certificateName, let fingerprint) = facts?.trust {
       return .ask(
@@ -31,7 +31,7 @@ enum MatchTrust {
 
   /// Joiner: the host's key is judged. A new key is asked about; a known key met at a new address is that
   /// peer, and the address is bound to it (the key decides).
-  static func joinerSecured(_ facts: PeerFacts, boundAddress: String?, known: KnownPeers?) -> Verdict {
+  public static func joinerSecured(_ facts: PeerFacts, boundAddress: String?, known: KnownPeers?) -> Verdict {
     if case .askUser(let name, let fingerprint) = facts.trust {
       return .ask(
         TrustQuestion(
@@ -55,7 +55,7 @@ enum MatchTrust {
   /// Joiner: the host said hello as `name`. A host whose key is not a known peer's, calling itself by a name that
   /// looks like a known peer's (not already warned of for its certificate's name, as the question or an invite
   /// does), is not that peer: the player is warned, with both keys.
-  static func joinerHeard(_ name: PeerText, facts: PeerFacts?, known: KnownPeers?) -> [MatchCommand] {
+  public static func joinerHeard(_ name: PeerText, facts: PeerFacts?, known: KnownPeers?) -> [MatchCommand] {
     guard let certificate = facts?.certificate else { return [] }
     let warned = Set(lookalikes(facts, claiming: nil, known: known).map(\.fingerprint))
     let lookalikes = lookalikes(facts, claiming: name, known: known).filter { !warned.contains($0.fingerprint) }
@@ -68,14 +68,14 @@ enum MatchTrust {
   /// The name the opponent is shown by: the one trust was decided on (the player's own name for a known key,
   /// or the name in a certificate a chosen CA vouched for), with the name it calls itself marked when it
   /// differs. A new peer is shown by the name it claims (the question about it says it is a claim).
-  static func shownName(_ facts: PeerFacts?, claimed: PeerText, known: KnownPeers?) -> PeerText {
+  public static func shownName(_ facts: PeerFacts?, claimed: PeerText, known: KnownPeers?) -> PeerText {
     let decided = ShownName.decided(facts?.trust, certificate: facts?.certificate, known: known)
     return ShownName.label(decided: decided, claimed: claimed)
   }
 
   /// Known peers whose names look like the one a new key claims (its certificate's or its hello's): none when
   /// the key is known.
-  static func lookalikes(_ facts: PeerFacts?, claiming name: PeerText?, known: KnownPeers?) -> [KnownPeer] {
+  public static func lookalikes(_ facts: PeerFacts?, claiming name: PeerText?, known: KnownPeers?) -> [KnownPeer] {
     if case .trusted(.knownPeer) = facts?.trust { return [] }
     guard let certificate = facts?.certificate, let known else { return [] }
     var found: [KnownPeer] = []
@@ -90,7 +90,7 @@ enum MatchTrust {
 
   /// What to remember of a peer let in without asking: with --accept-new a new peer is remembered like one the
   /// player accepted (so a later change of its key is caught). A host joined by its invite: `joinerRemembers`.
-  static func remembered(_ facts: PeerFacts?, inviteKey: Fingerprint?, boundAddress: String?, known: KnownPeers?)
+  public static func remembered(_ facts: PeerFacts?, inviteKey: Fingerprint?, boundAddress: String?, known: KnownPeers?)
     -> MatchCommand?
   {
     guard let certificate = facts?.certificate, case .trusted(.acceptedNew) = facts?.trust else { return nil }
@@ -100,7 +100,7 @@ enum MatchTrust {
   /// Joiner: what to remember of a host let in without asking, and what the player is told of it. A host joined
   /// by its invite is as `InviteMemory` decides: the invite pins its key for that connection, and never renames,
   /// shadows or rebinds a known peer.
-  static func joinerRemembers(
+  public static func joinerRemembers(
     _ facts: PeerFacts?, inviteKey: Fingerprint?, boundAddress: String?, known: KnownPeers?
   ) -> [MatchCommand] {
     guard let certificate = facts?.certificate, case .trusted(.pinned) = facts?.trust,

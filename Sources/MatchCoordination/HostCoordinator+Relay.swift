@@ -7,7 +7,7 @@ import Transport
 /// once with the same token.
 extension HostCoordinator {
   /// Makes the wait at the relay now (the first, or the next).
-  mutating func waitAtRelay(now: Double) -> [MatchCommand] {
+  public mutating func waitAtRelay(now: Double) -> [MatchCommand] {
     guard var wait = relayWait, wait.waiting == nil, core.finished == nil else { return [] }
     let id = core.connections.open(
       wait.route.address.description, .connecting, deadline: now + MatchCore.handshakeTimeout)
@@ -19,7 +19,7 @@ extension HostCoordinator {
 
   /// The connection `id` reached the relay and said the token: it waits there (no deadline: the relay and TCP
   /// keepalive decide how long).
-  mutating func reachedRelay(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func reachedRelay(_ id: ConnectionID, now: Double) -> [MatchCommand] {
     guard core.connections[id]?.phase == .connecting else { return [] }
     core.connections[id]?.phase = .atRelay
     core.connections[id]?.relayWaitSince = now
@@ -29,7 +29,7 @@ extension HostCoordinator {
 
   /// The relay glued the wait on `id` to a joiner: TLS starts on it as on an accepted connection, and the host
   /// waits at the relay again.
-  mutating func glued(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func glued(_ id: ConnectionID, now: Double) -> [MatchCommand] {
     guard var wait = relayWait, wait.waiting == id, let connection = core.connections[id],
       connection.phase == .atRelay
     else { return [] }
@@ -45,7 +45,7 @@ extension HostCoordinator {
 
   /// The wait at the relay failed before anyone came (refused, unreachable, closed by the relay): the player
   /// is told the first time in a row, and the host waits there again after the back-off.
-  mutating func relayWaitFailed(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
+  public mutating func relayWaitFailed(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
     guard var wait = relayWait else { return [] }
     let closed = core.connections.close(id, graceful: false)
     core.connections.sweep()
@@ -59,13 +59,13 @@ extension HostCoordinator {
   /// Whether the player may ask for a new invite now: the host waits at a relay, and no joiner is in a match
   /// or being asked about (a joiner whose game went through the relay comes back after a drop with the token
   /// it has: a new one then would strand it).
-  var mayRenewRelayToken: Bool {
+  public var mayRenewRelayToken: Bool {
     relayWait != nil && core.finished == nil && core.connections.active == nil
   }
 
   /// The player asked for a new invite: the wait with the old token is closed at once (a joiner who comes with
   /// it finds nobody at the relay) and a new wait is made with `token`. Nothing when it may not be done now.
-  mutating func renewRelayToken(_ token: RelayToken, now: Double) -> [MatchCommand] {
+  public mutating func renewRelayToken(_ token: RelayToken, now: Double) -> [MatchCommand] {
     guard mayRenewRelayToken, var wait = relayWait else { return [] }
     let old = wait.renew(token: token)
     relayWait = wait

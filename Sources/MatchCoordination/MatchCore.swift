@@ -7,46 +7,46 @@ import WireProtocol
 
 /// What the two sides of a match share: the connections and the sessions on them, the question waiting for
 /// the player, how the match ended, its records, and what a session's outputs mean. Pure.
-struct MatchCore {
+public struct MatchCore {
   /// Seconds a connection has to connect and finish TLS.
-  static let handshakeTimeout = 10.0
+  public static let handshakeTimeout = 10.0
 
-  struct Configuration {
-    var role: Role
-    var name: String
-    var rules: Rules
-    var gracePeriod: Double
+  public struct Configuration {
+    public var role: Role
+    public var name: String
+    public var rules: Rules
+    public var gracePeriod: Double
     /// Host: the time control offered in its terms (a joiner plays the host's).
-    var timeControl: TimeControl = .none
+    public var timeControl: TimeControl = .none
   }
 
-  let configuration: Configuration
-  let environment: MatchEnvironment
-  var connections = MatchConnections()
-  var question: TrustQuestion?
+  public let configuration: Configuration
+  public let environment: MatchEnvironment
+  public var connections = MatchConnections()
+  public var question: TrustQuestion?
   /// Joiner: the host's terms (a timed game) its player is asked to accept before the joiner's hello goes.
-  var termsAsked: HostTerms?
+  public var termsAsked: HostTerms?
   /// Joiner: its player is asked whether to take up a game the host kept through a restart (PROTOCOL.md rule 19).
-  var keptAsked = false
-  var finished: MatchEnd?
+  public var keptAsked = false
+  public var finished: MatchEnd?
   /// Where finished games are recorded (nil: not recorded).
-  var records: MatchRecords?
+  public var records: MatchRecords?
   /// The journal of the game in progress (nil: not kept).
-  var journal: MatchJournal?
+  public var journal: MatchJournal?
   /// The player's known peers as the shell last read them (nil: unreadable). The match reads no file: the shell
   /// hands them in again (`knownPeersChanged`) when a write of ours or another process changed the file.
-  var knownPeers: KnownPeers?
+  public var knownPeers: KnownPeers?
   /// Lines about connections never let in (arrived, secured, closed): a few a minute per address and 5 a second
   /// from all addresses, so a flood of connections from many addresses cannot fill the log.
-  var strangers = PerAddressLog(burst: 6, perMinute: 3)
-  var strangersInAll = TokenBuckets<Int>(rate: 5, burst: 50)
+  public var strangers = PerAddressLog(burst: 6, perMinute: 3)
+  public var strangersInAll = TokenBuckets<Int>(rate: 5, burst: 50)
   /// Lines held back by `strangersInAll` since the last one written.
-  var strangersHeldBack = 0
+  public var strangersHeldBack = 0
 
   /// `line` about the connection `id`: as it is once it was let in or is the game's, or when its address is
   /// exempt from the host's limits (by default 127.0.0.1 and ::1, this machine's own players and tests), else a
   /// few a minute per address (none when held back).
-  mutating func log(_ line: String, about id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func log(_ line: String, about id: ConnectionID, now: Double) -> [MatchCommand] {
     guard let connection = connections[id], !connection.admitted, id != active,
       connections.limits?.exempt.refuses(connection.peer) != true
     else { return [.log(line)] }
@@ -60,12 +60,12 @@ struct MatchCore {
   }
 
   /// The connection whose game this is (host: the joiner it let in or is asking about).
-  var active: ConnectionID? {
+  public var active: ConnectionID? {
     get { connections.active }
     set { connections.active = newValue }
   }
 
-  func newSession(now: Double) -> NetSession {
+  public func newSession(now: Double) -> NetSession {
     NetSession(
       configuration: .init(
         role: configuration.role, name: configuration.name, software: environment.software,
@@ -73,10 +73,10 @@ struct MatchCore {
       coinBytes: environment.coin(), sha256: environment.sha256, now: now)
   }
 
-  func peer(_ id: ConnectionID) -> String { connections[id]?.peer ?? "?" }
+  public func peer(_ id: ConnectionID) -> String { connections[id]?.peer ?? "?" }
 
   /// What a session said that its side decides on; everything else `translate` turns into commands itself.
-  enum LeftToDecide {
+  public enum LeftToDecide {
     case hello(name: PeerText, software: PeerText)
     /// The session ended (the connection is closed); `admitted`: the peer had been let in.
     case closed(SessionEnd, admitted: Bool)
@@ -85,8 +85,9 @@ struct MatchCore {
   }
 
   /// One output of the session on `id`, as commands, and what is left for the side to decide.
-  mutating func translate(_ output: SessionOutput, on id: ConnectionID, now: Double) -> ([MatchCommand], LeftToDecide?)
-  {
+  public mutating func translate(_ output: SessionOutput, on id: ConnectionID, now: Double) -> (
+    [MatchCommand], LeftToDecide?
+  ) {
     guard let connection = connections[id] else { return ([], nil) }
     let isActive = id == active
     var commands: [MatchCommand] = []
@@ -142,7 +143,7 @@ struct MatchCore {
 
   /// When games are recorded: the record against the peer on `id` is looked up in the saved games (by the
   /// shell, off the loop), named as the player knows its key, or by the name it gave.
-  func greeting(on id: ConnectionID, helloName: PeerText) -> [MatchCommand] {
+  public func greeting(on id: ConnectionID, helloName: PeerText) -> [MatchCommand] {
     guard records != nil, let key = connections[id]?.facts?.certificate?.fingerprint else { return [] }
     let known = knownPeers?.lookup(fingerprint: key)?.name
     let name = known.map { PeerText($0).description } ?? helloName.description
@@ -150,7 +151,7 @@ struct MatchCore {
   }
 
   /// The peer's signature over a game's record.
-  mutating func signature(game: Int, date: String, signature: [UInt8], on id: ConnectionID) -> [MatchCommand] {
+  public mutating func signature(game: Int, date: String, signature: [UInt8], on id: ConnectionID) -> [MatchCommand] {
     guard id == active else { return [] }
     return recordCommands(records?.received(game: game, date: date, signature: signature), on: id)
   }
@@ -167,7 +168,9 @@ struct MatchCore {
 
   /// Carries out a trust verdict on `id`: the player is asked (`asked`: nothing more happens until the answer),
   /// or what letting the peer in says.
-  mutating func apply(_ verdict: MatchTrust.Verdict, on id: ConnectionID) -> (commands: [MatchCommand], asked: Bool) {
+  public mutating func apply(_ verdict: MatchTrust.Verdict, on id: ConnectionID) -> (
+    commands: [MatchCommand], asked: Bool
+  ) {
     switch verdict {
     case .ask(let question):
       connections[id]?.phase = .asking
@@ -180,7 +183,7 @@ struct MatchCore {
 
   /// The end a player is shown: a peer not let in (or about whose key the player is still asked) is shown
   /// only its key and claimed name, not its goodbye or error text.
-  func shown(_ end: SessionEnd, on id: ConnectionID, admitted: Bool) -> SessionEnd {
+  public func shown(_ end: SessionEnd, on id: ConnectionID, admitted: Bool) -> SessionEnd {
     let asked = id == active && question != nil
     let trusted = configuration.role == .host ? admitted && !asked : !asked
     return trusted ? end : end.withoutPeerText

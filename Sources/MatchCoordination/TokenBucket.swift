@@ -1,15 +1,15 @@
 /// A rate limit on a clock the caller gives: up to `burst` events at once, then `rate` a second on average
 /// (a token bucket: each event takes a token, tokens come back at `rate` up to `burst`).
-struct TokenBucket: Equatable, Sendable {
+public struct TokenBucket: Equatable, Sendable {
   /// Tokens that come back per second.
-  let rate: Double
+  public let rate: Double
   /// The most tokens the bucket holds (the burst allowed after a quiet spell).
-  let burst: Double
-  private(set) var tokens: Double
+  public let burst: Double
+  public private(set) var tokens: Double
   private var updated: Double
 
   /// A full bucket at `now`.
-  init(rate: Double, burst: Double, now: Double) {
+  public init(rate: Double, burst: Double, now: Double) {
     self.rate = rate
     self.burst = burst
     tokens = burst
@@ -17,7 +17,7 @@ struct TokenBucket: Equatable, Sendable {
   }
 
   /// Takes a token if there is one at `now`: true when the event is allowed.
-  mutating func take(now: Double) -> Bool {
+  public mutating func take(now: Double) -> Bool {
     refill(now: now)
     guard tokens >= 1 else { return false }
     tokens -= 1
@@ -25,21 +25,21 @@ struct TokenBucket: Equatable, Sendable {
   }
 
   /// Whether a token is there at `now`, without taking it.
-  func allows(now: Double) -> Bool {
+  public func allows(now: Double) -> Bool {
     var copy = self
     copy.refill(now: now)
     return copy.tokens >= 1
   }
 
   /// Seconds from `now` until the next token (0 when there is one).
-  func wait(now: Double) -> Double {
+  public func wait(now: Double) -> Double {
     var copy = self
     copy.refill(now: now)
     return copy.tokens >= 1 || rate <= 0 ? 0 : (1 - copy.tokens) / rate
   }
 
   /// Whether the bucket is back to full at `now`: it then says nothing a new bucket would not.
-  func isFull(now: Double) -> Bool {
+  public func isFull(now: Double) -> Bool {
     var copy = self
     copy.refill(now: now)
     return copy.tokens >= burst
@@ -55,37 +55,37 @@ struct TokenBucket: Equatable, Sendable {
 /// One `TokenBucket` per key (a peer's key, a source address), in bounded memory: buckets back to full are
 /// forgotten, and past `capacity` keys a new key is refused until some are (so a flood of addresses cannot
 /// grow the host, nor flush the buckets of those already limited).
-struct TokenBuckets<Key: Hashable & Sendable>: Sendable {
-  let rate: Double
-  let burst: Double
-  let capacity: Int
+public struct TokenBuckets<Key: Hashable & Sendable>: Sendable {
+  public let rate: Double
+  public let burst: Double
+  public let capacity: Int
   private var buckets: [Key: TokenBucket] = [:]
   /// When full buckets were last looked for (at most once a second: the search goes through every key).
   private var prunedAt = -Double.infinity
 
-  init(rate: Double, burst: Double, capacity: Int = 65_536) {
+  public init(rate: Double, burst: Double, capacity: Int = 65_536) {
     self.rate = rate
     self.burst = burst
     self.capacity = capacity
   }
 
   /// Keys with a bucket that is not full (or not yet found full).
-  var count: Int { buckets.count }
+  public var count: Int { buckets.count }
 
   /// Takes a token from `key`'s bucket: true when the event is allowed.
-  mutating func take(_ key: Key, now: Double) -> Bool {
+  public mutating func take(_ key: Key, now: Double) -> Bool {
     guard makeRoom(for: key, now: now) else { return false }
     return buckets[key, default: TokenBucket(rate: rate, burst: burst, now: now)].take(now: now)
   }
 
   /// Whether `key` has a token at `now`, without taking it.
-  func allows(_ key: Key, now: Double) -> Bool {
+  public func allows(_ key: Key, now: Double) -> Bool {
     guard let bucket = buckets[key] else { return buckets.count < capacity }
     return bucket.allows(now: now)
   }
 
   /// Seconds from `now` until `key` has a token again.
-  func wait(_ key: Key, now: Double) -> Double { buckets[key]?.wait(now: now) ?? 0 }
+  public func wait(_ key: Key, now: Double) -> Double { buckets[key]?.wait(now: now) ?? 0 }
 
   private mutating func makeRoom(for key: Key, now: Double) -> Bool {
     guard buckets[key] == nil, buckets.count >= capacity else { return true }

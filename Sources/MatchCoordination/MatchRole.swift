@@ -9,7 +9,7 @@ import WireProtocol
 /// connection secured, a message, a failure, the clock, the player's answer and actions), commands out (send,
 /// close, connect, remember, report), which `NetworkMatch` carries out. Pure: no sockets, no files, no clock of
 /// its own. What both sides do alike is here; each decides the rest.
-protocol MatchRole {
+public protocol MatchRole {
   var core: MatchCore { get set }
   /// TLS is set up on `id`.
   mutating func secured(_ id: ConnectionID, _ facts: PeerFacts, now: Double) -> [MatchCommand]
@@ -35,42 +35,44 @@ protocol MatchRole {
 }
 
 /// Host: seconds a secured joiner has to say hello (its player may be reading the question about our key).
-let helloTimeout = 60.0
+public let helloTimeout = 60.0
 
 extension MatchRole {
-  var finished: MatchEnd? { core.finished }
-  var question: TrustQuestion? { core.question }
-  var termsAsked: HostTerms? { core.termsAsked }
-  var keptAsked: Bool { core.keptAsked }
-  var active: ConnectionID? { core.active }
-  var connections: MatchConnections { core.connections }
-  var session: NetSession? { core.connections.activeConnection?.session }
-  var activeConnection: MatchConnection? { core.connections.activeConnection }
-  var nextDeadline: Double? { [ownDeadline, core.connections.nextDeadline].compactMap { $0 }.min() }
-  var records: MatchRecords? {
+  public var finished: MatchEnd? { core.finished }
+  public var question: TrustQuestion? { core.question }
+  public var termsAsked: HostTerms? { core.termsAsked }
+  public var keptAsked: Bool { core.keptAsked }
+  public var active: ConnectionID? { core.active }
+  public var connections: MatchConnections { core.connections }
+  public var session: NetSession? { core.connections.activeConnection?.session }
+  public var activeConnection: MatchConnection? { core.connections.activeConnection }
+  public var nextDeadline: Double? { [ownDeadline, core.connections.nextDeadline].compactMap { $0 }.min() }
+  public var records: MatchRecords? {
     get { core.records }
     set { core.records = newValue }
   }
-  var journal: MatchJournal? {
+  public var journal: MatchJournal? {
     get { core.journal }
     set { core.journal = newValue }
   }
 
   /// The player's known peers as the shell read them again: at the start, and when the file changed (a write
   /// of ours, or another process's).
-  mutating func knownPeersChanged(_ peers: KnownPeers?) {
+  public mutating func knownPeersChanged(_ peers: KnownPeers?) {
     core.knownPeers = peers
   }
 
   /// Runs work on `id`'s session and carries out what the session said.
-  mutating func act(on id: ConnectionID, now: Double, _ body: (inout NetSession) -> [SessionOutput]) -> [MatchCommand] {
+  public mutating func act(on id: ConnectionID, now: Double, _ body: (inout NetSession) -> [SessionOutput])
+    -> [MatchCommand]
+  {
     guard var session = core.connections[id]?.session else { return [] }
     let outputs = body(&session)
     core.connections[id]?.session = session
     return apply(outputs, on: id, now: now)
   }
 
-  mutating func apply(_ outputs: [SessionOutput], on id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func apply(_ outputs: [SessionOutput], on id: ConnectionID, now: Double) -> [MatchCommand] {
     var commands: [MatchCommand] = []
     for output in outputs where core.connections[id] != nil {
       let (said, left) = core.translate(output, on: id, now: now)
@@ -84,7 +86,7 @@ extension MatchRole {
   }
 
   /// A message from the peer.
-  mutating func received(_ id: ConnectionID, _ message: Message, now: Double) -> [MatchCommand] {
+  public mutating func received(_ id: ConnectionID, _ message: Message, now: Double) -> [MatchCommand] {
     guard let connection = core.connections[id], !connection.isClosed else { return [] }
     if let held = holds(message, on: id, now: now) { return held }
     var commands = before(message, on: id, now: now)
@@ -97,13 +99,13 @@ extension MatchRole {
   }
 
   /// A frame that could not be read.
-  mutating func malformed(_ id: ConnectionID, _ error: WireError, now: Double) -> [MatchCommand] {
+  public mutating func malformed(_ id: ConnectionID, _ error: WireError, now: Double) -> [MatchCommand] {
     defer { core.connections.sweep() }
     return act(on: id, now: now) { $0.receiveMalformed(error, now: now) }
   }
 
   /// The peer closed the connection.
-  mutating func ended(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func ended(_ id: ConnectionID, now: Double) -> [MatchCommand] {
     defer { core.connections.sweep() }
     guard core.connections[id]?.session != nil else { return fail(id, .session(.connectionLost), now: now) }
     return act(on: id, now: now) { $0.connectionLost(now: now) }
@@ -112,7 +114,7 @@ extension MatchRole {
   /// What every side's `fail` does first: the failure is logged, and a game in the middle of the match is kept
   /// for the grace period (then `connection` is nil: nothing more to decide); else the connection is closed and
   /// the side decides the rest about `connection` (as it was).
-  mutating func giveUp(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> (
+  public mutating func giveUp(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> (
     commands: [MatchCommand], connection: MatchConnection?
   ) {
     guard let connection = core.connections[id] else { return ([], nil) }
@@ -125,13 +127,13 @@ extension MatchRole {
   }
 
   /// The connection failed (a refused connect, a TLS error, a socket error).
-  mutating func failed(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
+  public mutating func failed(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
     defer { core.connections.sweep() }
     return fail(id, end, now: now)
   }
 
   /// The clock moved on: deadlines, heartbeats, silence, the grace period, what the side scheduled.
-  mutating func tick(now: Double) -> [MatchCommand] {
+  public mutating func tick(now: Double) -> [MatchCommand] {
     var commands: [MatchCommand] = []
     if let waiting = core.connections.waitingGame { commands += act(on: waiting, now: now) { $0.tick(now: now) } }
     commands += due(now: now)
@@ -160,7 +162,7 @@ extension MatchRole {
 
   // MARK: - The player's actions
 
-  mutating func play(_ position: Position, now: Double) throws(PlayError) -> [MatchCommand] {
+  public mutating func play(_ position: Position, now: Double) throws(PlayError) -> [MatchCommand] {
     guard let id = core.active, var session = core.connections[id]?.session else { throw .illegal(.gameOver) }
     let outputs = try session.play(position, now: now)
     core.connections[id]?.session = session
@@ -169,7 +171,7 @@ extension MatchRole {
   }
 
   /// Runs an action that may be refused (chat, resign, rematch, claim) on the game's session.
-  mutating func attempt(
+  public mutating func attempt(
     now: Double, _ action: (inout NetSession) throws(ActionRefusal) -> [SessionOutput]
   ) throws(ActionRefusal) -> [MatchCommand] {
     guard let id = core.active, var session = core.connections[id]?.session else {
@@ -182,7 +184,7 @@ extension MatchRole {
   }
 
   /// The player leaves: a goodbye to the game's peer, and every connection closed.
-  mutating func quit(now: Double) -> [MatchCommand] {
+  public mutating func quit(now: Double) -> [MatchCommand] {
     var commands: [MatchCommand] = [.stopAdvertising]
     if let active = core.active { commands += act(on: active, now: now) { $0.quit(text: "", now: now) } }
     for id in core.connections.ids { commands += core.connections.close(id, graceful: true) }

@@ -1,40 +1,39 @@
-import TerminalUI
-
 /// What one source address, and one key, may do at a host reachable from the internet, so that an abuser
 /// reconnecting again and again cannot crowd out honest players or grow the host: connections at once and new
 /// connections per address, new keys per address and in all, games per key and per address. Pure: the caller
 /// gives the time and says when a connection closes. Addresses are counted as `SourceAddress` (IPv6 by /64).
 /// The addresses in `exempt` (by default 127.0.0.1 and ::1: the machine's own players, tests and benchmarks)
 /// are not limited; `deny` is refused before anything else.
-struct SourceLimits {
+public struct SourceLimits {
   /// The numbers (docs/SECURITY.md, "Limits and timeouts").
-  struct Numbers: Equatable, Sendable {
+  public struct Numbers: Equatable, Sendable {
+    public init() {}
     /// Connections open at once from one address.
-    var connectionsPerAddress = 32
+    public var connectionsPerAddress = 32
     /// New connections from one address: a burst, then this many a second.
-    var connectionBurst = 32.0
-    var connectionsPerSecond = 2.0
+    public var connectionBurst = 32.0
+    public var connectionsPerSecond = 2.0
     /// New keys (players never seen before) from one address: a burst, then this many a minute.
-    var newKeyBurst = 5.0
-    var newKeysPerMinute = 5.0
+    public var newKeyBurst = 5.0
+    public var newKeysPerMinute = 5.0
     /// New keys from everywhere together (each one is a line appended to known_peers).
-    var allNewKeysBurst = 60.0
-    var allNewKeysPerSecond = 10.0
+    public var allNewKeysBurst = 60.0
+    public var allNewKeysPerSecond = 10.0
     /// Games started (the first one of a connection or a rematch) per key and per address: a burst, then
     /// this many a minute. A 3×3 game against the bot takes a person several seconds.
-    var gameBurst = 30.0
-    var gamesPerMinute = 20.0
+    public var gameBurst = 30.0
+    public var gamesPerMinute = 20.0
   }
 
   /// Why a connection, a new key or a game is refused.
-  enum Refusal: Equatable, Sendable, CustomStringConvertible {
+  public enum Refusal: Equatable, Sendable, CustomStringConvertible {
     case denied
     case tooManyConnections(Int)
     case connectingTooOften
     case tooManyNewKeys
     case tooManyGames(wait: Int)
 
-    var description: String {
+    public var description: String {
       switch self {
       case .denied: return "the address is on the deny list"
       case .tooManyConnections(let limit): return "more than \(limit) connections at once from one address"
@@ -45,9 +44,9 @@ struct SourceLimits {
     }
   }
 
-  let numbers: Numbers
-  let deny: DenyList
-  let exempt: DenyList
+  public let numbers: Numbers
+  public let deny: DenyList
+  public let exempt: DenyList
   private var open: [SourceAddress: Int] = [:]
   private var connections: TokenBuckets<SourceAddress>
   private var newKeys: TokenBuckets<SourceAddress>
@@ -56,10 +55,11 @@ struct SourceLimits {
   private var gamesByAddress: TokenBuckets<SourceAddress>
 
   /// The loopback addresses a local client connects from.
-  static let loopback: DenyList = (try? DenyList(parsing: "127.0.0.1, ::1")) ?? DenyList()
+  public static let loopback: DenyList = (try? DenyList(parsing: "127.0.0.1, ::1")) ?? DenyList()
 
-  init(numbers: Numbers = Numbers(), deny: DenyList = DenyList(), exempt: DenyList = SourceLimits.loopback, now: Double)
-  {
+  public init(
+    numbers: Numbers = Numbers(), deny: DenyList = DenyList(), exempt: DenyList = SourceLimits.loopback, now: Double
+  ) {
     self.numbers = numbers
     self.deny = deny
     self.exempt = exempt
@@ -70,17 +70,9 @@ struct SourceLimits {
     gamesByAddress = TokenBuckets(rate: numbers.gamesPerMinute / 60, burst: numbers.gameBurst)
   }
 
-  /// The limits a host's settings ask for: its `deny` list, and `limits_exempt` (loopback when not set). The
-  /// lists were checked when the settings were read: one that does not parse never gets this far.
-  init(settings: Settings, now: Double) {
-    let deny = (try? DenyList(parsing: settings.deny ?? "none")) ?? DenyList()
-    let exempt = settings.limitsExempt.flatMap { try? DenyList(parsing: $0) } ?? SourceLimits.loopback
-    self.init(deny: deny, exempt: exempt, now: now)
-  }
-
   /// A connection from `peer` (an address as the sockets write it) was accepted: nil lets it stay (it is then
   /// counted until `disconnected`), a refusal means close it at once.
-  mutating func connected(_ peer: String, now: Double) -> Refusal? {
+  public mutating func connected(_ peer: String, now: Double) -> Refusal? {
     if deny.refuses(peer) { return .denied }
     guard let address = limited(peer) else { return nil }
     if open[address, default: 0] >= numbers.connectionsPerAddress {
@@ -92,16 +84,16 @@ struct SourceLimits {
   }
 
   /// A connection `connected` let stay has closed.
-  mutating func disconnected(_ peer: String) {
+  public mutating func disconnected(_ peer: String) {
     guard let address = limited(peer), let count = open[address] else { return }
     open[address] = count > 1 ? count - 1 : nil
   }
 
   /// Connections counted as open from `peer`'s address.
-  func openConnections(from peer: String) -> Int { limited(peer).map { open[$0, default: 0] } ?? 0 }
+  public func openConnections(from peer: String) -> Int { limited(peer).map { open[$0, default: 0] } ?? 0 }
 
   /// A key never seen before arrived from `peer`: nil lets it in (and counts it).
-  mutating func newKey(from peer: String, now: Double) -> Refusal? {
+  public mutating func newKey(from peer: String, now: Double) -> Refusal? {
     guard let address = limited(peer) else { return nil }
     guard newKeys.allows(address, now: now), allNewKeys.allows(now: now) else { return .tooManyNewKeys }
     _ = newKeys.take(address, now: now)
@@ -111,7 +103,7 @@ struct SourceLimits {
 
   /// A game is to start for `key` (a fingerprint) connected from `peer`: nil lets it start (and counts it
   /// against both), else how long until one may.
-  mutating func game(key: String, from peer: String, now: Double) -> Refusal? {
+  public mutating func game(key: String, from peer: String, now: Double) -> Refusal? {
     guard let address = limited(peer) else { return nil }
     guard gamesByKey.allows(key, now: now), gamesByAddress.allows(address, now: now) else {
       let wait = max(gamesByKey.wait(key, now: now), gamesByAddress.wait(address, now: now))

@@ -4,49 +4,55 @@ import Transport
 
 /// Where a connection through a transit relay goes: the relay as named (in every failure), the numeric address it
 /// was found at, and the token that pairs the host with its joiners there (docs/INTERNET.md, "A relay").
-struct RelayRoute: Sendable, CustomStringConvertible {
-  let relay: Endpoint
-  let address: Sockets.Address
-  let token: RelayToken
+public struct RelayRoute: Sendable, CustomStringConvertible {
+  public let relay: Endpoint
+  public let address: Sockets.Address
+  public let token: RelayToken
 
-  var description: String { relay.description }
+  public init(relay: Endpoint, address: Sockets.Address, token: RelayToken) {
+    self.relay = relay
+    self.address = address
+    self.token = token
+  }
+
+  public var description: String { relay.description }
 }
 
 /// The host's place at the relay: one connection always waiting there with the same token, made again at once
 /// after a joiner came through it and, after a dropped or refused wait, after a back-off (1, 2, 4, ... 60 s),
 /// so an invite already sent stays good while the host runs, until its player asks for a new invite (a new
 /// token). Pure: the coordinator opens the connections.
-struct HostRelayWait {
-  private(set) var route: RelayRoute
+public struct HostRelayWait {
+  public private(set) var route: RelayRoute
   /// The connection waiting (or connecting) at the relay now.
-  var waiting: ConnectionID?
+  public var waiting: ConnectionID?
   /// When the next wait is due after a failure (nil: none is due).
-  private(set) var retryAt: Double?
+  public private(set) var retryAt: Double?
   /// Failed waits in a row (none since a joiner came through).
-  private(set) var failures = 0
+  public private(set) var failures = 0
 
-  init(route: RelayRoute) { self.route = route }
+  public init(route: RelayRoute) { self.route = route }
 
   /// Seconds before the next wait after `failures` failed in a row: 1, 2, 4, 8, 16, 32, then every 60.
-  static func delay(afterFailures failures: Int) -> Double {
+  public static func delay(afterFailures failures: Int) -> Double {
     min(60, Double(1 << min(max(failures, 1) - 1, 6)))
   }
 
   /// A wait is made now.
-  mutating func waits(on id: ConnectionID) {
+  public mutating func waits(on id: ConnectionID) {
     waiting = id
     retryAt = nil
   }
 
   /// A joiner came through the wait: it starts over with no back-off.
-  mutating func glued() {
+  public mutating func glued() {
     waiting = nil
     failures = 0
   }
 
   /// A new invite: from now on the wait is made with `token`, at once and with no back-off; returns the
   /// connection that waited (or was connecting) with the old token, to close, so nobody is glued to it.
-  mutating func renew(token: RelayToken) -> ConnectionID? {
+  public mutating func renew(token: RelayToken) -> ConnectionID? {
     let old = waiting
     route = RelayRoute(relay: route.relay, address: route.address, token: token)
     waiting = nil
@@ -56,7 +62,7 @@ struct HostRelayWait {
   }
 
   /// The wait failed at `now`: the next one after the back-off; how long that is.
-  mutating func failed(now: Double) -> Double {
+  public mutating func failed(now: Double) -> Double {
     waiting = nil
     failures += 1
     let delay = HostRelayWait.delay(afterFailures: failures)
@@ -69,61 +75,61 @@ struct HostRelayWait {
 /// after the first direct attempt, or as soon as every direct address failed; given up when the host's hello
 /// came on a direct connection first. Two joiners glued to each other (both TLS clients) try again a few times.
 /// Pure.
-struct JoinerRelay {
+public struct JoinerRelay {
   /// Seconds after the join starts that the relay is tried alongside the direct addresses (docs/INTERNET.md).
-  static let delay = 2.0
+  public static let delay = 2.0
   /// Seconds a joiner waits at the relay for the host's connection to be glued to it.
-  static let patience = 15.0
+  public static let patience = 15.0
   /// Times a joiner glued to another joiner goes back to the relay before it gives up.
-  static let pairedRetries = 3
+  public static let pairedRetries = 3
 
   /// The relay (nil when its name could not be looked up: then `failure` says why).
-  let route: RelayRoute?
+  public let route: RelayRoute?
   /// When the relay attempt starts (nil: started, or not to be started).
-  private(set) var startAt: Double?
+  public private(set) var startAt: Double?
   /// The connection through the relay now.
-  var connection: ConnectionID?
+  public var connection: ConnectionID?
   /// How the last attempt through the relay failed (nil: none failed).
-  var failure: MatchEnd?
+  public var failure: MatchEnd?
   /// How the last direct address failed, once every one had.
-  var directFailure: MatchEnd?
+  public var directFailure: MatchEnd?
   /// Times this joiner was glued to another joiner.
-  private(set) var paired = 0
+  public private(set) var paired = 0
   /// The game is played through the relay: reconnections go back to it, and no address is bound to the key.
-  private(set) var won = false
+  public private(set) var won = false
 
-  init(route: RelayRoute?, failure: NetworkError?, now: Double, direct: Bool) {
+  public init(route: RelayRoute?, failure: NetworkError?, now: Double, direct: Bool) {
     self.route = route
     self.failure = failure.map { .network($0) }
     startAt = route == nil ? nil : now + (direct ? JoinerRelay.delay : 0)
   }
 
   /// Whether the relay may still be tried (not failed for good, not given up).
-  var isLive: Bool { route != nil && (connection != nil || startAt != nil) }
+  public var isLive: Bool { route != nil && (connection != nil || startAt != nil) }
 
   /// Start the relay attempt now (if it was still to come).
-  mutating func startNow(_ now: Double) {
+  public mutating func startNow(_ now: Double) {
     if connection == nil, let at = startAt, at > now { startAt = now }
   }
 
   /// The attempt starts on `id`.
-  mutating func started(on id: ConnectionID) {
+  public mutating func started(on id: ConnectionID) {
     connection = id
     startAt = nil
   }
 
   /// A direct connection won: the relay is not tried.
-  mutating func giveUp() {
+  public mutating func giveUp() {
     startAt = nil
     connection = nil
   }
 
   /// The connection through the relay won.
-  mutating func wins() { won = true }
+  public mutating func wins() { won = true }
 
   /// The attempt failed with `end`; true when it was glued to another joiner and goes back to the relay at
   /// `retryAt`.
-  mutating func failed(_ end: MatchEnd, gluedToJoiner: Bool, now: Double) -> Bool {
+  public mutating func failed(_ end: MatchEnd, gluedToJoiner: Bool, now: Double) -> Bool {
     connection = nil
     guard gluedToJoiner, let route else {
       failure = end
@@ -142,8 +148,8 @@ struct JoinerRelay {
 
 /// A relay's address as a player writes it, in the settings (`relay = HOST:PORT`) or after `--relay`: the port
 /// must be given (a relay has no port of this program's).
-enum RelayAddress {
-  static func parse(_ text: String) -> Endpoint? {
+public enum RelayAddress {
+  public static func parse(_ text: String) -> Endpoint? {
     guard !text.contains(where: \.isWhitespace), let endpoint = Endpoint(parsing: text, defaultPort: 0),
       endpoint.port > 0,
       let token = RelayToken(bytes: Array(repeating: 0, count: RelayToken.byteCount)),
@@ -154,10 +160,10 @@ enum RelayAddress {
 }
 
 /// An invite's relay looked up (off the loop): its route, or why its name was not found.
-struct RelayLookup: Sendable {
-  let result: Result<RelayRoute, NetworkError>
+public struct RelayLookup: Sendable {
+  public let result: Result<RelayRoute, NetworkError>
 
-  static func resolve(_ relay: Invite.Relay) -> RelayLookup {
+  public static func resolve(_ relay: Invite.Relay) -> RelayLookup {
     let endpoint = Endpoint(host: relay.host, port: relay.port)
     do throws(NetworkError) {
       let address = try Sockets.resolve(endpoint)[0]

@@ -10,7 +10,7 @@ import WireProtocol
 /// record with its own day, takes the host's day when that signature comes, checks it, signs the same bytes and
 /// sends its own back; each side then writes the record with both signatures, byte for byte the same. Pure: the
 /// signing and checking are given.
-struct RecordExchange {
+public struct RecordExchange {
   /// The records of this match's games, by game number, with the file each is written to (`Step.file`).
   private var records: [Int: (record: GameRecord, myMark: Mark, file: Int, sent: Bool)] = [:]
   /// The file the next game's record goes to: one per game ended, so a new match's game 1 never replaces an
@@ -24,11 +24,11 @@ struct RecordExchange {
   private var reported: Set<Int> = []
   /// A signature for a game this side has no record of was reported (once a match).
   private var reportedUnknown = false
-  let isHost: Bool
-  let sign: ([UInt8]) -> [UInt8]?
-  let verify: (_ signature: [UInt8], _ bytes: [UInt8], _ publicKey: String) -> Bool
+  public let isHost: Bool
+  public let sign: ([UInt8]) -> [UInt8]?
+  public let verify: (_ signature: [UInt8], _ bytes: [UInt8], _ publicKey: String) -> Bool
 
-  init(
+  public init(
     isHost: Bool, sign: @escaping ([UInt8]) -> [UInt8]?,
     verify: @escaping (_ signature: [UInt8], _ bytes: [UInt8], _ publicKey: String) -> Bool
   ) {
@@ -38,20 +38,20 @@ struct RecordExchange {
   }
 
   /// What to do: write this record, send this message.
-  struct Step {
+  public struct Step {
     /// The game the step is about.
-    var game: Int?
-    var write: GameRecord?
+    public var game: Int?
+    public var write: GameRecord?
     /// Which of this match's record files `write` goes to: a record written again (now signed by both) replaces
     /// the file it was first written to. The writer keeps the files' paths.
-    var file: Int?
-    var send: Message?
+    public var file: Int?
+    public var send: Message?
     /// Something the player should know (a signature that does not verify).
-    var problem: String?
+    public var problem: String?
   }
 
   /// A game ended: its record, signed by this side; the host also sends its signature.
-  mutating func ended(_ record: GameRecord, game: Int, myMark: Mark) -> Step {
+  public mutating func ended(_ record: GameRecord, game: Int, myMark: Mark) -> Step {
     var signed = record
     let signature = sign(record.signedBytes)
     signed.setSignature(signature.map(RecordBase64.encode), of: myMark)
@@ -65,7 +65,7 @@ struct RecordExchange {
   }
 
   /// The peer's signature over the record of `game`, made with the day `date`.
-  mutating func received(game: Int, date: String, signature: [UInt8]) -> Step {
+  public mutating func received(game: Int, date: String, signature: [UInt8]) -> Step {
     guard var entry = records[game] else {
       defer { reportedUnknown = true }
       return reportedUnknown
@@ -108,7 +108,7 @@ struct RecordExchange {
 extension RecordExchange {
   /// Why `date`, the day a peer signed with, cannot be a record's: not a calendar day (`0000-00-00`), or more
   /// than a day from `ownDay`, the day this side signed with (the two clocks may straddle midnight, no more).
-  static func dayProblem(_ date: String, ownDay: String) -> String? {
+  public static func dayProblem(_ date: String, ownDay: String) -> String? {
     guard let day = CalendarDay(parsing: date) else {
       return "the day \(VisibleText.escaping(date)), which is not a calendar day"
     }
@@ -120,7 +120,7 @@ extension RecordExchange {
 }
 
 extension GameRecord {
-  mutating func setSignature(_ signature: String?, of mark: Mark) {
+  public mutating func setSignature(_ signature: String?, of mark: Mark) {
     if mark == .x { black.signature = signature } else { white.signature = signature }
   }
 }

@@ -6,7 +6,7 @@ import Transport
 /// the other is closed. A joiner glued to another joiner (TLS finds two clients) goes back to the relay.
 extension JoinerCoordinator {
   /// Every direct address failed (`failure`, the last): the relay is what is left, if there is one.
-  mutating func directExhausted(_ failure: MatchEnd, now: Double) -> [MatchCommand] {
+  public mutating func directExhausted(_ failure: MatchEnd, now: Double) -> [MatchCommand] {
     guard var plan = relay, plan.route != nil, plan.isLive else {
       // No relay, or it failed already: the join ends with the relay's failure, the last way tried, unless a
       // direct address answered with a key that is not the invite's (that warning must not be hidden).
@@ -25,7 +25,7 @@ extension JoinerCoordinator {
   }
 
   /// Starts the attempt through the relay now.
-  mutating func startRelay(now: Double) -> [MatchCommand] {
+  public mutating func startRelay(now: Double) -> [MatchCommand] {
     guard var plan = relay, let route = plan.route, plan.connection == nil, core.finished == nil else { return [] }
     let id = core.connections.open(route.relay.description, .connecting, deadline: now + MatchCore.handshakeTimeout)
     core.connections[id]?.relay = route.relay
@@ -41,7 +41,7 @@ extension JoinerCoordinator {
 
   /// The connection `id` reached the relay and said the token: the host's wait must be glued to it within
   /// `JoinerRelay.patience`.
-  mutating func reachedRelay(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func reachedRelay(_ id: ConnectionID, now: Double) -> [MatchCommand] {
     guard core.connections[id]?.phase == .connecting else { return [] }
     core.connections[id]?.phase = .atRelay
     core.connections[id]?.relayWaitSince = now
@@ -50,7 +50,7 @@ extension JoinerCoordinator {
   }
 
   /// The relay glued `id` to the other end with the token: TLS starts (this side the client).
-  mutating func glued(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func glued(_ id: ConnectionID, now: Double) -> [MatchCommand] {
     guard core.connections[id]?.phase == .atRelay else { return [] }
     core.connections[id]?.phase = .handshaking
     core.connections[id]?.deadline = now + MatchCore.handshakeTimeout
@@ -58,7 +58,7 @@ extension JoinerCoordinator {
   }
 
   /// The host's hello came first on `id`: it is played on, every other connection to the host closes.
-  mutating func chosen(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+  public mutating func chosen(_ id: ConnectionID, now: Double) -> [MatchCommand] {
     core.connections[id]?.held = false
     decided = true
     var commands: [MatchCommand] = []
@@ -80,7 +80,7 @@ extension JoinerCoordinator {
   /// The attempt through the relay failed before a winner was chosen. Glued to another joiner: back to the
   /// relay. Otherwise the direct addresses may still reach the host; when none is left, the join fails with the
   /// relay's failure.
-  mutating func relayFailed(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
+  public mutating func relayFailed(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
     guard var plan = relay, let connection = core.connections[id] else { return [] }
     var gluedToJoiner = false
     if connection.phase == .handshaking, case .network(.tls(.handshakeFailed)) = end { gluedToJoiner = true }
