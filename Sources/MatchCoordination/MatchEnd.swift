@@ -58,7 +58,7 @@ extension MatchEnd {
   /// nor after a warning about the host's key (KEY CHANGED, an impostor: joining again meets the same key and
   /// can only fail the same way), nor when the match could not be set up (the same address or invite fails
   /// again).
-  var canJoinAgain: Bool {
+  public var canJoinAgain: Bool {
     if isTrustWarning { return false }
     switch self {
     case .session(.localQuit), .setup: return false

@@ -1,8 +1,7 @@
+import MatchCoordination
 import PeerTrust
 import Session
 import Testing
-
-@testable import App
 
 /// When a joiner's ended match offers `r` to join the same host again: only where joining again can work.
 @Suite struct JoinAgainTests {
