@@ -406,8 +406,9 @@ while :; do
       cell[$name]=$((cell[$name] % 9 + 1))
     done
   done
-  result_a=$(grep -soE 'result: [^[:cntrl:]]*' "$dir/alice.out" | head -n 1)
-  result_b=$(grep -soE 'result: [^[:cntrl:]]*' "$dir/bob.out" | head -n 1)
+  # Each side's line ends with its own side of it (": you win" or ": you lose"): the result itself must agree.
+  result_a=$(grep -soE 'result: [^[:cntrl:]]*' "$dir/alice.out" | head -n 1 | sed -E 's/: you (win|lose)$//')
+  result_b=$(grep -soE 'result: [^[:cntrl:]]*' "$dir/bob.out" | head -n 1 | sed -E 's/: you (win|lose)$//')
   if [ -n "$result_a" ] && [ -n "$result_b" ]; then
     outcome=done
     break
