@@ -23,11 +23,20 @@ public struct KnownPeersFile: Sendable {
     // Read a piece at a time, with no limit on the whole: however many players a bot has let in, it starts.
     // A line that is not an entry (or one past KnownPeersReader.lineLimit) stops the reading at once.
     var reader = KnownPeersReader(path: path)
+    try Self.readPieces(descriptor, path: path) { piece throws(KnownPeersError) in try reader.feed(piece) }
+    return try reader.finish()
+  }
+
+  /// Hands known_peers, open on `descriptor` (of `path`, for messages), to `feed` a piece at a time, until its
+  /// end or until `feed` refuses a piece: that refusal is thrown, and a read that fails is `unreadable`.
+  static func readPieces(
+    _ descriptor: Int32, path: String, _ feed: (ArraySlice<UInt8>) throws(KnownPeersError) -> Void
+  ) throws(KnownPeersError) {
     var refusal: KnownPeersError?
     do {
       try FileSystem.readPieces(descriptor, path: path) { piece in
         do throws(KnownPeersError) {
-          try reader.feed(piece)
+          try feed(piece)
           return true
         } catch {
           refusal = error
@@ -41,7 +50,6 @@ public struct KnownPeersFile: Sendable {
       throw KnownPeersError.unreadable(path: path, reason: error.description)
     }
     if let refusal { throw refusal }
-    return try reader.finish()
   }
 
   /// Runs `change` holding the lock every writer of this file takes (`PATH.lock` beside it, created with a

@@ -160,24 +160,9 @@ public struct KnownPeersIndexFile: Sendable {
       throw KnownPeersError.unreadable(path: peersPath, reason: FileSystem.describeErrno())
     }
     var scanner = KnownPeersScanner(path: peersPath)
-    var refusal: KnownPeersError?
-    do {
-      try FileSystem.readPieces(peers, path: peersPath) { piece in
-        do throws(KnownPeersError) {
-          try scanner.feed(piece) { line, place throws(KnownPeersError) in take(line, place) }
-          return true
-        } catch {
-          refusal = error
-          return false
-        }
-      }
-    } catch {
-      if case .unreadableFile(_, let reason) = error {
-        throw KnownPeersError.unreadable(path: peersPath, reason: reason)
-      }
-      throw KnownPeersError.unreadable(path: peersPath, reason: error.description)
+    try KnownPeersFile.readPieces(peers, path: peersPath) { piece throws(KnownPeersError) in
+      try scanner.feed(piece) { line, place throws(KnownPeersError) in take(line, place) }
     }
-    if let refusal { throw refusal }
     try scanner.finish { line, place throws(KnownPeersError) in take(line, place) }
     return (scanner.droppedTornLine, scanner.lines)
   }
