@@ -1,0 +1,65 @@
+import Glibc
+import PlayerFiles
+import Security
+import TestSupport
+import Transport
+import WireProtocol
+
+@testable import App
+
+/// A peer the test drives by hand over the in-memory network: a real TLS client with an identity of its own,
+/// then only the bytes the test writes. It plays the hostile or silent joiner no honest shell would be.
+final class HandPeer {
+  let connection: PeerConnection
+  /// Everything that came from the host, in order.
+  private(set) var arrivals: [PeerConnection.Arrival] = []
+  /// The connection failed on this side (the host closed it in the middle of something, say).
+  private(set) var failure: NetworkError?
+
+  init(to host: MemoryPlayer, in table: InMemoryMatch, from address: String = "127.0.0.1") throws {
+    let fd = try table.rawConnection(to: host, from: address)
+    let profile = Profile(paths: Paths(environment: try SandboxHome.make().environment), name: "mallory")
+    let options = NetworkOptions()
+    let identity = try profile.identity(options: options).0
+    let context = try profile.tlsContext(.client, identity: identity, options: options, expectedHost: "127.0.0.1")
+    connection = try PeerConnection(fd: fd, context: context, peerAddress: "127.0.0.1")
+    try connection.start()
+  }
+
+  /// Reads what the host sent and sends what is queued.
+  func pump() {
+    guard !connection.isClosed, failure == nil else { return }
+    do throws(NetworkError) {
+      arrivals += try connection.readable()
+    } catch {
+      failure = error
+    }
+    connection.flush()
+  }
+
+  var isSecured: Bool { arrivals.contains(.secured) }
+  /// The host ended the stream, or the connection failed.
+  var isEnded: Bool {
+    failure != nil || arrivals.contains { if case .ended = $0 { true } else { false } }
+  }
+  var messages: [Message] { arrivals.compactMap { if case .message(let message) = $0 { message } else { nil } } }
+
+  /// Writes `plaintext` inside TLS as it stands: frames of any shape, well formed or not.
+  func write(_ plaintext: [UInt8]) throws {
+    try connection.tls.writePlaintext(plaintext)
+    let ciphertext = connection.tls.takeCiphertext()
+    let written = ciphertext.withUnsafeBytes { send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    guard written == ciphertext.count else { throw InMemoryMatch.Stuck("only \(written) bytes written") }
+  }
+}
+
+extension InMemoryMatch {
+  /// Runs the loop, pumping `peer` each round, until `done` holds (true) or `seconds` pass (false).
+  @discardableResult
+  func run(_ peer: HandPeer, seconds: Double = 10, until done: () -> Bool) -> Bool {
+    run(seconds: seconds) {
+      peer.pump()
+      return done()
+    }
+  }
+}
