@@ -32,10 +32,9 @@ final class BotHost: LoopFrontEnd {
   /// The listening sockets and the door where connections wait while the pending connections are at their cap
   /// (the same as `host`'s), set by `listen`.
   private var listener: HostListener?
-  /// The loop watches the listener's sockets through this: those at the door come and go.
   private lazy var listenerWatch = DescriptorSync(loop: loop) { [unowned self] fd, _ in self.acceptWaiting(on: fd) }
   /// Who comes in: the pending cap, the limits per source address and key (docs/SECURITY.md).
-  private var door: BotDoor
+  var door: BotDoor
   /// With `--accept-new`: the known peers in memory, new ones appended off the loop (nil: the file is read
   /// whenever the context is made).
   private let newPeers: BotKnownPeers?
@@ -55,20 +54,18 @@ final class BotHost: LoopFrontEnd {
   /// Prints a status line for the operator (set by `run`).
   private var say: (String) -> Void = { _ in }
   private var advertisement: BotAdvertisement?
-  /// Connections in TLS that had something to read or write, in the order they did: their handshakes advance
-  /// once the round's games are served (`advanceHandshakes`).
+  /// Connections in TLS that had something to read or write, in order: advanced after the round's games.
   private var handshakesWaiting: [Int32] = []
   /// Pending connections dropped at the cap, logged as one source: a flood cannot fill the log.
   private var drops = PerAddressLog()
   private var waitingForHandshake: Set<Int32> = []
   var port: UInt16 { listener?.port ?? 0 }
-  /// Games played to their end (a line, a draw or a resignation).
   var gamesPlayed: Int { reports.gamesPlayed }
   private(set) var playersLetIn = 0
 
   init(
     level: AILevel, rules: Rules, profile: Profile, identity: Identity, options: NetworkOptions, log: Log,
-    loop: EventLoop, deny: DenyList = DenyList(), exempt: DenyList = SourceLimits.loopback
+    loop: EventLoop, limits: SourceLimits? = nil
   ) throws {
     self.loop = loop
     self.clock = { loop.now }
@@ -81,7 +78,7 @@ final class BotHost: LoopFrontEnd {
     self.log = log
     ai = AIPlayer(level: level, budget: BotHost.moveBudget, book: MoveBook())
     reports = BotGameReports(identity: identity, log: log)
-    door = BotDoor(limits: SourceLimits(deny: deny, exempt: exempt, now: loop.now))
+    door = BotDoor(limits: limits ?? SourceLimits(now: loop.now))
     let trustsOnFirstUse = options.acceptNew && options.pins.isEmpty && options.caFile == nil && !options.insecure
     newPeers =
       trustsOnFirstUse
@@ -119,7 +116,7 @@ final class BotHost: LoopFrontEnd {
 
   // MARK: - The loop
 
-  /// Serves until SIGINT, SIGTERM or SIGHUP, then says goodbye to every peer. `say` prints a status line.
+  /// Serves until SIGINT or SIGTERM (SIGHUP: `rereadSettings`), then says goodbye to all; `say` prints a line.
   func run(say: @escaping (String) -> Void) {
     self.say = say
     takeSignals()
@@ -327,8 +324,7 @@ final class BotHost: LoopFrontEnd {
     if closing.contains(fd) { linger(fd) }
   }
 
-  /// Sends a closed connection's last bytes as its peer takes them; closes it when they are out or at its
-  /// deadline.
+  /// Sends a closed connection's last bytes as its peer takes them; closes it when they are out or at deadline.
   private func linger(_ fd: Int32) {
     loop.watch(fd, events: Int16(POLLOUT)) { [unowned self] _ in
       if self.closing.flush(fd) { self.closed(fd) }
