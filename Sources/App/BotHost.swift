@@ -156,7 +156,8 @@ final class BotHost: LoopFrontEnd {
 
   /// One the listener let in: refused by the source limits, or served (the oldest pending dropped at the cap).
   private func admit(_ fd: Int32, peer: String, now: Double) -> [Never] {
-    let (admitted, line) = door.admit(peer, now: now)
+    let proxied = door.fromProxy(peer)  // judged by the client its header names (`introduced`)
+    let (admitted, line) = proxied ? (true, nil) : door.admit(peer, now: now)
     if let line { log.write(line) }
     guard admitted else {
       Glibc.close(fd)
@@ -174,7 +175,8 @@ final class BotHost: LoopFrontEnd {
     do {
       let connection = try PeerConnection(fd: fd, context: context, peerAddress: peer)
       connection.closer = closing
-      links.add(BotLink(connection: connection, acceptedAt: now))
+      links.add(BotLink(connection: connection, acceptedAt: now, counted: !proxied))
+      if proxied { connection.start(after: ProxyPrelude(now: now)) }
       listenerWatch.release(fd)  // from the door: watched from now on as a connection
       loop.watch(fd, events: Int16(POLLIN)) { [unowned self] revents in
         if let link = self.links[fd] { self.service(link, revents: revents) }
@@ -219,18 +221,20 @@ final class BotHost: LoopFrontEnd {
     loop.setEvents(link.connection.fd, Int16(events))
   }
 
-  private func read(_ link: BotLink) {
+  func read(_ link: BotLink) {
     let arrivals: [PeerConnection.Arrival]
     do {
       arrivals = try link.connection.readable()
     } catch {
-      log.write("\(link.connection.peerAddress): \(error)")
+      if !BotHost.isHealthCheck(error) { log.write("\(link.connection.peerAddress): \(error)") }
       close(link, gracefully: false)
       return
     }
     for arrival in arrivals where !link.connection.isClosed {
       let now = clock()
       switch arrival {
+      case .introduced(let header):
+        introduced(link, header, now: now)
       case .secured:
         secured(link, now: now)
       case .message(let message):
@@ -316,10 +320,10 @@ final class BotHost: LoopFrontEnd {
     log.write("remembered new peer \(certificate.commonName) \(certificate.fingerprint)")
   }
 
-  private func close(_ link: BotLink, gracefully: Bool = true) {
+  func close(_ link: BotLink, gracefully: Bool = true) {
     let fd = link.connection.fd
     loop.unwatch(fd)
-    if links.remove(link) { door.left(link.connection.peerAddress) }
+    if links.remove(link), link.counted { door.left(link.connection.peerAddress) }
     link.connection.close(gracefully: gracefully)
     if closing.contains(fd) { linger(fd) }
   }
