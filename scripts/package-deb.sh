@@ -52,6 +52,10 @@ doc=$root/usr/share/doc/tictactoe
 } | gzip -9n >"$doc/changelog.gz"
 chmod 0644 "$doc/changelog.gz"
 
+# The practice bot's systemd unit (docs/DEPLOY.md), shipped disabled: no maintainer script enables or starts it.
+install -d -m 0755 "$root/lib/systemd/system"
+install -m 0644 Assets/debian/tictactoe-bot.service "$root/lib/systemd/system/tictactoe-bot.service"
+
 # lintian's overrides, each with its reason beside it.
 install -d -m 0755 "$root/usr/share/lintian/overrides"
 install -m 0644 Assets/debian/lintian-overrides "$root/usr/share/lintian/overrides/tictactoe"
@@ -85,7 +89,7 @@ Description: tic-tac-toe and gomoku in the terminal, over TLS on the LAN or the 
  and can compare a verification code aloud. Games on the local network are
  found by DNS-SD (Avahi); others are joined by address or host name.
 EOF
-(cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
+(cd "$root" && find lib usr -type f -print0 | sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 
 mkdir -p "$output"

@@ -13,12 +13,13 @@ set -euo pipefail
 # upnpc and natpmpc clients (the package does not start the daemon; the lab starts its own in a namespace).
 # magic-wormhole-transit-relay: the transit relay the relay tests start on 127.0.0.1 (twist3 transitrelay), and
 # scripts/relay-lab.sh in the internet namespace between two symmetric NATs (nftables); tcpdump records there what
-# the relay is sent and sends back (RelayLabTests looks for plaintext in it).
+# the relay is sent and sends back (RelayLabTests looks for plaintext in it). haproxy: three practice bots behind
+# one address (HAProxyBotsTests, scripts/haproxy-bots.sh; the package does not start the daemon here, policy-rc.d).
 packages=(libncursesw5-dev libssl-dev openssl tmux zsh fish bash-completion libavahi-compat-libdnssd-dev avahi-daemon avahi-utils libnss-mdns dbus dbus-bin
   gcc pkg-config iproute2 mount util-linux mawk python3 python3-venv ca-certificates perl-base
   mmdebstrap lintian dpkg-dev binutils file
   libminiupnpc-dev libnatpmp-dev miniupnpd miniupnpc natpmpc nftables
-  magic-wormhole-transit-relay tcpdump)
+  magic-wormhole-transit-relay tcpdump haproxy)
 
 missing=()
 for package in "${packages[@]}"; do

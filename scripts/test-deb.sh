@@ -108,6 +108,13 @@ in_root dpkg -s libssl3 libncursesw6 libavahi-compat-libdnssd1 >/dev/null || fai
 ! in_root ldd /usr/games/tictactoe | grep -q 'not found' || fail "a library the binary needs is missing"
 [ "$(as player tictactoe --version)" = "tictactoe $version" ] || fail "tictactoe --version"
 
+step "the practice bot's systemd unit: installed, and disabled"
+unit=/lib/systemd/system/tictactoe-bot.service
+[ -f "$root$unit" ] || fail "the package did not install $unit"
+cmp -s "$root$unit" Assets/debian/tictactoe-bot.service || fail "$unit is not Assets/debian/tictactoe-bot.service"
+in_root dpkg -S "$unit" | grep -q '^tictactoe:' || fail "$unit does not belong to the package"
+[ -z "$(find "$root/etc/systemd" -name 'tictactoe-bot.service' 2>/dev/null)" ] || fail "the unit was enabled"
+
 step "a plain game against the computer"
 printf '1\n2\n3\n4\n5\n6\n7\n8\n9\n' | as player tictactoe play --ui plain --ai easy >"$work/play.out" ||
   fail "the plain game (status $?): $(tail -3 "$work/play.out")"

@@ -2,7 +2,7 @@
 # Runs the whole test suite: set-up first, then the formatter check, every test and the mutation check, printing
 # how long each part took. Under CI (CI=true) a skipped test is a failure: every test must have run.
 #
-# What the parts need (scripts/setup.sh installs the packages):
+# What the parts need (scripts/setup.sh installs the packages; haproxy for HAProxyBotsTests in "rest"):
 #   Discovery tests   dbus-daemon and avahi-daemon; root to start them (run in a private network namespace with
 #                     only loopback, so the test that stops the daemon disturbs nothing else)
 #   the rest          tmux (terminal tests), an avahi-daemon on lo (LAN tests; started here), root for the

@@ -8,8 +8,8 @@ import Transport
 
 /// `tictactoe host --bot LEVEL` run: the bot on its loop, its rules from the saved settings.
 enum BotCommand {
-  /// `tictactoe host --bot LEVEL`: serves AI games until SIGINT, SIGTERM or SIGHUP, printing a few status lines
-  /// on standard output. Exits 0 after saying goodbye to every peer.
+  /// `tictactoe host --bot LEVEL`: serves AI games until SIGINT or SIGTERM, printing a few status lines on
+  /// standard output; SIGHUP reads the deny list and limits again. Exits 0 after saying goodbye to every peer.
   static func run(
     _ request: HostRequest, level: AILevel, options: NetworkOptions, environment: [String: String]
   ) -> Int32 {
@@ -78,7 +78,9 @@ enum BotCommand {
       let limits = SourceLimits(settings: context.settings, now: Monotonic.now())
       let bot = try BotHost(
         level: level, rules: rules, profile: profile, identity: identity, options: options, log: context.log,
-        loop: loop, deny: limits.deny, exempt: limits.exempt)
+        loop: loop, limits: limits)
+      bot.door.proxyFrom = BotDoor.proxies(context.settings)
+      bot.door.settingsSource = { [paths = context.paths] in try SettingsFile.load(from: paths.settingsFile) }
       bot.collection = BotCollection(paths: context.paths, enabled: context.settings.records, log: context.log)
       bot.timeControl = request.clock ?? context.settings.clock
       return (bot, identity)
@@ -100,7 +102,7 @@ enum BotCommand {
         ? "New players are let in and remembered (--accept-new)."
         : "Only players already known are let in; start with --accept-new to let in new ones."
       writeText(1, trust + capacity + "\n")
-      writeText(1, "Games are logged to \(context.paths.logFile). Stop with Ctrl-C.\n")
+      writeText(1, "Games are logged to \(context.log.place). Stop with Ctrl-C.\n")
     }
 
     /// The router asked to open the bot's port (started here); what it says is printed, with the invite from

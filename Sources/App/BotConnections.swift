@@ -13,11 +13,15 @@ final class BotLink {
   var admission: BotAdmission?
   /// The joiner's key (its certificate's fingerprint), once TLS is done: what a game kept for it is found by.
   var key: String?
+  /// Whether the source limits count the connection under `connection.peerAddress` (one from a proxy is
+  /// counted once its header named the client, `BotHost.introduced`; a health check never is).
+  var counted: Bool
   /// Where the link is in `BotConnections.order`.
   fileprivate(set) var slot = 0
-  init(connection: PeerConnection, acceptedAt: Double) {
+  init(connection: PeerConnection, acceptedAt: Double, counted: Bool = true) {
     self.connection = connection
     self.acceptedAt = acceptedAt
+    self.counted = counted
   }
 
   /// The TLS handshake is done and the joiner said hello.

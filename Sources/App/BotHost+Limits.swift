@@ -29,3 +29,12 @@ extension BotHost {
   /// next round, so hundreds of connections arriving together do not hold up the moves of games already playing.
   static let handshakesPerRound = 2
 }
+
+extension BotHost {
+  /// A service's SIGHUP: the bot reads its deny list and limits again and every game goes on.
+  var rereadsOnHangUp: Bool { true }
+
+  func rereadSettings() {
+    log.write(door.reread())
+  }
+}

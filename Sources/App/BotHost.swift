@@ -32,10 +32,9 @@ final class BotHost: LoopFrontEnd {
   /// The listening sockets and the door where connections wait while the pending connections are at their cap
   /// (the same as `host`'s), set by `listen`.
   private var listener: HostListener?
-  /// The loop watches the listener's sockets through this: those at the door come and go.
   private lazy var listenerWatch = DescriptorSync(loop: loop) { [unowned self] fd, _ in self.acceptWaiting(on: fd) }
   /// Who comes in: the pending cap, the limits per source address and key (docs/SECURITY.md).
-  private var door: BotDoor
+  var door: BotDoor
   /// With `--accept-new`: the known peers in memory, new ones appended off the loop (nil: the file is read
   /// whenever the context is made).
   private let newPeers: BotKnownPeers?
@@ -55,20 +54,18 @@ final class BotHost: LoopFrontEnd {
   /// Prints a status line for the operator (set by `run`).
   private var say: (String) -> Void = { _ in }
   private var advertisement: BotAdvertisement?
-  /// Connections in TLS that had something to read or write, in the order they did: their handshakes advance
-  /// once the round's games are served (`advanceHandshakes`).
+  /// Connections in TLS that had something to read or write, in order: advanced after the round's games.
   private var handshakesWaiting: [Int32] = []
   /// Pending connections dropped at the cap, logged as one source: a flood cannot fill the log.
   private var drops = PerAddressLog()
   private var waitingForHandshake: Set<Int32> = []
   var port: UInt16 { listener?.port ?? 0 }
-  /// Games played to their end (a line, a draw or a resignation).
   var gamesPlayed: Int { reports.gamesPlayed }
   private(set) var playersLetIn = 0
 
   init(
     level: AILevel, rules: Rules, profile: Profile, identity: Identity, options: NetworkOptions, log: Log,
-    loop: EventLoop, deny: DenyList = DenyList(), exempt: DenyList = SourceLimits.loopback
+    loop: EventLoop, limits: SourceLimits? = nil
   ) throws {
     self.loop = loop
     self.clock = { loop.now }
@@ -81,7 +78,7 @@ final class BotHost: LoopFrontEnd {
     self.log = log
     ai = AIPlayer(level: level, budget: BotHost.moveBudget, book: MoveBook())
     reports = BotGameReports(identity: identity, log: log)
-    door = BotDoor(limits: SourceLimits(deny: deny, exempt: exempt, now: loop.now))
+    door = BotDoor(limits: limits ?? SourceLimits(now: loop.now))
     let trustsOnFirstUse = options.acceptNew && options.pins.isEmpty && options.caFile == nil && !options.insecure
     newPeers =
       trustsOnFirstUse
@@ -119,7 +116,7 @@ final class BotHost: LoopFrontEnd {
 
   // MARK: - The loop
 
-  /// Serves until SIGINT, SIGTERM or SIGHUP, then says goodbye to every peer. `say` prints a status line.
+  /// Serves until SIGINT or SIGTERM (SIGHUP: `rereadSettings`), then says goodbye to all; `say` prints a line.
   func run(say: @escaping (String) -> Void) {
     self.say = say
     takeSignals()
@@ -159,7 +156,8 @@ final class BotHost: LoopFrontEnd {
 
   /// One the listener let in: refused by the source limits, or served (the oldest pending dropped at the cap).
   private func admit(_ fd: Int32, peer: String, now: Double) -> [Never] {
-    let (admitted, line) = door.admit(peer, now: now)
+    let proxied = door.fromProxy(peer)  // judged by the client its header names (`introduced`)
+    let (admitted, line) = proxied ? (true, nil) : door.admit(peer, now: now)
     if let line { log.write(line) }
     guard admitted else {
       Glibc.close(fd)
@@ -177,7 +175,8 @@ final class BotHost: LoopFrontEnd {
     do {
       let connection = try PeerConnection(fd: fd, context: context, peerAddress: peer)
       connection.closer = closing
-      links.add(BotLink(connection: connection, acceptedAt: now))
+      links.add(BotLink(connection: connection, acceptedAt: now, counted: !proxied))
+      if proxied { connection.start(after: ProxyPrelude(now: now)) }
       listenerWatch.release(fd)  // from the door: watched from now on as a connection
       loop.watch(fd, events: Int16(POLLIN)) { [unowned self] revents in
         if let link = self.links[fd] { self.service(link, revents: revents) }
@@ -222,18 +221,20 @@ final class BotHost: LoopFrontEnd {
     loop.setEvents(link.connection.fd, Int16(events))
   }
 
-  private func read(_ link: BotLink) {
+  func read(_ link: BotLink) {
     let arrivals: [PeerConnection.Arrival]
     do {
       arrivals = try link.connection.readable()
     } catch {
-      log.write("\(link.connection.peerAddress): \(error)")
+      if !BotHost.isHealthCheck(error) { log.write("\(link.connection.peerAddress): \(error)") }
       close(link, gracefully: false)
       return
     }
     for arrival in arrivals where !link.connection.isClosed {
       let now = clock()
       switch arrival {
+      case .introduced(let header):
+        introduced(link, header, now: now)
       case .secured:
         secured(link, now: now)
       case .message(let message):
@@ -319,16 +320,15 @@ final class BotHost: LoopFrontEnd {
     log.write("remembered new peer \(certificate.commonName) \(certificate.fingerprint)")
   }
 
-  private func close(_ link: BotLink, gracefully: Bool = true) {
+  func close(_ link: BotLink, gracefully: Bool = true) {
     let fd = link.connection.fd
     loop.unwatch(fd)
-    if links.remove(link) { door.left(link.connection.peerAddress) }
+    if links.remove(link), link.counted { door.left(link.connection.peerAddress) }
     link.connection.close(gracefully: gracefully)
     if closing.contains(fd) { linger(fd) }
   }
 
-  /// Sends a closed connection's last bytes as its peer takes them; closes it when they are out or at its
-  /// deadline.
+  /// Sends a closed connection's last bytes as its peer takes them; closes it when they are out or at deadline.
   private func linger(_ fd: Int32) {
     loop.watch(fd, events: Int16(POLLOUT)) { [unowned self] _ in
       if self.closing.flush(fd) { self.closed(fd) }

@@ -76,7 +76,7 @@ public enum ExitStatus {
     case .hostNotFound: return hostNotFound
     case .unreachable, .socket, .cannotListen: return unreachable
     case .relay(_, let failure): return code(for: failure)
-    case .closedDuringHandshake: return notATictactoePeer
+    case .closedDuringHandshake, .proxyHeader: return notATictactoePeer
     case .tls(let tls): return code(for: tls)
     }
   }

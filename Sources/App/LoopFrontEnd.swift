@@ -1,10 +1,13 @@
 import EventLoop
+import Glibc
 
 /// A front end that runs on the event loop: the full screen (`CursesDriver`), plain network mode
 /// (`PlainNetworkDriver`), the practice bot (`BotHost`) and a replay (`ReplayDriver`). What they do differs;
 /// how they end does not, and is written once, here (`Shutdown` decides):
 /// - SIGWINCH redraws; SIGCONT (after kill -STOP or Ctrl-Z) takes the terminal back and redraws;
-/// - the first SIGINT, SIGTERM or SIGHUP sets the exit status (128 + the signal; `BotCommand` exits 0 once every
+/// - SIGHUP reads the settings again at a front end that `rereadsOnHangUp` (the practice bot: its deny list and
+///   limits, with every game going on); at the others it ends the program as SIGINT and SIGTERM do;
+/// - the first SIGINT, SIGTERM or SIGHUP (where it ends) sets the exit status (128 + the signal; `BotCommand` exits 0 once every
 ///   player was told) and has every peer told goodbye; a second one stops at once, without waiting for them;
 /// - once the program is ending, for a signal or because the player left, the loop stops when every goodbye
 ///   (and every write of known_peers) is out, and after `Shutdown.patience` seconds at the latest.
@@ -17,6 +20,10 @@ protocol LoopFrontEnd: AnyObject {
   var goodbyesGoingOut: Int { get }
   /// The terminal changed size.
   func redraw()
+  /// Whether SIGHUP means "read the settings again" here rather than "end" (the practice bot, a service).
+  var rereadsOnHangUp: Bool { get }
+  /// SIGHUP came and `rereadsOnHangUp`: read the settings again, keeping everything else going.
+  func rereadSettings()
   /// The program goes on after it was stopped: a full-screen front end takes the terminal back (its modes, its
   /// screen) and draws it all again. The others have nothing to take back.
   func resumed()
@@ -24,6 +31,8 @@ protocol LoopFrontEnd: AnyObject {
 
 extension LoopFrontEnd {
   func resumed() {}
+  var rereadsOnHangUp: Bool { false }
+  func rereadSettings() {}
 
   /// Takes SIGINT, SIGTERM, SIGHUP, SIGWINCH and SIGCONT on the loop, by the shared policy.
   func takeSignals() {
@@ -31,8 +40,9 @@ extension LoopFrontEnd {
   }
 
   func signalled(_ number: Int32) {
-    switch shutdown.signal(number, now: loop.now) {
+    switch shutdown.signal(number, now: loop.now, hangUpRereads: rereadsOnHangUp) {
     case .redraw: redraw()
+    case .rereadSettings: rereadSettings()
     case .takeTerminalBack: resumed()
     case .sayGoodbye:
       wakeAtPatience()
@@ -71,6 +81,8 @@ struct Shutdown: Equatable {
     case redraw
     /// The program was stopped and goes on: take the terminal back and redraw.
     case takeTerminalBack
+    /// SIGHUP at a front end that reads its settings again on it (the bot): nothing ends.
+    case rereadSettings
     /// Tell every peer goodbye; the loop stops once they are out.
     case sayGoodbye
     /// A second ending signal: stop now.
@@ -88,7 +100,10 @@ struct Shutdown: Equatable {
   /// When the loop stops even with goodbyes still going out.
   var deadline: Double? { since.map { $0 + Shutdown.patience } }
 
-  mutating func signal(_ number: Int32, now: Double) -> Step {
+  /// What `number` asks; with `hangUpRereads`, SIGHUP asks for the settings to be read again (even while
+  /// ending: it is not an ending signal there, so it never turns a goodbye into a stop at once).
+  mutating func signal(_ number: Int32, now: Double, hangUpRereads: Bool = false) -> Step {
+    if hangUpRereads && number == SIGHUP { return .rereadSettings }
     switch SignalMeaning(number) {
     case .resized: return .redraw
     case .resumed: return .takeTerminalBack

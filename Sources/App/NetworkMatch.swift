@@ -323,6 +323,8 @@ public final class NetworkMatch {
     for arrival in arrivals where sockets.carries(id, connection) {
       let now = clock()
       switch arrival {
+      case .introduced:
+        break  // only the bot takes connections from a proxy
       case .secured:
         let facts = PeerFacts(connection.tls)
         refreshKnownPeers(facts)

@@ -22,7 +22,8 @@ struct RunContext {
   /// The context of a run in `environment`: the saved settings, or the defaults and why.
   init(environment: [String: String]) {
     let paths = Paths(environment: environment)
-    let log = Log(path: paths.logFile, maximumBytes: Log.cap)
+    // Run by systemd (the practice bot's unit), the log lines go to the journal.
+    let log = Log.journal(environment: environment) ?? Log(path: paths.logFile, maximumBytes: Log.cap)
     do {
       self.init(paths: paths, log: log, settings: try SettingsFile.load(from: paths.settingsFile))
     } catch {

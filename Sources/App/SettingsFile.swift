@@ -21,7 +21,9 @@ public enum SettingsFile {
         switch key {
         case "size", "k", "level", "first", "engine", "opponent":
           try readGameSetting(key, value, into: &settings)
-        case "name", "records", "port", "map_port", "deny", "limits_exempt", "clock", "relay":
+        case "name", "records", "port", "map_port", "clock", "relay":
+          try readPlayerSetting(key, value, into: &settings)
+        case "deny", "limits_exempt", "connections_per_address", "proxy_from":
           try readPlayerSetting(key, value, into: &settings)
         default:
           // Unknown keys are kept for a later version's sake and otherwise ignored.
@@ -120,10 +122,19 @@ public enum SettingsFile {
       } catch {
         throw Rejection("clock: \(error)")
       }
-    case "deny", "limits_exempt":
+    case "connections_per_address":
+      guard let count = Int(value), (1...4096).contains(count) else {
+        throw Rejection("connections_per_address must be a number from 1 to 4096, found \"\(value)\"")
+      }
+      settings.connectionsPerAddress = count
+    case "deny", "limits_exempt", "proxy_from":
       do throws(DenyList.EntryError) {
         let list = try DenyList(parsing: value)
-        if key == "deny" { settings.deny = list.setting } else { settings.limitsExempt = list.setting }
+        switch key {
+        case "deny": settings.deny = list.setting
+        case "limits_exempt": settings.limitsExempt = list.setting
+        default: settings.proxyFrom = list.setting
+        }
       } catch {
         throw Rejection("\(key): \(error.reason)")
       }
@@ -146,6 +157,8 @@ public enum SettingsFile {
       + (settings.relay.map { "relay = \($0)\n" } ?? "")
       + (settings.deny.map { "deny = \($0)\n" } ?? "")
       + (settings.limitsExempt.map { "limits_exempt = \($0)\n" } ?? "")
+      + (settings.connectionsPerAddress.map { "connections_per_address = \($0)\n" } ?? "")
+      + (settings.proxyFrom.map { "proxy_from = \($0)\n" } ?? "")
       + (settings.clock.isTimed ? "clock = \(settings.clock)\n" : "")
       + (settings.engine.map { "engine = \($0)\nopponent = \(settings.useEngine ? "engine" : "computer")\n" } ?? "")
   }

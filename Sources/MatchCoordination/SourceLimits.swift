@@ -44,9 +44,9 @@ public struct SourceLimits {
     }
   }
 
-  public let numbers: Numbers
-  public let deny: DenyList
-  public let exempt: DenyList
+  public private(set) var numbers: Numbers
+  public private(set) var deny: DenyList
+  public private(set) var exempt: DenyList
   private var open: [SourceAddress: Int] = [:]
   private var connections: TokenBuckets<SourceAddress>
   private var newKeys: TokenBuckets<SourceAddress>
@@ -112,6 +112,21 @@ public struct SourceLimits {
     _ = gamesByKey.take(key, now: now)
     _ = gamesByAddress.take(address, now: now)
     return nil
+  }
+
+  /// The deny list, the exempt addresses and the connections allowed at once per address, read again (SIGHUP
+  /// at the bot): what was counted so far stays counted, so nobody gets a fresh burst, and the connections open
+  /// stay open; the new values judge what comes next. An address that is now exempt forgets its open count (its
+  /// connections will not be counted out); one that no longer is starts from none open.
+  public mutating func reread(deny: DenyList, exempt: DenyList, connectionsPerAddress: Int) {
+    self.deny = deny
+    self.exempt = exempt
+    numbers.connectionsPerAddress = connectionsPerAddress
+    // An IPv6 /64 is matched as its address with the interface part zero.
+    let whole = { (address: SourceAddress) in
+      address.bytes.count == 8 ? address.bytes + [UInt8](repeating: 0, count: 8) : address.bytes
+    }
+    open = open.filter { address, _ in !exempt.prefixes.contains { $0.contains(whole(address)) } }
   }
 
   /// The address `peer` is counted under; nil when it is exempt (or not an address).

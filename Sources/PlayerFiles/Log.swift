@@ -26,9 +26,34 @@ public final class Log: Sendable {
   public init(path: String, maximumBytes: Int? = nil) {
     self.path = path
     self.maximumBytes = maximumBytes
+    isJournal = false
     try? FileSystem.makeDirectories(FileSystem.directory(of: path))
     state = Mutex(Log.open(path))
   }
+
+  /// The log of a program run by systemd with its standard error going to the journal (`descriptor`, whose
+  /// device and inode `JOURNAL_STREAM` names, as systemd sets it for a service): each line goes there, where
+  /// `journalctl` shows it, and no file is written. Nil when the program does not run so.
+  public static func journal(environment: [String: String], descriptor: Int32 = 2) -> Log? {
+    var info = stat()
+    guard let stream = environment["JOURNAL_STREAM"], fstat(descriptor, &info) == 0,
+      stream == "\(info.st_dev):\(info.st_ino)"
+    else { return nil }
+    let fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
+    return fd < 0 ? nil : Log(journal: fd)
+  }
+
+  private init(journal fd: Int32) {
+    path = "the journal"
+    maximumBytes = nil
+    state = Mutex(State(fd: fd, size: 0, problem: nil))
+    isJournal = true
+  }
+
+  /// Whether the lines go to the journal rather than to a file.
+  public let isJournal: Bool
+  /// Where the lines go: the file's path, or "the journal".
+  public var place: String { path }
 
   deinit {
     state.withLock { if $0.fd >= 0 { close($0.fd) } }

@@ -30,6 +30,12 @@ public struct Settings: Sendable, Equatable {
   /// Addresses the per-address limits do not apply to (`limits_exempt = 127.0.0.1, ::1`, the default);
   /// `none` exempts nobody (for a host behind a tunnel, where every joiner seems to come from loopback).
   public var limitsExempt: String?
+  /// Connections open at once from one source address at a host (`connections_per_address = 32`, the
+  /// default when nil); the bot reads it again on SIGHUP.
+  public var connectionsPerAddress: Int?
+  /// Addresses trusted to send a PROXY protocol version 2 header before TLS (`proxy_from = 127.0.0.2, ::1`), as
+  /// the settings file writes them; nil: none. Only the practice bot reads it.
+  public var proxyFrom: String?
   /// An outside Gomocup engine's command (`engine = pbrain-x --fast`), split as `--engine` splits it; nil: none.
   public var engine: String?
   /// Whether the lobby's game and `play` face the engine rather than the built-in computer (`opponent = engine`).

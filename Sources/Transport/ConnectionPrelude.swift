@@ -21,6 +21,9 @@ public enum PreludeStep: Sendable, Equatable {
   case more
   /// Done: TLS starts, and `leftover` (what followed the prelude in the same read) is its first input.
   case finished(leftover: [UInt8])
+  /// Done, and a proxy said who the connection is from (`ProxyPrelude`): the owner hears it
+  /// (`PeerConnection.Arrival.introduced`) before TLS starts, with `leftover` as TLS's first input.
+  case introduced(ProxyHeader, leftover: [UInt8])
   case failed(NetworkError)
 }
 

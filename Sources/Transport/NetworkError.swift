@@ -16,6 +16,8 @@ public enum NetworkError: ExplainedError, Sendable, Equatable, CustomStringConve
   case socket(String)
   /// Through the transit relay at the endpoint, the other player was not reached.
   case relay(Endpoint, RelayFailure)
+  /// From an address trusted to send a PROXY protocol header (a proxy), no good header came.
+  case proxyHeader(ProxyHeaderError)
 
   /// A stable name for the failure, for logs and tests.
   public var code: String {
@@ -30,6 +32,7 @@ public enum NetworkError: ExplainedError, Sendable, Equatable, CustomStringConve
     case .tls(let error): error.code
     case .socket: "network.socket"
     case .relay(_, let failure): failure.code
+    case .proxyHeader: "network.proxy-header"
     }
   }
 
@@ -51,6 +54,7 @@ public enum NetworkError: ExplainedError, Sendable, Equatable, CustomStringConve
     case .tls(let error): error.reason
     case .socket(let reason): "Network error: \(reason)."
     case .relay(let relay, let failure): failure.reason(relay: relay.description)
+    case .proxyHeader(let error): "From the proxy: \(error)."
     }
   }
 
@@ -66,6 +70,7 @@ public enum NetworkError: ExplainedError, Sendable, Equatable, CustomStringConve
     case .tls(let error): error.hint
     case .socket: "Try again; `tictactoe doctor` checks the network."
     case .relay(_, let failure): failure.hint
+    case .proxyHeader: "Check the proxy's configuration (send-proxy-v2) and the proxy_from setting."
     }
   }
 

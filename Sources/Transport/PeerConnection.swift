@@ -17,12 +17,17 @@ public final class PeerConnection {
     case malformed(WireError)
     /// The peer closed the connection (cleanly, with close_notify, or not).
     case ended(clean: Bool)
+    /// A proxy's header came (`ProxyPrelude`): `peerAddress` is now the client's it names, and TLS waits for
+    /// the next `readable()` (the owner may close the connection first, by the client's address).
+    case introduced(ProxyHeader)
   }
 
   public let fd: Int32
   public let tls: TLSConnection
-  /// Where the peer is (for the log and the screen).
-  public let peerAddress: String
+  /// Where the peer is (for the log and the screen): behind a proxy, the client the proxy's header named.
+  public private(set) var peerAddress: String
+  /// A proxy's header that came and was not yet reported by `readable()`.
+  private var introduction: ProxyHeader?
   private var decoder = FrameDecoder()
   private var unknownFrames = UnknownFrameLimit()
   /// Seconds on a clock that never jumps, for the limit on unknown frames (a test gives its own).
@@ -96,6 +101,11 @@ public final class PeerConnection {
       if endOfStream { throw stage.ended() }
       return []
     }
+    if let header = introduction {
+      // TLS begins at the next call (an end of the stream read now is read again then).
+      introduction = nil
+      return [.introduced(header)]
+    }
     do {
       if !isSecured {
         if try tls.handshake() {
@@ -165,6 +175,11 @@ public final class PeerConnection {
       prelude = stage
     case .finished(let leftover):
       prelude = nil
+      tls.feed(ciphertext: leftover)
+    case .introduced(let header, let leftover):
+      prelude = nil
+      introduction = header
+      if let source = header.source { peerAddress = source }
       tls.feed(ciphertext: leftover)
     case .failed(let failure):
       prelude = stage

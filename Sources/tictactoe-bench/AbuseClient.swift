@@ -153,6 +153,8 @@ enum AbuseClient {
     guard let arrivals = try? connection.readable() else { return true }
     for arrival in arrivals {
       switch arrival {
+      case .introduced:
+        continue
       case .secured:
         guard kind != .pending else { continue }
         var session = NetSession(

@@ -92,7 +92,7 @@ enum RelayBenchmark {
         case .message(let message): received[index].append(message)
         case .ended: throw BenchError("a connection ended")
         case .malformed(let error): throw BenchError("a malformed frame: \(error)")
-        case .secured: break
+        case .secured, .introduced: break
         }
       }
     }

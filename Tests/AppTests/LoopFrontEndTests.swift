@@ -29,6 +29,19 @@ import Testing
     #expect(shutdown.status == 128 + signal, "the first reason to end is the one that counts")
   }
 
+  @Test func hangUpRereadsTheSettingsWhereAFrontEndSaysSoAndEndsNothing() {
+    var shutdown = Shutdown()
+    #expect(shutdown.signal(SIGHUP, now: 1, hangUpRereads: true) == .rereadSettings)
+    #expect(!shutdown.isEnding && shutdown.deadline == nil)
+    #expect(shutdown.signal(SIGHUP, now: 2, hangUpRereads: true) == .rereadSettings, "again and again")
+    #expect(shutdown.signal(SIGTERM, now: 3, hangUpRereads: true) == .sayGoodbye, "SIGHUP was not a first ending")
+    #expect(shutdown.status == 128 + SIGTERM)
+    #expect(shutdown.signal(SIGHUP, now: 4, hangUpRereads: true) == .rereadSettings, "nor a second one")
+    #expect(shutdown.signal(SIGINT, now: 5, hangUpRereads: true) == .stopNow)
+    var other = Shutdown()
+    #expect(other.signal(SIGHUP, now: 1, hangUpRereads: false) == .sayGoodbye, "elsewhere it ends, as before")
+  }
+
   @Test func thePlayersOwnEndingIsKeptWhenASignalFollows() {
     var shutdown = Shutdown()
     shutdown.end(30, now: 1)

@@ -48,8 +48,10 @@ final class HostileClient {
   /// Connects to 127.0.0.1:`port` and completes the TLS handshake as a player called `name` (a fresh identity),
   /// or presenting `identity`.
   /// `source`: the loopback address to connect from (host order; nil: the system's choice, 127.0.0.1).
+  /// `prelude`: bytes sent as soon as TCP is up, before TLS (a PROXY protocol header, as a proxy sends it).
   init(
-    port: UInt16, name: String = "mallory", identity: Identity? = nil, timeout: Double = 10, source: UInt32? = nil
+    port: UInt16, name: String = "mallory", identity: Identity? = nil, timeout: Double = 10, source: UInt32? = nil,
+    prelude: [UInt8] = []
   ) throws {
     let identity = try identity ?? Identity.generate(commonName: name)
     let context = try TLSContext(role: .client, identity: identity, options: TrustOptions(policy: .insecure))
@@ -77,6 +79,10 @@ final class HostileClient {
       close(fd)
       throw Failure(description: "cannot connect to port \(port): \(String(cString: strerror(errno)))")
     }
+    if !prelude.isEmpty && Glibc.send(fd, prelude, prelude.count, Int32(MSG_NOSIGNAL)) != prelude.count {
+      close(fd)
+      throw Failure(description: "cannot send the prelude")
+    }
     let deadline = monotonicNow() + timeout
     while try !tls.handshake() {
       try flush()
@@ -86,6 +92,9 @@ final class HostileClient {
   }
 
   deinit { close(fd) }
+
+  /// The host's key, as its certificate presented it in the handshake.
+  var hostFingerprint: String? { tls.peerCertificate?.fingerprint.description }
 
   // MARK: sending
 

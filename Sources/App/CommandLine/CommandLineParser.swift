@@ -87,7 +87,8 @@ public enum CommandLineParser {
                         starts after each side's first move; a flag loses on time
       --bot LEVEL       host a practice bot playing at LEVEL (easy, normal or
                         perfect) against any number of joiners at once, until Ctrl-C
-                        or SIGTERM; new joiners are let in only with --accept-new
+                        or SIGTERM (SIGHUP reads its deny list and limits again);
+                        new joiners are let in only with --accept-new
       --port P          host on port P (default: the port setting, else 7177; 0
                         picks a free port)
       --bind ADDR       host on this address only (default: every address, IPv6 and
