@@ -196,7 +196,7 @@ struct BrainMachineTests {
     #expect(Self.search(machine.receive("BEGIN")) != nil)
   }
 
-  @Test("INFO sets the time; unknown keys are ignored; rules other than freestyle and small memory get ERROR")
+  @Test("INFO sets the time; unknown keys are ignored; rules 0, 1 and 4 are played, others and small memory get ERROR")
   func info() throws {
     var machine = BrainMachine(about: Self.about)
     #expect(
@@ -208,8 +208,15 @@ struct BrainMachineTests {
         ], machine: &machine) == [])
     #expect(machine.limits.turnMilliseconds == 1000 && machine.limits.matchMilliseconds == 60000)
     #expect(machine.limits.memoryBytes == 83_886_080)
-    for rule in [1, 2, 4, 8, 5] {
+    for rule in [2, 8, 5, 3, 12] {
       #expect(Self.isError(machine.receive("INFO rule \(rule)"), containing: "rule \(rule) is not supported"))
+    }
+    #expect(machine.rule == 0)
+    for (rule, variant) in [(1, RuleVariant.exactFive), (4, .renju), (0, .freestyle)] {
+      #expect(machine.receive("INFO rule \(rule)") == [])
+      #expect(machine.rule == rule)
+      _ = machine.receive("START 15")
+      #expect(machine.rules?.variant == variant)
     }
     #expect(Self.isError(machine.receive("INFO max_memory 1000000"), containing: "max_memory"))
     #expect(Self.isError(machine.receive("INFO timeout_turn soon"), containing: "timeout_turn"))
