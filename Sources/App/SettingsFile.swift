@@ -21,7 +21,7 @@ public enum SettingsFile {
         switch key {
         case "size", "k", "level", "first", "engine", "opponent":
           try readGameSetting(key, value, into: &settings)
-        case "name", "records", "port", "map_port", "deny", "limits_exempt", "clock", "relay":
+        case "name", "records", "port", "map_port", "deny", "limits_exempt", "clock", "relay", "rule":
           try readPlayerSetting(key, value, into: &settings)
         default:
           // Unknown keys are kept for a later version's sake and otherwise ignored.
@@ -114,6 +114,11 @@ public enum SettingsFile {
     case "map_port":
       guard value == "yes" || value == "no" else { throw Rejection("map_port must be yes or no, found \"\(value)\"") }
       settings.mapPort = value == "yes"
+    case "rule":
+      guard let rule = RuleVariant(name: value) else {
+        throw Rejection("rule must be freestyle, exact5 or renju, found \"\(value)\"")
+      }
+      settings.rule = rule
     case "clock":
       do throws(TimeControlError) {
         settings.clock = try TimeControl(parsing: value)
@@ -147,6 +152,7 @@ public enum SettingsFile {
       + (settings.deny.map { "deny = \($0)\n" } ?? "")
       + (settings.limitsExempt.map { "limits_exempt = \($0)\n" } ?? "")
       + (settings.clock.isTimed ? "clock = \(settings.clock)\n" : "")
+      + (settings.rule != .freestyle ? "rule = \(settings.rule.name)\n" : "")
       + (settings.engine.map { "engine = \($0)\nopponent = \(settings.useEngine ? "engine" : "computer")\n" } ?? "")
   }
 
