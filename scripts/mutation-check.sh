@@ -27,7 +27,7 @@ let package = Package(
     .target(name: "ExplainedErrors"),
     .target(name: "GameCore", dependencies: ["ExplainedErrors"], swiftSettings: optimised),
     .target(name: "TestSupport", dependencies: ["GameCore"], path: "Tests/Support/Core", swiftSettings: optimised),
-    .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
+    .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"], exclude: ["RenjuFouls.txt"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -8,8 +8,10 @@
 #             environment's `python`
 #   pygomo    pygomo-lib, a Gomocup-protocol manager nobody here wrote, which drives `tictactoe brain`;
 #             prints the environment's `python`
+#   renju     the `renju` package, whose forbidden-move checker (a port of the Piskvork manager's judge)
+#             checks the renju referee (scripts/renju-fouls.py); prints the environment's `python`
 #
-#   SSLYZE_VENV, SGFMILL_VENV, PYGOMO_VENV   where each environment lives (default:
+#   SSLYZE_VENV, SGFMILL_VENV, PYGOMO_VENV, RENJU_VENV   where each environment lives (default:
 #                                            $HOME/.cache/tictactoe-TOOL)
 #   PYTHON                      the interpreter that makes it (default: python3)
 #
@@ -40,8 +42,14 @@ case "$tool" in
     program="python"
     works() { "$venv/bin/python" -c 'import pygomo; from pygomo import EngineClient'; }
     ;;
+  renju)
+    readonly version="0.1.0"
+    venv="${RENJU_VENV:-${HOME:?HOME is not set}/.cache/tictactoe-renju}"
+    program="python"
+    works() { "$venv/bin/python" -c 'from renju.check_forbid import get_foul_type'; }
+    ;;
   *)
-    printf 'usage: %s sslyze|sgfmill|pygomo\n' "$0" >&2
+    printf 'usage: %s sslyze|sgfmill|pygomo|renju\n' "$0" >&2
     exit 64
     ;;
 esac

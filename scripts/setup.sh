@@ -4,9 +4,10 @@ set -euo pipefail
 
 # Besides the build: what scripts/test.sh and the tests call. A bare Debian 12 root (mmdebstrap --variant=apt)
 # lacks some of them: mount (the Discovery part and the namespace LAN test mount tmpfs), mawk (awk, in
-# netns-lan-test.sh), python3 and python3-venv (the virtual environments of sslyze and sgfmill, made by
-# setup-venv.sh, through setup-sslyze.sh and setup-sgfmill.sh, which scripts/test.sh runs), ca-certificates (pip fetches sslyze and
-# sgfmill), perl (the mutation check's substitutions; perl-base is Essential, listed for clarity).
+# netns-lan-test.sh), python3 and python3-venv (the virtual environments of sslyze, sgfmill, pygomo-lib and
+# renju, made by setup-venv.sh through setup-sslyze.sh, setup-sgfmill.sh, setup-pygomo.sh and setup-renju.sh,
+# which scripts/test.sh runs), ca-certificates (pip fetches them), perl (the mutation check's substitutions;
+# perl-base is Essential, listed for clarity).
 # zsh, fish and bash-completion: the completion tests run the real shells. The package test: mmdebstrap,
 # lintian, dpkg-dev (dpkg-shlibdeps), binutils (strip, readelf), file. Port mapping builds with libminiupnpc-dev
 # and libnatpmp-dev; its lab (scripts/nat-lab.sh) runs Debian's miniupnpd behind nftables, and checks with the

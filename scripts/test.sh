@@ -75,6 +75,10 @@ export SGFMILL_PYTHON
 pygomo() { PYGOMO_PYTHON="$(scripts/setup-pygomo.sh)"; }
 part pygomo pygomo
 export PYGOMO_PYTHON
+# renju (PyPI, in a cached venv) judges renju's forbidden moves: a referee nobody here wrote.
+renju() { RENJU_PYTHON="$(scripts/setup-renju.sh)"; }
+part renju renju
+export RENJU_PYTHON
 part format swift format lint --strict -r Sources Tests Package.swift
 part build swift build --build-tests
 

@@ -23,6 +23,7 @@ enum CursesLaunch {
         let rules = try request.rules(settings: settings)
         settings.size = rules.rows
         settings.k = rules.k
+        settings.rule = rules.variant
       } catch {
         writeError("tictactoe: \(error)\n")
         return 64

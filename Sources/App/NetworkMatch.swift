@@ -111,7 +111,8 @@ public final class NetworkMatch {
     self.profile = profile
     self.identity = identity
     self.options = options
-    self.rules = rules
+    // The protocol does not carry a rule yet: a network game is freestyle whatever the settings say.
+    self.rules = (try? rules.with(.freestyle)) ?? rules
     self.timeControl = timeControl
     self.log = log
     self.clock = clock

@@ -21,7 +21,7 @@ public enum SettingsFile {
         switch key {
         case "size", "k", "level", "first", "engine", "opponent":
           try readGameSetting(key, value, into: &settings)
-        case "name", "records", "port", "map_port", "clock", "relay":
+        case "name", "records", "port", "map_port", "clock", "relay", "rule":
           try readPlayerSetting(key, value, into: &settings)
         case "deny", "limits_exempt", "connections_per_address", "proxy_from":
           try readPlayerSetting(key, value, into: &settings)
@@ -116,6 +116,11 @@ public enum SettingsFile {
     case "map_port":
       guard value == "yes" || value == "no" else { throw Rejection("map_port must be yes or no, found \"\(value)\"") }
       settings.mapPort = value == "yes"
+    case "rule":
+      guard let rule = RuleVariant(name: value) else {
+        throw Rejection("rule must be freestyle, exact5 or renju, found \"\(value)\"")
+      }
+      settings.rule = rule
     case "clock":
       do throws(TimeControlError) {
         settings.clock = try TimeControl(parsing: value)
@@ -160,6 +165,7 @@ public enum SettingsFile {
       + (settings.connectionsPerAddress.map { "connections_per_address = \($0)\n" } ?? "")
       + (settings.proxyFrom.map { "proxy_from = \($0)\n" } ?? "")
       + (settings.clock.isTimed ? "clock = \(settings.clock)\n" : "")
+      + (settings.rule != .freestyle ? "rule = \(settings.rule.name)\n" : "")
       + (settings.engine.map { "engine = \($0)\nopponent = \(settings.useEngine ? "engine" : "computer")\n" } ?? "")
   }
 

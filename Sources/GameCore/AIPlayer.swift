@@ -33,13 +33,21 @@ public struct AIPlayer: Sendable {
     self.book = book
   }
 
-  /// The move to play in `game`, or nil when the game is over.
+  /// The move to play in `game`, or nil when the game is over (never a move the variant forbids).
   public func chooseMove<R: RandomNumberGenerator>(in game: Game, using rng: inout R) -> Position? {
     guard !game.isOver else { return nil }
+    let pick = levelMove(in: game, using: &rng)
+    if let pick, (try? game.validate(pick, by: game.turn)) != nil { return pick }
+    return game.legalMoves.randomElement(using: &rng)
+  }
+
+  /// The level's own choice, before `chooseMove` checks it (internal for the tests).
+  func levelMove<R: RandomNumberGenerator>(in game: Game, using rng: inout R) -> Position? {
     let search = SearchBoard(game.board)
     let mark = game.turn.rawValue
     let wins = search.winningCells(for: mark)
-    let threats = search.winningCells(for: 3 - mark)
+    // A block renju forbids X is no block: X then plays on as if there were none to make.
+    let threats = search.winningCells(for: 3 - mark).filter { !search.isForbidden(mark, at: $0) }
     switch level {
     case .easy:
       if let win = wins.first, Bool.random(using: &rng) { return game.board.position(win) }
@@ -61,7 +69,10 @@ public struct AIPlayer: Sendable {
   /// Every move that keeps the best result the side to move can force, fastest win or slowest loss first
   /// (nil when the board is too big to solve exactly).
   public static func perfectMoves(in game: Game) -> [Position]? {
-    guard !game.isOver, ExactSolver.canSolve(game) else { return game.isOver ? [] : nil }
+    // The exact solver knows freestyle only.
+    guard !game.isOver, game.rules.variant == .freestyle, ExactSolver.canSolve(game) else {
+      return game.isOver ? [] : nil
+    }
     let scores = ExactSolver(board: game.board).scoreMoves()
     guard let best = scores.map(\.score).max() else { return [] }
     return scores.filter { $0.score == best }.map { game.board.position($0.index) }
@@ -70,7 +81,7 @@ public struct AIPlayer: Sendable {
   /// The result the side to move can force with perfect play: 1 win, 0 draw, -1 loss (nil when too big).
   public static func solvedValue(of game: Game) -> Int? {
     if let outcome = game.outcome { return outcome.winner == nil ? 0 : -1 }
-    guard ExactSolver.canSolve(game) else { return nil }
+    guard game.rules.variant == .freestyle, ExactSolver.canSolve(game) else { return nil }
     let best = ExactSolver(board: game.board).scoreMoves().map(\.score).max() ?? 0
     return best.signum()
   }

@@ -12,6 +12,14 @@ public struct Board: Sendable, Hashable {
     self.cells = Array(repeating: 0, count: rules.cellCount)
   }
 
+  /// A board holding `marks`, row by row (a position from elsewhere: a file, another program); nil when the
+  /// count is not the board's.
+  public init?(rules: Rules, marks: [Mark?]) {
+    guard marks.count == rules.cellCount else { return nil }
+    self.rules = rules
+    self.cells = marks.map { $0?.rawValue ?? 0 }
+  }
+
   public subscript(position: Position) -> Mark? {
     guard rules.contains(position) else { return nil }
     return Mark(rawValue: cells[index(position)])
@@ -33,21 +41,10 @@ public struct Board: Sendable, Hashable {
     Position(row: index / rules.columns, column: index % rules.columns)
   }
 
-  /// The longest run of `position`'s mark through `position`, if it is at least k long.
+  /// The run of `position`'s mark through `position` that wins under the rules' variant (at least k long in
+  /// freestyle, exactly five where the variant asks for it), if there is one.
   public func winningLine(through position: Position) -> [Position]? {
-    guard let mark = self[position] else { return nil }
-    for (dr, dc) in Board.directions {
-      var run = [position]
-      for sign in [-1, 1] {
-        var p = Position(row: position.row + sign * dr, column: position.column + sign * dc)
-        while self[p] == mark {
-          if sign < 0 { run.insert(p, at: 0) } else { run.append(p) }
-          p = Position(row: p.row + sign * dr, column: p.column + sign * dc)
-        }
-      }
-      if run.count >= rules.k { return run }
-    }
-    return nil
+    Referee.winningLine(through: position, on: self)
   }
 
   /// Scans the whole board for a completed line (used when a board arrives from outside).

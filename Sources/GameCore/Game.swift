@@ -22,24 +22,43 @@ public struct Game: Sendable, Hashable {
   public var isOver: Bool { outcome != nil }
   public var lastMove: Position? { history.last }
 
-  public var legalMoves: [Position] { isOver ? [] : board.emptyPositions }
+  /// The cells the side to move may play (renju takes X's forbidden cells away).
+  public var legalMoves: [Position] { isOver ? [] : Referee.allowedMoves(for: turn, on: board) }
+
+  /// Replays the stones of a position that came from elsewhere in the order given (a Gomocup manager's BOARD,
+  /// whose order need not be the one played): each must be on the board, on an empty cell, before the game is
+  /// won, but renju's fouls are not judged on the way, since another order may have avoided them.
+  public init(rules: Rules, position moves: [Position]) throws(MoveError) {
+    self.init(rules: rules)
+    for move in moves { try play(move, by: turn, judgingFouls: false) }
+  }
 
   /// Checks that `position` would be a legal move for `mark`, without playing it.
   public func validate(_ position: Position, by mark: Mark) throws(MoveError) {
+    try validate(position, by: mark, judgingFouls: true)
+  }
+
+  private func validate(_ position: Position, by mark: Mark, judgingFouls: Bool) throws(MoveError) {
     guard !isOver else { throw .gameOver }
     guard mark == turn else { throw .notYourTurn(expected: turn) }
     guard rules.contains(position) else { throw .outOfRange(position, rules) }
     if let taken = board[position] { throw .occupied(position, by: taken) }
+    if judgingFouls, let foul = Referee.foul(position, by: mark, on: board) { throw .forbidden(position, foul) }
   }
 
   /// Plays `position` for `mark`, or throws why it is illegal and leaves the game unchanged.
   public mutating func play(_ position: Position, by mark: Mark) throws(MoveError) {
-    try validate(position, by: mark)
+    try play(position, by: mark, judgingFouls: true)
+  }
+
+  private mutating func play(_ position: Position, by mark: Mark, judgingFouls: Bool) throws(MoveError) {
+    try validate(position, by: mark, judgingFouls: judgingFouls)
     board.set(mark, at: position)
     history.append(position)
     if let line = board.winningLine(through: position) {
       outcome = .win(mark, line: line)
-    } else if board.isFull {
+    } else if board.isFull || !Referee.hasAllowedMove(for: mark.opponent, on: board) {
+      // Under renju X may be left only forbidden cells: the game cannot go on, and no one has won.
       outcome = .draw
     }
   }

@@ -33,10 +33,11 @@ final class HeuristicSearch {
   /// The best move found for the side to move before the deadline, searching deeper while time allows.
   func bestMove() -> Int? {
     let mark: UInt8 = (board.count - board.empties).isMultiple(of: 2) ? 1 : 2
-    var candidates = orderedCandidates(for: mark)
+    var candidates = orderedCandidates(for: mark).filter { !board.isForbidden(mark, at: $0) }
     if let rootMoves {
       // Keep the search's order among the allowed moves; any it would not have looked at go last.
-      candidates = candidates.filter(rootMoves.contains) + rootMoves.filter { !candidates.contains($0) }
+      let allowed = rootMoves.filter { !board.isForbidden(mark, at: $0) }
+      candidates = candidates.filter(allowed.contains) + allowed.filter { !candidates.contains($0) }
     }
     guard var best = candidates.first else { return nil }
     var depth = 1
@@ -85,13 +86,18 @@ final class HeuristicSearch {
     if depth == 0 { return own }
     var alpha = alpha
     var best = -Int.max
-    for i in orderedCandidates(for: mark).prefix(HeuristicSearch.width) {
+    var tried = 0
+    for i in orderedCandidates(for: mark) where tried < HeuristicSearch.width {
+      // Renju's fouls are no moves for X: the next candidate takes the place of one.
+      if board.isForbidden(mark, at: i) { continue }
+      tried += 1
       let value = -child(i, mark: mark, depth: depth - 1, alpha: -beta, beta: -alpha)
       if value > best { best = value }
       if best > alpha { alpha = best }
       if alpha >= beta { break }
     }
-    return best
+    // With every cell forbidden to X the game is drawn.
+    return tried == 0 ? 0 : best
   }
 
   private func play(_ mark: UInt8, at index: Int) -> Int {

@@ -6,6 +6,8 @@ public enum MoveError: ExplainedError, Sendable, Equatable, CustomStringConverti
   case occupied(Position, by: Mark)
   case gameOver
   case notYourTurn(expected: Mark)
+  /// Renju forbids the first player this cell.
+  case forbidden(Position, Foul)
 
   /// A stable name for the failure, for logs and tests.
   public var code: String {
@@ -14,6 +16,7 @@ public enum MoveError: ExplainedError, Sendable, Equatable, CustomStringConverti
     case .occupied: "move.occupied"
     case .gameOver: "move.game-over"
     case .notYourTurn: "move.not-your-turn"
+    case .forbidden: "move.forbidden"
     }
   }
 
@@ -24,6 +27,7 @@ public enum MoveError: ExplainedError, Sendable, Equatable, CustomStringConverti
     case .occupied(let position, let mark): "\(position) is already taken by \(mark)"
     case .gameOver: "the game is over"
     case .notYourTurn(let expected): "it is \(expected)'s turn"
+    case .forbidden(let position, let foul): "\(position) is forbidden to X under renju: \(foul.explanation)"
     }
   }
 
@@ -33,6 +37,7 @@ public enum MoveError: ExplainedError, Sendable, Equatable, CustomStringConverti
     case .outOfRange, .occupied: "choose an empty cell on the board"
     case .gameOver: "start a new game"
     case .notYourTurn: "wait for the other move"
+    case .forbidden: "choose another cell: X may not make a double three, a double four or six in a row"
     }
   }
 

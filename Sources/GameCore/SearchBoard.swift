@@ -3,6 +3,8 @@ struct SearchBoard {
   let rows: Int
   let columns: Int
   let k: Int
+  /// Which runs win, and whether X's moves are checked for renju's fouls.
+  let variant: RuleVariant
   var cells: [UInt8]
   var empties: Int
 
@@ -10,8 +12,16 @@ struct SearchBoard {
     rows = board.rules.rows
     columns = board.rules.columns
     k = board.rules.k
+    variant = board.rules.variant
     cells = board.cells
     empties = cells.reduce(0) { $0 + ($1 == 0 ? 1 : 0) }
+  }
+
+  /// Whether `mark` may not play the empty cell `index` (renju's fouls, for X only).
+  func isForbidden(_ mark: UInt8, at index: Int) -> Bool {
+    guard mark == 1, variant.restricts(.x) else { return false }
+    var check = FoulCheck(rows: rows, columns: columns, cells: cells)
+    return check.foul(at: index) != nil
   }
 
   var count: Int { cells.count }
@@ -26,7 +36,7 @@ struct SearchBoard {
     empties += 1
   }
 
-  /// Whether `mark` on cell `index` (placed there or not) completes k in a row.
+  /// Whether `mark` on cell `index` (placed there or not) completes a line that wins under the variant.
   func completesLine(_ mark: UInt8, at index: Int) -> Bool {
     let row = index / columns
     let column = index % columns
@@ -46,7 +56,7 @@ struct SearchBoard {
         r -= dr
         c -= dc
       }
-      if run >= k { return true }
+      if variant.wins(runOf: run, by: mark == 1 ? .x : .o, k: k) { return true }
     }
     return false
   }

@@ -36,7 +36,7 @@ enum ThreatPlan: Equatable {
       candidates.append(cell)
     }
     var stopping: [Int] = []
-    for cell in candidates {
+    for cell in candidates where !search.isForbidden(mark, at: cell) {
       if ContinuousClock.now >= defenceDeadline { break }
       search.place(mark, at: cell)
       let answer = search.victoryByFours(for: opponent, deadline: defenceDeadline)

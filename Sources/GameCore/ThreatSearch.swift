@@ -1,7 +1,8 @@
 /// Finds forced wins by continuous fours (VCF, "victory by continuous fours"): a sequence of moves each of which
 /// threatens to complete k in a row at once, so the opponent's every answer is forced, ending in a move that
 /// threatens two completions (or completes one). Works for any k of at least 3 (a "four" is k - 1 marks in a
-/// k-cell window whose last cell is empty) and the game's freestyle rule (k or more in a row wins).
+/// k-cell window whose last cell is empty) and every variant: where only exactly five wins, a completion that
+/// would make six is none, and under renju the attacker X never plays a foul (so never ends on a double four).
 ///
 /// Sound, not complete: a line it reports wins against every defence (the defender's only other choice at each
 /// step is to lose at once), but it searches only to `maximumFours` fours, within a node count and a deadline,
@@ -57,6 +58,9 @@ struct ThreatSearch {
   /// Cells where `mark` would complete k in a row at once.
   func winningCells(for mark: UInt8) -> [Int] { board.winningCells(for: mark) }
 
+  /// Whether renju forbids `mark` the empty `cell` now.
+  func isForbidden(_ mark: UInt8, at cell: Int) -> Bool { board.isForbidden(mark, at: cell) }
+
   /// Cells where `mark` would make a four (threaten to complete k in a row).
   func fourMoves(for mark: UInt8) -> [Int] { board.fourMoves(for: mark).map(\.cell) }
 
@@ -88,7 +92,7 @@ struct ThreatSearch {
     } else {
       candidates = board.fourMoves(for: mark).sorted { $0.windows > $1.windows }.map(\.cell)
     }
-    for cell in candidates {
+    for cell in candidates where !board.isForbidden(mark, at: cell) {
       board.place(mark, at: cell)
       let made = board.winningCells(for: mark, through: cell)
       if made.count >= 2 {
@@ -120,9 +124,15 @@ struct ThreatSearch {
 /// kept up to date move by move, and a Zobrist hash of the position.
 struct ThreatBoard {
   let k: Int
+  private let rows: Int
+  private let columns: Int
+  private let variant: RuleVariant
   private(set) var cells: [UInt8]
   /// Each window's cells.
   private let windows: [[Int]]
+  /// The cells just before and just after each window along its line (-1 off the board): where only exactly
+  /// five wins, a window whose completion would run on into one of them holding the same mark wins nothing.
+  private let outside: [(Int, Int)]
   /// The windows through each cell.
   private let windowsThrough: [[Int]]
   /// Marks of X (index 1) and O (index 2) in each window: counts[window * 3 + mark].
@@ -134,8 +144,15 @@ struct ThreatBoard {
 
   init(_ board: SearchBoard) {
     k = board.k
+    rows = board.rows
+    columns = board.columns
+    variant = board.variant
     cells = board.cells
     var windows: [[Int]] = []
+    var outside: [(Int, Int)] = []
+    let cellAt = { (row: Int, column: Int) -> Int in
+      row >= 0 && row < board.rows && column >= 0 && column < board.columns ? row * board.columns + column : -1
+    }
     for row in 0..<board.rows {
       for column in 0..<board.columns {
         for (dr, dc) in Board.directions {
@@ -143,9 +160,11 @@ struct ThreatBoard {
           let endColumn = column + dc * (board.k - 1)
           guard endRow < board.rows, endColumn >= 0, endColumn < board.columns else { continue }
           windows.append((0..<board.k).map { (row + dr * $0) * board.columns + column + dc * $0 })
+          outside.append((cellAt(row - dr, column - dc), cellAt(endRow + dr, endColumn + dc)))
         }
       }
     }
+    self.outside = outside
     var through = [[Int]](repeating: [], count: board.count)
     for (w, window) in windows.enumerated() {
       for cell in window { through[cell].append(w) }
@@ -174,15 +193,31 @@ struct ThreatBoard {
     for w in windowsThrough[cell] { counts[w * 3 + Int(mark)] -= 1 }
   }
 
-  /// Whether `mark` on the empty `cell` would complete a window.
-  func completes(_ mark: UInt8, at cell: Int) -> Bool {
-    windowsThrough[cell].contains { counts[$0 * 3 + Int(mark)] == k - 1 && counts[$0 * 3 + Int(3 - mark)] == 0 }
+  /// Whether window `w` lacks only one of `mark`'s marks to win: k - 1 of them, none of the other's, and where
+  /// the variant wants exactly five for `mark`, no mark of `mark`'s just outside it.
+  @inline(__always) private func oneShort(_ w: Int, _ mark: UInt8) -> Bool {
+    guard counts[w * 3 + Int(mark)] == k - 1, counts[w * 3 + Int(3 - mark)] == 0 else { return false }
+    guard !variant.wins(runOf: k + 1, by: mark == 1 ? .x : .o, k: k) else { return true }
+    let (before, after) = outside[w]
+    return (before < 0 || cells[before] != mark) && (after < 0 || cells[after] != mark)
   }
 
-  /// The empty cell of each window holding k - 1 of `mark`'s marks and none of the other's, without repeats.
+  /// Whether `mark` on the empty `cell` would complete a winning window.
+  func completes(_ mark: UInt8, at cell: Int) -> Bool {
+    windowsThrough[cell].contains { oneShort($0, mark) }
+  }
+
+  /// Whether renju forbids `mark` the empty `cell`.
+  func isForbidden(_ mark: UInt8, at cell: Int) -> Bool {
+    guard mark == 1, variant.restricts(.x) else { return false }
+    var check = FoulCheck(rows: rows, columns: columns, cells: cells)
+    return check.foul(at: cell) != nil
+  }
+
+  /// The empty cell of each window one mark short of a win for `mark`, without repeats.
   func winningCells(for mark: UInt8) -> [Int] {
     var result: [Int] = []
-    for w in windows.indices where counts[w * 3 + Int(mark)] == k - 1 && counts[w * 3 + Int(3 - mark)] == 0 {
+    for w in windows.indices where oneShort(w, mark) {
       if let empty = windows[w].first(where: { cells[$0] == 0 }), !result.contains(empty) { result.append(empty) }
     }
     return result
@@ -191,7 +226,7 @@ struct ThreatBoard {
   /// Like `winningCells(for:)`, only among the windows through `cell`.
   func winningCells(for mark: UInt8, through cell: Int) -> [Int] {
     var result: [Int] = []
-    for w in windowsThrough[cell] where counts[w * 3 + Int(mark)] == k - 1 && counts[w * 3 + Int(3 - mark)] == 0 {
+    for w in windowsThrough[cell] where oneShort(w, mark) {
       if let empty = windows[w].first(where: { cells[$0] == 0 }), !result.contains(empty) { result.append(empty) }
     }
     return result

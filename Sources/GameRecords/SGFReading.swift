@@ -44,8 +44,17 @@ extension GameRecord {
       }
       k = value
     }
+    var variant = RuleVariant.freestyle
+    if let text = try single("RU") {
+      guard let named = SGFRule.variant(text) else {
+        throw SGFError(
+          "RU[\(text)] is not a rule this program plays (Freestyle, Standard or Renju)",
+          at: root["RU"]?.location ?? root.location)
+      }
+      variant = named
+    }
     do throws(RulesError) {
-      rules = try Rules(rows: rows, columns: columns, k: k)
+      rules = try Rules(rows: rows, columns: columns, k: k, variant: variant)
     } catch {
       throw SGFError("the rules are not playable: \(error)", at: (root[RecordProperty.k] ?? size).location)
     }

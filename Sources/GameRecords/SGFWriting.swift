@@ -32,6 +32,7 @@ extension GameRecord {
     root += "PB[\(SGFText.escaped(black.name))]PW[\(SGFText.escaped(white.name))]"
     if !date.isEmpty { root += "DT[\(SGFText.escaped(date))]" }
     root += "RE[\(result.sgfValue)]\(RecordProperty.k)[\(rules.k)]"
+    if rules.variant != .freestyle { root += "RU[\(SGFRule.text(rules.variant))]" }
     if let end = result.endToken { root += "\(RecordProperty.end)[\(end)]" }
     if let (tm, ot) = SGFTimeControl.properties(timeControl) { root += "TM[\(tm)]OT[\(ot)]" }
     if let flag { root += "\(RecordProperty.flag)[\(flag.sgfValue)]" }

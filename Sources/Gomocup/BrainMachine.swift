@@ -26,9 +26,18 @@ public struct BrainMachine: Sendable {
 
   /// Board sides the brain plays: five in a row needs five; the game core stops at 15.
   public static let sides = 5...Rules.sideRange.upperBound
-  /// The INFO rule bits this brain plays: none (freestyle, an overline wins). 1 is exactly five, 2 a
-  /// continuous game, 4 renju, 8 caro: each is refused with ERROR.
-  public static let supportedRuleBits = 0
+  /// The INFO rule values this brain plays, and the variant each means: 0 freestyle (an overline wins), 1
+  /// exactly five, 4 renju. Any other (2 a continuous game, 8 caro, or a mix) is refused with ERROR.
+  public static let ruleVariants: [Int: RuleVariant] = [0: .freestyle, 1: .exactFive, 4: .renju]
+
+  /// The INFO rule value that names `variant`.
+  public static func ruleNumber(of variant: RuleVariant) -> Int {
+    switch variant {
+    case .freestyle: 0
+    case .exactFive: 1
+    case .renju: 4
+    }
+  }
   /// The smallest max_memory the brain can keep to (bytes): the program's own size while it plays 15×15,
   /// measured, with room to spare (docs/ENGINES.md).
   public static let memoryFloor = 32 * 1024 * 1024
@@ -177,7 +186,7 @@ public struct BrainMachine: Sendable {
       ]
     }
     do {
-      rules = try Rules(rows: height, columns: width, k: 5)
+      rules = try Rules(rows: height, columns: width, k: 5, variant: Self.ruleVariants[rule] ?? .freestyle)
     } catch {
       return [.reply("ERROR a \(width)x\(height) board is not supported: \(error)")]
     }
@@ -209,14 +218,15 @@ public struct BrainMachine: Sendable {
         ]
       }
     case "RULE":
-      guard number & ~Self.supportedRuleBits == 0 else {
+      guard let variant = Self.ruleVariants[number] else {
         return [
           .reply(
-            "ERROR rule \(number) is not supported: this brain plays freestyle five in a row (rule 0) only, "
-              + "not exactly five (1), continuous games (2), renju (4) or caro (8)")
+            "ERROR rule \(number) is not supported: this brain plays freestyle (rule 0), exactly five (1) and "
+              + "renju (4), not continuous games (2), caro (8) or a mix")
         ]
       }
       rule = number
+      if let current = rules, let changed = try? current.with(variant) { rules = changed }
     default: break  // game_type: who the opponent is changes nothing here
     }
     return []

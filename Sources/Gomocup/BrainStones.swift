@@ -66,7 +66,7 @@ public struct BrainStones: Sendable, Equatable {
       if index < second.count { moves.append(second[index]) }
     }
     do {
-      return .success(try Game(rules: rules, moves: moves))
+      return .success(try Game(rules: rules, position: moves))
     } catch {
       return .failure(.alreadyWon)
     }

@@ -66,7 +66,7 @@ public struct EngineConversation: Sendable {
     return nil
   }
 
-  /// The lines that open the game: the board, then the terms (rule 0: freestyle, an overline wins).
+  /// The lines that open the game: the board, then the terms (the rule: 0 freestyle, 1 exactly five, 4 renju).
   public func opening() -> [String] {
     let rules = game.rules
     let start = rules.rows == rules.columns ? "START \(rules.rows)" : "RECTSTART \(rules.columns),\(rules.rows)"
@@ -76,7 +76,7 @@ public struct EngineConversation: Sendable {
       "INFO timeout_match \(terms.matchMilliseconds)",
       "INFO max_memory \(terms.memoryBytes)",
       "INFO game_type 1",
-      "INFO rule 0",
+      "INFO rule \(BrainMachine.ruleNumber(of: rules.variant))",
     ]
   }
 

@@ -45,6 +45,7 @@ public enum EngineFault: ExplainedError, Sendable, Equatable, CustomStringConver
       switch error {
       case .occupied: "the engine played \(x),\(y), which is already taken"
       case .outOfRange: "the engine played \(x),\(y), which is off the board"
+      case .forbidden(_, let foul): "the engine played \(x),\(y), which renju forbids X (\(foul))"
       default: "the engine played \(x),\(y) out of turn"
       }
     case .garbage(let text): "the engine wrote \"\(text)\", which is not an answer of the brain protocol"

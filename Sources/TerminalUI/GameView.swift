@@ -46,7 +46,8 @@ public enum GameView {
     let g = state.glyphs
     let rules = match.rules
     let score = scoreText(match, glyphs: g)
-    let about = "  \(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row"
+    let variant = rules.variant == .freestyle ? "" : ", \(rules.variant.name)"
+    let about = "  \(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row\(variant)"
     screen.put(" tictactoe", row: 0, column: 0, style: Style(bold: true, color: .title))
     if 10 + about.count + score.count + 2 <= state.width { screen.put(about, row: 0, column: 10) }
     screen.put(score, row: 0, column: max(0, state.width - score.count - 1))

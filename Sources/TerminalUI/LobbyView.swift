@@ -9,8 +9,9 @@ public enum LobbyView {
     let g = state.glyphs
     screen.putCentred("T I C - T A C - T O E", row: 1, style: Style(bold: true, color: .title))
     let rules = state.settings.rules
+    let variant = rules.variant == .freestyle ? "" : ", \(rules.variant.name)"
     let about =
-      "\(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row\(g.separator)computer: \(state.settings.aiLevel.shown(on: rules))"
+      "\(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row\(variant)\(g.separator)computer: \(state.settings.aiLevel.shown(on: rules))"
     screen.putCentred(about, row: 3, style: Style(dim: true))
     let width = LobbyItem.allCases.map(\.title.count).max() ?? 0
     let left = max(0, (state.width - width - 2) / 2)
@@ -120,6 +121,7 @@ public enum OptionsView {
     switch item {
     case .size: return "\(settings.size)\(g.times)\(settings.size)"
     case .k: return "\(settings.k)"
+    case .rule: return settings.rules.variant.name
     case .level: return settings.aiLevel.shown(on: settings.rules)
     case .first:
       switch settings.first {

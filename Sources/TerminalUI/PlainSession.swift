@@ -45,6 +45,7 @@ public struct PlainSession: Sendable {
   public func introduction() -> String {
     let rules = game.rules
     var lines = ["tictactoe: \(rules)."]
+    if rules.variant != .freestyle { lines.append("Rule: \(rules.variant.summary).") }
     switch opponent {
     case .computer(let level):
       lines.append("You play \(humanMark) against the computer (\(level.shown(on: rules))). X moves first.")
@@ -198,6 +199,8 @@ public struct PlainSession: Sendable {
     guard BoardLayout.isLabelled(rules) else { return error.description }
     switch error {
     case .occupied(let position, let mark): return "\(moveName(position, rules: rules)) is already taken by \(mark)"
+    case .forbidden(let position, let foul):
+      return "\(moveName(position, rules: rules)) is forbidden to X under renju (\(foul)): \(foul.explanation)"
     default: return error.description
     }
   }

@@ -43,6 +43,9 @@ public struct Settings: Sendable, Equatable {
   /// The time control a host offers, and of a local game against the computer or at one keyboard, when
   /// `--clock` does not say (`clock = 5+3`); none: untimed.
   public var clock = TimeControl.none
+  /// The rule of a game of five in a row (`rule = renju`): freestyle, exact five or renju. A rule other than
+  /// freestyle holds only while k is 5; with any other k the game is freestyle.
+  public var rule = RuleVariant.freestyle
 
   public init() {}
 
@@ -54,7 +57,7 @@ public struct Settings: Sendable, Equatable {
   ]
 
   public var rules: Rules {
-    (try? Rules(size: size, k: k)) ?? .standard
+    (try? Rules(size: size, k: k, variant: rule)) ?? (try? Rules(size: size, k: k)) ?? .standard
   }
 
   /// Keeps k within the board after the size changes.

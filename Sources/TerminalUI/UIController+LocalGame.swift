@@ -224,6 +224,7 @@ extension UIController {
     case .outOfRange: return "That cell is not on the board."
     case .gameOver: return "The game is over: press n for a new game."
     case .notYourTurn: return "It is not your turn."
+    case .forbidden(_, let foul): return "Forbidden to X under renju (\(foul)): \(foul.explanation)."
     }
   }
 

@@ -42,6 +42,14 @@ extension UIController {
       settings.clamp()
     case .k:
       settings.k = wrap(settings.k + delta, in: 3...settings.size)
+    case .rule:
+      // Exact five and renju are for five in a row: choosing one makes the game five in a row (on 15×15 when
+      // the board was smaller than 5×5); the rule is shown as freestyle again once k is not 5.
+      settings.rule = step(settings.rules.variant, by: delta, wrapping: true)
+      if settings.rule != .freestyle, settings.k != Rules.variantK {
+        if settings.size < Rules.variantK { settings.size = 15 }
+        settings.k = Rules.variantK
+      }
     case .level:
       settings.aiLevel = step(settings.aiLevel, by: delta, wrapping: true)
     case .first:

@@ -29,12 +29,13 @@ public enum LobbyItem: Int, Sendable, CaseIterable {
 
 /// Options screen entries.
 public enum OptionItem: Int, Sendable, CaseIterable {
-  case size, k, level, first, name, records, opponent, clock, back
+  case size, k, level, first, name, records, opponent, clock, rule, back
 
   public var title: String {
     switch self {
     case .size: return "Board size"
     case .k: return "In a row (k)"
+    case .rule: return "Rule"
     case .level: return "Computer level"
     case .first: return "Who starts"
     case .records: return "Keep records"

@@ -127,6 +127,21 @@ struct BrainMachineTests {
     #expect(next.history.count == 5)
   }
 
+  @Test("under renju a BOARD is read as given, fouls not judged on the way; the search's game is renju")
+  func renjuBoard() throws {
+    var machine = BrainMachine(about: Self.about)
+    #expect(Self.run(["INFO rule 4", "START 15"], machine: &machine) == [.reply("OK")])
+    // The opponent moved first (X): f8, g8, h10, h9 and, last in this order, h8, which would be a double three
+    // played after the others. Another order makes it fair, and a manager's BOARD need not give the order played.
+    let x = ["5,7,2", "6,7,2", "7,5,2", "7,6,2", "7,7,2"]
+    let o = ["0,0,1", "2,0,1", "4,0,1", "6,0,1"]
+    let lines = ["BOARD"] + zip(x, o).flatMap { [$0, $1] } + [x[4]]
+    #expect(Self.run(lines, machine: &machine) == [])
+    let (game, _) = try #require(Self.search(machine.receive("DONE")))
+    #expect(game.rules.variant == .renju)
+    #expect(game.turn == .o && game.board[Position(row: 7, column: 7)] == .x)
+  }
+
   @Test("BOARD with a bad line is refused at DONE, once, and the old board is kept")
   func badBoards() throws {
     let bad: [[String]] = [
@@ -196,7 +211,7 @@ struct BrainMachineTests {
     #expect(Self.search(machine.receive("BEGIN")) != nil)
   }
 
-  @Test("INFO sets the time; unknown keys are ignored; rules other than freestyle and small memory get ERROR")
+  @Test("INFO sets the time; unknown keys are ignored; rules 0, 1 and 4 are played, others and small memory get ERROR")
   func info() throws {
     var machine = BrainMachine(about: Self.about)
     #expect(
@@ -208,8 +223,15 @@ struct BrainMachineTests {
         ], machine: &machine) == [])
     #expect(machine.limits.turnMilliseconds == 1000 && machine.limits.matchMilliseconds == 60000)
     #expect(machine.limits.memoryBytes == 83_886_080)
-    for rule in [1, 2, 4, 8, 5] {
+    for rule in [2, 8, 5, 3, 12] {
       #expect(Self.isError(machine.receive("INFO rule \(rule)"), containing: "rule \(rule) is not supported"))
+    }
+    #expect(machine.rule == 0)
+    for (rule, variant) in [(1, RuleVariant.exactFive), (4, .renju), (0, .freestyle)] {
+      #expect(machine.receive("INFO rule \(rule)") == [])
+      #expect(machine.rule == rule)
+      _ = machine.receive("START 15")
+      #expect(machine.rules?.variant == variant)
     }
     #expect(Self.isError(machine.receive("INFO max_memory 1000000"), containing: "max_memory"))
     #expect(Self.isError(machine.receive("INFO timeout_turn soon"), containing: "timeout_turn"))

@@ -36,6 +36,11 @@ struct EngineConversationTests {
     #expect(square.answerMilliseconds == 5000 + EngineConversation.graceMilliseconds)
     #expect(EngineConversation.check(try Rules(size: 9, k: 4)) != nil)
     #expect(EngineConversation.check(try Self.rules(9, 9)) == nil)
+    // The variant is the rule the engine is told.
+    for (variant, number) in [(RuleVariant.exactFive, 1), (.renju, 4)] {
+      let told = EngineConversation(rules: try Rules(size: 15, k: 5, variant: variant)).opening()
+      #expect(told.last == "INFO rule \(number)")
+    }
   }
 
   @Test("a game: BEGIN, then TURN with the player's move; moves come back as X,Y (column first)")

@@ -147,9 +147,9 @@ enum Goldens {
                                Keep records    < yes >
                                Opponent        < computer (no engine set) >
                                Clock           < none >
+                               Rule            < freestyle >
 
                                Back
-
 
 
 

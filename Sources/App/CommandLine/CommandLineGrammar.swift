@@ -1,3 +1,5 @@
+import GameCore
+
 /// The words of the command line: which commands there are and which options belong to each. The parser checks
 /// an option's place against this table, and the shell completions (`tictactoe completions SHELL`) are written
 /// from it, so the two cannot disagree.
@@ -75,6 +77,9 @@ public enum CommandLineGrammar {
     Option(name: "--first", value: .word(["me", "them", "random"]), commands: [.play], summary: "who moves first"),
     Option(name: "--size", value: .text("N"), commands: [.play, .host], summary: "an N by N board, 3 to 15"),
     Option(name: "--k", value: .text("K"), commands: [.play, .host], summary: "K in a row wins"),
+    Option(
+      name: "--rule", value: .word(RuleVariant.allCases.map(\.name)), commands: [.play],
+      summary: "the rule of five in a row (freestyle, exact5 or renju)"),
     Option(name: "--bot", value: .word(levels), commands: [.host], summary: "host a practice bot at this level"),
     Option(
       name: "--clock", value: .text("C"), commands: [.play, .host],

@@ -9,8 +9,8 @@ public enum CommandLineParser {
     Usage:
       tictactoe [--ui curses|plain] [--ascii]
       tictactoe play [--ai LEVEL | --hotseat | --engine COMMAND] [--size N] [--k K]
-                     [--first me|them|random] [--clock C] [--ui curses|plain]
-                     [--ascii]
+                     [--rule freestyle|exact5|renju] [--first me|them|random]
+                     [--clock C] [--ui curses|plain] [--ascii]
       tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME]
                      [--size N] [--k K] [--clock C] [--grace S] [--keep-hosting]
                      [--relay HOST:PORT] [TRUST] [--ui MODE]
@@ -77,6 +77,13 @@ public enum CommandLineParser {
                         first 3)
       --k K             K in a row wins, from 3 to N (default: min(N, 5) with
                         --size, else the saved setting)
+      --rule R          five in a row's rule: freestyle (five or more wins),
+                        exact5 (a line of six or more does not win) or renju (X,
+                        who moves first, wins only by exactly five and may not
+                        make a double three, a double four or six in a row);
+                        brings five in a row with it, on 15×15 when the saved
+                        board is smaller than 5×5 (default: the rule setting
+                        while k is 5, else freestyle)
       --first WHO       who moves first against the computer: me, them or random;
                         the first player is X
       --clock C         the time control of a local game (against the computer or

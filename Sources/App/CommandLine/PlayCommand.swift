@@ -14,6 +14,8 @@ public struct PlayRequest: Sendable, Equatable {
   /// `--clock C`: the time control of this game against the computer or at one keyboard; nil: the `clock`
   /// setting.
   public var clock: TimeControl?
+  /// `--rule R`: freestyle, exact5 or renju; nil: the `rule` setting (which holds only while k is 5).
+  public var rule: RuleVariant?
 
   public init() {}
 
@@ -25,6 +27,7 @@ public struct PlayRequest: Sendable, Equatable {
     do throws(RulesError) {
       if let size { _ = try Rules(size: size, k: min(size, 3)) }
       if let k { _ = try Rules(size: max(size ?? 15, 3), k: k) }
+      if let rule { _ = try Rules(size: size ?? 15, k: k ?? Rules.variantK, variant: rule) }
     } catch {
       throw UsageError(message: error.description)
     }
@@ -49,14 +52,22 @@ public struct PlayRequest: Sendable, Equatable {
       + "add --size N (5 to 15), which plays five in a row"
   }
 
+  /// A rule other than freestyle asked for here brings five in a row with it (on 15×15 when neither `--size`
+  /// nor the settings give a board of at least 5×5); the saved rule holds only while k is 5.
   public func rules(settings: Settings) throws(RulesError) -> Rules {
+    if let rule, rule != .freestyle {
+      let size = size ?? (settings.size >= Rules.variantK ? settings.size : 15)
+      return try Rules(size: size, k: k ?? Rules.variantK, variant: rule)
+    }
     let size = size ?? settings.size
     let k = k ?? (self.size == nil ? min(settings.k, size) : min(size, 5))
-    return try Rules(size: size, k: k)
+    let variant = rule ?? (k == Rules.variantK ? settings.rule : .freestyle)
+    return try Rules(size: size, k: k, variant: variant)
   }
 }
 
-/// `tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--first WHO] [--clock C]`: a local game at once.
+/// `tictactoe play [--ai LEVEL | --hotseat] [--size N] [--k K] [--rule R] [--first WHO] [--clock C]`: a local game
+/// at once.
 enum PlayCommand: Command {
   static let name = CommandLineGrammar.Command.play
 
@@ -82,6 +93,7 @@ enum PlayCommand: Command {
     request.k = try arguments.number("--k")
     request.first = try arguments.choice("--first")
     request.clock = try arguments.clock()
+    request.rule = try arguments.choice("--rule", as: RuleVariant.self)
     if request.engine != nil, request.clock != nil {
       throw UsageError(
         message: "--clock times a game against the computer or at one keyboard: an engine keeps its own time")
