@@ -1,3 +1,11 @@
+/// How a game opens: as usual (black's first move, then turns), or with Swap2.
+public enum Opening: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  case standard
+  case swap2
+
+  public var description: String { rawValue }
+}
+
 /// Swap2, the balanced opening Gomocup plays, as a state machine: the first (tentative) player places three stones
 /// (black, white, black); the second takes black, takes white, or places two more (white, black) and leaves the
 /// choice of colour to the first. Then the game goes on with whoever has the colour to move by the stone count.
