@@ -19,6 +19,14 @@ public enum RecordOpening: Sendable, Hashable {
     self = .swap2(choices)
   }
 
+  /// As a replay's header says it: `Swap2: black`, `Swap2: two, white` (the choices in order).
+  public var shown: String {
+    switch self {
+    case .swap2(let choices):
+      "Swap2: " + choices.map { $0 == .placeTwo ? "two" : $0.rawValue }.joined(separator: ", ")
+    }
+  }
+
   /// TTO's value: `swap2 black`, `swap2 place-two white`.
   public var sgfValue: String {
     switch self {

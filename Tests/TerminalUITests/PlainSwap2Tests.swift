@@ -1,4 +1,5 @@
 import GameCore
+import GameRecords
 import Testing
 
 @testable import TerminalUI
@@ -56,6 +57,16 @@ import Testing
     _ = session.handle(line: "undo")
     #expect(session.game.history.count == 2 && session.swap2?.isSettled == false)
     #expect(session.prompt == "stone 3 of 3 (X): ")
+  }
+
+  @Test func aReplayNamesTheOpening() throws {
+    var record = GameRecord(
+      rules: Self.rules, black: .init(name: "X"), white: .init(name: "O"), date: "2026-12-03", result: .unknown,
+      moves: [Self.p(7, 7), Self.p(7, 8), Self.p(8, 8), Self.p(0, 0), Self.p(1, 1)])
+    record.opening = .swap2([.placeTwo, .white])
+    #expect(Replay(record: record).summary == "15×15, 5 in a row · 2026-12-03 · no result · Swap2: two, white")
+    record.opening = nil
+    #expect(!Replay(record: record).summary.contains("Swap2"))
   }
 
   @Test func asTheSecondPlayerTheComputerPlacesFirst() {
