@@ -35,6 +35,9 @@ struct BrainDriver {
             // A game the machine asked about always has a move; the first empty cell is never needed.
             let move = player.chooseMove(in: game, using: &rng) ?? game.legalMoves.first
             if let move { outputs += machine.chose(move) }
+          case .swap2(let opening, let milliseconds):
+            let computer = Swap2Computer(budget: .milliseconds(milliseconds))
+            outputs += machine.answered(computer.answer(to: opening, using: &rng))
           case .end:
             return 0
           }

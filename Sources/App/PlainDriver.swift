@@ -1,6 +1,7 @@
 import CursesBackend
 import EventLoop
 import GameCore
+import GameRecords
 import Glibc
 import MatchCoordination
 import PlayerFiles
@@ -96,6 +97,12 @@ final class PlainDriver: LoopFrontEnd {
   /// The computer's moves, then the end of the game or the next prompt. Returns whether the game is over.
   private func next() -> Bool {
     var rng = SystemRandomNumberGenerator()
+    // In a Swap2 opening the computer's answers (its stones, its choice) come first, each in one move's time.
+    while session.computerToAnswerSwap2, let opening = session.swap2 {
+      let computer = Swap2Computer(budget: .milliseconds(session.searchBudget(now: loop.now)))
+      emit(session.computerAnswered(computer.answer(to: opening, using: &rng)))
+      if session.swap2?.log.count == opening.log.count { break }  // an answer refused (said): no second try
+    }
     while session.computerToMove, case .computer(let level) = session.opponent {
       // On a running clock the computer searches no longer than its time left allows.
       let budget = Duration.milliseconds(session.searchBudget(now: loop.now))
@@ -123,7 +130,8 @@ final class PlainDriver: LoopFrontEnd {
     if let recorder,
       let record = RecordOfGame.local(
         game: session.game, opponent: session.opponent, humanMark: session.humanMark,
-        playerName: recorder.playerName, date: RecordOfGame.today(), clock: session.clock)
+        playerName: recorder.playerName, date: RecordOfGame.today(), clock: session.clock,
+        opening: session.swap2.flatMap(RecordOpening.init))
     {
       recorder.archive.keep(record)
     }

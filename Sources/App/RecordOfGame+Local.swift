@@ -8,7 +8,8 @@ extension RecordOfGame {
   /// A local game (against the computer or hot seat), once it is over (on the board, or on `clock` when its
   /// flag fell: then with the time control and each move's times); nil while it is not.
   static func local(
-    game: Game, opponent: Opponent, humanMark: Mark, playerName: String, date: String, clock: LocalClock? = nil
+    game: Game, opponent: Opponent, humanMark: Mark, playerName: String, date: String, clock: LocalClock? = nil,
+    opening: RecordOpening? = nil
   ) -> GameRecord? {
     let result: RecordResult
     if let loser = clock?.flagged {
@@ -34,6 +35,7 @@ extension RecordOfGame {
     }
     var record = GameRecord(
       rules: game.rules, black: black, white: white, date: date, result: result, moves: game.history)
+    record.opening = opening
     if let clock {
       // One referee: each move's charge is the time it took, the same the screen showed.
       record.timeControl = clock.control

@@ -14,6 +14,8 @@ final class HeuristicSearch {
   private var timedOut = false
   /// Score of the position from X's side, kept up to date move by move.
   private var score = 0
+  /// The value of the best move at each depth `bestMove` finished (depth 1 first), for the side to move.
+  private(set) var values: [Int] = []
 
   init(board: Board, deadline: ContinuousClock.Instant, rootMoves: [Int]? = nil) {
     self.board = SearchBoard(board)
@@ -56,6 +58,7 @@ final class HeuristicSearch {
       }
       if timedOut { break }
       best = bestThisDepth
+      values.append(bestValue)
       if bestValue >= HeuristicSearch.win - board.count || bestValue <= -HeuristicSearch.win + board.count {
         break  // the result is decided; deeper search cannot change it
       }

@@ -41,6 +41,8 @@ public struct GameRecord: Sendable, Hashable {
   public var flag: FlagClaim?
   /// The version of the signed bytes the players sign (TTSV): 1 before version 3 of the protocol, 2 after.
   public var signedVersion = 1
+  /// The opening, when it was not the ordinary one (TTO): Swap2 and its choices.
+  public var opening: RecordOpening?
 
   public init(rules: Rules, black: Player, white: Player, date: String, result: RecordResult, moves: [Position]) {
     self.rules = rules

@@ -68,6 +68,7 @@ extension GameRecord {
     result = try Self.result(re: try single("RE"), end: try single(RecordProperty.end), root: root)
     moves = try Self.moves(tree.nodes, rules: rules)
     try readClock(tree.nodes, single: single)
+    opening = try Self.opening(try single(RecordProperty.opening), root: root, rules: rules, moves: moves)
   }
 
   /// The time control (TM, OT), each move's times, the flag claim and the version of the signed bytes.
@@ -171,6 +172,25 @@ extension GameRecord {
     default:
       throw SGFError("\(RecordProperty.end)[\(end)] does not agree with RE[\(text)]", at: endLocation)
     }
+  }
+
+  /// TTO: the opening, checked to fit the moves (nil when there is none).
+  static func opening(_ text: String?, root: SGFNode, rules: Rules, moves: [Position]) throws(SGFError)
+    -> RecordOpening?
+  {
+    guard let text else { return nil }
+    let location = root[RecordProperty.opening]?.location ?? root.location
+    guard let opening = RecordOpening(sgf: text) else {
+      throw SGFError(
+        "\(RecordProperty.opening)[\(text)] is not an opening this program plays (swap2 and its choices)",
+        at: location)
+    }
+    do throws(Swap2Error) {
+      _ = try opening.replay(rules: rules, moves: moves)
+    } catch {
+      throw SGFError("the Swap2 opening does not fit the moves: \(error)", at: location)
+    }
+    return opening
   }
 
   /// The moves of the main line, black first and alternating, each legal on the board so far.

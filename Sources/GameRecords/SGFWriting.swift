@@ -22,6 +22,8 @@ public enum RecordProperty {
   /// The flag claim that ended the game and its answer: the claimant (`B` or `W`), the time the mover had on
   /// the claimant's clock, the time the claimant saw pass, and the mover's own thinking time, in seconds.
   public static let flag = "TTF"
+  /// The opening, when it was not the ordinary one: `swap2` and its choices (`RecordOpening`).
+  public static let opening = "TTO"
 }
 
 extension GameRecord {
@@ -34,6 +36,7 @@ extension GameRecord {
     root += "RE[\(result.sgfValue)]\(RecordProperty.k)[\(rules.k)]"
     if rules.variant != .freestyle { root += "RU[\(SGFRule.text(rules.variant))]" }
     if let end = result.endToken { root += "\(RecordProperty.end)[\(end)]" }
+    if let opening { root += "\(RecordProperty.opening)[\(opening.sgfValue)]" }
     if let (tm, ot) = SGFTimeControl.properties(timeControl) { root += "TM[\(tm)]OT[\(ot)]" }
     if let flag { root += "\(RecordProperty.flag)[\(flag.sgfValue)]" }
     if signedVersion != 1 { root += "\(RecordProperty.signedVersion)[\(signedVersion)]" }

@@ -10,6 +10,8 @@ public struct BrainMachine: Sendable {
     case reply(String)
     /// Choose a move for the side to move in `game` within `milliseconds`, then call `chose(_:)`.
     case search(Game, milliseconds: Int)
+    /// Answer the Swap2 opening as its actor within `milliseconds` (`Swap2Computer`), then call `answered(_:)`.
+    case swap2(Swap2, milliseconds: Int)
     /// END: exit without a word.
     case end
   }
@@ -42,28 +44,30 @@ public struct BrainMachine: Sendable {
   /// measured, with room to spare (docs/ENGINES.md).
   public static let memoryFloor = 32 * 1024 * 1024
 
-  private enum Phase: Sendable, Equatable {
+  enum Phase: Sendable, Equatable {
     /// No START yet (or it was refused).
     case unstarted
     /// A board is set; commands are awaited.
     case ready
     /// Between BOARD and DONE: the stones so far, and the first fault, answered at DONE.
     case board(lines: Int, fault: String?)
-    /// Between SWAP2BOARD and DONE: refused at DONE.
-    case swap2(lines: Int)
+    /// Between SWAP2BOARD and DONE: the stones so far, and the first fault, answered at DONE.
+    case swap2(lines: Int, stones: [Position], fault: String?)
     /// A search was asked for and not answered yet.
     case searching
+    /// A Swap2 answer was asked for and not given yet.
+    case answeringSwap2(Swap2)
     case ended
   }
 
   public let about: About
   public private(set) var limits = BrainLimits()
   public private(set) var rule = 0
-  private var phase = Phase.unstarted
+  var phase = Phase.unstarted
   /// The board's rules once START or RECTSTART was accepted.
-  public private(set) var rules: Rules?
+  public internal(set) var rules: Rules?
   /// Stones by their owner: the brain's own and the opponent's.
-  public private(set) var stones = BrainStones()
+  public internal(set) var stones = BrainStones()
   private var pending = BrainStones()
 
   public init(about: About) { self.about = about }
@@ -89,8 +93,9 @@ public struct BrainMachine: Sendable {
     }
     switch phase {
     case .board(let lines, let fault): return boardLine(line, keyword: keyword, lines: lines, fault: fault)
-    case .swap2(let lines): return swap2Line(keyword: keyword, lines: lines)
-    case .searching:
+    case .swap2(let lines, let stones, let fault):
+      return swap2Line(line, keyword: keyword, read: (lines, stones), fault: fault)
+    case .searching, .answeringSwap2:
       return [.reply("ERROR a move is being chosen; the line \"\(ProtocolText.echo(keyword))\" came too early")]
     default: return command(keyword, rest)
     }
@@ -142,7 +147,7 @@ public struct BrainMachine: Sendable {
     case "TAKEBACK":
       return takeBack(rest, rules: rules)
     case "SWAP2BOARD":
-      phase = .swap2(lines: 0)
+      phase = .swap2(lines: 0, stones: [], fault: nil)
       return []
     default:
       return [.reply("UNKNOWN \(ProtocolText.echo(keyword)) is not a command this brain knows")]
@@ -252,17 +257,6 @@ public struct BrainMachine: Sendable {
     if fault == nil { fault = pending.add(line, on: rules) }
     phase = .board(lines: lines + 1, fault: fault)
     return []
-  }
-
-  private mutating func swap2Line(keyword: String, lines: Int) -> [Output] {
-    if keyword == "DONE" {
-      phase = .ready
-      return [
-        .reply("ERROR SWAP2BOARD is not supported: this brain does not choose Swap2 openings; give it a fixed opening")
-      ]
-    }
-    phase = lines < 300 ? .swap2(lines: lines + 1) : .ready
-    return phase == .ready ? [.reply("ERROR SWAP2BOARD refused: too many lines and no DONE")] : []
   }
 
   /// Asks for a search on the current stones, or says why there is no move to choose.

@@ -4,22 +4,35 @@ import GameCore
 /// coordinate ("h8"), a cell number or "row,col", errors on lines starting "error:", and a final "result:" line.
 /// Pure: the driver feeds it lines and computer moves and prints what it returns.
 public struct PlainSession: Sendable {
-  public private(set) var game: Game
+  public internal(set) var game: Game
   public let opponent: Opponent
-  public let humanMark: Mark
+  /// The player's mark (P1's in hot seat); in a Swap2 game, the one the first player holds until the colours
+  /// are settled, then the one it ended with.
+  public internal(set) var humanMark: Mark
+  /// The Swap2 opening and every move after it, in a game that opens so (nil: the usual opening).
+  public internal(set) var swap2: Swap2?
+  /// The player's place in a Swap2 opening: first (tentative) when it began with X, P1 in hot seat.
+  public let humanSwap2Player: Swap2.Player
   /// Both clocks of a timed game (nil: untimed), read at the times the driver gives.
   public private(set) var clock: LocalClock?
 
   /// A game begun at `now` (the driver's monotonic seconds) under `control` (an engine's game is never timed
   /// here: it keeps its own time).
-  public init(opponent: Opponent, rules: Rules, humanMark: Mark, clock control: TimeControl = .none, now: Double = 0) {
+  /// With `opening` Swap2 (on rules it supports, untimed, not against an engine: the command line checks), the
+  /// player with `humanMark` X is the first (tentative) player.
+  public init(
+    opponent: Opponent, rules: Rules, humanMark: Mark, clock control: TimeControl = .none, now: Double = 0,
+    opening: Opening = .standard
+  ) {
     self.game = Game(rules: rules)
     self.opponent = opponent
     self.humanMark = humanMark
+    self.humanSwap2Player = humanMark == .x ? .first : .second
+    if opening == .swap2 { swap2 = try? Swap2(rules: rules) }
     if case .engine = opponent {} else { clock = LocalClock(control, now: now) }
   }
 
-  private var isComputerGame: Bool {
+  var isComputerGame: Bool {
     if case .computer = opponent { return true }
     return false
   }
@@ -38,7 +51,8 @@ public struct PlainSession: Sendable {
 
   /// Whether the driver should ask the computer for a move now.
   public var computerToMove: Bool {
-    isComputerGame && !isFinished && game.turn != humanMark
+    if let swap2 { return isComputerGame && swap2.isSettled && swap2.actor == humanSwap2Player.other }
+    return isComputerGame && !isFinished && game.turn != humanMark
   }
 
   /// The opening text: who plays what, how to enter moves, and the empty board.
@@ -57,12 +71,14 @@ public struct PlainSession: Sendable {
     if let clock {
       lines.append("Clock: \(clock.control.spoken) for each side; a clock starts after that side's first move.")
     }
+    lines += swap2Introduction
     lines += PlainSession.howToMove(rules) + ["Other commands: \(clock == nil ? "undo" : "clock"), help, quit."]
-    return lines.joined(separator: "\n") + "\n" + boardText() + "\n"
+    return lines.joined(separator: "\n") + "\n" + boardText() + "\n" + (swap2StatusLine.map { $0 + "\n" } ?? "")
   }
 
   /// The prompt to print before reading a line (no newline).
   public var prompt: String {
+    if let swap2Prompt { return swap2Prompt }
     if isComputerGame || isEngineGame { return "your move (\(humanMark)): " }
     return "\(game.turn) to move: "
   }
@@ -77,18 +93,20 @@ public struct PlainSession: Sendable {
       return introduction()
     case "undo", "u":
       if clock != nil { return "error: a timed game cannot be taken back\n" }
-      return undo()
+      return swap2 == nil ? undo() : swap2Undo()
     case "clock":
       return (clockLine(now: now) ?? "this game has no clock") + "\n"
     default:
       break
     }
+    if let text = swap2Choice(line) { return text }
     switch PlainSession.readMove(raw, rules: game.rules) {
     case .failure(let error):
       return "error: \(error)\n"
     case .success(let position):
       if computerToMove { return "error: it is the computer's turn\n" }
       if engineToMove { return "error: it is the engine's turn\n" }
+      if swap2 != nil { return swap2Place(position, by: nil) }
       return play(position, announce: nil, now: now)
     }
   }
@@ -102,10 +120,11 @@ public struct PlainSession: Sendable {
   /// fell first).
   public mutating func computerMoved(_ position: Position, now: Double = 0) -> String {
     if let text = flagIfDue(now: now) { return text }
+    if swap2 != nil { return swap2Place(position, by: humanSwap2Player.other) }
     return play(position, announce: "computer plays \(PlainSession.moveName(position, rules: game.rules))", now: now)
   }
 
-  private mutating func play(_ position: Position, announce: String?, now: Double) -> String {
+  mutating func play(_ position: Position, announce: String?, now: Double) -> String {
     do {
       try game.play(position)
     } catch {

@@ -53,10 +53,12 @@ public struct Replay: Sendable, Equatable {
     return "\(name(record.black, .x)) vs \(name(record.white, .o))"
   }
 
-  /// The rules, the date and the result: `3×3, 3 in a row · 2026-12-01 · X won with a line`.
+  /// The rules, the date and the result: `3×3, 3 in a row · 2026-12-01 · X won with a line`, and the opening
+  /// when it was not the usual one (`· Swap2: two, white`).
   public var summary: String {
     let date = record.date.isEmpty ? "no date" : VisibleText.escaping(record.date)
-    return "\(record.rules) · \(date) · \(record.result)"
+    let opening = record.opening.map { " · \($0.shown)" } ?? ""
+    return "\(record.rules) · \(date) · \(record.result)\(opening)"
   }
 
   /// The board after `shown` moves as text with coordinates: rows numbered from the bottom, columns lettered.

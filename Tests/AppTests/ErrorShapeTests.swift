@@ -51,6 +51,14 @@ import WireProtocol
       ]), []
     ),
     (
+      "Swap2Error",
+      of([
+        Swap2Error.unsupportedRules(try! Rules(size: 8, k: 5)), .notYourTurn(expected: .first),
+        .choiceDue(.secondChooses), .stoneDue(.placeTwo), .choiceNotOffered(.placeTwo, .firstChooses),
+        .move(.occupied(Position(row: 0, column: 0), by: .x)),
+      ]), []
+    ),
+    (
       "WireError",
       of([
         WireError.emptyFrame, .oversize(length: 9, maximum: 1), .truncatedField(tag: 1), .duplicateField(tag: 1),

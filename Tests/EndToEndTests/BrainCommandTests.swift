@@ -36,4 +36,33 @@ import Testing
     #expect(answers.count == 13, "\(answers)")
     #expect(answers.first == "OK" && answers.last?.hasPrefix("name=\"tictactoe\"") == true)
   }
+
+  @Test("SWAP2BOARD through the real binary: three stones, then SWAP, a move or two stones, then SWAP or a move")
+  func swap2Answers() throws {
+    let lines = [
+      "START 15", "INFO timeout_turn 300", "SWAP2BOARD", "DONE", "SWAP2BOARD", "7,7", "8,7", "8,8", "DONE",
+      "SWAP2BOARD", "7,7", "8,7", "8,8", "6,6", "9,9", "DONE", "END",
+    ]
+    let start = Date()
+    let result = try Binary.run(["brain"], input: lines.joined(separator: "\r\n") + "\r\n", timeout: 60)
+    let took = Date().timeIntervalSince(start)
+    #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+    let answers = result.stdout.split(separator: "\r\n", omittingEmptySubsequences: false).dropLast().map {
+      $0.split(separator: " ")
+    }
+    #expect(answers.count == 4, "\(result.stdout)")
+    guard answers.count == 4 else { return }
+    #expect(answers[0] == ["OK"])
+    // Three distinct cells on the board.
+    #expect(answers[1].count == 3 && answers[1].allSatisfy { Self.isAnswer($0) && !$0.hasPrefix("ERROR") })
+    #expect(Set(answers[1]).count == 3)
+    // SWAP, one cell (white's fourth stone) or two (white, black): none on the three given.
+    let given: Set<Substring> = ["7,7", "8,7", "8,8", "6,6", "9,9"]
+    #expect(answers[2] == ["SWAP"] || ((1...2).contains(answers[2].count) && answers[2].allSatisfy(Self.isAnswer)))
+    #expect(answers[2].allSatisfy { !given.contains($0) })
+    #expect(answers[3] == ["SWAP"] || (answers[3].count == 1 && Self.isAnswer(answers[3][0])))
+    #expect(answers[3].allSatisfy { !given.contains($0) })
+    // Three answers of at most 300 ms each (the process's start and a debug build's slowness besides).
+    #expect(took < 5, "\(took) s")
+  }
 }

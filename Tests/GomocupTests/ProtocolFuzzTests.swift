@@ -19,11 +19,32 @@ struct ProtocolFuzzTests {
     (0..<random.below(6)).map { _ in words[random.below(words.count)] }.joined(separator: random.chance(70) ? " " : "")
   }
 
+  static func replies(_ outputs: [BrainMachine.Output]) -> [String] {
+    outputs.compactMap { if case .reply(let line) = $0 { line } else { nil } }
+  }
+
+  /// A legal answer to the opening, at random: the stones its step asks for, or a choice (with a move for white).
+  static func randomAnswer(to opening: Swap2, _ random: inout SeededGenerator) -> [Swap2.Action] {
+    var game = opening.game
+    func stone() -> Swap2.Action {
+      let cell = game.legalMoves[random.below(game.legalMoves.count)]
+      try? game.play(cell)
+      return .stone(cell)
+    }
+    switch (opening.step, random.below(3)) {
+    case (.placeThree, _): return [stone(), stone(), stone()]
+    case (_, 0): return [.choice(.black)]
+    case (.secondChooses, 1): return [.choice(.placeTwo), stone(), stone()]
+    default: return [.choice(.white), stone()]
+    }
+  }
+
   @Test("the brain: one printable line per reply, searches only on a board, and its stones match what it said")
   func brain() {
     var random = SeededGenerator(seed: 28)
     var searches = 0
     var replies = 0
+    var swap2s = 0
     for _ in 0..<200 {
       var machine = BrainMachine(about: .init(name: "t", version: "1"))
       if random.chance(80) { _ = machine.receive("START \(5 + random.below(11))") }
@@ -40,6 +61,11 @@ struct ProtocolFuzzTests {
             #expect(game.history.count == machine.stones.own.count + machine.stones.opponent.count)
             let move = game.legalMoves[random.below(game.legalMoves.count)]
             #expect(machine.chose(move) == [.reply("\(move.column),\(move.row)")])
+          case .swap2(let opening, let milliseconds):
+            swap2s += 1
+            #expect(machine.rules == opening.rules && milliseconds >= 1 && opening.actor != nil)
+            let answer = machine.answered(Self.randomAnswer(to: opening, &random))
+            #expect(answer.count == 1 && Self.replies(answer).first?.hasPrefix("ERROR") == false, "\(answer)")
           case .end:
             #expect(machine.hasEnded)
           }
@@ -49,6 +75,7 @@ struct ProtocolFuzzTests {
     }
     // The random lines reached every kind of answer.
     #expect(searches > 50 && replies > 1000, "\(searches) searches, \(replies) replies")
+    #expect(swap2s > 0, "no SWAP2BOARD question was reached")
   }
 
   @Test("the manager: a move is reported only when it is legal on its board, and a fault ends the conversation")

@@ -16,6 +16,8 @@ public struct PlayRequest: Sendable, Equatable {
   public var clock: TimeControl?
   /// `--rule R`: freestyle, exact5 or renju; nil: the `rule` setting (which holds only while k is 5).
   public var rule: RuleVariant?
+  /// `--opening swap2`: the game opens with Swap2 (five in a row from 9×9, untimed, not against an engine).
+  public var opening = Opening.standard
 
   public init() {}
 
@@ -50,6 +52,17 @@ public struct PlayRequest: Sendable, Equatable {
     guard rules.k != 5 || rules.rows < 5 || rules.columns < 5 else { return nil }
     return "an engine plays five in a row on boards from 5×5 to 15×15, and the saved settings give \(rules): "
       + "add --size N (5 to 15), which plays five in a row"
+  }
+
+  /// Why a Swap2 game cannot be played by `rules` (the board too small, k not 5) or untimed (the clock setting
+  /// times games and `--clock` does not say none), or nil (nil too for the usual opening).
+  func swap2Refusal(_ rules: Rules, settings: Settings) -> String? {
+    guard opening == .swap2 else { return nil }
+    if !Swap2.supports(rules) {
+      return "\(Swap2Error.unsupportedRules(rules)): add --size N (9 to 15), which plays five in a row"
+    }
+    if clock == nil, settings.clock != .none { return "--opening swap2 is played untimed: add --clock none" }
+    return nil
   }
 
   /// A rule other than freestyle asked for here brings five in a row with it (on 15×15 when neither `--size`
@@ -98,6 +111,10 @@ enum PlayCommand: Command {
       throw UsageError(
         message: "--clock times a game against the computer or at one keyboard: an engine keeps its own time")
     }
+    request.opening = try arguments.choice("--opening") ?? .standard
+    if request.opening == .swap2, request.engine != nil || (request.clock ?? .none) != .none {
+      throw UsageError(message: "--opening swap2 is played against the computer or at one keyboard, untimed")
+    }
     // A size or k out of range is a usage error now; the rest is checked with the saved settings.
     try request.checkAlone()
     if request.engine != nil, let refusal = request.engineRefusal(size: request.size, k: request.k) {
@@ -110,6 +127,10 @@ enum PlayCommand: Command {
   /// settings first (a usage error, status 64, when they do not fit).
   static func run(_ request: PlayRequest, ui: UIMode, ascii: Bool, environment: [String: String]) -> Int32 {
     guard TicTacToe.screenMode(ui, environment) == .plain else {
+      if request.opening == .swap2 {
+        writeError("tictactoe: --opening swap2 is played in plain mode for now: add --ui plain\n")
+        return 64
+      }
       return CursesLaunch.game(request: request, ascii: ascii, environment: environment)
     }
     let context = RunContext(environment: environment)
@@ -130,6 +151,10 @@ enum PlayCommand: Command {
         return 1
       }
     }
+    if let refusal = request.swap2Refusal(rules, settings: context.settings) {
+      writeError("tictactoe: \(refusal)\n")
+      return 64
+    }
     if request.engine != nil, let refusal = request.engineRefusal(rules) {
       writeError("tictactoe: \(refusal)\n")
       return 64
@@ -146,11 +171,13 @@ enum PlayCommand: Command {
     let human: Mark = opponent == .hotseat || humanFirst ? .x : .o
     // An engine keeps its own time; the built-in computer and two players play on `--clock` or the setting.
     let clock = request.engine == nil ? request.clock ?? context.settings.clock : .none
-    context.log.write("plain game: \(rules), \(opponent), human \(human), clock \(clock)")
+    context.log.write("plain game: \(rules), \(opponent), human \(human), clock \(clock), opening \(request.opening)")
     let recorder = PlainDriver.Recorder(
       archive: context.archive, playerName: RunContext.profile(environment, name: nil).name)
     return PlainDriver(
-      session: PlainSession(opponent: opponent, rules: rules, humanMark: human, clock: clock, now: Monotonic.now()),
+      session: PlainSession(
+        opponent: opponent, rules: rules, humanMark: human, clock: clock, now: Monotonic.now(),
+        opening: request.opening),
       log: context.log, recorder: recorder,
       engine: request.engine, fallback: context.settings.aiLevel
     ).run()
