@@ -22,15 +22,24 @@ import Testing
     let symmetry = BoardSymmetry(rows: 5, columns: 5)
     var rng = SplitMix(seed: 5)
     var checked = 0
-    for key in table.moves.keys.shuffled(using: &rng).prefix(60) {
+    let keys = table.moves.keys.sorted { ($0.mine, $0.theirs) < ($1.mine, $1.theirs) }
+    for key in keys.shuffled(using: &rng).prefix(60) {
+      let stored = try #require(table.moves[key])
+      // A position its own turn or mirror maps onto itself may get the move so turned: all are as good.
+      let fixing = symmetry.images.filter { image in
+        (0..<25).allSatisfy { cell in
+          (key.mine >> UInt64(cell) & 1, key.theirs >> UInt64(cell) & 1)
+            == (key.mine >> UInt64(image[cell]) & 1, key.theirs >> UInt64(image[cell]) & 1)
+        }
+      }
       for image in symmetry.images {
         var cells = [UInt8](repeating: 0, count: 25)
         for cell in 0..<25 {
           if key.mine & (1 << UInt64(cell)) != 0 { cells[image[cell]] = 1 }
           if key.theirs & (1 << UInt64(cell)) != 0 { cells[image[cell]] = 2 }
         }
-        let stored = try #require(table.moves[key])
-        #expect(table.move(for: cells) == image[Int(stored)])
+        let allowed = Set(fixing.map { image[$0[Int(stored)]] })
+        #expect(allowed.contains(table.move(for: cells) ?? -1), "\(key)")
         checked += 1
       }
     }
@@ -42,7 +51,8 @@ import Testing
     let solver = LineSolver(rows: 5, columns: 5, k: 4)
     var rng = SplitMix(seed: 7)
     var values: [Int: Int] = [:]
-    for (key, cell) in table.moves.shuffled(using: &rng).prefix(300) {
+    let entries = table.moves.sorted { ($0.key.mine, $0.key.theirs) < ($1.key.mine, $1.key.theirs) }
+    for (key, cell) in entries.shuffled(using: &rng).prefix(300) {
       let xToMove = (key.mine | key.theirs).nonzeroBitCount.isMultiple(of: 2)
       let (mine, theirs) = xToMove ? (key.mine, key.theirs) : (key.theirs, key.mine)
       #expect(mine & (1 << UInt64(cell)) == 0 && theirs & (1 << UInt64(cell)) == 0, "the cell is empty")
@@ -54,11 +64,26 @@ import Testing
     #expect(values[-1] == nil && values[1, default: 0] > 0 && values[0, default: 0] > 0, "\(values)")
   }
 
+  /// The opponent's and the referee's solver: LineSolver itself, not the level's way to it.
+  private static func keepingMoves(in game: Game) -> [Position]? {
+    let (x, o) = LineSolver.masks(game.board.cells)
+    let solver = LineSolver(rows: 5, columns: 5, k: 4)
+    let solved = game.turn == .x ? solver.keepingMoves(mine: x, theirs: o) : solver.keepingMoves(mine: o, theirs: x)
+    return solved?.cells.map { Position(row: $0 / 5, column: $0 % 5) }
+  }
+
+  private static func value(of game: Game) -> Int? {
+    let (x, o) = LineSolver.masks(game.board.cells)
+    let solver = LineSolver(rows: 5, columns: 5, k: 4)
+    return game.turn == .x ? solver.value(mine: x, theirs: o) : solver.value(mine: o, theirs: x)
+  }
+
   /// Plays the level against an opponent that plays a value-keeping move `strength` times in ten and a random
   /// one otherwise; checks after every opponent move that the game ends as well as the position allows.
-  private func playGames(count: Int, strength: Int, seed: UInt64) throws -> (wins: Int, draws: Int) {
+  private func playGames(count: Int, strength: Int, seed: UInt64) throws -> (wins: Int, draws: Int, losses: Int) {
     var wins = 0
     var draws = 0
+    var losses = 0
     let level = AIPlayer(level: .perfect)
     for index in 0..<count {
       var rng = SplitMix(seed: seed &+ UInt64(index))
@@ -71,26 +96,30 @@ import Testing
           continue
         }
         let move: Position
-        if Int.random(in: 0..<10, using: &rng) < strength, let keeping = AIPlayer.perfectMoves(in: game) {
+        if Int.random(in: 0..<10, using: &rng) < strength, let keeping = Self.keepingMoves(in: game) {
           move = try #require(keeping.randomElement(using: &rng))
         } else {
           move = try #require(game.legalMoves.randomElement(using: &rng))
         }
         try game.play(move)
-        if !game.isOver, AIPlayer.solvedValue(of: game) == 1 { best = 1 }
+        if !game.isOver, Self.value(of: game) == 1 { best = 1 }
       }
       let winner = game.outcome?.winner
       #expect(winner != levelMark.opponent, "the level lost: \(game.history)")
       if best == 1 { #expect(winner == levelMark, "a win given away: \(game.history)") }
-      if winner == levelMark { wins += 1 } else { draws += 1 }
+      switch winner {
+      case levelMark: wins += 1
+      case nil: draws += 1
+      default: losses += 1
+      }
     }
-    return (wins, draws)
+    return (wins, draws, losses)
   }
 
   @Test func theLevelNeverLosesAndTakesEveryWinItIsGiven() throws {
-    let careless = try playGames(count: 6, strength: 3, seed: 100)
-    #expect(careless.wins > 0)
-    let strong = try playGames(count: 6, strength: 9, seed: 200)
-    #expect(strong.wins + strong.draws == 6)
+    let careless = try playGames(count: 8, strength: 3, seed: 100)
+    #expect(careless.wins > 0 && careless.losses == 0)
+    let strong = try playGames(count: 8, strength: 10, seed: 200)
+    #expect(strong.losses == 0 && strong.draws > 0)
   }
 }
