@@ -162,15 +162,12 @@ final class LineSolver {
     return count
   }
 
-  /// What the side to move can force, within [alpha, beta].
-  private func search(_ mine: UInt64, _ theirs: UInt64, alpha: Int, beta: Int) -> Int {
-    nodes += 1
-    if nodes & 0x3FF == 0, let deadline, ContinuousClock.now >= deadline { timedOut = true }
-    if timedOut { return 0 }
+  /// Whether the side to move wins at once, the cells where the other would, and whether each side still has a
+  /// line it can fill with the moves it has left.
+  @inline(__always) private func scanLines(
+    _ mine: UInt64, _ theirs: UInt64, empty: Int
+  ) -> (myWin: Bool, theirWins: UInt64, myOpen: Bool, theirOpen: Bool) {
     let occupied = mine | theirs
-    let empty = cellCount - occupied.nonzeroBitCount
-    if empty == 0 { return 0 }
-    // Lines still open to each side, and the cells that win at once.
     var myWin = false
     var theirWins: UInt64 = 0
     var myOpen = false
@@ -188,6 +185,18 @@ final class LineSolver {
         if missing <= theirMoves { theirOpen = true }
       }
     }
+    return (myWin, theirWins, myOpen, theirOpen)
+  }
+
+  /// What the side to move can force, within [alpha, beta].
+  private func search(_ mine: UInt64, _ theirs: UInt64, alpha: Int, beta: Int) -> Int {
+    nodes += 1
+    if nodes & 0x3FF == 0, let deadline, ContinuousClock.now >= deadline { timedOut = true }
+    if timedOut { return 0 }
+    let occupied = mine | theirs
+    let empty = cellCount - occupied.nonzeroBitCount
+    if empty == 0 { return 0 }
+    let (myWin, theirWins, myOpen, theirOpen) = scanLines(mine, theirs, empty: empty)
     if myWin { return 1 }
     if !myOpen && !theirOpen { return 0 }
     if theirWins.nonzeroBitCount > 1 { return -1 }
