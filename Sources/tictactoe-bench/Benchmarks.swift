@@ -145,9 +145,11 @@ struct Benchmarks {
       board: .init(label: "4×4 k=4 perfect", size: 4, k: 4, openingMoves: smoke ? 4 : 2, games: smoke ? 1 : 6),
       baseline: Self.budget, baselineKind: "250 ms budget")
     // 5×5 with 4 in a row is played exactly: the table's moves, then LineSolver's search to the end; its slowest
-    // moves come just past the table (ply 7 and 8), which 3 random opening moves spread over many positions.
+    // moves come just past the table (ply 7 and 8), which its opponent's 2 random first moves spread over many
+    // positions (the level plays from the first move, as in a game).
     let fiveByFive = AIFigure(
-      board: .init(label: "5×5 k=4 perfect", size: 5, k: 4, openingMoves: 3, games: smoke ? 1 : 40),
+      board: .init(
+        label: "5×5 k=4 perfect", size: 5, k: 4, openingMoves: 2, games: smoke ? 1 : 40, levelFromTheStart: true),
       baseline: Self.budget, baselineKind: "250 ms budget")
     let nine = AIFigure(
       board: .init(
