@@ -86,7 +86,8 @@ let package = Package(
     // The in-memory session pair: two NetSessions connected through the wire codec.
     .target(
       name: "SessionTestSupport", dependencies: ["Session", "WireProtocol", "GameCore"], path: "Tests/Support/Sessions"),
-    .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"], exclude: ["RenjuFouls.txt"]),
+    .testTarget(
+      name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"], exclude: ["RenjuFouls.txt", "Data"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
     .testTarget(name: "PeerTrustTests", dependencies: ["PeerTrust"]),
     // The house rules read off Sources/: which modules stay pure, which one module reaches each C library.

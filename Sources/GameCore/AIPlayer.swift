@@ -4,11 +4,18 @@ public enum AILevel: String, Sendable, CaseIterable, CustomStringConvertible {
   case easy
   /// Always takes a win and blocks a loss; otherwise plays well most of the time.
   case normal
-  /// Game-theoretically perfect on boards up to 16 cells; the deepest search the time budget allows beyond.
+  /// Game-theoretically perfect on boards up to 16 cells and on 5×5 with 4 in a row; the deepest search the
+  /// time budget allows beyond.
   case perfect
 
   /// The largest board, in cells, that `perfect` solves exactly.
   public static var exactCells: Int { ExactSolver.maximumCells }
+
+  /// Whether `perfect` plays every position of a game on `rules` exactly: boards up to `exactCells`, and the
+  /// bigger ones that ship a table of early plies (5×5 with 4 in a row).
+  public static func playsExactly(_ rules: Rules) -> Bool {
+    rules.cellCount <= exactCells || ExactOpenings.table(for: rules) != nil
+  }
 
   public var description: String { rawValue }
 }
@@ -69,10 +76,10 @@ public struct AIPlayer: Sendable {
   /// Every move that keeps the best result the side to move can force, fastest win or slowest loss first
   /// (nil when the board is too big to solve exactly).
   public static func perfectMoves(in game: Game) -> [Position]? {
-    // The exact solver knows freestyle only.
-    guard !game.isOver, game.rules.variant == .freestyle, ExactSolver.canSolve(game) else {
-      return game.isOver ? [] : nil
-    }
+    guard !game.isOver else { return [] }
+    // The exact searches know freestyle only.
+    guard game.rules.variant == .freestyle else { return nil }
+    guard ExactSolver.canSolve(game) else { return TableSolvedPlay.perfectMoves(in: game) }
     let scores = ExactSolver(board: game.board).scoreMoves()
     guard let best = scores.map(\.score).max() else { return [] }
     return scores.filter { $0.score == best }.map { game.board.position($0.index) }
@@ -81,7 +88,8 @@ public struct AIPlayer: Sendable {
   /// The result the side to move can force with perfect play: 1 win, 0 draw, -1 loss (nil when too big).
   public static func solvedValue(of game: Game) -> Int? {
     if let outcome = game.outcome { return outcome.winner == nil ? 0 : -1 }
-    guard game.rules.variant == .freestyle, ExactSolver.canSolve(game) else { return nil }
+    guard game.rules.variant == .freestyle else { return nil }
+    guard ExactSolver.canSolve(game) else { return TableSolvedPlay.value(of: game) }
     let best = ExactSolver(board: game.board).scoreMoves().map(\.score).max() ?? 0
     return best.signum()
   }

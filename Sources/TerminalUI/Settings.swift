@@ -68,9 +68,9 @@ public struct Settings: Sendable, Equatable {
 }
 
 extension AILevel {
-  /// The level as shown for a game on `rules`: "perfect" is exact only up to 16 cells; beyond, its moves come
-  /// from a search and it says so ("perfect, searching").
+  /// The level as shown for a game on `rules`: "perfect" is exact only up to 16 cells and on 5×5 with 4 in a
+  /// row; beyond, its moves come from a search and it says so ("perfect, searching").
   public func shown(on rules: Rules) -> String {
-    self == .perfect && rules.cellCount > AILevel.exactCells ? "perfect, searching" : rawValue
+    self == .perfect && !AILevel.playsExactly(rules) ? "perfect, searching" : rawValue
   }
 }

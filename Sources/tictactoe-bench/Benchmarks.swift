@@ -144,6 +144,13 @@ struct Benchmarks {
     let fourByFour = AIFigure(
       board: .init(label: "4×4 k=4 perfect", size: 4, k: 4, openingMoves: smoke ? 4 : 2, games: smoke ? 1 : 6),
       baseline: Self.budget, baselineKind: "250 ms budget")
+    // 5×5 with 4 in a row is played exactly: the table's moves, then LineSolver's search to the end; its slowest
+    // moves come just past the table (ply 7 and 8), which its opponent's 2 random first moves spread over many
+    // positions (the level plays from the first move, as in a game).
+    let fiveByFive = AIFigure(
+      board: .init(
+        label: "5×5 k=4 perfect", size: 5, k: 4, openingMoves: 2, games: smoke ? 1 : 40, levelFromTheStart: true),
+      baseline: Self.budget, baselineKind: "250 ms budget")
     let nine = AIFigure(
       board: .init(
         label: "9×9 k=5 perfect", size: 9, k: 5, openingMoves: 2, games: smoke ? 1 : 3, movesPerGame: smoke ? 2 : 12),
@@ -153,7 +160,7 @@ struct Benchmarks {
         label: "15×15 k=5 perfect", size: 15, k: 5, openingMoves: 2, games: smoke ? 1 : 3,
         movesPerGame: smoke ? 2 : 12),
       baseline: Self.budget, baselineKind: "250 ms budget")
-    return [target, fourByFour, nine, fifteen]
+    return [target, fourByFour, fiveByFive, nine, fifteen]
   }
 
   /// The strength games (`strength`): the perfect level with its threat search against the search as it was, on

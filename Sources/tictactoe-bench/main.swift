@@ -1,3 +1,5 @@
+@_spi(Benchmark) import GameCore
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -39,6 +41,18 @@ if arguments.first == AbuseClient.probeArgument, arguments.count >= 3,
   let port = UInt16(arguments[2])
 {
   AbuseClient.run(kind: kind, port: port, count: arguments.count > 3 ? Int(arguments[3]) : nil)
+}
+
+// `--make-exact-openings ROWS COLUMNS K PLIES NAME` prints the Swift source of a table of early plies
+// (scripts/make-exact-openings.sh).
+if arguments.first == "--make-exact-openings", arguments.count == 6,
+  let numbers = Optional(arguments[1...4].compactMap { Int($0) }), numbers.count == 4
+{
+  print(
+    ExactOpeningsMaker.swiftSource(
+      rows: numbers[0], columns: numbers[1], k: numbers[2], plies: numbers[3], name: arguments[5]),
+    terminator: "")
+  exit(0)
 }
 
 let options: BenchOptions

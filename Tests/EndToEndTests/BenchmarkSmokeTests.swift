@@ -53,12 +53,12 @@ import Testing
     #expect(lines.first == "| Figure | Project | Baseline | Ratio |", "output was:\n\(output)")
     Self.checkStrength(tables.last ?? "")
     let rows = lines.dropFirst(2)
-    // AI (4 boards × 2), handshake (3), round trip (2), memory (1), idle CPU, wakeups and memory, untimed and
+    // AI (5 boards × 2), handshake (3), round trip (2), memory (1), idle CPU, wakeups and memory, untimed and
     // timed (9), first
     // frame (3), discovery (3), dead peers (3), round trips with junk connections (2), bot host under load (8),
     // bot host under abuse (known_peers load, 5 abuses × median and p99, memory × 2, log growth: 14), a move
     // through the transit relay and joining through it (3).
-    #expect(rows.count == 59, "output was:\n\(output)")
+    #expect(rows.count == 61, "output was:\n\(output)")
     #expect(rows.filter { $0.hasPrefix("| Bot host") }.count == 8, "output was:\n\(output)")
     #expect(rows.filter { $0.hasPrefix("| Bot, honest move round trip with ") }.count == 10, "output was:\n\(output)")
     for row in rows {

@@ -62,13 +62,16 @@ import Testing
   }
 }
 
-/// "perfect" is exact only up to 16 cells: beyond, wherever the level is shown, it says it is a search.
+/// "perfect" is exact only up to 16 cells and on 5×5 with 4 in a row: beyond, wherever the level is shown, it says it is a search.
 @Suite struct PerfectLevelLabelTests {
   @Test func perfectIsMarkedASearchBeyondSixteenCells() throws {
     #expect(AILevel.exactCells == 16)
     #expect(AILevel.perfect.shown(on: try Rules(size: 4, k: 3)) == "perfect")
     #expect(AILevel.perfect.shown(on: try Rules(rows: 3, columns: 5, k: 3)) == "perfect")
     #expect(AILevel.perfect.shown(on: try Rules(rows: 3, columns: 6, k: 3)) == "perfect, searching")
+    // 5×5 with 4 in a row is played exactly (a table of early plies and a search to the end); with 5 it is not.
+    #expect(AILevel.perfect.shown(on: try Rules(size: 5, k: 4)) == "perfect")
+    #expect(AILevel.perfect.shown(on: try Rules(size: 5, k: 5)) == "perfect, searching")
     #expect(AILevel.normal.shown(on: try Rules(size: 15, k: 5)) == "normal")
     var settings = Settings()
     settings.size = 9
