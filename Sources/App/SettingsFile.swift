@@ -24,7 +24,7 @@ public enum SettingsFile {
         case "name", "records", "port", "map_port", "clock", "relay", "rule":
           try readPlayerSetting(key, value, into: &settings)
         case "deny", "limits_exempt", "connections_per_address", "proxy_from":
-          try readPlayerSetting(key, value, into: &settings)
+          try readHostLimit(key, value, into: &settings)
         default:
           // Unknown keys are kept for a later version's sake and otherwise ignored.
           continue
@@ -84,7 +84,7 @@ public enum SettingsFile {
   }
 
   /// A setting of the player and their host: the name, whether games are recorded, the port and its mapping, the
-  /// addresses denied or exempt from the limits.
+  /// relay, the rule and the clock.
   private static func readPlayerSetting(
     _ key: String, _ value: String, into settings: inout Settings
   ) throws(Rejection) {
@@ -127,6 +127,15 @@ public enum SettingsFile {
       } catch {
         throw Rejection("clock: \(error)")
       }
+    default:
+      break
+    }
+  }
+
+  /// A limit of the player's host: connections per address, the addresses denied, exempt from the limits, or
+  /// trusted to send a PROXY header.
+  private static func readHostLimit(_ key: String, _ value: String, into settings: inout Settings) throws(Rejection) {
+    switch key {
     case "connections_per_address":
       guard let count = Int(value), (1...4096).contains(count) else {
         throw Rejection("connections_per_address must be a number from 1 to 4096, found \"\(value)\"")
