@@ -62,4 +62,13 @@ extension InMemoryMatch {
       return done()
     }
   }
+
+  /// Moves every clock on `seconds` (a multiple of 5), 5 s at a time, `peer` saying `message` after each step.
+  func pass(_ seconds: Int, while peer: HandPeer, says message: Message) throws {
+    for _ in 0..<(seconds / 5) {
+      advance(by: 5)
+      try peer.write(message.bytes)
+      settle(0.1)
+    }
+  }
 }

@@ -30,11 +30,7 @@ import WireProtocol
     let host = try table.host()
     let peer = try HandPeer(to: host, in: table)
     #expect(table.run(peer) { peer.isSecured })
-    for _ in 0..<11 {  // 55 s, a heartbeat every 5
-      table.advance(by: 5)
-      try peer.write(Message.heartbeat.bytes)
-      table.settle(0.1)
-    }
+    try table.pass(55, while: peer, says: .heartbeat)
     peer.pump()
     #expect(!peer.isEnded)
     table.advance(by: 4)
@@ -54,11 +50,7 @@ import WireProtocol
     let host = try table.host()
     let peer = try HandPeer(to: host, in: table)
     #expect(table.run(peer) { peer.isSecured })
-    for _ in 0..<11 {  // 55 s, saying it every 5
-      table.advance(by: 5)
-      try peer.write(Message.deciding.bytes)
-      table.settle(0.1)
-    }
+    try table.pass(55, while: peer, says: .deciding)
     table.advance(by: 8)  // 63 s after TLS: past the plain minute
     peer.pump()
     #expect(!peer.isEnded)
