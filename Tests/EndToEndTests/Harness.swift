@@ -112,13 +112,23 @@ final class TmuxSession {
   }
 
   /// Waits (bounded) until the screen satisfies `condition`; returns the last screen either way.
+  ///
+  /// A capture can fall in the middle of one redraw (tmux reads the terminal's output in pieces, more so on a
+  /// loaded machine), showing the new status beside the old board. So a screen that satisfies `condition` is
+  /// captured once more, a moment later, and that second capture, if it still satisfies `condition`, is the one
+  /// returned for the caller's further checks. (If it no longer does, what was waited for was shown only for a
+  /// moment, and the first capture is returned.)
   @discardableResult
   func waitFor(_ what: String, timeout: Double = 20, _ condition: (String) -> Bool) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
     var last = ""
     while Date() < deadline {
       last = try screen()
-      if condition(last) { return last }
+      if condition(last) {
+        usleep(25_000)
+        let settled = try screen()
+        return condition(settled) ? settled : last
+      }
       usleep(50_000)
     }
     Issue.record("timed out waiting for \(what); screen was:\n\(last)")
