@@ -56,7 +56,7 @@ let package = Package(
     .target(
       name: "MatchCoordination",
       dependencies: [
-        "GameCore", "GameRecords", "PeerTrust", "Security", "Session", "TransitRelay", "Transport", "UntrustedText",
+        "GameCore", "GameRecords", "PeerTrust", "Session", "TransitRelay", "Transport", "UntrustedText",
         "WireProtocol", "Discovery", "ExplainedErrors",
       ]),
     .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup"]),
@@ -89,7 +89,7 @@ let package = Package(
     .testTarget(
       name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"], exclude: ["RenjuFouls.txt", "Data"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
-    .testTarget(name: "PeerTrustTests", dependencies: ["PeerTrust"]),
+    .testTarget(name: "PeerTrustTests", dependencies: ["PeerTrust", "TestSupport"]),
     // The house rules read off Sources/: which modules stay pure, which one module reaches each C library.
     .testTarget(name: "ArchitectureTests"),
     .testTarget(name: "GomocupTests", dependencies: ["Gomocup", "GameCore", "UntrustedText", "TestSupport"]),

@@ -1,6 +1,7 @@
 import Discovery
 import EventLoop
 import Glibc
+import PeerTrust
 import PlayerFiles
 import PortMapping
 import Security

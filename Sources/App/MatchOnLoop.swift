@@ -1,6 +1,7 @@
 import EventLoop
 import Glibc
 import MatchCoordination
+import PeerTrust
 import Transport
 
 /// Runs a `NetworkMatch` on the event loop: keeps its descriptors watched and its next deadline scheduled,

@@ -1,5 +1,6 @@
 import GameCore
 import MatchCoordination
+import PeerTrust
 import Session
 import Transport
 

@@ -1,5 +1,6 @@
 import Glibc
 import MatchCoordination
+import PeerTrust
 import Security
 import TransitRelay
 import Transport

@@ -1,5 +1,4 @@
 import TransitRelay
-import Transport
 
 /// The host's wait at a transit relay (`relay = HOST:PORT`, `host --relay`): one connection out to the relay,
 /// waiting with the invite's token; when a joiner comes with the same token the relay glues the two, the

@@ -1,6 +1,5 @@
 import GameCore
 import PeerTrust
-import Security
 import Session
 import UntrustedText
 import WireProtocol

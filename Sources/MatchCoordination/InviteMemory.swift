@@ -1,5 +1,4 @@
 import PeerTrust
-import Security
 import UntrustedText
 
 /// What a joiner remembers of a host reached with an invite, and what its player is warned of. An invite pins a

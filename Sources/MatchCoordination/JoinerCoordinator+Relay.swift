@@ -1,6 +1,3 @@
-import Security
-import Transport
-
 /// The joiner's way through the transit relay its invite names: the relay is tried beside the direct addresses
 /// (`JoinerRelay` says when), and the first connection on which the host's hello arrives is the one played on;
 /// the other is closed. A joiner glued to another joiner (TLS finds two clients) goes back to the relay.

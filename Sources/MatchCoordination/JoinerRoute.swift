@@ -1,3 +1,4 @@
+import PeerTrust
 import Transport
 
 /// The joiner's way to its host: the addresses left to try for the first connection, where the host was
@@ -71,7 +72,7 @@ public struct JoinerRoute {
       connections[id]?.relay = relay.relay
       return said + [.connectRelay(id, relay, patience: JoinerRelay.patience)]
     }
-    if !Sockets.isNumeric(endpoint.host) {
+    if !IPAddressText.isNumeric(endpoint.host) {
       nameToResolve = endpoint
       return said
     }

@@ -1,7 +1,6 @@
 import Discovery
 import GameRecords
 import PeerTrust
-import Security
 import Session
 import Transport
 import WireProtocol
@@ -19,14 +18,16 @@ public struct PeerFacts: Sendable, Equatable {
   public var verification: VerificationCode?
   public var protocolVersion: String
   public var cipher: String
-}
 
-extension PeerFacts {
-  /// What `tls` established, once its handshake is complete.
-  public init(_ tls: TLSConnection) {
-    self.init(
-      certificate: tls.peerCertificate, trust: tls.trustDecision, verification: tls.verificationCode,
-      protocolVersion: tls.protocolVersion, cipher: tls.cipher)
+  public init(
+    certificate: PeerCertificate?, trust: TrustDecision?, verification: VerificationCode?, protocolVersion: String,
+    cipher: String
+  ) {
+    self.certificate = certificate
+    self.trust = trust
+    self.verification = verification
+    self.protocolVersion = protocolVersion
+    self.cipher = cipher
   }
 }
 
@@ -153,11 +154,10 @@ public struct MatchEnvironment {
   /// The software this side says it is in its hello.
   public var software: String
 
-  /// A random coin, OpenSSL's SHA-256 and this program's version.
-  public static var program: MatchEnvironment {
-    MatchEnvironment(
-      coin: { (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) } }, sha256: Digest.sha256,
-      software: Software.version)
+  public init(coin: @escaping () -> [UInt8], sha256: @escaping @Sendable ([UInt8]) -> [UInt8], software: String) {
+    self.coin = coin
+    self.sha256 = sha256
+    self.software = software
   }
 
   /// A random coin and the hash given: for a coordinator in a test.

@@ -1,7 +1,6 @@
 import Discovery
 import ExplainedErrors
 import PeerTrust
-import Security
 import Session
 import Transport
 import UntrustedText
@@ -92,11 +91,6 @@ public struct SetupFailure: ExplainedError, Sendable, Equatable, CustomStringCon
     } else {
       self.init(code: "app.setup", reason: "\(error)", hint: nil)
     }
-  }
-
-  /// An invite that does not parse or whose check fails.
-  public static func invite(_ error: InviteError) -> SetupFailure {
-    SetupFailure(code: error.code, reason: "That invite cannot be used: \(error.reason)", hint: error.hint)
   }
 
   /// What the player typed in the join field is neither an address nor an invite.

@@ -1,5 +1,4 @@
 import PeerTrust
-import Security
 import Session
 
 /// What a networked match tells its front end.

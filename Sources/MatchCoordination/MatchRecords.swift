@@ -1,6 +1,5 @@
 import GameCore
 import GameRecords
-import Security
 import Session
 import WireProtocol
 
@@ -20,14 +19,6 @@ public struct MatchRecords {
     self.exchange = exchange
     self.myKey = myKey
     self.today = today
-  }
-
-  /// The records of a match signed by `identity`.
-  public init(signedBy identity: Identity, isHost: Bool) {
-    let exchange = RecordExchange(
-      isHost: isHost, sign: { bytes in try? identity.sign(bytes) },
-      verify: { signature, bytes, key in RecordSignature.verify(signature, of: bytes, publicKeyBase64: key) })
-    self.init(exchange: exchange, myKey: identity.publicKeyBase64, today: RecordOfGame.today)
   }
 
   /// What the match must do after a record step: a record to write (to this match's record file `file`, which

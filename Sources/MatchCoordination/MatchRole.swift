@@ -1,8 +1,6 @@
 import GameCore
 import PeerTrust
-import Security
 import Session
-import Transport
 import WireProtocol
 
 /// One side of a networked match, host (`HostCoordinator`) or joiner (`JoinerCoordinator`): events in (a

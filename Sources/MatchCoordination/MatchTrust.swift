@@ -1,5 +1,4 @@
 import PeerTrust
-import Security
 import UntrustedText
 
 /// The trust questions a match asks of its known peers once TLS has decided: by what name the opponent is

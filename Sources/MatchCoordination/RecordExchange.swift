@@ -1,7 +1,6 @@
 import GameCore
 import GameRecords
 import PeerTrust
-import Security
 import UntrustedText
 import WireProtocol
 
@@ -54,7 +53,7 @@ public struct RecordExchange {
   public mutating func ended(_ record: GameRecord, game: Int, myMark: Mark) -> Step {
     var signed = record
     let signature = sign(record.signedBytes)
-    signed.setSignature(signature.map(RecordBase64.encode), of: myMark)
+    signed.setSignature(signature.map(Base64.encode), of: myMark)
     var step = Step(game: game, write: signed, file: nextFile)
     nextFile += 1
     if isHost, let signature, let number = UInt16(exactly: game) {
@@ -80,15 +79,15 @@ public struct RecordExchange {
     if !isHost && record.date != date {
       // The host's day is the record's: sign again with it.
       record.date = date
-      record.setSignature(sign(record.signedBytes).map(RecordBase64.encode), of: entry.myMark)
+      record.setSignature(sign(record.signedBytes).map(Base64.encode), of: entry.myMark)
     }
     guard let key = record.player(peer).publicKey, verify(signature, record.signedBytes, key) else {
       return refused(game, "Your opponent's signature on the record of game \(game) does not verify: it is not kept.")
     }
     kept.insert(game)
-    record.setSignature(RecordBase64.encode(signature), of: peer)
+    record.setSignature(Base64.encode(signature), of: peer)
     var step = Step(game: game, write: record, file: entry.file)
-    if !entry.sent, let mine = record.player(entry.myMark).signature.flatMap(RecordBase64.decode),
+    if !entry.sent, let mine = record.player(entry.myMark).signature.flatMap(Base64.decode),
       let number = UInt16(exactly: game)
     {
       step.send = .recordSignature(game: number, date: date, signature: mine)

@@ -1,7 +1,6 @@
 import GameCore
 import GameRecords
 import PeerTrust
-import Security
 import Session
 
 /// Makes the record of a finished game from what the front ends know about it. Pure: the caller gives the date.
@@ -36,9 +35,6 @@ public enum RecordOfGame {
     }
     return GameRecord(rules: game.rules, black: black, white: white, date: date, result: result, moves: game.history)
   }
-
-  /// Today, `YYYY-MM-DD` in UTC.
-  public static func today() -> String { "\(CalendarDay.today())" }
 }
 
 extension RecordOfGame {

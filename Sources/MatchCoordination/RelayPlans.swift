@@ -1,4 +1,4 @@
-import Security
+import PeerTrust
 import TransitRelay
 import Transport
 
@@ -143,33 +143,5 @@ public struct JoinerRelay {
     // A short wait that grows with each try, so the two joiners are less likely to come back together again.
     startAt = now + 0.5 * Double(paired)
     return true
-  }
-}
-
-/// A relay's address as a player writes it, in the settings (`relay = HOST:PORT`) or after `--relay`: the port
-/// must be given (a relay has no port of this program's).
-public enum RelayAddress {
-  public static func parse(_ text: String) -> Endpoint? {
-    guard !text.contains(where: \.isWhitespace), let endpoint = Endpoint(parsing: text, defaultPort: 0),
-      endpoint.port > 0,
-      let token = RelayToken(bytes: Array(repeating: 0, count: RelayToken.byteCount)),
-      Invite.Relay(host: endpoint.host, port: endpoint.port, token: token) != nil
-    else { return nil }
-    return endpoint
-  }
-}
-
-/// An invite's relay looked up (off the loop): its route, or why its name was not found.
-public struct RelayLookup: Sendable {
-  public let result: Result<RelayRoute, NetworkError>
-
-  public static func resolve(_ relay: Invite.Relay) -> RelayLookup {
-    let endpoint = Endpoint(host: relay.host, port: relay.port)
-    do throws(NetworkError) {
-      let address = try Sockets.resolve(endpoint)[0]
-      return RelayLookup(result: .success(RelayRoute(relay: endpoint, address: address, token: relay.token)))
-    } catch {
-      return RelayLookup(result: .failure(error.atRelay(endpoint)))
-    }
   }
 }

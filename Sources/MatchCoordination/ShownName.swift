@@ -1,5 +1,4 @@
 import PeerTrust
-import Security
 import UntrustedText
 
 /// The name an opponent is shown and logged by: the one trust was decided on, never the name its hello claims.

@@ -1,4 +1,4 @@
-import Glibc
+import PeerTrust
 
 /// Where a connection comes from, as the limits count it: an IPv4 address, or an IPv6 address's /64 (one
 /// home or one machine usually holds a whole /64, so counting single IPv6 addresses would count nothing).
@@ -26,13 +26,8 @@ public struct SourceAddress: Hashable, Sendable, CustomStringConvertible {
       host = host[..<colon]
     }
     if let percent = host.firstIndex(of: "%") { host = host[..<percent] }
-    var v4 = in_addr()
-    if inet_pton(AF_INET, String(host), &v4) == 1 {
-      return withUnsafeBytes(of: &v4) { Array($0) }
-    }
-    var v6 = in6_addr()
-    guard inet_pton(AF_INET6, String(host), &v6) == 1 else { return nil }
-    let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+    if let v4 = IPAddressText.ipv4(host) { return v4 }
+    guard let bytes = IPAddressText.ipv6(String(host)) else { return nil }
     if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF { return Array(bytes[12...]) }
     return bytes
   }

@@ -1,5 +1,4 @@
 import PeerTrust
-import Security
 import Session
 import UntrustedText
 

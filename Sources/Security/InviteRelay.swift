@@ -1,3 +1,4 @@
+import PeerTrust
 import TransitRelay
 
 extension Invite {

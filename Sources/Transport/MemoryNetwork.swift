@@ -1,4 +1,5 @@
 import Glibc
+import PeerTrust
 import Synchronization
 
 /// A network inside one machine for tests: Unix-domain stream sockets with abstract names (nothing on disk, no

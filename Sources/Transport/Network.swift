@@ -1,3 +1,5 @@
+import PeerTrust
+
 /// What the game asks of the network: names looked up and ports listened on. `system` is the machine's TCP/IP
 /// (`Sockets`); a `MemoryNetwork` gives the same calls over local sockets that never leave the process's
 /// machine, so the real host and joiner run against each other in a test with no IPv4 or IPv6 socket.

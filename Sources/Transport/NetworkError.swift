@@ -1,4 +1,5 @@
 import ExplainedErrors
+import PeerTrust
 import Security
 import TransitRelay
 

@@ -1,4 +1,5 @@
 import Glibc
+import PeerTrust
 
 /// Thin wrappers over the BSD socket calls: non-blocking TCP, IPv4 and IPv6.
 public enum Sockets {
@@ -304,12 +305,7 @@ public enum Sockets {
   }
 
   /// Whether `host` is an IPv4 or IPv6 address (an IPv6 zone allowed), not a name to look up.
-  public static func isNumeric(_ host: String) -> Bool {
-    var v4 = in_addr()
-    var v6 = in6_addr()
-    let bare = host.split(separator: "%", maxSplits: 1).first.map(String.init) ?? host
-    return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1
-  }
+  public static func isNumeric(_ host: String) -> Bool { IPAddressText.isNumeric(host) }
 
   /// This machine's addresses a friend could connect to: loopback left out, link-local (fe80::) ones last and
   /// with their zone, the interface they are on (`fe80::1%eth0`).

@@ -1,5 +1,6 @@
 import EventLoop
 import GameCore
+import PeerTrust
 import Security
 import Session
 import Transport

@@ -1,4 +1,5 @@
 import GameCore
+import PeerTrust
 import Security
 import TransitRelay
 import Transport

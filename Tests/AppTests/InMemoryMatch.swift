@@ -1,6 +1,7 @@
 import EventLoop
 import GameCore
 import Glibc
+import PeerTrust
 import PlayerFiles
 import Security
 import Session

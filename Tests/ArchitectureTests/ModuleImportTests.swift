@@ -17,6 +17,22 @@ import Testing
     "TerminalUI": ["GameCore", "GameRecords", "UntrustedText", "Gomocup"],
   ]
 
+  /// The networked match's deciding part, on its way to importing only pure modules (docs/ARCHITECTURE.md): no
+  /// C module, no Glibc, no Foundation, no OpenSSL (Security) any more; it still takes `NetworkError` and
+  /// resolved socket addresses from Transport and `ServiceTXT.GameState` and `DiscoveryError` from Discovery.
+  /// The set may only shrink.
+  static let matchCoordination: Set<String> = [
+    "GameCore", "GameRecords", "PeerTrust", "Session", "TransitRelay", "UntrustedText", "WireProtocol",
+    "ExplainedErrors", "Transport", "Discovery",
+  ]
+
+  @Test func theMatchImportsNoCModuleNoOpenSSLAndNoSystemLibrary() throws {
+    for (file, name) in try SourceTree.imports(of: "MatchCoordination", under: Self.sources)
+    where !Self.matchCoordination.contains(name) {
+      Issue.record("\(file) imports \(name), which MatchCoordination may not")
+    }
+  }
+
   /// Each C module, and the one module of the game that may import it (the benchmark's baseline, TLS written
   /// straight on OpenSSL, is the one other).
   static let cOwners: [String: Set<String>] = [

@@ -1,4 +1,5 @@
 import Glibc
+import PeerTrust
 import Transport
 
 /// A loopback TCP proxy between one player and the relay that records every byte it forwards: what a relay (or

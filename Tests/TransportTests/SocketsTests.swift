@@ -1,4 +1,5 @@
 import Glibc
+import PeerTrust
 import Testing
 
 @testable import Transport

@@ -1,5 +1,6 @@
 import GameCore
 import MatchCoordination
+import PeerTrust
 import Transport
 
 /// What `tictactoe host` was asked for.

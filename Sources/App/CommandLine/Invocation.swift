@@ -1,4 +1,5 @@
 import GameCore
+import PeerTrust
 import Security
 import TerminalUI
 import Transport

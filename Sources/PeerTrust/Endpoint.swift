@@ -1,5 +1,3 @@
-import Security
-
 /// A host and port to connect to, as a player types it: `host`, `host:port`, `[v6addr]:port`, or a bare IPv6
 /// address.
 public struct Endpoint: Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Host texts that the system reads as an IPv4 address other than the one they show. inet_aton(3), which
 /// getaddrinfo(3) uses for numeric hosts, takes `2130706433`, `0177.0.0.1` (octal), `0x7f.1` and `0` as
 /// 127.0.0.1, 127.0.0.1, 127.0.0.1 and 0.0.0.0, and ignores what follows a space. An invite or a typed address
@@ -9,13 +7,9 @@ public enum NumericAddress {
   /// decimal numbers written canonically (`192.0.2.7`), an IPv6 address and a name.
   public static func problem(_ host: String) -> String? {
     guard !host.contains(":") else { return nil }  // IPv6, which inet_pton reads alone
-    var address = in_addr()
-    if inet_aton(host, &address) != 0 {
-      var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-      guard inet_ntop(AF_INET, &address, &text, socklen_t(INET_ADDRSTRLEN)) != nil else {
-        return "\"\(host)\" is not written as four numbers from 0 to 255"
-      }
-      let canonical = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    // The C library reads a host only up to its first NUL byte.
+    if let bytes = IPAddressText.legacyIPv4(String(host.prefix { $0 != "\0" })) {
+      let canonical = IPAddressText.dotted(bytes)
       guard canonical != host else { return nil }
       return "\"\(host)\" would be taken for the address \(canonical) (a number not written as four decimal "
         + "numbers from 0 to 255); write \(canonical) if that is the one meant"
