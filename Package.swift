@@ -33,10 +33,14 @@ let package = Package(
     // Who a peer is and whether to trust it, as pure values and decisions: fingerprints, known peers, a
     // certificate's facts, trust policies and their decisions, days.
     .target(name: "PeerTrust", dependencies: ["UntrustedText", "ExplainedErrors"]),
+    // What the network's parts report to the deciding ones, as pure values: addresses as text and resolved,
+    // endpoints, and why a connection failed (NetworkError, TLSError, a PROXY header refused).
+    .target(name: "NetworkFacts", dependencies: ["PeerTrust", "TransitRelay", "ExplainedErrors", "UntrustedText"]),
     // The transit relay's side of a connection, pure: tokens and sides, the greeting line, the relay's answer.
     .target(name: "TransitRelay", dependencies: ["UntrustedText", "ExplainedErrors"]),
     .target(
-      name: "Security", dependencies: ["COpenSSL", "UntrustedText", "PeerTrust", "TransitRelay", "ExplainedErrors"]),
+      name: "Security",
+      dependencies: ["COpenSSL", "UntrustedText", "PeerTrust", "TransitRelay", "ExplainedErrors", "NetworkFacts"]),
     // The player's files: the data and config directories, identity, known_peers and its index, the game
     // records, the journal, the log; atomic writes and the file-exposure checks.
     .target(
@@ -49,14 +53,15 @@ let package = Package(
     // (its own bounded SSDP and HTTP; libminiupnpc parses what the router sends).
     .target(name: "PortMapping", dependencies: ["CMiniUPnPc", "CNatPMP", "ExplainedErrors"]),
     .target(
-      name: "Transport", dependencies: ["Security", "PeerTrust", "WireProtocol", "TransitRelay", "ExplainedErrors"]),
+      name: "Transport",
+      dependencies: ["Security", "PeerTrust", "WireProtocol", "TransitRelay", "ExplainedErrors", "NetworkFacts"]),
     // The networked match's deciding part: the host's and the joiner's coordinators on MatchCore, trust
     // questions, the record exchange, the door and the per-address limits. It carries out nothing itself: the
     // shell (App's NetworkMatch) does what its commands say.
     .target(
       name: "MatchCoordination",
       dependencies: [
-        "GameCore", "GameRecords", "PeerTrust", "Session", "TransitRelay", "Transport", "UntrustedText",
+        "GameCore", "GameRecords", "PeerTrust", "Session", "TransitRelay", "NetworkFacts", "UntrustedText",
         "WireProtocol", "Discovery", "ExplainedErrors",
       ]),
     .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup"]),
@@ -66,14 +71,14 @@ let package = Package(
       dependencies: [
         "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
         "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "CSpawn", "PeerTrust", "ExplainedErrors",
-        "PlayerFiles", "MatchCoordination",
+        "PlayerFiles", "MatchCoordination", "NetworkFacts",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
       name: "tictactoe-bench",
       dependencies: [
         "GameCore", "WireProtocol", "Session", "Security", "PeerTrust", "Transport", "COpenSSL", "EventLoop",
-        "TransitRelay", "PlayerFiles",
+        "TransitRelay", "PlayerFiles", "NetworkFacts",
       ]),
     // A baseline the benchmark runs beside the game: a Swift program linking Foundation. (Its C baseline,
     // scripts/bench-curses-baseline.c, is compiled by the benchmark with cc: SwiftPM would link the Swift
@@ -89,14 +94,15 @@ let package = Package(
     .testTarget(
       name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"], exclude: ["RenjuFouls.txt", "Data"]),
     .testTarget(name: "UntrustedTextTests", dependencies: ["UntrustedText"]),
-    .testTarget(name: "PeerTrustTests", dependencies: ["PeerTrust", "TestSupport"]),
+    .testTarget(name: "PeerTrustTests", dependencies: ["PeerTrust"]),
+    .testTarget(name: "NetworkFactsTests", dependencies: ["NetworkFacts", "TestSupport"]),
     // The house rules read off Sources/: which modules stay pure, which one module reaches each C library.
     .testTarget(name: "ArchitectureTests"),
     .testTarget(name: "GomocupTests", dependencies: ["Gomocup", "GameCore", "UntrustedText", "TestSupport"]),
     .testTarget(name: "GameRecordsTests", dependencies: ["GameRecords", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "GameCore"], exclude: ["FuzzCorpus"]),
     .testTarget(
-      name: "SecurityTests", dependencies: ["Security", "PeerTrust", "TestSupport", "TransitRelay"],
+      name: "SecurityTests", dependencies: ["Security", "PeerTrust", "TestSupport", "TransitRelay", "NetworkFacts"],
       exclude: ["FuzzCorpus", "InviteFuzzCorpus"]),
     .testTarget(
       name: "PlayerFilesTests", dependencies: ["PlayerFiles", "Security", "PeerTrust", "TestSupport", "UntrustedText"]),
@@ -107,7 +113,9 @@ let package = Package(
       dependencies: ["Session", "GameCore", "WireProtocol", "UntrustedText", "TestSupport", "SessionTestSupport"]),
     .testTarget(
       name: "TransportTests",
-      dependencies: ["Transport", "Security", "PeerTrust", "WireProtocol", "TransitRelay", "TestSupport"]),
+      dependencies: [
+        "Transport", "Security", "PeerTrust", "WireProtocol", "TransitRelay", "TestSupport", "NetworkFacts",
+      ]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
     .testTarget(name: "PortMappingTests", dependencies: ["PortMapping"], exclude: ["FuzzCorpus"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "GameRecords", "UntrustedText"]),
@@ -117,13 +125,13 @@ let package = Package(
         "App", "GameCore", "TerminalUI", "Security", "PeerTrust", "Transport", "ExplainedErrors", "Gomocup",
         "UntrustedText", "Session", "TransitRelay",
         "WireProtocol", "Discovery",
-        "TestSupport", "GameRecords", "SessionTestSupport", "PlayerFiles", "MatchCoordination",
+        "TestSupport", "GameRecords", "SessionTestSupport", "PlayerFiles", "MatchCoordination", "NetworkFacts",
       ]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
         "tictactoe", "tictactoe-bench", "Security", "PeerTrust", "WireProtocol", "GameCore", "GameRecords",
-        "TestSupport", "TransitRelay", "PlayerFiles",
+        "TestSupport", "TransitRelay", "PlayerFiles", "NetworkFacts",
       ]),
   ],
   swiftLanguageModes: [.v6]

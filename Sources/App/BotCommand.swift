@@ -2,7 +2,7 @@ import EventLoop
 import GameCore
 import Glibc
 import MatchCoordination
-import PeerTrust
+import NetworkFacts
 import PlayerFiles
 import Security
 import Transport

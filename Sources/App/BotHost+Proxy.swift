@@ -1,4 +1,5 @@
 import MatchCoordination
+import NetworkFacts
 import Transport
 
 /// The practice bot behind a proxy (HAProxy in TCP mode with `send-proxy-v2`, docs/DEPLOY.md): a connection

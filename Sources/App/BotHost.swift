@@ -2,6 +2,7 @@ import EventLoop
 import GameCore
 import Glibc
 import MatchCoordination
+import NetworkFacts
 import PeerTrust
 import PlayerFiles
 import Security

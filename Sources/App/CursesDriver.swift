@@ -2,6 +2,7 @@ import Discovery
 import EventLoop
 import Glibc
 import MatchCoordination
+import NetworkFacts
 import PeerTrust
 import PlayerFiles
 import Security

@@ -2,6 +2,7 @@ import CursesBackend
 import EventLoop
 import Glibc
 import MatchCoordination
+import NetworkFacts
 import PeerTrust
 import PlayerFiles
 import Security

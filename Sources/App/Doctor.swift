@@ -1,7 +1,7 @@
 import Discovery
 import EventLoop
 import Glibc
-import PeerTrust
+import NetworkFacts
 import PlayerFiles
 import PortMapping
 import Security

@@ -1,4 +1,5 @@
 import MatchCoordination
+import NetworkFacts
 import Security
 import Session
 import TransitRelay

@@ -1,6 +1,7 @@
 import EventLoop
 import Glibc
 import MatchCoordination
+import NetworkFacts
 import PlayerFiles
 import Transport
 

@@ -1,5 +1,6 @@
 import GameRecords
 import MatchCoordination
+import NetworkFacts
 import PeerTrust
 import Security
 import TransitRelay

@@ -1,7 +1,7 @@
 import EventLoop
 import Glibc
 import MatchCoordination
-import PeerTrust
+import NetworkFacts
 import Transport
 
 /// Runs a `NetworkMatch` on the event loop: keeps its descriptors watched and its next deadline scheduled,

@@ -1,6 +1,7 @@
 import EventLoop
 import GameCore
 import MatchCoordination
+import NetworkFacts
 import PeerTrust
 import PlayerFiles
 import Security

@@ -1,6 +1,6 @@
 import GameCore
 import MatchCoordination
-import PeerTrust
+import NetworkFacts
 import Session
 import Transport
 

@@ -3,12 +3,12 @@ import EventLoop
 import GameCore
 import Glibc
 import MatchCoordination
+import NetworkFacts
 import PeerTrust
 import PlayerFiles
 import Security
 import Session
 import Transport
-import UntrustedText
 import WireProtocol
 
 /// One networked match on the event loop: the host's listeners, the sockets of its connections, the LAN

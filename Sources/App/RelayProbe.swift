@@ -1,6 +1,6 @@
 import Glibc
 import MatchCoordination
-import PeerTrust
+import NetworkFacts
 import Security
 import TransitRelay
 import Transport

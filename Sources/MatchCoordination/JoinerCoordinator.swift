@@ -1,7 +1,7 @@
 import GameCore
+import NetworkFacts
 import PeerTrust
 import Session
-import Transport
 import UntrustedText
 import WireProtocol
 
@@ -56,7 +56,7 @@ public struct JoinerCoordinator: MatchRole {
   /// With `relay` (an invite's), the relay is tried too: after `JoinerRelay.delay`, or at once when every
   /// direct address failed or none resolved.
   public mutating func join(
-    _ candidates: [(Endpoint, Sockets.Address)], relay: JoinerRelay? = nil, now: Double
+    _ candidates: [(Endpoint, ResolvedAddress)], relay: JoinerRelay? = nil, now: Double
   ) -> [MatchCommand] {
     route.start(candidates)
     self.relay = relay
@@ -280,7 +280,7 @@ public struct JoinerCoordinator: MatchRole {
   }
 
   /// The host's name looked up again (`nameToResolve`): connect to the first of the addresses.
-  public mutating func resolved(_ addresses: Result<[Sockets.Address], NetworkError>, now: Double) -> [MatchCommand] {
+  public mutating func resolved(_ addresses: Result<[ResolvedAddress], NetworkError>, now: Double) -> [MatchCommand] {
     guard route.nameToResolve != nil else { return [] }
     guard core.connections.waitingGame != nil, core.finished == nil else {
       route.nameLookedUp()

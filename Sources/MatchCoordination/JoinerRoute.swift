@@ -1,5 +1,4 @@
-import PeerTrust
-import Transport
+import NetworkFacts
 
 /// The joiner's way to its host: the addresses left to try for the first connection, where the host was
 /// reached, and the schedule of reconnections while a dropped game is kept. Pure: the coordinator asks it what
@@ -16,7 +15,7 @@ public struct JoinerRoute {
   /// address.
   public private(set) var hostAddress: Endpoint?
   /// Addresses the host's names resolved to that the first connection has not tried yet.
-  private var untried: [(Endpoint, Sockets.Address)] = []
+  private var untried: [(Endpoint, ResolvedAddress)] = []
   /// When the next reconnection is due, and how many were made since the game was last reached.
   public private(set) var reconnectAt: Double?
   public private(set) var attempts = 0
@@ -29,13 +28,13 @@ public struct JoinerRoute {
   public mutating func abandonUntried() { untried = [] }
 
   /// The addresses to try, in order.
-  public mutating func start(_ candidates: [(Endpoint, Sockets.Address)]) {
+  public mutating func start(_ candidates: [(Endpoint, ResolvedAddress)]) {
     endpoint = candidates.first?.0
     untried = candidates
   }
 
   /// The next address for the first connection, if any is left.
-  public mutating func nextAddress() -> (Endpoint, Sockets.Address)? {
+  public mutating func nextAddress() -> (Endpoint, ResolvedAddress)? {
     guard !untried.isEmpty else { return nil }
     let next = untried.removeFirst()
     endpoint = next.0
@@ -86,7 +85,7 @@ public struct JoinerRoute {
 
   /// The host's name looked up again: connect to the first of its addresses (wherever it is now).
   public mutating func resolved(
-    _ addresses: Result<[Sockets.Address], NetworkError>, in connections: inout MatchConnections, deadline: Double,
+    _ addresses: Result<[ResolvedAddress], NetworkError>, in connections: inout MatchConnections, deadline: Double,
     now: Double
   ) -> [MatchCommand] {
     guard let endpoint = nameToResolve else { return [] }

@@ -1,8 +1,8 @@
 import Discovery
 import GameRecords
+import NetworkFacts
 import PeerTrust
 import Session
-import Transport
 import WireProtocol
 
 /// A connection of a networked match, as the coordinator knows it: a number the shell maps to its socket.
@@ -111,7 +111,7 @@ public struct MatchConnection {
 public enum MatchCommand {
   /// Joiner: start a non-blocking connection to `address` (for `endpoint`); a failure is reported back with
   /// the side's `failed` (`MatchRole`).
-  case connect(ConnectionID, Sockets.Address, for: Endpoint)
+  case connect(ConnectionID, ResolvedAddress, for: Endpoint)
   /// Joiner: as `connect`, to the numeric address where the host was reached (a reconnection: the shell reads
   /// it without a lookup), for the host as typed (the name TLS checks, and the peer shown).
   case reconnect(ConnectionID, to: Endpoint, for: Endpoint)

@@ -1,8 +1,8 @@
 import Discovery
 import ExplainedErrors
+import NetworkFacts
 import PeerTrust
 import Session
-import Transport
 import UntrustedText
 
 /// Why a networked match ended, as the player is told and the command line reports it.

@@ -1,15 +1,14 @@
-import PeerTrust
+import NetworkFacts
 import TransitRelay
-import Transport
 
 /// Where a connection through a transit relay goes: the relay as named (in every failure), the numeric address it
 /// was found at, and the token that pairs the host with its joiners there (docs/INTERNET.md, "A relay").
 public struct RelayRoute: Sendable, CustomStringConvertible {
   public let relay: Endpoint
-  public let address: Sockets.Address
+  public let address: ResolvedAddress
   public let token: RelayToken
 
-  public init(relay: Endpoint, address: Sockets.Address, token: RelayToken) {
+  public init(relay: Endpoint, address: ResolvedAddress, token: RelayToken) {
     self.relay = relay
     self.address = address
     self.token = token

@@ -1,4 +1,4 @@
-import PeerTrust
+import NetworkFacts
 
 /// Where a connection comes from, as the limits count it: an IPv4 address, or an IPv6 address's /64 (one
 /// home or one machine usually holds a whole /64, so counting single IPv6 addresses would count nothing).

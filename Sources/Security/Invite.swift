@@ -1,5 +1,6 @@
 import ExplainedErrors
 import Glibc
+import NetworkFacts
 import PeerTrust
 import TransitRelay
 import UntrustedText

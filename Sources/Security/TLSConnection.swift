@@ -1,4 +1,5 @@
 import COpenSSL
+import NetworkFacts
 import PeerTrust
 
 /// One TLS 1.3 connection driven through memory buffers: no sockets inside.

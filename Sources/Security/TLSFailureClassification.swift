@@ -1,4 +1,5 @@
 import COpenSSL
+import NetworkFacts
 
 extension TLSConnection {
   /// Names the cause of a failed OpenSSL call, most specific first: our own trust refusal,

@@ -1,3 +1,5 @@
+import NetworkFacts
+
 /// A stage a connection goes through on its connected socket before TLS: what it says first, and what it must
 /// hear before TLS may start (a transit relay's `ok`, `RelayPrelude`). Whatever arrives after the stage is done,
 /// in the same read or later, belongs to TLS. Pure: `PeerConnection` moves the bytes and supplies the clock.

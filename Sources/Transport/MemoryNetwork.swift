@@ -1,5 +1,5 @@
 import Glibc
-import PeerTrust
+import NetworkFacts
 import Synchronization
 
 /// A network inside one machine for tests: Unix-domain stream sockets with abstract names (nothing on disk, no
@@ -38,7 +38,7 @@ public struct MemoryNetwork: Sendable {
     }
     let (storage, length) = address(host: hostAddress, port: endpoint.port)
     let source = address(host: joinerAddress, port: Self.freePort())
-    return [Sockets.Address(storage: storage, length: length, source: source)]
+    return [Sockets.address(storage, length: length, source: source)]
   }
 
   func listen(port: UInt16, backlog: Int32) throws(NetworkError) -> Int32 {

@@ -1,4 +1,4 @@
-import PeerTrust
+import NetworkFacts
 
 /// What the game asks of the network: names looked up and ports listened on. `system` is the machine's TCP/IP
 /// (`Sockets`); a `MemoryNetwork` gives the same calls over local sockets that never leave the process's

@@ -1,4 +1,5 @@
 import Glibc
+import NetworkFacts
 import Security
 import WireProtocol
 

@@ -1,3 +1,5 @@
+import NetworkFacts
+
 /// A connection's stage before TLS when it comes from a proxy trusted to say who the client is (the settings'
 /// `proxy_from`): it sends nothing and waits for the PROXY protocol version 2 header (`ProxyHeader`), then
 /// hands the connection on as the client's (`PreludeStep.introduced`), with what followed the header as TLS's

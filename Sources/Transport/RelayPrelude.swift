@@ -1,4 +1,4 @@
-import PeerTrust
+import NetworkFacts
 import TransitRelay
 
 /// A connection's stage at a transit relay: it sends the greeting (token and side), then waits for the relay's

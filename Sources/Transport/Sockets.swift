@@ -1,5 +1,5 @@
 import Glibc
-import PeerTrust
+import NetworkFacts
 
 /// Thin wrappers over the BSD socket calls: non-blocking TCP, IPv4 and IPv6.
 public enum Sockets {
@@ -129,20 +129,32 @@ public enum Sockets {
     return Endpoint(host: scope != 0 ? "\(host)%\(scope)" : host, port: port)
   }
 
-  /// One address a name resolved to, ready to connect to (IPv6 link-local ones carry their interface).
-  public struct Address: Sendable, CustomStringConvertible {
-    var storage: sockaddr_storage
-    var length: socklen_t
-    /// An in-memory network's name for the connecting side, bound before connecting (`MemoryNetwork`).
-    var source: (storage: sockaddr_storage, length: socklen_t)?
+  /// One address a name resolved to, ready to connect to (IPv6 link-local ones carry their interface): a pure
+  /// value, so the deciding parts can carry it.
+  public typealias Address = ResolvedAddress
 
-    public var family: Int32 { Int32(storage.ss_family) }
+  /// The address held in `storage`, as the sockets' `Address`.
+  static func address(
+    _ storage: sockaddr_storage, length: socklen_t, source: (storage: sockaddr_storage, length: socklen_t)? = nil
+  ) -> Address {
+    let (host, port) = describe(storage)
+    return Address(
+      bytes: bytes(of: storage, length: length), source: source.map { bytes(of: $0.storage, length: $0.length) },
+      family: Int32(storage.ss_family), description: host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
+  }
 
-    /// The address as text ("192.0.2.1:7177", "[::1]:7177").
-    public var description: String {
-      let (host, port) = Sockets.describe(storage)
-      return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+  private static func bytes(of storage: sockaddr_storage, length: socklen_t) -> [UInt8] {
+    withUnsafeBytes(of: storage) { Array($0.prefix(Int(length))) }
+  }
+
+  /// Runs `body` with `bytes` as a `sockaddr` and its length.
+  private static func withSockaddr<T>(_ bytes: [UInt8], _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    var storage = sockaddr_storage()
+    withUnsafeMutableBytes(of: &storage) { target in
+      bytes.prefix(target.count).withUnsafeBytes { target.copyMemory(from: $0) }
     }
+    let length = socklen_t(min(bytes.count, MemoryLayout<sockaddr_storage>.size))
+    return withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) } }
   }
 
   /// Every address `endpoint` names, in getaddrinfo's order. This may block on DNS: call it off the event
@@ -177,7 +189,7 @@ public enum Sockets {
       withUnsafeMutableBytes(of: &storage) { target in
         target.copyMemory(from: UnsafeRawBufferPointer(start: info.pointee.ai_addr, count: Int(length)))
       }
-      addresses.append(Address(storage: storage, length: length))
+      addresses.append(address(storage, length: length))
     }
     guard !addresses.isEmpty else { throw .unreachable(endpoint, reason: "no usable address") }
     return addresses
@@ -191,20 +203,14 @@ public enum Sockets {
     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     setNonBlocking(fd)
     setNoDelay(fd)
-    if var source = address.source {
-      let bound = withUnsafePointer(to: &source.storage) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, source.length) }
-      }
-      guard bound == 0 else {
+    if let source = address.source {
+      guard withSockaddr(source, { bind(fd, $0, $1) }) == 0 else {
         let failure = NetworkError.unreachable(endpoint, reason: String(cString: strerror(errno)))
         close(fd)
         throw failure
       }
     }
-    var storage = address.storage
-    let status = withUnsafePointer(to: &storage) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, address.length) }
-    }
+    let status = withSockaddr(address.bytes) { Glibc.connect(fd, $0, $1) }
     if status == 0 || errno == EINPROGRESS { return fd }
     let failure = classify(errno, endpoint, 0)
     close(fd)

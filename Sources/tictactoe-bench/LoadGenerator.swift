@@ -1,6 +1,6 @@
 import EventLoop
 import GameCore
-import PeerTrust
+import NetworkFacts
 import Security
 import Session
 import Transport

@@ -4,6 +4,7 @@ import Foundation
 import GameCore
 import GameRecords
 import Gomocup
+import NetworkFacts
 import PeerTrust
 import PortMapping
 import Security

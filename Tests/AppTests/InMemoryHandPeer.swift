@@ -1,4 +1,5 @@
 import Glibc
+import NetworkFacts
 import PlayerFiles
 import Security
 import TestSupport

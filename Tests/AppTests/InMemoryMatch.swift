@@ -1,7 +1,7 @@
 import EventLoop
 import GameCore
 import Glibc
-import PeerTrust
+import NetworkFacts
 import PlayerFiles
 import Security
 import Session

@@ -1,4 +1,5 @@
 import GameCore
+import NetworkFacts
 import PeerTrust
 import Security
 import Session

@@ -1,3 +1,4 @@
+import NetworkFacts
 import PeerTrust
 import Security
 import Session

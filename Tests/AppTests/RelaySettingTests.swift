@@ -1,4 +1,4 @@
-import PeerTrust
+import NetworkFacts
 import Testing
 import Transport
 

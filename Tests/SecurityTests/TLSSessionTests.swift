@@ -1,3 +1,4 @@
+import NetworkFacts
 import Testing
 
 @testable import Security

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkFacts
 import PeerTrust
 import TestSupport
 import Testing

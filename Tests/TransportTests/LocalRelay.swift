@@ -1,4 +1,4 @@
-import PeerTrust
+import NetworkFacts
 import TestSupport
 import Transport
 

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 
+@testable import NetworkFacts
 @testable import Transport
 
 /// The PROXY protocol version 2 header, read by a pure parser: every field, truncated and hostile headers,

@@ -1,5 +1,5 @@
 import Glibc
-import PeerTrust
+import NetworkFacts
 import Transport
 
 /// A loopback TCP proxy between one player and the relay that records every byte it forwards: what a relay (or

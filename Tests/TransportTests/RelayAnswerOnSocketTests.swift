@@ -1,4 +1,5 @@
 import Glibc
+import NetworkFacts
 import PeerTrust
 import Security
 import Testing

@@ -1,5 +1,5 @@
 import Glibc
-import PeerTrust
+import NetworkFacts
 import Testing
 
 @testable import Transport

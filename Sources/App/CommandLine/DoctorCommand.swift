@@ -1,4 +1,4 @@
-import PeerTrust
+import NetworkFacts
 import PlayerFiles
 import Transport
 

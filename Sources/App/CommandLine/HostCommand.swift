@@ -1,6 +1,6 @@
 import GameCore
 import MatchCoordination
-import PeerTrust
+import NetworkFacts
 import Transport
 
 /// What `tictactoe host` was asked for.

@@ -1,5 +1,5 @@
 import GameCore
-import PeerTrust
+import NetworkFacts
 import Security
 import TerminalUI
 import Transport

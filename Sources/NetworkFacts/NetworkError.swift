@@ -1,6 +1,5 @@
 import ExplainedErrors
 import PeerTrust
-import Security
 import TransitRelay
 
 /// Why a connection could not be made or did not last, in words a player understands.
