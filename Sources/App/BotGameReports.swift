@@ -4,6 +4,7 @@ import MatchCoordination
 import PlayerFiles
 import Security
 import Transport
+import WireProtocol
 
 /// What the bot does with each game that ends: one line in the log, and the record signed, its signature
 /// sent to the joiner (docs/PROTOCOL.md rule 12) and the record appended to the day's collection.
@@ -23,12 +24,13 @@ final class BotGameReports {
     botKey = identity.publicKeyBase64
   }
 
-  /// Reports `games`, played by the joiner on `connection` whose seat is `seat`.
-  func report(_ games: [BotGameRecord], seat: BotSeat?, on connection: PeerConnection) {
-    guard !games.isEmpty else { return }
-    report(
+  /// Reports `games`, played by the joiner on `connection` whose seat is `seat`; returns the record signatures
+  /// to send it.
+  func report(_ games: [BotGameRecord], seat: BotSeat?, on connection: PeerConnection) -> [Message] {
+    guard !games.isEmpty else { return [] }
+    return report(
       games, peer: peer(seat: seat, on: connection), peerKey: connection.tls.peerCertificate?.publicKeyBase64,
-      on: connection)
+      toJoiner: !connection.isClosed)
   }
 
   /// Who plays on `connection`, as the log names it: by the name trust was decided on (a known key's known name),
@@ -42,29 +44,34 @@ final class BotGameReports {
       address: connection.peerAddress, claimed: decided.map { $0 == claimed ? nil : claimed } ?? nil)
   }
 
-  /// Reports `games` played by `peer` (whose public key is `peerKey`); the signatures go to `connection` when the
-  /// joiner is still there (a kept game claimed after its joiner went away is signed and kept only).
-  func report(_ games: [BotGameRecord], peer: BotGameRecord.Peer, peerKey: String?, on connection: PeerConnection?) {
+  /// Reports `games` played by `peer` (whose public key is `peerKey`); returns the signatures for the joiner when
+  /// it is still there (`toJoiner`; a kept game claimed after its joiner went away is signed and kept only).
+  @discardableResult
+  func report(_ games: [BotGameRecord], peer: BotGameRecord.Peer, peerKey: String?, toJoiner: Bool) -> [Message] {
+    var signatures: [Message] = []
     for game in games {
       if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
       log.write(game.logLine(peer: peer))
       if var record = game.record, let collection {
         record.addKeys(bot: botKey, peer: peerKey, botMark: game.botMark)
         record.date = RecordOfGame.today()
-        signAndSend(&record, game: game.number, botMark: game.botMark, on: connection)
+        if let signature = sign(&record, game: game.number, botMark: game.botMark), toJoiner {
+          signatures.append(signature)
+        }
         collection.keep(record, day: record.date)
       }
     }
+    return signatures
   }
 
-  /// Signs the bot's record and sends the signature, as a host does, so the joiner's record carries it; the
-  /// joiner's answer is not waited for (the day's collection is only appended to). On the loop, at once: the
-  /// signature goes out with the game's last messages, before a goodbye that may follow them (signed on a
-  /// worker it came too late for a joiner that leaves as soon as the game ends).
-  private func signAndSend(_ record: inout GameRecord, game: Int, botMark: Mark, on connection: PeerConnection?) {
-    guard let signature = try? identity.sign(record.signedBytes) else { return }
+  /// Signs the bot's record, as a host does, and returns the signature's message, so the joiner's record carries
+  /// it; the joiner's answer is not waited for (the day's collection is only appended to). On the loop, at once:
+  /// the signature goes out with the game's last messages, in the same write, before a goodbye that may follow
+  /// them (signed on a worker it came too late for a joiner that leaves as soon as the game ends).
+  private func sign(_ record: inout GameRecord, game: Int, botMark: Mark) -> Message? {
+    guard let signature = try? identity.sign(record.signedBytes) else { return nil }
     record.setSignature(RecordBase64.encode(signature), of: botMark)
-    guard let connection, !connection.isClosed, let number = UInt16(exactly: game) else { return }
-    try? connection.send(.recordSignature(game: number, date: record.date, signature: signature))
+    guard let number = UInt16(exactly: game) else { return nil }
+    return .recordSignature(game: number, date: record.date, signature: signature)
   }
 }

@@ -4,7 +4,8 @@ extension BotHost {
   /// After `reaction` on `link`: a seat whose joiner went away mid-game is kept for the joiner's key; a joiner let in
   /// with version 3 was offered the game kept for it (`BotSeat.offerBack`), which its new seat now holds.
   func keptGame(_ link: BotLink, _ reaction: BotReaction) {
-    guard let key = link.key, var seat = link.seat else { return }
+    // Most reactions neither let a joiner in nor keep a game: the seat is not copied for them (a copy every move).
+    guard reaction.admitted || reaction.keep, let key = link.key, var seat = link.seat else { return }
     let address = link.connection.peerAddress
     if reaction.admitted, (seat.session.version ?? 0) >= 3, let kept = keptGames.remove(key) {
       let moves = kept.seat.session.game?.history.count ?? 0
@@ -15,7 +16,7 @@ extension BotHost {
       seat: seat, peer: reports.peer(seat: seat, on: link.connection),
       peerKey: link.connection.tls.peerCertificate?.publicKeyBase64)
     guard keptGames.keep(kept, key: key) else {
-      reports.report(seat.notKept(now: loop.now), peer: kept.peer, peerKey: kept.peerKey, on: nil)
+      reports.report(seat.notKept(now: loop.now), peer: kept.peer, peerKey: kept.peerKey, toJoiner: false)
       return
     }
     let seconds = Int(seat.session.configuration.gracePeriod)
@@ -25,7 +26,7 @@ extension BotHost {
   /// Claims the kept games whose grace period is over: each lost by its joiner, recorded and logged.
   func expireKeptGames(now: Double) {
     for (kept, reaction) in keptGames.expire(now: now) {
-      reports.report(reaction.games, peer: kept.peer, peerKey: kept.peerKey, on: nil)
+      reports.report(reaction.games, peer: kept.peer, peerKey: kept.peerKey, toJoiner: false)
     }
   }
 
@@ -33,7 +34,7 @@ extension BotHost {
   func stopKeepingGames(now: Double) {
     for (key, kept) in keptGames.byKey {
       var seat = kept.seat
-      reports.report(seat.shutDown(now: now).games, peer: kept.peer, peerKey: kept.peerKey, on: nil)
+      reports.report(seat.shutDown(now: now).games, peer: kept.peer, peerKey: kept.peerKey, toJoiner: false)
       keptGames.remove(key)
     }
   }

@@ -280,12 +280,12 @@ final class BotHost: LoopFrontEnd {
 
   private func react(_ link: BotLink, _ reaction: BotReaction) {
     let connection = link.connection
-    for message in reaction.messages {
-      do {
-        try connection.send(message)
-      } catch {
-        log.write("send failed to \(connection.peerAddress): \(error)")
-      }
+    // One write for the reaction, with the signatures of the games it ends after their last messages.
+    let signatures = reaction.games.isEmpty ? [] : reports.report(reaction.games, seat: link.seat, on: connection)
+    do {
+      try connection.send(reaction.messages + signatures)
+    } catch {
+      log.write("send failed to \(connection.peerAddress): \(error)")
     }
     // Said hello: no longer pending (the handshake and hello deadline is behind it).
     if link.saidHello { links.saidHello(link) }
@@ -299,7 +299,6 @@ final class BotHost: LoopFrontEnd {
       playersLetIn += 1
       if case .letIn(remember: true) = link.admission, let certificate { remember(certificate) }
     }
-    reports.report(reaction.games, seat: link.seat, on: connection)
     keptGame(link, reaction)
     if let end = reaction.end {
       if case .refuse(let text, _) = link.admission {

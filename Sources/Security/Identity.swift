@@ -26,6 +26,8 @@ public final class Identity: @unchecked Sendable {
   public let notBefore: Int64
   /// End of validity in seconds since 1970 (UTC).
   public let notAfter: Int64
+  /// The key's signing context, set up once (`sign`).
+  let signing: SigningTemplate
 
   init(key: PrivateKey, certificate: X509Certificate, chain: [X509Certificate]) throws(SecurityError) {
     guard key.matches(certificate) else { throw SecurityError.keyDoesNotMatchCertificate }
@@ -44,6 +46,7 @@ public final class Identity: @unchecked Sendable {
     self.commonName = certificate.commonName
     self.notBefore = certificate.notBefore
     self.notAfter = certificate.notAfter
+    signing = SigningTemplate(key: key.pointer)
   }
 
   /// Loads an identity from PEM. `certificatePEM` may be a bundle: the first certificate is

@@ -38,7 +38,10 @@ extension Identity {
   public func sign(_ bytes: [UInt8]) throws(SecurityError) -> [UInt8] {
     guard let context = EVP_MD_CTX_new() else { throw OpenSSLErrorQueue.error("allocate a signing context") }
     defer { EVP_MD_CTX_free(context) }
-    guard EVP_DigestSignInit(context, nil, RecordSignature.digest(for: key.pointer), nil, key.pointer) == 1 else {
+    guard
+      signing.copy(into: context)
+        || EVP_DigestSignInit(context, nil, RecordSignature.digest(for: key.pointer), nil, key.pointer) == 1
+    else {
       throw OpenSSLErrorQueue.error("start signing")
     }
     var length = 0

@@ -217,8 +217,17 @@ public final class PeerConnection {
 
   /// Queues `message` and tries to send it at once.
   public func send(_ message: Message) throws(NetworkError) {
+    try send([message])
+  }
+
+  /// Queues `messages` in one TLS record (more only past a record's 16 KiB) and tries to send them at once, in
+  /// one write: a bot's answer and a game's record signature cost the kernel one send, not one each.
+  public func send(_ messages: [Message]) throws(NetworkError) {
+    guard !messages.isEmpty else { return }
+    var bytes = messages[0].bytes
+    for message in messages.dropFirst() { bytes += message.bytes }
     do {
-      try tls.writePlaintext(message.bytes)
+      try tls.writePlaintext(bytes)
     } catch {
       throw .tls(error)
     }

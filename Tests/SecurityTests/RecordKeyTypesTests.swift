@@ -36,5 +36,12 @@ import Testing
       : "openssl pkeyutl -verify -pubin -inkey pub.pem -rawin -in data -sigfile signature"
     let said = try shell("cd '\(folder)' && \(command) 2>&1; true")
     #expect(said.contains("Verified OK") || said.contains("Signature Verified Successfully"), "\(kind): \(said)")
+    // The key's signing context is set up once and copied for each signature: it signs again, other bytes.
+    for round in 1...3 {
+      let other = bytes + Array(" round \(round)".utf8)
+      let again = try identity.sign(other)
+      #expect(RecordSignature.verify(again, of: other, publicKeyBase64: key), "\(kind), round \(round)")
+      #expect(!RecordSignature.verify(again, of: bytes, publicKeyBase64: key), "\(kind), round \(round)")
+    }
   }
 }
