@@ -213,6 +213,8 @@ public enum GameView {
     if let outcome = match.game.outcome {
       let text: String
       switch outcome.winner {
+      case nil where match.game.endedWithOnlyForbiddenCells:
+        text = "Draw: every empty cell is forbidden to X (renju)."
       case nil: text = "Draw."
       case .some(let mark) where match.isComputerGame:
         text = mark == match.humanMark ? "You win!" : "The computer wins."

@@ -147,6 +147,8 @@ public struct PlainSession: Sendable {
     if let outcome = game.outcome {
       switch outcome.winner {
       case .some(let mark): text += "result: \(mark) wins\n"
+      case nil where game.endedWithOnlyForbiddenCells:
+        text += "result: draw (every empty cell is forbidden to X under renju)\n"
       case nil: text += "result: draw\n"
       }
     }
