@@ -132,9 +132,6 @@ extension Match {
       clock = nil
       return
     }
-    if clock == nil, var started = LocalClock(swap2.control, now: now) {
-      for _ in game.history { started.moved(now: now) }
-      clock = started
-    }
+    if clock == nil { clock = LocalClock(swap2.control, now: now, untimedMoves: game.history.count) }
   }
 }

@@ -129,10 +129,7 @@ extension PlainSession {
       clock = nil
       return
     }
-    if clock == nil, var started = LocalClock(swap2Control, now: now) {
-      for _ in game.history { started.moved(now: now) }
-      clock = started
-    }
+    if clock == nil { clock = LocalClock(swap2Control, now: now, untimedMoves: game.history.count) }
   }
 
   /// The board, then what the opening asks next, who plays what once it is settled, or the result.

@@ -84,6 +84,21 @@ import Testing
     try tmux.send("Enter")
     screen = try tmux.waitFor(text: "Swap2, P1: place stone 1 of 3 (X)")
     #expect(screen.contains("Swap2 at one keyboard: P1 is the first player and places 3 stones"), "\(screen)")
+    // A game to its end: P2 takes O, X (P1) makes five; its record keeps the opening. (No "f5": tmux sends
+    // that as the F5 key.)
+    for cell in ["e5", "d5", "e6"] { try place(tmux, cell) }
+    try tmux.waitFor(text: "Swap2, P2: choose x take X, o take O, p place 2 more")
+    try tmux.send("o")
+    try tmux.waitFor(text: "P2 took O. O to move (P2)")
+    for cell in ["a1", "e7", "a2", "e8", "a3", "e9"] { try place(tmux, cell) }
+    try tmux.waitFor(text: "X (P1) wins!")
+    let deadline = Date().addingTimeInterval(10)
+    var records = try RecordsEndToEndTests.records(home)
+    while records.isEmpty && Date() < deadline {
+      usleep(50_000)
+      records = try RecordsEndToEndTests.records(home)
+    }
+    #expect(records.first?.text.contains("TTO[swap2 white]") == true, "\(records)")
     try tmux.send("q")
     try tmux.waitFor(text: "Play the computer")
     try tmux.send("q")

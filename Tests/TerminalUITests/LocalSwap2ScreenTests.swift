@@ -129,17 +129,18 @@ import Testing
   }
 
   @Test func theClockStartsWhenTheColoursAreSettled() throws {
-    var ui = game(.hotseat, clock: .fischer(base: 60_000, increment: 0))
+    var ui = game(.hotseat, clock: .fischer(base: 60_000, increment: 2_000))
     for cell in ["h8", "j8", "h9"] { _ = place(&ui, cell) }
     #expect(ui.state.match?.clock == nil && ui.nextLocalClockChange == nil, "the opening is untimed")
     _ = ui.clockTick(now: 400)  // five minutes on the opening cost nothing
     _ = ui.handle(.character("x"))
     let clock = try #require(ui.state.match?.clock)
-    #expect(clock.running == .o && clock.remaining(.o, now: 400) == 60_000)
+    // Neither side earned an increment for the opening's stones.
+    #expect(clock.running == .o && clock.remaining(.o, now: 400) == 60_000 && clock.remaining(.x, now: 400) == 60_000)
     #expect(clock.charges.allSatisfy { $0.charged == 0 } && clock.charges.count == 3)
     _ = ui.clockTick(now: 410)
     _ = place(&ui, "a1")
-    #expect(ui.state.match?.clock?.remaining(.o, now: 410) == 50_000)
+    #expect(ui.state.match?.clock?.remaining(.o, now: 410) == 52_000)
     _ = ui.handle(.character("u"))
     #expect(ui.state.match?.notice == "A timed game cannot be taken back: n starts a new one.")
   }

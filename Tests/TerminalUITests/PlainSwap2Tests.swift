@@ -61,9 +61,9 @@ import Testing
 
   @Test func withAClockTheOpeningIsUntimedAndTheClocksStartAtTheChoice() throws {
     var session = PlainSession(
-      opponent: .hotseat, rules: Self.rules, humanMark: .x, clock: .fischer(base: 60_000, increment: 0), now: 10,
+      opponent: .hotseat, rules: Self.rules, humanMark: .x, clock: .fischer(base: 60_000, increment: 1_000), now: 10,
       opening: .swap2)
-    #expect(session.introduction().contains("Clock: 1 min a game for each side, from the choice of colours"))
+    #expect(session.introduction().contains("Clock: 1 min + 1 s a move for each side, from the choice of colours"))
     #expect(session.clock == nil && session.flagDeadline == nil)
     for cell in ["h8", "j8", "h9"] { _ = session.handle(line: cell, now: 20) }
     let chosen = session.handle(line: "black", now: 500)  // the opening's eight minutes cost nothing
@@ -72,7 +72,7 @@ import Testing
     #expect(clock.running == .o && clock.charges.count == 3 && clock.charges.allSatisfy { $0.charged == 0 })
     #expect(session.flagDeadline == 560)
     _ = session.handle(line: "a1", now: 512)
-    #expect(session.clock?.remaining(.o, now: 512) == 48_000)
+    #expect(session.clock?.remaining(.o, now: 512) == 49_000 && session.clock?.remaining(.x, now: 512) == 60_000)
     #expect(session.handle(line: "undo", now: 513) == "error: a timed game cannot be taken back\n")
   }
 
