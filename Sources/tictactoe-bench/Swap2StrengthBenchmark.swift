@@ -34,40 +34,55 @@ enum Swap2StrengthBenchmark {
     for seed in 0..<seeds {
       for place in Swap2.Player.allCases {
         var rng = SplitMix(seed: UInt64(seed * 2 + (place == .first ? 0 : 1)))
-        var opening = try Swap2(rules: rules)
-        while !opening.isSettled, let actor = opening.actor {
-          let actions = actor == place ? computer.answer(to: opening, using: &rng) : naive(opening, using: &rng)
-          guard !actions.isEmpty else { throw BenchError("no answer in the opening") }
-          for action in actions { try opening.apply(Swap2.Entry(actor, action)) }
+        let opening = try open(rules, computer: computer, playing: place, using: &rng)
+        let game = try playOut(opening.game, search: search, using: &rng)
+        let mine: Mark = opening.mark(of: place) ?? .x
+        let winner = game.outcome?.winner
+        if winner == nil {
+          pairing.draws += 1
+        } else if winner == mine {
+          pairing.wins += 1
+        } else {
+          pairing.losses += 1
         }
-        var game = opening.game
-        while !game.isOver {
-          guard let move = search.chooseMove(in: game, using: &rng) else { throw BenchError("no move") }
-          try game.play(move)
-        }
-        let mine = try opening.mark(of: place).unwrapped("the colours are settled")
-        switch game.outcome?.winner {
-        case .none: pairing.draws += 1
-        case mine: pairing.wins += 1
-        default: pairing.losses += 1
-        }
-        let choices = opening.log.compactMap { entry -> String? in
-          if case .choice(let choice) = entry.action { choice.rawValue } else { nil }
-        }.joined(separator: ", ")
+        let result = winner == nil ? "draw" : winner == mine ? "won" : "lost"
         progress(
-          "Swap2 computer as the \(place == .first ? "first" : "second") player, seed \(seed) (\(choices)), "
-            + "played \(mine): \(game.outcome?.winner.map { $0 == mine ? "won" : "lost" } ?? "draw") "
-            + "in \(game.history.count) moves")
+          "Swap2 computer as the \(place == .first ? "first" : "second") player, seed \(seed) "
+            + "(\(choices(opening))), played \(mine): \(result) in \(game.history.count) moves")
       }
     }
     return pairing
   }
-}
 
-extension Optional {
-  /// The value, or a benchmark error saying what was expected.
-  fileprivate func unwrapped(_ expected: String) throws -> Wrapped {
-    guard let self else { throw BenchError("expected: \(expected)") }
-    return self
+  /// The opening played to its settled colours: the computer in `place`, the naive chooser in the other.
+  static func open(
+    _ rules: Rules, computer: Swap2Computer, playing place: Swap2.Player, using rng: inout SplitMix
+  ) throws -> Swap2 {
+    var opening = try Swap2(rules: rules)
+    while !opening.isSettled, let actor = opening.actor {
+      let actions = actor == place ? computer.answer(to: opening, using: &rng) : naive(opening, using: &rng)
+      if actions.isEmpty { throw BenchError("no answer in the opening") }
+      for action in actions { try opening.apply(Swap2.Entry(actor, action)) }
+    }
+    return opening
+  }
+
+  /// `game` played to its end by `search` for both sides.
+  static func playOut(_ start: Game, search: AIPlayer, using rng: inout SplitMix) throws -> Game {
+    var game = start
+    while !game.isOver {
+      guard let move = search.chooseMove(in: game, using: &rng) else { throw BenchError("no move") }
+      try game.play(move)
+    }
+    return game
+  }
+
+  /// The opening's choices in order: "place-two, white".
+  static func choices(_ opening: Swap2) -> String {
+    var words: [String] = []
+    for entry in opening.log {
+      if case .choice(let choice) = entry.action { words.append(choice.rawValue) }
+    }
+    return words.joined(separator: ", ")
   }
 }
