@@ -7,7 +7,13 @@ import Synchronization
 public final class ComputerPlayer: Sendable {
   public let readDescriptor: Int32
   private let writeDescriptor: Int32
-  private let results = Mutex<[(Position, Int)]>([])
+  private let results = Mutex<[(Answer, Int)]>([])
+
+  /// What the computer chose: a move, or its answer in a Swap2 opening.
+  public enum Answer: Sendable, Equatable {
+    case move(Position)
+    case swap2([Swap2.Action])
+  }
 
   public init() {
     var fds: [Int32] = [-1, -1]
@@ -27,14 +33,27 @@ public final class ComputerPlayer: Sendable {
       var rng = SystemRandomNumberGenerator()
       let player = AIPlayer(level: level, budget: .milliseconds(budget ?? AIPlayer.usualMilliseconds))
       guard let move = player.chooseMove(in: game, using: &rng) else { return }
-      results.withLock { $0.append((move, token)) }
-      var byte: UInt8 = 1
-      _ = write(writeDescriptor, &byte, 1)
+      deliver(.move(move), token: token)
     }
   }
 
-  /// The moves chosen since the last call.
-  public func takeResults() -> [(Position, Int)] {
+  /// Starts choosing the computer's answer where `opening` stands, in one move's time (`Swap2Computer`); the
+  /// answer arrives through `takeResults()` tagged with `token`.
+  public func answer(_ opening: Swap2, token: Int) {
+    WorkerThreads.shared.run { [self] in
+      var rng = SystemRandomNumberGenerator()
+      deliver(.swap2(Swap2Computer().answer(to: opening, using: &rng)), token: token)
+    }
+  }
+
+  private func deliver(_ answer: Answer, token: Int) {
+    results.withLock { $0.append((answer, token)) }
+    var byte: UInt8 = 1
+    _ = write(writeDescriptor, &byte, 1)
+  }
+
+  /// The answers chosen since the last call.
+  public func takeResults() -> [(Answer, Int)] {
     var buffer = [UInt8](repeating: 0, count: 64)
     while read(readDescriptor, &buffer, buffer.count) > 0 {}
     return results.withLock { pending in

@@ -72,9 +72,12 @@ public final class CursesDriver: LoopFrontEnd {
     if let status = perform(initial) { return status }
     loop.watch(terminal.inputDescriptor, events: Int16(POLLIN)) { [unowned self] _ in self.readKeys() }
     loop.watch(computer.readDescriptor, events: Int16(POLLIN)) { [unowned self] _ in
-      for (move, token) in self.computer.takeResults() {
+      for (answer, token) in self.computer.takeResults() {
         _ = self.controller.clockTick(now: self.loop.now)
-        _ = self.controller.computerMoved(move, token: token)
+        switch answer {
+        case .move(let move): _ = self.perform(self.controller.computerMoved(move, token: token))
+        case .swap2(let actions): _ = self.perform(self.controller.computerAnsweredSwap2(actions, token: token))
+        }
       }
     }
     lanSync = DescriptorSync(loop: loop) { [unowned self] fd, _ in
@@ -204,6 +207,8 @@ public final class CursesDriver: LoopFrontEnd {
     switch effect {
     case .think(let game, let level, let token, let budget):
       computer.think(game: game, level: level, token: token, budget: budget)
+    case .answerSwap2(let opening, let token):
+      computer.answer(opening, token: token)
     case .askEngine(let game, let token):
       guard let engine else {
         return perform(controller.engineUnavailable(engineProblem ?? "No engine was given.", token: token))

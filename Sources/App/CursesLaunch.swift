@@ -20,19 +20,12 @@ enum CursesLaunch {
     let context = RunContext(environment: environment)
     var settings = context.settings
     if let request {
-      do {
-        let rules = try request.rules(settings: settings)
-        settings.size = rules.rows
-        settings.k = rules.k
-        settings.rule = rules.variant
-      } catch {
-        writeError("tictactoe: \(error)\n")
+      switch request.applied(to: settings) {
+      case .success(let asked): settings = asked
+      case .failure(let problem):
+        writeError("tictactoe: \(problem)\n")
         return 64
       }
-      if let first = request.first { settings.first = first }
-      if case .computer(let level) = request.opponent { settings.aiLevel = level }
-      // For this run only, as --size is: Options saves it only if the player saves the options.
-      if let clock = request.clock { settings.clock = clock }
     }
     var controller = CursesLaunch.controller(
       settings: settings, ascii: ascii, environment: environment, context: context)
@@ -56,6 +49,12 @@ enum CursesLaunch {
     }
     if request != nil, let words = engineWords {
       if let request, let refusal = request.engineRefusal(settings.rules) {
+        writeError("tictactoe: \(refusal)\n")
+        return 64
+      }
+      var engineRequest = request
+      engineRequest?.engine = words
+      if let refusal = engineRequest?.swap2EngineRefusal {
         writeError("tictactoe: \(refusal)\n")
         return 64
       }
@@ -143,5 +142,29 @@ enum CursesLaunch {
       return (known, own)
     }
     return driver
+  }
+}
+
+extension PlayRequest {
+  /// The settings of this run with what `play` asked for: the rules, the opening, who starts, the level, the
+  /// clock (for this run only, as --size is: Options saves them only if the player saves the options); or why
+  /// they cannot be played (a usage error).
+  func applied(to saved: Settings) -> Result<Settings, UsageError> {
+    var settings = saved
+    do {
+      let rules = try self.rules(settings: settings)
+      settings.size = rules.rows
+      settings.k = rules.k
+      settings.rule = rules.variant
+      if let refusal = swap2Refusal(rules) { return .failure(UsageError(message: refusal)) }
+      // The engine's game opens as usual (`UIController.startOpening`).
+      if let opening { settings.opening = opening }
+    } catch {
+      return .failure(UsageError(message: error.description))
+    }
+    if let first { settings.first = first }
+    if case .computer(let level) = opponent { settings.aiLevel = level }
+    if let clock { settings.clock = clock }
+    return .success(settings)
   }
 }

@@ -1,4 +1,5 @@
 import GameCore
+import GameRecords
 import MatchCoordination
 import PlayerFiles
 import TerminalUI
@@ -36,7 +37,7 @@ final class LocalGameRecorder {
     guard let match, match.isOver, recorded[match.number] != match.game.history,
       let record = RecordOfGame.local(
         game: match.game, opponent: match.opponent, humanMark: match.humanMark, playerName: playerName,
-        date: RecordOfGame.today(), clock: match.clock)
+        date: RecordOfGame.today(), clock: match.clock, opening: match.swap2.flatMap { RecordOpening($0.opening) })
     else { return }
     recorded[match.number] = match.game.history
     archive.keep(record, key: match.number)

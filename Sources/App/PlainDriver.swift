@@ -100,7 +100,8 @@ final class PlainDriver: LoopFrontEnd {
     // In a Swap2 opening the computer's answers (its stones, its choice) come first, each in one move's time.
     while session.computerToAnswerSwap2, let opening = session.swap2 {
       let computer = Swap2Computer(budget: .milliseconds(session.searchBudget(now: loop.now)))
-      emit(session.computerAnswered(computer.answer(to: opening, using: &rng)))
+      let actions = computer.answer(to: opening, using: &rng)
+      emit(session.computerAnswered(actions, now: loop.now))
       if session.swap2?.log.count == opening.log.count { break }  // an answer refused (said): no second try
     }
     while session.computerToMove, case .computer(let level) = session.opponent {

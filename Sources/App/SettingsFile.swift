@@ -21,7 +21,7 @@ public enum SettingsFile {
         switch key {
         case "size", "k", "level", "first", "engine", "opponent":
           try readGameSetting(key, value, into: &settings)
-        case "name", "records", "port", "map_port", "clock", "relay", "rule":
+        case "name", "records", "port", "map_port", "clock", "relay", "rule", "opening":
           try readPlayerSetting(key, value, into: &settings)
         case "deny", "limits_exempt", "connections_per_address", "proxy_from":
           try readHostLimit(key, value, into: &settings)
@@ -121,6 +121,11 @@ public enum SettingsFile {
         throw Rejection("rule must be freestyle, exact5 or renju, found \"\(value)\"")
       }
       settings.rule = rule
+    case "opening":
+      guard let opening = Opening(rawValue: value) else {
+        throw Rejection("opening must be standard or swap2, found \"\(value)\"")
+      }
+      settings.opening = opening
     case "clock":
       do throws(TimeControlError) {
         settings.clock = try TimeControl(parsing: value)
@@ -175,6 +180,7 @@ public enum SettingsFile {
       + (settings.proxyFrom.map { "proxy_from = \($0)\n" } ?? "")
       + (settings.clock.isTimed ? "clock = \(settings.clock)\n" : "")
       + (settings.rule != .freestyle ? "rule = \(settings.rule.name)\n" : "")
+      + (settings.opening != .standard ? "opening = \(settings.opening)\n" : "")
       + (settings.engine.map { "engine = \($0)\nopponent = \(settings.useEngine ? "engine" : "computer")\n" } ?? "")
   }
 

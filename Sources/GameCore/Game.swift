@@ -22,6 +22,10 @@ public struct Game: Sendable, Hashable {
   public var isOver: Bool { outcome != nil }
   public var lastMove: Position? { history.last }
 
+  /// Whether the game was drawn with empty cells left: renju left X, to move, only forbidden cells. There is no
+  /// pass here (renju's own rules let black pass), so the game cannot go on, and no one has won.
+  public var endedWithOnlyForbiddenCells: Bool { outcome == .draw && !board.isFull }
+
   /// The cells the side to move may play (renju takes X's forbidden cells away).
   public var legalMoves: [Position] { isOver ? [] : Referee.allowedMoves(for: turn, on: board) }
 

@@ -36,6 +36,13 @@ public struct LocalClock: Sendable, Equatable {
     turnSince = now
   }
 
+  /// A game whose first `untimedMoves` stones were placed with no clock (a Swap2 opening, its colours settled at
+  /// `now`): each is charged nothing and earns no increment, and the side to move's clock runs from `now`.
+  public init?(_ control: TimeControl, now: Double, untimedMoves: Int) {
+    self.init(control, now: now)
+    charges = Array(repeating: Charge(charged: 0, left: control.base), count: untimedMoves)
+  }
+
   /// Whether the move at `ply` is charged: each side's first move is free.
   public static func charges(ply: Int) -> Bool { ply >= 2 }
 

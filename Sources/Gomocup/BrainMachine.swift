@@ -270,6 +270,9 @@ public struct BrainMachine: Sendable {
         let who = winner == game.turn ? "this brain" : "the opponent"
         return [.reply("ERROR the game is over: \(who) already has five in a row")]
       }
+      if game.endedWithOnlyForbiddenCells {
+        return [.reply("ERROR the game is over: a draw, every empty cell is forbidden to black under renju")]
+      }
       if game.isOver { return [.reply("ERROR the game is over: the board is full")] }
       phase = .searching
       return [.search(game, milliseconds: limits.searchMilliseconds(emptyCells: game.legalMoves.count))]

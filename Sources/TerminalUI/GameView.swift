@@ -69,8 +69,13 @@ public enum GameView {
     }
     let (status, statusStyle) = statusLine(match, glyphs: g, direct: state.direct)
     screen.putCentred(status, row: layout.top + layout.height + 1, style: statusStyle)
+    let below = layout.top + layout.height + 2
+    if let line = swap2Explanation(match), below < state.height - 1, line.count <= state.width - 2 {
+      screen.putCentred(line, row: below, style: Style(dim: true))
+    }
     let legend =
       match.confirming.map { confirmation($0, glyphs: g).legend }
+      ?? swap2Legend(match, width: state.width, glyphs: g)
       ?? legendText(width: state.width, glyphs: g, digits: rules == .standard)
     screen.put(" " + legend, row: state.height - 1, column: 0, style: Style(dim: true))
     if let question = match.confirming {
@@ -106,6 +111,7 @@ public enum GameView {
   }
 
   static func subtitle(_ match: Match) -> String {
+    if let text = swap2Subtitle(match) { return text }
     switch match.opponent {
     case .computer(let level):
       return "You play \(match.humanMark) against the computer (\(level.shown(on: match.rules)))"
@@ -207,6 +213,8 @@ public enum GameView {
     if let outcome = match.game.outcome {
       let text: String
       switch outcome.winner {
+      case nil where match.game.endedWithOnlyForbiddenCells:
+        text = "Draw: every empty cell is forbidden to X (renju)."
       case nil: text = "Draw."
       case .some(let mark) where match.isComputerGame:
         text = mark == match.humanMark ? "You win!" : "The computer wins."
@@ -216,6 +224,7 @@ public enum GameView {
       }
       return ("\(text)  \(next)", Style(bold: true, color: .accent))
     }
+    if let swap2 = match.swap2, swap2.isOpening { return swap2Status(match, swap2, glyphs: g) }
     if match.aiThinking {
       return ("The \(match.isEngineGame ? "engine" : "computer") is thinking\(g.ellipsis)", Style(dim: true))
     }
@@ -229,6 +238,7 @@ public enum GameView {
       let who = match.isEngineGame ? "engine" : "computer"
       last = match.isMachineGame && mark != match.humanMark ? "The \(who) plays \(name). " : "\(mark) plays \(name). "
     }
+    if let choice = swap2Choice(match) { last = choice }
     if match.isMachineGame { return (last + "Your turn (\(match.humanMark))", Style(bold: true)) }
     return (last + "\(match.game.turn) to move (\(match.player(with: match.game.turn)))", Style(bold: true))
   }

@@ -1,3 +1,5 @@
+import GameCore
+
 /// A key press or terminal event, as the backends report it.
 public enum Key: Sendable, Hashable {
   case up, down, left, right
@@ -43,6 +45,8 @@ public enum Action: Sendable, Equatable {
   case redraw
   /// Open the go-to field: a typed cell moves the cursor there.
   case goTo
+  /// A choice of a Swap2 opening: `x` takes X (black), `o` takes O (white), `p` places two more stones.
+  case choose(Swap2.Choice)
 }
 
 /// Maps keys to actions for each screen. Pure, so every binding is tested.
@@ -115,6 +119,9 @@ public enum KeyMap {
     case .character("u"): return .undo
     case .character("n"): return .newGame
     case .character("g"): return .goTo
+    case .character("x"): return .choose(.black)
+    case .character("o"): return .choose(.white)
+    case .character("p"): return .choose(.placeTwo)
     case .character("?"), .function(1): return .help
     case .escape, .character("q"): return .back
     case .click(let row, let column): return .click(row: row, column: column)

@@ -1,3 +1,4 @@
+import GameCore
 import Gomocup
 
 /// Draws the lobby: the title, a menu of what there is to do, and the key legend.
@@ -9,7 +10,9 @@ public enum LobbyView {
     let g = state.glyphs
     screen.putCentred("T I C - T A C - T O E", row: 1, style: Style(bold: true, color: .title))
     let rules = state.settings.rules
-    let variant = rules.variant == .freestyle ? "" : ", \(rules.variant.name)"
+    let variant =
+      (rules.variant == .freestyle ? "" : ", \(rules.variant.name)")
+      + (state.settings.openingInPlay == .swap2 ? ", Swap2" : "")
     let about =
       "\(rules.rows)\(g.times)\(rules.columns), \(rules.k) in a row\(variant)\(g.separator)computer: \(state.settings.aiLevel.shown(on: rules))"
     screen.putCentred(about, row: 3, style: Style(dim: true))
@@ -122,6 +125,8 @@ public enum OptionsView {
     case .size: return "\(settings.size)\(g.times)\(settings.size)"
     case .k: return "\(settings.k)"
     case .rule: return settings.rules.variant.name
+    case .opening:
+      return Swap2.supports(settings.rules) ? settings.opening.rawValue : "standard (swap2: k 5, 9\(g.times)9 up)"
     case .level: return settings.aiLevel.shown(on: settings.rules)
     case .first:
       switch settings.first {

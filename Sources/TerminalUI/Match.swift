@@ -48,6 +48,8 @@ public struct Match: Sendable, Equatable {
   public var confirming: LocalConfirmation?
   /// The go-to field (`g`) while it is open.
   public var goTo: GoToField?
+  /// The Swap2 opening of a game that opens so (nil: the usual opening); every stone goes through it.
+  public var swap2: LocalSwap2?
   /// Which game of the program's run this is (counted by `UIState.gamesStarted`): a game taken back after its end
   /// and finished again keeps its number, so its record is replaced rather than kept twice.
   public var number = 0
@@ -88,8 +90,16 @@ public struct Match: Sendable, Equatable {
   /// Who has `mark` in a hot-seat game: "P1" or "P2".
   public func player(with mark: Mark) -> String { mark == humanMark ? "P1" : "P2" }
 
-  /// Whether the computer is to move now.
-  public var computerToMove: Bool { isComputerGame && !isOver && game.turn != humanMark }
+  /// Whether the computer is to move now (not while the colours of a Swap2 opening are being settled).
+  public var computerToMove: Bool {
+    isComputerGame && !isOver && swap2?.isOpening != true && game.turn != humanMark
+  }
+
+  /// Whether the computer is to place its stones or choose in a Swap2 opening now.
+  public var computerToAnswerSwap2: Bool {
+    guard isComputerGame, !isOver, let swap2, swap2.isOpening else { return false }
+    return swap2.opening.actor == swap2.human.other
+  }
 
   /// Both clocks as the screen shows them at `now`, "mine" the player's (P1's in hot seat); nil when untimed.
   public func clocks(now: Double) -> NetGameState.Clocks? {
@@ -111,8 +121,8 @@ public struct Match: Sendable, Equatable {
     }
   }
 
-  /// Whether the other side (the computer or an engine) is to move now.
-  public var machineToMove: Bool { computerToMove || engineToMove }
+  /// Whether the other side (the computer or an engine) is to move now, or to answer in a Swap2 opening.
+  public var machineToMove: Bool { computerToMove || engineToMove || computerToAnswerSwap2 }
 
   /// Counts the finished game's result in the score (`sign` -1 takes it back, for undo).
   mutating func count(_ outcome: Outcome, sign: Int = 1) { count(winner: outcome.winner, sign: sign) }

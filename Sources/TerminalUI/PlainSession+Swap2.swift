@@ -42,7 +42,7 @@ extension PlainSession {
   }
 
   /// A typed choice ("black", "b", "white", "w", "two", "2"); nil when the line is not one and none is due.
-  mutating func swap2Choice(_ line: String) -> String? {
+  mutating func swap2Choice(_ line: String, now: Double = 0) -> String? {
     guard var swap2 else { return nil }
     if !swap2.choices.isEmpty, computerToAnswerSwap2 { return "error: it is the computer's turn\n" }
     let words: [String: Swap2.Choice] = [
@@ -61,12 +61,12 @@ extension PlainSession {
       return "error: \(error)\n"
     }
     self.swap2 = swap2
-    settle()
-    return "\(name(of: actor)) chose \(Self.word(choice))\n" + afterSwap2Action(choiceMade: true)
+    settle(now: now)
+    return "\(name(of: actor)) chose \(Self.word(choice))\n" + afterSwap2Action(choiceMade: true, now: now)
   }
 
   /// A stone typed by the player (`player` nil) or given by the computer, through the opening.
-  mutating func swap2Place(_ position: Position, by player: Swap2.Player?) -> String {
+  mutating func swap2Place(_ position: Position, by player: Swap2.Player?, now: Double = 0) -> String {
     guard var swap2, let actor = swap2.actor else { return "error: the game is over\n" }
     if player == nil, computerToAnswerSwap2 || computerToMove { return "error: it is the computer's turn\n" }
     do {
@@ -76,13 +76,14 @@ extension PlainSession {
       return "error: \(error)\n"
     }
     self.swap2 = swap2
-    settle()
+    settle(now: now)
+    clock?.moved(now: now, ends: game.isOver)
     let announce = player.map { _ in "computer plays \(PlainSession.moveName(position, rules: game.rules))\n" }
-    return (announce ?? "") + afterSwap2Action()
+    return (announce ?? "") + afterSwap2Action(now: now)
   }
 
   /// The computer's answer (`Swap2Computer`), said and played.
-  public mutating func computerAnswered(_ actions: [Swap2.Action]) -> String {
+  public mutating func computerAnswered(_ actions: [Swap2.Action], now: Double = 0) -> String {
     guard var swap2 else { return "" }
     let computer = humanSwap2Player.other
     var said: [String] = []
@@ -100,9 +101,9 @@ extension PlainSession {
       }
     }
     self.swap2 = swap2
-    settle()
+    settle(now: now)
     let chose = actions.contains { if case .choice = $0 { true } else { false } }
-    return said.joined(separator: "\n") + "\n" + afterSwap2Action(choiceMade: chose)
+    return said.joined(separator: "\n") + "\n" + afterSwap2Action(choiceMade: chose, now: now)
   }
 
   /// Takes back the player's last action and the computer's answers after it; one action in hot seat.
@@ -118,17 +119,24 @@ extension PlainSession {
     return "undone\n" + afterSwap2Action()
   }
 
-  /// The game and the player's mark brought up to date with the opening.
-  private mutating func settle() {
+  /// The game and the player's mark brought up to date with the opening; once the colours are settled, the
+  /// clocks of a timed game start at `now`, the opening's stones charged nothing.
+  private mutating func settle(now: Double = 0) {
     guard let swap2 else { return }
     game = swap2.game
     humanMark = swap2.mark(of: humanSwap2Player) ?? (humanSwap2Player == .first ? .x : .o)
+    guard swap2.isSettled else {
+      clock = nil
+      return
+    }
+    if clock == nil { clock = LocalClock(swap2Control, now: now, untimedMoves: game.history.count) }
   }
 
   /// The board, then what the opening asks next, who plays what once it is settled, or the result.
-  private func afterSwap2Action(choiceMade: Bool = false) -> String {
+  private func afterSwap2Action(choiceMade: Bool = false, now: Double = 0) -> String {
     var text = boardText() + "\n"
     if let line = swap2StatusLine { text += line + "\n" }
+    if !game.isOver, let line = clockLine(now: now) { text += line + "\n" }
     if choiceMade, let swap2, swap2.isSettled, let black = swap2.player(playing: .x) {
       text +=
         "swap2: \(name(of: black)) \(black == humanSwap2Player ? "play" : "plays") X, "

@@ -13,13 +13,17 @@ public struct PlainSession: Sendable {
   public internal(set) var swap2: Swap2?
   /// The player's place in a Swap2 opening: first (tentative) when it began with X, P1 in hot seat.
   public let humanSwap2Player: Swap2.Player
-  /// Both clocks of a timed game (nil: untimed), read at the times the driver gives.
-  public private(set) var clock: LocalClock?
+  /// Both clocks of a timed game (nil: untimed, and in a Swap2 opening until the colours are settled), read at
+  /// the times the driver gives.
+  public internal(set) var clock: LocalClock?
+  /// The time control of a Swap2 game, whose clocks start once the colours are settled (`settle`).
+  let swap2Control: TimeControl
 
   /// A game begun at `now` (the driver's monotonic seconds) under `control` (an engine's game is never timed
   /// here: it keeps its own time).
-  /// With `opening` Swap2 (on rules it supports, untimed, not against an engine: the command line checks), the
-  /// player with `humanMark` X is the first (tentative) player.
+  /// With `opening` Swap2 (on rules it supports, not against an engine: the command line checks), the player
+  /// with `humanMark` X is the first (tentative) player, and the opening is untimed: both clocks start when the
+  /// colours are settled.
   public init(
     opponent: Opponent, rules: Rules, humanMark: Mark, clock control: TimeControl = .none, now: Double = 0,
     opening: Opening = .standard
@@ -29,7 +33,8 @@ public struct PlainSession: Sendable {
     self.humanMark = humanMark
     self.humanSwap2Player = humanMark == .x ? .first : .second
     if opening == .swap2 { swap2 = try? Swap2(rules: rules) }
-    if case .engine = opponent {} else { clock = LocalClock(control, now: now) }
+    swap2Control = swap2 == nil ? .none : control
+    if case .engine = opponent {} else if swap2 == nil { clock = LocalClock(control, now: now) }
   }
 
   var isComputerGame: Bool {
@@ -51,7 +56,9 @@ public struct PlainSession: Sendable {
 
   /// Whether the driver should ask the computer for a move now.
   public var computerToMove: Bool {
-    if let swap2 { return isComputerGame && swap2.isSettled && swap2.actor == humanSwap2Player.other }
+    if let swap2 {
+      return isComputerGame && !isFinished && swap2.isSettled && swap2.actor == humanSwap2Player.other
+    }
     return isComputerGame && !isFinished && game.turn != humanMark
   }
 
@@ -70,9 +77,12 @@ public struct PlainSession: Sendable {
     }
     if let clock {
       lines.append("Clock: \(clock.control.spoken) for each side; a clock starts after that side's first move.")
+    } else if swap2Control.isTimed {
+      lines.append("Clock: \(swap2Control.spoken) for each side, from the choice of colours (the opening is untimed).")
     }
     lines += swap2Introduction
-    lines += PlainSession.howToMove(rules) + ["Other commands: \(clock == nil ? "undo" : "clock"), help, quit."]
+    let timed = clock != nil || swap2Control.isTimed
+    lines += PlainSession.howToMove(rules) + ["Other commands: \(timed ? "clock" : "undo"), help, quit."]
     return lines.joined(separator: "\n") + "\n" + boardText() + "\n" + (swap2StatusLine.map { $0 + "\n" } ?? "")
   }
 
@@ -99,14 +109,14 @@ public struct PlainSession: Sendable {
     default:
       break
     }
-    if let text = swap2Choice(line) { return text }
+    if let text = swap2Choice(line, now: now) { return text }
     switch PlainSession.readMove(raw, rules: game.rules) {
     case .failure(let error):
       return "error: \(error)\n"
     case .success(let position):
       if computerToMove { return "error: it is the computer's turn\n" }
       if engineToMove { return "error: it is the engine's turn\n" }
-      if swap2 != nil { return swap2Place(position, by: nil) }
+      if swap2 != nil { return swap2Place(position, by: nil, now: now) }
       return play(position, announce: nil, now: now)
     }
   }
@@ -120,7 +130,7 @@ public struct PlainSession: Sendable {
   /// fell first).
   public mutating func computerMoved(_ position: Position, now: Double = 0) -> String {
     if let text = flagIfDue(now: now) { return text }
-    if swap2 != nil { return swap2Place(position, by: humanSwap2Player.other) }
+    if swap2 != nil { return swap2Place(position, by: humanSwap2Player.other, now: now) }
     return play(position, announce: "computer plays \(PlainSession.moveName(position, rules: game.rules))", now: now)
   }
 
@@ -137,6 +147,8 @@ public struct PlainSession: Sendable {
     if let outcome = game.outcome {
       switch outcome.winner {
       case .some(let mark): text += "result: \(mark) wins\n"
+      case nil where game.endedWithOnlyForbiddenCells:
+        text += "result: draw (every empty cell is forbidden to X under renju)\n"
       case nil: text += "result: draw\n"
       }
     }

@@ -46,8 +46,14 @@ public struct Settings: Sendable, Equatable {
   /// The rule of a game of five in a row (`rule = renju`): freestyle, exact five or renju. A rule other than
   /// freestyle holds only while k is 5; with any other k the game is freestyle.
   public var rule = RuleVariant.freestyle
+  /// How a local game opens (`opening = swap2`): as usual, or with Swap2. Swap2 holds only where it is played,
+  /// five in a row on boards from 9×9 (`Swap2.supports`); elsewhere games open as usual.
+  public var opening = Opening.standard
 
   public init() {}
+
+  /// The opening a game on the current rules gets: Swap2 only where it is played.
+  public var openingInPlay: Opening { Swap2.supports(rules) ? opening : .standard }
 
   /// What Options offers for `clock`, in order: none, then bullet to classical.
   public static let clockChoices: [TimeControl] = [

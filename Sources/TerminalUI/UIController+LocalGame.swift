@@ -9,8 +9,7 @@ extension UIController {
     guard var match = state.match, match.token == token, match.aiThinking else { return [] }
     match.aiThinking = false
     do {
-      try match.game.play(position)
-      match.clock?.moved(now: state.now, ends: match.game.isOver)
+      try match.play(position, now: state.now)
       // "Wait for the computer's move." and the like are over once it has moved.
       match.notice = nil
     } catch {
@@ -79,6 +78,7 @@ extension UIController {
       // Hot seat: P1 is X in odd games, O in even ones.
       match.humanMark = match.gamesStarted.isMultiple(of: 2) ? .x : .o
     }
+    startOpening(&match)
     match.gamesStarted += 1
     match.aiThinking = false
     match.notice = nil
@@ -89,7 +89,8 @@ extension UIController {
     return askComputerIfItsTurn()
   }
 
-  private mutating func askComputerIfItsTurn() -> [Effect] {
+  mutating func askComputerIfItsTurn() -> [Effect] {
+    if let effects = askComputerForSwap2() { return effects }
     if var match = state.match, match.engineToMove, !match.aiThinking {
       match.aiThinking = true
       state.match = match
@@ -132,6 +133,8 @@ extension UIController {
       return place(position)
     case .undo:
       return undo()
+    case .choose(let choice):
+      return chooseInOpening(choice)
     case .newGame:
       if asksFirst(.newGame) { return [] }
       return newGame()
@@ -207,8 +210,7 @@ extension UIController {
       match.notice = "Wait for the \(match.isEngineGame ? "engine" : "computer")'s move."
     } else {
       do {
-        try match.game.play(position)
-        match.clock?.moved(now: state.now, ends: match.game.isOver)
+        try match.play(position, now: state.now)
         if let outcome = match.game.outcome { match.count(outcome) }
       } catch {
         match.notice = notice(for: error)
@@ -216,6 +218,14 @@ extension UIController {
     }
     state.match = match
     return askComputerIfItsTurn()
+  }
+
+  private func notice(for error: Swap2Error) -> String {
+    switch error {
+    case .move(let error): return notice(for: error)
+    case .choiceDue(let step): return "Choose first: \(LocalSwap2.keys(for: step))."
+    default: return "\(error)"
+    }
   }
 
   private func notice(for error: MoveError) -> String {
@@ -245,7 +255,7 @@ extension UIController {
       return []
     }
     let humanMoves = match.game.history.indices.filter { match.isComputerGame ? moverIsHuman($0, match) : true }
-    guard !humanMoves.isEmpty else {
+    guard match.swap2?.hasActionToUndo(computerGame: match.isComputerGame) ?? !humanMoves.isEmpty else {
       match.notice = "Nothing to undo."
       state.match = match
       return []
@@ -253,6 +263,13 @@ extension UIController {
     if let outcome = match.game.outcome { match.count(outcome, sign: -1) }
     match.token += 1
     match.aiThinking = false
+    if var swap2 = match.swap2 {
+      swap2.undo(computerGame: match.isComputerGame)
+      match.swap2 = swap2
+      match.followOpening(now: state.now)
+      state.match = match
+      return askComputerIfItsTurn()
+    }
     while let last = match.game.history.indices.last {
       match.game.undo()
       if !match.isComputerGame || moverIsHuman(last, match) { break }

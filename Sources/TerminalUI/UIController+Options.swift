@@ -50,6 +50,9 @@ extension UIController {
         if settings.size < Rules.variantK { settings.size = 15 }
         settings.k = Rules.variantK
       }
+    case .opening:
+      // Offered only where Swap2 is played: five in a row on boards from 9×9.
+      if Swap2.supports(settings.rules) { settings.opening = settings.opening == .swap2 ? .standard : .swap2 }
     case .level:
       settings.aiLevel = step(settings.aiLevel, by: delta, wrapping: true)
     case .first:

@@ -29,13 +29,14 @@ public enum LobbyItem: Int, Sendable, CaseIterable {
 
 /// Options screen entries.
 public enum OptionItem: Int, Sendable, CaseIterable {
-  case size, k, level, first, name, records, opponent, clock, rule, back
+  case size, k, level, first, name, records, opponent, clock, rule, opening, back
 
   public var title: String {
     switch self {
     case .size: return "Board size"
     case .k: return "In a row (k)"
     case .rule: return "Rule"
+    case .opening: return "Opening"
     case .level: return "Computer level"
     case .first: return "Who starts"
     case .records: return "Keep records"

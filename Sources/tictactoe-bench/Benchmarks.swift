@@ -178,7 +178,14 @@ struct Benchmarks {
     if smoke {
       pairings.append(
         try StrengthBenchmark.play(threats, before, size: 9, openings: 1, milliseconds: milliseconds, progress: report))
+      pairings.append(try Swap2StrengthBenchmark.play(size: 9, seeds: 1, milliseconds: milliseconds, progress: report))
       return StrengthBenchmark.table(pairings)
+    }
+    progress("strength: the Swap2 computer's opening choices against a naive chooser's")
+    for size in [15, 9] {
+      pairings.append(
+        try Swap2StrengthBenchmark.play(
+          size: size, seeds: min(20, options.openings ?? 20), milliseconds: milliseconds, progress: report))
     }
     pairings.append(
       try StrengthBenchmark.play(

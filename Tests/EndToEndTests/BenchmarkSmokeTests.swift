@@ -87,21 +87,27 @@ import Testing
     }
   }
 
-  /// The strength table of a smoke run: one pairing (our two levels, two games on 9×9), every cell filled.
+  /// The strength table of a smoke run: two pairings, each two games on 9×9, every cell filled: our two levels,
+  /// then the Swap2 computer's opening against a naive chooser's.
   private static func checkStrength(_ table: String) {
     let lines = table.split(separator: "\n").map(String.init)
     #expect(lines.first?.hasPrefix("| Pairing | Board | Time per move | Games |") == true, "table was:\n\(table)")
-    #expect(lines.count == 3, "table was:\n\(table)")
-    guard let row = lines.last else { return }
-    let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-    #expect(cells.count == 8, "row was: \(row)")
-    guard cells.count == 8 else { return }
-    #expect(cells[0].contains("threat search") && cells[0].contains("before"), "row was: \(row)")
-    #expect(cells[1] == "9×9" && cells[3] == "2", "row was: \(row)")
-    let results = cells[4].split(separator: "–").compactMap { Int($0) }
-    #expect(results.count == 3 && results.reduce(0, +) == 2, "row was: \(row)")
-    #expect(Double(cells[5]).map { (0...1).contains($0) } == true, "row was: \(row)")
-    #expect(cells[7].contains(" to "), "row was: \(row)")
+    #expect(lines.count == 4, "table was:\n\(table)")
+    for (index, row) in lines.dropFirst(2).enumerated() {
+      let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      #expect(cells.count == 8, "row was: \(row)")
+      guard cells.count == 8 else { continue }
+      if index == 0 {
+        #expect(cells[0].contains("threat search") && cells[0].contains("before"), "row was: \(row)")
+      } else {
+        #expect(cells[0].contains("Swap2 computer") && cells[0].contains("naive chooser"), "row was: \(row)")
+      }
+      #expect(cells[1] == "9×9" && cells[3] == "2", "row was: \(row)")
+      let results = cells[4].split(separator: "–").compactMap { Int($0) }
+      #expect(results.count == 3 && results.reduce(0, +) == 2, "row was: \(row)")
+      #expect(Double(cells[5]).map { (0...1).contains($0) } == true, "row was: \(row)")
+      #expect(cells[7].contains(" to "), "row was: \(row)")
+    }
   }
 
   /// Foundation and the ICU data it loads were over half of the game's resident memory: the game must not link

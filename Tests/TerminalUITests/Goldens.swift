@@ -148,9 +148,9 @@ enum Goldens {
                                Opponent        < computer (no engine set) >
                                Clock           < none >
                                Rule            < freestyle >
+                               Opening         < standard (swap2: k 5, 9×9 up) >
 
                                Back
-
 
 
 

@@ -43,7 +43,7 @@ import Testing
       guard line.hasPrefix("| `"), line.count > 4 else { return nil }
       return line[line.index(line.startIndex, offsetBy: 3)]
     }
-    #expect(keys.count == 5)
+    #expect(keys.count == 3)
     for key in keys {
       #expect(KeyMap.action(for: .character(key), in: .game(digitsPlace: false)) == nil, "\(key) is bound")
       var ui = try NetworkScreens.match(size: 15, k: 5, moves: ["h8"], glyphs: .ascii)

@@ -93,10 +93,11 @@ public enum CommandLineParser {
                         BASE in minutes (5+3) or seconds (30s+2) and INC in
                         seconds; move:20s for a fixed time per move; none. A clock
                         starts after each side's first move; a flag loses on time
-      --opening O       how a local game opens: standard (default) or swap2 (five in
-                        a row from 9×9, untimed, plain mode: the first player
+      --opening O       how a local game opens: standard or swap2 (default: the
+                        opening setting; five in a row from 9×9: the first player
                         places 3 stones, the second takes black, white or places 2
-                        more and the first chooses); --first me makes you the first
+                        more and the first chooses; untimed: the clocks start once
+                        the colours are settled); --first me makes you the first
       --bot LEVEL       host a practice bot playing at LEVEL (easy, normal or
                         perfect) against any number of joiners at once, until Ctrl-C
                         or SIGTERM (SIGHUP reads its deny list and limits again);

@@ -16,8 +16,9 @@ public struct PlayRequest: Sendable, Equatable {
   public var clock: TimeControl?
   /// `--rule R`: freestyle, exact5 or renju; nil: the `rule` setting (which holds only while k is 5).
   public var rule: RuleVariant?
-  /// `--opening swap2`: the game opens with Swap2 (five in a row from 9×9, untimed, not against an engine).
-  public var opening = Opening.standard
+  /// `--opening O`: how the game opens, as usual or with Swap2 (five in a row from 9×9, not against an engine);
+  /// nil: the `opening` setting, which holds only where Swap2 is played.
+  public var opening: Opening?
 
   public init() {}
 
@@ -54,15 +55,25 @@ public struct PlayRequest: Sendable, Equatable {
       + "add --size N (5 to 15), which plays five in a row"
   }
 
-  /// Why a Swap2 game cannot be played by `rules` (the board too small, k not 5) or untimed (the clock setting
-  /// times games and `--clock` does not say none), or nil (nil too for the usual opening).
-  func swap2Refusal(_ rules: Rules, settings: Settings) -> String? {
-    guard opening == .swap2 else { return nil }
-    if !Swap2.supports(rules) {
-      return "\(Swap2Error.unsupportedRules(rules)): add --size N (9 to 15), which plays five in a row"
-    }
-    if clock == nil, settings.clock != .none { return "--opening swap2 is played untimed: add --clock none" }
-    return nil
+  /// Why the Swap2 asked for cannot be played by `rules` (the board too small, k not 5), or nil (nil too for the
+  /// usual opening, and for the setting, which holds only where Swap2 is played).
+  func swap2Refusal(_ rules: Rules) -> String? {
+    guard opening == .swap2, !Swap2.supports(rules) else { return nil }
+    return "\(Swap2Error.unsupportedRules(rules)): add --size N (9 to 15), which plays five in a row"
+  }
+
+  /// Why `--opening swap2` cannot be played when the opponent is the engine settings.conf names, or nil.
+  var swap2EngineRefusal: String? {
+    guard opening == .swap2, engine != nil else { return nil }
+    return "--opening swap2 is played against the computer or at one keyboard, and settings.conf's opponent is "
+      + "an engine: add --ai LEVEL"
+  }
+
+  /// The opening of a game by `rules`: `--opening`, else the setting where Swap2 is played; an engine's game
+  /// opens as usual.
+  func opening(_ rules: Rules, settings: Settings) -> Opening {
+    if engine != nil { return .standard }
+    return opening ?? (Swap2.supports(rules) ? settings.opening : .standard)
   }
 
   /// A rule other than freestyle asked for here brings five in a row with it (on 15×15 when neither `--size`
@@ -111,9 +122,9 @@ enum PlayCommand: Command {
       throw UsageError(
         message: "--clock times a game against the computer or at one keyboard: an engine keeps its own time")
     }
-    request.opening = try arguments.choice("--opening") ?? .standard
-    if request.opening == .swap2, request.engine != nil || (request.clock ?? .none) != .none {
-      throw UsageError(message: "--opening swap2 is played against the computer or at one keyboard, untimed")
+    request.opening = try arguments.choice("--opening")
+    if request.opening == .swap2, request.engine != nil {
+      throw UsageError(message: "--opening swap2 is played against the computer or at one keyboard, not an engine")
     }
     // A size or k out of range is a usage error now; the rest is checked with the saved settings.
     try request.checkAlone()
@@ -127,10 +138,6 @@ enum PlayCommand: Command {
   /// settings first (a usage error, status 64, when they do not fit).
   static func run(_ request: PlayRequest, ui: UIMode, ascii: Bool, environment: [String: String]) -> Int32 {
     guard TicTacToe.screenMode(ui, environment) == .plain else {
-      if request.opening == .swap2 {
-        writeError("tictactoe: --opening swap2 is played in plain mode for now: add --ui plain\n")
-        return 64
-      }
       return CursesLaunch.game(request: request, ascii: ascii, environment: environment)
     }
     let context = RunContext(environment: environment)
@@ -151,7 +158,7 @@ enum PlayCommand: Command {
         return 1
       }
     }
-    if let refusal = request.swap2Refusal(rules, settings: context.settings) {
+    if let refusal = request.swap2Refusal(rules) ?? request.swap2EngineRefusal {
       writeError("tictactoe: \(refusal)\n")
       return 64
     }
@@ -171,13 +178,14 @@ enum PlayCommand: Command {
     let human: Mark = opponent == .hotseat || humanFirst ? .x : .o
     // An engine keeps its own time; the built-in computer and two players play on `--clock` or the setting.
     let clock = request.engine == nil ? request.clock ?? context.settings.clock : .none
-    context.log.write("plain game: \(rules), \(opponent), human \(human), clock \(clock), opening \(request.opening)")
+    let opening = request.opening(rules, settings: context.settings)
+    context.log.write("plain game: \(rules), \(opponent), human \(human), clock \(clock), opening \(opening)")
     let recorder = PlainDriver.Recorder(
       archive: context.archive, playerName: RunContext.profile(environment, name: nil).name)
     return PlainDriver(
       session: PlainSession(
         opponent: opponent, rules: rules, humanMark: human, clock: clock, now: Monotonic.now(),
-        opening: request.opening),
+        opening: opening),
       log: context.log, recorder: recorder,
       engine: request.engine, fallback: context.settings.aiLevel
     ).run()
