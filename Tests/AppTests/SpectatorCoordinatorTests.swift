@@ -197,4 +197,22 @@ import WireProtocol
     #expect(Self.sent(pair, to: id).contains(.bye(.quit, text: "the match is over")))
     #expect(pair.closedByHost.contains(id) && pair.host.spectators.count == 0)
   }
+
+  /// A spectator whose host does not say that its game may be watched (an older program, or `spectators = none`)
+  /// leaves at once, before anything is played: an older host would take it for a player.
+  @Test func aSpectatorLeavesAHostThatDoesNotSayItsGameMayBeWatched() {
+    for policy: SpectatorPolicy? in [nil, SpectatorPolicy.none] {
+      var pair = MatchPair()
+      pair.host.core.configuration.spectators = policy
+      pair.joiner.core.configuration.watch = 0
+      pair.connect()
+      guard case .session(.refused(.notWatchable, _)) = pair.joiner.finished else {
+        Issue.record("\(String(describing: pair.joiner.finished))")
+        continue
+      }
+      #expect(pair.started(pair.joinerEvents) == 0 && pair.started(pair.hostEvents) == 0)
+      let left = pair.joinerCommands.contains { if case .send(_, .bye) = $0 { true } else { false } }
+      #expect(left && pair.closedByJoiner.contains(pair.links[0].joiner))
+    }
+  }
 }
