@@ -10,7 +10,11 @@ extension HostCoordinator {
   /// watch. nil: not a spectator's business.
   mutating func spectatorHolds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? {
     if spectators.contains(id) {
-      spectators.heard(id, now: now)
+      guard spectators.heard(id, now: now) else {
+        let text = "more than \(Spectators.messagesPerSecond) messages within a second"
+        return [.send(id, .error(text: text))]
+          + dropSpectator(id, note: "spectator at \(core.peer(id)) dropped: \(text)", graceful: true, now: now)
+      }
       switch message {
       case .heartbeat, .deciding, .chat: return []  // spectators' chat is not the players' (not relayed yet)
       case .bye, .error: return dropSpectator(id, note: "\(core.peer(id)) stopped watching", graceful: true, now: now)

@@ -22,11 +22,17 @@ public struct Spectators {
   /// As between players (PROTOCOL.md rule 9): a heartbeat after 3 s of sending nothing, gone after 10 s of silence.
   public static let heartbeatInterval = 3.0
   public static let silenceLimit = 10.0
+  /// A spectator sends heartbeats (one every 3 s): more than this many messages within a second is a flood, as
+  /// between players (rule 9), and drops it.
+  public static let messagesPerSecond = 20
 
   struct Watcher {
     let address: String
     var lastSent: Double
     var lastHeard: Double
+    /// The second the spectator's messages are being counted in, and how many came in it.
+    var second = 0.0
+    var heardInSecond = 0
   }
 
   private var watchers: [ConnectionID: Watcher] = [:]
@@ -103,7 +109,15 @@ public struct Spectators {
     return ids
   }
 
-  public mutating func heard(_ id: ConnectionID, now: Double) { watchers[id]?.lastHeard = now }
+  /// A message from spectator `id` at `now`: whether it is within `messagesPerSecond` (false: a flood).
+  public mutating func heard(_ id: ConnectionID, now: Double) -> Bool {
+    guard var watcher = watchers[id] else { return true }
+    watcher.lastHeard = now
+    if now - watcher.second >= 1 { (watcher.second, watcher.heardInSecond) = (now, 0) }
+    watcher.heardInSecond += 1
+    watchers[id] = watcher
+    return watcher.heardInSecond <= Self.messagesPerSecond
+  }
 
   /// `messages` to spectator `id`.
   public mutating func send(_ messages: [Message], to id: ConnectionID, now: Double) -> [MatchCommand] {

@@ -215,4 +215,24 @@ import WireProtocol
       #expect(left && pair.closedByJoiner.contains(pair.links[0].joiner))
     }
   }
+
+  /// A spectator that floods the host (heartbeats, or chat it may send but nobody reads) is dropped at more than 20
+  /// messages within a second; one sending a heartbeat every 3 s stays.
+  @Test func aFloodingSpectatorIsDropped() {
+    var pair = Self.pair(.anyone)
+    let calm = Self.watch(&pair, from: "192.0.2.9:4000")
+    let flood = Self.watch(&pair, from: "192.0.2.9:4001", key: MatchPair.key(4))
+    for index in 0..<Spectators.messagesPerSecond {
+      pair.hostDid(pair.host.received(flood, index.isMultiple(of: 2) ? .heartbeat : .chat("hi"), now: pair.now))
+    }
+    #expect(pair.host.spectators.contains(flood), "20 within a second are not a flood")
+    pair.hostDid(pair.host.received(flood, .heartbeat, now: pair.now + 0.5))
+    #expect(!pair.host.spectators.contains(flood) && pair.closedByHost.contains(flood))
+    #expect(Self.sent(pair, to: flood).contains(.error(text: "more than 20 messages within a second")))
+    for _ in 0..<10 {
+      pair.advance(3)
+      pair.hostDid(pair.host.received(calm, .heartbeat, now: pair.now))
+    }
+    #expect(pair.host.spectators.contains(calm) && pair.host.spectators.count == 1)
+  }
 }
