@@ -132,7 +132,13 @@ struct BotSeat {
   }
 
   mutating func receive(_ message: Message, now: Double) -> BotReaction {
-    absorb(session.receive(message, now: now), now: now)
+    if case .hello(_, _, _, _, _?) = message, session.peerName == nil {
+      // A spectator (PROTOCOL.md, "Version 4: watching"): the practice bot's games cannot be watched yet.
+      let text = "\(botName): the practice bot's games cannot be watched yet"
+      refusedText = text
+      return absorb(session.decline(.notWatchable, text: text, now: now), now: now)
+    }
+    return absorb(session.receive(message, now: now), now: now)
   }
 
   mutating func receiveMalformed(_ error: WireError, now: Double) -> BotReaction {

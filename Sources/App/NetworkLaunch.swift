@@ -44,7 +44,7 @@ enum NetworkLaunch {
 
   static func run(
     _ role: Role, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String],
-    advertised: Fingerprint? = nil, lanName: String? = nil
+    advertised: Fingerprint? = nil, lanName: String? = nil, watch: Bool = false
   ) -> Int32 {
     let context = RunContext(environment: environment)
     let profile = RunContext.profile(environment, name: options.name)
@@ -57,7 +57,8 @@ enum NetworkLaunch {
     let isHost: Bool
     if case .host = role { isHost = true } else { isHost = false }
     let match = parts.match(isHost: isHost)
-    match.archive = context.archive
+    match.watches = watch
+    if !watch { match.archive = context.archive }
     var initial: [MatchEvent] = options.warnings.map { .status("warning: \($0)") }
     if let warning = context.warning {
       if ui == .plain { writeError("tictactoe: warning: \(warning)\n") } else { initial.append(.status(warning)) }
@@ -139,6 +140,7 @@ enum NetworkLaunch {
     let settings = parts.context.settings
     try match.host(bind: request.bind, port: request.port ?? settings.port ?? Endpoint.defaultPort)
     match.sourceLimits = SourceLimits(settings: settings, now: parts.clock())
+    match.spectatorPolicy = settings.spectators.flatMap(SpectatorPolicy.init(rawValue:)) ?? .anyone
     // Only when the player named a relay (here or in the settings) does the host connect to one.
     let relayEvents = try waitAtRelay(match, request.relay ?? settings.relay.flatMap(RelayAddress.parse))
     // Only when asked (here or in the settings) is the router asked to open the port.

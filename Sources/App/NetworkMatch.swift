@@ -332,7 +332,7 @@ public final class NetworkMatch {
         events += readJournal(facts)
         events += perform(coordinator.secured(id, facts, now: now))
       case .message(let message):
-        if case .hello(_, let name, _, _) = message { refreshKnownPeers(PeerFacts(connection.tls), hello: name) }
+        if case .hello(_, let name, _, _, _) = message { refreshKnownPeers(PeerFacts(connection.tls), hello: name) }
         events += perform(coordinator.received(id, message, now: now))
       case .malformed(let error): events += perform(coordinator.malformed(id, error, now: now))
       case .ended: events += perform(coordinator.ended(id, now: now))
@@ -357,7 +357,7 @@ public final class NetworkMatch {
           try Sockets.startConnect(network.resolve(address, true)[0], endpoint: endpoint)
         }
       case .connectRelay(let id, let route, let patience): events += openAtRelay(id, route, patience: patience)
-      case .send(let id, let message): sockets.send(message, on: id)
+      case .send(let id, let message): events += send(message, on: id)
       case .close(let id, let graceful): sockets.close(id, gracefully: graceful)
       case .remember(let name, let key, let address): writes.remember(name: name, key: key, address: address)
       case .bind(let key, let address): writes.bind(key, to: address)

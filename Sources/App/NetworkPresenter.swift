@@ -26,6 +26,10 @@ enum NetworkPresenter {
           fingerprint: question.fingerprint.description)
       case .askTerms(let lines):
         net.terms = lines
+      case .spectators(let count):
+        net.spectators = count
+      case .watched:
+        continue  // a spectator watches in plain mode (the full screen's watching is still to come)
       case .session(let output):
         apply(output, match: match, to: &net)
       case .opponentGone(let end):

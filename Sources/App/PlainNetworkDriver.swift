@@ -142,6 +142,8 @@ final class PlainNetworkDriver: LoopFrontEnd {
         emit(lines.joined(separator: " ") + " [y/n]: ")
       case .session(let output):
         show(output)
+      case .spectators(let count): emit("spectators watching: \(count)\n")
+      case .watched(let update): emit(PlainWatchWords.lines(update))
       case .opponentGone(let end):
         emit("match over: \(end.sentence) Hosting on for the next opponent (--keep-hosting).\n")
         peerName = "your opponent"

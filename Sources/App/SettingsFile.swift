@@ -23,7 +23,7 @@ public enum SettingsFile {
           try readGameSetting(key, value, into: &settings)
         case "name", "records", "port", "map_port", "clock", "relay", "rule", "opening":
           try readPlayerSetting(key, value, into: &settings)
-        case "deny", "limits_exempt", "connections_per_address", "proxy_from":
+        case "deny", "limits_exempt", "connections_per_address", "proxy_from", "spectators":
           try readHostLimit(key, value, into: &settings)
         default:
           // Unknown keys are kept for a later version's sake and otherwise ignored.
@@ -146,6 +146,11 @@ public enum SettingsFile {
         throw Rejection("connections_per_address must be a number from 1 to 4096, found \"\(value)\"")
       }
       settings.connectionsPerAddress = count
+    case "spectators":
+      guard SpectatorPolicy(rawValue: value) != nil else {
+        throw Rejection("spectators must be anyone, known or none, found \"\(value)\"")
+      }
+      settings.spectators = value
     case "deny", "limits_exempt", "proxy_from":
       do throws(DenyList.EntryError) {
         let list = try DenyList(parsing: value)
@@ -178,6 +183,7 @@ public enum SettingsFile {
       + (settings.limitsExempt.map { "limits_exempt = \($0)\n" } ?? "")
       + (settings.connectionsPerAddress.map { "connections_per_address = \($0)\n" } ?? "")
       + (settings.proxyFrom.map { "proxy_from = \($0)\n" } ?? "")
+      + (settings.spectators.map { "spectators = \($0)\n" } ?? "")
       + (settings.clock.isTimed ? "clock = \(settings.clock)\n" : "")
       + (settings.rule != .freestyle ? "rule = \(settings.rule.name)\n" : "")
       + (settings.opening != .standard ? "opening = \(settings.opening)\n" : "")

@@ -25,6 +25,8 @@ public struct HostCoordinator: MatchRole {
   private var refusals = PerAddressLog()
   /// Pending connections dropped at the cap, logged as one source: a flood cannot fill the log.
   private var drops = PerAddressLog()
+  /// Who watches the game (`HostCoordinator+Spectators`).
+  public var spectators = Spectators()
 
   /// What each source address may do (`SourceLimits`: the deny list, connections, new keys); nil: no limits.
   public var limits: SourceLimits? {
@@ -44,11 +46,17 @@ public struct HostCoordinator: MatchRole {
   /// The host's place at a transit relay (nil: it waits at none).
   public var relayWait: HostRelayWait?
 
-  public var ownDeadline: Double? { core.finished == nil ? relayWait?.retryAt : nil }
-  public mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? { nil }
+  public var ownDeadline: Double? {
+    [core.finished == nil ? relayWait?.retryAt : nil, spectators.nextDeadline].compactMap { $0 }.min()
+  }
+  public mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? {
+    spectatorHolds(message, on: id, now: now)
+  }
+  public mutating func afterStep(now: Double) -> [MatchCommand] { spectatorsAfterStep(now: now) }
   public mutating func due(now: Double) -> [MatchCommand] {
-    guard let at = relayWait?.retryAt, at <= now else { return [] }
-    return waitAtRelay(now: now)
+    let watching = spectatorsDue(now: now)
+    guard let at = relayWait?.retryAt, at <= now else { return watching }
+    return watching + waitAtRelay(now: now)
   }
 
   /// Whether the shell may accept the next waiting connection at `now` (`PendingHandshakes`): below the cap,
@@ -172,7 +180,7 @@ public struct HostCoordinator: MatchRole {
       var commands: [MatchCommand] = []
       var kept: Bool?
       var offer: KeptOffer?
-      if case .hello(_, let name, _, _) = message, let old = core.active,
+      if case .hello(_, let name, _, _, _) = message, let old = core.active,
         core.connections[old]?.session?.keepsGameOnDrop == true
       {
         // The same player greets us afresh: its program lost the game (restarted, or gave up during the coin
@@ -290,6 +298,7 @@ public struct HostCoordinator: MatchRole {
   private mutating func nextOpponent(after end: MatchEnd) -> [MatchCommand] {
     var commands: [MatchCommand] = [.log("match over (\(end)); hosting on for the next opponent")]
     if let active = core.active { commands += core.connections.close(active, graceful: true) }
+    commands += spectatorsLeave("the match is over")
     core.active = nil
     core.question = nil
     gamePeerKey = nil
@@ -298,6 +307,9 @@ public struct HostCoordinator: MatchRole {
 
   public mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
     if id == relayWait?.waiting { return relayWaitFailed(id, end, now: now) }
+    if spectators.contains(id) {
+      return dropSpectator(id, note: "spectator at \(core.peer(id)) gone: \(end)", graceful: false, now: now)
+    }
     let (closed, gone) = giveUp(id, end, now: now)
     guard let connection = gone else { return closed }
     guard id == core.active else { return closed }

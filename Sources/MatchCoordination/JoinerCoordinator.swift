@@ -26,6 +26,8 @@ public struct JoinerCoordinator: MatchRole {
   public var relay: JoinerRelay?
   /// The connection the game is played on was chosen: with a relay, the first on which the host's hello came.
   public var decided = false
+  /// A spectator: the game it watches, as the host last told it.
+  public var watched: WatchedGame?
 
   public init(name: String, rules: Rules, gracePeriod: Double, environment: MatchEnvironment) {
     core = MatchCore(
@@ -154,7 +156,8 @@ public struct JoinerCoordinator: MatchRole {
   /// before anything the host sends after its hello is acted on (PROTOCOL.md, "The terms"); the host is told
   /// meanwhile that the player is deciding. Anything else is played at once.
   private mutating func askTerms(_ id: ConnectionID, now: Double) -> [MatchCommand] {
-    guard !termsAnswered, core.connections[id]?.phase == .playing, let session = core.connections[id]?.session,
+    guard !termsAnswered, !isWatching, core.connections[id]?.phase == .playing,
+      let session = core.connections[id]?.session,
       !session.isClosed, session.peerName != nil, session.hasGameFlow, let terms = session.hostTerms,
       terms.asksConsent
     else { return [] }
@@ -170,6 +173,7 @@ public struct JoinerCoordinator: MatchRole {
   /// The same while the player is asked about the host's key: a host's welcome and coin then must not start a
   /// game before the player has answered either question (a hostile host sending them straight after its hello).
   public mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? {
+    if let watching = watcherHolds(message, on: id, now: now) { return watching }
     guard id == core.active, let session = core.connections[id]?.session else { return nil }
     guard core.termsAsked != nil || (core.question != nil && session.peerName != nil) else { return nil }
     switch message {
@@ -213,8 +217,10 @@ public struct JoinerCoordinator: MatchRole {
   public mutating func decide(_ left: MatchCore.LeftToDecide, on id: ConnectionID, now: Double) -> [MatchCommand] {
     switch left {
     case .hello(let name, let software):
+      if let leaving = watcherHeardHello(id, now: now) { return leaving }
       let facts = core.connections[id]?.facts
       let shown = MatchTrust.shownName(facts, claimed: name, known: core.knownPeers)
+      if isWatching { return [.report(.status("Watching \(shown)'s game (\(software)).")), .log("watching \(shown)")] }
       // Trusted already (no question up): the terms are put to the player now.
       return [.report(.session(.peerHello(name: shown, software: software)))]
         + MatchTrust.joinerHeard(name, facts: facts, known: core.knownPeers) + askTerms(id, now: now)
@@ -261,6 +267,8 @@ public struct JoinerCoordinator: MatchRole {
     core.finished = end
     return core.connections.close(id, graceful: true) + [.report(.finished(end))]
   }
+
+  public mutating func afterStep(now: Double) -> [MatchCommand] { [] }
 
   // MARK: - Reaching the host again
 

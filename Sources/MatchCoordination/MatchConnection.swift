@@ -52,6 +52,8 @@ public struct MatchConnection {
     case asking
     /// Let in (host) or trusted (joiner): the match is on.
     case playing
+    /// Host: a spectator watching the game (`Spectators`), with no session of its own.
+    case watching
     /// Closed: nothing more is read or sent. The game's connection stays known while its game is kept.
     case closed
   }

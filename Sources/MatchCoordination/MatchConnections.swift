@@ -120,7 +120,7 @@ public struct MatchConnections {
       case .connecting, .atRelay, .handshaking, .awaitingResume: deadlines.append(connection.deadline)
       case .greeting: deadlines += [connection.deadline, connection.session?.nextDeadline]
       case .asking, .playing: deadlines.append(connection.session?.nextDeadline)
-      case .closed: break
+      case .watching, .closed: break
       }
     }
     return deadlines.compactMap { $0 }.min()

@@ -17,9 +17,14 @@ public struct MatchCore {
     public var gracePeriod: Double
     /// Host: the time control offered in its terms (a joiner plays the host's).
     public var timeControl: TimeControl = .none
+    /// Host: who may watch its games (version 4; its terms say whether anyone may); nil: its terms do not say,
+    /// and nobody may.
+    public var spectators: SpectatorPolicy?
+    /// Spectator: the game its hello asks to watch (0: the host's); nil for a player.
+    public var watch: UInt16?
   }
 
-  public let configuration: Configuration
+  public var configuration: Configuration
   public let environment: MatchEnvironment
   public var connections = MatchConnections()
   public var question: TrustQuestion?
@@ -65,11 +70,12 @@ public struct MatchCore {
   }
 
   public func newSession(now: Double) -> NetSession {
-    NetSession(
-      configuration: .init(
-        role: configuration.role, name: configuration.name, software: environment.software,
-        rules: configuration.rules, gracePeriod: configuration.gracePeriod, timeControl: configuration.timeControl),
-      coinBytes: environment.coin(), sha256: environment.sha256, now: now)
+    var settings = NetSession.Configuration(
+      role: configuration.role, name: configuration.name, software: environment.software,
+      rules: configuration.rules, gracePeriod: configuration.gracePeriod, timeControl: configuration.timeControl)
+    settings.watchable = configuration.role == .host ? configuration.spectators.map { $0 != .none } : nil
+    settings.watch = configuration.watch
+    return NetSession(configuration: settings, coinBytes: environment.coin(), sha256: environment.sha256, now: now)
   }
 
   public func peer(_ id: ConnectionID) -> String { connections[id]?.peer ?? "?" }

@@ -20,4 +20,8 @@ public enum MatchEvent: Sendable, Equatable {
   /// The record against this opponent from the saved games (`you and alice: 5–3, 2 drawn`): a line to keep in
   /// view, not a passing status.
   case opponentRecord(String)
+  /// How many spectators watch the game now (PROTOCOL.md, "Version 4: watching").
+  case spectators(Int)
+  /// Spectator: what it was told of the game it watches.
+  case watched(WatchUpdate)
 }

@@ -24,6 +24,8 @@ public protocol MatchRole {
   mutating func holds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]?
   /// The clock moved on: what the side schedules itself (the joiner's reconnections).
   mutating func due(now: Double) -> [MatchCommand]
+  /// After a step of a session: what else the side says of it (the host: to its spectators).
+  mutating func afterStep(now: Double) -> [MatchCommand]
   /// Its own next deadline, beside the connections'.
   var ownDeadline: Double? { get }
   /// The connection `id` to a transit relay is up and has said its token: it waits there for the other side.
@@ -80,7 +82,7 @@ extension MatchRole {
       // The record against the opponent: not for a joiner turned away.
       if case .hello(let name, _) = left, id == core.active { commands += core.greeting(on: id, helloName: name) }
     }
-    return commands
+    return commands + afterStep(now: now)
   }
 
   /// A message from the peer.
@@ -99,6 +101,9 @@ extension MatchRole {
   /// A frame that could not be read.
   public mutating func malformed(_ id: ConnectionID, _ error: WireError, now: Double) -> [MatchCommand] {
     defer { core.connections.sweep() }
+    if core.connections[id]?.session == nil, core.connections[id]?.isClosed == false {
+      return fail(id, .session(.protocolViolation("malformed message: \(error)")), now: now)
+    }
     return act(on: id, now: now) { $0.receiveMalformed(error, now: now) }
   }
 
@@ -151,7 +156,7 @@ extension MatchRole {
         commands += fail(id, .network(.handshakeTimedOut(seconds: seconds)), now: now)
       case .greeting, .asking, .playing:
         commands += act(on: id, now: now) { $0.tick(now: now) }
-      case .connecting, .atRelay, .handshaking, .awaitingResume, .closed: break
+      case .connecting, .atRelay, .handshaking, .awaitingResume, .watching, .closed: break
       }
     }
     core.connections.sweep()

@@ -93,7 +93,8 @@ public struct NetSession: Sendable {
     self.sha256 = sha256
     connection = SessionLink(configuration, now: now)
     if configuration.role == .host {
-      hostTerms = HostTerms(rules: configuration.rules, timeControl: configuration.timeControl)
+      hostTerms = HostTerms(
+        rules: configuration.rules, timeControl: configuration.timeControl, watchable: configuration.watchable)
     }
     peerPace = PeerPace(chatBurst: configuration.chatBurst, seconds: configuration.chatWindow)
     outbox = ChatOutbox(
@@ -121,7 +122,8 @@ public struct NetSession: Sendable {
     }
     let terms = configuration.role == .host ? hostTerms : nil
     let hello = Message.hello(
-      versions: configuration.versions, name: configuration.name, software: configuration.software, terms: terms)
+      versions: configuration.versions, name: configuration.name, software: configuration.software, terms: terms,
+      watch: configuration.role == .joiner ? configuration.watch : nil)
     return [send(hello, now)]
   }
 

@@ -25,6 +25,10 @@ extension NetSession {
     /// The host's time control, offered in its terms (ignored on the joiner: the host's hello decides; and
     /// with a version-2 peer: its games are untimed).
     public var timeControl: TimeControl
+    /// Host (version 4): whether its terms say the game may be watched (field 8; nil: they do not say).
+    public var watchable: Bool?
+    /// Spectator (version 4): the game its hello asks to watch (field 17; 0 the host's); nil for a player.
+    public var watch: UInt16?
 
     public init(
       role: Role, name: String, software: String, rules: Rules = .standard,

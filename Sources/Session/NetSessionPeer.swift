@@ -11,6 +11,12 @@ extension NetSession {
     return violation("malformed message: \(error)", now)
   }
 
+  /// The side above the session found the peer breaking the protocol (a spectator's host): tell it and close.
+  public mutating func violation(_ text: String, now: Double) -> [SessionOutput] {
+    guard !isClosed else { return [] }
+    return violation(text, now)
+  }
+
   /// The connection ended without a goodbye. In the middle of a match the game is kept for the grace period
   /// (`.connectionLost` tells the driver to close the socket and, on the joiner, to reconnect); before the
   /// game began the session ends.
@@ -115,7 +121,10 @@ extension NetSession {
     if case .gameTaken(let verdict, let text, let readAll) = message {
       return peerAnswersKeptGame(verdict, PeerText(text), readAll: readAll, now)
     }
-    if message.minimumVersion >= 3 { return processGameFlow(message, now) }
+    if message.minimumVersion == 3 { return processGameFlow(message, now) }
+    // Version 4's spectators' messages go to spectators, never to a player's session (a host's count of them is
+    // its coordinator's business).
+    if message.minimumVersion == 4 { return violation("a \(message.name), which is for spectators", now) }
     switch message {
     case .welcome, .refuse, .coinCommit, .coinKept, .coinShare, .coinReveal: return processSetup(message, now)
     default: return processGame(message, now)
@@ -156,7 +165,7 @@ extension NetSession {
       return [close(.peerQuit(PeerText(text)))]
     case .error(let text):
       return [close(.peerReportedError(PeerText(text)))]
-    case .hello(let versions, let name, let software, let terms):
+    case .hello(let versions, let name, let software, let terms, _):
       if isResuming && configuration.role == .joiner {
         if let offering = restartedHostGreets(message, now) { return offering }
         return [close(.gameNoLongerHeld)]  // a host greeting us afresh has no game to resume with us

@@ -21,6 +21,8 @@ public struct NetGameState: Sendable, Equatable {
   public var wins = 0
   public var losses = 0
   public var draws = 0
+  /// How many spectators watch the game (the panel says so when any do).
+  public var spectators = 0
   /// The conversation and the match's notes ("· Game 2: …"), oldest first, at most `chatHistory` of them.
   public private(set) var chat: [ChatLine] = []
   /// How many of the latest messages are below the chat pane because the player scrolled back (PgUp).

@@ -37,7 +37,8 @@ enum NetPanelView {
     }
     let (text, style) = statusLine(net, game: game, glyphs: g)
     // The status may take what the chat pane can spare beyond its three rows.
-    let status = Array(Fit.wrap(text, width: box.width).prefix(max(1, box.height - 3)))
+    let watching = net.spectators > 0 ? ["\(net.spectators) watching"] : []
+    let status = Array((Fit.wrap(text, width: box.width) + watching).prefix(max(1, box.height - 3)))
     var row = box.top + status.count
     var moves: [String] = []
     if layout.arrangement == .beside && BoardLayout.isLabelled(game.rules) && !game.history.isEmpty {

@@ -30,6 +30,8 @@ public struct Settings: Sendable, Equatable {
   /// Addresses the per-address limits do not apply to (`limits_exempt = 127.0.0.1, ::1`, the default);
   /// `none` exempts nobody (for a host behind a tunnel, where every joiner seems to come from loopback).
   public var limitsExempt: String?
+  /// Who may watch the host's games: anyone (nil: the default), known, none.
+  public var spectators: String?
   /// Connections open at once from one source address at a host (`connections_per_address = 32`, the
   /// default when nil); the bot reads it again on SIGHUP.
   public var connectionsPerAddress: Int?

@@ -11,11 +11,14 @@ public struct HostTerms: Sendable, Equatable {
   /// game in progress its joiner kept while the host's program restarted; the number is the game its journal
   /// keeps with the joiner's key (0: none). nil: a host that does not (older, or the practice bot).
   public var keptGame: UInt16?
+  /// Field 8 (version 4): whether spectators may watch the game (nil: the host did not say; an older host).
+  public var watchable: Bool?
 
-  public init(rules: Rules?, timeControl: TimeControl = .none, keptGame: UInt16? = nil) {
+  public init(rules: Rules?, timeControl: TimeControl = .none, keptGame: UInt16? = nil, watchable: Bool? = nil) {
     self.rules = rules
     self.timeControl = timeControl
     self.keptGame = keptGame
+    self.watchable = watchable
   }
 
   /// Whether a joiner's player is asked before playing on these terms (PROTOCOL.md, "The terms"): a timed game;
@@ -27,6 +30,8 @@ public struct HostTerms: Sendable, Equatable {
   static let timeControlTag: UInt8 = 5
   /// Tag 16 of `hello`: the kept game a restarted host takes back (rule 19).
   static let keptGameTag: UInt8 = 16
+  /// Tag 8 of `hello`: the game may be watched (u8 1) or not (0).
+  static let watchableTag: UInt8 = 8
 
   func write(into writer: inout FrameWriter) {
     if let rules {
@@ -47,6 +52,7 @@ public struct HostTerms: Sendable, Equatable {
       }
       writer.field(Self.timeControlTag, bytes: value)
     }
+    if let watchable { writer.field(Self.watchableTag, u8: watchable ? 1 : 0) }
     if let keptGame { writer.field(Self.keptGameTag, u16: keptGame) }
   }
 
@@ -54,6 +60,11 @@ public struct HostTerms: Sendable, Equatable {
   init?(_ f: Fields) throws(WireError) {
     guard f.has(Self.rulesTag) || f.has(Self.timeControlTag) || f.has(Self.keptGameTag) else { return nil }
     if f.has(Self.keptGameTag) { keptGame = try f.u16(Self.keptGameTag, "kept game") }
+    if f.has(Self.watchableTag) {
+      let value = try f.u8(Self.watchableTag, "watchable")
+      guard value <= 1 else { throw .badValue("watchable", reason: "it is \(value), not 0 or 1") }
+      watchable = value == 1
+    }
     if f.has(Self.rulesTag) {
       let bytes = try f.bytes(Self.rulesTag, "rules", count: 3)
       do throws(RulesError) {
@@ -121,6 +132,7 @@ extension Message {
       .flagClaim, .flagAnswer, .gameOffer, .gameTaken:
       return 3
     case .coinKept: return 2
+    case .watchSnapshot, .watchMove, .watchEnd, .watchers: return 4
     default: return 1
     }
   }

@@ -7,6 +7,12 @@ public enum RefusalReason: UInt8, Sendable, Equatable {
   case declined = 2
   case versionMismatch = 3
   case untrusted = 4
+  /// A spectator (version 4): this host's game may not be watched (its setting, no game yet, an older joiner).
+  case notWatchable = 5
+  /// A spectator whose key this host does not know, when only known keys may watch.
+  case notKnown = 6
+  /// A spectator beyond the most a game or an address may have.
+  case tooManySpectators = 7
 }
 
 /// Why a peer said goodbye.
@@ -22,7 +28,9 @@ public enum ByeReason: UInt8, Sendable, Equatable {
 public enum Message: Sendable, Equatable {
   /// First message from each side: the protocol versions it speaks, the player's name, the software; from a
   /// host, its terms (skipped by peers older than the terms).
-  case hello(versions: [UInt16], name: String, software: String, terms: HostTerms? = nil)
+  /// `watch` (field 17, version 4): the sender is a spectator, asking to watch the host's game (0) or, at a host of
+  /// several games, game `watch`.
+  case hello(versions: [UInt16], name: String, software: String, terms: HostTerms? = nil, watch: UInt16? = nil)
   /// Host to joiner: accepted; the chosen version and the rules. Until this arrives the game has not started.
   case welcome(version: UInt16, rules: Rules)
   /// Host to joiner: not accepted, and why.
@@ -86,6 +94,14 @@ public enum Message: Sendable, Equatable {
   /// `readAll`: the answering program read the offer's move times and score (fields 5 and 6; a program of before
   /// 2026-12-02 does not say so, and the side that offered then takes neither up either).
   case gameTaken(GameTakenVerdict, text: String, readAll: Bool = false)
+  /// Version 4, host to spectator: the game as it stands (PROTOCOL.md, "Version 4: watching").
+  case watchSnapshot(WatchSnapshot)
+  /// Version 4, host to spectator: a move of game `game`, with its charge and its mover's time left when timed.
+  case watchMove(game: UInt16, ply: UInt16, position: Position, time: OfferedTime? = nil)
+  /// Version 4, host to spectator: game `game` ended; the score after it.
+  case watchEnd(game: UInt16, end: WatchedEnd, score: [UInt16])
+  /// Version 4, host to joiner and spectators: how many spectators watch now.
+  case watchers(count: UInt16)
 
   public static let maximumNameBytes = 64
   /// A name is also at most this many characters (grapheme clusters, as a screen shows them).
@@ -144,6 +160,10 @@ public enum Message: Sendable, Equatable {
     case gameOffer = 0x62
     case gameTaken = 0x63
     case recordSignature = 0x70
+    case watchSnapshot = 0x80
+    case watchMove = 0x81
+    case watchEnd = 0x82
+    case watchers = 0x83
   }
 
   var kind: Kind {
@@ -178,6 +198,10 @@ public enum Message: Sendable, Equatable {
     case .recordSignature: return .recordSignature
     case .gameOffer: return .gameOffer
     case .gameTaken: return .gameTaken
+    case .watchSnapshot: return .watchSnapshot
+    case .watchMove: return .watchMove
+    case .watchEnd: return .watchEnd
+    case .watchers: return .watchers
     }
   }
 
@@ -188,11 +212,12 @@ public enum Message: Sendable, Equatable {
   public var bytes: [UInt8] {
     var writer = FrameWriter(type: kind.rawValue)
     switch self {
-    case .hello(let versions, let name, let software, let terms):
+    case .hello(let versions, let name, let software, let terms, let watch):
       writer.field(1, u16s: versions)
       writer.field(2, string: name)
       writer.field(3, string: software)
       terms?.write(into: &writer)
+      if let watch { writer.field(Self.watchTag, u16: watch) }
     case .welcome(let version, let rules):
       writer.field(1, u16: version)
       writer.field(2, u8: UInt8(rules.rows))
@@ -234,6 +259,7 @@ public enum Message: Sendable, Equatable {
       writer.field(2, string: date)
       writer.field(3, bytes: signature)
     case .gameOffer, .gameTaken: writeKeptGame(into: &writer)
+    case .watchSnapshot, .watchMove, .watchEnd, .watchers: writeWatching(into: &writer)
     }
     return writer.finish()
   }
@@ -247,8 +273,7 @@ public enum Message: Sendable, Equatable {
     case .hello: return try decodeHello(f)
     case .welcome:
       let version = try f.u16(1, "protocol version")
-      let rows = Int(try f.u8(2, "rows"))
-      let columns = Int(try f.u8(3, "columns"))
+      let (rows, columns) = (Int(try f.u8(2, "rows")), Int(try f.u8(3, "columns")))
       let k = Int(try f.u8(4, "k"))
       do throws(RulesError) {
         return .welcome(version: version, rules: try Rules(rows: rows, columns: columns, k: k))
@@ -298,6 +323,7 @@ public enum Message: Sendable, Equatable {
         digest: try f.bytes(3, "move digest", count: digestBytes))
     case .recordSignature: return try decodeRecordSignature(f)
     case .gameOffer, .gameTaken: return try decodeKeptGame(kind, f)
+    case .watchSnapshot, .watchMove, .watchEnd, .watchers: return try decodeWatching(kind, f)
     }
   }
 
@@ -308,8 +334,12 @@ public enum Message: Sendable, Equatable {
     try checkShownText(name, "player name", maximumCharacters: maximumNameCharacters)
     let software = try f.string(3, "software version", maximum: 64)
     try checkShownText(software, "software version", maximumCharacters: 64)
-    return .hello(versions: versions, name: name, software: software, terms: try HostTerms(f))
+    let watch = f.has(watchTag) ? try f.u16(watchTag, "game to watch") : nil
+    return .hello(versions: versions, name: name, software: software, terms: try HostTerms(f), watch: watch)
   }
+
+  /// Tag 17 of `hello`: the sender is a spectator (version 4).
+  static let watchTag: UInt8 = 17
 
   private static func decodeRecordSignature(_ f: Fields) throws(WireError) -> Message {
     let game = try f.u16(1, "game number")
@@ -349,6 +379,10 @@ extension Message {
     case .deciding: return "note that the player is deciding"
     case .gameOffer: return "offer of a kept game"
     case .gameTaken: return "answer to the offer of a kept game"
+    case .watchSnapshot: return "position for spectators"
+    case .watchMove: return "move for spectators"
+    case .watchEnd: return "result for spectators"
+    case .watchers: return "count of spectators"
     default: return "\(kind)"
     }
   }

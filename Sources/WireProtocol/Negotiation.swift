@@ -7,7 +7,9 @@ public enum ProtocolVersion {
   /// player). Version 1 is no longer offered nor accepted: in it the coin is tossed again after such a return,
   /// so a joiner offering only 1 could leave and come back until it played first. A peer that speaks only 1
   /// gets the version mismatch refusal, which names the versions each side speaks.
-  public static let supported: [UInt16] = [3, 2]
+  /// 4 added watching (PROTOCOL.md, "Version 4: watching"): a spectator's hello, the host's word that its game
+  /// may be watched (terms field 8), the spectators' messages and the count the joiner is told.
+  public static let supported: [UInt16] = [4, 3, 2]
   /// The ALPN protocol name offered and accepted in the TLS handshake.
   public static let alpn = "tictactoe/1"
 

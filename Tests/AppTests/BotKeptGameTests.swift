@@ -193,7 +193,8 @@ private struct BotLine {
     line.takeJoiner(line.joiner.requestResume(now: line.now))
     line.take(line.bot.start(now: line.now))
     line.pump()
-    #expect(line.botSent.contains { if case .hello(_, _, _, let terms) = $0 { terms?.keptGame == 1 } else { false } })
+    #expect(
+      line.botSent.contains { if case .hello(_, _, _, let terms, _) = $0 { terms?.keptGame == 1 } else { false } })
     #expect(line.resumed == [moves.count], "\(line.joinerEvents)")
     line.play()
     #expect(line.joiner.phase == .betweenGames && line.records.count == 1)

@@ -9,7 +9,8 @@ import Testing
 
   /// Words each command takes, the fewest that parse: the tests add to them.
   static let taken: [Name: [String]] = [
-    .lobby: [], .play: [], .host: [], .join: ["example.test"], .invite: [], .list: [], .identity: ["show"],
+    .lobby: [], .play: [], .host: [], .join: ["example.test"], .watch: ["example.test"], .invite: [], .list: [],
+    .identity: ["show"],
     .peers: ["list"], .doctor: [], .games: ["list"], .replay: ["game.sgf"], .verify: ["game.sgf"],
     .brain: [], .completions: ["bash"], .help: ["play"],
   ]

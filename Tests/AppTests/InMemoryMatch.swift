@@ -101,13 +101,15 @@ final class InMemoryMatch {
   /// A joiner connecting to `host` (coming from `address`, as the host sees it).
   func join(
     _ host: MemoryPlayer, name: String = "bob", options: NetworkOptions = NetworkOptions(),
-    address: String = "127.0.0.1", home: [String: String]? = nil, hostName: String = "127.0.0.1"
+    address: String = "127.0.0.1", home: [String: String]? = nil, hostName: String = "127.0.0.1",
+    watches: Bool = false
   ) throws -> MemoryPlayer {
     var network = memory
     network.joinerAddress = address
     let joiner = try MemoryPlayer(
       .joiner, name: name, options: options, home: home, network: network.network, loop: loop, time: time)
     players.append(joiner)
+    joiner.match.watches = watches
     joiner.runner.join([Endpoint(host: hostName, port: host.match.port)])
     return joiner
   }

@@ -44,8 +44,8 @@ import Testing
     #expect(
       try Self.bashOffers(file, ["tictactoe", ""])
         == [
-          "play", "host", "join", "invite", "list", "identity", "peers", "doctor", "games", "replay", "verify",
-          "brain", "completions", "help",
+          "play", "host", "join", "watch", "invite", "list", "identity", "peers", "doctor", "games", "replay",
+          "verify", "brain", "completions", "help",
         ])
     #expect(try Self.bashOffers(file, ["tictactoe", "play", "--ui", ""]) == ["curses", "plain"])
     #expect(try Self.bashOffers(file, ["tictactoe", "play", "--ui", "=", "p"]) == ["plain"])

@@ -54,6 +54,12 @@ import WireProtocol
     "flag answer": .flagAnswer(ply: 2, disputed: false, thinking: 0),
     "game offer": .gameOffer(game: 1, hostPlaysX: true, moves: [], timeLeft: []),
     "game taken": .gameTaken(.taken, text: ""),
+    "watch snapshot": .watchSnapshot(
+      WatchSnapshot(
+        joinerName: "Eve", joinerKey: zeros, game: 1, hostPlaysX: true, moves: [], score: [0, 0, 0], watchers: 1)),
+    "watch move": .watchMove(game: 1, ply: 0, position: Position(row: 0, column: 0)),
+    "watch end": .watchEnd(game: 1, end: WatchedEnd(.fullBoard), score: [0, 0, 1]),
+    "watchers": .watchers(count: 1),
   ]
   static let zeros = [UInt8](repeating: 0, count: 32)
 
@@ -117,6 +123,9 @@ import WireProtocol
     // when an offer waits (none does in these set-ups: KeptGameTests has the answers).
     for moment in Moment.allCases {
       table[moment, default: []].formUnion(moment == .joinerTossing ? ["game taken"] : ["game offer", "game taken"])
+      // Version 4: the spectators' messages never reach a player's session (the joiner's coordinator takes the
+      // count of spectators before it).
+      table[moment, default: []].formUnion(["watch snapshot", "watch move", "watch end", "watchers"])
     }
     return table
   }()

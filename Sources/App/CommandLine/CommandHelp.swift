@@ -47,9 +47,8 @@ public enum CommandHelp {
       + ["With no command, tictactoe opens the lobby (--ui curses|plain, --ascii).", "", "Commands:"] + rows
       + [
         "",
-        "One command's options: tictactoe help COMMAND (or tictactoe COMMAND --help).",
-        "Everything, with the settings, files and exit statuses: tictactoe help all,",
-        "or man 6 tictactoe. tictactoe --version prints the version.",
+        "One command's options: tictactoe help COMMAND (or COMMAND --help); --version.",
+        "All of it (settings, files, exit statuses): tictactoe help all, man 6 tictactoe.",
       ]).joined(separator: "\n")
   }
 

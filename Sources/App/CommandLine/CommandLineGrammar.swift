@@ -6,7 +6,8 @@ import GameCore
 public enum CommandLineGrammar {
   /// A command, the first word; `lobby` is what no command means.
   public enum Command: String, CaseIterable, Sendable {
-    case lobby, play, host, join, invite, list, identity, peers, doctor, games, replay, verify, brain, completions, help
+    case lobby, play, host, join, watch, invite, list, identity, peers, doctor, games, replay, verify, brain
+    case completions, help
 
     /// What the command does, in a few words (shown by the shells that show descriptions).
     public var summary: String {
@@ -15,6 +16,7 @@ public enum CommandLineGrammar {
       case .play: "start a local game at once"
       case .host: "host a network game over TLS"
       case .join: "join a host by address, invite or on the LAN"
+      case .watch: "watch a game being played, by address or invite"
       case .invite: "print the invite of the game you are hosting"
       case .list: "list the games announced on the LAN"
       case .identity: "show, make or import your key; export your certificate"
@@ -62,7 +64,7 @@ public enum CommandLineGrammar {
   }
 
   static let levels = ["easy", "normal", "perfect"]
-  static let trustCommands: [Command] = [.host, .join]
+  static let trustCommands: [Command] = [.host, .join, .watch]
   static let screenCommands: [Command] = [.lobby, .play, .host, .join, .replay]
 
   /// Every option but `--help` and `--version`, which stand anywhere.
@@ -92,8 +94,8 @@ public enum CommandLineGrammar {
     Option(
       name: "--keep-hosting", value: .none, commands: [.host],
       summary: "in plain mode, host the next opponent after a match"),
-    Option(name: "--name", value: .text("NAME"), commands: [.host, .join, .identity], summary: "your name"),
-    Option(name: "--grace", value: .text("S"), commands: trustCommands, summary: "seconds kept for a reconnection"),
+    Option(name: "--name", value: .text("NAME"), commands: [.host, .join, .watch, .identity], summary: "your name"),
+    Option(name: "--grace", value: .text("S"), commands: [.host, .join], summary: "seconds kept for a reconnection"),
     Option(name: "--lan", value: .text("GAME"), commands: [.join], summary: "join the game announced as GAME"),
     Option(name: "--wait", value: .text("SECONDS"), commands: [.list], summary: "how long to look for games"),
     Option(
@@ -122,7 +124,7 @@ public enum CommandLineGrammar {
     Option(name: "--key", value: .file, commands: trustCommands, summary: "the key of --cert"),
     Option(name: "--identity", value: .file, commands: trustCommands, summary: "present this PKCS#12 identity"),
     Option(
-      name: "--password-file", value: .file, commands: [.host, .join, .identity],
+      name: "--password-file", value: .file, commands: [.host, .join, .watch, .identity],
       summary: "the password of the PKCS#12 file"),
   ]
 

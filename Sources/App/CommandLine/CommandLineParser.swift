@@ -20,6 +20,8 @@ public enum CommandLineParser {
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe join INVITE [--name NAME] [--grace S] [--ui MODE]
       tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
+      tictactoe watch HOST[:PORT] [--name NAME] [TRUST]
+      tictactoe watch INVITE [--name NAME]
       tictactoe list [--wait SECONDS] [--json]
       tictactoe identity [show | new [--yes] | export]
       tictactoe identity import CERT.pem KEY.pem [--yes]
@@ -47,6 +49,8 @@ public enum CommandLineParser {
     so nothing is asked and any other key is refused; an invite that names a relay
     (the host's --relay option) is tried there too, 2 s after its addresses or once
     they failed.
+    `watch` follows a host's game as a spectator, line by line: the players, the
+    board, each move and the result; it judges the host's key as `join` does.
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins,
     many at once, until stopped.
     `games` lists the games you finished (kept as SGF in
@@ -201,6 +205,7 @@ public enum CommandLineParser {
     case .play: PlayCommand.self
     case .host: HostCommand.self
     case .join: JoinCommand.self
+    case .watch: WatchCommand.self
     case .invite: InviteCommand.self
     case .list: ListCommand.self
     case .identity: IdentityCommand.self

@@ -17,6 +17,18 @@ enum JoinCommand: Command {
       try network.validate()
       return .joinLAN(lanName, network, ui: screen.ui, ascii: screen.ascii)
     }
+    switch try target(words, &network, command: "join") {
+    case .joinInvite(let invite): return .joinInvite(invite, network, ui: screen.ui, ascii: screen.ascii)
+    case .join(let endpoint): return .join(endpoint, network, ui: screen.ui, ascii: screen.ascii)
+    case .host: preconditionFailure("a target is never a host")
+    }
+  }
+
+  /// The host a joiner (or a spectator, `command`) goes to: an invite, whose key then pins the options, or an
+  /// address; the options checked.
+  static func target(_ words: [String], _ network: inout NetworkOptions, command: String) throws(UsageError)
+    -> NetworkLaunch.Role
+  {
     if words.count == 1, Invite.isInvite(words[0]) {
       let invite: Invite
       do {
@@ -29,7 +41,7 @@ enum JoinCommand: Command {
       }
       network.pins = [PinnedKey(invite.key, source: "the invite")]
       try network.validate()
-      return .joinInvite(invite, network, ui: screen.ui, ascii: screen.ascii)
+      return .joinInvite(invite)
     }
     if words.count == 1, let problem = Endpoint.numericProblem(words[0]) {
       throw UsageError(message: problem)
@@ -37,11 +49,11 @@ enum JoinCommand: Command {
     guard words.count == 1, let endpoint = Endpoint(parsing: words[0]) else {
       throw UsageError(
         message: words.isEmpty
-          ? "join needs an address (HOST, HOST:PORT or [IPv6]:PORT) or an invite"
+          ? "\(command) needs an address (HOST, HOST:PORT or [IPv6]:PORT) or an invite"
           : "\"\(words.joined(separator: " "))\" is not an address: use HOST, HOST:PORT or [IPv6]:PORT")
     }
     try network.validate()
-    return .join(endpoint, network, ui: screen.ui, ascii: screen.ascii)
+    return .join(endpoint)
   }
 
   /// Joins the host at an address, or at an invite's addresses (`NetworkLaunch`).

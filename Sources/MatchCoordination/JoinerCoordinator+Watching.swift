@@ -1,0 +1,54 @@
+import Session
+import UntrustedText
+import WireProtocol
+
+/// A spectator is a joiner whose hello asks to watch (`MatchCore.Configuration.watch`): it reaches and judges the
+/// host as a joiner does, then takes the host's snapshots, moves and results into its `WatchedGame` instead of
+/// playing. Either side is told how many watch.
+extension JoinerCoordinator {
+  public var isWatching: Bool { core.configuration.watch != nil }
+
+  /// The count of spectators, and a spectator's messages; nil for anything else.
+  mutating func watcherHolds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? {
+    if case .watchers(let count) = message { return [.report(.spectators(Int(count)))] }
+    switch message {
+    case .watchSnapshot, .watchMove, .watchEnd: break
+    case .welcome, .coinCommit, .coinKept, .gameOffer:
+      // A host that takes this spectator for a player (an older program): it leaves before anything is played.
+      return isWatching ? leaveUnwatchable(id, now: now) : nil
+    default: return nil
+    }
+    guard isWatching, id == core.active, let session = core.connections[id]?.session, let host = session.peerName
+    else {
+      return fail(id, .session(.protocolViolation("a \(message.name) to a player")), now: now)
+    }
+    do throws(WatchViolation) {
+      let update = try WatchedGame.after(message, watched, host: host, terms: session.hostTerms)
+      switch update {
+      case .position(let game), .moved(let game, _, _), .ended(let game): watched = game
+      }
+      return [.report(.watched(update))]
+    } catch {
+      return act(on: id, now: now) { $0.violation(error.text, now: now) }
+    }
+  }
+
+  /// The host's hello has come: a spectator whose host does not say that its game may be watched leaves at once.
+  mutating func watcherHeardHello(_ id: ConnectionID, now: Double) -> [MatchCommand]? {
+    guard isWatching, core.connections[id]?.session?.hostTerms?.watchable != true else { return nil }
+    return leaveUnwatchable(id, now: now)
+  }
+
+  private mutating func leaveUnwatchable(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+    guard core.finished == nil else { return [] }
+    let why = "its hello does not say that its game may be watched (an older program, or its setting)"
+    let end = MatchEnd.session(.refused(.notWatchable, PeerText(why)))
+    core.finished = end
+    core.question = nil
+    route.stop()
+    return [.send(id, .bye(.quit, text: "a spectator, leaving: the game may not be watched"))]
+      + core.connections.close(id, graceful: true) + [
+        .log("leaving \(core.peer(id)): \(why)"), .report(.finished(end)),
+      ]
+  }
+}
