@@ -25,7 +25,8 @@ final class BotAdvertisement {
     let txt = ServiceTXT(
       protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
       fingerprint: fingerprint, displayName: name, bot: level.rawValue,
-      clock: timeControl.isTimed ? timeControl.description : nil)
+      clock: timeControl.isTimed ? timeControl.description : nil,
+      rule: rules.variant == .freestyle ? nil : rules.variant.name)
     do {
       advertiser = try Advertiser(name: name, port: port, txt: txt)
     } catch {

@@ -31,7 +31,8 @@ final class LANAnnouncement {
     let txt = ServiceTXT(
       protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
       fingerprint: key.description, displayName: name,
-      clock: timeControl.isTimed ? timeControl.description : nil)
+      clock: timeControl.isTimed ? timeControl.description : nil,
+      rule: rules.variant == .freestyle ? nil : rules.variant.name)
     do {
       return (LANAnnouncement(advertiser: try Advertiser(name: name, port: port, txt: txt), name: name, log: log), [])
     } catch {

@@ -1,26 +1,30 @@
 import GameCore
 
 /// The host's terms, sent in its `hello` in every version (PROTOCOL.md, "The terms"): the rules and the time
-/// control now; watching, rule variants and openings take the tags after them. A peer older than the terms
-/// skips their tags.
+/// control; from version 4 the rule variant (in `rules`) and the opening (`VariantTerms.swift`). A peer older
+/// than the terms skips their tags.
 public struct HostTerms: Sendable, Equatable {
-  /// The rules the host offers (nil when its hello names none: a later host that sends only other terms).
+  /// The rules the host offers, its rule variant with them (nil when its hello names none: a later host that
+  /// sends only other terms).
   public var rules: Rules?
   public var timeControl: TimeControl
+  /// How each game opens (version 4, field 7): as usual, or with Swap2.
+  public var opening: Opening
   /// Not a term but the host's word beside them (PROTOCOL.md rule 19, field 16): present, this host takes back a
   /// game in progress its joiner kept while the host's program restarted; the number is the game its journal
   /// keeps with the joiner's key (0: none). nil: a host that does not (older, or the practice bot).
   public var keptGame: UInt16?
 
-  public init(rules: Rules?, timeControl: TimeControl = .none, keptGame: UInt16? = nil) {
+  public init(rules: Rules?, timeControl: TimeControl = .none, opening: Opening = .standard, keptGame: UInt16? = nil) {
     self.rules = rules
     self.timeControl = timeControl
+    self.opening = opening
     self.keptGame = keptGame
   }
 
-  /// Whether a joiner's player is asked before playing on these terms (PROTOCOL.md, "The terms"): a timed game;
-  /// an untimed one is what every version plays.
-  public var asksConsent: Bool { timeControl.isTimed }
+  /// Whether a joiner's player is asked before playing on these terms (PROTOCOL.md, "The terms"): a timed game,
+  /// a rule other than freestyle or an opening; an untimed freestyle game is what every version plays.
+  public var asksConsent: Bool { timeControl.isTimed || needsVersion4 }
 
   /// Tags of `hello`: 4 the rules, 5 the time control.
   static let rulesTag: UInt8 = 4
@@ -47,20 +51,26 @@ public struct HostTerms: Sendable, Equatable {
       }
       writer.field(Self.timeControlTag, bytes: value)
     }
+    writeVariantTerms(into: &writer)
     if let keptGame { writer.field(Self.keptGameTag, u16: keptGame) }
   }
 
   /// The terms of a hello's fields: nil when it carries none (a joiner, or a host older than the terms).
   init?(_ f: Fields) throws(WireError) {
-    guard f.has(Self.rulesTag) || f.has(Self.timeControlTag) || f.has(Self.keptGameTag) else { return nil }
+    let tags = [Self.rulesTag, Self.timeControlTag, Self.variantTag, Self.openingTag, Self.keptGameTag]
+    guard tags.contains(where: f.has) else { return nil }
     if f.has(Self.keptGameTag) { keptGame = try f.u16(Self.keptGameTag, "kept game") }
+    opening = try Self.readOpening(f)
+    let variant = try Self.readVariant(f)
     if f.has(Self.rulesTag) {
       let bytes = try f.bytes(Self.rulesTag, "rules", count: 3)
       do throws(RulesError) {
-        rules = try Rules(rows: Int(bytes[0]), columns: Int(bytes[1]), k: Int(bytes[2]))
+        rules = try Rules(rows: Int(bytes[0]), columns: Int(bytes[1]), k: Int(bytes[2]), variant: variant)
       } catch {
         throw .badValue("rules", reason: error.description)
       }
+    } else if variant != .freestyle {
+      throw .badValue("rule variant", reason: "\(variant.name) without the rules it varies (field 4)")
     }
     guard f.has(Self.timeControlTag) else {
       timeControl = .none

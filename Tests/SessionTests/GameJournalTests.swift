@@ -33,7 +33,7 @@ import WireProtocol
     let journal = try #require(GameJournal(of: pair.joiner, myKey: Self.bob, peerKey: Self.alice))
     #expect(journal.moves.count == 5 && journal.role == .joiner && journal.myMark == .o && journal.hostPlaysX)
     #expect(journal.times.count == 5 && journal.times[2].charged == 1_000)
-    #expect(journal.timeControl == .fischer(base: 60_000, increment: 2_000) && journal.protocolVersion == 3)
+    #expect(journal.timeControl == .fischer(base: 60_000, increment: 2_000) && journal.protocolVersion == 4)
     let text = journal.text(sha256: testHash)
     let read = try GameJournal(text: text, myKey: Self.bob, peerKey: Self.alice, sha256: testHash)
     #expect(read == journal)
@@ -138,7 +138,9 @@ import WireProtocol
     let body = journal.text(sha256: testHash).split(separator: "\n").dropLast().joined(separator: "\n") + "\n"
     let cases: [(String, String, Int)] = [
       ("move 0 1\n", "move 0 0\n", 12),  // the same cell twice
-      ("rules 15 15 5", "rules 15 15 16", 5), ("protocol 3", "protocol 2", 7), ("game 1", "game 0", 8),
+      ("rules 15 15 5", "rules 15 15 16", 5), ("protocol 4", "protocol 2", 7),
+      ("rules 15 15 5", "rules 15 15 5 freestyle", 5), ("rules 15 15 5", "rules 15 15 5 gomoku", 5),
+      ("game 1", "game 0", 8),
       ("x host", "x nobody", 9), ("clock none", "clock sundial 3", 6), ("move 0 1\n", "move 0 1 5 6\n", 12),
       ("score 0 0 0", "score 0 0", 10),
     ]
