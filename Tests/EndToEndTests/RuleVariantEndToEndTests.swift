@@ -71,3 +71,35 @@ import Testing
     #expect(changed.status == 1 && changed.stdout.components(separatedBy: "BAD SIGNATURE").count == 3)
   }
 }
+
+/// The practice bot offers its rule as a host does: `host --bot LEVEL --rule exact5`.
+@Suite(.serialized) struct RuleVariantBotEndToEndTests {
+  @Test func theBotOffersItsRuleAndPlaysUnderIt() throws {
+    var botHome = try Binary.sandbox().environment
+    botHome["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
+    let bot = try Player(
+      [
+        "host", "--bot", "easy", "--port", "0", "--bind", "127.0.0.1", "--name", "robo", "--accept-new", "--rule",
+        "exact5",
+      ],
+      environment: botHome)
+    defer {
+      bot.signal(SIGTERM)
+      _ = bot.exitStatus()
+    }
+    let port = try #require(bot.announcedPort(), "the bot did not start: \(bot.errors)")
+    #expect(bot.output.contains("serving 15×15, 5 in a row, exact5 as robo"), "\(bot.output)")
+    let player = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: try Binary.sandbox().environment)
+    defer {
+      player.send("quit")
+      _ = player.exitStatus()
+    }
+    #expect(
+      player.waitFor(
+        "robo offers 15×15, 5 in a row, exact5, untimed. exact five: a line of six or more does not win."
+          + " Play on these terms? [y/n]: "), "\(player.output)")
+    player.send("y")
+    #expect(player.waitFor("game 1: 15×15, 5 in a row, exact5; you play"), "\(player.output)")
+  }
+}
