@@ -13,6 +13,7 @@ import Testing
     net.game = try Game(rules: try Rules(size: 15, k: 5, variant: .renju), moves: [Position(row: 7, column: 7)])
     ui.showNetwork(net)
     let lines = Screens.text(ui).split(separator: "\n")
-    #expect(lines.prefix(3).contains { $0.contains("Rule renju. Hosting as ") }, "\(lines.prefix(4).joined(separator: "\n"))")
+    #expect(
+      lines.prefix(3).contains { $0.contains("Rule renju. Hosting as ") }, "\(lines.prefix(4).joined(separator: "\n"))")
   }
 }
