@@ -115,6 +115,8 @@ extension NetSession {
     if case .gameTaken(let verdict, let text, let readAll) = message {
       return peerAnswersKeptGame(verdict, PeerText(text), readAll: readAll, now)
     }
+    // No opening is played over the network by this program yet: a choice of one is out of place.
+    if case .openingChoice = message { return unexpected(message, now) }
     if message.minimumVersion >= 3 { return processGameFlow(message, now) }
     switch message {
     case .welcome, .refuse, .coinCommit, .coinKept, .coinShare, .coinReveal: return processSetup(message, now)

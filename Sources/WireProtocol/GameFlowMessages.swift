@@ -130,6 +130,7 @@ extension Message {
     case .drawOffer, .drawAccept, .drawDecline, .takebackRequest, .takebackAccept, .takebackDecline, .abort,
       .flagClaim, .flagAnswer, .gameOffer, .gameTaken:
       return 3
+    case .openingChoice: return 4
     case .coinKept: return 2
     default: return 1
     }

@@ -86,6 +86,8 @@ public enum Message: Sendable, Equatable {
   /// `readAll`: the answering program read the offer's move times and score (fields 5 and 6; a program of before
   /// 2026-12-02 does not say so, and the side that offered then takes neither up either).
   case gameTaken(GameTakenVerdict, text: String, readAll: Bool = false)
+  /// Version 4, the Swap2 opening (PROTOCOL.md, "Version 4"): a choice made when `ply` stones were on the board.
+  case openingChoice(ply: UInt16, choice: Swap2.Choice)
 
   public static let maximumNameBytes = 64
   /// A name is also at most this many characters (grapheme clusters, as a screen shows them).
@@ -134,6 +136,7 @@ public enum Message: Sendable, Equatable {
     case abort = 0x2A
     case flagClaim = 0x2B
     case flagAnswer = 0x2C
+    case openingChoice = 0x2D
     case chat = 0x30
     case heartbeat = 0x40
     case deciding = 0x41
@@ -178,6 +181,7 @@ public enum Message: Sendable, Equatable {
     case .recordSignature: return .recordSignature
     case .gameOffer: return .gameOffer
     case .gameTaken: return .gameTaken
+    case .openingChoice: return .openingChoice
     }
   }
 
@@ -234,6 +238,7 @@ public enum Message: Sendable, Equatable {
       writer.field(2, string: date)
       writer.field(3, bytes: signature)
     case .gameOffer, .gameTaken: writeKeptGame(into: &writer)
+    case .openingChoice(let ply, let choice): writeOpeningChoice(ply: ply, choice: choice, into: &writer)
     }
     return writer.finish()
   }
@@ -245,16 +250,7 @@ public enum Message: Sendable, Equatable {
     let f = try Fields(decoding: frame.payload, kind: kind)
     switch kind {
     case .hello: return try decodeHello(f)
-    case .welcome:
-      let version = try f.u16(1, "protocol version")
-      let rows = Int(try f.u8(2, "rows"))
-      let columns = Int(try f.u8(3, "columns"))
-      let k = Int(try f.u8(4, "k"))
-      do throws(RulesError) {
-        return .welcome(version: version, rules: try Rules(rows: rows, columns: columns, k: k))
-      } catch {
-        throw .badValue("rules", reason: error.description)
-      }
+    case .welcome: return try decodeWelcome(f)
     case .refuse:
       let code = try f.u8(1, "reason")
       let text = try f.string(2, "text", maximum: maximumTextBytes)
@@ -298,6 +294,7 @@ public enum Message: Sendable, Equatable {
         digest: try f.bytes(3, "move digest", count: digestBytes))
     case .recordSignature: return try decodeRecordSignature(f)
     case .gameOffer, .gameTaken: return try decodeKeptGame(kind, f)
+    case .openingChoice: return try decodeOpeningChoice(f)
     }
   }
 
@@ -309,6 +306,18 @@ public enum Message: Sendable, Equatable {
     let software = try f.string(3, "software version", maximum: 64)
     try checkShownText(software, "software version", maximumCharacters: 64)
     return .hello(versions: versions, name: name, software: software, terms: try HostTerms(f))
+  }
+
+  private static func decodeWelcome(_ f: Fields) throws(WireError) -> Message {
+    let version = try f.u16(1, "protocol version")
+    let rows = Int(try f.u8(2, "rows"))
+    let columns = Int(try f.u8(3, "columns"))
+    let k = Int(try f.u8(4, "k"))
+    do throws(RulesError) {
+      return .welcome(version: version, rules: try Rules(rows: rows, columns: columns, k: k))
+    } catch {
+      throw .badValue("rules", reason: error.description)
+    }
   }
 
   private static func decodeRecordSignature(_ f: Fields) throws(WireError) -> Message {
@@ -349,6 +358,7 @@ extension Message {
     case .deciding: return "note that the player is deciding"
     case .gameOffer: return "offer of a kept game"
     case .gameTaken: return "answer to the offer of a kept game"
+    case .openingChoice: return "opening choice"
     default: return "\(kind)"
     }
   }

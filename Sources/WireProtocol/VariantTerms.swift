@@ -61,3 +61,29 @@ extension HostTerms {
     }
   }
 }
+
+extension Message {
+  /// The choice's number in `opening choice`: 1 black, 2 white, 3 place two more.
+  static func wireValue(_ choice: Swap2.Choice) -> UInt8 {
+    switch choice {
+    case .black: 1
+    case .white: 2
+    case .placeTwo: 3
+    }
+  }
+
+  func writeOpeningChoice(ply: UInt16, choice: Swap2.Choice, into writer: inout FrameWriter) {
+    writer.field(1, u16: ply)
+    writer.field(2, u8: Self.wireValue(choice))
+  }
+
+  /// `opening choice` (0x2d): 1 the stones on the board (u16), 2 the choice (u8).
+  static func decodeOpeningChoice(_ f: Fields) throws(WireError) -> Message {
+    let ply = try f.u16(1, "ply")
+    let value = try f.u8(2, "choice")
+    guard let choice = Swap2.Choice.allCases.first(where: { wireValue($0) == value }) else {
+      throw .badValue("choice", reason: "it is \(value), not 1 (black), 2 (white) or 3 (place two more)")
+    }
+    return .openingChoice(ply: ply, choice: choice)
+  }
+}
