@@ -19,13 +19,12 @@ final class BotAdvertisement {
   ) throws(BotAdvertisementProblem) {
     self.loop = loop
     self.log = log
-    guard let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else {
+    guard
+      let txt = LANAnnouncement.txt(
+        name: name, rules: rules, timeControl: timeControl, fingerprint: fingerprint, bot: level.rawValue)
+    else {
       throw BotAdvertisementProblem(message: nil)
     }
-    let txt = ServiceTXT(
-      protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
-      fingerprint: fingerprint, displayName: name, bot: level.rawValue,
-      clock: timeControl.isTimed ? timeControl.description : nil)
     do {
       advertiser = try Advertiser(name: name, port: port, txt: txt)
     } catch {

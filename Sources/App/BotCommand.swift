@@ -20,12 +20,9 @@ enum BotCommand {
     let context = RunContext(environment: environment)
     if let warning = context.warning { writeError("tictactoe: warning: \(warning)\n") }
     let profile = RunContext.profile(environment, name: options.name)
-    var play = PlayRequest()
-    play.size = request.size
-    play.k = request.k
     let rules: Rules
     do {
-      rules = try play.rules(settings: context.settings)
+      rules = try request.play.rules(settings: context.settings)
     } catch {
       writeError("tictactoe: \(error) (with the saved settings)\n")
       return ExitStatus.usage

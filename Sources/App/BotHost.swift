@@ -72,7 +72,7 @@ final class BotHost: LoopFrontEnd {
     self.clock = { loop.now }
     closing = ClosingSockets(clock: { loop.now })
     self.level = level
-    self.rules = (try? rules.with(.freestyle)) ?? rules  // the protocol carries no rule yet: freestyle
+    self.rules = rules  // its variant is offered in the terms (protocol version 4)
     self.profile = profile
     self.identity = identity
     self.options = options

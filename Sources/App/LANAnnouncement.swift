@@ -25,19 +25,29 @@ final class LANAnnouncement {
   static func start(
     name: String, port: UInt16, rules: Rules, timeControl: TimeControl = .none, key: Fingerprint, log: Log
   ) -> (LANAnnouncement?, [MatchEvent]) {
-    guard let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else {
+    guard let txt = txt(name: name, rules: rules, timeControl: timeControl, fingerprint: key.description) else {
       return (nil, [])
     }
-    let txt = ServiceTXT(
-      protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
-      fingerprint: key.description, displayName: name,
-      clock: timeControl.isTimed ? timeControl.description : nil)
     do {
       return (LANAnnouncement(advertiser: try Advertiser(name: name, port: port, txt: txt), name: name, log: log), [])
     } catch {
       log.write("not advertised: \(error)")
       return (nil, [.status("\(error.message) Players can still join by address.")])
     }
+  }
+
+  /// What a host's advert says (docs/DISCOVERY.md): its rules, the protocol versions, its key, its name, the time
+  /// control (`clock=`) and the rule variant (`rule=`, version 4) when they are not the usual; `bot` for the
+  /// practice bot. Nil for rules the TXT layout cannot say.
+  static func txt(
+    name: String, rules: Rules, timeControl: TimeControl, fingerprint: String, bot: String? = nil
+  ) -> ServiceTXT? {
+    guard let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else { return nil }
+    return ServiceTXT(
+      protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
+      fingerprint: fingerprint, displayName: name, bot: bot,
+      clock: timeControl.isTimed ? timeControl.description : nil,
+      rule: rules.variant == .freestyle ? nil : rules.variant.name)
   }
 
   /// The daemon's descriptor, for the event loop.

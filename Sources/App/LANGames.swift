@@ -55,11 +55,16 @@ enum LANGames {
 
   /// What the lobby and `tictactoe list` show of a game.
   static func row(_ game: DiscoveredGame, known: KnownPeers) -> LANGameRow {
-    var rules = game.txt?.rules.map { "\($0.rows)×\($0.columns), \($0.k) in a row" } ?? "rules unknown"
+    var terms = ""
+    if let rule = game.txt?.rule {
+      // Checked for its characters in Discovery; what it means is read here (an unknown one is named as such).
+      terms += ", " + (RuleVariant(name: rule).map(\.name) ?? "a rule this program cannot read")
+    }
     if let clock = game.txt?.clock {
       // Checked for its characters in Discovery; what it means is read here (a bad one is named, not shown raw).
-      rules += ", " + ((try? TimeControl(parsing: clock))?.spoken ?? "a clock this program cannot read")
+      terms += ", " + ((try? TimeControl(parsing: clock))?.spoken ?? "a clock this program cannot read")
     }
+    let rules = (game.txt?.rules.map { "\($0.rows)×\($0.columns), \($0.k) in a row" } ?? "rules unknown") + terms
     let addresses =
       game.port.map { port in
         game.addresses.map { $0.contains(":") ? "[\($0)]:\(port)" : "\($0):\(port)" }
@@ -71,7 +76,7 @@ enum LANGames {
       trust: trust(game, known: known).shown(hostName: hostName(game)),
       addresses: addresses.isEmpty
         ? (game.resolveError.map { $0.message } ?? "not resolved") : addresses.joined(separator: " "),
-      board: game.txt?.rules.map { LANGameRow.Board(rows: $0.rows, columns: $0.columns, k: $0.k) })
+      board: game.txt?.rules.map { LANGameRow.Board(rows: $0.rows, columns: $0.columns, k: $0.k, terms: terms) })
   }
 
   /// One line for `tictactoe list`.
@@ -101,6 +106,7 @@ enum LANGames {
       if let state = game.txt?.state { object["state"] = .string(state.rawValue) }
       if let bot = game.txt?.bot { object["bot"] = .string(bot) }
       if let clock = game.txt?.clock { object["clock"] = .string(clock) }
+      if let rule = game.txt?.rule { object["rule"] = .string(rule) }
       if let fingerprint = game.txt?.fingerprint { object["fingerprint"] = .string(fingerprint) }
       if let versions = game.txt?.protocolVersions { object["protocols"] = .array(versions.map { .number($0) }) }
       if let problems = game.txt?.problems, !problems.isEmpty {

@@ -118,15 +118,12 @@ enum NetworkLaunch {
     return identity
   }
 
-  /// The rules played: the saved ones, with a host's `--size` and `--k` on top. Nil when they do not go
+  /// The rules played: the saved ones, with a host's `--size`, `--k` and `--rule` on top. Nil when they do not go
   /// together, the reason printed.
   private static func rules(for role: Role, settings: Settings) -> Rules? {
     guard case .host(let request) = role else { return settings.rules }
-    var play = PlayRequest()
-    play.size = request.size
-    play.k = request.k
     do {
-      return try play.rules(settings: settings)
+      return try request.play.rules(settings: settings)
     } catch {
       writeError("tictactoe: \(error) (with the saved settings)\n")
       return nil

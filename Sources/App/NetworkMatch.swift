@@ -111,8 +111,8 @@ public final class NetworkMatch {
     self.profile = profile
     self.identity = identity
     self.options = options
-    // The protocol does not carry a rule yet: a network game is freestyle whatever the settings say.
-    self.rules = (try? rules.with(.freestyle)) ?? rules
+    // The host's rule variant travels in its terms (protocol version 4) and its advert.
+    self.rules = rules
     self.timeControl = timeControl
     self.log = log
     self.clock = clock

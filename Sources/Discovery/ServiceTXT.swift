@@ -3,7 +3,8 @@
 /// Encoded as the DNS-SD TXT record of the `_tictactoe._tcp` service (RFC 6763 §6): `txtvers=1`, `proto=1`
 /// (comma-separated protocol versions), `rules=3x3k3`, `state=waiting|playing`, `fp=SHA256:…`, and optionally
 /// `name=…`, `bot=LEVEL` (a practice bot) and `clock=5+3` (the time control the host offers, in `--clock`'s
-/// grammar; absent: none). The instance name is the game's main name; host and port come from the SRV record, never from here.
+/// grammar; absent: none) and `rule=renju` (the rule of five in a row the host offers, `exact5` or `renju`, as
+/// `--rule` names it; absent: freestyle). The instance name is the game's main name; host and port come from the SRV record, never from here.
 /// Decoding another publisher's record never fails: fields that are missing or invalid are nil and listed in
 /// `problems`.
 public struct ServiceTXT: Sendable, Equatable {
@@ -72,13 +73,16 @@ public struct ServiceTXT: Sendable, Equatable {
   /// `clock`: the time control the host offers (`5+3`, `30s+2`, `move:20s`: 1 to 24 characters of digits, `.`,
   /// `+`, `s` and `move:`; what they mean is the lobby's to read); nil for an untimed game.
   public var clock: String?
+  /// `rule`: the rule of five in a row the host offers (`exact5`, `renju`: 1 to 16 lowercase ASCII letters and
+  /// digits; what they mean is the lobby's to read); nil for freestyle.
+  public var rule: String?
   /// What was wrong with a received record; empty for a good one and for records built here.
   public var problems: [TXTProblem]
 
   /// A record to publish. `displayName` longer than fits in one TXT string is shortened (at a character boundary).
   public init(
     protocolVersions: [Int], rules: Rules, state: GameState, fingerprint: String, displayName: String? = nil,
-    bot: String? = nil, clock: String? = nil
+    bot: String? = nil, clock: String? = nil, rule: String? = nil
   ) {
     self.txtVersion = ServiceTXT.currentTXTVersion
     self.protocolVersions = protocolVersions
@@ -88,6 +92,7 @@ public struct ServiceTXT: Sendable, Equatable {
     self.displayName = displayName.map(ServiceTXT.fitting)
     self.bot = bot
     self.clock = clock
+    self.rule = rule
     self.problems = []
   }
 
@@ -144,6 +149,19 @@ public struct ServiceTXT: Sendable, Equatable {
         problems.append(.invalidValue(key: "clock", value: clockText))
       }
     }
+    if let ruleText = text(for: "rule", in: values, required: false) {
+      if ServiceTXT.isRule(ruleText) {
+        rule = ruleText
+      } else {
+        problems.append(.invalidValue(key: "rule", value: ruleText))
+      }
+    }
+  }
+
+  /// 1 to 16 lowercase ASCII letters and digits (`renju`, `exact5`).
+  static func isRule(_ text: String) -> Bool {
+    (1...16).contains(text.utf8.count)
+      && text.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
   }
 
   /// The characters of `--clock`'s grammar only, 1 to 24 of them.
@@ -191,11 +209,14 @@ public struct ServiceTXT: Sendable, Equatable {
     if let displayName { strings.append("name=" + ServiceTXT.fitting(displayName)) }
     if let bot { strings.append("bot=\(bot)") }
     if let clock { strings.append("clock=\(clock)") }
+    if let rule { strings.append("rule=\(rule)") }
     return TXTRecordStrings.encode(strings.map { Array($0.utf8) })
   }
 
   /// The keys this program reads; others are ignored as RFC 6763 asks.
-  static let knownKeys: Set<String> = ["txtvers", "proto", "rules", "state", "fp", "name", "bot", "clock"]
+  static let knownKeys: Set<String> = [
+    "txtvers", "proto", "rules", "state", "fp", "name", "bot", "clock", "rule",
+  ]
 
   /// The value of `key` as text, recording a problem when it is required and absent, has no value, or is not UTF-8.
   private mutating func text(for key: String, in values: [String: [UInt8]?], required: Bool) -> String? {

@@ -17,7 +17,7 @@ extension GameRecord {
     if signedVersion == 1 {
       lines = [
         GameRecord.signatureContext,
-        "rules \(rules.rows) \(rules.columns) \(rules.k)",
+        signedRules,
         "black \(black.publicKey ?? "")",
         "white \(white.publicKey ?? "")",
         "date \(date)",
@@ -29,7 +29,7 @@ extension GameRecord {
       let flag = self.flag.map { f in " \(f.claimant == .x ? "B" : "W") \(f.timeLeft) \(f.observed) \(f.thinking)" }
       lines = [
         GameRecord.signatureContextVersion2,
-        "rules \(rules.rows) \(rules.columns) \(rules.k)",
+        signedRules,
         "clock \(Self.signedClock(timeControl))",
         "black \(black.publicKey ?? "")",
         "white \(white.publicKey ?? "")",
@@ -42,6 +42,14 @@ extension GameRecord {
       ]
     }
     return Array(lines.map { $0 + "\n" }.joined().utf8)
+  }
+
+  /// The rules in the signed bytes: `rules ROWS COLUMNS K`, and after them the variant's name when it is not
+  /// freestyle (`rules 15 15 5 renju`, protocol version 4), so a record whose RU was changed no longer verifies
+  /// while every freestyle record signs the bytes it always did.
+  var signedRules: String {
+    let base = "rules \(rules.rows) \(rules.columns) \(rules.k)"
+    return rules.variant == .freestyle ? base : "\(base) \(rules.variant.name)"
   }
 
   /// The time control in the signed bytes: `none`, `fischer BASE INCREMENT` or `move TIME`, in milliseconds.

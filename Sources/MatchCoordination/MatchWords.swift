@@ -23,11 +23,14 @@ public enum MatchWords {
   }
 
   /// The host's terms put to a joiner's player: "alice offers 15×15, 5 in a row, with a clock: 5 min + 3 s a
-  /// move. Play on these terms?"
+  /// move. Play on these terms?"; a rule other than freestyle is named and explained on a line of its own.
   public static func terms(_ terms: HostTerms, host: String) -> [String] {
     // A hello without rules (a later host's, or a hostile one's) names none: the welcome's are played.
     let game = terms.rules.map { "\($0)" } ?? "a game"
-    return ["\(host) offers \(game), with a clock: \(terms.timeControl.spoken).", "Play on these terms?"]
+    let clock = terms.timeControl.isTimed ? "with a clock: \(terms.timeControl.spoken)" : "untimed"
+    // A rule other than freestyle is said in words too (version 4): what it forbids or does not count.
+    let rule = terms.rules.flatMap { $0.variant == .freestyle ? nil : $0.variant.summary + "." }
+    return ["\(host) offers \(game), \(clock)."] + (rule.map { [$0] } ?? []) + ["Play on these terms?"]
   }
 
   /// At the first game with a peer that speaks protocol version 2: what this match lacks (nil with version 3).

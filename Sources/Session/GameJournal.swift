@@ -64,7 +64,8 @@ public struct GameJournal: Sendable, Equatable {
     var lines = [
       "tictactoe journal \(score == nil ? 1 : Self.version)", "me \(myKey)", "peer \(peerKey)",
       "role \(role == .host ? "host" : "joiner")",
-      "rules \(rules.rows) \(rules.columns) \(rules.k)", "clock \(Self.clockWords(timeControl))",
+      "rules \(rules.rows) \(rules.columns) \(rules.k)" + (rules.variant == .freestyle ? "" : " \(rules.variant.name)"),
+      "clock \(Self.clockWords(timeControl))",
       "protocol \(protocolVersion)", "game \(gameNumber)", "x \(hostPlaysX ? "host" : "joiner")",
     ]
     if let score { lines.append("score \(score.hostWins) \(score.joinerWins) \(score.draws)") }

@@ -85,10 +85,20 @@ private struct JournalLines {
     return values
   }
 
+  /// `rules ROWS COLUMNS K`, and a rule variant's name after them when it is not freestyle (protocol version 4).
   mutating func rules() throws(JournalError) -> Rules {
-    let values = try numbers("rules", count: 3)
+    var words = try line("rules")
+    var variant = RuleVariant.freestyle
+    if words.count == 4, let last = words.last {
+      guard let named = RuleVariant(name: String(last)), named != .freestyle else {
+        throw .badLine(number: next, "\(last) is not a rule variant")
+      }
+      variant = named
+      words.removeLast()
+    }
+    let values = try Self.numbers(words, count: 3, line: next)
     do {
-      return try Rules(rows: values[0], columns: values[1], k: values[2])
+      return try Rules(rows: values[0], columns: values[1], k: values[2], variant: variant)
     } catch {
       throw .badLine(number: next, error.reason)
     }

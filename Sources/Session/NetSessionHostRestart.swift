@@ -54,3 +54,30 @@ extension NetSession {
     return [send(offer.message, now)]
   }
 }
+
+extension NetSession {
+  /// Version 4's terms (a rule variant, an opening) cannot be offered to a peer that chose an older version: a host
+  /// refuses it (version mismatch, naming what needs version 4) and a joiner greeted with such terms by a host
+  /// that does not speak 4 takes it for a violation. nil when the chosen version carries the terms.
+  mutating func termsNeedNewerVersion(chosen: UInt16, theirs: [UInt16], _ now: Double) -> [SessionOutput]? {
+    if configuration.role == .joiner, let opening = hostTerms?.opening, opening != .standard {
+      // Swap2 is played in local games only so far: this joiner cannot keep such terms, and says why.
+      let what = "the \(opening.rawValue) opening"
+      return [
+        sendUncounted(.bye(.termsDeclined, text: "this program cannot play \(what) yet"), now),
+        close(.unsupportedTerms(what)),
+      ]
+    }
+    guard let terms = hostTerms, chosen < terms.minimumVersion, let needs = terms.version4Terms else { return nil }
+    guard configuration.role == .host else {
+      return violation("terms with \(needs) from a host that does not speak protocol version 4", now)
+    }
+    let text =
+      "this host plays \(needs), which needs protocol version \(terms.minimumVersion); you speak "
+      + "\(ProtocolVersion.describe(theirs)): update tictactoe to join"
+    return [
+      send(.refuse(.versionMismatch, text: UTF8Clip.clip(text, bytes: Message.maximumTextBytes)), now),
+      close(.versionMismatch(ours: configuration.versions, theirs: theirs, needs: needs)),
+    ]
+  }
+}

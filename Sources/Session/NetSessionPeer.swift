@@ -121,6 +121,8 @@ extension NetSession {
     if case .gameTaken(let verdict, let text, let readAll) = message {
       return peerAnswersKeptGame(verdict, PeerText(text), readAll: readAll, now)
     }
+    // No opening is played over the network by this program yet: a choice of one is out of place.
+    if case .openingChoice = message { return unexpected(message, now) }
     if message.minimumVersion == 3 { return processGameFlow(message, now) }
     // Version 4's spectators' messages go to spectators, never to a player's session (a host's count of them is
     // its coordinator's business).
@@ -185,11 +187,13 @@ extension NetSession {
       guard configuration.versions.contains(version) else {
         return violation("the host chose protocol version \(version), which was not offered", now)
       }
-      if let offered = hostTerms?.rules, offered != rules {
+      // The welcome names the board and k; the rule variant is the terms' (version 4).
+      let played = hostTerms?.rules.flatMap { try? rules.with($0.variant) } ?? rules
+      if let offered = hostTerms?.rules, offered != played {
         return violation("the welcome's rules (\(rules)) differ from the terms of the host's hello (\(offered))", now)
       }
       self.version = version
-      series.rules = rules
+      series.rules = played
       phase = .tossing
       return offerKeptGameBack(now)
     case .refuse(let reason, let text):
@@ -277,6 +281,7 @@ extension NetSession {
         ? [send(.refuse(.versionMismatch, text: UTF8Clip.clip(text, bytes: Message.maximumTextBytes)), now)] : []
       return refusal + [close(.versionMismatch(ours: configuration.versions, theirs: versions))]
     }
+    if let refusal = termsNeedNewerVersion(chosen: chosen, theirs: versions, now) { return refusal }
     version = chosen
     phase = configuration.role == .host ? .awaitingDecision : .awaitingWelcome
     return [.peerHello(name: PeerText(name), software: PeerText(software))]
@@ -293,6 +298,8 @@ extension NetSession {
     guard flow?.takeback[peerMark] == nil else { return violation("a move while its own takeback request stands", now) }
     do {
       try series.play(position, byPeer: true)
+    } catch .forbidden(let cell, let foul) {
+      return violation("a foul move under \(rules.variant.name): \(MoveError.forbidden(cell, foul))", now)
     } catch {
       return violation("an illegal move: \(error)", now)
     }

@@ -90,7 +90,8 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
   /// The host turned us away.
   case refused(RefusalReason, PeerText)
   /// The two programs share no protocol version.
-  case versionMismatch(ours: [UInt16], theirs: [UInt16])
+  /// `needs`: what in this host's terms needs a version the joiner does not speak (version 4: "the renju rule").
+  case versionMismatch(ours: [UInt16], theirs: [UInt16], needs: String? = nil)
   /// The peer broke the protocol; we told it why and closed.
   case protocolViolation(String)
   /// The peer said we broke the protocol.
@@ -101,6 +102,8 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
   case termsDeclined
   /// Host: the joiner's player declined this host's terms.
   case peerDeclinedTerms
+  /// Joiner: the host's terms name something this program cannot play (an opening in a network game).
+  case unsupportedTerms(String)
 
   /// The same ending without the words the peer chose (its goodbye, refusal or error text): what is shown
   /// of a peer that has not been let in, whose words must not appear beside the question about its key.
@@ -133,7 +136,11 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
     case .refused(.declined, _): return "The host declined to play with you."
     case .refused(.untrusted, let text): return "The host does not trust your key: \(text)"
     case .refused(_, let text): return "The host refused: \(text)"
-    case .versionMismatch(let ours, let theirs):
+    case .versionMismatch(let ours, let theirs, let needs?):
+      return "Protocol version mismatch: your terms (\(needs)) need protocol version 4, and the joiner's program"
+        + " speaks \(ProtocolVersion.describe(theirs)) (this one \(ProtocolVersion.describe(ours))). It needs to"
+        + " update tictactoe to play them."
+    case .versionMismatch(let ours, let theirs, nil):
       return
         "Protocol version mismatch: this program speaks \(ProtocolVersion.describe(ours)), the other speaks "
         + "\(ProtocolVersion.describe(theirs)). One of you needs to update tictactoe."
@@ -141,7 +148,10 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
     case .peerReportedError(let text): return "Your opponent's program reported an error: \(text)."
     case .coinTossCheated: return "The host's coin toss did not match its commitment: the host cheated or is broken."
     case .termsDeclined: return "You declined the host's terms."
-    case .peerDeclinedTerms: return "Your opponent declined your terms (the time control)."
+    case .peerDeclinedTerms: return "Your opponent declined your terms."
+    case .unsupportedTerms(let what):
+      return "The host's terms include \(what), which this program cannot play over the network yet: update"
+        + " tictactoe, or join a game without it."
     }
   }
 }

@@ -18,11 +18,14 @@ public struct LANGameRow: Sendable, Equatable {
     public var rows: Int
     public var columns: Int
     public var k: Int
+    /// What the advertisement says beside the board, as the lobby shows it (", renju, 5 min + 3 s a move").
+    public var terms: String
 
-    public init(rows: Int, columns: Int, k: Int) {
+    public init(rows: Int, columns: Int, k: Int, terms: String = "") {
       self.rows = rows
       self.columns = columns
       self.k = k
+      self.terms = terms
     }
   }
 
@@ -40,7 +43,7 @@ public struct LANGameRow: Sendable, Equatable {
   func fields(glyphs g: Glyphs) -> [String] {
     let all = addresses.split(separator: " ")
     let address = all.count > 1 ? "\(all[0]) (+\(all.count - 1))" : addresses
-    let rules = board.map { "\($0.rows)\(g.times)\($0.columns), \($0.k) in a row" } ?? self.rules
+    let rules = board.map { "\($0.rows)\(g.times)\($0.columns), \($0.k) in a row\($0.terms)" } ?? self.rules
     return [id, trust, address, rules, state]
   }
 }

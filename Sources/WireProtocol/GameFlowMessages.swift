@@ -1,12 +1,15 @@
 import GameCore
 
 /// The host's terms, sent in its `hello` in every version (PROTOCOL.md, "The terms"): the rules and the time
-/// control now; watching, rule variants and openings take the tags after them. A peer older than the terms
-/// skips their tags.
+/// control; from version 4 the rule variant (in `rules`) and the opening (`VariantTerms.swift`). A peer older
+/// than the terms skips their tags.
 public struct HostTerms: Sendable, Equatable {
-  /// The rules the host offers (nil when its hello names none: a later host that sends only other terms).
+  /// The rules the host offers, its rule variant with them (nil when its hello names none: a later host that
+  /// sends only other terms).
   public var rules: Rules?
   public var timeControl: TimeControl
+  /// How each game opens (version 4, field 7): as usual, or with Swap2.
+  public var opening: Opening
   /// Not a term but the host's word beside them (PROTOCOL.md rule 19, field 16): present, this host takes back a
   /// game in progress its joiner kept while the host's program restarted; the number is the game its journal
   /// keeps with the joiner's key (0: none). nil: a host that does not (older, or the practice bot).
@@ -14,16 +17,20 @@ public struct HostTerms: Sendable, Equatable {
   /// Field 8 (version 4): whether spectators may watch the game (nil: the host did not say; an older host).
   public var watchable: Bool?
 
-  public init(rules: Rules?, timeControl: TimeControl = .none, keptGame: UInt16? = nil, watchable: Bool? = nil) {
+  public init(
+    rules: Rules?, timeControl: TimeControl = .none, opening: Opening = .standard, keptGame: UInt16? = nil,
+    watchable: Bool? = nil
+  ) {
     self.rules = rules
     self.timeControl = timeControl
+    self.opening = opening
     self.keptGame = keptGame
     self.watchable = watchable
   }
 
-  /// Whether a joiner's player is asked before playing on these terms (PROTOCOL.md, "The terms"): a timed game;
-  /// an untimed one is what every version plays.
-  public var asksConsent: Bool { timeControl.isTimed }
+  /// Whether a joiner's player is asked before playing on these terms (PROTOCOL.md, "The terms"): a timed game,
+  /// a rule other than freestyle or an opening; an untimed freestyle game is what every version plays.
+  public var asksConsent: Bool { timeControl.isTimed || needsVersion4 }
 
   /// Tags of `hello`: 4 the rules, 5 the time control.
   static let rulesTag: UInt8 = 4
@@ -52,14 +59,20 @@ public struct HostTerms: Sendable, Equatable {
       }
       writer.field(Self.timeControlTag, bytes: value)
     }
+    writeVariantTerms(into: &writer)
     if let watchable { writer.field(Self.watchableTag, u8: watchable ? 1 : 0) }
     if let keptGame { writer.field(Self.keptGameTag, u16: keptGame) }
   }
 
   /// The terms of a hello's fields: nil when it carries none (a joiner, or a host older than the terms).
   init?(_ f: Fields) throws(WireError) {
-    guard f.has(Self.rulesTag) || f.has(Self.timeControlTag) || f.has(Self.keptGameTag) else { return nil }
+    let tags = [
+      Self.rulesTag, Self.timeControlTag, Self.variantTag, Self.openingTag, Self.watchableTag, Self.keptGameTag,
+    ]
+    guard tags.contains(where: f.has) else { return nil }
     if f.has(Self.keptGameTag) { keptGame = try f.u16(Self.keptGameTag, "kept game") }
+    opening = try Self.readOpening(f)
+    let variant = try Self.readVariant(f)
     if f.has(Self.watchableTag) {
       let value = try f.u8(Self.watchableTag, "watchable")
       guard value <= 1 else { throw .badValue("watchable", reason: "it is \(value), not 0 or 1") }
@@ -68,10 +81,12 @@ public struct HostTerms: Sendable, Equatable {
     if f.has(Self.rulesTag) {
       let bytes = try f.bytes(Self.rulesTag, "rules", count: 3)
       do throws(RulesError) {
-        rules = try Rules(rows: Int(bytes[0]), columns: Int(bytes[1]), k: Int(bytes[2]))
+        rules = try Rules(rows: Int(bytes[0]), columns: Int(bytes[1]), k: Int(bytes[2]), variant: variant)
       } catch {
         throw .badValue("rules", reason: error.description)
       }
+    } else if variant != .freestyle {
+      throw .badValue("rule variant", reason: "\(variant.name) without the rules it varies (field 4)")
     }
     guard f.has(Self.timeControlTag) else {
       timeControl = .none
@@ -131,6 +146,7 @@ extension Message {
     case .drawOffer, .drawAccept, .drawDecline, .takebackRequest, .takebackAccept, .takebackDecline, .abort,
       .flagClaim, .flagAnswer, .gameOffer, .gameTaken:
       return 3
+    case .openingChoice: return 4
     case .coinKept: return 2
     case .watchSnapshot, .watchMove, .watchEnd, .watchers: return 4
     default: return 1

@@ -102,6 +102,8 @@ public enum Message: Sendable, Equatable {
   case watchEnd(game: UInt16, end: WatchedEnd, score: [UInt16])
   /// Version 4, host to joiner and spectators: how many spectators watch now.
   case watchers(count: UInt16)
+  /// Version 4, the Swap2 opening (PROTOCOL.md, "Version 4"): a choice made when `ply` stones were on the board.
+  case openingChoice(ply: UInt16, choice: Swap2.Choice)
 
   public static let maximumNameBytes = 64
   /// A name is also at most this many characters (grapheme clusters, as a screen shows them).
@@ -150,6 +152,7 @@ public enum Message: Sendable, Equatable {
     case abort = 0x2A
     case flagClaim = 0x2B
     case flagAnswer = 0x2C
+    case openingChoice = 0x2D
     case chat = 0x30
     case heartbeat = 0x40
     case deciding = 0x41
@@ -202,6 +205,7 @@ public enum Message: Sendable, Equatable {
     case .watchMove: return .watchMove
     case .watchEnd: return .watchEnd
     case .watchers: return .watchers
+    case .openingChoice: return .openingChoice
     }
   }
 
@@ -260,6 +264,7 @@ public enum Message: Sendable, Equatable {
       writer.field(3, bytes: signature)
     case .gameOffer, .gameTaken: writeKeptGame(into: &writer)
     case .watchSnapshot, .watchMove, .watchEnd, .watchers: writeWatching(into: &writer)
+    case .openingChoice(let ply, let choice): writeOpeningChoice(ply: ply, choice: choice, into: &writer)
     }
     return writer.finish()
   }
@@ -271,15 +276,7 @@ public enum Message: Sendable, Equatable {
     let f = try Fields(decoding: frame.payload, kind: kind)
     switch kind {
     case .hello: return try decodeHello(f)
-    case .welcome:
-      let version = try f.u16(1, "protocol version")
-      let (rows, columns) = (Int(try f.u8(2, "rows")), Int(try f.u8(3, "columns")))
-      let k = Int(try f.u8(4, "k"))
-      do throws(RulesError) {
-        return .welcome(version: version, rules: try Rules(rows: rows, columns: columns, k: k))
-      } catch {
-        throw .badValue("rules", reason: error.description)
-      }
+    case .welcome: return try decodeWelcome(f)
     case .refuse:
       let code = try f.u8(1, "reason")
       let text = try f.string(2, "text", maximum: maximumTextBytes)
@@ -324,6 +321,7 @@ public enum Message: Sendable, Equatable {
     case .recordSignature: return try decodeRecordSignature(f)
     case .gameOffer, .gameTaken: return try decodeKeptGame(kind, f)
     case .watchSnapshot, .watchMove, .watchEnd, .watchers: return try decodeWatching(kind, f)
+    case .openingChoice: return try decodeOpeningChoice(f)
     }
   }
 
@@ -340,6 +338,18 @@ public enum Message: Sendable, Equatable {
 
   /// Tag 17 of `hello`: the sender is a spectator (version 4).
   static let watchTag: UInt8 = 17
+
+  private static func decodeWelcome(_ f: Fields) throws(WireError) -> Message {
+    let version = try f.u16(1, "protocol version")
+    let rows = Int(try f.u8(2, "rows"))
+    let columns = Int(try f.u8(3, "columns"))
+    let k = Int(try f.u8(4, "k"))
+    do throws(RulesError) {
+      return .welcome(version: version, rules: try Rules(rows: rows, columns: columns, k: k))
+    } catch {
+      throw .badValue("rules", reason: error.description)
+    }
+  }
 
   private static func decodeRecordSignature(_ f: Fields) throws(WireError) -> Message {
     let game = try f.u16(1, "game number")
@@ -383,6 +393,7 @@ extension Message {
     case .watchMove: return "move for spectators"
     case .watchEnd: return "result for spectators"
     case .watchers: return "count of spectators"
+    case .openingChoice: return "opening choice"
     default: return "\(kind)"
     }
   }

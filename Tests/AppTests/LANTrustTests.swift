@@ -5,6 +5,7 @@ import Security
 import Testing
 
 @testable import App
+@testable import TerminalUI
 
 /// How a LAN game is judged before anyone connects: by its advertised key, never by its name (anyone can
 /// announce any name, and Avahi renames clashing ones).
@@ -34,6 +35,19 @@ import Testing
     // Characters of the grammar that do not make a clock are named, not shown.
     game.txt?.clock = "5+3+3"
     #expect(LANGames.row(game, known: Self.known).rules == "3×3, 3 in a row, a clock this program cannot read")
+  }
+
+  /// Version 4: the rule is named after the board, before the clock, in the list, the lobby's row and JSON.
+  @Test func aRuleVariantIsShownAfterTheBoard() {
+    var game = Self.game("alice", key: Self.alice.fingerprint)
+    game.txt?.rule = "renju"
+    game.txt?.clock = "5+3"
+    let row = LANGames.row(game, known: Self.known)
+    #expect(row.rules == "3×3, 3 in a row, renju, 5 min + 3 s a move")
+    #expect(row.fields(glyphs: .ascii).contains("3x3, 3 in a row, renju, 5 min + 3 s a move"))
+    #expect(LANGames.json([game], known: Self.known).contains(#""rule":"renju""#))
+    game.txt?.rule = "gomoku9"
+    #expect(LANGames.row(game, known: Self.known).rules.hasPrefix("3×3, 3 in a row, a rule this program cannot read"))
   }
 
   @Test func aKnownKeyIsShownByTheNameThePlayerKnowsItBy() {

@@ -54,4 +54,29 @@ import Testing
     #expect(!SettingsFile.render(Settings()).contains("rule ="))
     #expect(throws: FileError.self) { try SettingsFile.parse("rule = gomoku\n", path: "s") }
   }
+
+  /// A host offers its rule (protocol version 4): `--rule` on the command line, else the saved rule while k is 5;
+  /// the bot takes it too.
+  @Test func aHostTakesItsRuleFromTheCommandLineOrTheSettings() throws {
+    guard case .host(let request, _, _, _) = try CommandLineParser.parse(["host", "--rule", "renju"]) else {
+      Issue.record("not a host")
+      return
+    }
+    #expect(request.rule == .renju)
+    #expect(try request.play.rules(settings: Settings()) == Rules(size: 15, k: 5, variant: .renju))
+    guard case .bot(let bot, _, _) = try CommandLineParser.parse(["host", "--bot", "easy", "--rule", "exact5"]) else {
+      Issue.record("not a bot")
+      return
+    }
+    #expect(try bot.play.rules(settings: Settings()).variant == .exactFive)
+    var settings = Settings()
+    settings.size = 15
+    settings.k = 5
+    settings.rule = .renju
+    #expect(try HostRequest().play.rules(settings: settings).variant == .renju)
+    var free = HostRequest()
+    free.rule = .freestyle
+    #expect(try free.play.rules(settings: settings).variant == .freestyle)
+    #expect(throws: UsageError.self) { try CommandLineParser.parse(["host", "--rule", "renju", "--k", "4"]) }
+  }
 }

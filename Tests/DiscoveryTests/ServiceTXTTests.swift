@@ -86,6 +86,28 @@ struct ServiceTXTTests {
     }
   }
 
+  @Test("a rule other than freestyle says rule=NAME after the clock; other characters are a problem, not fatal")
+  func ruleKey() {
+    var txt = Self.sample()
+    txt.clock = "5+3"
+    txt.rule = "renju"
+    let expected = Self.record([
+      "txtvers=1", "proto=1", "rules=3x3k3", "state=waiting", "fp=\(Self.fingerprint)", "name=Alice", "clock=5+3",
+      "rule=renju",
+    ])
+    #expect(txt.encoded == expected)
+    #expect(ServiceTXT(decoding: txt.encoded) == txt)
+    #expect(ServiceTXT(decoding: Self.sample().encoded).rule == nil)
+    for bad in ["", "Renju", "renju\u{1b}[2J", "exact 5", String(repeating: "r", count: 17)] {
+      let decoded = ServiceTXT(
+        decoding: Self.record([
+          "txtvers=1", "proto=1", "rules=3x3k3", "state=waiting", "fp=\(Self.fingerprint)", "rule=\(bad)",
+        ]))
+      #expect(decoded.rule == nil)
+      #expect(decoded.problems == [.invalidValue(key: "rule", value: bad)], "\(bad)")
+    }
+  }
+
   @Test("an empty record is the single zero byte, and decodes with every required key missing")
   func emptyRecord() {
     #expect(TXTRecordStrings.encode([]) == [0])

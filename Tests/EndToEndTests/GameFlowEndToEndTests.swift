@@ -159,7 +159,7 @@ import Testing
     #expect(joiner.exitStatus() == 0)
     #expect(joiner.errors.contains("You declined the host's terms."), "\(joiner.errors)")
     #expect(
-      host.waitFor("match over: Your opponent declined your terms (the time control). Hosting on"), "\(host.output)")
+      host.waitFor("match over: Your opponent declined your terms. Hosting on"), "\(host.output)")
     #expect(!host.output.contains("game 1:") && !host.output.contains("match: you"), "counted: \(host.output)")
   }
 }

@@ -271,7 +271,7 @@ import WireProtocol
     pair.deliver(fromJoiner: pair.joiner.declineTerms(now: 0))
     #expect(pair.joinerEvents.contains(.send(.bye(.termsDeclined, text: "declined the terms"))))
     #expect(pair.joiner.phase == .closed(.termsDeclined) && pair.host.phase == .closed(.peerDeclinedTerms))
-    #expect(SessionEnd.peerDeclinedTerms.description == "Your opponent declined your terms (the time control).")
+    #expect(SessionEnd.peerDeclinedTerms.description == "Your opponent declined your terms.")
   }
 
   @Test func aWelcomeWithOtherRulesThanTheTermsIsAViolation() throws {

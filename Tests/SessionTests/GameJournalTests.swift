@@ -138,7 +138,9 @@ import WireProtocol
     let body = journal.text(sha256: testHash).split(separator: "\n").dropLast().joined(separator: "\n") + "\n"
     let cases: [(String, String, Int)] = [
       ("move 0 1\n", "move 0 0\n", 12),  // the same cell twice
-      ("rules 15 15 5", "rules 15 15 16", 5), ("protocol 4", "protocol 2", 7), ("game 1", "game 0", 8),
+      ("rules 15 15 5", "rules 15 15 16", 5), ("protocol 4", "protocol 2", 7),
+      ("rules 15 15 5", "rules 15 15 5 freestyle", 5), ("rules 15 15 5", "rules 15 15 5 gomoku", 5),
+      ("game 1", "game 0", 8),
       ("x host", "x nobody", 9), ("clock none", "clock sundial 3", 6), ("move 0 1\n", "move 0 1 5 6\n", 12),
       ("score 0 0 0", "score 0 0", 10),
     ]

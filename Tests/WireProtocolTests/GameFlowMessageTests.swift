@@ -62,11 +62,12 @@ import Testing
     #expect(!HostTerms(rules: .standard).asksConsent)
   }
 
-  @Test func versionThreeIsChosenWhenBothSpeakIt() {
+  @Test func theNewestVersionBothSpeakIsChosen() {
     #expect(ProtocolVersion.supported == [4, 3, 2])
     #expect(ProtocolVersion.choose(theirs: [3, 2]) == 3)
     #expect(ProtocolVersion.choose(theirs: [2]) == 2)
     #expect(ProtocolVersion.choose(theirs: [4, 3]) == 4)
+    #expect(ProtocolVersion.choose(theirs: [5, 4, 3]) == 4)
     #expect(ProtocolVersion.choose(theirs: [5, 3]) == 3)
     #expect(ProtocolVersion.choose(theirs: [1]) == nil)
     #expect(

@@ -80,7 +80,7 @@ public enum CommandLineGrammar {
     Option(name: "--size", value: .text("N"), commands: [.play, .host], summary: "an N by N board, 3 to 15"),
     Option(name: "--k", value: .text("K"), commands: [.play, .host], summary: "K in a row wins"),
     Option(
-      name: "--rule", value: .word(RuleVariant.allCases.map(\.name)), commands: [.play],
+      name: "--rule", value: .word(RuleVariant.allCases.map(\.name)), commands: [.play, .host],
       summary: "the rule of five in a row (freestyle, exact5 or renju)"),
     Option(name: "--bot", value: .word(levels), commands: [.host], summary: "host a practice bot at this level"),
     Option(

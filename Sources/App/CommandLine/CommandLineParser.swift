@@ -13,10 +13,10 @@ public enum CommandLineParser {
                      [--clock C] [--opening swap2] [--ui curses|plain]
                      [--ascii]
       tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME]
-                     [--size N] [--k K] [--clock C] [--grace S] [--keep-hosting]
-                     [--relay HOST:PORT] [TRUST] [--ui MODE]
+                     [--size N] [--k K] [--rule R] [--clock C] [--grace S]
+                     [--keep-hosting] [--relay HOST:PORT] [TRUST] [--ui MODE]
       tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME]
-                     [--size N] [--k K] [--clock C] [TRUST]
+                     [--size N] [--k K] [--rule R] [--clock C] [TRUST]
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe join INVITE [--name NAME] [--grace S] [--ui MODE]
       tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
@@ -88,7 +88,8 @@ public enum CommandLineParser {
                         make a double three, a double four or six in a row);
                         brings five in a row with it, on 15×15 when the saved
                         board is smaller than 5×5 (default: the rule setting
-                        while k is 5, else freestyle)
+                        while k is 5, else freestyle); a host offers it to
+                        joiners, whose program must speak protocol version 4
       --first WHO       who moves first against the computer: me, them or random;
                         the first player is X
       --clock C         the time control of a local game (against the computer or

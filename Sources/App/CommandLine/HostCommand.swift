@@ -14,6 +14,9 @@ public struct HostRequest: Sendable, Equatable {
   public var keepHosting = false
   /// The time control offered to joiners (`--clock`); nil: the `clock` setting, else none.
   public var clock: TimeControl?
+  /// `--rule R`: the rule of five in a row offered to joiners (protocol version 4); nil: the `rule` setting,
+  /// which holds only while k is 5.
+  public var rule: RuleVariant?
   /// `--relay HOST:PORT`: a transit relay to wait at beside the listeners (nil: the `relay` setting, if any).
   public var relay: Endpoint?
 
@@ -22,6 +25,7 @@ public struct HostRequest: Sendable, Equatable {
     var play = PlayRequest()
     play.size = size
     play.k = k
+    play.rule = rule
     return play
   }
 }
@@ -43,6 +47,7 @@ enum HostCommand: Command {
     request.k = try arguments.number("--k")
     request.keepHosting = arguments.has("--keep-hosting")
     request.clock = try arguments.clock()
+    request.rule = try arguments.choice("--rule", as: RuleVariant.self)
     if let text = arguments.value("--relay") {
       guard let relay = RelayAddress.parse(text) else {
         throw UsageError(message: "--relay needs HOST:PORT (a transit relay's address and its port), not \"\(text)\"")

@@ -1,0 +1,58 @@
+import GameCore
+import WireProtocol
+
+/// The Swap2 opening of a network game (protocol version 4, PROTOCOL.md "Version 4") from this player's side:
+/// GameCore's `Swap2` with this side's place in it. This player's stones and choices become the messages to send;
+/// the peer's are applied as they arrive, and one that Swap2 refuses (out of turn, on a taken cell, a choice not
+/// offered or not due, a ply that is not the next) is a violation named by why. Pure; not yet played by `NetSession`.
+public struct NetSwap2: Sendable {
+  public private(set) var opening: Swap2
+  /// This side's place: the first (tentative) player is the side the coin (or the alternation) makes X.
+  public let me: Swap2.Player
+
+  /// An opening on an empty board of `rules`, this side playing `usualMark` as the game would without an opening.
+  public init(rules: Rules, usualMark: Mark) throws(Swap2Error) {
+    opening = try Swap2(rules: rules)
+    me = usualMark == .x ? .first : .second
+  }
+
+  /// Whether this side acts now (a stone, a choice, or a move once the colours are settled).
+  public var myTurn: Bool { opening.actor == me }
+  /// This side's colour, once settled.
+  public var myMark: Mark? { opening.mark(of: me) }
+  /// The stones on the board: the ply of the next stone, and of a choice made now.
+  public var ply: UInt16 { UInt16(opening.game.history.count) }
+
+  /// This side places a stone: the move to send, or why it may not (nothing changes then).
+  public mutating func place(_ position: Position) throws(Swap2Error) -> Message {
+    let ply = self.ply
+    try opening.place(position, by: me)
+    return .move(ply: ply, position: position)
+  }
+
+  /// This side makes a choice: the message to send, or why it may not.
+  public mutating func choose(_ choice: Swap2.Choice) throws(Swap2Error) -> Message {
+    try opening.choose(choice, by: me)
+    return .openingChoice(ply: ply, choice: choice)
+  }
+
+  /// Applies the peer's stone or choice: nil when the opening takes it, else the violation's words.
+  public mutating func peer(_ message: Message) -> String? {
+    let entry: Swap2.Entry
+    let sentPly: UInt16
+    switch message {
+    case .move(let ply, let position, _): (entry, sentPly) = (Swap2.Entry(me.other, .stone(position)), ply)
+    case .openingChoice(let ply, let choice): (entry, sentPly) = (Swap2.Entry(me.other, .choice(choice)), ply)
+    default: return "a \(message.name) in the Swap2 opening"
+    }
+    guard sentPly == ply else {
+      return "a \(message.name) for ply \(sentPly) when \(ply) stones are on the board (repeated or out of order)"
+    }
+    do {
+      try opening.apply(entry)
+    } catch {
+      return "a \(message.name) the Swap2 opening refuses: \(error.reason)"
+    }
+    return nil
+  }
+}
