@@ -235,8 +235,11 @@ import Testing
       """
     let result = try ChildProcess.run(
       "bash", ["-c", script, Binary.path, Self.engine("hang")], environment: environment, timeout: 60)
-    let line = try #require(result.output.split(separator: "\n").last { $0.hasPrefix("cpu ") })
+    // bash's `time` line, wherever it stands (once, on a loaded CI machine, no line began with it).
+    let found = try #require(result.output.range(of: "cpu ", options: .backwards), "no time line: \(result.output)")
+    let line = result.output[found.lowerBound...].prefix { $0 != "\n" }
     let seconds = line.split(separator: " ").dropFirst().compactMap { Double($0) }.reduce(0, +)
+    #expect(line.split(separator: " ").count == 3, "\(line) in: \(result.output)")
     // The wait is timeout_turn and the grace, 7 s; a loop spinning on the ended input would use most of it.
     #expect(seconds < 2, "\(line)")
   }

@@ -112,8 +112,8 @@ import Testing
       command: "sh -c '\(Binary.path) help plya play; echo status=$?; sleep 60'", environment: home)
     let screen = try terminal.waitFor(text: "status=")
     let message =
-      "tictactoe: help takes one command (play, host, join, invite, list, identity, peers, doctor, games, replay, "
-      + "verify, brain, completions, help, or all), not \"plya play\""
+      "tictactoe: help takes one command (play, host, join, watch, invite, list, identity, peers, doctor, games, "
+      + "replay, verify, brain, completions, help, or all), not \"plya play\""
     let shown = screen.split(separator: "\n").prefix { !$0.hasPrefix("Try ") }
     #expect(shown.count >= 2 && shown.allSatisfy { $0.count <= 80 }, "\(screen)")
     #expect(
