@@ -1,3 +1,4 @@
+import NetworkFacts
 import UntrustedText
 
 /// Addresses a host refuses before any TLS is spoken: the settings file's `deny = 203.0.113.0/24, 2001:db8::/32,
@@ -21,7 +22,7 @@ public struct DenyList: Equatable, Sendable {
     public var description: String {
       let address =
         bytes.count == 4
-        ? bytes.map(String.init).joined(separator: ".")
+        ? IPAddressText.dotted(bytes)
         : stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
           .joined(separator: ":")
       return length == bytes.count * 8 ? address : "\(address)/\(length)"

@@ -34,7 +34,7 @@ public struct SourceAddress: Hashable, Sendable, CustomStringConvertible {
 
   /// "192.0.2.1", or "2001:db8:0:1::/64".
   public var description: String {
-    if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+    if bytes.count == 4 { return IPAddressText.dotted(bytes) }
     let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
     return groups.joined(separator: ":") + "::/64"
   }

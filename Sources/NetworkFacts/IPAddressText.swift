@@ -31,10 +31,8 @@ public enum IPAddressText {
     guard !text.isEmpty else { return nil }
     var head: [UInt16] = []
     var tail: [UInt16] = []
-    var gap = false
     let whole = Substring(text)
     if let range = whole.firstRange(of: "::") {
-      gap = true
       let before = whole[..<range.lowerBound]
       let after = whole[range.upperBound...]
       guard !after.contains("::") else { return nil }
@@ -44,7 +42,8 @@ public enum IPAddressText {
     } else {
       guard readGroups(whole, into: &head, lastMayBeIPv4: true), head.count == 8 else { return nil }
     }
-    let zeros = gap ? 8 - head.count - tail.count : 0
+    // The groups `::` stands for (none without one: then there are eight already).
+    let zeros = 8 - head.count - tail.count
     let all = head + [UInt16](repeating: 0, count: zeros) + tail
     return all.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
   }

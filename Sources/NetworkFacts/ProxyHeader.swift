@@ -82,7 +82,7 @@ public struct ProxyHeader: Equatable, Sendable {
 
   /// An address and port as the sockets write a peer.
   static func peer(_ address: [UInt8], port: Int) -> String {
-    if address.count == 4 { return address.map(String.init).joined(separator: ".") + ":\(port)" }
+    if address.count == 4 { return IPAddressText.dotted(address) + ":\(port)" }
     return "[\(IPv6Text.compressed(address))]:\(port)"
   }
 
@@ -146,7 +146,7 @@ enum IPv6Text {
   static func compressed(_ bytes: [UInt8]) -> String {
     let groups = stride(from: 0, to: 16, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
     if groups[0..<5].allSatisfy({ $0 == 0 }) && groups[5] == 0xFFFF {
-      return "::ffff:" + bytes[12...].map(String.init).joined(separator: ".")
+      return "::ffff:" + IPAddressText.dotted(Array(bytes[12...]))
     }
     var (best, bestLength, start) = (-1, 1, -1)
     for index in 0...8 {

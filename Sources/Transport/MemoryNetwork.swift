@@ -33,7 +33,7 @@ public struct MemoryNetwork: Sendable {
   }
 
   func resolve(_ endpoint: Endpoint, numericOnly: Bool) throws(NetworkError) -> [Sockets.Address] {
-    if endpoint.host.hasSuffix(".invalid") || (numericOnly && !Sockets.isNumeric(endpoint.host)) {
+    if endpoint.host.hasSuffix(".invalid") || (numericOnly && !IPAddressText.isNumeric(endpoint.host)) {
       throw .hostNotFound(endpoint.host, reason: "no such name in the in-memory network")
     }
     let (storage, length) = address(host: hostAddress, port: endpoint.port)

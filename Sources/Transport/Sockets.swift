@@ -310,9 +310,6 @@ public enum Sockets {
     }
   }
 
-  /// Whether `host` is an IPv4 or IPv6 address (an IPv6 zone allowed), not a name to look up.
-  public static func isNumeric(_ host: String) -> Bool { IPAddressText.isNumeric(host) }
-
   /// This machine's addresses a friend could connect to: loopback left out, link-local (fe80::) ones last and
   /// with their zone, the interface they are on (`fe80::1%eth0`).
   public static func localAddresses() -> [String] {
