@@ -28,7 +28,7 @@ enum NetworkPresenter {
         net.terms = lines
       case .spectators(let count):
         net.spectators = count
-      case .watched:
+      case .watched, .watchList:
         continue  // a spectator watches in plain mode (the full screen's watching is still to come)
       case .session(let output):
         apply(output, match: match, to: &net)
