@@ -21,6 +21,8 @@ public enum Effect: Sendable, Equatable {
   case join(String)
   /// Join the game announced on the LAN under this name.
   case joinLAN(String)
+  /// Watch the game announced on the LAN under this name (the lobby's Watch, `w`, on a game that may be watched).
+  case watchLAN(String)
   case netPlay(Position)
   case netChat(String)
   case netResign
@@ -81,7 +83,13 @@ public struct UIController: Sendable {
       return []
     }
     switch state.page {
-    case .lobby: return lobby(KeyMap.action(for: key, in: .menu))
+    case .lobby:
+      if key == .character("w"), let index = state.lanSelection, state.lanGames.indices.contains(index),
+        state.lanGames[index].watchable
+      {
+        return [.watchLAN(state.lanGames[index].id)]
+      }
+      return lobby(KeyMap.action(for: key, in: .menu))
     case .options:
       if state.nameField != nil { return editName(key) }
       return options(KeyMap.action(for: key, in: .menu))
