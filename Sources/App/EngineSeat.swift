@@ -34,6 +34,10 @@ final class EngineSeat {
   /// Reports judged from one read of the engine's output and not yet delivered (see `deliver`).
   private var undelivered: [Report] = []
   var onReport: (Report) -> Void = { _ in }
+  /// Where a game's process goes at `stop` when the seat must not pause the loop for it (a bot serving many
+  /// games ends it on timers), told END already; the status of one that closed its output is then looked for
+  /// on timers too. nil: `stop` waits up to half a second for it to exit, and a tenth for that status.
+  var retire: ((EngineProcess) -> Void)?
 
   init(words: [String], loop: EventLoop, log: Log, terms: EngineConversation.Terms = .init()) {
     self.words = words
@@ -70,18 +74,39 @@ final class EngineSeat {
 
   /// The game is over (or left): the engine is told END and its process goes.
   func stop() {
+    guard let process = detach() else { return }
+    if let retire {
+      process.hangUp()
+      retire(process)
+      return
+    }
+    process.stop()
+    if let ended = process.ended() { log.write("engine \(name) \(ended)") }
+  }
+
+  /// Lets go of the process, still running, for the caller to end. What it wrote on its standard error so far is
+  /// logged first.
+  private func detach() -> EngineProcess? {
     if let timer { loop.cancel(timer) }
     timer = nil
     conversation?.finish()
-    guard let process else { return }
+    guard let process else { return nil }
     loop.unwatch(process.output)
     loop.unwatch(process.errors)
-    process.stop()
-    if let ended = process.ended() { log.write("engine \(name) \(ended)") }
+    // A crash's last words may still be in the pipe (its output was read first): they belong in the log.
+    for _ in 0..<64 where !errors.closed && errorLines <= Self.logLines {
+      let lines = errors.readLines()
+      if lines.isEmpty { break }
+      for line in lines {
+        errorLines += 1
+        if errorLines <= Self.logLines { log.write("engine \(name) stderr: \(PeerText(line))") }
+      }
+    }
     if errorLines > Self.logLines {
       log.write("engine \(name): \(errorLines - Self.logLines) more lines on its standard error, not kept")
     }
     self.process = nil
+    return process
   }
 
   private func start(_ game: Game) {
@@ -156,6 +181,10 @@ final class EngineSeat {
   private func readOutputEnd() -> Report? {
     guard output.closed, var conversation, let process else { return nil }
     loop.unwatch(process.output)
+    if retire != nil {
+      judgeEnd(of: process, looks: 5)
+      return nil
+    }
     // Give a process that closed its output the moment it takes to exit, so its status can be told.
     var how = process.ended()
     for _ in 0..<20 where how == nil {
@@ -166,6 +195,20 @@ final class EngineSeat {
     let event = conversation.ended(how ?? "it closed its output")
     self.conversation = conversation
     return handle(event)
+  }
+
+  /// The engine's output ended: the forfeit says how its process ended once it has exited, or after `looks`
+  /// more looks 20 ms apart on the loop's timers.
+  private func judgeEnd(of process: EngineProcess, looks: Int) {
+    let how = process.ended()
+    guard how != nil || looks == 0 else {
+      _ = loop.schedule(at: loop.now + 0.02) { [weak self] in self?.judgeEnd(of: process, looks: looks - 1) }
+      return
+    }
+    guard self.process === process, var conversation else { return }
+    let event = conversation.ended(how ?? "it closed its output")
+    self.conversation = conversation
+    deliver(handle(event).map { [$0] } ?? [])
   }
 
   /// Standard error goes to the log (the first `logLines` lines of a game); past
