@@ -109,6 +109,8 @@ final class BotMoves {
         case .forfeit(let fault):
           self.engines[link] = nil
           answer(.forfeit("\(self.botName)'s engine \(seat.name) forfeits this game: \(fault.reason)"))
+        case .swap2, .noSwap2:
+          break  // the bot's games open as usual: nothing asks its engine about Swap2
         }
       }
       seat.ask(request.game)

@@ -12,6 +12,10 @@ final class EngineSeat {
   enum Report {
     case moved(Position)
     case forfeit(EngineFault)
+    /// Its part of a Swap2 opening (asked with `askSwap2`).
+    case swap2([Swap2.Action])
+    /// It does not play Swap2: it answered SWAP2BOARD with these words (ERROR or UNKNOWN).
+    case noSwap2(PeerText)
   }
 
   /// The engine's standard error lines kept in the log per game; the rest are counted, not kept.
@@ -30,6 +34,11 @@ final class EngineSeat {
   private var timer: EventLoop.TimerID?
   /// A move was asked for before the engine said OK to START.
   private var moveWanted = false
+  /// A Swap2 answer was asked for before the engine said OK to START.
+  private var swap2Wanted: Swap2?
+  /// The game opened with Swap2: after the opening, a board the engine's conversation lacks stones of (the
+  /// player's) is told whole to the same process (BOARD) rather than to a new one.
+  private var playsSwap2 = false
   private var errorLines = 0
   /// Reports judged from one read of the engine's output and not yet delivered (see `deliver`).
   private var undelivered: [Report] = []
@@ -57,6 +66,14 @@ final class EngineSeat {
     // A forfeit judged in the same read is still to be reported (after a move that came before it): nothing more
     // is asked of this engine, and no new process is started for it.
     if undelivered.contains(where: { if case .forfeit = $0 { true } else { false } }) { return }
+    if var conversation, process != nil, playsSwap2, conversation.game.history != game.history.dropLast(),
+      game.history.starts(with: conversation.game.history)
+    {
+      conversation.adopt(game)
+      self.conversation = conversation
+      send(self.conversation?.askForMove() ?? [])
+      return
+    }
     if var conversation, process != nil, conversation.game.history == game.history.dropLast(),
       let last = game.history.last
     {
@@ -70,6 +87,22 @@ final class EngineSeat {
       return
     }
     start(game)
+  }
+
+  /// The engine is to answer the Swap2 opening `opening` (whose actor it is), with SWAP2BOARD: in the game's
+  /// process, or a new one for a new game.
+  func askSwap2(_ opening: Swap2) {
+    if undelivered.contains(where: { if case .forfeit = $0 { true } else { false } }) { return }
+    if var conversation, process != nil, playsSwap2, !opening.game.history.isEmpty {
+      let lines = conversation.askSwap2(opening)
+      self.conversation = conversation
+      send(lines)
+      return
+    }
+    start(Game(rules: opening.rules))
+    playsSwap2 = true
+    moveWanted = false
+    swap2Wanted = opening
   }
 
   /// The game is over (or left): the engine is told END and its process goes.
@@ -112,6 +145,8 @@ final class EngineSeat {
   private func start(_ game: Game) {
     stop()
     errorLines = 0
+    playsSwap2 = false
+    swap2Wanted = nil
     let process: EngineProcess
     do {
       process = try EngineProcess(words)
@@ -247,7 +282,10 @@ final class EngineSeat {
     case .said(let text):
       if !text.isEmpty { log.write("engine \(name): \(text)") }
     case .ready:
-      if moveWanted {
+      if let opening = swap2Wanted {
+        swap2Wanted = nil
+        send(conversation?.askSwap2(opening) ?? [])
+      } else if moveWanted {
         moveWanted = false
         send(conversation?.askForMove() ?? [])
       } else {
@@ -257,6 +295,15 @@ final class EngineSeat {
       if let timer { loop.cancel(timer) }
       timer = nil
       return .moved(position)
+    case .swap2(let actions):
+      if let timer { loop.cancel(timer) }
+      timer = nil
+      return .swap2(actions)
+    case .noSwap2(let words):
+      if let timer { loop.cancel(timer) }
+      timer = nil
+      log.write("engine \(name) does not play Swap2: it answered \"\(words)\"")
+      return .noSwap2(words)
     case .forfeit(let fault):
       log.write("engine \(name) forfeits: \(fault.code): \(fault.reason)")
       stop()
