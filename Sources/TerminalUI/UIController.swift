@@ -1,5 +1,6 @@
 import GameCore
 import Gomocup
+import PlayerSettings
 import UntrustedText
 
 /// Something the controller asks its driver to do outside the pure model.
