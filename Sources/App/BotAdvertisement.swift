@@ -14,16 +14,16 @@ final class BotAdvertisement {
   /// The number of spectators the TXT record says (`watch=N`), changed at most once every 10 s.
   private var watchers = AdvertPacing(0)
 
-  /// Announces `name` on `port`; nil and `problem` (what to tell the operator) when that is impossible.
+  /// Announces `name` on `port` (`level` nil: an engine plays, and the advert names no level); nil and `problem` (what to tell the operator) when that is impossible.
   init(
-    name: String, port: UInt16, rules: Rules, timeControl: TimeControl = .none, fingerprint: String, level: AILevel,
+    name: String, port: UInt16, rules: Rules, timeControl: TimeControl = .none, fingerprint: String, level: AILevel?,
     loop: EventLoop, log: Log
   ) throws(BotAdvertisementProblem) {
     self.loop = loop
     self.log = log
     guard
       var txt = LANAnnouncement.txt(
-        name: name, rules: rules, timeControl: timeControl, fingerprint: fingerprint, bot: level.rawValue)
+        name: name, rules: rules, timeControl: timeControl, fingerprint: fingerprint, bot: level?.rawValue)
     else {
       throw BotAdvertisementProblem(message: nil)
     }

@@ -6,6 +6,7 @@ import NetworkFacts
 import PlayerFiles
 import Security
 import Transport
+import UntrustedText
 
 /// `tictactoe host --bot LEVEL` run: the bot on its loop, its rules from the saved settings.
 enum BotCommand {
@@ -25,6 +26,12 @@ enum BotCommand {
       rules = try request.play.rules(settings: context.settings)
     } catch {
       writeError("tictactoe: \(error) (with the saved settings)\n")
+      return ExitStatus.usage
+    }
+    var play = PlayRequest()
+    play.engine = request.engine
+    if request.engine != nil, let refusal = play.engineRefusal(rules) {
+      writeError("tictactoe: \(refusal)\n")
       return ExitStatus.usage
     }
     let start = Start(
@@ -76,7 +83,8 @@ enum BotCommand {
       let limits = SourceLimits(settings: context.settings, now: Monotonic.now())
       let bot = try BotHost(
         level: level, rules: rules, profile: profile, identity: identity, options: options, log: context.log,
-        loop: loop, limits: limits)
+        loop: loop, limits: limits,
+        engine: request.engine.map { ($0, request.engineCap ?? BotMoves.processors) })
       bot.door.proxyFrom = BotDoor.proxies(context.settings)
       bot.door.settingsSource = { [paths = context.paths] in try SettingsFile.load(from: paths.settingsFile) }
       bot.collection = BotCollection(paths: context.paths, enabled: context.settings.records, log: context.log)
@@ -90,7 +98,7 @@ enum BotCommand {
       for warning in options.warnings { writeText(1, "warning: \(warning)\n") }
       writeText(
         1,
-        "Practice bot (\(level)) serving \(rules)\(bot.timeControl.isTimed ? ", \(bot.timeControl.spoken)," : "")"
+        "Practice bot (\(bot.player)) serving \(rules)\(bot.timeControl.isTimed ? ", \(bot.timeControl.spoken)," : "")"
           + " as \(profile.name) on port \(bot.port)"
           + " (\(request.bind ?? "every address")).\n")
       writeText(1, "Key: \(identity.fingerprint)\n")
@@ -100,6 +108,12 @@ enum BotCommand {
         ? "New players are let in and remembered (--accept-new)."
         : "Only players already known are let in; start with --accept-new to let in new ones."
       writeText(1, trust + capacity + "\n")
+      if case .engine(let words, let cap) = bot.moves.player {
+        writeText(
+          1,
+          "Engine: \(words.map { VisibleText.escaping($0) }.joined(separator: " ")), one process a game, at most \(cap) at once.\n"
+        )
+      }
       writeText(1, "Games are logged to \(context.log.place). Stop with Ctrl-C.\n")
     }
 

@@ -16,9 +16,10 @@ extension BotHost {
   /// together send their heartbeats in ten small batches rather than one 25 ms stall (measured).
   static let sweepInterval = 0.1
   static let sweepSlices = 10
-  /// The most an AI move may hold the shared loop on boards too big to solve exactly (the interactive game
-  /// thinks 250 ms; here that would stall every other game). Boards of up to 16 cells are solved exactly, and
-  /// each position only once (`MoveBook`).
+  /// The most an AI move searches on boards too big to solve exactly (the interactive game thinks 250 ms). The
+  /// search runs on a worker thread (`BotMoves`), so it holds up no other game's loop, but every game's search
+  /// shares the machine's cores. Boards of up to 16 cells are solved exactly, on the loop, and each position
+  /// only once (`MoveBook`).
   static let moveBudget: Duration = .milliseconds(10)
   /// Connections the kernel queues for accepting (a burst of joiners waits there rather than being refused).
   static let listenBacklog: Int32 = 4096

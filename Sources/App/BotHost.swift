@@ -40,7 +40,9 @@ final class BotHost: LoopFrontEnd {
   private let newPeers: BotKnownPeers?
   let log: Log
   private let clock: () -> Double
-  private let ai: AIPlayer
+  let ai: AIPlayer
+  /// Where moves not chosen on the loop come from: the computer's search on a worker thread, or the engine.
+  let moves: BotMoves
   /// Shared by every connection; with `--accept-new` it judges by `newPeers.shared`, so a peer remembered is
   /// known to the next handshake without making the context again.
   private let context: TLSContext
@@ -66,7 +68,7 @@ final class BotHost: LoopFrontEnd {
 
   init(
     level: AILevel, rules: Rules, profile: Profile, identity: Identity, options: NetworkOptions, log: Log,
-    loop: EventLoop, limits: SourceLimits? = nil
+    loop: EventLoop, limits: SourceLimits? = nil, engine: (words: [String], cap: Int)? = nil
   ) throws {
     self.loop = loop
     self.clock = { loop.now }
@@ -78,6 +80,7 @@ final class BotHost: LoopFrontEnd {
     self.options = options
     self.log = log
     ai = AIPlayer(level: level, budget: BotHost.moveBudget, book: MoveBook())
+    moves = BotMoves(engine: engine, ai: ai, botName: profile.name, loop: loop, log: log)
     reports = BotGameReports(identity: identity, log: log)
     door = BotDoor(limits: limits ?? SourceLimits(now: loop.now))
     let trustsOnFirstUse = options.acceptNew && options.pins.isEmpty && options.caFile == nil && !options.insecure
@@ -90,18 +93,11 @@ final class BotHost: LoopFrontEnd {
       .server, identity: identity, options: options, expectedHost: nil, shared: newPeers?.shared)
   }
 
-  /// Solves the opening positions before anyone joins (`AIPlayer.solveOpenings`); returns the seconds it took.
-  func warmUp() -> Double {
-    let start = clock()
-    ai.solveOpenings(of: rules)
-    return clock() - start
-  }
-
   func listen(bind: String?, port: UInt16) throws(NetworkError) {
     listener = try HostListener(
       bind: bind, port: port, backlog: BotHost.listenBacklog, acceptsPerRound: BotHost.acceptsPerRound, log: log,
       fromProxy: { [unowned self] in door.fromProxy($0) })
-    log.write("bot (\(level)) hosting \(rules) on \(bind ?? "*"):\(self.port)")
+    log.write("bot (\(player)) hosting \(rules) on \(bind ?? "*"):\(self.port)")
   }
 
   // MARK: - The loop
@@ -255,20 +251,23 @@ final class BotHost: LoopFrontEnd {
     if case .letIn(remember: true) = admission, let refusal = door.limits.newKey(from: peer, now: now) {
       admission = .refuse("\(profile.name): \(refusal)", reason: .busy)
     }
+    admission = moves.placeFor(ObjectIdentifier(link), admission)
     link.admission = admission
     let key = link.connection.tls.peerCertificate?.fingerprint.description ?? peer
     var seat = BotSeat.practice(
-      name: profile.name, level: level, rules: rules, timeControl: timeControl, ai: ai, admission: admission,
+      name: profile.name, level: level, rules: rules, timeControl: timeControl,
+      chooseMove: moves.chooserOnLoop(rules: rules), admission: admission,
       now: now, gracePeriod: options.gracePeriod,
       mayStartGame: { [unowned self] now in self.door.limits.game(key: key, from: peer, now: now) })
     link.key = link.connection.tls.peerCertificate?.fingerprint.description
+    seat.playedBy = moves.engineName
     if let kept = link.key.flatMap({ keptGames[$0] }) { seat.offerBack(kept.seat, now: now) }
     let reaction = seat.start(now: now)
     link.seat = seat
     react(link, reaction)
   }
 
-  private func react(_ link: BotLink, _ reaction: BotReaction) {
+  func react(_ link: BotLink, _ reaction: BotReaction) {
     let connection = link.connection
     // One write for the reaction, with the signatures of the games it ends after their last messages.
     let signatures = reaction.games.isEmpty ? [] : reports.report(reaction.games, seat: link.seat, on: connection)
@@ -291,6 +290,7 @@ final class BotHost: LoopFrontEnd {
       if case .letIn(remember: true) = link.admission, let certificate { remember(certificate) }
     }
     keptGame(link, reaction)
+    moves(link, reaction)
     if let end = reaction.end {
       if case .refuse(let text, _) = link.admission {
         log.write("refused \(certificate?.commonName ?? "?") at \(connection.peerAddress): \(text)")
@@ -316,6 +316,7 @@ final class BotHost: LoopFrontEnd {
     let fd = link.connection.fd
     loop.unwatch(fd)
     if links.remove(link), link.counted { door.left(link.connection.peerAddress) }
+    moves.release(ObjectIdentifier(link))
     link.connection.close(gracefully: gracefully)
     if closing.contains(fd) { linger(fd) }
   }
@@ -379,6 +380,7 @@ final class BotHost: LoopFrontEnd {
       if !link.connection.isClosed { close(link, gracefully: link.connection.isSecured) }
     }
     stopKeepingGames(now: now)
+    moves.stopAll()
     listenerWatch.clear()
     listener?.close()
     let summary =

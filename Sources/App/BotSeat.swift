@@ -29,31 +29,6 @@ enum BotAdmission: Equatable {
   }
 }
 
-/// What the bot does after something happened on one connection: messages to send, games that ended (for the
-/// log), and whether the connection is over.
-struct BotReaction: Equatable {
-  var messages: [Message] = []
-  var games: [BotGameRecord] = []
-  /// The joiner was let in just now (remember it if the admission says so).
-  var admitted = false
-  /// The session ended: send `messages`, then close the connection.
-  var end: SessionEnd?
-  /// The connection went away mid-game and the seat keeps the game for the joiner to come back to (PROTOCOL.md
-  /// rule 19): the host holds the seat (`BotKeptGames`) instead of forgetting it.
-  var keep = false
-
-  /// Nothing to send, record or close.
-  var isEmpty: Bool { messages.isEmpty && games.isEmpty && !admitted && end == nil && !keep }
-
-  static func += (left: inout BotReaction, right: BotReaction) {
-    left.messages += right.messages
-    left.games += right.games
-    left.admitted = left.admitted || right.admitted
-    left.end = left.end ?? right.end
-    left.keep = left.keep || right.keep
-  }
-}
-
 /// The bot's side of one connection: the host session, and what the bot does with each thing it says. It lets
 /// the joiner in (or refuses it) without asking, answers every move with `chooseMove`, accepts every rematch,
 /// answers the first chat once, and records every game that ends. Pure: no sockets, no clock of its own.
@@ -62,7 +37,13 @@ struct BotSeat {
   let botName: String
   let level: AILevel
   private let admission: BotAdmission
-  private let chooseMove: (Game) -> Position?
+  /// The bot's move, chosen at once; nil: asked for with `BotReaction.moveWanted` and given to `answer`.
+  private let chooseMove: ((Game) -> Position?)?
+  /// The move asked for and not answered yet.
+  private(set) var awaited: BotMoveRequest.Ticket?
+  /// Who plays for the bot when it is not the built-in computer: an outside engine's name (the chat says so,
+  /// and the record names no level).
+  var playedBy: String?
   /// Asked before each game starts (the first one and every rematch): nil lets it start and counts it, a
   /// refusal says how long until one may (the host's `SourceLimits`, per key and per address).
   private let mayStartGame: (Double) -> SourceLimits.Refusal?
@@ -89,11 +70,13 @@ struct BotSeat {
   static let idleLimit = 300.0
 
   /// The bot's reply to the first chat of a connection; later chats are read and ignored.
-  var chatReply: String { "\(botName) is a practice bot (\(level)); it does not read chat. Good game!" }
+  var chatReply: String {
+    "\(botName) is a practice bot (\(playedBy.map { "engine \($0)" } ?? "\(level)")); it does not read chat. Good game!"
+  }
 
   init(
     configuration: NetSession.Configuration, level: AILevel, admission: BotAdmission, coinBytes: [UInt8],
-    sha256: @escaping @Sendable ([UInt8]) -> [UInt8], now: Double, chooseMove: @escaping (Game) -> Position?,
+    sha256: @escaping @Sendable ([UInt8]) -> [UInt8], now: Double, chooseMove: ((Game) -> Position?)?,
     mayStartGame: @escaping (Double) -> SourceLimits.Refusal? = { _ in nil }
   ) {
     session = NetSession(configuration: configuration, coinBytes: coinBytes, sha256: sha256, now: now)
@@ -105,11 +88,13 @@ struct BotSeat {
     lastProgress = now
   }
 
-  /// The seat of a joiner just secured at a bot called `name`: random coin bytes, `ai`'s moves, no messages
+  /// The seat of a joiner just secured at a bot called `name`: random coin bytes, `chooseMove`'s moves (nil: the
+  /// host chooses each move off the seat, `BotReaction.moveWanted`), no messages
   /// kept to send again (they were a third of its memory per game: a joiner that comes back is offered the game
   /// kept, rule 19, rather than resumed message by message), kept `gracePeriod` seconds (`--grace`) for that.
   static func practice(
-    name: String, level: AILevel, rules: Rules, timeControl: TimeControl = .none, ai: AIPlayer,
+    name: String, level: AILevel, rules: Rules, timeControl: TimeControl = .none,
+    chooseMove: ((Game) -> Position?)?,
     admission: BotAdmission, now: Double, gracePeriod: Double = 120,
     mayStartGame: @escaping (Double) -> SourceLimits.Refusal?
   ) -> BotSeat {
@@ -119,12 +104,7 @@ struct BotSeat {
         resendLimit: 0, timeControl: timeControl
       ).watchable(),
       level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },
-      sha256: Digest.sha256, now: now,
-      chooseMove: { game in
-        var random = SystemRandomNumberGenerator()
-        return ai.chooseMove(in: game, using: &random)
-      },
-      mayStartGame: mayStartGame)
+      sha256: Digest.sha256, now: now, chooseMove: chooseMove, mayStartGame: mayStartGame)
   }
 
   /// Says hello (once the connection is secured).
@@ -320,7 +300,36 @@ struct BotSeat {
 
   private mutating func playIfMyTurn(now: Double) -> BotReaction {
     guard session.myTurn, let game = session.game else { return BotReaction() }
-    guard let position = chooseMove(game) else { return absorb((try? session.resign(now: now)) ?? [], now: now) }
+    guard let chooseMove else {
+      let ticket = BotMoveRequest.Ticket(gameNumber: session.gameNumber, moves: game.history.count)
+      awaited = ticket
+      var reaction = BotReaction()
+      reaction.moveWanted = BotMoveRequest(game: game, ticket: ticket)
+      return reaction
+    }
+    return play(chooseMove(game), now: now)
+  }
+
+  /// A move asked for with `BotReaction.moveWanted` came back: played (or the forfeit said and the game resigned)
+  /// when the game still stands where it was asked, else dropped (the joiner resigned or went, the game ended).
+  mutating func answer(_ answer: BotMoveAnswer, for ticket: BotMoveRequest.Ticket, now: Double) -> BotReaction {
+    guard ticket == awaited, !saidGoodbye, session.myTurn, session.gameNumber == ticket.gameNumber,
+      session.game?.history.count == ticket.moves
+    else { return BotReaction() }
+    awaited = nil
+    switch answer {
+    case .move(let position):
+      return play(position, now: now)
+    case .forfeit(let text):
+      var reaction = absorb((try? session.chat(text, now: now)) ?? [], now: now)
+      reaction += play(nil, now: now)
+      return reaction
+    }
+  }
+
+  /// Plays `position`; nil resigns.
+  private mutating func play(_ position: Position?, now: Double) -> BotReaction {
+    guard let position else { return absorb((try? session.resign(now: now)) ?? [], now: now) }
     do {
       return absorb(try session.play(position, now: now), now: now)
     } catch {
@@ -361,7 +370,8 @@ struct BotSeat {
       var record = RecordOfGame.network(
         game: game, myMark: mark, myName: botName, peerName: session.peerName?.unsanitised ?? "", myKey: nil,
         peerKey: nil, end: end, date: "")
-      if mark == .x { record.black.level = level.rawValue } else { record.white.level = level.rawValue }
+      let level = playedBy == nil ? level.rawValue : nil
+      if mark == .x { record.black.level = level } else { record.white.level = level }
       record.addClock(of: session)
       line.record = record
     }

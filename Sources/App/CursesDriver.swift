@@ -103,6 +103,8 @@ public final class CursesDriver: LoopFrontEnd {
       if controller.state.match?.isOver == true { engine?.stop() }
     case .forfeit(let fault):
       _ = controller.engineForfeited(fault.reason, token: engineToken)
+    case .swap2, .noSwap2:
+      break  // the full screen plays no Swap2 against an engine (the command line refuses it)
     }
   }
 

@@ -123,14 +123,32 @@ final class EngineProcess {
   /// Says END, closes its input, and waits up to half a second for it to exit; then kills its process group.
   /// Safe to call more than once.
   func stop() {
-    guard input >= 0 else { return }
-    _ = send(["END"])
-    close(input)
-    input = -1
+    guard !finished else { return }
+    hangUp()
     for _ in 0..<50 where ended() == nil {
       var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
       nanosleep(&pause, nil)
     }
+    finish()
+  }
+
+  /// Says END and closes its input, without waiting: a process that reads its input ends soon after.
+  func hangUp() {
+    guard input >= 0 else { return }
+    _ = send(["END"])
+    close(input)
+    input = -1
+  }
+
+  /// Whether `finish` has run: the process is gone and its pipes are closed.
+  private(set) var finished = false
+
+  /// Kills its process group unless it has exited (by its pid, which is not reaped until then), reaps it and
+  /// closes our ends of its pipes. Safe to call more than once.
+  func finish() {
+    guard !finished else { return }
+    hangUp()
+    finished = true
     if ended() == nil {
       kill(-pid, SIGKILL)
       kill(pid, SIGKILL)

@@ -12,6 +12,10 @@ final class EngineSeat {
   enum Report {
     case moved(Position)
     case forfeit(EngineFault)
+    /// Its part of a Swap2 opening (asked with `askSwap2`).
+    case swap2([Swap2.Action])
+    /// It does not play Swap2: it answered SWAP2BOARD with these words (ERROR or UNKNOWN).
+    case noSwap2(PeerText)
   }
 
   /// The engine's standard error lines kept in the log per game; the rest are counted, not kept.
@@ -30,10 +34,19 @@ final class EngineSeat {
   private var timer: EventLoop.TimerID?
   /// A move was asked for before the engine said OK to START.
   private var moveWanted = false
+  /// A Swap2 answer was asked for before the engine said OK to START.
+  private var swap2Wanted: Swap2?
+  /// The game opened with Swap2: after the opening, a board the engine's conversation lacks stones of (the
+  /// player's) is told whole to the same process (BOARD) rather than to a new one.
+  private var playsSwap2 = false
   private var errorLines = 0
   /// Reports judged from one read of the engine's output and not yet delivered (see `deliver`).
   private var undelivered: [Report] = []
   var onReport: (Report) -> Void = { _ in }
+  /// Where a game's process goes at `stop` when the seat must not pause the loop for it (a bot serving many
+  /// games ends it on timers), told END already; the status of one that closed its output is then looked for
+  /// on timers too. nil: `stop` waits up to half a second for it to exit, and a tenth for that status.
+  var retire: ((EngineProcess) -> Void)?
 
   init(words: [String], loop: EventLoop, log: Log, terms: EngineConversation.Terms = .init()) {
     self.words = words
@@ -53,6 +66,14 @@ final class EngineSeat {
     // A forfeit judged in the same read is still to be reported (after a move that came before it): nothing more
     // is asked of this engine, and no new process is started for it.
     if undelivered.contains(where: { if case .forfeit = $0 { true } else { false } }) { return }
+    if var conversation, process != nil, playsSwap2, conversation.game.history != game.history.dropLast(),
+      game.history.starts(with: conversation.game.history)
+    {
+      conversation.adopt(game)
+      self.conversation = conversation
+      send(self.conversation?.askForMove() ?? [])
+      return
+    }
     if var conversation, process != nil, conversation.game.history == game.history.dropLast(),
       let last = game.history.last
     {
@@ -68,25 +89,64 @@ final class EngineSeat {
     start(game)
   }
 
+  /// The engine is to answer the Swap2 opening `opening` (whose actor it is), with SWAP2BOARD: in the game's
+  /// process, or a new one for a new game.
+  func askSwap2(_ opening: Swap2) {
+    if undelivered.contains(where: { if case .forfeit = $0 { true } else { false } }) { return }
+    if var conversation, process != nil, playsSwap2, !opening.game.history.isEmpty {
+      let lines = conversation.askSwap2(opening)
+      self.conversation = conversation
+      send(lines)
+      return
+    }
+    start(Game(rules: opening.rules))
+    playsSwap2 = true
+    moveWanted = false
+    swap2Wanted = opening
+  }
+
   /// The game is over (or left): the engine is told END and its process goes.
   func stop() {
+    guard let process = detach() else { return }
+    if let retire {
+      process.hangUp()
+      retire(process)
+      return
+    }
+    process.stop()
+    if let ended = process.ended() { log.write("engine \(name) \(ended)") }
+  }
+
+  /// Lets go of the process, still running, for the caller to end. What it wrote on its standard error so far is
+  /// logged first.
+  private func detach() -> EngineProcess? {
     if let timer { loop.cancel(timer) }
     timer = nil
     conversation?.finish()
-    guard let process else { return }
+    guard let process else { return nil }
     loop.unwatch(process.output)
     loop.unwatch(process.errors)
-    process.stop()
-    if let ended = process.ended() { log.write("engine \(name) \(ended)") }
+    // A crash's last words may still be in the pipe (its output was read first): they belong in the log.
+    for _ in 0..<64 where !errors.closed && errorLines <= Self.logLines {
+      let lines = errors.readLines()
+      if lines.isEmpty { break }
+      for line in lines {
+        errorLines += 1
+        if errorLines <= Self.logLines { log.write("engine \(name) stderr: \(PeerText(line))") }
+      }
+    }
     if errorLines > Self.logLines {
       log.write("engine \(name): \(errorLines - Self.logLines) more lines on its standard error, not kept")
     }
     self.process = nil
+    return process
   }
 
   private func start(_ game: Game) {
     stop()
     errorLines = 0
+    playsSwap2 = false
+    swap2Wanted = nil
     let process: EngineProcess
     do {
       process = try EngineProcess(words)
@@ -156,6 +216,10 @@ final class EngineSeat {
   private func readOutputEnd() -> Report? {
     guard output.closed, var conversation, let process else { return nil }
     loop.unwatch(process.output)
+    if retire != nil {
+      judgeEnd(of: process, looks: 5)
+      return nil
+    }
     // Give a process that closed its output the moment it takes to exit, so its status can be told.
     var how = process.ended()
     for _ in 0..<20 where how == nil {
@@ -166,6 +230,20 @@ final class EngineSeat {
     let event = conversation.ended(how ?? "it closed its output")
     self.conversation = conversation
     return handle(event)
+  }
+
+  /// The engine's output ended: the forfeit says how its process ended once it has exited, or after `looks`
+  /// more looks 20 ms apart on the loop's timers.
+  private func judgeEnd(of process: EngineProcess, looks: Int) {
+    let how = process.ended()
+    guard how != nil || looks == 0 else {
+      _ = loop.schedule(at: loop.now + 0.02) { [weak self] in self?.judgeEnd(of: process, looks: looks - 1) }
+      return
+    }
+    guard self.process === process, var conversation else { return }
+    let event = conversation.ended(how ?? "it closed its output")
+    self.conversation = conversation
+    deliver(handle(event).map { [$0] } ?? [])
   }
 
   /// Standard error goes to the log (the first `logLines` lines of a game); past
@@ -204,7 +282,10 @@ final class EngineSeat {
     case .said(let text):
       if !text.isEmpty { log.write("engine \(name): \(text)") }
     case .ready:
-      if moveWanted {
+      if let opening = swap2Wanted {
+        swap2Wanted = nil
+        send(conversation?.askSwap2(opening) ?? [])
+      } else if moveWanted {
         moveWanted = false
         send(conversation?.askForMove() ?? [])
       } else {
@@ -214,6 +295,15 @@ final class EngineSeat {
       if let timer { loop.cancel(timer) }
       timer = nil
       return .moved(position)
+    case .swap2(let actions):
+      if let timer { loop.cancel(timer) }
+      timer = nil
+      return .swap2(actions)
+    case .noSwap2(let words):
+      if let timer { loop.cancel(timer) }
+      timer = nil
+      log.write("engine \(name) does not play Swap2: it answered \"\(words)\"")
+      return .noSwap2(words)
     case .forfeit(let fault):
       log.write("engine \(name) forfeits: \(fault.code): \(fault.reason)")
       stop()

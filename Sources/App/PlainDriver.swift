@@ -65,7 +65,7 @@ final class PlainDriver: LoopFrontEnd {
   }
 
   /// Whether the engine owes a move (and typed lines wait for it).
-  private var waitingForEngine: Bool { engine != nil && session.engineToMove }
+  private var waitingForEngine: Bool { engine != nil && (session.engineToMove || session.engineToAnswerSwap2) }
 
   /// Handles the lines typed so far; while the engine thinks they wait (a script may type ahead).
   private func takeLines() {
@@ -86,6 +86,10 @@ final class PlainDriver: LoopFrontEnd {
         engine.ask(session.game)
         return
       }
+      if engine != nil, session.engineToAnswerSwap2 {
+        _ = next()
+        return
+      }
       _ = next()
     }
     guard input.closed, pending.isEmpty, !waitingForEngine, !shutdown.isEnding else { return }
@@ -103,6 +107,10 @@ final class PlainDriver: LoopFrontEnd {
       let actions = computer.answer(to: opening, using: &rng)
       emit(session.computerAnswered(actions, now: loop.now))
       if session.swap2?.log.count == opening.log.count { break }  // an answer refused (said): no second try
+    }
+    if let engine, session.engineToAnswerSwap2, let opening = session.swap2 {
+      engine.askSwap2(opening)
+      return false
     }
     while session.computerToMove, case .computer(let level) = session.opponent {
       // On a running clock the computer searches no longer than its time left allows.
@@ -160,8 +168,17 @@ final class PlainDriver: LoopFrontEnd {
     guard engine != nil, !shutdown.isEnding else { return }
     switch report {
     case .moved(let position):
-      guard waitingForEngine else { return }
+      guard session.engineToMove else { return }
       emit(session.engineMoved(position))
+      if next() { return }
+    case .swap2(let actions):
+      guard session.engineToAnswerSwap2 else { return }
+      emit(session.computerAnswered(actions, now: loop.now))
+      if next() { return }
+    case .noSwap2(let words):
+      guard session.engineToAnswerSwap2 else { return }
+      emit(session.engineRefusedSwap2(words))
+      engine?.stop()
       if next() { return }
     case .forfeit(let fault):
       // Whenever it comes while the game goes on, the player's turn included (an answer nobody asked for): the

@@ -31,6 +31,13 @@ public struct EngineConversation: Sendable {
     case moved(Position)
     /// The engine lost the game by this fault.
     case forfeit(EngineFault)
+    /// The engine's part of the Swap2 opening (SWAP2BOARD), checked against the opening: its stones, or its
+    /// choice and the stones that come with it.
+    case swap2([Swap2.Action])
+    /// The engine answered SWAP2BOARD with ERROR or UNKNOWN (its words): it does not play Swap2. Not a fault,
+    /// but the conversation is over (an engine that knows no SWAP2BOARD answers its stone lines too): the game
+    /// goes on with a new one.
+    case noSwap2(PeerText)
   }
 
   /// The time past timeout_turn an engine is allowed before it is taken to hang: a process starting, a pipe, a
@@ -43,6 +50,8 @@ public struct EngineConversation: Sendable {
 
   private enum Phase: Sendable, Equatable {
     case starting, idle, thinking, over
+    /// SWAP2BOARD was sent for this opening, whose actor is the engine.
+    case answeringSwap2(Swap2)
   }
 
   public let terms: Terms
@@ -84,7 +93,10 @@ public struct EngineConversation: Sendable {
   public var answerMilliseconds: Int { terms.turnMilliseconds + Self.graceMilliseconds }
 
   /// Whether the engine owes an answer (the clock runs).
-  public var isWaiting: Bool { phase == .starting || phase == .thinking }
+  public var isWaiting: Bool {
+    if case .answeringSwap2 = phase { return true }
+    return phase == .starting || phase == .thinking
+  }
 
   /// The engine is to move: BEGIN on an empty board, else TURN with the opponent's last move (which the game
   /// has already played through `opponentMoved`). A process asked first about a game of more than one move is
@@ -127,6 +139,8 @@ public struct EngineConversation: Sendable {
       return .said(PeerText(String(line)))
     }
     switch phase {
+    case .answeringSwap2(let opening):
+      return readSwap2(line, opening: opening)
     case .starting:
       if keyword == "OK", rest.isEmpty {
         phase = .idle
@@ -148,6 +162,69 @@ public struct EngineConversation: Sendable {
     case .idle, .over:
       return forfeit(.unasked(PeerText(String(line))))
     }
+  }
+
+  /// Asks the engine for its part of the Swap2 opening (its `actor`): SWAP2BOARD, the stones so far in the
+  /// order placed, one "X,Y" a line, then DONE (as Gomocup's manager asks). The conversation's board becomes the
+  /// opening's, and the next move asked for after the opening tells the whole board (BOARD), so an engine that
+  /// keeps no board after SWAP2BOARD plays on the right one.
+  public mutating func askSwap2(_ opening: Swap2) -> [String] {
+    guard phase == .idle, opening.actor != nil, !opening.isSettled else { return [] }
+    phase = .answeringSwap2(opening)
+    chatter = 0
+    adopt(opening.game)
+    return ["SWAP2BOARD"] + opening.game.history.map(ProtocolText.cell) + ["DONE"]
+  }
+
+  /// The game goes on from `game` (the opening's board once it is settled, with the moves since): the next move
+  /// asked for tells the engine the whole board.
+  public mutating func adopt(_ game: Game) {
+    guard game.history != self.game.history else { return }
+    self.game = game
+    toldBoard = false
+  }
+
+  /// The answer to SWAP2BOARD: three cells on one line (no stones yet); SWAP, one cell (it takes white and moves)
+  /// or two cells (two more stones, the choice left) for three stones; SWAP or one cell for five. Each cell must
+  /// be free and on the board; anything else forfeits as a move would.
+  private mutating func readSwap2(_ line: Substring, opening: Swap2) -> Event {
+    let (keyword, _) = ProtocolText.split(line)
+    if keyword == "ERROR" || keyword == "UNKNOWN" {
+      phase = .over
+      return .noSwap2(PeerText(String(line)))
+    }
+    var actions: [Swap2.Action]
+    if keyword == "SWAP", opening.step != .placeThree {
+      actions = [.choice(.black)]
+    } else {
+      var cells: [Position] = []
+      for word in line.split(separator: " ", omittingEmptySubsequences: true) {
+        guard let values = ProtocolText.numbers(word, count: 2) else {
+          return forfeit(.garbage(PeerText(String(line))))
+        }
+        cells.append(Position(row: values[1], column: values[0]))
+      }
+      switch (opening.step, cells.count) {
+      case (.placeThree, 3): actions = cells.map { .stone($0) }
+      case (.secondChooses, 1), (.firstChooses, 1): actions = [.choice(.white), .stone(cells[0])]
+      case (.secondChooses, 2): actions = [.choice(.placeTwo)] + cells.map { .stone($0) }
+      default: return forfeit(.garbage(PeerText(String(line))))
+      }
+    }
+    var played = opening
+    for action in actions {
+      do throws(Swap2Error) {
+        try played.apply(Swap2.Entry(played.actor ?? .first, action))
+      } catch {
+        guard case .stone(let position) = action, case .move(let move) = error else {
+          return forfeit(.garbage(PeerText(String(line))))
+        }
+        return forfeit(.illegal(x: position.column, y: position.row, move))
+      }
+    }
+    phase = .idle
+    adopt(played.game)
+    return .swap2(actions)
   }
 
   /// One line on the engine's standard error (kept or counted by the shell): past `errorLineLimit` in a game,

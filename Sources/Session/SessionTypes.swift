@@ -132,7 +132,9 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
       return claimed
         ? "You claimed the game: your opponent did not come back within \(seconds) seconds."
         : "Your opponent did not come back within \(seconds) seconds of the connection dropping."
-    case .refused(.busy, _): return "The host is busy with another game. Try again later."
+    case .refused(.busy, let text):
+      // Its words say why (in a game, a limit, a bot's engine at its cap) and when to try again.
+      return text.isEmpty ? "The host is busy with another game. Try again later." : "The host is busy: \(text)"
     case .refused(.declined, _): return "The host declined to play with you."
     case .refused(.untrusted, let text): return "The host does not trust your key: \(text)"
     case .refused(_, let text): return "The host refused: \(text)"

@@ -41,10 +41,31 @@ extension PlainSession {
     return swap2.actor == humanSwap2Player.other
   }
 
+  /// Whether the driver should ask the engine for its Swap2 answer now (SWAP2BOARD).
+  public var engineToAnswerSwap2: Bool {
+    guard isEngineGame, let swap2, !swap2.isSettled else { return false }
+    return swap2.actor == humanSwap2Player.other
+  }
+
+  /// The other side, as the lines say it: the computer, or the engine.
+  private var other: String { isEngineGame ? "engine" : "computer" }
+
+  /// The engine answered SWAP2BOARD with ERROR or UNKNOWN (`words`): the game starts again with the usual
+  /// opening, the player keeping the colour it began the opening with.
+  public mutating func engineRefusedSwap2(_ words: some CustomStringConvertible) -> String {
+    guard swap2 != nil else { return "" }
+    swap2 = nil
+    game = Game(rules: game.rules)
+    return "the engine does not play Swap2 (it answered \"\(words)\"): the game starts again with the usual "
+      + "opening; you play \(humanMark)\n" + boardText() + "\n"
+  }
+
   /// A typed choice ("black", "b", "white", "w", "two", "2"); nil when the line is not one and none is due.
   mutating func swap2Choice(_ line: String, now: Double = 0) -> String? {
     guard var swap2 else { return nil }
-    if !swap2.choices.isEmpty, computerToAnswerSwap2 { return "error: it is the computer's turn\n" }
+    if !swap2.choices.isEmpty, computerToAnswerSwap2 || engineToAnswerSwap2 {
+      return "error: it is the \(other)'s turn\n"
+    }
     let words: [String: Swap2.Choice] = [
       "black": .black, "b": .black, "white": .white, "w": .white, "two": .placeTwo, "2": .placeTwo,
       "place 2": .placeTwo, "place two": .placeTwo,
@@ -53,7 +74,7 @@ extension PlainSession {
       if swap2.choices.isEmpty { return nil }
       return "error: \(swap2.step) (type \(swap2.choices.map(Self.word).joined(separator: ", ")))\n"
     }
-    if computerToAnswerSwap2 { return "error: it is the computer's turn\n" }
+    if computerToAnswerSwap2 || engineToAnswerSwap2 { return "error: it is the \(other)'s turn\n" }
     guard let actor = swap2.actor else { return "error: the game is over\n" }
     do {
       try swap2.choose(choice, by: actor)
@@ -68,7 +89,9 @@ extension PlainSession {
   /// A stone typed by the player (`player` nil) or given by the computer, through the opening.
   mutating func swap2Place(_ position: Position, by player: Swap2.Player?, now: Double = 0) -> String {
     guard var swap2, let actor = swap2.actor else { return "error: the game is over\n" }
-    if player == nil, computerToAnswerSwap2 || computerToMove { return "error: it is the computer's turn\n" }
+    if player == nil, computerToAnswerSwap2 || computerToMove || engineToAnswerSwap2 || engineToMove {
+      return "error: it is the \(other)'s turn\n"
+    }
     do {
       try swap2.place(position, by: player ?? actor)
     } catch {
@@ -78,7 +101,7 @@ extension PlainSession {
     self.swap2 = swap2
     settle(now: now)
     clock?.moved(now: now, ends: game.isOver)
-    let announce = player.map { _ in "computer plays \(PlainSession.moveName(position, rules: game.rules))\n" }
+    let announce = player.map { _ in "\(other) plays \(PlainSession.moveName(position, rules: game.rules))\n" }
     return (announce ?? "") + afterSwap2Action(now: now)
   }
 
@@ -94,10 +117,10 @@ extension PlainSession {
         return "error: the computer's answer was refused: \(error)\n"
       }
       switch action {
-      case .choice(let choice): said.append("computer chose \(Self.word(choice))")
+      case .choice(let choice): said.append("\(other) chose \(Self.word(choice))")
       case .stone(let position):
         let mark = swap2.game.board[position].map { " (\($0))" } ?? ""
-        said.append("computer places \(PlainSession.moveName(position, rules: game.rules))\(mark)")
+        said.append("\(other) places \(PlainSession.moveName(position, rules: game.rules))\(mark)")
       }
     }
     self.swap2 = swap2
@@ -109,6 +132,7 @@ extension PlainSession {
   /// Takes back the player's last action and the computer's answers after it; one action in hot seat.
   mutating func swap2Undo() -> String {
     guard var swap2 else { return "" }
+    if isEngineGame { return "error: a game against an engine cannot be taken back\n" }
     let human = humanSwap2Player
     guard isComputerGame ? swap2.log.contains(where: { $0.player == human }) : !swap2.log.isEmpty else {
       return "error: nothing to undo\n"
@@ -151,7 +175,7 @@ extension PlainSession {
   /// "you", "the computer", or in hot seat "the first player (P1)".
   private func name(of player: Swap2.Player) -> String {
     if opponent == .hotseat { return "the \(player == .first ? "first player (P1)" : "second player (P2)")" }
-    return player == humanSwap2Player ? "you" : "the computer"
+    return player == humanSwap2Player ? "you" : "the \(other)"
   }
 
   static func word(_ choice: Swap2.Choice) -> String {

@@ -44,14 +44,17 @@ public struct PlainSession: Sendable {
 
   public var isFinished: Bool { game.isOver || clock?.flagged != nil }
 
-  private var isEngineGame: Bool {
+  var isEngineGame: Bool {
     if case .engine = opponent { return true }
     return false
   }
 
-  /// Whether the driver should ask the engine for a move now.
+  /// Whether the driver should ask the engine for a move now (in a Swap2 game, once the colours are settled).
   public var engineToMove: Bool {
-    isEngineGame && !isFinished && game.turn != humanMark
+    if let swap2 {
+      return isEngineGame && !isFinished && swap2.isSettled && swap2.actor == humanSwap2Player.other
+    }
+    return isEngineGame && !isFinished && game.turn != humanMark
   }
 
   /// Whether the driver should ask the computer for a move now.
@@ -123,7 +126,8 @@ public struct PlainSession: Sendable {
 
   /// Applies the engine's move (already checked legal) and returns the text to print.
   public mutating func engineMoved(_ position: Position) -> String {
-    play(position, announce: "engine plays \(PlainSession.moveName(position, rules: game.rules))", now: 0)
+    if swap2 != nil { return swap2Place(position, by: humanSwap2Player.other) }
+    return play(position, announce: "engine plays \(PlainSession.moveName(position, rules: game.rules))", now: 0)
   }
 
   /// Applies the computer's move, chosen by `now`, and returns the text to print (a loss on time when its flag

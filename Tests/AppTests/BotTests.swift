@@ -27,7 +27,7 @@ import WireProtocol
 
   @Test(arguments: [
     (["host", "--bot", "great"], "--bot must be easy, normal or perfect, not \"great\""),
-    (["host", "--bot"], "--bot needs a value"),
+    (["host", "--bot"], "--bot needs a value: a level (easy, normal or perfect), or --engine COMMAND after it"),
     (["play", "--bot", "easy"], "--bot belongs to `tictactoe host`"),
     (["join", "h", "--bot", "easy"], "--bot belongs to `tictactoe host`"),
     (

@@ -131,7 +131,7 @@ import Transport
     #expect(table.run { late.end != nil || late.question != nil })
     if late.question != nil { late.take(late.match.answer(accept: true)) }
     #expect(table.run { late.end != nil })
-    #expect(late.end?.description == "The host is busy with another game. Try again later.")
+    #expect(late.end?.description == "The host is busy: alice is already playing; try again later")
     #expect(host.end == nil && joiner.end == nil)
   }
 

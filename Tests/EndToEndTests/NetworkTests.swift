@@ -257,7 +257,7 @@ import Testing
     #expect(first.waitFor("game 1:"))
     let second = try join(try Home("carol"), "127.0.0.1:\(port)", ["--accept-new"])
     #expect(second.exitStatus() == 27)
-    #expect(second.errors.contains("The host is busy with another game"), "\(second.errors)")
+    #expect(second.errors.contains("The host is busy: alice is already playing; try again later"), "\(second.errors)")
     first.send("quit")
     #expect(host.exitStatus() == 30)
   }

@@ -117,6 +117,8 @@ struct ProtocolFuzzTests {
           #expect(!over)
         case .said:
           #expect(conversation.game == before)
+        case .swap2, .noSwap2:
+          Issue.record("a Swap2 answer when none was asked for: \(text)")
         }
       }
     }

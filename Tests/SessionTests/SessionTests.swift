@@ -87,7 +87,8 @@ import WireProtocol
     #expect(pair.host.phase == .awaitingDecision)
     pair.deliver(fromHost: pair.host.decline(.busy, text: "in a game", now: 0))
     #expect(pair.joiner.phase == .closed(.refused(.busy, "in a game")))
-    #expect(SessionEnd.refused(.busy, "x").description == "The host is busy with another game. Try again later.")
+    #expect(SessionEnd.refused(.busy, "x").description == "The host is busy: x")
+    #expect(SessionEnd.refused(.busy, "").description == "The host is busy with another game. Try again later.")
   }
 
   @Test func versionMismatchNamesBothVersions() {

@@ -38,6 +38,9 @@ struct CommandArguments {
       if option.value == .none {
         if attached != nil { throw UsageError(message: "\(name) takes no value") }
         given.append((name, nil))
+      } else if name == "--bot", attached == nil, rest.first.map({ $0.hasPrefix("--") }) ?? true {
+        // `host --bot --engine COMMAND`: the engine plays for the bot, so no level follows (`HostCommand`).
+        given.append((name, nil))
       } else {
         guard let value = attached ?? rest.popFirst() else { throw UsageError(message: "\(name) needs a value") }
         given.append((name, value))

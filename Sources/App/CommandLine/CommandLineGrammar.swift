@@ -74,8 +74,11 @@ public enum CommandLineGrammar {
     Option(name: "--ai", value: .word(levels), commands: [.play], summary: "play the computer at this level"),
     Option(name: "--hotseat", value: .none, commands: [.play], summary: "two players on this keyboard"),
     Option(
-      name: "--engine", value: .text("COMMAND"), commands: [.play],
-      summary: "play an outside Gomocup engine run by this command"),
+      name: "--engine", value: .text("COMMAND"), commands: [.play, .host],
+      summary: "play an outside Gomocup engine run by this command (host with --bot)"),
+    Option(
+      name: "--engine-cap", value: .text("N"), commands: [.host],
+      summary: "at most N engine processes (games) at once, for host --bot --engine"),
     Option(name: "--first", value: .word(["me", "them", "random"]), commands: [.play], summary: "who moves first"),
     Option(name: "--size", value: .text("N"), commands: [.play, .host], summary: "an N by N board, 3 to 15"),
     Option(name: "--k", value: .text("K"), commands: [.play, .host], summary: "K in a row wins"),

@@ -17,6 +17,8 @@ public enum CommandLineParser {
                      [--keep-hosting] [--relay HOST:PORT] [TRUST] [--ui MODE]
       tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME]
                      [--size N] [--k K] [--rule R] [--clock C] [TRUST]
+      tictactoe host --bot --engine COMMAND [--engine-cap N] [--port P]
+                     [--bind ADDR] [--name NAME] [--size N] [--rule R] [TRUST]
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe join INVITE [--name NAME] [--grace S] [--ui MODE]
       tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
@@ -53,7 +55,8 @@ public enum CommandLineParser {
     board, each move and the result; it judges the host's key as `join` does. At a
     practice bot it lists the bot's games; `--game N` watches game N of them.
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins,
-    many at once, until stopped.
+    many at once, until stopped; with --engine COMMAND instead of LEVEL an
+    outside brain plays for it, one process per game.
     `games` lists the games you finished (kept as SGF in
     $XDG_DATA_HOME/tictactoe/games), newest first; `replay N` steps through game N
     of that list (or any GM[4] SGF file): ←/→, Home/End, q. `games delete N`
@@ -78,7 +81,12 @@ public enum CommandLineParser {
       --engine COMMAND  play an outside Gomocup brain, run as COMMAND (words split
                         without a shell; quote with ' or "): five in a row on 5×5
                         to 15×15 only (default: the `engine` setting when the
-                        opponent setting is engine)
+                        opponent setting is engine); with host --bot it plays for
+                        the practice bot, one process per game, and forfeits a
+                        game it breaks (the joiner is told why; others go on)
+      --engine-cap N    with host --bot --engine: at most N engine processes
+                        (games) at once, from 1 to 1024 (default: the number of
+                        processors); a joiner beyond them is refused as busy
       --size N          an N×N board, N from 3 to 15 (default: the saved setting,
                         first 3)
       --k K             K in a row wins, from 3 to N (default: min(N, 5) with

@@ -1,4 +1,5 @@
 import GameCore
+import Gomocup
 import MatchCoordination
 import NetworkFacts
 import Transport
@@ -19,6 +20,10 @@ public struct HostRequest: Sendable, Equatable {
   public var rule: RuleVariant?
   /// `--relay HOST:PORT`: a transit relay to wait at beside the listeners (nil: the `relay` setting, if any).
   public var relay: Endpoint?
+  /// `host --bot --engine COMMAND`: the outside engine that plays for the bot, its command split into words.
+  public var engine: [String]?
+  /// `--engine-cap N`: at most N engine processes at once (nil: one per processor).
+  public var engineCap: Int?
 
   /// The rules asked for, as `play` takes them (checked against the saved settings when hosting starts).
   var play: PlayRequest {
@@ -57,9 +62,13 @@ enum HostCommand: Command {
     let network = try NetworkOptions(arguments)
     try network.validate()
     try request.play.checkAlone()
-    guard let level = try arguments.choice("--bot", as: AILevel.self) else {
+    guard arguments.has("--bot") else {
+      if let option = arguments.last(of: ["--engine", "--engine-cap"]) {
+        throw UsageError(message: "\(option) belongs to the practice bot: host --bot --engine COMMAND")
+      }
       return .host(request, network, ui: screen.ui, ascii: screen.ascii)
     }
+    let level = try botPlayer(arguments, &request)
     if request.relay != nil {
       throw UsageError(message: "--relay does not apply to --bot: the practice bot does not wait at relays")
     }
@@ -67,6 +76,39 @@ enum HostCommand: Command {
       throw UsageError(message: "\(option) does not apply to --bot: the bot has no screen, only status lines")
     }
     return .bot(request, level: level, network)
+  }
+
+  /// The bot's level (`--bot LEVEL`), or the engine that plays for it (`--bot --engine COMMAND`, `--engine-cap`),
+  /// which the request keeps; an engine's bot is nominally `perfect` (its level is never shown).
+  private static func botPlayer(_ arguments: CommandArguments, _ request: inout HostRequest) throws(UsageError)
+    -> AILevel
+  {
+    let level = try arguments.choice("--bot", as: AILevel.self)
+    guard let command = arguments.value("--engine") else {
+      if arguments.has("--engine-cap") {
+        throw UsageError(message: "--engine-cap caps an engine's processes: add --engine COMMAND")
+      }
+      guard let level else {
+        throw UsageError(
+          message: "--bot needs a value: a level (easy, normal or perfect), or --engine COMMAND after it")
+      }
+      return level
+    }
+    if let level {
+      throw UsageError(message: "--engine plays for the bot instead of a level: drop \"\(level)\" after --bot")
+    }
+    switch EngineCommandLine.words(command) {
+    case .success(let words): request.engine = words
+    case .failure(let error): throw UsageError(message: error.description)
+    }
+    if let cap = try arguments.number("--engine-cap") {
+      guard (1...1024).contains(cap) else { throw UsageError(message: "--engine-cap must be from 1 to 1024") }
+      request.engineCap = cap
+    }
+    var play = PlayRequest()
+    play.engine = request.engine
+    if let refusal = play.engineRefusal(size: request.size, k: request.k) { throw UsageError(message: refusal) }
+    return .perfect
   }
 
   /// Hosts one opponent at a time (`NetworkLaunch`), on the full screen or in plain mode.

@@ -17,7 +17,7 @@ public struct PlayRequest: Sendable, Equatable {
   public var clock: TimeControl?
   /// `--rule R`: freestyle, exact5 or renju; nil: the `rule` setting (which holds only while k is 5).
   public var rule: RuleVariant?
-  /// `--opening O`: how the game opens, as usual or with Swap2 (five in a row from 9×9, not against an engine);
+  /// `--opening O`: how the game opens, as usual or with Swap2 (five in a row from 9×9; against an engine in plain mode only);
   /// nil: the `opening` setting, which holds only where Swap2 is played.
   public var opening: Opening?
 
@@ -71,9 +71,9 @@ public struct PlayRequest: Sendable, Equatable {
   }
 
   /// The opening of a game by `rules`: `--opening`, else the setting where Swap2 is played; an engine's game
-  /// opens as usual.
+  /// opens as usual unless `--opening swap2` asks (in plain mode: SWAP2BOARD).
   func opening(_ rules: Rules, settings: Settings) -> Opening {
-    if engine != nil { return .standard }
+    if engine != nil { return opening ?? .standard }
     return opening ?? (Swap2.supports(rules) ? settings.opening : .standard)
   }
 
@@ -124,8 +124,9 @@ enum PlayCommand: Command {
         message: "--clock times a game against the computer or at one keyboard: an engine keeps its own time")
     }
     request.opening = try arguments.choice("--opening")
-    if request.opening == .swap2, request.engine != nil {
-      throw UsageError(message: "--opening swap2 is played against the computer or at one keyboard, not an engine")
+    if request.opening == .swap2, request.engine != nil, screen.ui != .plain {
+      throw UsageError(
+        message: "--opening swap2 against an engine is played in plain mode only, for now: add --ui plain")
     }
     // A size or k out of range is a usage error now; the rest is checked with the saved settings.
     try request.checkAlone()
@@ -151,7 +152,8 @@ enum PlayCommand: Command {
       return 64
     }
     var request = request
-    if request.opponent == nil, request.engine == nil {
+    let engineFromSettings = request.opponent == nil && request.engine == nil
+    if engineFromSettings {
       do {
         request.engine = try SettingsFile.engineToRun(context.settings, path: context.paths.settingsFile)
       } catch {
@@ -159,7 +161,7 @@ enum PlayCommand: Command {
         return 1
       }
     }
-    if let refusal = request.swap2Refusal(rules) ?? request.swap2EngineRefusal {
+    if let refusal = request.swap2Refusal(rules) ?? (engineFromSettings ? request.swap2EngineRefusal : nil) {
       writeError("tictactoe: \(refusal)\n")
       return 64
     }
