@@ -63,6 +63,8 @@ struct BotSeat {
   let level: AILevel
   private let admission: BotAdmission
   private let chooseMove: (Game) -> Position?
+  /// The bot's stones or choice where a Swap2 opening stands (`Swap2Computer`), when it is the bot's to act.
+  private let answerOpening: (Swap2) -> [Swap2.Action]
   /// Asked before each game starts (the first one and every rematch): nil lets it start and counts it, a
   /// refusal says how long until one may (the host's `SourceLimits`, per key and per address).
   private let mayStartGame: (Double) -> SourceLimits.Refusal?
@@ -94,6 +96,7 @@ struct BotSeat {
   init(
     configuration: NetSession.Configuration, level: AILevel, admission: BotAdmission, coinBytes: [UInt8],
     sha256: @escaping @Sendable ([UInt8]) -> [UInt8], now: Double, chooseMove: @escaping (Game) -> Position?,
+    answerOpening: @escaping (Swap2) -> [Swap2.Action] = { _ in [] },
     mayStartGame: @escaping (Double) -> SourceLimits.Refusal? = { _ in nil }
   ) {
     session = NetSession(configuration: configuration, coinBytes: coinBytes, sha256: sha256, now: now)
@@ -101,6 +104,7 @@ struct BotSeat {
     self.level = level
     self.admission = admission
     self.chooseMove = chooseMove
+    self.answerOpening = answerOpening
     self.mayStartGame = mayStartGame
     lastProgress = now
   }
@@ -109,19 +113,23 @@ struct BotSeat {
   /// kept to send again (they were a third of its memory per game: a joiner that comes back is offered the game
   /// kept, rule 19, rather than resumed message by message), kept `gracePeriod` seconds (`--grace`) for that.
   static func practice(
-    name: String, level: AILevel, rules: Rules, timeControl: TimeControl = .none, ai: AIPlayer,
-    admission: BotAdmission, now: Double, gracePeriod: Double = 120,
+    name: String, level: AILevel, rules: Rules, timeControl: TimeControl = .none, opening: Opening = .standard,
+    ai: AIPlayer, admission: BotAdmission, now: Double, gracePeriod: Double = 120,
     mayStartGame: @escaping (Double) -> SourceLimits.Refusal?
   ) -> BotSeat {
     BotSeat(
       configuration: .init(
         role: .host, name: name, software: CommandLineParser.version, rules: rules, gracePeriod: gracePeriod,
-        resendLimit: 0, timeControl: timeControl),
+        resendLimit: 0, timeControl: timeControl, opening: opening),
       level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },
       sha256: Digest.sha256, now: now,
       chooseMove: { game in
         var random = SystemRandomNumberGenerator()
         return ai.chooseMove(in: game, using: &random)
+      },
+      answerOpening: { opening in
+        var random = SystemRandomNumberGenerator()
+        return Swap2Computer().answer(to: opening, using: &random)
       },
       mayStartGame: mayStartGame)
   }
@@ -223,9 +231,11 @@ struct BotSeat {
         gameStartedAt = now
         lastProgress = now
         reaction += playIfMyTurn(now: now)
-      case .peerMoved:
+      case .peerMoved, .peerChose:
         lastProgress = now
         reaction += playIfMyTurn(now: now)
+      case .coloursSettled:
+        break  // said with the choice that settled them (`.peerChose`, or the bot's own)
       case .chat:
         guard !answeredChat else { continue }
         answeredChat = true
@@ -318,6 +328,7 @@ struct BotSeat {
   }
 
   private mutating func playIfMyTurn(now: Double) -> BotReaction {
+    if session.inOpening { return answerInOpening(now: now) }
     guard session.myTurn, let game = session.game else { return BotReaction() }
     guard let position = chooseMove(game) else { return absorb((try? session.resign(now: now)) ?? [], now: now) }
     do {
@@ -326,6 +337,25 @@ struct BotSeat {
       // The chooser only offers legal moves; if it ever did not, resigning keeps the game honest.
       return absorb((try? session.resign(now: now)) ?? [], now: now)
     }
+  }
+
+  /// The bot's stones or choice in a Swap2 opening when they are its to make (and, after a choice of white, its
+  /// first move); resigns if the opening refused them, as with a move.
+  private mutating func answerInOpening(now: Double) -> BotReaction {
+    guard session.myTurn, let opening = session.swap2?.opening else { return BotReaction() }
+    var reaction = BotReaction()
+    for action in answerOpening(opening) {
+      do {
+        switch action {
+        case .stone(let position): reaction += absorb(try session.play(position, now: now), now: now)
+        case .choice(let choice): reaction += absorb(try session.choose(choice, now: now), now: now)
+        }
+      } catch {
+        reaction += absorb((try? session.resign(now: now)) ?? [], now: now)
+        return reaction
+      }
+    }
+    return reaction
   }
 
   private mutating func finishedGame(_ result: GameResult, now: Double) -> [BotGameRecord] {

@@ -105,7 +105,7 @@ public final class NetworkMatch {
 
   public init(
     role: Role, profile: Profile, identity: Identity, options: NetworkOptions, rules: Rules,
-    timeControl: TimeControl = .none, log: Log, clock: @escaping () -> Double
+    timeControl: TimeControl = .none, opening: Opening = .standard, log: Log, clock: @escaping () -> Double
   ) {
     self.role = role
     self.profile = profile
@@ -125,7 +125,7 @@ public final class NetworkMatch {
     case .host:
       coordinator = HostCoordinator(
         name: profile.name, rules: rules, gracePeriod: options.gracePeriod, timeControl: timeControl,
-        environment: environment)
+        opening: opening, environment: environment)
     case .joiner:
       coordinator = JoinerCoordinator(
         name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)

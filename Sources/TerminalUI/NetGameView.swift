@@ -273,6 +273,11 @@ public enum NetGameView {
       return Fit.legend([("w claim the win", 0), ("c chat", 2), ("q leave", 1)], separator: g.separator, width: width)
     }
     let over = !net.gameInProgress
+    if !over, !net.openingChoices.isEmpty {
+      let choices = net.openingChoices.map { (NetSwap2Words.key($0), 0) }
+      return Fit.legend(
+        choices + [("c chat", 3), ("R resign", 4), ("? help", 2), ("q leave", 1)], separator: g.separator, width: width)
+    }
     if !over, let offer = net.peerOffer {
       // Their offer waits for an answer: the answers come first.
       let accept = offer == .draw ? "D accept the draw" : "u accept the takeback"

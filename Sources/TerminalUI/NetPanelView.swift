@@ -136,6 +136,10 @@ enum NetPanelView {
       return ("\(result)  \(rematch)\(g.separator)q leave", Style(bold: true, color: .accent))
     }
     let last = lastMoveText(net, game: game, peer: peer)
+    if let opening = net.opening, let said = NetSwap2Words.status(opening, me: net.openingMe, peer: peer) {
+      let keys = net.openingChoices.map(NetSwap2Words.key).joined(separator: g.separator)
+      return (last + said + (keys.isEmpty ? "" : ": \(keys)"), net.myTurn ? Style(bold: true) : Style(dim: true))
+    }
     if net.myTurn { return (last + "Your turn (\(net.myMark.map { "\($0)" } ?? "?"))", Style(bold: true)) }
     return (last + "Waiting for \(peer)'s move.", Style(dim: true))
   }

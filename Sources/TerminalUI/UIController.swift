@@ -22,6 +22,8 @@ public enum Effect: Sendable, Equatable {
   /// Join the game announced on the LAN under this name.
   case joinLAN(String)
   case netPlay(Position)
+  /// A choice of the Swap2 opening in a network game.
+  case netChoose(Swap2.Choice)
   case netChat(String)
   case netResign
   /// Offer a draw, or accept the opponent's offer.
