@@ -106,7 +106,7 @@ final class BotHost: LoopFrontEnd {
   func advertise() -> String? {
     do throws(BotAdvertisementProblem) {
       advertisement = try BotAdvertisement(
-        name: profile.name, port: port, rules: rules, timeControl: timeControl,
+        name: profile.name, port: port, rules: rules, timeControl: timeControl, opening: opening,
         fingerprint: identity.fingerprint.description, level: level, loop: loop, log: log)
       return nil
     } catch {

@@ -175,9 +175,9 @@ final class PlainNetworkDriver: LoopFrontEnd {
       sayWaitingToBeLetIn()
     case .gameStarted(let number, let mark):
       let clock = session.timeControl.isTimed ? "; clock \(session.timeControl.spoken)" : ""
-      emit("game \(number): \(session.rules)\(clock); you play \(mark) (X moves first)\n")
+      let opening = session.swap2.map { "Swap2\n" + NetSwap2Words.begins(me: $0.me, peer: "\(peerName)") }
+      emit("game \(number): \(session.rules)\(clock); \(opening ?? "you play \(mark) (X moves first)")\n")
       if number == 1, let note = MatchWords.olderPeer(session, peer: "\(peerName)") { emit(note + "\n") }
-      if let swap2 = session.swap2 { emit(NetSwap2Words.begins(me: swap2.me, peer: "\(peerName)") + "\n") }
       // A game taken up after a restart (rule 19): what follows (taken up, or lost) shows the board.
       if let game = session.game, !game.history.isEmpty {
         if session.keptGameAsked != nil { emit(PlainSession.boardText(game) + "\n") }

@@ -4,7 +4,7 @@
 /// (comma-separated protocol versions), `rules=3x3k3`, `state=waiting|playing`, `fp=SHA256:…`, and optionally
 /// `name=…`, `bot=LEVEL` (a practice bot) and `clock=5+3` (the time control the host offers, in `--clock`'s
 /// grammar; absent: none) and `rule=renju` (the rule of five in a row the host offers, `exact5` or `renju`, as
-/// `--rule` names it; absent: freestyle). The instance name is the game's main name; host and port come from the SRV record, never from here.
+/// `--rule` names it; absent: freestyle) and `opening=swap2` (absent: the usual opening). The instance name is the game's main name; host and port come from the SRV record, never from here.
 /// Decoding another publisher's record never fails: fields that are missing or invalid are nil and listed in
 /// `problems`.
 public struct ServiceTXT: Sendable, Equatable {
@@ -76,13 +76,16 @@ public struct ServiceTXT: Sendable, Equatable {
   /// `rule`: the rule of five in a row the host offers (`exact5`, `renju`: 1 to 16 lowercase ASCII letters and
   /// digits; what they mean is the lobby's to read); nil for freestyle.
   public var rule: String?
+  /// `opening`: how the host's games open when not as usual (`swap2`; the same characters as `rule`, read by the
+  /// lobby); nil for the usual opening.
+  public var opening: String?
   /// What was wrong with a received record; empty for a good one and for records built here.
   public var problems: [TXTProblem]
 
   /// A record to publish. `displayName` longer than fits in one TXT string is shortened (at a character boundary).
   public init(
     protocolVersions: [Int], rules: Rules, state: GameState, fingerprint: String, displayName: String? = nil,
-    bot: String? = nil, clock: String? = nil, rule: String? = nil
+    bot: String? = nil, clock: String? = nil, rule: String? = nil, opening: String? = nil
   ) {
     self.txtVersion = ServiceTXT.currentTXTVersion
     self.protocolVersions = protocolVersions
@@ -93,6 +96,7 @@ public struct ServiceTXT: Sendable, Equatable {
     self.bot = bot
     self.clock = clock
     self.rule = rule
+    self.opening = opening
     self.problems = []
   }
 
@@ -156,6 +160,13 @@ public struct ServiceTXT: Sendable, Equatable {
         problems.append(.invalidValue(key: "rule", value: ruleText))
       }
     }
+    if let openingText = text(for: "opening", in: values, required: false) {
+      if ServiceTXT.isRule(openingText) {
+        opening = openingText
+      } else {
+        problems.append(.invalidValue(key: "opening", value: openingText))
+      }
+    }
   }
 
   /// 1 to 16 lowercase ASCII letters and digits (`renju`, `exact5`).
@@ -210,12 +221,13 @@ public struct ServiceTXT: Sendable, Equatable {
     if let bot { strings.append("bot=\(bot)") }
     if let clock { strings.append("clock=\(clock)") }
     if let rule { strings.append("rule=\(rule)") }
+    if let opening { strings.append("opening=\(opening)") }
     return TXTRecordStrings.encode(strings.map { Array($0.utf8) })
   }
 
   /// The keys this program reads; others are ignored as RFC 6763 asks.
   static let knownKeys: Set<String> = [
-    "txtvers", "proto", "rules", "state", "fp", "name", "bot", "clock", "rule",
+    "txtvers", "proto", "rules", "state", "fp", "name", "bot", "clock", "rule", "opening",
   ]
 
   /// The value of `key` as text, recording a problem when it is required and absent, has no value, or is not UTF-8.
