@@ -58,7 +58,7 @@ enum NetworkPresenter {
       net.peerOffer = session.drawOfferedByPeer ? .draw : session.takebackRequestedByPeer != nil ? .takeback : nil
       net.myOffer = session.drawOfferedByMe ? .draw : session.takebackRequestedByMe != nil ? .takeback : nil
       net.clocks = clocks(session, now: Monotonic.now())
-      net.opening = session.inOpening ? session.swap2?.opening : nil
+      net.opening = session.swap2?.opening
       net.openingMe = session.swap2?.me ?? .first
     }
   }

@@ -285,7 +285,8 @@ public enum NetGameView {
       return Fit.legend(items, separator: g.separator, width: width)
     }
     let flow: [(String, Int)] =
-      over || !net.hasGameFlow ? [] : (net.canAbort ? [("A abort", 7)] : [("D draw", 8), ("u takeback", 9)])
+      over || !net.hasGameFlow || net.opening?.isSettled == false
+      ? [] : (net.canAbort ? [("A abort", 7)] : [("D draw", 8), ("u takeback", 9)])
     let items =
       [("\(g.arrows)/hjkl move", 4), ("Enter place", 0), ("c chat", 3)]
       + (over ? [("n rematch", 5)] : [("R resign", 6)]) + flow

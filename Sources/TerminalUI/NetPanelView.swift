@@ -148,7 +148,13 @@ enum NetPanelView {
   static func lastMoveText(_ net: NetGameState, game: Game, peer: String) -> String {
     guard BoardLayout.isLabelled(game.rules), let last = game.lastMove, let mark = game.board[last] else { return "" }
     let name = Coordinates(game.rules).name(of: last)
-    return mark == net.myMark ? "You play \(name). " : "\(peer) plays \(name). "
+    // A stone of a Swap2 opening is the player's who placed it, whatever its colour.
+    let placed = net.opening.flatMap { opening in
+      game.history.count <= opening.game.history.count
+        ? opening.log.last { if case .stone = $0.action { true } else { false } }?.player : nil
+    }
+    return (placed.map { $0 == net.openingMe } ?? (mark == net.myMark))
+      ? "You play \(name). " : "\(peer) plays \(name). "
   }
 }
 

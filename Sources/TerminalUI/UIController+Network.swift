@@ -155,7 +155,7 @@ extension UIController {
       // Swap2's choice (the same keys as in a local game); nothing when no choice is this player's now.
       let choice: Swap2.Choice = key == .character("b") ? .black : key == .character("o") ? .white : .placeTwo
       guard net.openingChoices.contains(choice) else {
-        if net.opening != nil { net.notice = "Not a choice now." }
+        if net.opening?.isSettled == false { net.notice = "Not a choice now." }
         return []
       }
       return [.netChoose(choice)]

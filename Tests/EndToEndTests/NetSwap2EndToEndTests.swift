@@ -138,3 +138,72 @@ import Testing
     #expect(player.count("You play ") == 1, "\(player.output)")
   }
 }
+
+/// Swap2 between two full-screen players at 80×24: both screens say each step (who places, how many stones are
+/// down, the choice and its keys), `b`/`o`/`p` choose, and the game goes on with the chosen colours.
+@Suite(.serialized) struct NetSwap2ScreenEndToEndTests {
+  /// The panel beside the 15×15 board (from column 51) as one line, its wrapped status and chat read whole, and
+  /// the legend (the last row) after it.
+  static func panel(_ screen: String) -> String {
+    let rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let beside = rows.dropLast().map { $0.count > 51 ? String($0.dropFirst(51)) : "" }
+    let words = (beside + [rows.last ?? ""]).joined(separator: " ").split(separator: " ")
+    return words.joined(separator: " ")
+  }
+
+  @Test func aSwap2OpeningOnTwoScreensAtEightyByTwentyFour() throws {
+    let (host, port) = try TmuxSession.aliceHosts(" --size 15 --opening swap2")
+    var bob = try Binary.sandbox().environment
+    bob["USER"] = "bob"
+    let joiner = try TmuxSession(
+      command: "sh -c '\(Binary.path) join 127.0.0.1:\(port); echo EXIT=$?; sleep 30'", environment: bob)
+    try joiner.waitFor(text: "The host alice is new to you. Trust it?")
+    try joiner.send("y")
+    try joiner.waitFor(text: "alice offers 15×15, 5 in a row with the Swap2 opening, untimed.")
+    try joiner.send("y")
+    try host.waitFor(text: "bob wants to join — accept?")
+    try host.send("y")
+    let hostScreen = try host.waitFor(text: "Game 1. Swap2 opening:")
+    let (first, second) = Self.panel(hostScreen).contains("you are the first player") ? (host, joiner) : (joiner, host)
+    try first.waitFor("the first player's status") { Self.panel($0).contains("Swap2: you place 3 stones") }
+    try second.waitFor("the second player's status") {
+      Self.panel($0).contains("places 3 stones (X, O, X): 0 of 3 down")
+    }
+    // h8 (the cursor starts there), i9, h9.
+    try first.send("Enter")
+    try second.waitFor("one stone down on the other screen") { Self.panel($0).contains("1 of 3 down, O next") }
+    try first.send("Up", "Right", "Enter")
+    try first.send("Left", "Enter")
+    let choosing = try second.waitFor("the choice and its keys") {
+      Self.panel($0).contains("b take X · o take O · p place 2 more")
+    }
+    #expect(Self.panel(choosing).contains("plays h9. Swap2: you choose"), "\(choosing)")
+    #expect(!choosing.contains("D draw"), "no draw offer during the opening: \(choosing)")
+    try first.waitFor("the first waits for the choice") { Self.panel($0).contains("chooses X (black), O (white)") }
+    // The first player's key for a choice does nothing while the second chooses.
+    try first.send("b")
+    try first.waitFor("refused") { Self.panel($0).contains("Not a choice now.") }
+    try first.send("Right", "Left")  // any key clears the notice
+    try second.send("p")
+    try first.waitFor("the choice said") { Self.panel($0).contains("places 2 more stones.") }
+    try second.waitFor("the second places") { Self.panel($0).contains("Swap2: you place 2 stones (O, X): 0 of 2 down") }
+    try second.send("Down", "Down", "Left", "Enter")
+    try second.send("Up", "Up", "Up", "Right", "Right", "Right", "Enter")
+    let firstChooses = try first.waitFor("the first chooses") { Self.panel($0).contains("b take X · o take O") }
+    #expect(!firstChooses.contains("p place 2 more"), "\(firstChooses)")
+    // The stone the second player placed is said as theirs, though it is X's colour.
+    #expect(Self.panel(firstChooses).contains("bob plays j9. Swap2: you choose"), "\(firstChooses)")
+    try first.send("o")
+    try first.waitFor("settled: the first plays O and moves") { Self.panel($0).contains("Your turn (O)") }
+    try second.waitFor("settled: the second plays X") {
+      Self.panel($0).contains("takes O (white).") && Self.panel($0).contains("Waiting for")
+    }
+    try first.send("Down", "Down", "Down", "Enter")
+    try second.waitFor("the game goes on") { Self.panel($0).contains("Your turn (X)") }
+    try joiner.send("q")
+    try joiner.waitFor(text: "Leave the match?")
+    try joiner.send("y")
+    try joiner.waitFor(text: "EXIT=")
+    withExtendedLifetime(host) {}
+  }
+}
