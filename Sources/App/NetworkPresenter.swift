@@ -28,6 +28,9 @@ enum NetworkPresenter {
         net.terms = lines
       case .spectators(let count):
         net.spectators = count
+      case .watchList(let list):
+        // A practice bot's games: what a spectator of the full screen can pick from (`watch ADDRESS --game N`).
+        net.info = PlainWatchWords.list(list).split(separator: "\n").map(String.init)
       case .watched:
         continue  // a spectator watches in plain mode (the full screen's watching is still to come)
       case .session(let output):

@@ -146,6 +146,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
         show(output)
       case .spectators(let count): emit("spectators watching: \(count)\n")
       case .watched(let update): emit(PlainWatchWords.lines(update))
+      case .watchList(let list): emit(PlainWatchWords.list(list))
       case .opponentGone(let end):
         emit("match over: \(end.sentence) Hosting on for the next opponent (--keep-hosting).\n")
         peerName = "your opponent"

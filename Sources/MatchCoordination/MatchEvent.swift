@@ -24,4 +24,6 @@ public enum MatchEvent: Sendable, Equatable {
   case spectators(Int)
   /// Spectator: what it was told of the game it watches.
   case watched(WatchUpdate)
+  /// Spectator that asked for no game: the host's list of its games (the practice bot's); the spectator leaves.
+  case watchList(WatchGameList)
 }

@@ -98,6 +98,7 @@ extension Message {
       writer.field(2, bytes: end.bytes)
       writer.field(3, bytes: score.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
     case .watchers(let count): writer.field(1, u16: count)
+    case .watchGames(let part): writeGameList(part, into: &writer)
     default: break
     }
   }
@@ -129,6 +130,7 @@ extension Message {
     case .watchEnd:
       let end = try WatchedEnd(try f.bytes(2, "end", count: 2))
       return .watchEnd(game: try f.u16(1, "game number"), end: end, score: try score(f, 3))
+    case .watchGames: return try decodeGameList(f)
     default: return .watchers(count: try f.u16(1, "spectators"))
     }
   }

@@ -1,7 +1,7 @@
 import GameCore
 import MatchCoordination
 import NetworkFacts
-import TerminalUI
+import PlayerSettings
 import Transport
 
 /// What `tictactoe host` was asked for.
