@@ -16,14 +16,16 @@ final class BotAdvertisement {
 
   /// Announces `name` on `port` (`level` nil: an engine plays, and the advert names no level); nil and `problem` (what to tell the operator) when that is impossible.
   init(
-    name: String, port: UInt16, rules: Rules, timeControl: TimeControl = .none, fingerprint: String, level: AILevel?,
+    name: String, port: UInt16, rules: Rules, timeControl: TimeControl = .none, opening: Opening = .standard,
+    fingerprint: String, level: AILevel?,
     loop: EventLoop, log: Log
   ) throws(BotAdvertisementProblem) {
     self.loop = loop
     self.log = log
     guard
       var txt = LANAnnouncement.txt(
-        name: name, rules: rules, timeControl: timeControl, fingerprint: fingerprint, bot: level?.rawValue)
+        name: name, rules: rules, timeControl: timeControl, fingerprint: fingerprint, bot: level?.rawValue,
+        opening: opening)
     else {
       throw BotAdvertisementProblem(message: nil)
     }

@@ -22,8 +22,11 @@ enum BotCommand {
     if let warning = context.warning { writeError("tictactoe: warning: \(warning)\n") }
     let profile = RunContext.profile(environment, name: options.name)
     let rules: Rules
+    let opening: Opening
     do {
       rules = try request.play.rules(settings: context.settings)
+      opening = try request.offeredOpening(
+        rules, timeControl: request.clock ?? context.settings.clock, settings: context.settings)
     } catch {
       writeError("tictactoe: \(error) (with the saved settings)\n")
       return ExitStatus.usage
@@ -42,6 +45,7 @@ enum BotCommand {
     do {
       let (started, identity) = try start.makeBot()
       bot = started
+      bot.opening = opening
       let descriptors = OpenFileLimit.raiseToHardLimit()
       let solving = bot.warmUp()
       if solving >= 0.1 {
@@ -99,6 +103,7 @@ enum BotCommand {
       writeText(
         1,
         "Practice bot (\(bot.player)) serving \(rules)\(bot.timeControl.isTimed ? ", \(bot.timeControl.spoken)," : "")"
+          + (bot.opening == .swap2 ? ", Swap2 opening," : "")
           + " as \(profile.name) on port \(bot.port)"
           + " (\(request.bind ?? "every address")).\n")
       writeText(1, "Key: \(identity.fingerprint)\n")

@@ -38,7 +38,7 @@ extension BotHost {
   func advertise() -> String? {
     do throws(BotAdvertisementProblem) {
       advertisement = try BotAdvertisement(
-        name: profile.name, port: port, rules: rules, timeControl: timeControl,
+        name: profile.name, port: port, rules: rules, timeControl: timeControl, opening: opening,
         fingerprint: identity.fingerprint.description, level: moves.engineName == nil ? level : nil, loop: loop,
         log: log)
       return nil

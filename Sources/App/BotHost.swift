@@ -15,9 +15,8 @@ import Transport
 final class BotHost: LoopFrontEnd {
   let level: AILevel
   let rules: Rules
-  /// The time control offered to joiners (`--clock`, else the clock setting): the bot's own moves take
-  /// `moveBudget`, far within any clock.
-  var timeControl = TimeControl.none
+  /// The time control (`--clock`, else the clock setting; the bot's moves take `moveBudget`) and the opening offered.
+  var timeControl = TimeControl.none, opening = Opening.standard
   let profile: Profile
   let identity: Identity
   /// Where the bot's games are recorded (nil: not recorded).
@@ -255,7 +254,7 @@ final class BotHost: LoopFrontEnd {
     link.admission = admission
     let key = link.connection.tls.peerCertificate?.fingerprint.description ?? peer
     var seat = BotSeat.practice(
-      name: profile.name, level: level, rules: rules, timeControl: timeControl,
+      name: profile.name, level: level, rules: rules, timeControl: timeControl, opening: opening,
       chooseMove: moves.chooserOnLoop(rules: rules), admission: admission,
       now: now, gracePeriod: options.gracePeriod,
       mayStartGame: { [unowned self] now in self.door.limits.game(key: key, from: peer, now: now) })

@@ -6,29 +6,6 @@ import Security
 import Session
 import WireProtocol
 
-/// Whether the bot lets a joiner play, decided from the TLS trust verdict: nobody is there to be asked.
-enum BotAdmission: Equatable {
-  /// Play; `remember` when the peer is new and was accepted by `--accept-new` (so a later change of its key
-  /// is caught, as for a peer a player accepted).
-  case letIn(remember: Bool)
-  /// Say why, with `reason` (`untrusted`; `busy` for a joiner over a limit), and close.
-  case refuse(String, reason: RefusalReason = .untrusted)
-
-  /// The admission for a joiner whose certificate got `decision` from a bot called `botName`.
-  static func decide(_ decision: TrustDecision?, botName: String) -> BotAdmission {
-    switch decision {
-    case .trusted(.acceptedNew): return .letIn(remember: true)
-    case .trusted: return .letIn(remember: false)
-    case .askUser(_, let fingerprint):
-      return .refuse(
-        "\(botName) is a practice bot and plays only players it already knows; nobody is there to accept your "
-          + "key \(fingerprint). Ask whoever runs it to start it with --accept-new.")
-    case .rejected(let failure): return .refuse("your certificate was refused: \(failure)")
-    case nil: return .refuse("your certificate was not checked")
-    }
-  }
-}
-
 /// The bot's side of one connection: the host session, and what the bot does with each thing it says. It lets
 /// the joiner in (or refuses it) without asking, answers every move with `chooseMove`, accepts every rematch,
 /// answers the first chat once, and records every game that ends. Pure: no sockets, no clock of its own.
@@ -44,6 +21,8 @@ struct BotSeat {
   /// Who plays for the bot when it is not the built-in computer: an outside engine's name (the chat says so,
   /// and the record names no level).
   var playedBy: String?
+  /// The bot's stones or choice where a Swap2 opening stands (`Swap2Computer`), when it is the bot's to act.
+  private let answerOpening: (Swap2) -> [Swap2.Action]
   /// Asked before each game starts (the first one and every rematch): nil lets it start and counts it, a
   /// refusal says how long until one may (the host's `SourceLimits`, per key and per address).
   private let mayStartGame: (Double) -> SourceLimits.Refusal?
@@ -77,6 +56,7 @@ struct BotSeat {
   init(
     configuration: NetSession.Configuration, level: AILevel, admission: BotAdmission, coinBytes: [UInt8],
     sha256: @escaping @Sendable ([UInt8]) -> [UInt8], now: Double, chooseMove: ((Game) -> Position?)?,
+    answerOpening: @escaping (Swap2) -> [Swap2.Action] = { _ in [] },
     mayStartGame: @escaping (Double) -> SourceLimits.Refusal? = { _ in nil }
   ) {
     session = NetSession(configuration: configuration, coinBytes: coinBytes, sha256: sha256, now: now)
@@ -84,6 +64,7 @@ struct BotSeat {
     self.level = level
     self.admission = admission
     self.chooseMove = chooseMove
+    self.answerOpening = answerOpening
     self.mayStartGame = mayStartGame
     lastProgress = now
   }
@@ -93,7 +74,7 @@ struct BotSeat {
   /// kept to send again (they were a third of its memory per game: a joiner that comes back is offered the game
   /// kept, rule 19, rather than resumed message by message), kept `gracePeriod` seconds (`--grace`) for that.
   static func practice(
-    name: String, level: AILevel, rules: Rules, timeControl: TimeControl = .none,
+    name: String, level: AILevel, rules: Rules, timeControl: TimeControl = .none, opening: Opening = .standard,
     chooseMove: ((Game) -> Position?)?,
     admission: BotAdmission, now: Double, gracePeriod: Double = 120,
     mayStartGame: @escaping (Double) -> SourceLimits.Refusal?
@@ -101,10 +82,15 @@ struct BotSeat {
     BotSeat(
       configuration: .init(
         role: .host, name: name, software: CommandLineParser.version, rules: rules, gracePeriod: gracePeriod,
-        resendLimit: 0, timeControl: timeControl
+        resendLimit: 0, timeControl: timeControl, opening: opening
       ).watchable(),
       level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },
-      sha256: Digest.sha256, now: now, chooseMove: chooseMove, mayStartGame: mayStartGame)
+      sha256: Digest.sha256, now: now, chooseMove: chooseMove,
+      answerOpening: { opening in
+        var random = SystemRandomNumberGenerator()
+        return Swap2Computer().answer(to: opening, using: &random)
+      },
+      mayStartGame: mayStartGame)
   }
 
   /// Says hello (once the connection is secured).
@@ -204,9 +190,11 @@ struct BotSeat {
         gameStartedAt = now
         lastProgress = now
         reaction += playIfMyTurn(now: now)
-      case .peerMoved:
+      case .peerMoved, .peerChose:
         lastProgress = now
         reaction += playIfMyTurn(now: now)
+      case .coloursSettled:
+        break  // said with the choice that settled them (`.peerChose`, or the bot's own)
       case .chat:
         guard !answeredChat else { continue }
         answeredChat = true
@@ -299,6 +287,7 @@ struct BotSeat {
   }
 
   private mutating func playIfMyTurn(now: Double) -> BotReaction {
+    if session.inOpening { return answerInOpening(now: now) }
     guard session.myTurn, let game = session.game else { return BotReaction() }
     guard let chooseMove else {
       let ticket = BotMoveRequest.Ticket(gameNumber: session.gameNumber, moves: game.history.count)
@@ -336,6 +325,25 @@ struct BotSeat {
       // The chooser only offers legal moves; if it ever did not, resigning keeps the game honest.
       return absorb((try? session.resign(now: now)) ?? [], now: now)
     }
+  }
+
+  /// The bot's stones or choice in a Swap2 opening when they are its to make (and, after a choice of white, its
+  /// first move); resigns if the opening refused them, as with a move.
+  private mutating func answerInOpening(now: Double) -> BotReaction {
+    guard session.myTurn, let opening = session.swap2?.opening else { return BotReaction() }
+    var reaction = BotReaction()
+    for action in answerOpening(opening) {
+      do {
+        switch action {
+        case .stone(let position): reaction += absorb(try session.play(position, now: now), now: now)
+        case .choice(let choice): reaction += absorb(try session.choose(choice, now: now), now: now)
+        }
+      } catch {
+        reaction += absorb((try? session.resign(now: now)) ?? [], now: now)
+        return reaction
+      }
+    }
+    return reaction
   }
 
   private mutating func finishedGame(_ result: GameResult, now: Double) -> [BotGameRecord] {

@@ -1,3 +1,4 @@
+import GameCore
 import MatchCoordination
 import Session
 import TerminalUI
@@ -16,6 +17,7 @@ extension CursesDriver {
       } catch {
         controller.updateNetwork { $0.notice = "\(error)" }
       }
+    case .netChoose(let choice): choose(choice)
     case .netChat(let text):
       attempt { (match) throws(ActionRefusal) in
         let events = try match.chat(text)
@@ -85,6 +87,18 @@ extension CursesDriver {
       present(try action(match), match)
     } catch {
       controller.updateNetwork { $0.notice = "Not now: \(error)." }
+    }
+  }
+
+  /// A choice of the Swap2 opening, said in the conversation; a refusal is the notice.
+  private func choose(_ choice: Swap2.Choice) {
+    guard let match else { return }
+    do {
+      let events = try match.choose(choice)
+      controller.updateNetwork { $0.addChat(.note(NetSwap2Words.choice(choice, by: "You", mine: true))) }
+      present(events, match)
+    } catch {
+      controller.updateNetwork { $0.notice = "\(error)" }
     }
   }
 }

@@ -233,7 +233,8 @@ public final class CursesDriver: LoopFrontEnd {
       joinLAN(name, watch: true)
     case .repaint:
       terminal.repaint()
-    case .netPlay, .netChat, .netResign, .netClaim, .netRematch, .netAnswer, .netMapPort, .netRejoin, .netDraw,
+    case .netPlay, .netChoose, .netChat, .netResign, .netClaim, .netRematch, .netAnswer, .netMapPort, .netRejoin,
+      .netDraw,
       .netTakeback, .netDecline, .netAbort, .netNewInvite:
       performInMatch(effect)
     case .netLeave:

@@ -23,9 +23,12 @@ final class LANAnnouncement {
 
   /// Announces the game; without the avahi-daemon, nothing is announced and the player is told why.
   static func start(
-    name: String, port: UInt16, rules: Rules, timeControl: TimeControl = .none, key: Fingerprint, log: Log
+    name: String, port: UInt16, rules: Rules, timeControl: TimeControl = .none, opening: Opening = .standard,
+    key: Fingerprint, log: Log
   ) -> (LANAnnouncement?, [MatchEvent]) {
-    guard let txt = txt(name: name, rules: rules, timeControl: timeControl, fingerprint: key.description) else {
+    let fingerprint = key.description
+    guard let txt = txt(name: name, rules: rules, timeControl: timeControl, fingerprint: fingerprint, opening: opening)
+    else {
       return (nil, [])
     }
     do {
@@ -37,17 +40,18 @@ final class LANAnnouncement {
   }
 
   /// What a host's advert says (docs/DISCOVERY.md): its rules, the protocol versions, its key, its name, the time
-  /// control (`clock=`) and the rule variant (`rule=`, version 4) when they are not the usual; `bot` for the
+  /// control (`clock=`), the rule variant (`rule=`) and the opening (`opening=`, version 4) when not the usual; `bot` for the
   /// practice bot. Nil for rules the TXT layout cannot say.
   static func txt(
-    name: String, rules: Rules, timeControl: TimeControl, fingerprint: String, bot: String? = nil
+    name: String, rules: Rules, timeControl: TimeControl, fingerprint: String, bot: String? = nil,
+    opening: Opening = .standard
   ) -> ServiceTXT? {
     guard let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else { return nil }
     return ServiceTXT(
       protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
       fingerprint: fingerprint, displayName: name, bot: bot,
       clock: timeControl.isTimed ? timeControl.description : nil,
-      rule: rules.variant == .freestyle ? nil : rules.variant.name)
+      rule: rules.variant == .freestyle ? nil : rules.variant.name, opening: opening == .swap2 ? "swap2" : nil)
   }
 
   /// The daemon's descriptor, for the event loop.

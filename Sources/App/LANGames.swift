@@ -61,6 +61,9 @@ enum LANGames {
       // Checked for its characters in Discovery; what it means is read here (an unknown one is named as such).
       terms += ", " + (RuleVariant(name: rule).map(\.name) ?? "a rule this program cannot read")
     }
+    if let opening = game.txt?.opening {
+      terms += ", " + (Opening(rawValue: opening) == .swap2 ? "Swap2" : "an opening this program cannot read")
+    }
     if let clock = game.txt?.clock {
       // Checked for its characters in Discovery; what it means is read here (a bad one is named, not shown raw).
       terms += ", " + ((try? TimeControl(parsing: clock))?.spoken ?? "a clock this program cannot read")
@@ -120,6 +123,7 @@ enum LANGames {
       if let watchers = watchers(game) { object["watchers"] = .number(watchers) }
       if let clock = game.txt?.clock { object["clock"] = .string(clock) }
       if let rule = game.txt?.rule { object["rule"] = .string(rule) }
+      if let opening = game.txt?.opening { object["opening"] = .string(opening) }
       if let fingerprint = game.txt?.fingerprint { object["fingerprint"] = .string(fingerprint) }
       if let versions = game.txt?.protocolVersions { object["protocols"] = .array(versions.map { .number($0) }) }
       if let problems = game.txt?.problems, !problems.isEmpty {

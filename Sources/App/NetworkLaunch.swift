@@ -31,15 +31,17 @@ enum NetworkLaunch {
     let identity: Security.Identity
     let options: NetworkOptions
     let rules: Rules
-    /// Host: the time control offered (a joiner plays the host's).
+    /// Host: the time control and the opening offered (a joiner plays the host's).
     var timeControl = TimeControl.none
+    var opening = Opening.standard
     let context: RunContext
     let clock: () -> Double
 
     func match(isHost: Bool) -> NetworkMatch {
       NetworkMatch(
         role: isHost ? .host : .joiner, profile: profile, identity: identity, options: options, rules: rules,
-        timeControl: isHost ? timeControl : .none, log: context.log, clock: clock)
+        timeControl: isHost ? timeControl : .none, opening: isHost ? opening : .standard, log: context.log,
+        clock: clock)
     }
   }
 
@@ -54,7 +56,15 @@ enum NetworkLaunch {
     var parts = MatchParts(
       profile: profile, identity: identity, options: options, rules: rules, context: context,
       clock: { Monotonic.now() })
-    if case .host(let request) = role { parts.timeControl = request.clock ?? context.settings.clock }
+    if case .host(let request) = role {
+      parts.timeControl = request.clock ?? context.settings.clock
+      do {
+        parts.opening = try request.offeredOpening(rules, timeControl: parts.timeControl, settings: context.settings)
+      } catch {
+        writeError("tictactoe: \(error.message)\n")
+        return ExitStatus.usage
+      }
+    }
     let isHost: Bool
     if case .host = role { isHost = true } else { isHost = false }
     let match = parts.match(isHost: isHost)
@@ -205,7 +215,8 @@ enum NetworkLaunch {
       } ?? []
     return [
       .status(
-        "Hosting \(rules)\(match.timeControl.isTimed ? ", \(match.timeControl.spoken)," : "") as "
+        "Hosting \(rules)\(match.timeControl.isTimed ? ", \(match.timeControl.spoken)," : "")"
+          + "\(match.opening == .swap2 ? ", Swap2 opening," : "") as "
           + "\(VisibleText.escaping(profile.name)) on port \(match.port)."),
       .status("Your key: \(identity.fingerprint)"),
       .status("Read aloud: \(identity.fingerprint.readAloud)"),
@@ -251,7 +262,9 @@ enum NetworkLaunch {
       let (identity, _) = try profile.identity(options: options)
       let match = NetworkMatch(
         role: address == nil ? .host : .joiner, profile: profile, identity: identity, options: options,
-        rules: settings.rules, timeControl: address == nil ? settings.clock : .none, log: context.log,
+        rules: settings.rules, timeControl: address == nil ? settings.clock : .none,
+        // Swap2 is played untimed over the network: a clock in the settings keeps the usual opening.
+        opening: address == nil && !settings.clock.isTimed ? settings.openingInPlay : .standard, log: context.log,
         clock: { Monotonic.now() })
       match.archive = context.archive
       if address != nil {

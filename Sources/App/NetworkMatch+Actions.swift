@@ -17,6 +17,11 @@ extension NetworkMatch {
     perform(try coordinator.play(position, now: clock()))
   }
 
+  /// A choice of the Swap2 opening: take black, take white, or place two more.
+  public func choose(_ choice: Swap2.Choice) throws(PlayError) -> [MatchEvent] {
+    perform(try coordinator.choose(choice, now: clock()))
+  }
+
   public func chat(_ text: String) throws(ActionRefusal) -> [MatchEvent] {
     try act { (session, now) throws(ActionRefusal) in try session.chat(text, now: now) }
   }
@@ -86,4 +91,9 @@ extension NetworkMatch {
   public func quit() -> [MatchEvent] {
     perform(coordinator.quit(now: clock()))
   }
+}
+
+extension NetworkMatch {
+  /// Host: the opening its terms offer (a joiner's game has the host's: `session?.opening`).
+  var opening: Opening { coordinator.core.configuration.opening }
 }

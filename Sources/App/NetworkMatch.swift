@@ -51,8 +51,7 @@ public final class NetworkMatch {
       coordinator.records = archive.map { _ in MatchRecords(signedBy: identity, isHost: role == .host) }
     }
   }
-  /// Host: after an opponent leaves wait for the next one instead of ending, until the player quits. The
-  /// full-screen host does; plain mode with --keep-hosting.
+  /// Host: after an opponent leaves wait for the next (until the player quits): full screen; plain --keep-hosting.
   public var keepsHosting: Bool {
     get { host?.keepsHosting ?? false }
     set { withHost { $0.keepsHosting = newValue } }
@@ -105,7 +104,7 @@ public final class NetworkMatch {
 
   public init(
     role: Role, profile: Profile, identity: Identity, options: NetworkOptions, rules: Rules,
-    timeControl: TimeControl = .none, log: Log, clock: @escaping () -> Double
+    timeControl: TimeControl = .none, opening: Opening = .standard, log: Log, clock: @escaping () -> Double
   ) {
     self.role = role
     self.profile = profile
@@ -125,7 +124,7 @@ public final class NetworkMatch {
     case .host:
       coordinator = HostCoordinator(
         name: profile.name, rules: rules, gracePeriod: options.gracePeriod, timeControl: timeControl,
-        environment: environment)
+        opening: opening, environment: environment)
     case .joiner:
       coordinator = JoinerCoordinator(
         name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)
@@ -186,7 +185,8 @@ public final class NetworkMatch {
   public func advertise() -> [MatchEvent] {
     guard role == .host else { return [] }
     let (announcement, said) = LANAnnouncement.start(
-      name: profile.name, port: port, rules: rules, timeControl: timeControl, key: identity.fingerprint, log: log)
+      name: profile.name, port: port, rules: rules, timeControl: timeControl, opening: opening,
+      key: identity.fingerprint, log: log)
     self.announcement = announcement
     return said
   }

@@ -61,6 +61,8 @@ enum NetworkPresenter {
       net.peerOffer = session.drawOfferedByPeer ? .draw : session.takebackRequestedByPeer != nil ? .takeback : nil
       net.myOffer = session.drawOfferedByMe ? .draw : session.takebackRequestedByMe != nil ? .takeback : nil
       net.clocks = clocks(session, now: Monotonic.now())
+      net.opening = session.swap2?.opening
+      net.openingMe = session.swap2?.me ?? .first
     }
   }
 
@@ -122,17 +124,25 @@ enum NetworkPresenter {
       net.beginGame(match.session?.game, mark: mark)
       let ply = net.game?.history.count ?? 0
       let first = mark == .x ? " and move first" : ""
-      // A game taken up after a restart (rule 19) begins where it stood.
+      let swap2 = ply == 0 ? match.session?.swap2 : nil
+      // A game taken up after a restart (rule 19) begins where it stood; a Swap2 game with the opening.
       net.addChat(
         .note(
-          ply > 0
-            ? "Game \(number), kept at move \(ply + 1): you play \(mark)." : "Game \(number): you play \(mark)\(first)."
+          swap2.map { "Game \(number). " + NetSwap2Words.begins(me: $0.me, peer: peer) }
+            ?? (ply > 0
+              ? "Game \(number), kept at move \(ply + 1): you play \(mark)."
+              : "Game \(number): you play \(mark)\(first).")
         ))
       if number == 1, let session = match.session, let note = MatchWords.olderPeer(session, peer: peer) {
         net.addChat(.note(note))
       }
     case .peerMoved:
       net.game = match.session?.game
+    case .peerChose(let choice):
+      net.addChat(.note(NetSwap2Words.choice(choice, by: peer, mine: false)))
+    case .coloursSettled(let mark):
+      net.myMark = mark
+      net.addChat(.note(NetSwap2Words.settled(myMark: mark, next: match.session?.game?.turn ?? .o)))
     case .chat(let text):
       net.addChat(.peer(name: net.peerName, text: text))
     case .chatsDropped:

@@ -108,7 +108,9 @@ final class PlainNetworkDriver: LoopFrontEnd {
       return
     }
     guard let session = match.session else { return }
-    if session.myTurn, let game = session.game, !game.isOver {
+    if let prompt = openingPrompt(session) {
+      emit(prompt)
+    } else if session.myTurn, let game = session.game, !game.isOver {
       emit("your move (\(session.myMark.map { "\($0)" } ?? "?")): ")
     } else if session.phase == .betweenGames, let result = session.lastResult {
       // After an abandoned game the match is over: nothing more to ask.
@@ -174,7 +176,8 @@ final class PlainNetworkDriver: LoopFrontEnd {
       sayWaitingToBeLetIn()
     case .gameStarted(let number, let mark):
       let clock = session.timeControl.isTimed ? "; clock \(session.timeControl.spoken)" : ""
-      emit("game \(number): \(session.rules)\(clock); you play \(mark) (X moves first)\n")
+      let opening = session.swap2.map { "Swap2\n" + NetSwap2Words.begins(me: $0.me, peer: "\(peerName)") }
+      emit("game \(number): \(session.rules)\(clock); \(opening ?? "you play \(mark) (X moves first)")\n")
       if number == 1, let note = MatchWords.olderPeer(session, peer: "\(peerName)") { emit(note + "\n") }
       // A game taken up after a restart (rule 19): what follows (taken up, or lost) shows the board.
       if let game = session.game, !game.history.isEmpty {
@@ -216,8 +219,8 @@ final class PlainNetworkDriver: LoopFrontEnd {
       } else {
         askAgain()
       }
-    case .send, .closed:
-      break
+    case .send, .closed, .peerChose, .coloursSettled:
+      showOpening(output, session)  // nothing for a message sent or the close, which `.finished` reports
     }
   }
 
@@ -226,6 +229,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
     emit(PlainSession.boardText(game) + "\n")
     if let clock = clockLine(session) { emit(clock + "\n") }
     guard !game.isOver, !session.isResuming else { return }  // the prompt follows the resume
+    if showOpeningPrompt(session) { return }
     if session.myTurn {
       emit("your move (\(session.myMark.map { "\($0)" } ?? "?")): ")
     } else {
@@ -355,6 +359,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
       emitError("no game is in progress; type rematch or quit")
       return
     }
+    if chooseTyped(line, session) { return }
     let position: Position
     switch PlainSession.readMove(line, rules: game.rules) {
     case .success(let read): position = read
@@ -371,7 +376,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
       if let updated = match.session, let game = updated.game {
         emit(PlainSession.boardText(game) + "\n")
         if !game.isOver, let clock = clockLine(updated) { emit(clock + "\n") }
-        if !game.isOver { emit("waiting for \(peerName)'s move\n") }
+        if !showOpeningPrompt(updated), !game.isOver { emit("waiting for \(peerName)'s move\n") }
       }
       show(events)
     } catch .illegal(let refused) {

@@ -4,9 +4,10 @@
 /// (comma-separated protocol versions), `rules=3x3k3`, `state=waiting|playing`, `fp=SHA256:…`, and optionally
 /// `name=…`, `bot=LEVEL` (a practice bot) and `clock=5+3` (the time control the host offers, in `--clock`'s
 /// grammar; absent: none) and `rule=renju` (the rule of five in a row the host offers, `exact5` or `renju`, as
-/// `--rule` names it; absent: freestyle) and `watch=N` (the game may be watched, and N spectators watch it now, or
-/// all of a practice bot's games together; absent: it may not; `AdvertPacing` changes it at most once every 10 s).
-/// The instance name is the game's main name; host and port come from the SRV record, never from here.
+/// `--rule` names it; absent: freestyle), `opening=swap2` (absent: the usual opening) and `watch=N` (the game may
+/// be watched, and N spectators watch it now, or all of a practice bot's games together; absent: it may not;
+/// `AdvertPacing` changes it at most once every 10 s). The instance name is the game's main name; host and port
+/// come from the SRV record, never from here.
 /// Decoding another publisher's record never fails: fields that are missing or invalid are nil and listed in
 /// `problems`.
 public struct ServiceTXT: Sendable, Equatable {
@@ -78,6 +79,9 @@ public struct ServiceTXT: Sendable, Equatable {
   /// `rule`: the rule of five in a row the host offers (`exact5`, `renju`: 1 to 16 lowercase ASCII letters and
   /// digits; what they mean is the lobby's to read); nil for freestyle.
   public var rule: String?
+  /// `opening`: how the host's games open when not as usual (`swap2`; the same characters as `rule`, read by the
+  /// lobby); nil for the usual opening.
+  public var opening: String?
   /// `watch`: present, the game (or a practice bot's every game) may be watched, and this many spectators watch now
   /// (0 to 65535); nil: it may not be watched (or the host is older).
   public var watchers: Int?
@@ -87,7 +91,7 @@ public struct ServiceTXT: Sendable, Equatable {
   /// A record to publish. `displayName` longer than fits in one TXT string is shortened (at a character boundary).
   public init(
     protocolVersions: [Int], rules: Rules, state: GameState, fingerprint: String, displayName: String? = nil,
-    bot: String? = nil, clock: String? = nil, rule: String? = nil
+    bot: String? = nil, clock: String? = nil, rule: String? = nil, opening: String? = nil
   ) {
     self.txtVersion = ServiceTXT.currentTXTVersion
     self.protocolVersions = protocolVersions
@@ -98,6 +102,7 @@ public struct ServiceTXT: Sendable, Equatable {
     self.bot = bot
     self.clock = clock
     self.rule = rule
+    self.opening = opening
     self.problems = []
   }
 
@@ -166,6 +171,13 @@ public struct ServiceTXT: Sendable, Equatable {
         problems.append(.invalidValue(key: "rule", value: ruleText))
       }
     }
+    if let openingText = text(for: "opening", in: values, required: false) {
+      if ServiceTXT.isRule(openingText) {
+        opening = openingText
+      } else {
+        problems.append(.invalidValue(key: "opening", value: openingText))
+      }
+    }
     if let watchText = text(for: "watch", in: values, required: false) {
       let digits = (1...5).contains(watchText.utf8.count) && watchText.utf8.allSatisfy { (0x30...0x39).contains($0) }
       if digits, let count = Int(watchText), count <= 65_535 {
@@ -228,13 +240,14 @@ public struct ServiceTXT: Sendable, Equatable {
     if let bot { strings.append("bot=\(bot)") }
     if let clock { strings.append("clock=\(clock)") }
     if let rule { strings.append("rule=\(rule)") }
+    if let opening { strings.append("opening=\(opening)") }
     if let watchers { strings.append("watch=\(watchers)") }
     return TXTRecordStrings.encode(strings.map { Array($0.utf8) })
   }
 
   /// The keys this program reads; others are ignored as RFC 6763 asks.
   static let knownKeys: Set<String> = [
-    "txtvers", "proto", "rules", "state", "fp", "name", "bot", "clock", "rule", "watch",
+    "txtvers", "proto", "rules", "state", "fp", "name", "bot", "clock", "rule", "opening", "watch",
   ]
 
   /// The value of `key` as text, recording a problem when it is required and absent, has no value, or is not UTF-8.

@@ -45,11 +45,14 @@ extension GameRecord {
   }
 
   /// The rules in the signed bytes: `rules ROWS COLUMNS K`, and after them the variant's name when it is not
-  /// freestyle (`rules 15 15 5 renju`, protocol version 4), so a record whose RU was changed no longer verifies
-  /// while every freestyle record signs the bytes it always did.
+  /// freestyle (`rules 15 15 5 renju`, protocol version 4), then a Swap2 opening's choices when the game opened so
+  /// (`rules 15 15 5 opening swap2 place-two white`), so a record whose RU or TTO was changed no longer verifies
+  /// while every freestyle record without an opening signs the bytes it always did.
   var signedRules: String {
-    let base = "rules \(rules.rows) \(rules.columns) \(rules.k)"
-    return rules.variant == .freestyle ? base : "\(base) \(rules.variant.name)"
+    var line = "rules \(rules.rows) \(rules.columns) \(rules.k)"
+    if rules.variant != .freestyle { line += " \(rules.variant.name)" }
+    if let opening { line += " opening \(opening.sgfValue)" }
+    return line
   }
 
   /// The time control in the signed bytes: `none`, `fischer BASE INCREMENT` or `move TIME`, in milliseconds.

@@ -35,11 +35,12 @@ public struct HostCoordinator: MatchRole {
   }
 
   public init(
-    name: String, rules: Rules, gracePeriod: Double, timeControl: TimeControl = .none, environment: MatchEnvironment
+    name: String, rules: Rules, gracePeriod: Double, timeControl: TimeControl = .none, opening: Opening = .standard,
+    environment: MatchEnvironment
   ) {
     core = MatchCore(
       configuration: .init(
-        role: .host, name: name, rules: rules, gracePeriod: gracePeriod, timeControl: timeControl),
+        role: .host, name: name, rules: rules, gracePeriod: gracePeriod, timeControl: timeControl, opening: opening),
       environment: environment)
   }
 

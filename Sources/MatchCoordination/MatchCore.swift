@@ -17,6 +17,8 @@ public struct MatchCore {
     public var gracePeriod: Double
     /// Host: the time control offered in its terms (a joiner plays the host's).
     public var timeControl: TimeControl = .none
+    /// Host: how its games open (version 4: the usual opening, or Swap2).
+    public var opening: Opening = .standard
     /// Host: who may watch its games (version 4; its terms say whether anyone may); nil: its terms do not say,
     /// and nobody may.
     public var spectators: SpectatorPolicy?
@@ -72,7 +74,8 @@ public struct MatchCore {
   public func newSession(now: Double) -> NetSession {
     var settings = NetSession.Configuration(
       role: configuration.role, name: configuration.name, software: environment.software,
-      rules: configuration.rules, gracePeriod: configuration.gracePeriod, timeControl: configuration.timeControl)
+      rules: configuration.rules, gracePeriod: configuration.gracePeriod, timeControl: configuration.timeControl,
+      opening: configuration.opening)
     settings.watchable = configuration.role == .host ? configuration.spectators.map { $0 != .none } : nil
     settings.watch = configuration.watch
     return NetSession(configuration: settings, coinBytes: environment.coin(), sha256: environment.sha256, now: now)

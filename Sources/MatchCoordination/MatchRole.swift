@@ -173,6 +173,15 @@ extension MatchRole {
     return apply(outputs, on: id, now: now)
   }
 
+  /// Makes a choice of the Swap2 opening in the game's session.
+  public mutating func choose(_ choice: Swap2.Choice, now: Double) throws(PlayError) -> [MatchCommand] {
+    guard let id = core.active, var session = core.connections[id]?.session else { throw .noOpeningChoice }
+    let outputs = try session.choose(choice, now: now)
+    core.connections[id]?.session = session
+    defer { core.connections.sweep() }
+    return apply(outputs, on: id, now: now)
+  }
+
   /// Runs an action that may be refused (chat, resign, rematch, claim) on the game's session.
   public mutating func attempt(
     now: Double, _ action: (inout NetSession) throws(ActionRefusal) -> [SessionOutput]

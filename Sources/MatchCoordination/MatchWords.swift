@@ -30,7 +30,16 @@ public enum MatchWords {
     let clock = terms.timeControl.isTimed ? "with a clock: \(terms.timeControl.spoken)" : "untimed"
     // A rule other than freestyle is said in words too (version 4): what it forbids or does not count.
     let rule = terms.rules.flatMap { $0.variant == .freestyle ? nil : $0.variant.summary + "." }
-    return ["\(host) offers \(game), \(clock)."] + (rule.map { [$0] } ?? []) + ["Play on these terms?"]
+    let swap2 = terms.opening == .swap2
+    // An opening is said in words too (version 4): who places, who chooses.
+    let opening =
+      swap2
+      ? [
+        "Swap2 opening: the first player (the coin's X) places 3 stones; the other takes X, takes O, or places 2"
+          + " more and lets the first choose."
+      ] : []
+    return ["\(host) offers \(game)\(swap2 ? " with the Swap2 opening" : ""), \(clock)."] + (rule.map { [$0] } ?? [])
+      + opening + ["Play on these terms?"]
   }
 
   /// At the first game with a peer that speaks protocol version 2: what this match lacks (nil with version 3).

@@ -59,6 +59,8 @@ extension RecordOfGame {
       game: game, myMark: myMark, myName: session.configuration.name, peerName: session.peerName?.unsanitised ?? "",
       myKey: myKey, peerKey: peerKey, end: end, date: date)
     record.addClock(of: session)
+    // A Swap2 opening's choices (TTO), once they settled the colours: signed with the rest of the record.
+    record.opening = session.swap2.flatMap { RecordOpening($0.opening) }
     return record
   }
 }

@@ -43,9 +43,10 @@ public struct GameJournal: Sendable, Equatable {
   }
 
   /// The journal of `session`'s game while one is in progress with a version-3 peer, nil otherwise (between
-  /// games, before the first, once closed, or with an older peer, which rule 19 does not cover).
+  /// games, before the first, once closed, with an older peer, which rule 19 does not cover, or in a Swap2
+  /// opening, whose choices a kept game's offer cannot carry).
   public init?(of session: NetSession, myKey: String, peerKey: String) {
-    guard session.hasGameFlow, session.gameInProgress, let game = session.game,
+    guard session.hasGameFlow, session.gameInProgress, !session.inOpening, let game = session.game,
       let hostPlaysX = session.hostPlayedXLast, let version = session.version
     else { return nil }
     let moves = game.history

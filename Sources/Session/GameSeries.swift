@@ -55,6 +55,12 @@ struct GameSeries: Sendable {
     self.game = game
   }
 
+  /// The board of a Swap2 opening, whose stones are placed by whoever the opening says, not by colour.
+  mutating func follow(_ board: Game) { game = board }
+
+  /// The opening settled this player's colour for the current game.
+  mutating func settle(myMark mark: Mark) { myMark = mark }
+
   /// Takes the current game back to `ply` moves (a takeback, PROTOCOL.md rule 16).
   mutating func takeBack(to ply: Int) {
     while let count = game?.history.count, count > ply { game?.undo() }
@@ -114,13 +120,16 @@ struct GameSeries: Sendable {
   /// game (`playing`). Between games only the number counts: a game-ending move that crossed a resignation
   /// leaves the two boards, and even the two results, different (rule 6), and that is no reason to end the
   /// match.
-  func holding(playing: Bool, sha256: ([UInt8]) -> [UInt8]) -> HeldGame {
+  /// `choices`: the Swap2 opening's choices so far, their numbers as `opening choice` sends them (none in a game
+  /// without one, whose digest is then what it always was).
+  func holding(playing: Bool, choices: [UInt8] = [], sha256: ([UInt8]) -> [UInt8]) -> HeldGame {
     var bytes: [UInt8] = Array("tictactoe moves".utf8)
     bytes += [UInt8(gameNumber >> 8 & 0xFF), UInt8(gameNumber & 0xFF)]
     bytes += [UInt8(rules.rows), UInt8(rules.columns), UInt8(rules.k)]
     if playing {
       bytes.append(1)
       for position in game?.history ?? [] { bytes += [UInt8(position.row), UInt8(position.column)] }
+      if !choices.isEmpty { bytes += [0xFF] + choices }
     } else {
       bytes.append(0)
     }

@@ -34,6 +34,9 @@ public struct NetSession: Sendable {
   public var rematchOfferedByMe: Bool { series.rematchOfferedByMe }
   /// The peer offered a rematch.
   public var rematchOfferedByPeer: Bool { series.rematchOfferedByPeer }
+  /// The Swap2 opening of the current game, when the host's terms name it (PROTOCOL.md, "Version 4"): played while
+  /// `inOpening`, then kept as it settled the colours (what the game's record says of its opening).
+  public internal(set) var swap2: NetSwap2?
   /// Who plays X in the first game.
   var coin: CoinToss
   /// The first game's first player came from the game the joiner left (`coin kept`), not from a toss.
@@ -94,7 +97,8 @@ public struct NetSession: Sendable {
     connection = SessionLink(configuration, now: now)
     if configuration.role == .host {
       hostTerms = HostTerms(
-        rules: configuration.rules, timeControl: configuration.timeControl, watchable: configuration.watchable)
+        rules: configuration.rules, timeControl: configuration.timeControl, opening: configuration.opening,
+        watchable: configuration.watchable)
     }
     peerPace = PeerPace(chatBurst: configuration.chatBurst, seconds: configuration.chatWindow)
     outbox = ChatOutbox(
@@ -107,7 +111,10 @@ public struct NetSession: Sendable {
   }
 
   /// Whether it is this player's move now.
-  public var myTurn: Bool { phase == .playing && game?.turn == myMark && !isResuming }
+  public var myTurn: Bool {
+    if inOpening { return swap2?.myTurn == true && !isResuming }
+    return phase == .playing && game?.turn == myMark && !isResuming
+  }
 
   public var isResuming: Bool { connection.isResuming }
 
@@ -163,6 +170,7 @@ public struct NetSession: Sendable {
   /// is lost the move counts and is sent when the game resumes.
   public mutating func play(_ position: Position, now: Double) throws(PlayError) -> [SessionOutput] {
     guard !isResuming else { throw .reconnecting }
+    if inOpening { return try placeOpeningStone(position, now) }
     guard phase == .playing, let game, let myMark else { throw .illegal(.gameOver) }
     guard flow?.takeback[myMark] == nil else { throw .awaitingTakebackAnswer }
     let ply = game.history.count
@@ -283,8 +291,10 @@ public struct NetSession: Sendable {
   mutating func startGame(_ now: Double) -> [SessionOutput] {
     let mark = series.startGame(firstMark: coin.firstMark(of: configuration.role))
     phase = .playing
-    flow = hasGameFlow ? GameFlow(myMark: mark) : nil
-    clock = GameClock(timeControl, myMark: mark, now: now)
+    beginOpening(usualMark: mark)
+    // Draws, takebacks and the clocks begin once a Swap2 opening has settled the colours (untimed: the terms).
+    flow = hasGameFlow && swap2 == nil ? GameFlow(myMark: mark) : nil
+    clock = swap2 == nil ? GameClock(timeControl, myMark: mark, now: now) : nil
     flagClaimedAt = nil
     heldClaim = nil
     claimSent = nil

@@ -29,12 +29,14 @@ extension NetSession {
     public var watchable: Bool?
     /// Spectator (version 4): the game its hello asks to watch (field 17; 0 the host's); nil for a player.
     public var watch: UInt16?
+    /// Host (version 4): the opening its terms offer (field 7); ignored on the joiner: the host's hello decides.
+    public var opening: Opening
 
     public init(
       role: Role, name: String, software: String, rules: Rules = .standard,
       versions: [UInt16] = ProtocolVersion.supported, heartbeatInterval: Double = 3, silenceLimit: Double = 10,
       chatBurst: Int = 10, chatWindow: Double = 5, gracePeriod: Double = 120, resendLimit: Int = 256,
-      timeControl: TimeControl = .none
+      timeControl: TimeControl = .none, opening: Opening = .standard
     ) {
       self.role = role
       self.name = name
@@ -48,6 +50,7 @@ extension NetSession {
       self.gracePeriod = gracePeriod
       self.resendLimit = resendLimit
       self.timeControl = timeControl
+      self.opening = opening
     }
   }
 }

@@ -19,6 +19,7 @@ extension NetSession {
     guard !isClosed else { throw .matchOver }
     guard !isResuming else { throw .reconnecting }
     guard phase == .playing, let game, let myMark, flagClaimedAt == nil else { throw .noGameInProgress }
+    guard !inOpening else { throw .duringOpening }
     guard hasGameFlow, flow != nil else { throw .notInThisVersion }
     return (game, myMark)
   }
@@ -46,7 +47,9 @@ extension NetSession {
     let (game, myMark) = try flowInPlay()
     guard takebackRequestedByPeer == nil else { throw .answerTakebackFirst }
     guard flow?.mayAskTakeback(myMark) == true else { throw .takebackAlreadyAsked }
-    guard let ply = GameFlow.takebackTarget(for: myMark, in: game) else { throw .nothingToTakeBack }
+    guard let ply = GameFlow.takebackTarget(for: myMark, in: game), ply >= (swap2?.ply).map(Int.init) ?? 0 else {
+      throw .nothingToTakeBack  // the stones of a Swap2 opening are not taken back
+    }
     flow?.askTakeback(by: myMark, ply: ply)
     return [send(.takebackRequest(ply: UInt16(ply)), now)]
   }
@@ -106,6 +109,7 @@ extension NetSession {
     // An offer or an answer that crossed the game's end changes nothing.
     if phase == .betweenGames { return changedNothing(now) }
     guard phase == .playing, let game else { return unexpected(message, now) }
+    if let refused = refusedInOpening(message) { return violation(refused, now) }
     switch message {
     case .abort(let seen):
       guard Int(seen) <= game.history.count else {

@@ -60,9 +60,9 @@ extension NetSession {
   /// refuses it (version mismatch, naming what needs version 4) and a joiner greeted with such terms by a host
   /// that does not speak 4 takes it for a violation. nil when the chosen version carries the terms.
   mutating func termsNeedNewerVersion(chosen: UInt16, theirs: [UInt16], _ now: Double) -> [SessionOutput]? {
-    if configuration.role == .joiner, let opening = hostTerms?.opening, opening != .standard {
-      // Swap2 is played in local games only so far: this joiner cannot keep such terms, and says why.
-      let what = "the \(opening.rawValue) opening"
+    if configuration.role == .joiner, let terms = hostTerms, terms.opening == .swap2, terms.timeControl.isTimed {
+      // Swap2 is played untimed over the network so far: this joiner cannot keep such terms, and says why.
+      let what = "the swap2 opening with a clock"
       return [
         sendUncounted(.bye(.termsDeclined, text: "this program cannot play \(what) yet"), now),
         close(.unsupportedTerms(what)),

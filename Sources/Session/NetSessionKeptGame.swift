@@ -76,7 +76,8 @@ extension NetSession {
   public func keptOffer(now: Double) -> KeptOffer? {
     // An offer not yet answered is still the game kept: a joiner that goes away again is offered it again.
     if phase == .tossing, let offer = kept.offered { return offer }
-    guard hasGameFlow, gameInProgress, let game, let hostPlaysX = hostPlayedXLast else { return nil }
+    // A Swap2 opening's choices cannot travel in an offer: a game is kept once its colours are settled.
+    guard hasGameFlow, gameInProgress, !inOpening, let game, let hostPlaysX = hostPlayedXLast else { return nil }
     let kept = KeptGame(
       rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: game.history,
       times: clock?.agreedTimes(plies: game.history.count) ?? [], score: MatchScore(score, of: configuration.role))

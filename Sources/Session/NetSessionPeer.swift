@@ -77,7 +77,7 @@ extension NetSession {
   }
 
   /// The game this side holds, as the resume messages say it.
-  var holding: HeldGame { series.holding(playing: phase == .playing, sha256: sha256) }
+  var holding: HeldGame { series.holding(playing: phase == .playing, choices: openingChoiceNumbers, sha256: sha256) }
 
   mutating func peerResume(received: UInt32, sent: UInt32, _ now: Double) -> [SessionOutput] {
     switch connection.peerResumes(received: received, sent: sent, holding: holding) {
@@ -121,8 +121,7 @@ extension NetSession {
     if case .gameTaken(let verdict, let text, let readAll) = message {
       return peerAnswersKeptGame(verdict, PeerText(text), readAll: readAll, now)
     }
-    // No opening is played over the network by this program yet: a choice of one is out of place.
-    if case .openingChoice = message { return unexpected(message, now) }
+    if case .openingChoice = message { return peerOpening(message, now) }
     if message.minimumVersion == 3 { return processGameFlow(message, now) }
     // Version 4's spectators' messages go to spectators, never to a player's session (a host's count of them is
     // its coordinator's business).
@@ -192,6 +191,7 @@ extension NetSession {
       if let offered = hostTerms?.rules, offered != played {
         return violation("the welcome's rules (\(rules)) differ from the terms of the host's hello (\(offered))", now)
       }
+      if let unplayable = openingUnplayable(on: played) { return violation(unplayable, now) }
       self.version = version
       series.rules = played
       phase = .tossing
@@ -292,6 +292,7 @@ extension NetSession {
     if phase == .betweenGames, lastResult == .aborted { return [] }  // crossed with an abort (rule 17)
     if flagClaimedAt != nil { return [] }  // crossed this side's flag claim: void (rule 15)
     guard phase == .playing, let game else { return violation("a move while no game is in progress", now) }
+    if inOpening { return peerOpening(.move(ply: ply, position: position, clock: fields), now) }
     guard Int(ply) == game.history.count else {
       return violation("a move for ply \(ply) when ply \(game.history.count) was next (repeated or out of order)", now)
     }

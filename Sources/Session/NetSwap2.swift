@@ -4,7 +4,7 @@ import WireProtocol
 /// The Swap2 opening of a network game (protocol version 4, PROTOCOL.md "Version 4") from this player's side:
 /// GameCore's `Swap2` with this side's place in it. This player's stones and choices become the messages to send;
 /// the peer's are applied as they arrive, and one that Swap2 refuses (out of turn, on a taken cell, a choice not
-/// offered or not due, a ply that is not the next) is a violation named by why. Pure; not yet played by `NetSession`.
+/// offered or not due, a ply that is not the next) is a violation named by why. Pure; `NetSession` plays it.
 public struct NetSwap2: Sendable {
   public private(set) var opening: Swap2
   /// This side's place: the first (tentative) player is the side the coin (or the alternation) makes X.
@@ -43,16 +43,20 @@ public struct NetSwap2: Sendable {
     switch message {
     case .move(let ply, let position, _): (entry, sentPly) = (Swap2.Entry(me.other, .stone(position)), ply)
     case .openingChoice(let ply, let choice): (entry, sentPly) = (Swap2.Entry(me.other, .choice(choice)), ply)
-    default: return "a \(message.name) in the Swap2 opening"
+    default: return "\(Self.article(message)) \(message.name) in the Swap2 opening"
     }
     guard sentPly == ply else {
-      return "a \(message.name) for ply \(sentPly) when \(ply) stones are on the board (repeated or out of order)"
+      return
+        "\(Self.article(message)) \(message.name) for ply \(sentPly) when \(ply) stones are on the board (repeated or out of order)"
     }
     do {
       try opening.apply(entry)
     } catch {
-      return "a \(message.name) the Swap2 opening refuses: \(error.reason)"
+      return "\(Self.article(message)) \(message.name) the Swap2 opening refuses: \(error.reason)"
     }
     return nil
   }
+
+  /// "a move", "an opening choice".
+  static func article(_ message: Message) -> String { message.name.first.map("aeiou".contains) == true ? "an" : "a" }
 }

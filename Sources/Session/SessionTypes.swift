@@ -166,8 +166,12 @@ public enum SessionOutput: Sendable, Equatable {
   case peerHello(name: PeerText, software: PeerText)
   /// A new game began; `myMark` is this player's mark (X moves first).
   case gameStarted(number: Int, myMark: Mark)
-  /// The peer played `position`.
+  /// The peer played `position` (a stone of a Swap2 opening too).
   case peerMoved(Position)
+  /// The peer made a choice of the Swap2 opening.
+  case peerChose(Swap2.Choice)
+  /// The Swap2 opening settled the colours: this player plays `myMark` from now on.
+  case coloursSettled(myMark: Mark)
   case chat(PeerText)
   /// The peer chats faster than any person types: its lines are not shown until it slows down (said once a
   /// burst).
@@ -222,6 +226,8 @@ public enum ActionRefusal: ExplainedError, Sendable, Equatable, CustomStringConv
   case answerTakebackFirst
   /// Both sides have moved: the game can no longer be aborted.
   case tooLateToAbort
+  /// Draws, takebacks and aborts wait until the Swap2 opening has settled the colours.
+  case duringOpening
 
   /// A stable name, "session.failure".
   public var code: String {
@@ -242,6 +248,7 @@ public enum ActionRefusal: ExplainedError, Sendable, Equatable, CustomStringConv
     case .nothingToTakeBack: return "session.nothing-to-take-back"
     case .answerTakebackFirst: return "session.answer-takeback-first"
     case .tooLateToAbort: return "session.too-late-to-abort"
+    case .duringOpening: return "session.during-opening"
     }
   }
 
@@ -266,6 +273,7 @@ public enum ActionRefusal: ExplainedError, Sendable, Equatable, CustomStringConv
     case .nothingToTakeBack: return "you have no move to take back"
     case .answerTakebackFirst: return "your opponent asked for a takeback"
     case .tooLateToAbort: return "both sides have moved: the game can no longer be aborted"
+    case .duringOpening: return "the Swap2 opening is still being played"
     }
   }
 
@@ -286,6 +294,7 @@ public enum ActionRefusal: ExplainedError, Sendable, Equatable, CustomStringConv
     case .nothingToAnswer, .nothingToTakeBack: return nil
     case .answerTakebackFirst: return "accept or decline it first"
     case .tooLateToAbort: return "resign or offer a draw instead"
+    case .duringOpening: return "they come once the colours are chosen; resign to give up"
     }
   }
 
@@ -302,6 +311,10 @@ public enum PlayError: ExplainedError, Sendable, Equatable, CustomStringConverti
   case awaitingTakebackAnswer
   /// This player's time ran out (its opponent will claim the game).
   case outOfTime
+  /// The Swap2 opening refused this player's stone or choice (out of turn, a choice while a stone is due...).
+  case opening(Swap2Error)
+  /// No choice of a Swap2 opening is due in this game now.
+  case noOpeningChoice
 
   /// A stable name: the move error's, or "session.reconnecting".
   public var code: String {
@@ -310,6 +323,8 @@ public enum PlayError: ExplainedError, Sendable, Equatable, CustomStringConverti
     case .reconnecting: return "session.reconnecting"
     case .awaitingTakebackAnswer: return "session.awaiting-takeback-answer"
     case .outOfTime: return "session.out-of-time"
+    case .opening(let error): return error.code
+    case .noOpeningChoice: return "session.no-opening-choice"
     }
   }
 
@@ -319,6 +334,8 @@ public enum PlayError: ExplainedError, Sendable, Equatable, CustomStringConverti
     case .reconnecting: return "the connection is being restored"
     case .awaitingTakebackAnswer: return "you asked for a takeback"
     case .outOfTime: return "your time has run out"
+    case .opening(let error): return error.reason
+    case .noOpeningChoice: return "there is no Swap2 choice to make now"
     }
   }
 
@@ -327,7 +344,8 @@ public enum PlayError: ExplainedError, Sendable, Equatable, CustomStringConverti
     case .illegal(let error): return error.hint
     case .reconnecting: return "try again in a moment"
     case .awaitingTakebackAnswer: return "wait for your opponent's answer"
-    case .outOfTime: return nil
+    case .outOfTime, .noOpeningChoice: return nil
+    case .opening(let error): return error.hint
     }
   }
 

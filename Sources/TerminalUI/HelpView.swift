@@ -20,7 +20,9 @@ public enum HelpView {
       return [("\(g.arrows), hjkl", "move the cursor"), ("Enter, Space", "place your mark")]
         + (digits ? [("1-9", "place on that cell (1 is top left)")] : []) + [
           ("mouse click", "place on the clicked cell"), ("u", "undo your last move"),
-        ] + (state.match?.swap2 != nil ? [("x, o, p", "Swap2's choice: take X, take O, place 2 more")] : []) + [
+        ]
+        + (state.match?.swap2 != nil
+          ? [("b, o, p", "Swap2's choice: take X (black), take O (white), place 2 more")] : []) + [
           ("g", "go to a cell: type it (h8), Enter"), ("n", "new game (asks first during a game)"),
           ("q or Esc", "back to the menu / quit (asks first too)"),
         ] + common
@@ -32,6 +34,8 @@ public enum HelpView {
           ("c", "chat (Enter sends, Esc cancels)"),
           ("PgUp PgDn", "scroll the chat back, forward"), ("R", "resign the game (asks first)"),
         ]
+        + (state.net?.opening != nil
+          ? [("b, o, p", "Swap2's choice: take X (black), take O (white), place 2 more")] : [])
         + (state.net?.hasGameFlow == true
           ? [
             ("D, u", "offer a draw, ask to take your move back; or accept theirs"),

@@ -45,7 +45,7 @@ public enum Action: Sendable, Equatable {
   case redraw
   /// Open the go-to field: a typed cell moves the cursor there.
   case goTo
-  /// A choice of a Swap2 opening: `x` takes X (black), `o` takes O (white), `p` places two more stones.
+  /// A choice of a Swap2 opening: `b` takes X (black), `o` takes O (white), `p` places two more stones.
   case choose(Swap2.Choice)
 }
 
@@ -119,7 +119,7 @@ public enum KeyMap {
     case .character("u"): return .undo
     case .character("n"): return .newGame
     case .character("g"): return .goTo
-    case .character("x"): return .choose(.black)
+    case .character("b"): return .choose(.black)
     case .character("o"): return .choose(.white)
     case .character("p"): return .choose(.placeTwo)
     case .character("?"), .function(1): return .help

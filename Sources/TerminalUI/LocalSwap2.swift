@@ -46,7 +46,7 @@ public struct LocalSwap2: Sendable, Equatable {
   }
 
   /// What the opening asks now, as the status line says it, with `names` for the player and the other side:
-  /// "Swap2: place stone 2 of 3 (O)", "Swap2: choose x take X, o take O, p place 2 more".
+  /// "Swap2: place stone 2 of 3 (O)", "Swap2: choose b take X, o take O, p place 2 more".
   func ask(names: (human: String, other: String)) -> String {
     guard let actor = opening.actor else { return "" }
     let who = actor == human ? names.human : names.other
@@ -56,7 +56,7 @@ public struct LocalSwap2: Sendable, Equatable {
     return "Swap2, \(who): choose \(Self.keys(for: opening.step))"
   }
 
-  /// The keys of the choices `step` offers: "x take X, o take O, p place 2 more".
+  /// The keys of the choices `step` offers: "b take X, o take O, p place 2 more".
   static func keys(for step: Swap2.Step) -> String {
     let choices: [Swap2.Choice] = step == .secondChooses ? [.black, .white, .placeTwo] : [.black, .white]
     return choices.map(key).joined(separator: ", ")
@@ -65,7 +65,7 @@ public struct LocalSwap2: Sendable, Equatable {
   /// The key and words of a choice, as the status line and the legend give them.
   static func key(_ choice: Swap2.Choice) -> String {
     switch choice {
-    case .black: "x take X"
+    case .black: "b take X"
     case .white: "o take O"
     case .placeTwo: "p place 2 more"
     }

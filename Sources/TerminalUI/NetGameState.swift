@@ -78,6 +78,10 @@ public struct NetGameState: Sendable, Equatable {
   public var mapOffer: UInt16?
   /// Host: a new invite may be asked for with `i` (it waits at a relay, and no game is on or asked about).
   public var canMakeNewInvite = false
+  /// The Swap2 opening of the current game, as it stands or as it settled the colours (nil: the game has none),
+  /// and this player's place in it: what the status line says step by step, and who placed each of its stones.
+  public var opening: Swap2?
+  public var openingMe = Swap2.Player.first
 
   /// A game begins (the first, or a rematch): its board with the cursor in the middle, and nothing left on the
   /// screen from the game or the moment before (a result, a drop, a rematch offer, a notice such as the
@@ -248,7 +252,14 @@ public struct NetGameState: Sendable, Equatable {
   }
 
   public var myTurn: Bool {
+    if let opening, !opening.isSettled { return ended == nil && opening.actor == openingMe }
     guard let game, let myMark, ended == nil else { return false }
     return !game.isOver && game.turn == myMark
+  }
+
+  /// The choices of the Swap2 opening this player may make now (none while a stone is due or the peer acts).
+  public var openingChoices: [Swap2.Choice] {
+    guard let opening, !opening.isSettled, myTurn, dropped == nil else { return [] }
+    return opening.choices
   }
 }

@@ -273,6 +273,11 @@ public enum NetGameView {
       return Fit.legend([("w claim the win", 0), ("c chat", 2), ("q leave", 1)], separator: g.separator, width: width)
     }
     let over = !net.gameInProgress
+    if !over, !net.openingChoices.isEmpty {
+      let choices = net.openingChoices.map { (NetSwap2Words.key($0), 0) }
+      return Fit.legend(
+        choices + [("c chat", 3), ("R resign", 4), ("? help", 2), ("q leave", 1)], separator: g.separator, width: width)
+    }
     if !over, let offer = net.peerOffer {
       // Their offer waits for an answer: the answers come first.
       let accept = offer == .draw ? "D accept the draw" : "u accept the takeback"
@@ -280,7 +285,8 @@ public enum NetGameView {
       return Fit.legend(items, separator: g.separator, width: width)
     }
     let flow: [(String, Int)] =
-      over || !net.hasGameFlow ? [] : (net.canAbort ? [("A abort", 7)] : [("D draw", 8), ("u takeback", 9)])
+      over || !net.hasGameFlow || net.opening?.isSettled == false
+      ? [] : (net.canAbort ? [("A abort", 7)] : [("D draw", 8), ("u takeback", 9)])
     let items =
       [("\(g.arrows)/hjkl move", 4), ("Enter place", 0), ("c chat", 3)]
       + (over ? [("n rematch", 5)] : [("R resign", 6)]) + flow

@@ -136,6 +136,10 @@ enum NetPanelView {
       return ("\(result)  \(rematch)\(g.separator)q leave", Style(bold: true, color: .accent))
     }
     let last = lastMoveText(net, game: game, peer: peer)
+    if let opening = net.opening, let said = NetSwap2Words.status(opening, me: net.openingMe, peer: peer) {
+      let keys = net.openingChoices.map(NetSwap2Words.key).joined(separator: g.separator)
+      return (last + said + (keys.isEmpty ? "" : ": \(keys)"), net.myTurn ? Style(bold: true) : Style(dim: true))
+    }
     if net.myTurn { return (last + "Your turn (\(net.myMark.map { "\($0)" } ?? "?"))", Style(bold: true)) }
     return (last + "Waiting for \(peer)'s move.", Style(dim: true))
   }
@@ -144,7 +148,13 @@ enum NetPanelView {
   static func lastMoveText(_ net: NetGameState, game: Game, peer: String) -> String {
     guard BoardLayout.isLabelled(game.rules), let last = game.lastMove, let mark = game.board[last] else { return "" }
     let name = Coordinates(game.rules).name(of: last)
-    return mark == net.myMark ? "You play \(name). " : "\(peer) plays \(name). "
+    // A stone of a Swap2 opening is the player's who placed it, whatever its colour.
+    let placed = net.opening.flatMap { opening in
+      game.history.count <= opening.game.history.count
+        ? opening.log.last { if case .stone = $0.action { true } else { false } }?.player : nil
+    }
+    return (placed.map { $0 == net.openingMe } ?? (mark == net.myMark))
+      ? "You play \(name). " : "\(peer) plays \(name). "
   }
 }
 

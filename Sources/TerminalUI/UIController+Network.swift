@@ -151,6 +151,14 @@ extension UIController {
       return [.netTakeback]
     case .character("x") where net.peerOffer != nil:
       return [.netDecline]
+    case .character("b"), .character("o"), .character("p"):
+      // Swap2's choice (the same keys as in a local game); nothing when no choice is this player's now.
+      let choice: Swap2.Choice = key == .character("b") ? .black : key == .character("o") ? .white : .placeTwo
+      guard net.openingChoices.contains(choice) else {
+        if net.opening?.isSettled == false { net.notice = "Not a choice now." }
+        return []
+      }
+      return [.netChoose(choice)]
     case .character("A") where net.canAbort:
       return [.netAbort]
     case .character("v"):
@@ -256,6 +264,10 @@ extension UIController {
     }
     guard net.myTurn else {
       net.notice = "Wait for \(net.peerName.map { "\($0)" } ?? "your opponent")'s move."
+      return []
+    }
+    if !net.openingChoices.isEmpty {
+      net.notice = "Choose first: \(net.openingChoices.map(NetSwap2Words.key).joined(separator: ", "))."
       return []
     }
     if let taken = game.board[position] {

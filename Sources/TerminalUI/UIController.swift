@@ -25,6 +25,8 @@ public enum Effect: Sendable, Equatable {
   /// Watch the game announced on the LAN under this name (the lobby's Watch, `w`, on a game that may be watched).
   case watchLAN(String)
   case netPlay(Position)
+  /// A choice of the Swap2 opening in a network game.
+  case netChoose(Swap2.Choice)
   case netChat(String)
   case netResign
   /// Offer a draw, or accept the opponent's offer.

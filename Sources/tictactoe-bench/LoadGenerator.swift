@@ -244,8 +244,8 @@ final class LoadGenerator {
         fail(client, "the connection dropped")
       case .graceExpired, .resumed:
         break
-      case .peerHello, .chat, .chatsDropped, .gameFlow:
-        break
+      case .peerHello, .chat, .chatsDropped, .gameFlow, .peerChose, .coloursSettled:
+        break  // the load's host offers no opening
       }
     }
   }

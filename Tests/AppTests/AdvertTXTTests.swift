@@ -32,4 +32,19 @@ import Testing
         fingerprint: Self.key, bot: "easy"))
     #expect(exact.rule == "exact5")
   }
+
+  /// A host offering Swap2 says `opening=swap2`, read back by the lobby's side; the usual opening says nothing.
+  @Test func aSwap2HostSaysItsOpening() throws {
+    let rules = try Rules(size: 15, k: 5)
+    let txt = try #require(
+      LANAnnouncement.txt(name: "alice", rules: rules, timeControl: .none, fingerprint: Self.key, opening: .swap2))
+    #expect(String(decoding: txt.encoded, as: UTF8.self).contains("opening=swap2"))
+    let read = ServiceTXT(decoding: txt.encoded)
+    #expect(read.opening == "swap2" && read.problems.isEmpty)
+    let usual = try #require(LANAnnouncement.txt(name: "a", rules: rules, timeControl: .none, fingerprint: Self.key))
+    #expect(usual.opening == nil)
+    var bad = read
+    bad.opening = "Swap 2!"
+    #expect(ServiceTXT(decoding: bad.encoded).opening == nil)
+  }
 }

@@ -1,3 +1,5 @@
+import GameCore
+import PlayerSettings
 import Testing
 
 @testable import App
@@ -48,5 +50,23 @@ import Testing
   ])
   func refusals(arguments: [String], message: String) {
     #expect(throws: UsageError(message: message)) { try CommandLineParser.parse(arguments) }
+  }
+}
+
+/// An outside engine at the bot is asked only for moves: its games open as usual.
+@Suite struct BotEngineOpeningTests {
+  @Test func anEngineBotRefusesSwap2AskedForAndLetsTheSavedSettingYield() throws {
+    let rules = try Rules(size: 15, k: 5)
+    var settings = Settings()
+    settings.opening = .swap2
+    var request = HostRequest()
+    request.engine = ["brain"]
+    #expect(try request.offeredOpening(rules, timeControl: .none, settings: settings) == .standard)
+    request.opening = .swap2
+    #expect(
+      throws: UsageError(message: "an outside engine at the bot plays the usual opening: leave out --opening swap2")
+    ) { try request.offeredOpening(rules, timeControl: .none, settings: settings) }
+    request.engine = nil
+    #expect(try request.offeredOpening(rules, timeControl: .none, settings: settings) == .swap2)
   }
 }

@@ -50,6 +50,17 @@ import Testing
     #expect(LANGames.row(game, known: Self.known).rules.hasPrefix("3×3, 3 in a row, a rule this program cannot read"))
   }
 
+  /// Version 4: the Swap2 opening is named after the rule, in the list, the lobby's row and JSON.
+  @Test func anOpeningIsShownAfterTheRule() {
+    var game = Self.game("alice", key: Self.alice.fingerprint)
+    game.txt?.rule = "renju"
+    game.txt?.opening = "swap2"
+    #expect(LANGames.row(game, known: Self.known).rules == "3×3, 3 in a row, renju, Swap2")
+    #expect(LANGames.json([game], known: Self.known).contains(#""opening":"swap2""#))
+    game.txt?.opening = "swap9"
+    #expect(LANGames.row(game, known: Self.known).rules.hasSuffix("an opening this program cannot read"))
+  }
+
   @Test func aKnownKeyIsShownByTheNameThePlayerKnowsItBy() {
     let game = Self.game("alice", key: Self.alice.fingerprint)
     #expect(LANGames.trust(game, known: Self.known) == .known(as: "Alice W"))

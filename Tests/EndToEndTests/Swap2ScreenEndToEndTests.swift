@@ -30,11 +30,11 @@ import Testing
     try place(tmux, "h9")
     // The computer answers in about a move's time: it takes a colour, or places two more and leaves the choice.
     screen = try tmux.waitFor("the computer's answer") {
-      $0.contains("Your turn") || $0.contains("Swap2, you: choose x take X, o take O")
+      $0.contains("Your turn") || $0.contains("Swap2, you: choose b take X, o take O")
     }
     if screen.contains("Swap2, you: choose") {
       #expect(screen.contains("The computer chose to place 2 more and placed "), "\(screen)")
-      #expect(screen.contains("x take X | o take O") || screen.contains("x take X · o take O"), "\(screen)")
+      #expect(screen.contains("b take X | o take O") || screen.contains("b take X · o take O"), "\(screen)")
       try tmux.send("o")
       screen = try tmux.waitFor(text: "You took O. Your turn (O)")
     } else {
@@ -87,7 +87,7 @@ import Testing
     // A game to its end: P2 takes O, X (P1) makes five; its record keeps the opening. (No "f5": tmux sends
     // that as the F5 key.)
     for cell in ["e5", "d5", "e6"] { try place(tmux, cell) }
-    try tmux.waitFor(text: "Swap2, P2: choose x take X, o take O, p place 2 more")
+    try tmux.waitFor(text: "Swap2, P2: choose b take X, o take O, p place 2 more")
     try tmux.send("o")
     try tmux.waitFor(text: "P2 took O. O to move (P2)")
     for cell in ["a1", "e7", "a2", "e8", "a3", "e9"] { try place(tmux, cell) }

@@ -69,22 +69,22 @@ import WireProtocol
     // A choice while stones are due.
     #expect(
       host.peer(.openingChoice(ply: 0, choice: .black))
-        == "a opening choice the Swap2 opening refuses: a stone is due, not a choice (the first player places stone 1 of 3)"
+        == "an opening choice the Swap2 opening refuses: a stone is due, not a choice (the first player places stone 1 of 3)"
         || host.peer(.openingChoice(ply: 0, choice: .black))?.hasPrefix(
-          "a opening choice the Swap2 opening refuses: a stone is due") == true
+          "an opening choice the Swap2 opening refuses: a stone is due") == true
     )
     for cell in [p(7, 7), p(7, 8), p(8, 8)] { _ = joiner.peer(try host.place(cell)) }
     // The first player choosing where the second does: its own program refuses, and the peer's is a violation.
     #expect(throws: Swap2Error.notYourTurn(expected: .second)) { try host.choose(.black) }
     #expect(
       joiner.peer(.openingChoice(ply: 3, choice: .black))
-        == "a opening choice the Swap2 opening refuses: it is the second player's turn in the opening")
+        == "an opening choice the Swap2 opening refuses: it is the second player's turn in the opening")
     _ = host.peer(try joiner.choose(.placeTwo))
     for cell in [p(6, 6), p(9, 9)] { _ = host.peer(try joiner.place(cell)) }
     // The first may not pass the choice back.
     let back = joiner.peer(.openingChoice(ply: 5, choice: .placeTwo))
     #expect(
-      back?.hasPrefix("a opening choice the Swap2 opening refuses: \"place 2 more stones\" is not a choice now")
+      back?.hasPrefix("an opening choice the Swap2 opening refuses: \"place 2 more stones\" is not a choice now")
         == true, "\(back ?? "")")
   }
 

@@ -57,7 +57,7 @@ import Testing
     #expect(opening.step == .secondChooses && token == match.token && match.aiThinking)
     #expect(Screens.text(ui).contains("Swap2: the computer is thinking"))
     // Keys while the computer thinks: nothing placed, nothing chosen.
-    _ = ui.handle(.character("x"))
+    _ = ui.handle(.character("b"))
     #expect(ui.state.match?.notice == "Wait for the computer's answer." && ui.state.match?.swap2?.isOpening == true)
     // An answer for an older game is dropped; the real one takes O and moves.
     #expect(ui.computerAnsweredSwap2([.choice(.black)], token: token - 1).isEmpty)
@@ -85,12 +85,12 @@ import Testing
     // The computer's three stones (it was asked as the game began).
     _ = ui.computerAnsweredSwap2([.stone(p(7, 7)), .stone(p(7, 8)), .stone(p(8, 7))], token: token)
     let text = Screens.text(ui)
-    #expect(text.contains("Swap2, you: choose x take X, o take O, p place 2 more"), "\(text)")
+    #expect(text.contains("Swap2, you: choose b take X, o take O, p place 2 more"), "\(text)")
     #expect(text.contains("The computer placed h8 i8 h7."), "\(text)")
-    #expect(text.contains(" x take X | o take O | p place 2 more | u undo"), "\(text)")
+    #expect(text.contains(" b take X | o take O | p place 2 more | u undo"), "\(text)")
     // A stone is not a choice; the choice is made by its key.
     _ = ui.handle(.enter)
-    #expect(ui.state.match?.notice == "Choose first: x take X, o take O, p place 2 more.")
+    #expect(ui.state.match?.notice == "Choose first: b take X, o take O, p place 2 more.")
     _ = ui.handle(.character("p"))
     #expect(Screens.text(ui).contains("Swap2, you: place stone 1 of 2 (O)"))
     _ = place(&ui, "a1")
@@ -117,7 +117,7 @@ import Testing
     var ui = game(.hotseat)
     #expect(Screens.text(ui).contains("Swap2 at one keyboard: P1 is the first player and places 3 stones"))
     for cell in ["h8", "j8", "h9"] { _ = place(&ui, cell) }
-    #expect(Screens.text(ui).contains("Swap2, P2: choose x take X, o take O, p place 2 more"))
+    #expect(Screens.text(ui).contains("Swap2, P2: choose b take X, o take O, p place 2 more"))
     #expect(Screens.text(ui).contains("x: P2 plays X, and O moves next; o: P2 plays O, and moves next."))
     _ = ui.handle(.character("o"))
     let match = try #require(ui.state.match)
@@ -134,7 +134,7 @@ import Testing
     for cell in ["h8", "j8", "h9"] { _ = place(&ui, cell) }
     #expect(ui.state.match?.clock == nil && ui.nextLocalClockChange == nil, "the opening is untimed")
     _ = ui.clockTick(now: 400)  // five minutes on the opening cost nothing
-    _ = ui.handle(.character("x"))
+    _ = ui.handle(.character("b"))
     let clock = try #require(ui.state.match?.clock)
     // Neither side earned an increment for the opening's stones.
     #expect(clock.running == .o && clock.remaining(.o, now: 400) == 60_000 && clock.remaining(.x, now: 400) == 60_000)
@@ -165,7 +165,7 @@ import Testing
   @Test func anEngineGameOpensAsUsual() {
     var ui = game(.engine("pbrain"))
     #expect(ui.state.match?.swap2 == nil)
-    _ = ui.handle(.character("x"))
+    _ = ui.handle(.character("b"))
     #expect(ui.state.match?.notice == nil)
   }
 }

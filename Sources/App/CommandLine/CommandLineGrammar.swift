@@ -90,8 +90,8 @@ public enum CommandLineGrammar {
       name: "--clock", value: .text("C"), commands: [.play, .host],
       summary: "the time control of a local game, or offered to joiners"),
     Option(
-      name: "--opening", value: .word(["standard", "swap2"]), commands: [.play],
-      summary: "how a local game opens, as usual or with Swap2"),
+      name: "--opening", value: .word(["standard", "swap2"]), commands: [.play, .host],
+      summary: "how a game opens, as usual or with Swap2"),
     Option(name: "--port", value: .text("P"), commands: [.host], summary: "the port to host on"),
     Option(name: "--bind", value: .text("ADDR"), commands: [.host], summary: "host on this address only"),
     Option(

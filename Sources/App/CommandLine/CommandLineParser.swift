@@ -14,9 +14,11 @@ public enum CommandLineParser {
                      [--ascii]
       tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME]
                      [--size N] [--k K] [--rule R] [--clock C] [--grace S]
-                     [--keep-hosting] [--relay HOST:PORT] [TRUST] [--ui MODE]
+                     [--opening O] [--keep-hosting] [--relay HOST:PORT] [TRUST]
+                     [--ui MODE]
       tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME]
-                     [--size N] [--k K] [--rule R] [--clock C] [TRUST]
+                     [--size N] [--k K] [--rule R] [--clock C] [--opening O]
+                     [TRUST]
       tictactoe host --bot --engine COMMAND [--engine-cap N] [--port P]
                      [--bind ADDR] [--name NAME] [--size N] [--rule R] [TRUST]
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
@@ -107,11 +109,13 @@ public enum CommandLineParser {
                         BASE in minutes (5+3) or seconds (30s+2) and INC in
                         seconds; move:20s for a fixed time per move; none. A clock
                         starts after each side's first move; a flag loses on time
-      --opening O       how a local game opens: standard or swap2 (default: the
-                        opening setting; five in a row from 9×9: the first player
-                        places 3 stones, the second takes black, white or places 2
-                        more and the first chooses; untimed: the clocks start once
-                        the colours are settled); --first me makes you the first
+      --opening O       how a game opens: standard or swap2 (default: the opening
+                        setting; five in a row from 9×9: the first player places 3
+                        stones, the second takes black, white or places 2 more and
+                        the first chooses). A local game's clocks start once the
+                        colours are settled; --first me makes you the first. A
+                        host offers it to joiners (protocol 4), untimed: not with
+                        --clock
       --bot LEVEL       host a practice bot playing at LEVEL (easy, normal or
                         perfect) against any number of joiners at once, until Ctrl-C
                         or SIGTERM (SIGHUP reads its deny list and limits again);

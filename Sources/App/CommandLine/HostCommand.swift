@@ -2,6 +2,7 @@ import GameCore
 import Gomocup
 import MatchCoordination
 import NetworkFacts
+import PlayerSettings
 import Transport
 
 /// What `tictactoe host` was asked for.
@@ -24,6 +25,9 @@ public struct HostRequest: Sendable, Equatable {
   public var engine: [String]?
   /// `--engine-cap N`: at most N engine processes at once (nil: one per processor).
   public var engineCap: Int?
+  /// `--opening O`: how the games offered open (protocol version 4), as usual or with Swap2; nil: the `opening`
+  /// setting, which holds only where Swap2 is played (five in a row from 9×9).
+  public var opening: Opening?
 
   /// The rules asked for, as `play` takes them (checked against the saved settings when hosting starts).
   var play: PlayRequest {
@@ -31,7 +35,27 @@ public struct HostRequest: Sendable, Equatable {
     play.size = size
     play.k = k
     play.rule = rule
+    play.opening = opening
     return play
+  }
+
+  /// The opening offered with `rules` and `timeControl`: `--opening`, else the setting where Swap2 is played; or
+  /// why it cannot be (`--opening swap2` on a board Swap2 is not played on, or Swap2 with a clock, which network
+  /// games do not play yet).
+  func offeredOpening(_ rules: Rules, timeControl: TimeControl, settings: Settings) throws(UsageError) -> Opening {
+    if let refusal = play.swap2Refusal(rules) { throw UsageError(message: refusal) }
+    // An outside engine at the bot is asked only for moves: its games open as usual (the saved setting yields).
+    if engine != nil {
+      guard opening != .swap2 else {
+        throw UsageError(message: "an outside engine at the bot plays the usual opening: leave out --opening swap2")
+      }
+      return .standard
+    }
+    let opening = play.opening(rules, settings: settings)
+    guard opening == .swap2, timeControl.isTimed else { return opening }
+    throw UsageError(
+      message: "the swap2 opening is played without a clock over the network (the clock is \(timeControl)): host"
+        + " with --clock none, or with --opening standard")
   }
 }
 
@@ -53,6 +77,7 @@ enum HostCommand: Command {
     request.keepHosting = arguments.has("--keep-hosting")
     request.clock = try arguments.clock()
     request.rule = try arguments.choice("--rule", as: RuleVariant.self)
+    request.opening = try arguments.choice("--opening")
     if let text = arguments.value("--relay") {
       guard let relay = RelayAddress.parse(text) else {
         throw UsageError(message: "--relay needs HOST:PORT (a transit relay's address and its port), not \"\(text)\"")

@@ -37,14 +37,17 @@ public struct SessionPair {
 
   /// Alice hosting `rules`, Bob joining; `hostCoin` and `joinerCoin` fill each side's 32 coin-toss bytes (they
   /// decide who moves first).
-  /// `timeControl` is the host's terms; `joinerVersions` what the joiner speaks (`[2]`: an older peer).
+  /// `timeControl` and `opening` are the host's terms; `joinerVersions` what the joiner speaks (`[2]`: an older
+  /// peer).
   public init(
     hostCoin: UInt8 = 0, joinerCoin: UInt8 = 0, rules: Rules = .standard, resendLimit: Int = 256,
-    timeControl: TimeControl = .none, joinerVersions: [UInt16] = ProtocolVersion.supported
+    timeControl: TimeControl = .none, joinerVersions: [UInt16] = ProtocolVersion.supported,
+    opening: Opening = .standard
   ) {
     host = NetSession(
       configuration: .init(
-        role: .host, name: "Alice", software: "test", rules: rules, resendLimit: resendLimit, timeControl: timeControl),
+        role: .host, name: "Alice", software: "test", rules: rules, resendLimit: resendLimit, timeControl: timeControl,
+        opening: opening),
       coinBytes: Array(repeating: hostCoin, count: 32), sha256: testHash, now: 0)
     joiner = NetSession(
       configuration: .init(
