@@ -155,6 +155,7 @@ public final class CursesDriver: LoopFrontEnd {
         let clocks = NetworkPresenter.clocks(session, now: Monotonic.now())
         if controller.state.net?.clocks != clocks { controller.updateNetwork { $0.clocks = clocks } }
       }
+      watchedClocks(running.match, now: Monotonic.now())
       running.refresh()
     }
     updateBrowsing()
@@ -180,6 +181,7 @@ public final class CursesDriver: LoopFrontEnd {
       due = min(due ?? next, next)
     }
     if let next = controller.nextLocalClockChange { due = min(due ?? next, next) }
+    if let next = nextWatchedClockChange(now: now) { due = min(due ?? next, next) }
     if browser == nil && controller.state.page == .lobby && lanContext != nil {
       due = min(due ?? browserRetryAt, max(now, browserRetryAt))
     }

@@ -138,6 +138,7 @@ enum NetworkLaunch {
     try match.host(bind: request.bind, port: request.port ?? settings.port ?? Endpoint.defaultPort)
     match.sourceLimits = SourceLimits(settings: settings, now: parts.clock())
     match.spectatorPolicy = settings.spectators.flatMap(SpectatorPolicy.init(rawValue:)) ?? .anyone
+    match.watchDelay = request.watchDelay ?? settings.watchDelay ?? 0
     // Only when the player named a relay (here or in the settings) does the host connect to one.
     let relayEvents = try waitAtRelay(match, request.relay ?? settings.relay.flatMap(RelayAddress.parse))
     // Only when asked (here or in the settings) is the router asked to open the port.

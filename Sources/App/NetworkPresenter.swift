@@ -28,8 +28,8 @@ enum NetworkPresenter {
         net.terms = lines
       case .spectators(let count):
         net.spectators = count
-      case .watched:
-        continue  // a spectator watches in plain mode (the full screen's watching is still to come)
+      case .watched(let update):
+        WatchPresenter.apply(update, hostKey: match.peerCertificate?.fingerprint.description, to: &net)
       case .session(let output):
         apply(output, match: match, to: &net)
       case .opponentGone(let end):
@@ -46,7 +46,7 @@ enum NetworkPresenter {
         net.terms = nil
       }
     }
-    if let session = match.session {
+    if let session = match.session, !net.isWatching {
       net.game = session.game ?? net.game
       net.myMark = session.myMark ?? net.myMark
       net.wins = session.score.wins

@@ -1,5 +1,6 @@
 import PeerTrust
 import Session
+import UntrustedText
 import WireProtocol
 
 /// The host's spectators (PROTOCOL.md, "Version 4: watching"): let in by the policy and the numbers without asking
@@ -74,7 +75,7 @@ extension HostCoordinator {
     guard let active = core.active, let connection = core.connections[active], connection.admitted,
       let session = connection.session, let key = connection.facts?.certificate?.fingerprint
     else { return nil }
-    return WatchView(session: session, key: key.bytes)
+    return WatchView(session: session, key: key.bytes)?.delayed(by: core.configuration.watchDelay)
   }
 
   /// After a step of the game: what spectators are sent of it; when the match is over or its opponent gone, a
@@ -82,11 +83,21 @@ extension HostCoordinator {
   public mutating func spectatorsAfterStep(now: Double) -> [MatchCommand] {
     guard spectators.count > 0 else { return [] }
     guard core.finished == nil, let view = currentView(), session?.isClosed == false else {
-      return spectatorsLeave("the match is over")
+      return spectatorsLeave(leavingWords)
     }
     let messages = view.messages(after: spectators.told, watchers: spectators.count)
     spectators.told = view
     return spectators.toAll(messages, now: now)
+  }
+
+  /// Why the spectators are let go, in the goodbye they are sent: who left, when the host knows.
+  private var leavingWords: String {
+    let joiner = spectators.told.map { VisibleText.escaping($0.joinerName) } ?? "the joiner"
+    switch core.finished {
+    case .session(.localQuit)?: return "the match is over: \(core.configuration.name), the host, left"
+    case nil: return "the match is over: \(joiner) left"
+    case let end?: return "the match is over: \(end)"
+    }
   }
 
   /// Every spectator is told `why` and let go.

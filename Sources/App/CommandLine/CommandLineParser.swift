@@ -14,14 +14,15 @@ public enum CommandLineParser {
                      [--ascii]
       tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME]
                      [--size N] [--k K] [--rule R] [--clock C] [--grace S]
-                     [--keep-hosting] [--relay HOST:PORT] [TRUST] [--ui MODE]
+                     [--keep-hosting] [--relay HOST:PORT] [--watch-delay N]
+                     [TRUST] [--ui MODE]
       tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME]
                      [--size N] [--k K] [--rule R] [--clock C] [TRUST]
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe join INVITE [--name NAME] [--grace S] [--ui MODE]
       tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
-      tictactoe watch HOST[:PORT] [--name NAME] [TRUST]
-      tictactoe watch INVITE [--name NAME]
+      tictactoe watch HOST[:PORT] [--name NAME] [TRUST] [--ui MODE]
+      tictactoe watch INVITE [--name NAME] [--ui MODE]
       tictactoe list [--wait SECONDS] [--json]
       tictactoe identity [show | new [--yes] | export]
       tictactoe identity import CERT.pem KEY.pem [--yes]
@@ -49,8 +50,9 @@ public enum CommandLineParser {
     so nothing is asked and any other key is refused; an invite that names a relay
     (the host's --relay option) is tried there too, 2 s after its addresses or once
     they failed.
-    `watch` follows a host's game as a spectator, line by line: the players, the
-    board, each move and the result; it judges the host's key as `join` does.
+    `watch` follows a host's game as a spectator (on the full screen, or line by
+    line with --ui plain): the players and their keys, the board, each move, the
+    clocks, the result and the score; it judges the host's key as `join` does.
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins,
     many at once, until stopped.
     `games` lists the games you finished (kept as SGF in
@@ -122,6 +124,10 @@ public enum CommandLineParser {
                         else none; the practice bot never waits at one)
       --router          `doctor` also asks the router which mapping protocols it
                         speaks and its outside address
+      --watch-delay N   spectators see the game N moves late, so that none can
+                        help a player as it goes; a game's last moves and result
+                        reach them when it ends (default: the watch_delay setting,
+                        else 0, live)
       --keep-hosting    with --ui plain, wait for the next opponent after each match
                         instead of exiting (the full-screen host always does, until
                         you leave)

@@ -19,6 +19,11 @@ public struct HostRequest: Sendable, Equatable {
   public var rule: RuleVariant?
   /// `--relay HOST:PORT`: a transit relay to wait at beside the listeners (nil: the `relay` setting, if any).
   public var relay: Endpoint?
+  /// `--watch-delay N`: spectators see the game N moves late (nil: the `watch_delay` setting, else live).
+  public var watchDelay: Int?
+
+  /// The moves a watch delay may hold back (a game on 15×15 has at most 225).
+  static let watchDelays = 0...225
 
   /// The rules asked for, as `play` takes them (checked against the saved settings when hosting starts).
   var play: PlayRequest {
@@ -48,6 +53,13 @@ enum HostCommand: Command {
     request.keepHosting = arguments.has("--keep-hosting")
     request.clock = try arguments.clock()
     request.rule = try arguments.choice("--rule", as: RuleVariant.self)
+    if let delay = try arguments.number("--watch-delay") {
+      guard HostRequest.watchDelays.contains(delay) else {
+        throw UsageError(
+          message: "--watch-delay must be a number of moves from 0 to \(HostRequest.watchDelays.upperBound)")
+      }
+      request.watchDelay = delay
+    }
     if let text = arguments.value("--relay") {
       guard let relay = RelayAddress.parse(text) else {
         throw UsageError(message: "--relay needs HOST:PORT (a transit relay's address and its port), not \"\(text)\"")
