@@ -85,7 +85,9 @@ enum NetworkLaunch {
       initial.append(.status("Connecting to \(joining[0])…"))
     }
     if ui == .curses {
-      let rejoin = rejoin(joining, parts: parts, advertised: advertised, lanName: lanName, invite: role.invite)
+      // A spectator does not join again as a player (`r`): it runs `watch` again.
+      let rejoin =
+        watch ? nil : rejoin(joining, parts: parts, advertised: advertised, lanName: lanName, invite: role.invite)
       return CursesLaunch.network(
         match: match, joining: joining, rejoin: rejoin, initial: initial, ascii: ascii, environment: environment,
         context: context)

@@ -22,7 +22,8 @@ enum NetworkPresenter {
       case .ask(let question):
         net.question = .init(
           lines: question.lines + ["Read aloud: \(question.fingerprint.readAloud)"]
-            + (net.verificationCode.map { ["Verification code: \($0) (the same on both screens)"] } ?? []),
+            // The host's screen shows no spectator's code: a spectator is not told to compare one.
+            + ((net.isWatching ? nil : net.verificationCode).map { ["Verification code: \($0) (the same on both screens)"] } ?? []),
           fingerprint: question.fingerprint.description)
       case .askTerms(let lines):
         net.terms = lines

@@ -120,6 +120,7 @@ enum NetPanelView {
 
   /// What the player is told about the game now: the result, whose turn it is, and the last move by name.
   static func statusLine(_ net: NetGameState, game: Game, glyphs g: Glyphs) -> (String, Style) {
+    if let unfinished = net.watching?.unfinished { return (unfinished, Style(bold: true, color: .warning)) }
     if let ended = net.ended { return (ended, Style(bold: true, color: .warning)) }
     if let watching = net.watching {
       let over = watching.result != nil || watching.unfinished != nil

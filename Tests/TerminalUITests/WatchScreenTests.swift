@@ -57,6 +57,20 @@ import UntrustedText
     #expect(text.contains("alice 1 · bob 0 · draws 0") && text.contains("3 watching"), "\(text)")
   }
 
+  /// The host left mid-game: the panel says the game ended unfinished and why, not the player's "your opponent
+  /// left", and any key leaves.
+  @Test func anUnfinishedGameSaysWhyInTheSpectatorsWords() throws {
+    var ui = try Self.watching(size: 15, k: 5, moves: ["h8", "h9"])
+    ui.updateNetwork {
+      $0.watching?.unfinished = "Game 2 ended unfinished: the match is over: alice, the host, left."
+      $0.ended = "Your opponent left: the match is over: alice, the host, left"
+    }
+    let text = Screens.text(ui)
+    #expect(text.contains("Game 2 ended unfinished: the") && !text.contains("Your opponent"), "\(text)")
+    #expect(text.contains("any key: leave") && !text.contains("join again"), "\(text)")
+    #expect(ui.handle(.character("x")) == [.netLeave])
+  }
+
   @Test func aTerminalTooSmallSaysSoAndQStillLeaves() throws {
     var ui = try Self.watching(size: 15, k: 5, moves: ["h8"], width: 40, height: 12)
     #expect(Screens.text(ui).contains("Too small: need 50×25"), "\(Screens.text(ui))")
