@@ -20,10 +20,11 @@ enum NetworkPresenter {
       case .verification(let code):
         net.verificationCode = code.description
       case .ask(let question):
+        // The host's screen shows no spectator's code: a spectator is not told to compare one.
+        let code = net.isWatching ? nil : net.verificationCode
         net.question = .init(
           lines: question.lines + ["Read aloud: \(question.fingerprint.readAloud)"]
-            // The host's screen shows no spectator's code: a spectator is not told to compare one.
-            + ((net.isWatching ? nil : net.verificationCode).map { ["Verification code: \($0) (the same on both screens)"] } ?? []),
+            + (code.map { ["Verification code: \($0) (the same on both screens)"] } ?? []),
           fingerprint: question.fingerprint.description)
       case .askTerms(let lines):
         net.terms = lines
