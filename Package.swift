@@ -62,7 +62,7 @@ let package = Package(
       name: "MatchCoordination",
       dependencies: [
         "GameCore", "GameRecords", "PeerTrust", "Session", "TransitRelay", "NetworkFacts", "UntrustedText",
-        "WireProtocol", "Discovery", "ExplainedErrors",
+        "WireProtocol", "ExplainedErrors",
       ]),
     .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),

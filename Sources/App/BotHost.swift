@@ -30,8 +30,7 @@ final class BotHost: LoopFrontEnd {
     }
   }
   private let options: NetworkOptions
-  /// The listening sockets and the door where connections wait while the pending connections are at their cap
-  /// (the same as `host`'s), set by `listen`.
+  /// The listening sockets and the door where connections wait at the pending cap (`host`'s too); see `listen`.
   private var listener: HostListener?
   private lazy var listenerWatch = DescriptorSync(loop: loop) { [unowned self] fd, _ in self.acceptWaiting(on: fd) }
   /// Who comes in: the pending cap, the limits per source address and key (docs/SECURITY.md).
@@ -99,7 +98,8 @@ final class BotHost: LoopFrontEnd {
 
   func listen(bind: String?, port: UInt16) throws(NetworkError) {
     listener = try HostListener(
-      bind: bind, port: port, backlog: BotHost.listenBacklog, acceptsPerRound: BotHost.acceptsPerRound, log: log)
+      bind: bind, port: port, backlog: BotHost.listenBacklog, acceptsPerRound: BotHost.acceptsPerRound, log: log,
+      fromProxy: { [unowned self] in door.fromProxy($0) })
     log.write("bot (\(level)) hosting \(rules) on \(bind ?? "*"):\(self.port)")
   }
 

@@ -1,5 +1,6 @@
 import Glibc
 import MatchCoordination
+import NetworkFacts
 import PlayerFiles
 
 /// The host's `Doorstep` on real sockets: connections accepted while the pending connections are at their cap,
@@ -10,7 +11,10 @@ final class HostDoor {
   /// must look new to the loop (it dropped the old one from its poll set when it was closed).
   private final class Held {
     let peer: String
-    init(peer: String) { self.peer = peer }
+    /// From a proxy trusted to name its clients: its first bytes are a PROXY header, read (not taken) to know
+    /// whose turn it is.
+    let proxied: Bool
+    init(peer: String, proxied: Bool) { (self.peer, self.proxied) = (peer, proxied) }
   }
 
   private var door = Doorstep<Int32>()
@@ -24,9 +28,15 @@ final class HostDoor {
 
   /// Closes a descriptor (the system's `close`; a test gives its own to number sockets as it likes).
   private let closeDescriptor: (Int32) -> Void
+  /// Whether a peer is a proxy trusted to send a PROXY protocol v2 header first (the bot's `proxy_from`).
+  private let fromProxy: (String) -> Bool
 
-  init(log: Log, close: @escaping (Int32) -> Void = { _ = Glibc.close($0) }) {
+  init(
+    log: Log, fromProxy: @escaping (String) -> Bool = { _ in false },
+    close: @escaping (Int32) -> Void = { _ = Glibc.close($0) }
+  ) {
     self.log = log
+    self.fromProxy = fromProxy
     closeDescriptor = close
   }
 
@@ -45,16 +55,23 @@ final class HostDoor {
   /// Holds `fd`, accepted from `peer`, at the door (closing those it makes room for).
   func hold(_ fd: Int32, peer: String, now: Double) {
     let address = SourceAddress.counted(peer)
-    held[fd] = Held(peer: peer)
+    held[fd] = Held(peer: peer, proxied: fromProxy(peer))
     closeTurnedAway(door.arrived(fd, from: address, now: now), now: now)
   }
 
-  /// `fd` at the door is readable: it spoke (its first bytes stay in the socket for TLS), or it closed.
+  /// `fd` at the door is readable: it spoke (its first bytes stay in the socket for TLS, or for the PROXY header's
+  /// reader), or it closed. A trusted proxy's connection is counted from then on under the client its header
+  /// names; one whose header has not all come, or names no client, stays under the proxy's address.
   func readable(_ fd: Int32, now: Double) {
-    var byte: UInt8 = 0
-    let peeked = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+    let proxied = held[fd]?.proxied ?? false
+    var bytes = [UInt8](repeating: 0, count: proxied ? ProxyHeader.fixedLength + ProxyHeader.maximumLength : 1)
+    let peeked = recv(fd, &bytes, bytes.count, Int32(MSG_PEEK | MSG_DONTWAIT))
     if peeked > 0 {
-      door.spoke(fd)
+      var client: String?
+      if proxied, case .header(let header, _) = ProxyHeader.read(Array(bytes.prefix(peeked))) {
+        client = header.source.map(SourceAddress.counted)
+      }
+      door.spoke(fd, from: client)
     } else if peeked == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
       door.remove(fd)
       closeTurnedAway([fd], now: now, counted: false)
@@ -62,11 +79,12 @@ final class HostDoor {
   }
 
   /// The next that spoke, taken off the door to go in: the oldest from the address with the fewest connections
-  /// already in (`busy`, by `SourceAddress`).
-  func nextIn(busy: [String: Int] = [:]) -> (fd: Int32, peer: String)? {
-    guard let (fd, _) = door.nextIn(busy: busy), let entry = held.removeValue(forKey: fd) else { return nil }
+  /// already in (`busy`, by `SourceAddress`). `peer`: where it was accepted from; `counted`: the address its turn
+  /// was counted under (a proxy's client's).
+  func nextIn(busy: [String: Int] = [:]) -> (fd: Int32, peer: String, counted: String)? {
+    guard let (fd, address) = door.nextIn(busy: busy), let entry = held.removeValue(forKey: fd) else { return nil }
     retired.append(entry)
-    return (fd, entry.peer)
+    return (fd, entry.peer, address)
   }
 
   /// Closes those whose time at the door is over.

@@ -33,16 +33,18 @@ final class HostListener {
   private var pausedUntil = -Double.infinity
 
   /// Listens on `bind` (nil: every address) and `port` (0: one the system picks) of `network`, with the kernel
-  /// queueing `backlog` connections.
+  /// queueing `backlog` connections. `fromProxy`: whether a peer is a proxy trusted to name its clients (the
+  /// door counts their connections under the clients' addresses).
   init(
     bind: String?, port: UInt16, backlog: Int32 = HostListener.listenBacklog,
-    acceptsPerRound: Int = HostListener.acceptsPerRound, network: Network = .system, log: Log
+    acceptsPerRound: Int = HostListener.acceptsPerRound, network: Network = .system, log: Log,
+    fromProxy: @escaping (String) -> Bool = { _ in false }
   ) throws(NetworkError) {
     sockets = try network.listen(bind, port, backlog)
     self.port = sockets.first.map(Sockets.localPort) ?? port
     self.acceptsPerRound = acceptsPerRound
     self.log = log
-    door = HostDoor(log: log)
+    door = HostDoor(log: log, fromProxy: fromProxy)
   }
 
   deinit { close() }
@@ -113,8 +115,8 @@ final class HostListener {
     guard door.anyoneSpoke, mayAccept() else { return [] }
     var events: [Event] = []
     var busy = pendingFrom()
-    while door.anyoneSpoke, mayAccept(), let (fd, peer) = door.nextIn(busy: busy) {
-      busy[SourceAddress.counted(peer), default: 0] += 1
+    while door.anyoneSpoke, mayAccept(), let (fd, peer, counted) = door.nextIn(busy: busy) {
+      busy[counted, default: 0] += 1
       events += admit(fd, peer)
     }
     return events

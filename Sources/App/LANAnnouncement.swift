@@ -56,7 +56,8 @@ final class LANAnnouncement {
   }
 
   /// Shows the game as waiting or playing.
-  func show(_ state: ServiceTXT.GameState) {
+  func show(_ shown: AdvertisedState) {
+    let state: ServiceTXT.GameState = shown == .playing ? .playing : .waiting
     guard advertiser.txt.state != state else { return }
     var txt = advertiser.txt
     txt.state = state

@@ -1,5 +1,6 @@
 import Discovery
 import EventLoop
+import ExplainedErrors
 import GameCore
 import Glibc
 import MatchCoordination
@@ -183,7 +184,7 @@ enum LANGames {
     do {
       browser = try browse(timeout: timeout) { wanted($0) != nil }
     } catch {
-      return .failure(.discoveryUnavailable(error))
+      return .failure(.discoveryUnavailable(ExplainedFailure(error)))
     }
     defer { browser.cancel() }
     if let game = wanted(browser) { return .success(game) }

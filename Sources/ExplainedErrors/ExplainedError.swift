@@ -9,3 +9,25 @@ public protocol ExplainedError: Error, CustomStringConvertible {
   /// What the player can do about it; nil only where nothing can be done.
   var hint: String? { get }
 }
+
+/// An explained error kept as its three parts: what a module that must not know the error's own type (the pure
+/// match, for Discovery's) carries, compares and shows.
+public struct ExplainedFailure: ExplainedError, Sendable, Hashable {
+  public let code: String
+  public let reason: String
+  public let hint: String?
+
+  public init(code: String, reason: String, hint: String?) {
+    self.code = code
+    self.reason = reason
+    self.hint = hint
+  }
+
+  /// `error`'s parts.
+  public init(_ error: some ExplainedError) {
+    self.init(code: error.code, reason: error.reason, hint: error.hint)
+  }
+
+  /// What happened and what the player can do, in a player's words.
+  public var description: String { hint.map { "\(reason) \($0)" } ?? reason }
+}

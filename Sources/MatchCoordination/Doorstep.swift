@@ -59,11 +59,19 @@ public struct Doorstep<Key: Hashable> {
     return closed
   }
 
-  /// `key` sent its first bytes: it goes in at the next free place.
-  public mutating func spoke(_ key: Key) {
+  /// `key` sent its first bytes: it goes in at the next free place. `address`: where its first bytes say it
+  /// comes from (a trusted proxy's header names its client), counted from now on instead of where it was accepted
+  /// from, so each of a proxy's clients has its own turn.
+  public mutating func spoke(_ key: Key, from address: String? = nil) {
     guard let index = waiting.firstIndex(where: { $0.key == key }), !waiting[index].spoke else { return }
     waiting[index].spoke = true
     spokenCount += 1
+    guard let address, address != waiting[index].address else { return }
+    let old = waiting[index].address
+    fromAddress[old, default: 1] -= 1
+    if fromAddress[old] == 0 { fromAddress[old] = nil }
+    waiting[index] = Waiting(key: key, address: address, since: waiting[index].since, spoke: true)
+    fromAddress[address, default: 0] += 1
   }
 
   /// `key` closed while at the door.

@@ -1,4 +1,3 @@
-import Discovery
 import GameRecords
 import NetworkFacts
 import PeerTrust
@@ -129,7 +128,7 @@ public enum MatchCommand {
   /// Bind a known key to another address the joiner typed.
   case bind(Fingerprint, address: String)
   /// Host: the state the LAN advertisement shows.
-  case advertise(ServiceTXT.GameState)
+  case advertise(AdvertisedState)
   /// The match is over: withdraw the LAN advertisement.
   case stopAdvertising
   case log(String)
@@ -167,4 +166,10 @@ public struct MatchEnvironment {
     MatchEnvironment(
       coin: { (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) } }, sha256: sha256, software: "test")
   }
+}
+
+/// What a host's LAN advertisement says of its game: waiting for a joiner, or being played.
+public enum AdvertisedState: Sendable, Equatable {
+  case waiting
+  case playing
 }

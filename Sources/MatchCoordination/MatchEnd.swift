@@ -1,4 +1,3 @@
-import Discovery
 import ExplainedErrors
 import NetworkFacts
 import PeerTrust
@@ -22,7 +21,7 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
   /// The match could not be set up (a bad address or invite, an identity or known peers that cannot be used).
   case setup(SetupFailure)
   /// LAN discovery cannot work here (no avahi-daemon, no D-Bus): why.
-  case discoveryUnavailable(DiscoveryError)
+  case discoveryUnavailable(ExplainedFailure)
   /// Discovery works, but no game announced as `name` answered in time; `seen` are the games that did.
   case lanGameNotFound(name: PeerText, seconds: Int, seen: [PeerText])
   /// The host's key is not the one its LAN advertisement announced.
@@ -36,7 +35,7 @@ public enum MatchEnd: Error, Sendable, Equatable, CustomStringConvertible {
     case .session(let end): return end.description
     case .declinedByPlayer: return "You did not trust the host's key, so nothing was sent to it."
     case .setup(let failure): return failure.description
-    case .discoveryUnavailable(let error): return error.message
+    case .discoveryUnavailable(let failure): return failure.description
     case .lanGameNotFound(let name, let seconds, let seen):
       return "No game called \"\(name)\" answered on the local network within \(seconds) s"
         + (seen.isEmpty ? "." : "; found: \(seen.map(\.description).joined(separator: ", ")).")

@@ -126,6 +126,30 @@ public enum IPAddressText {
   /// The IPv4 address written as inet_ntop writes it: four decimal numbers.
   public static func dotted(_ bytes: [UInt8]) -> String { bytes.map(String.init).joined(separator: ".") }
 
+  /// The IPv6 address written as RFC 5952 says and inet_ntop writes it: the longest run of two or more zero
+  /// groups (the first of equal runs) as "::", hexadecimal in lower case without leading zeros; an IPv4-mapped
+  /// address as ::ffff:192.0.2.1, and, as glibc does, an IPv4-compatible one (96 zero bits, then a group that
+  /// is not zero) as ::192.0.2.1.
+  public static func compressedIPv6(_ bytes: [UInt8]) -> String {
+    let groups = stride(from: 0, to: 16, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+    if groups[0..<5].allSatisfy({ $0 == 0 }) && groups[5] == 0xFFFF {
+      return "::ffff:" + dotted(Array(bytes[12...]))
+    }
+    if groups[0..<6].allSatisfy({ $0 == 0 }) && groups[6] != 0 { return "::" + dotted(Array(bytes[12...])) }
+    var (best, bestLength, start) = (-1, 1, -1)
+    for index in 0...8 {
+      if index < 8 && groups[index] == 0 {
+        if start < 0 { start = index }
+      } else if start >= 0 {
+        if index - start > bestLength { (best, bestLength) = (start, index - start) }
+        start = -1
+      }
+    }
+    let text = groups.map { String($0, radix: 16) }
+    guard best >= 0 else { return text.joined(separator: ":") }
+    return text[..<best].joined(separator: ":") + "::" + text[(best + bestLength)...].joined(separator: ":")
+  }
+
   private static func isDecimal(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
   private static func isHex(_ byte: UInt8) -> Bool { digitValue(byte) != nil }
   /// isspace(3) in the C locale.

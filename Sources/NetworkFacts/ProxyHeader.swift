@@ -83,7 +83,7 @@ public struct ProxyHeader: Equatable, Sendable {
   /// An address and port as the sockets write a peer.
   static func peer(_ address: [UInt8], port: Int) -> String {
     if address.count == 4 { return IPAddressText.dotted(address) + ":\(port)" }
-    return "[\(IPv6Text.compressed(address))]:\(port)"
+    return "[\(IPAddressText.compressedIPv6(address))]:\(port)"
   }
 
   /// The TLVs after the addresses: each a type byte, two bytes of length and that many bytes of value. They
@@ -137,28 +137,5 @@ public enum ProxyHeaderError: Error, Equatable, Sendable, CustomStringConvertibl
     case .ended(let received): "closed after \(received) bytes of a PROXY protocol header"
     case .timedOut(let seconds): "no PROXY protocol header within \(seconds) s"
     }
-  }
-}
-
-/// An IPv6 address written as RFC 5952 says (the longest run of two or more zero groups as "::", lower case),
-/// as inet_ntop writes it; an IPv4-mapped one as ::ffff:192.0.2.1.
-enum IPv6Text {
-  static func compressed(_ bytes: [UInt8]) -> String {
-    let groups = stride(from: 0, to: 16, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
-    if groups[0..<5].allSatisfy({ $0 == 0 }) && groups[5] == 0xFFFF {
-      return "::ffff:" + IPAddressText.dotted(Array(bytes[12...]))
-    }
-    var (best, bestLength, start) = (-1, 1, -1)
-    for index in 0...8 {
-      if index < 8 && groups[index] == 0 {
-        if start < 0 { start = index }
-      } else if start >= 0 {
-        if index - start > bestLength { (best, bestLength) = (start, index - start) }
-        start = -1
-      }
-    }
-    let text = groups.map { String($0, radix: 16) }
-    guard best >= 0 else { return text.joined(separator: ":") }
-    return text[..<best].joined(separator: ":") + "::" + text[(best + bestLength)...].joined(separator: ":")
   }
 }

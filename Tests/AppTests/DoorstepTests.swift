@@ -93,6 +93,22 @@ import Testing
     #expect(door.arrived(4, from: "flood", now: 0) == [1])
     #expect(door.waiting.map(\.key) == [2, 3, 4])
   }
+
+  /// A trusted proxy's connections, all accepted from its address, are counted once they speak under the client
+  /// their header names: the proxy's share at the door is freed, and each client has its own turn.
+  @Test func oneThatSaysWhoseItIsIsCountedAsThatClients() {
+    var door = Doorstep<Int>(cap: 100, perAddress: 2)
+    _ = door.arrived(1, from: "proxy", now: 0)
+    _ = door.arrived(2, from: "proxy", now: 1)
+    door.spoke(1, from: "client-a")
+    door.spoke(2, from: "client-b")
+    #expect(door.waiting.map(\.address) == ["client-a", "client-b"])
+    #expect(door.arrived(3, from: "proxy", now: 2).isEmpty, "the proxy's share was freed as they spoke")
+    #expect(door.arrived(4, from: "proxy", now: 2).isEmpty)
+    door.spoke(3)
+    #expect(door.nextIn(busy: ["client-a": 1])?.key == 2, "client-a has one in: client-b's turn")
+    #expect(door.nextIn(busy: ["client-a": 1]).map { [$0.key: $0.address] } == [3: "proxy"])
+  }
 }
 
 /// The door on real sockets: a descriptor number closed at the door and given to the next connection is a new
@@ -135,5 +151,41 @@ import Testing
     var byte: UInt8 = 0
     #expect(read(held, &byte, 1) == 1 && byte == UInt8(ascii: "x"), "its first bytes stay for TLS")
     close(held)
+  }
+
+  /// PROXY v2 header bytes for a TCP-over-IPv4 client at `client` port 40000, to 192.0.2.99:7177.
+  private func proxyHeader(client: [UInt8]) -> [UInt8] {
+    [0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A, 0x21, 0x11, 0, 12] + client
+      + [192, 0, 2, 99, 0x9C, 0x40, 0x1C, 0x09]
+  }
+
+  /// Behind a trusted proxy every connection comes from its address: the door reads (without taking) each one's
+  /// header and lets the client with nothing pending go in first, though its connection came later; a header
+  /// not all there, or one from a peer not trusted for it, is counted under the address it came from.
+  @Test func aProxysClientsTakeTheirOwnTurns() throws {
+    let proxy = "127.0.0.9:5000"
+    let door = HostDoor(log: Log(path: "/dev/null"), fromProxy: { $0 == proxy })
+    let (first, firstOther) = pair()
+    let (second, secondOther) = pair()
+    let (third, thirdOther) = pair()
+    let (stranger, strangerOther) = pair()
+    defer { for fd in [firstOther, secondOther, thirdOther, strangerOther] { close(fd) } }
+    for fd in [first, second, third] { door.hold(fd, peer: proxy, now: 0) }
+    door.hold(stranger, peer: "127.0.0.8:6000", now: 0)
+    let busyHeader = proxyHeader(client: [198, 51, 100, 1]) + [0x16, 0x03]
+    let newHeader = proxyHeader(client: [198, 51, 100, 2])
+    _ = busyHeader.withUnsafeBytes { write(firstOther, $0.baseAddress, $0.count) }
+    _ = newHeader.withUnsafeBytes { write(secondOther, $0.baseAddress, $0.count) }
+    _ = newHeader.prefix(20).withUnsafeBytes { write(thirdOther, $0.baseAddress, $0.count) }
+    _ = newHeader.withUnsafeBytes { write(strangerOther, $0.baseAddress, $0.count) }
+    for fd in [first, second, third, stranger] { door.readable(fd, now: 0.1) }
+    let busy = ["198.51.100.1": 3, proxy.split(separator: ":")[0].description: 1, "127.0.0.8": 1]
+    let order = (0..<4).compactMap { _ in door.nextIn(busy: busy) }
+    #expect(order.map(\.fd) == [second, third, stranger, first])
+    #expect(order.map(\.counted) == ["198.51.100.2", "127.0.0.9", "127.0.0.8", "198.51.100.1"])
+    #expect(order.map(\.peer) == [proxy, proxy, "127.0.0.8:6000", proxy], "the connection is still the proxy's")
+    var bytes = [UInt8](repeating: 0, count: 64)
+    #expect(read(first, &bytes, 64) == busyHeader.count, "the header stays for the connection's own reader")
+    for fd in [first, second, third, stranger] { close(fd) }
   }
 }

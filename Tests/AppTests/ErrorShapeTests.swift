@@ -193,6 +193,20 @@ import WireProtocol
     }
   }
 
+  /// A discovery that cannot work reaches the pure match as an `ExplainedFailure` (it may not import Discovery):
+  /// the player reads the same words, code and hint as the error itself had.
+  @Test func aDiscoveryErrorCarriedByTheMatchKeepsItsWords() {
+    let samples = Self.samples.first { $0.type == "DiscoveryError" }?.errors ?? []
+    #expect(samples.count >= 4)
+    for error in samples {
+      guard let discovery = error as? DiscoveryError else { continue }
+      let end = MatchEnd.discoveryUnavailable(ExplainedFailure(discovery))
+      #expect(end.description == discovery.message)
+      #expect(ExplainedFailure(discovery).code == discovery.code)
+      #expect(ExplainedFailure(discovery).hint == discovery.hint)
+    }
+  }
+
   /// Every DNS-SD number, known or not, reads back as itself and has words.
   @Test func discoveryErrorsHaveAReasonAndAHint() {
     let codes: [Int32] = [-65537, -65538, -65539, -65540, -65541, -65542, -65543, -65544, -65545, -65546, -65547]

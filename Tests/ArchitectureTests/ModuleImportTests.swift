@@ -16,22 +16,13 @@ import Testing
     "NetworkFacts": ["PeerTrust", "TransitRelay", "ExplainedErrors", "UntrustedText"],
     "TransitRelay": ["UntrustedText"],
     "TerminalUI": ["GameCore", "GameRecords", "UntrustedText", "Gomocup"],
+    // The networked match's deciding part: no C module, no OpenSSL (Security), no sockets (Transport), no
+    // DNS-SD (Discovery); App builds what it needs of them as values (MatchCoordination+World.swift).
+    "MatchCoordination": [
+      "GameCore", "GameRecords", "PeerTrust", "Session", "TransitRelay", "UntrustedText", "WireProtocol",
+      "ExplainedErrors", "NetworkFacts",
+    ],
   ]
-
-  /// The networked match's deciding part, on its way to importing only pure modules (docs/ARCHITECTURE.md): no
-  /// C module, no Glibc, no Foundation, no OpenSSL (Security), no sockets (Transport) any more; it still takes
-  /// `ServiceTXT.GameState` and `DiscoveryError` from Discovery. The set may only shrink.
-  static let matchCoordination: Set<String> = [
-    "GameCore", "GameRecords", "PeerTrust", "Session", "TransitRelay", "UntrustedText", "WireProtocol",
-    "ExplainedErrors", "NetworkFacts", "Discovery",
-  ]
-
-  @Test func theMatchImportsNoCModuleNoOpenSSLAndNoSystemLibrary() throws {
-    for (file, name) in try SourceTree.imports(of: "MatchCoordination", under: Self.sources)
-    where !Self.matchCoordination.contains(name) {
-      Issue.record("\(file) imports \(name), which MatchCoordination may not")
-    }
-  }
 
   /// Each C module, and the one module of the game that may import it (the benchmark's baseline, TLS written
   /// straight on OpenSSL, is the one other).

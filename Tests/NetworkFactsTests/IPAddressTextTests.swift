@@ -65,6 +65,37 @@ struct IPAddressTextTests {
     #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
   }
 
+  @Test(arguments: [
+    [UInt8](repeating: 0, count: 16), [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 192, 0, 2, 9],
+    [0x20, 0x01, 0x0D, 0xB8, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1],
+    [0xFE, 0x80] + [UInt8](repeating: 0, count: 13) + [1],
+    [0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8], [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+  ])
+  func anIPv6AddressIsWrittenAsInetNtopWritesIt(address: [UInt8]) {
+    #expect(IPAddressText.compressedIPv6(address) == Self.glibcNtop6(address))
+  }
+
+  /// Random addresses with runs of zero groups of every length and place (ties between equal runs included), and
+  /// IPv4-mapped and IPv4-compatible ones: written as inet_ntop writes them.
+  @Test func randomIPv6AddressesAreWrittenAsInetNtopWritesThem() {
+    var random = SeededGenerator(seed: 2026_12_04)
+    var disagreements: [String] = []
+    for _ in 0..<20_000 {
+      var address = (0..<16).map { _ in UInt8(random.below(256)) }
+      for _ in 0..<random.below(4) {
+        let start = random.below(8)
+        for group in start..<min(8, start + 1 + random.below(4)) {
+          (address[2 * group], address[2 * group + 1]) = (0, 0)
+        }
+      }
+      if random.chance(10) { address.replaceSubrange(0..<12, with: [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF]) }
+      if random.chance(5) { address.replaceSubrange(0..<12, with: [UInt8](repeating: 0, count: 12)) }
+      let ours = IPAddressText.compressedIPv6(address)
+      if ours != Self.glibcNtop6(address) { disagreements.append("\(address): \(ours)") }
+    }
+    #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
+  }
+
   private static func legacyNumber(_ random: inout SeededGenerator) -> String {
     let value = random.chance(70) ? random.below(300) : random.below(Int(UInt32.max)) * (random.chance(10) ? 2 : 1)
     switch random.below(3) {
@@ -90,5 +121,13 @@ struct IPAddressTextTests {
     var address = in_addr()
     guard inet_aton(text, &address) != 0 else { return nil }
     return withUnsafeBytes(of: &address) { Array($0) }
+  }
+
+  static func glibcNtop6(_ address: [UInt8]) -> String {
+    var raw = in6_addr()
+    withUnsafeMutableBytes(of: &raw) { $0.copyBytes(from: address) }
+    var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+    inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
+    return String(cString: buffer)
   }
 }

@@ -45,20 +45,6 @@ import Testing
           length: 52))
   }
 
-  @Test(arguments: [
-    [UInt8](repeating: 0, count: 16), [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 192, 0, 2, 9],
-    [0x20, 0x01, 0x0D, 0xB8, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1],
-    [0xFE, 0x80] + [UInt8](repeating: 0, count: 13) + [1],
-    [0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8], [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
-  ])
-  func anIPv6AddressIsWrittenAsInetNtopWritesIt(address: [UInt8]) {
-    var raw = in6_addr()
-    withUnsafeMutableBytes(of: &raw) { $0.copyBytes(from: address) }
-    var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-    inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
-    #expect(IPv6Text.compressed(address) == String(cString: buffer))
-  }
-
   @Test func localIsTheProxysOwnConnectionAndNamesNoClient() {
     #expect(
       read(header(command: 0, family: 0, transport: 0, body: []))
