@@ -30,6 +30,8 @@ enum NetworkPresenter {
         net.terms = lines
       case .spectators(let count):
         net.spectators = count
+      case .spectatorChat(let name, let text):
+        net.addChat(.peer(name: name, text: text))
       case .watched(let update):
         WatchPresenter.apply(update, hostKey: match.peerCertificate?.fingerprint.description, to: &net)
       case .session(let output):

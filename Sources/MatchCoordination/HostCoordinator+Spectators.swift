@@ -17,7 +17,9 @@ extension HostCoordinator {
           + dropSpectator(id, note: "spectator at \(core.peer(id)) dropped: \(text)", graceful: true, now: now)
       }
       switch message {
-      case .heartbeat, .deciding, .chat: return []  // spectators' chat is not the players' (not relayed yet)
+      case .heartbeat, .deciding: return []
+      // Passed on to the other spectators only: the players never see it.
+      case .chat(let text): return spectators.chat(text, from: id, now: now)
       case .bye, .error: return dropSpectator(id, note: "\(core.peer(id)) stopped watching", graceful: true, now: now)
       default:
         let text = "a spectator cannot send a \(message.name)"
@@ -25,10 +27,13 @@ extension HostCoordinator {
           + dropSpectator(id, note: "spectator at \(core.peer(id)) dropped: \(text)", graceful: true, now: now)
       }
     }
-    guard case .hello(let versions, _, _, _, let watch?) = message, core.connections[id]?.phase == .greeting else {
+    guard case .hello(let versions, let name, _, _, let watch?) = message, core.connections[id]?.phase == .greeting
+    else {
       return nil
     }
-    return spectatorHello(id, versions: versions, game: watch, now: now)
+    let commands = spectatorHello(id, versions: versions, game: watch, now: now)
+    spectators.name(id, name)
+    return commands
   }
 
   /// Whether there is a game a spectator on `id` may watch now, and if so nil.

@@ -11,6 +11,10 @@ extension JoinerCoordinator {
   /// The count of spectators, and a spectator's messages; nil for anything else.
   mutating func watcherHolds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? {
     if case .watchers(let count) = message { return [.report(.spectators(Int(count)))] }
+    if case .watchChat(let name, let text) = message {
+      guard isWatching else { return fail(id, .session(.protocolViolation("spectators' chat to a player")), now: now) }
+      return [.report(.spectatorChat(name: PeerText(name), text: PeerText(text)))]
+    }
     switch message {
     case .watchSnapshot, .watchMove, .watchEnd: break
     case .welcome, .coinCommit, .coinKept, .gameOffer:

@@ -271,7 +271,8 @@ public enum NetGameView {
     if net.terms != nil { return "y play on these terms\(g.separator)n decline" }
     if net.chatDraft != nil { return "type a message\(g.separator)Enter send\(g.separator)Esc cancel" }
     if net.isWatching {
-      return Fit.legend([("PgUp/PgDn notes", 1), ("? help", 2), ("q leave", 0)], separator: g.separator, width: width)
+      let items = [("c chat with spectators", 1), ("PgUp/PgDn scroll", 3), ("? help", 2), ("q leave", 0)]
+      return Fit.legend(items, separator: g.separator, width: width)
     }
     if net.game == nil {
       return net.canMakeNewInvite ? "i new invite\(g.separator)? help\(g.separator)q leave" : "q leave"

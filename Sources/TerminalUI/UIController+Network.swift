@@ -54,7 +54,7 @@ extension UIController {
     if let confirming = net.confirming {
       return confirmationAnswer(key, confirming, &net)
     }
-    if net.isWatching { return watchingKey(key, &net) }
+    if net.isWatching, net.chatField == nil { return watchingKey(key, &net) }
     if var goTo = net.goTo, let rules = net.game?.rules {
       let (cursor, open) = goTo.handle(key, rules: rules)
       net.goTo = open ? goTo : nil
@@ -266,12 +266,16 @@ extension UIController {
     return [.netPlay(position)]
   }
 
-  /// A spectator's key: q or Esc leaves at once (there is no game of its own to lose), PgUp and PgDn scroll the
-  /// notes, ? is the help; nothing reaches the board.
+  /// A spectator's key: q or Esc leaves at once (there is no game of its own to lose), c opens the chat among
+  /// spectators, PgUp and PgDn scroll it, ? is the help; nothing reaches the board.
   private mutating func watchingKey(_ key: Key, _ net: inout NetGameState) -> [Effect] {
     switch key {
     case .character("q"), .character("Q"), .escape: return [.netLeave]
     case .pageUp, .pageDown: scrollChat(key, &net)
+    case .character("c"), .character("t"):
+      var field = TextField(limit: NetGameState.chatLimit)
+      field.breaksAsSpaces = true
+      net.chatField = field
     case .character("?"), .function(1): state.helpVisible = true
     default: break
     }

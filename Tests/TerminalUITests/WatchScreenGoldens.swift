@@ -24,7 +24,7 @@ enum WatchScreenGoldens {
 
                                                        · Game 2, a rematch: bob (X)
                                                          against alice (O).
-     PgUp/PgDn notes · ? help · q leave
+     c chat with spectators · PgUp/PgDn scroll · ? help · q leave
     """
   static let three = """
      tictactoe                                            alice 1 · bob 0 · draws 0
@@ -50,6 +50,6 @@ enum WatchScreenGoldens {
 
 
      · Game 2, a rematch: bob (X) against alice (O).
-     PgUp/PgDn notes · ? help · q leave
+     c chat with spectators · PgUp/PgDn scroll · ? help · q leave
     """
 }

@@ -91,6 +91,14 @@ import UntrustedText
     #expect(ui.state.net == before)
   }
 
+  @Test func cOpensTheSpectatorsChatAndEnterSendsIt() throws {
+    var ui = try Self.watching(size: 15, k: 5, moves: ["h8"])
+    #expect(ui.handle(.character("c")) == [] && ui.state.net?.chatField != nil)
+    for character in "gg" { _ = ui.handle(.character(character)) }
+    #expect(ui.handle(.character("q")) == [], "q is typed into the field, it does not leave")
+    #expect(ui.handle(.enter) == [.netChat("ggq")] && ui.state.net?.chatField == nil)
+  }
+
   /// Names and a result made of escapes, C1 controls, bidi overrides and line breaks: no control or format
   /// character (Unicode's categories Cc and Cf) reaches the screen.
   @Test func hostileNamesNeverReachTheScreenAsControls() throws {
