@@ -64,12 +64,16 @@ let package = Package(
         "GameCore", "GameRecords", "PeerTrust", "Session", "TransitRelay", "NetworkFacts", "UntrustedText",
         "WireProtocol", "ExplainedErrors",
       ]),
-    .target(name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup"]),
+    // The player's choices kept between runs (settings.conf's values; App's SettingsFile reads and writes the file).
+    .target(name: "PlayerSettings", dependencies: ["GameCore"]),
+    .target(
+      name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup", "PlayerSettings"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
     .target(
       name: "App",
       dependencies: [
-        "GameCore", "TerminalUI", "CursesBackend", "Session", "Transport", "Security", "WireProtocol", "Discovery",
+        "GameCore", "TerminalUI", "PlayerSettings", "CursesBackend", "Session", "Transport", "Security", "WireProtocol",
+        "Discovery",
         "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "CSpawn", "PeerTrust", "ExplainedErrors",
         "PlayerFiles", "MatchCoordination", "NetworkFacts",
       ]),
@@ -118,11 +122,14 @@ let package = Package(
       ]),
     .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
     .testTarget(name: "PortMappingTests", dependencies: ["PortMapping"], exclude: ["FuzzCorpus"]),
-    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "GameCore", "GameRecords", "UntrustedText"]),
+    .testTarget(
+      name: "TerminalUITests",
+      dependencies: ["TerminalUI", "PlayerSettings", "GameCore", "GameRecords", "UntrustedText"]),
     .testTarget(
       name: "AppTests",
       dependencies: [
-        "App", "GameCore", "TerminalUI", "Security", "PeerTrust", "Transport", "ExplainedErrors", "Gomocup",
+        "App", "GameCore", "TerminalUI", "PlayerSettings", "Security", "PeerTrust", "Transport", "ExplainedErrors",
+        "Gomocup",
         "UntrustedText", "Session", "TransitRelay",
         "WireProtocol", "Discovery",
         "TestSupport", "GameRecords", "SessionTestSupport", "PlayerFiles", "MatchCoordination", "NetworkFacts",

@@ -11,6 +11,8 @@ final class BotAdvertisement {
   private var advertiser: Advertiser?
   private let loop: EventLoop
   private let log: Log
+  /// The number of spectators the TXT record says (`watch=N`), changed at most once every 10 s.
+  private var watchers = AdvertPacing(0)
 
   /// Announces `name` on `port`; nil and `problem` (what to tell the operator) when that is impossible.
   init(
@@ -20,11 +22,12 @@ final class BotAdvertisement {
     self.loop = loop
     self.log = log
     guard
-      let txt = LANAnnouncement.txt(
+      var txt = LANAnnouncement.txt(
         name: name, rules: rules, timeControl: timeControl, fingerprint: fingerprint, bot: level.rawValue)
     else {
       throw BotAdvertisementProblem(message: nil)
     }
+    txt.watchers = 0  // anyone may watch any of its games (PROTOCOL.md rule 27)
     do {
       advertiser = try Advertiser(name: name, port: port, txt: txt)
     } catch {
@@ -34,6 +37,18 @@ final class BotAdvertisement {
   }
 
   deinit { advertiser?.cancel() }
+
+  /// `count` spectators watch the bot's games now (called every sweep): the record says so when the pacing lets it.
+  func showWatchers(_ count: Int, now: Double) {
+    guard let advertiser, let value = watchers.changed(to: count, now: now) ?? watchers.due(now: now) else { return }
+    var txt = advertiser.txt
+    txt.watchers = value
+    do {
+      try advertiser.update(txt: txt)
+    } catch {
+      log.write("advertisement not updated: \(error)")
+    }
+  }
 
   /// Watches the advertisement's descriptor; `say` prints a status line.
   func watch(say: @escaping (String) -> Void) {

@@ -13,6 +13,9 @@ final class BotLink {
   var admission: BotAdmission?
   /// The joiner's key (its certificate's fingerprint), once TLS is done: what a game kept for it is found by.
   var key: String?
+  /// A player's game's number, as spectators ask for it (nil: not let in yet); whether the link is a spectator's.
+  var watchNumber: UInt16?
+  var watching = false
   /// Whether the source limits count the connection under `connection.peerAddress` (one from a proxy is
   /// counted once its header named the client, `BotHost.introduced`; a health check never is).
   var counted: Bool
@@ -25,7 +28,7 @@ final class BotLink {
   }
 
   /// The TLS handshake is done and the joiner said hello.
-  var saidHello: Bool { connection.isSecured && seat?.session.peerName != nil }
+  var saidHello: Bool { connection.isSecured && (watching || seat?.session.peerName != nil) }
 }
 
 /// The bot's connections: by descriptor, in an array swept a slice at a time, and those still setting up

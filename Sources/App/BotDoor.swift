@@ -1,4 +1,5 @@
 import MatchCoordination
+import PlayerSettings
 import TerminalUI
 
 /// Who comes in to the practice bot, once its listener (`HostListener`, shared with `host`) has accepted a

@@ -18,8 +18,8 @@ final class BotHost: LoopFrontEnd {
   /// The time control offered to joiners (`--clock`, else the clock setting): the bot's own moves take
   /// `moveBudget`, far within any clock.
   var timeControl = TimeControl.none
-  private let profile: Profile
-  private let identity: Identity
+  let profile: Profile
+  let identity: Identity
   /// Where the bot's games are recorded (nil: not recorded).
   var collection: BotCollection? {
     get { reports.collection }
@@ -44,7 +44,8 @@ final class BotHost: LoopFrontEnd {
   /// Shared by every connection; with `--accept-new` it judges by `newPeers.shared`, so a peer remembered is
   /// known to the next handshake without making the context again.
   private let context: TLSContext
-  private var links = BotConnections()
+  var links = BotConnections()
+  var spectating = BotWatch()
   var keptGames = BotKeptGames()
   let reports: BotGameReports
   let loop: EventLoop
@@ -53,7 +54,7 @@ final class BotHost: LoopFrontEnd {
   var shutdown = Shutdown()
   /// Prints a status line for the operator (set by `run`).
   private var say: (String) -> Void = { _ in }
-  private var advertisement: BotAdvertisement?
+  var advertisement: BotAdvertisement?
   /// Connections in TLS that had something to read or write, in order: advanced after the round's games.
   private var handshakesWaiting: [Int32] = []
   /// Pending connections dropped at the cap, logged as one source: a flood cannot fill the log.
@@ -101,18 +102,6 @@ final class BotHost: LoopFrontEnd {
       bind: bind, port: port, backlog: BotHost.listenBacklog, acceptsPerRound: BotHost.acceptsPerRound, log: log,
       fromProxy: { [unowned self] in door.fromProxy($0) })
     log.write("bot (\(level)) hosting \(rules) on \(bind ?? "*"):\(self.port)")
-  }
-
-  /// Announces the bot on the LAN. Returns what to tell the operator when that is impossible.
-  func advertise() -> String? {
-    do throws(BotAdvertisementProblem) {
-      advertisement = try BotAdvertisement(
-        name: profile.name, port: port, rules: rules, timeControl: timeControl,
-        fingerprint: identity.fingerprint.description, level: level, loop: loop, log: log)
-      return nil
-    } catch {
-      return error.message
-    }
   }
 
   // MARK: - The loop
@@ -216,7 +205,7 @@ final class BotHost: LoopFrontEnd {
     }
   }
 
-  private func watch(_ link: BotLink) {
+  func watch(_ link: BotLink) {
     guard !link.connection.isClosed else { return }
     let events = POLLIN | (link.connection.wantsWrite ? POLLOUT : 0)
     loop.setEvents(link.connection.fd, Int16(events))
@@ -240,6 +229,7 @@ final class BotHost: LoopFrontEnd {
         secured(link, now: now)
       case .message(let message):
         if case .deciding = message, !link.saidHello { deciding(link, now: now) }
+        if spectatorTakes(message, on: link, now: now) { continue }
         if let reaction = link.seat?.receive(message, now: now) { react(link, reaction) }
       case .malformed(let error):
         if let reaction = link.seat?.receiveMalformed(error, now: now) { react(link, reaction) }
@@ -287,6 +277,7 @@ final class BotHost: LoopFrontEnd {
     } catch {
       log.write("send failed to \(connection.peerAddress): \(error)")
     }
+    spectatorsAfter(link, admitted: reaction.admitted, now: loop.now)
     // Said hello: no longer pending (the handshake and hello deadline is behind it).
     if link.saidHello { links.saidHello(link) }
     if connection.queuedBytes > BotHost.outboxLimit {
@@ -321,6 +312,7 @@ final class BotHost: LoopFrontEnd {
   }
 
   func close(_ link: BotLink, gracefully: Bool = true) {
+    spectatorLinkClosing(link)
     let fd = link.connection.fd
     loop.unwatch(fd)
     if links.remove(link), link.counted { door.left(link.connection.peerAddress) }
@@ -331,15 +323,11 @@ final class BotHost: LoopFrontEnd {
   /// Sends a closed connection's last bytes as its peer takes them; closes it when they are out or at deadline.
   private func linger(_ fd: Int32) {
     loop.watch(fd, events: Int16(POLLOUT)) { [unowned self] _ in
-      if self.closing.flush(fd) { self.closed(fd) }
+      if self.closing.flush(fd) { self.loop.unwatch(fd) }
     }
     loop.schedule(at: clock() + ClosingSockets.linger) { [unowned self] in
-      for fd in self.closing.expire() { self.closed(fd) }
+      for fd in self.closing.expire() { self.loop.unwatch(fd) }
     }
-  }
-
-  private func closed(_ fd: Int32) {
-    loop.unwatch(fd)
   }
 
   /// Handshake deadlines, heartbeats and silences, for the next slice of the connections.
@@ -350,6 +338,7 @@ final class BotHost: LoopFrontEnd {
         now: now, mayAccept: { mayAccept(now: now) }, pendingFrom: { links.pendingByAddress },
         admit: { admit($0, peer: $1, now: now) }) ?? []
     expireKeptGames(now: now)
+    spectatorsDue(now: now)
     for link in links.nextSlice(of: BotHost.sweepSlices) where !link.connection.isClosed {
       if !link.saidHello {
         let deadline = BotHost.pending.helloDeadline(
@@ -381,6 +370,7 @@ final class BotHost: LoopFrontEnd {
     advertisement = nil
     let now = clock()
     var told = 0
+    spectatorsShutDown()
     for link in links.all where !link.connection.isClosed {
       if let reaction = link.seat?.shutDown(now: now), !reaction.messages.isEmpty {
         told += 1

@@ -116,7 +116,8 @@ struct BotSeat {
     BotSeat(
       configuration: .init(
         role: .host, name: name, software: CommandLineParser.version, rules: rules, gracePeriod: gracePeriod,
-        resendLimit: 0, timeControl: timeControl),
+        resendLimit: 0, timeControl: timeControl
+      ).watchable(),
       level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },
       sha256: Digest.sha256, now: now,
       chooseMove: { game in

@@ -5,6 +5,7 @@ import MatchCoordination
 import NetworkFacts
 import PeerTrust
 import PlayerFiles
+import PlayerSettings
 import Security
 import Session
 import TerminalUI
@@ -228,6 +229,8 @@ public final class CursesDriver: LoopFrontEnd {
       begin(address: address)
     case .joinLAN(let name):
       joinLAN(name)
+    case .watchLAN(let name):
+      joinLAN(name, watch: true)
     case .repaint:
       terminal.repaint()
     case .netPlay, .netChat, .netResign, .netClaim, .netRematch, .netAnswer, .netMapPort, .netRejoin, .netDraw,
@@ -240,7 +243,7 @@ public final class CursesDriver: LoopFrontEnd {
   }
 
   /// Joins the LAN game announced as `name`, at the first address it announced, or says it has not answered yet.
-  private func joinLAN(_ name: String) {
+  private func joinLAN(_ name: String, watch: Bool = false) {
     guard let game = browser?.games.first(where: { $0.instanceName == name }), game.isConnectable,
       let address = game.addresses.first, let port = game.port
     else {
@@ -248,7 +251,7 @@ public final class CursesDriver: LoopFrontEnd {
       return
     }
     let host = address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)"
-    begin(address: host, advertised: game.txt?.fingerprint.flatMap { Fingerprint(parsing: $0) })
+    begin(address: host, advertised: game.txt?.fingerprint.flatMap { Fingerprint(parsing: $0) }, watch: watch)
   }
 
   /// Leaves the networked match (saying goodbye) for the lobby, or ends the program when it was started from the
@@ -333,14 +336,16 @@ public final class CursesDriver: LoopFrontEnd {
     return Profile.loginName(environment: user.map { ["USER": $0] } ?? [:])
   }
 
-  private func begin(address: String?, advertised: Fingerprint? = nil) {
-    if let address { rejoin = { [unowned self] in self.begin(address: address, advertised: advertised) } }
+  private func begin(address: String?, advertised: Fingerprint? = nil, watch: Bool = false) {
+    if let address { rejoin = { [unowned self] in self.begin(address: address, advertised: advertised, watch: watch) } }
     var net = NetGameState(isHost: address == nil, myName: playerName)
     net.info = [address.map { "Connecting to \($0)…" } ?? "Starting to host…"]
+    if watch { net.watching = NetGameState.Watching() }
     controller.showNetwork(net)
     guard let startNetwork else { return }
     switch startNetwork(address, advertised, controller.state.settings) {
     case .success(let (started, events, joining)):
+      started.watches = watch  // before it joins: its hello asks to watch
       adopt(started, joining: joining)
       controller.updateNetwork { net in
         net.myName = started.profileName

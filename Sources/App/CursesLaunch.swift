@@ -5,6 +5,7 @@ import MatchCoordination
 import NetworkFacts
 import PeerTrust
 import PlayerFiles
+import PlayerSettings
 import Security
 import TerminalUI
 import Transport

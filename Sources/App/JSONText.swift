@@ -5,6 +5,7 @@ import UntrustedText
 enum JSONText: Equatable {
   case string(String)
   case number(Int)
+  case bool(Bool)
   case array([JSONText])
   case object([String: JSONText])
 
@@ -12,6 +13,7 @@ enum JSONText: Equatable {
     switch self {
     case .string(let value): return Self.quoted(value)
     case .number(let value): return String(value)
+    case .bool(let value): return value ? "true" : "false"
     case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
     case .object(let members):
       let pairs = members.keys.sorted().map { key in Self.quoted(key) + ":" + (members[key]?.text ?? "null") }

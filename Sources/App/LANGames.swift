@@ -72,12 +72,22 @@ enum LANGames {
       } ?? []
     var state = game.txt?.state?.rawValue ?? "state unknown"
     if let bot = game.txt?.bot { state += ", practice bot (\(bot))" }
-    return LANGameRow(
+    if let watchers = watchers(game) { state += ", watchable (\(watchers) watching)" }
+    var row = LANGameRow(
       id: game.instanceName, rules: rules, state: state,
       trust: trust(game, known: known).shown(hostName: hostName(game)),
       addresses: addresses.isEmpty
         ? (game.resolveError.map { $0.message } ?? "not resolved") : addresses.joined(separator: " "),
       board: game.txt?.rules.map { LANGameRow.Board(rows: $0.rows, columns: $0.columns, k: $0.k, terms: terms) })
+    row.watchable = watchers(game) != nil
+    return row
+  }
+
+  /// How many watch a game that may be watched now (TXT `watch`: a game being played, or a practice bot's); nil when
+  /// it may not (or not yet: no game has begun).
+  static func watchers(_ game: DiscoveredGame) -> Int? {
+    guard let count = game.txt?.watchers, game.txt?.state == .playing || game.txt?.bot != nil else { return nil }
+    return count
   }
 
   /// One line for `tictactoe list`.
@@ -106,6 +116,8 @@ enum LANGames {
       }
       if let state = game.txt?.state { object["state"] = .string(state.rawValue) }
       if let bot = game.txt?.bot { object["bot"] = .string(bot) }
+      object["watchable"] = .bool(watchers(game) != nil)
+      if let watchers = watchers(game) { object["watchers"] = .number(watchers) }
       if let clock = game.txt?.clock { object["clock"] = .string(clock) }
       if let rule = game.txt?.rule { object["rule"] = .string(rule) }
       if let fingerprint = game.txt?.fingerprint { object["fingerprint"] = .string(fingerprint) }

@@ -4,6 +4,7 @@ import MatchCoordination
 import NetworkFacts
 import PeerTrust
 import PlayerFiles
+import PlayerSettings
 import Security
 import TerminalUI
 import TransitRelay
@@ -44,7 +45,7 @@ enum NetworkLaunch {
 
   static func run(
     _ role: Role, options: NetworkOptions, ui: UIMode, ascii: Bool, environment: [String: String],
-    advertised: Fingerprint? = nil, lanName: String? = nil, watch: Bool = false
+    advertised: Fingerprint? = nil, lanName: String? = nil, watch: Bool = false, watchGame: UInt16 = 0
   ) -> Int32 {
     let context = RunContext(environment: environment)
     let profile = RunContext.profile(environment, name: options.name)
@@ -58,6 +59,7 @@ enum NetworkLaunch {
     if case .host = role { isHost = true } else { isHost = false }
     let match = parts.match(isHost: isHost)
     match.watches = watch
+    if watch { match.watchedGame = watchGame }
     if !watch { match.archive = context.archive }
     var initial: [MatchEvent] = options.warnings.map { .status("warning: \($0)") }
     if let warning = context.warning {

@@ -23,6 +23,12 @@ extension NetworkMatch {
     set { withJoiner { $0.core.configuration.watch = newValue ? 0 : nil } }
   }
 
+  /// Spectator: which game its hello asks for (0: the host's one game, or the list of a host of several).
+  public var watchedGame: UInt16 {
+    get { joiner?.core.configuration.watch ?? 0 }
+    set { withJoiner { $0.core.configuration.watch = newValue } }
+  }
+
   /// Sends `message` on `id`; what is still queued for a spectator afterwards is its outbox.
   func send(_ message: Message, on id: ConnectionID) -> [MatchEvent] {
     sockets.send(message, on: id)

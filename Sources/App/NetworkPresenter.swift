@@ -30,10 +30,12 @@ enum NetworkPresenter {
         net.terms = lines
       case .spectators(let count):
         net.spectators = count
-      case .spectatorChat(let name, let text):
-        net.addChat(.peer(name: name, text: text))
+      case .spectatorChat(let name, let text): net.addChat(.peer(name: name, text: text))
       case .watched(let update):
         WatchPresenter.apply(update, hostKey: match.peerCertificate?.fingerprint.description, to: &net)
+      case .watchList(let list):
+        // A practice bot's games: what a spectator of the full screen can pick from (`watch ADDRESS --game N`).
+        net.info = PlainWatchWords.list(list).split(separator: "\n").map(String.init)
       case .session(let output):
         apply(output, match: match, to: &net)
       case .opponentGone(let end):

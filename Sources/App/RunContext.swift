@@ -1,4 +1,5 @@
 import PlayerFiles
+import PlayerSettings
 import TerminalUI
 
 /// What the front ends of one run share: the paths, the log, the saved settings (or the defaults, and why)

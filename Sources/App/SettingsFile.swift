@@ -3,6 +3,7 @@ import Glibc
 import Gomocup
 import MatchCoordination
 import PlayerFiles
+import PlayerSettings
 import Security
 import TerminalUI
 import UntrustedText

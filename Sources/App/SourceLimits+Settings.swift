@@ -1,4 +1,5 @@
 import MatchCoordination
+import PlayerSettings
 import TerminalUI
 
 extension SourceLimits {

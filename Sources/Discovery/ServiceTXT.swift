@@ -4,7 +4,9 @@
 /// (comma-separated protocol versions), `rules=3x3k3`, `state=waiting|playing`, `fp=SHA256:…`, and optionally
 /// `name=…`, `bot=LEVEL` (a practice bot) and `clock=5+3` (the time control the host offers, in `--clock`'s
 /// grammar; absent: none) and `rule=renju` (the rule of five in a row the host offers, `exact5` or `renju`, as
-/// `--rule` names it; absent: freestyle). The instance name is the game's main name; host and port come from the SRV record, never from here.
+/// `--rule` names it; absent: freestyle) and `watch=N` (the game may be watched, and N spectators watch it now, or
+/// all of a practice bot's games together; absent: it may not; `AdvertPacing` changes it at most once every 10 s).
+/// The instance name is the game's main name; host and port come from the SRV record, never from here.
 /// Decoding another publisher's record never fails: fields that are missing or invalid are nil and listed in
 /// `problems`.
 public struct ServiceTXT: Sendable, Equatable {
@@ -76,6 +78,9 @@ public struct ServiceTXT: Sendable, Equatable {
   /// `rule`: the rule of five in a row the host offers (`exact5`, `renju`: 1 to 16 lowercase ASCII letters and
   /// digits; what they mean is the lobby's to read); nil for freestyle.
   public var rule: String?
+  /// `watch`: present, the game (or a practice bot's every game) may be watched, and this many spectators watch now
+  /// (0 to 65535); nil: it may not be watched (or the host is older).
+  public var watchers: Int?
   /// What was wrong with a received record; empty for a good one and for records built here.
   public var problems: [TXTProblem]
 
@@ -135,6 +140,11 @@ public struct ServiceTXT: Sendable, Equatable {
     if let nameText = text(for: "name", in: values, required: false) {
       displayName = nameText
     }
+    readOptionalKeys(values)
+  }
+
+  /// The keys a record may leave out: `bot`, `clock`, `rule`, `watch`.
+  private mutating func readOptionalKeys(_ values: [String: [UInt8]?]) {
     if let botText = text(for: "bot", in: values, required: false) {
       if ServiceTXT.isBotLevel(botText) {
         bot = botText
@@ -154,6 +164,14 @@ public struct ServiceTXT: Sendable, Equatable {
         rule = ruleText
       } else {
         problems.append(.invalidValue(key: "rule", value: ruleText))
+      }
+    }
+    if let watchText = text(for: "watch", in: values, required: false) {
+      let digits = (1...5).contains(watchText.utf8.count) && watchText.utf8.allSatisfy { (0x30...0x39).contains($0) }
+      if digits, let count = Int(watchText), count <= 65_535 {
+        watchers = count
+      } else {
+        problems.append(.invalidValue(key: "watch", value: watchText))
       }
     }
   }
@@ -210,12 +228,13 @@ public struct ServiceTXT: Sendable, Equatable {
     if let bot { strings.append("bot=\(bot)") }
     if let clock { strings.append("clock=\(clock)") }
     if let rule { strings.append("rule=\(rule)") }
+    if let watchers { strings.append("watch=\(watchers)") }
     return TXTRecordStrings.encode(strings.map { Array($0.utf8) })
   }
 
   /// The keys this program reads; others are ignored as RFC 6763 asks.
   static let knownKeys: Set<String> = [
-    "txtvers", "proto", "rules", "state", "fp", "name", "bot", "clock", "rule",
+    "txtvers", "proto", "rules", "state", "fp", "name", "bot", "clock", "rule", "watch",
   ]
 
   /// The value of `key` as text, recording a problem when it is required and absent, has no value, or is not UTF-8.

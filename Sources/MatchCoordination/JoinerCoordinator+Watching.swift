@@ -16,7 +16,7 @@ extension JoinerCoordinator {
       return [.report(.spectatorChat(name: PeerText(name), text: PeerText(text)))]
     }
     switch message {
-    case .watchSnapshot, .watchMove, .watchEnd: break
+    case .watchSnapshot, .watchMove, .watchEnd, .watchGames: break
     case .welcome, .coinCommit, .coinKept, .gameOffer:
       // A host that takes this spectator for a player (an older program): it leaves before anything is played.
       return isWatching ? leaveUnwatchable(id, now: now) : nil
@@ -26,6 +26,7 @@ extension JoinerCoordinator {
     else {
       return fail(id, .session(.protocolViolation("a \(message.name) to a player")), now: now)
     }
+    if case .watchGames(let part) = message { return listed(part, on: id, host: host, now: now) }
     do throws(WatchViolation) {
       let update = try WatchedGame.after(message, watched, host: host, terms: session.hostTerms)
       switch update {

@@ -28,6 +28,8 @@ public struct JoinerCoordinator: MatchRole {
   public var decided = false
   /// A spectator: the game it watches, as the host last told it.
   public var watched: WatchedGame?
+  /// A spectator that asked for no game, of a host of several: its list of games as read so far.
+  public var watchList: WatchGameList?
 
   public init(name: String, rules: Rules, gracePeriod: Double, environment: MatchEnvironment) {
     core = MatchCore(

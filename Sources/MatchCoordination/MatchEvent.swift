@@ -27,4 +27,6 @@ public enum MatchEvent: Sendable, Equatable {
   case watched(WatchUpdate)
   /// Spectator: what another spectator said (the players never see it); both are the host's words, untrusted.
   case spectatorChat(name: PeerText, text: PeerText)
+  /// Spectator that asked for no game: the host's list of its games (the practice bot's); the spectator leaves.
+  case watchList(WatchGameList)
 }

@@ -13,6 +13,9 @@ public struct LANGameRow: Sendable, Equatable {
   public var addresses: String
   /// The board and k when the advertisement gave them, for the lobby to draw as the rest of the UI does.
   public var board: Board?
+  /// The advert says the game may be watched now (a game being played, or a practice bot's): the lobby offers
+  /// Watch (`w`) beside it.
+  public var watchable = false
 
   public struct Board: Sendable, Equatable {
     public var rows: Int
@@ -44,6 +47,6 @@ public struct LANGameRow: Sendable, Equatable {
     let all = addresses.split(separator: " ")
     let address = all.count > 1 ? "\(all[0]) (+\(all.count - 1))" : addresses
     let rules = board.map { "\($0.rows)\(g.times)\($0.columns), \($0.k) in a row\($0.terms)" } ?? self.rules
-    return [id, trust, address, rules, state]
+    return [id, trust, address, rules, state] + (watchable ? ["w: Watch"] : [])
   }
 }

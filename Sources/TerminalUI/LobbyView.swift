@@ -1,5 +1,6 @@
 import GameCore
 import Gomocup
+import PlayerSettings
 
 /// Draws the lobby: the title, a menu of what there is to do, and the key legend.
 public enum LobbyView {

@@ -1,4 +1,5 @@
 import GameCore
+import PlayerSettings
 import UntrustedText
 
 /// The options screen's keys: each setting changed with left and right, the name typed in its field.

@@ -1,5 +1,6 @@
 import GameCore
 import Gomocup
+import PlayerSettings
 import UntrustedText
 
 /// Something the controller asks its driver to do outside the pure model.
@@ -21,6 +22,8 @@ public enum Effect: Sendable, Equatable {
   case join(String)
   /// Join the game announced on the LAN under this name.
   case joinLAN(String)
+  /// Watch the game announced on the LAN under this name (the lobby's Watch, `w`, on a game that may be watched).
+  case watchLAN(String)
   case netPlay(Position)
   case netChat(String)
   case netResign
@@ -81,7 +84,13 @@ public struct UIController: Sendable {
       return []
     }
     switch state.page {
-    case .lobby: return lobby(KeyMap.action(for: key, in: .menu))
+    case .lobby:
+      if key == .character("w"), let index = state.lanSelection, state.lanGames.indices.contains(index),
+        state.lanGames[index].watchable
+      {
+        return [.watchLAN(state.lanGames[index].id)]
+      }
+      return lobby(KeyMap.action(for: key, in: .menu))
     case .options:
       if state.nameField != nil { return editName(key) }
       return options(KeyMap.action(for: key, in: .menu))

@@ -1,4 +1,5 @@
 import GameCore
+import PlayerSettings
 
 /// Which screen is showing.
 public enum Page: Sendable, Equatable {

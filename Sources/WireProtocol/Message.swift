@@ -105,6 +105,8 @@ public enum Message: Sendable, Equatable {
   /// Version 4, host to spectators: what another spectator of the game said (`name` as its hello gave it). The
   /// players never see it.
   case watchChat(name: String, text: String)
+  /// Version 4, a host of several games to a spectator that asked for none: a part of its list of games.
+  case watchGames(GameListPart)
   /// Version 4, the Swap2 opening (PROTOCOL.md, "Version 4"): a choice made when `ply` stones were on the board.
   case openingChoice(ply: UInt16, choice: Swap2.Choice)
 
@@ -112,20 +114,6 @@ public enum Message: Sendable, Equatable {
   /// A name is also at most this many characters (grapheme clusters, as a screen shows them).
   public static let maximumNameCharacters = 32
 
-  /// Refuses text a peer's screen would show that could not be shown as it is: control characters (C0, C1,
-  /// DEL, NUL), line separators, bidirectional controls and invisible characters (which make two names look
-  /// alike), and text longer than `maximumCharacters` characters.
-  static func checkShownText(_ text: String, _ field: String, maximumCharacters: Int) throws(WireError) {
-    if let bad = text.unicodeScalars.first(where: VisibleText.isUnsafe) {
-      let hex = String(bad.value, radix: 16, uppercase: true)
-      let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-      throw .badValue(field, reason: "it contains \(code), a control, bidirectional or invisible character")
-    }
-    guard text.count <= maximumCharacters else {
-      throw .badValue(field, reason: "it has \(text.count) characters (at most \(maximumCharacters))")
-    }
-    if !text.isEmpty && text.allSatisfy(\.isWhitespace) { throw .badValue(field, reason: "it is only spaces") }
-  }
   public static let maximumChatBytes = 500
   public static let maximumTextBytes = 500
   public static let coinBytes = 32
@@ -170,7 +158,8 @@ public enum Message: Sendable, Equatable {
     case watchMove = 0x81
     case watchEnd = 0x82
     case watchers = 0x83
-    case watchChat = 0x84
+    case watchGames = 0x84
+    case watchChat = 0x85
   }
 
   var kind: Kind {
@@ -210,6 +199,7 @@ public enum Message: Sendable, Equatable {
     case .watchEnd: return .watchEnd
     case .watchers: return .watchers
     case .watchChat: return .watchChat
+    case .watchGames: return .watchGames
     case .openingChoice: return .openingChoice
     }
   }
@@ -268,7 +258,7 @@ public enum Message: Sendable, Equatable {
       writer.field(2, string: date)
       writer.field(3, bytes: signature)
     case .gameOffer, .gameTaken: writeKeptGame(into: &writer)
-    case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchChat: writeWatching(into: &writer)
+    case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchChat, .watchGames: writeWatching(into: &writer)
     case .openingChoice(let ply, let choice): writeOpeningChoice(ply: ply, choice: choice, into: &writer)
     }
     return writer.finish()
@@ -325,7 +315,7 @@ public enum Message: Sendable, Equatable {
         digest: try f.bytes(3, "move digest", count: digestBytes))
     case .recordSignature: return try decodeRecordSignature(f)
     case .gameOffer, .gameTaken: return try decodeKeptGame(kind, f)
-    case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchChat: return try decodeWatching(kind, f)
+    case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchChat, .watchGames: return try decodeWatching(kind, f)
     case .openingChoice: return try decodeOpeningChoice(f)
     }
   }
@@ -385,6 +375,7 @@ extension Message {
     case .watchEnd: return "result for spectators"
     case .watchers: return "count of spectators"
     case .watchChat: return "spectators' chat"
+    case .watchGames: return "list of games to watch"
     case .openingChoice: return "opening choice"
     default: return "\(kind)"
     }

@@ -101,6 +101,7 @@ extension Message {
     case .watchChat(let name, let text):
       writer.field(1, string: name)
       writer.field(2, string: text)
+    case .watchGames(let part): writeGameList(part, into: &writer)
     default: break
     }
   }
@@ -137,6 +138,7 @@ extension Message {
       guard !name.isEmpty else { throw .badValue("spectator's name", reason: "it is empty") }
       try checkShownText(name, "spectator's name", maximumCharacters: maximumNameCharacters)
       return .watchChat(name: name, text: try f.string(2, "chat text", maximum: maximumChatBytes))
+    case .watchGames: return try decodeGameList(f)
     default: return .watchers(count: try f.u16(1, "spectators"))
     }
   }

@@ -1,6 +1,7 @@
 import GameCore
 import NetworkFacts
 import PeerTrust
+import PlayerSettings
 import Security
 import TerminalUI
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerSettings
 import TerminalUI
 import TestSupport
 import Testing

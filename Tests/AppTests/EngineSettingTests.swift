@@ -1,4 +1,5 @@
 import Glibc
+import PlayerSettings
 import TerminalUI
 import TestSupport
 import Testing

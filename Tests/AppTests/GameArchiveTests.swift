@@ -1,6 +1,7 @@
 import Foundation
 import GameCore
 import GameRecords
+import PlayerSettings
 import Session
 import TerminalUI
 import TestSupport

@@ -1,5 +1,6 @@
 import GameCore
 import PlayerFiles
+import PlayerSettings
 import TerminalUI
 import Testing
 

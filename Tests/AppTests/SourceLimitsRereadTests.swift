@@ -1,3 +1,4 @@
+import PlayerSettings
 import Testing
 
 @testable import App

@@ -1,5 +1,6 @@
 import GameCore
 import PeerTrust
+import PlayerSettings
 import Session
 import SessionTestSupport
 import TerminalUI

@@ -15,7 +15,8 @@ import Testing
     "PeerTrust": ["UntrustedText", "Synchronization", "ExplainedErrors"],
     "NetworkFacts": ["PeerTrust", "TransitRelay", "ExplainedErrors", "UntrustedText"],
     "TransitRelay": ["UntrustedText"],
-    "TerminalUI": ["GameCore", "GameRecords", "UntrustedText", "Gomocup"],
+    "PlayerSettings": ["GameCore"],
+    "TerminalUI": ["GameCore", "GameRecords", "UntrustedText", "Gomocup", "PlayerSettings"],
     // The networked match's deciding part: no C module, no OpenSSL (Security), no sockets (Transport), no
     // DNS-SD (Discovery); App builds what it needs of them as values (MatchCoordination+World.swift).
     "MatchCoordination": [

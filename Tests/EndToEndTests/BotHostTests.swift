@@ -255,9 +255,11 @@ import WireProtocol
     #expect(game["bot"] as? String == "perfect")
     #expect(game["state"] as? String == "waiting")
     #expect(game["port"] as? Int == port)
+    // Anyone may watch its games (PROTOCOL.md rule 27): the advert says so, with how many watch.
+    #expect(game["watchable"] as? Bool == true && game["watchers"] as? Int == 0, "\(listed.stdout)")
     let text = try Binary.list([], environment: viewer) { $0.stdout.contains(name + "\t") }
     let line = text.stdout.split(separator: "\n").first { $0.hasPrefix(name + "\t") }
-    #expect(line?.contains("waiting, practice bot (perfect)") == true, "\(text.stdout)")
+    #expect(line?.contains("waiting, practice bot (perfect), watchable (0 watching)") == true, "\(text.stdout)")
   }
 
   @Test func aFloodOfSilentConnectionsDoesNotKeepARealJoinerOut() throws {

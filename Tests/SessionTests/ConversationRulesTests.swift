@@ -61,6 +61,8 @@ import WireProtocol
     "watch end": .watchEnd(game: 1, end: WatchedEnd(.fullBoard), score: [0, 0, 1]),
     "watchers": .watchers(count: 1),
     "watch chat": .watchChat(name: "Eve", text: "hi"),
+    // A player's session ignores a list of games to watch (PROTOCOL.md rule 27: an older spectator ignores it too).
+    "watch games": .watchGames(GameListPart(games: [], total: 0, last: true)),
     "opening choice": .openingChoice(ply: 3, choice: .black),
   ]
   static let zeros = [UInt8](repeating: 0, count: 32)

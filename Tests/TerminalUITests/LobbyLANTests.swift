@@ -40,4 +40,21 @@ import Testing
     #expect(ui.state.lanSelection.map { ui.state.lanGames[$0].id } == "bob", "the cursor did not move to another game")
     #expect(ui.handle(.enter) == [.joinLAN("bob")])
   }
+
+  @Test("a game that may be watched shows Watch, and w watches it; w on another game does nothing")
+  func watchEntry() {
+    var ui = Screens.ui(80, 24, .ascii)
+    var robo = Self.row("robo", addresses: "10.0.0.5:7177")
+    robo.watchable = true
+    ui.showLANGames([robo, Self.row("bob", addresses: "10.0.0.6:7177")], status: nil)
+    #expect(Self.line(ui, containing: "robo").hasSuffix("| waiting | w: Watch"), "\(Self.line(ui, containing: "robo"))")
+    #expect(!Self.line(ui, containing: "bob").contains("Watch"))
+    #expect(ui.handle(.character("w")).isEmpty, "no game selected yet")
+    for _ in 0..<6 { _ = ui.handle(.down) }
+    #expect(ui.state.lanSelection.map { ui.state.lanGames[$0].id } == "robo")
+    #expect(ui.handle(.character("w")) == [.watchLAN("robo")])
+    #expect(ui.handle(.enter) == [.joinLAN("robo")], "Enter still joins")
+    _ = ui.handle(.down)
+    #expect(ui.handle(.character("w")).isEmpty, "bob's game may not be watched")
+  }
 }

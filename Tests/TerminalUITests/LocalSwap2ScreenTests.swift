@@ -1,5 +1,6 @@
 import GameCore
 import GameRecords
+import PlayerSettings
 import Testing
 
 @testable import TerminalUI

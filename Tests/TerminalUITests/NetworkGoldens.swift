@@ -1,3 +1,5 @@
+import PlayerSettings
+
 // Generated once from the renderer, then read line by line before committing: each is what the player
 // should see. When a screen changes on purpose, update its golden here.
 enum NetworkGoldens {

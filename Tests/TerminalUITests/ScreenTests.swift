@@ -1,4 +1,5 @@
 import GameCore
+import PlayerSettings
 import Testing
 
 @testable import TerminalUI

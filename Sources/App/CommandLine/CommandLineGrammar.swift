@@ -100,6 +100,7 @@ public enum CommandLineGrammar {
     Option(name: "--name", value: .text("NAME"), commands: [.host, .join, .watch, .identity], summary: "your name"),
     Option(name: "--grace", value: .text("S"), commands: [.host, .join], summary: "seconds kept for a reconnection"),
     Option(name: "--lan", value: .text("GAME"), commands: [.join], summary: "join the game announced as GAME"),
+    Option(name: "--game", value: .text("N"), commands: [.watch], summary: "watch game N of a practice bot"),
     Option(name: "--wait", value: .text("SECONDS"), commands: [.list], summary: "how long to look for games"),
     Option(
       name: "--map-port", value: .none, commands: [.host],

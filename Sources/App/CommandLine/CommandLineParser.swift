@@ -21,7 +21,7 @@ public enum CommandLineParser {
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe join INVITE [--name NAME] [--grace S] [--ui MODE]
       tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
-      tictactoe watch HOST[:PORT] [--name NAME] [TRUST] [--ui MODE]
+      tictactoe watch HOST[:PORT] [--game N] [--name NAME] [TRUST] [--ui MODE]
       tictactoe watch INVITE [--name NAME] [--ui MODE]
       tictactoe list [--wait SECONDS] [--json]
       tictactoe identity [show | new [--yes] | export]
@@ -52,7 +52,8 @@ public enum CommandLineParser {
     they failed.
     `watch` follows a host's game as a spectator (on the full screen, or line by
     line with --ui plain): the players and their keys, the board, each move, the
-    clocks, the result and the score; it judges the host's key as `join` does.
+    clocks, the result and the score; it judges the host's key as `join` does. At
+    a practice bot it lists the bot's games; `--game N` watches game N of them.
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins,
     many at once, until stopped.
     `games` lists the games you finished (kept as SGF in

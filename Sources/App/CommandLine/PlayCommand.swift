@@ -1,6 +1,7 @@
 import EventLoop
 import GameCore
 import Gomocup
+import PlayerSettings
 import TerminalUI
 
 /// What `tictactoe play` was asked for; unset fields come from the saved settings.
