@@ -1,3 +1,4 @@
+import EventLoop
 import GameCore
 import MatchCoordination
 import Session
@@ -78,6 +79,21 @@ extension CursesDriver {
       controller.updateNetwork { $0.info.removeAll { $0.hasPrefix("Invite: ") } }
     }
     present(events, match)
+  }
+
+  /// A spectator's screen: the clocks of the game it watches, brought up to `now`.
+  func watchedClocks(_ match: NetworkMatch, now: Double) {
+    guard let watched = match.joiner?.watched, let since = controller.state.net?.watching?.since else { return }
+    let clocks = WatchPresenter.clocks(watched, since: since, now: now)
+    if controller.state.net?.clocks != clocks { controller.updateNetwork { $0.clocks = clocks } }
+  }
+
+  /// When a spectator's running clock next changes its face (the loop's time); nil when none runs.
+  func nextWatchedClockChange(now: Double) -> Double? {
+    guard let watched = match?.joiner?.watched, let since = controller.state.net?.watching?.since else { return nil }
+    // The loop's clock and the monotonic one the screen was told in differ by a constant.
+    let offset = Monotonic.now() - now
+    return WatchPresenter.nextClockChange(watched, since: since, now: now + offset).map { $0 - offset }
   }
 
   /// Runs a chat, resignation, rematch or claim; a refusal is shown in the status line, in the session's words.

@@ -158,6 +158,7 @@ public final class CursesDriver: LoopFrontEnd {
         let clocks = NetworkPresenter.clocks(session, now: Monotonic.now())
         if controller.state.net?.clocks != clocks { controller.updateNetwork { $0.clocks = clocks } }
       }
+      watchedClocks(running.match, now: Monotonic.now())
       running.refresh()
     }
     updateBrowsing()
@@ -183,6 +184,7 @@ public final class CursesDriver: LoopFrontEnd {
       due = min(due ?? next, next)
     }
     if let next = controller.nextLocalClockChange { due = min(due ?? next, next) }
+    if let next = nextWatchedClockChange(now: now) { due = min(due ?? next, next) }
     if browser == nil && controller.state.page == .lobby && lanContext != nil {
       due = min(due ?? browserRetryAt, max(now, browserRetryAt))
     }
@@ -341,6 +343,7 @@ public final class CursesDriver: LoopFrontEnd {
     if let address { rejoin = { [unowned self] in self.begin(address: address, advertised: advertised, watch: watch) } }
     var net = NetGameState(isHost: address == nil, myName: playerName)
     net.info = [address.map { "Connecting to \($0)…" } ?? "Starting to host…"]
+    if watch { net.watching = NetGameState.Watching() }
     controller.showNetwork(net)
     guard let startNetwork else { return }
     switch startNetwork(address, advertised, controller.state.settings) {

@@ -87,6 +87,7 @@ enum CursesLaunch {
     controller.quitWhenLeaving()
     var net = NetGameState(isHost: match.role == .host, myName: match.profileName)
     net.warnings = match.warnings
+    if match.watches { net.watching = NetGameState.Watching() }
     controller.showNetwork(net)
     let driver = CursesLaunch.driver(controller: controller, environment: environment, context: context)
     driver.adopt(match, joining: joining)

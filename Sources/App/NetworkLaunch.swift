@@ -56,15 +56,7 @@ enum NetworkLaunch {
     var parts = MatchParts(
       profile: profile, identity: identity, options: options, rules: rules, context: context,
       clock: { Monotonic.now() })
-    if case .host(let request) = role {
-      parts.timeControl = request.clock ?? context.settings.clock
-      do {
-        parts.opening = try request.offeredOpening(rules, timeControl: parts.timeControl, settings: context.settings)
-      } catch {
-        writeError("tictactoe: \(error.message)\n")
-        return ExitStatus.usage
-      }
-    }
+    guard offerTerms(role, &parts, settings: context.settings) else { return ExitStatus.usage }
     let isHost: Bool
     if case .host = role { isHost = true } else { isHost = false }
     let match = parts.match(isHost: isHost)
@@ -97,12 +89,27 @@ enum NetworkLaunch {
       initial.append(.status("Connecting to \(joining[0])…"))
     }
     if ui == .curses {
-      let rejoin = rejoin(joining, parts: parts, advertised: advertised, lanName: lanName, invite: role.invite)
+      // A spectator does not join again as a player (`r`): it runs `watch` again.
+      let rejoin =
+        watch ? nil : rejoin(joining, parts: parts, advertised: advertised, lanName: lanName, invite: role.invite)
       return CursesLaunch.network(
         match: match, joining: joining, rejoin: rejoin, initial: initial, ascii: ascii, environment: environment,
         context: context)
     }
     return PlainNetworkDriver(match: match, log: context.log).run(initial: initial, joining: joining)
+  }
+
+  /// A host's terms in `parts`: the clock and the opening it offers; false after saying why the opening cannot be.
+  private static func offerTerms(_ role: Role, _ parts: inout MatchParts, settings: Settings) -> Bool {
+    guard case .host(let request) = role else { return true }
+    parts.timeControl = request.clock ?? settings.clock
+    do {
+      parts.opening = try request.offeredOpening(parts.rules, timeControl: parts.timeControl, settings: settings)
+    } catch {
+      writeError("tictactoe: \(error.message)\n")
+      return false
+    }
+    return true
   }
 
   /// The player's identity (made the first time), and the known peers read once: every connection is judged
@@ -150,6 +157,7 @@ enum NetworkLaunch {
     try match.host(bind: request.bind, port: request.port ?? settings.port ?? Endpoint.defaultPort)
     match.sourceLimits = SourceLimits(settings: settings, now: parts.clock())
     match.spectatorPolicy = settings.spectators.flatMap(SpectatorPolicy.init(rawValue:)) ?? .anyone
+    match.watchDelay = request.watchDelay ?? settings.watchDelay ?? 0
     // Only when the player named a relay (here or in the settings) does the host connect to one.
     let relayEvents = try waitAtRelay(match, request.relay ?? settings.relay.flatMap(RelayAddress.parse))
     // Only when asked (here or in the settings) is the router asked to open the port.

@@ -11,6 +11,12 @@ extension NetworkMatch {
     set { withHost { $0.core.configuration.spectators = newValue } }
   }
 
+  /// Host: how many moves late its spectators see a game (`--watch-delay`); 0: live.
+  public var watchDelay: Int {
+    get { host?.core.configuration.watchDelay ?? 0 }
+    set { withHost { $0.core.configuration.watchDelay = newValue } }
+  }
+
   /// Joiner: this side watches the host's game instead of playing (its hello says so).
   public var watches: Bool {
     get { joiner?.isWatching ?? false }

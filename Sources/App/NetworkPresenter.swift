@@ -20,19 +20,22 @@ enum NetworkPresenter {
       case .verification(let code):
         net.verificationCode = code.description
       case .ask(let question):
+        // The host's screen shows no spectator's code: a spectator is not told to compare one.
+        let code = net.isWatching ? nil : net.verificationCode
         net.question = .init(
           lines: question.lines + ["Read aloud: \(question.fingerprint.readAloud)"]
-            + (net.verificationCode.map { ["Verification code: \($0) (the same on both screens)"] } ?? []),
+            + (code.map { ["Verification code: \($0) (the same on both screens)"] } ?? []),
           fingerprint: question.fingerprint.description)
       case .askTerms(let lines):
         net.terms = lines
       case .spectators(let count):
         net.spectators = count
+      case .spectatorChat(let name, let text): net.addChat(.peer(name: name, text: text))
+      case .watched(let update):
+        WatchPresenter.apply(update, hostKey: match.peerCertificate?.fingerprint.description, to: &net)
       case .watchList(let list):
         // A practice bot's games: what a spectator of the full screen can pick from (`watch ADDRESS --game N`).
         net.info = PlainWatchWords.list(list).split(separator: "\n").map(String.init)
-      case .watched:
-        continue  // a spectator watches in plain mode (the full screen's watching is still to come)
       case .session(let output):
         apply(output, match: match, to: &net)
       case .opponentGone(let end):
@@ -49,21 +52,24 @@ enum NetworkPresenter {
         net.terms = nil
       }
     }
-    if let session = match.session {
-      net.game = session.game ?? net.game
-      net.myMark = session.myMark ?? net.myMark
-      net.wins = session.score.wins
-      net.losses = session.score.losses
-      net.draws = session.score.draws
-      net.rematchOfferedByMe = session.rematchOfferedByMe
-      net.hasGameFlow = session.hasGameFlow
-      net.abortable = session.mayAbort
-      net.peerOffer = session.drawOfferedByPeer ? .draw : session.takebackRequestedByPeer != nil ? .takeback : nil
-      net.myOffer = session.drawOfferedByMe ? .draw : session.takebackRequestedByMe != nil ? .takeback : nil
-      net.clocks = clocks(session, now: Monotonic.now())
-      net.opening = session.swap2?.opening
-      net.openingMe = session.swap2?.me ?? .first
-    }
+    if let session = match.session, !net.isWatching { show(session, in: &net) }
+  }
+
+  /// What the player's screen shows of the session: the game, the score, the offers, the clocks, the opening.
+  private static func show(_ session: NetSession, in net: inout NetGameState) {
+    net.game = session.game ?? net.game
+    net.myMark = session.myMark ?? net.myMark
+    net.wins = session.score.wins
+    net.losses = session.score.losses
+    net.draws = session.score.draws
+    net.rematchOfferedByMe = session.rematchOfferedByMe
+    net.hasGameFlow = session.hasGameFlow
+    net.abortable = session.mayAbort
+    net.peerOffer = session.drawOfferedByPeer ? .draw : session.takebackRequestedByPeer != nil ? .takeback : nil
+    net.myOffer = session.drawOfferedByMe ? .draw : session.takebackRequestedByMe != nil ? .takeback : nil
+    net.clocks = clocks(session, now: Monotonic.now())
+    net.opening = session.swap2?.opening
+    net.openingMe = session.swap2?.me ?? .first
   }
 
   /// When the running clock's face (whole seconds) next changes after `now`; nil when no clock runs.

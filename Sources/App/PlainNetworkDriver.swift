@@ -145,6 +145,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
       case .session(let output):
         show(output)
       case .spectators(let count): emit("spectators watching: \(count)\n")
+      case .spectatorChat(let name, let text): emit("\(name) (watching) says: \(text)\n")
       case .watched(let update): emit(PlainWatchWords.lines(update))
       case .watchList(let list): emit(PlainWatchWords.list(list))
       case .opponentGone(let end):

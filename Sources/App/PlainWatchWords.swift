@@ -29,11 +29,21 @@ enum PlainWatchWords {
       return line + "\n" + PlainSession.boardText(watched.game) + "\n"
     case .ended(let watched):
       return endLine(watched)
+    case .unfinished(let watched, let why):
+      return "game \(watched.gameNumber) ended unfinished: \(why)\n"
     }
   }
 
   /// How the game ended, and the score.
   static func endLine(_ watched: WatchedGame) -> String {
+    guard watched.end != nil else { return "" }
+    let score = watched.score.count == 3 ? watched.score : [0, 0, 0]
+    return "game \(watched.gameNumber): \(said(watched))\n"
+      + "score: \(watched.hostName) \(score[0]), \(watched.joinerName) \(score[1]), drawn \(score[2])\n"
+  }
+
+  /// How the game ended, in words ("alice (X) wins with a line"); empty while it is on.
+  static func said(_ watched: WatchedGame) -> String {
     guard let end = watched.end else { return "" }
     let named = end.mark.map { "\(watched.name(of: $0)) (\($0))" } ?? ""
     let said: String
@@ -48,8 +58,6 @@ enum PlainWatchWords {
     case .lostOnTime: said = "\(named) lost on time"
     case .disputed: said = "disputed: \(named) claimed a win on time that the other clock denies"
     }
-    let score = watched.score.count == 3 ? watched.score : [0, 0, 0]
-    return "game \(watched.gameNumber): \(said)\n"
-      + "score: \(watched.hostName) \(score[0]), \(watched.joinerName) \(score[1]), drawn \(score[2])\n"
+    return said
   }
 }

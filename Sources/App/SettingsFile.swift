@@ -24,7 +24,7 @@ public enum SettingsFile {
           try readGameSetting(key, value, into: &settings)
         case "name", "records", "port", "map_port", "clock", "relay", "rule", "opening":
           try readPlayerSetting(key, value, into: &settings)
-        case "deny", "limits_exempt", "connections_per_address", "proxy_from", "spectators":
+        case "deny", "limits_exempt", "connections_per_address", "proxy_from", "spectators", "watch_delay":
           try readHostLimit(key, value, into: &settings)
         default:
           // Unknown keys are kept for a later version's sake and otherwise ignored.
@@ -152,6 +152,11 @@ public enum SettingsFile {
         throw Rejection("spectators must be anyone, known or none, found \"\(value)\"")
       }
       settings.spectators = value
+    case "watch_delay":
+      guard let moves = Int(value), HostRequest.watchDelays.contains(moves) else {
+        throw Rejection("watch_delay must be a number of moves from 0 to 225, found \"\(value)\"")
+      }
+      settings.watchDelay = moves
     case "deny", "limits_exempt", "proxy_from":
       do throws(DenyList.EntryError) {
         let list = try DenyList(parsing: value)
@@ -185,6 +190,7 @@ public enum SettingsFile {
       + (settings.connectionsPerAddress.map { "connections_per_address = \($0)\n" } ?? "")
       + (settings.proxyFrom.map { "proxy_from = \($0)\n" } ?? "")
       + (settings.spectators.map { "spectators = \($0)\n" } ?? "")
+      + (settings.watchDelay.map { "watch_delay = \($0)\n" } ?? "")
       + (settings.clock.isTimed ? "clock = \(settings.clock)\n" : "")
       + (settings.rule != .freestyle ? "rule = \(settings.rule.name)\n" : "")
       + (settings.opening != .standard ? "opening = \(settings.opening)\n" : "")

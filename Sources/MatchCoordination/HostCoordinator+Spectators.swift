@@ -1,5 +1,6 @@
 import PeerTrust
 import Session
+import UntrustedText
 import WireProtocol
 
 /// The host's spectators (PROTOCOL.md, "Version 4: watching"): let in by the policy and the numbers without asking
@@ -16,7 +17,9 @@ extension HostCoordinator {
           + dropSpectator(id, note: "spectator at \(core.peer(id)) dropped: \(text)", graceful: true, now: now)
       }
       switch message {
-      case .heartbeat, .deciding, .chat: return []  // spectators' chat is not the players' (not relayed yet)
+      case .heartbeat, .deciding: return []
+      // Passed on to the other spectators only: the players never see it.
+      case .chat(let text): return spectators.chat(text, from: id, now: now)
       case .bye, .error: return dropSpectator(id, note: "\(core.peer(id)) stopped watching", graceful: true, now: now)
       default:
         let text = "a spectator cannot send a \(message.name)"
@@ -24,10 +27,13 @@ extension HostCoordinator {
           + dropSpectator(id, note: "spectator at \(core.peer(id)) dropped: \(text)", graceful: true, now: now)
       }
     }
-    guard case .hello(let versions, _, _, _, let watch?) = message, core.connections[id]?.phase == .greeting else {
+    guard case .hello(let versions, let name, _, _, let watch?) = message, core.connections[id]?.phase == .greeting
+    else {
       return nil
     }
-    return spectatorHello(id, versions: versions, game: watch, now: now)
+    let commands = spectatorHello(id, versions: versions, game: watch, now: now)
+    spectators.name(id, name)
+    return commands
   }
 
   /// Whether there is a game a spectator on `id` may watch now, and if so nil.
@@ -74,7 +80,7 @@ extension HostCoordinator {
     guard let active = core.active, let connection = core.connections[active], connection.admitted,
       let session = connection.session, let key = connection.facts?.certificate?.fingerprint
     else { return nil }
-    return WatchView(session: session, key: key.bytes)
+    return WatchView(session: session, key: key.bytes)?.delayed(by: core.configuration.watchDelay)
   }
 
   /// After a step of the game: what spectators are sent of it; when the match is over or its opponent gone, a
@@ -82,11 +88,21 @@ extension HostCoordinator {
   public mutating func spectatorsAfterStep(now: Double) -> [MatchCommand] {
     guard spectators.count > 0 else { return [] }
     guard core.finished == nil, let view = currentView(), session?.isClosed == false else {
-      return spectatorsLeave("the match is over")
+      return spectatorsLeave(leavingWords)
     }
     let messages = view.messages(after: spectators.told, watchers: spectators.count)
     spectators.told = view
     return spectators.toAll(messages, now: now)
+  }
+
+  /// Why the spectators are let go, in the goodbye they are sent: who left, when the host knows.
+  private var leavingWords: String {
+    let joiner = spectators.told.map { VisibleText.escaping($0.joinerName) } ?? "the joiner"
+    switch core.finished {
+    case .session(.localQuit)?: return "the match is over: \(core.configuration.name), the host, left"
+    case nil: return "the match is over: \(joiner) left"
+    case let end?: return "the match is over: \(end)"
+    }
   }
 
   /// Every spectator is told `why` and let go.

@@ -11,6 +11,10 @@ extension JoinerCoordinator {
   /// The count of spectators, and a spectator's messages; nil for anything else.
   mutating func watcherHolds(_ message: Message, on id: ConnectionID, now: Double) -> [MatchCommand]? {
     if case .watchers(let count) = message { return [.report(.spectators(Int(count)))] }
+    if case .watchChat(let name, let text) = message {
+      guard isWatching else { return fail(id, .session(.protocolViolation("spectators' chat to a player")), now: now) }
+      return [.report(.spectatorChat(name: PeerText(name), text: PeerText(text)))]
+    }
     switch message {
     case .watchSnapshot, .watchMove, .watchEnd, .watchGames: break
     case .welcome, .coinCommit, .coinKept, .gameOffer:
@@ -26,12 +30,25 @@ extension JoinerCoordinator {
     do throws(WatchViolation) {
       let update = try WatchedGame.after(message, watched, host: host, terms: session.hostTerms)
       switch update {
-      case .position(let game), .moved(let game, _, _), .ended(let game): watched = game
+      case .position(let game), .moved(let game, _, _), .ended(let game), .unfinished(let game, _): watched = game
       }
       return [.report(.watched(update))]
     } catch {
       return act(on: id, now: now) { $0.violation(error.text, now: now) }
     }
+  }
+
+  /// The connection to the host is over (`end`): a game still on is reported unfinished, with why, before the end.
+  mutating func watcherClosed(_ end: SessionEnd) -> [MatchCommand] {
+    guard isWatching, let game = watched, game.gameNumber > 0, game.end == nil else { return [] }
+    watched = nil
+    let why: PeerText
+    switch end {
+    case .peerQuit(let text): why = text
+    case .connectionLost: why = PeerText("the connection to the host was lost")
+    default: why = PeerText("\(end)")
+    }
+    return [.report(.watched(.unfinished(game, why: why)))]
   }
 
   /// The host's hello has come: a spectator whose host does not say that its game may be watched leaves at once.

@@ -234,7 +234,7 @@ public struct JoinerCoordinator: MatchRole {
       let end = core.shown(full, on: id, admitted: admitted)
       route.stop()
       core.finished = .session(end)
-      return [.stopAdvertising, .report(.finished(.session(end)))]
+      return watcherClosed(end) + [.stopAdvertising, .report(.finished(.session(end)))]
     }
   }
 

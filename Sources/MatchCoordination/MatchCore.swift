@@ -22,6 +22,8 @@ public struct MatchCore {
     /// Host: who may watch its games (version 4; its terms say whether anyone may); nil: its terms do not say,
     /// and nobody may.
     public var spectators: SpectatorPolicy?
+    /// Host: how many moves late its spectators see a game (`--watch-delay`, the setting `watch_delay`); 0: live.
+    public var watchDelay = 0
     /// Spectator: the game its hello asks to watch (0: the host's); nil for a player.
     public var watch: UInt16?
   }

@@ -1,5 +1,6 @@
 import PeerTrust
 import Session
+import UntrustedText
 
 /// What a networked match tells its front end.
 public enum MatchEvent: Sendable, Equatable {
@@ -24,6 +25,8 @@ public enum MatchEvent: Sendable, Equatable {
   case spectators(Int)
   /// Spectator: what it was told of the game it watches.
   case watched(WatchUpdate)
+  /// Spectator: what another spectator said (the players never see it); both are the host's words, untrusted.
+  case spectatorChat(name: PeerText, text: PeerText)
   /// Spectator that asked for no game: the host's list of its games (the practice bot's); the spectator leaves.
   case watchList(WatchGameList)
 }

@@ -25,9 +25,18 @@ public struct Spectators {
   /// A spectator sends heartbeats (one every 3 s): more than this many messages within a second is a flood, as
   /// between players (rule 9), and drops it.
   public static let messagesPerSecond = 20
+  /// A spectator's chat is passed on to the other spectators at most this many times in `chatWindow` seconds;
+  /// what it says beyond that is dropped (a line in the host's log once a window).
+  public static let chatsPerWindow = 5
+  public static let chatWindow = 10.0
 
   struct Watcher {
     let address: String
+    /// The name its hello gave (checked as every hello's).
+    var name = ""
+    /// When its latest chats came (within `chatWindow`), and whether it was told that it says too much.
+    var chats: [Double] = []
+    var toldTooMuch = false
     var lastSent: Double
     var lastHeard: Double
     /// The second the spectator's messages are being counted in, and how many came in it.
@@ -90,6 +99,28 @@ public struct Spectators {
     guard watchers[id] == nil else { return }
     watchers[id] = Watcher(address: SourceAddress.counted(peer), lastSent: now, lastHeard: now)
     ids.append(id)
+  }
+
+  /// The name spectator `id` goes by in its chat.
+  public mutating func name(_ id: ConnectionID, _ name: String) { watchers[id]?.name = name }
+
+  /// Spectator `id` says `text` at `now`: the `watch chat` to every other spectator, or nothing when it said
+  /// `chatsPerWindow` things within `chatWindow` already (then, once a window, a line in the log).
+  public mutating func chat(_ text: String, from id: ConnectionID, now: Double) -> [MatchCommand] {
+    guard var watcher = watchers[id] else { return [] }
+    watcher.chats.removeAll { $0 + Self.chatWindow <= now }
+    guard watcher.chats.count < Self.chatsPerWindow else {
+      let told = watcher.toldTooMuch
+      watcher.toldTooMuch = true
+      watchers[id] = watcher
+      let note = "a spectator's chat beyond \(Self.chatsPerWindow) in \(Int(Self.chatWindow)) s is not passed on"
+      return told ? [] : [.log(note)]
+    }
+    watcher.chats.append(now)
+    watcher.toldTooMuch = false
+    watchers[id] = watcher
+    let said = Message.watchChat(name: watcher.name, text: text)
+    return ids.filter { $0 != id }.flatMap { send([said], to: $0, now: now) }
   }
 
   /// Forgets `id`: whether it was a spectator.

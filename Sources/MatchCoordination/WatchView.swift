@@ -46,6 +46,18 @@ extension WatchView {
     }
   }
 
+  /// The view `moves` moves late (the host's `--watch-delay`, so that a spectator cannot help a player): the last
+  /// `moves` moves of a game still on held back with their times; a game that ended shows all of them, so the
+  /// moves held back are sent before its result.
+  public func delayed(by moves: Int) -> WatchView {
+    guard moves > 0, end == nil else { return self }
+    var view = self
+    let shown = max(0, self.moves.count - moves)
+    view.moves = Array(self.moves.prefix(shown))
+    view.times = Array(times.prefix(shown))
+    return view
+  }
+
   public func snapshot(watchers: Int) -> WatchSnapshot {
     WatchSnapshot(
       joinerName: joinerName, joinerKey: joinerKey, game: game, hostPlaysX: hostPlaysX, moves: moves,

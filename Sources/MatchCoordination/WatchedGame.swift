@@ -30,6 +30,9 @@ public enum WatchUpdate: Equatable, Sendable {
   /// `mark` played at `position`.
   case moved(WatchedGame, Position, Mark)
   case ended(WatchedGame)
+  /// The connection ended with the game shown still on (its host left, or the connection broke): why, in words
+  /// that may be the host's.
+  case unfinished(WatchedGame, why: PeerText)
 }
 
 extension WatchedGame {

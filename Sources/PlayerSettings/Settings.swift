@@ -32,6 +32,8 @@ public struct Settings: Sendable, Equatable {
   public var limitsExempt: String?
   /// Who may watch the host's games: anyone (nil: the default), known, none.
   public var spectators: String?
+  /// How many moves late spectators see the host's games (`watch_delay = 2`); nil: live.
+  public var watchDelay: Int?
   /// Connections open at once from one source address at a host (`connections_per_address = 32`, the
   /// default when nil); the bot reads it again on SIGHUP.
   public var connectionsPerAddress: Int?

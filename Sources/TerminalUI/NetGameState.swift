@@ -23,6 +23,8 @@ public struct NetGameState: Sendable, Equatable {
   public var draws = 0
   /// How many spectators watch the game (the panel says so when any do).
   public var spectators = 0
+  /// A spectator's screen: what it knows of the players and the score (nil: this side plays).
+  public var watching: Watching?
   /// The conversation and the match's notes ("· Game 2: …"), oldest first, at most `chatHistory` of them.
   public private(set) var chat: [ChatLine] = []
   /// How many of the latest messages are below the chat pane because the player scrolled back (PgUp).

@@ -62,7 +62,10 @@ public enum NetGameView {
     let scores = [peer, "them"].map {
       "You \(net.wins)\(g.separator)\($0) \(net.losses)\(g.separator)draws \(net.draws)"
     }
-    if net.game != nil, let score = scores.first(where: { 11 + $0.count + 1 <= state.width }) {
+    let watched = net.watching.map {
+      [$0.scoreLine(separator: g.separator), "\($0.score[0])-\($0.score[1])-\($0.score[2])"]
+    }
+    if net.game != nil, let score = (watched ?? scores).first(where: { 11 + $0.count + 1 <= state.width }) {
       screen.put(score, row: 0, column: state.width - score.count - 1)
     }
     let header = NetScreenLayout.headerLines(net, width: state.width)
@@ -91,7 +94,8 @@ public enum NetGameView {
     // The joiner knows the host (its hello came) but has no game yet: the host is deciding whether to let
     // it in (or the coin is being tossed, a moment).
     if !net.isHost, net.ended == nil, net.question == nil, net.terms == nil, let host = net.peerName {
-      let lines = Fit.wrap("Waiting for \(host) to let you in.", width: state.width - 2)
+      let waiting = net.isWatching ? "Waiting for \(host)'s game." : "Waiting for \(host) to let you in."
+      let lines = Fit.wrap(waiting, width: state.width - 2)
       for (index, line) in lines.enumerated() {
         screen.putCentred(line, row: state.height - 2 - lines.count + index, style: Style(bold: true))
       }
@@ -266,6 +270,10 @@ public enum NetGameView {
     }
     if net.terms != nil { return "y play on these terms\(g.separator)n decline" }
     if net.chatDraft != nil { return "type a message\(g.separator)Enter send\(g.separator)Esc cancel" }
+    if net.isWatching {
+      let items = [("c chat with spectators", 1), ("PgUp/PgDn scroll", 3), ("? help", 2), ("q leave", 0)]
+      return Fit.legend(items, separator: g.separator, width: width)
+    }
     if net.game == nil {
       return net.canMakeNewInvite ? "i new invite\(g.separator)? help\(g.separator)q leave" : "q leave"
     }

@@ -9,8 +9,9 @@ enum NetPanelView {
     let parts = arrange(net, game: game, layout: layout, glyphs: g)
     let box = layout.panel
     if let clocks = net.clocks {
-      let name = NetGameView.peerLabel(net).capitalizedFirst
-      let (text, style) = clockLine(clocks, names: ("You", name), width: box.width, glyphs: g)
+      let names =
+        net.watching.map { ($0.name(.x), $0.name(.o)) } ?? ("You", NetGameView.peerLabel(net).capitalizedFirst)
+      let (text, style) = clockLine(clocks, names: names, width: box.width, glyphs: g)
       let column = layout.arrangement == .below ? box.left + max(0, (box.width - text.count) / 2) : box.left
       screen.put(text, row: box.top, column: column, style: style)
     }
@@ -119,7 +120,12 @@ enum NetPanelView {
 
   /// What the player is told about the game now: the result, whose turn it is, and the last move by name.
   static func statusLine(_ net: NetGameState, game: Game, glyphs g: Glyphs) -> (String, Style) {
+    if let unfinished = net.watching?.unfinished { return (unfinished, Style(bold: true, color: .warning)) }
     if let ended = net.ended { return (ended, Style(bold: true, color: .warning)) }
+    if let watching = net.watching {
+      let over = watching.result != nil || watching.unfinished != nil
+      return (watching.status(game), over ? Style(bold: true, color: .accent) : Style(bold: true))
+    }
     let peer = NetGameView.peerLabel(net)
     if let dropped = net.dropped, net.result == nil {
       if dropped.claimable {

@@ -116,6 +116,7 @@ struct NetScreenLayout: Equatable {
     var subtitle = net.isHost ? "Hosting as \(net.myName)" : "Joined as \(net.myName)"
     if let name = net.peerName { subtitle += " vs \(name)" }
     if let fingerprint = net.peerFingerprint { subtitle += " \(fingerprint)" }
+    if let watching = net.watching { subtitle = watching.playersLine }
     // The board shows its size; a rule other than freestyle cannot be seen, so it is said (version 4).
     if let variant = net.game?.rules.variant, variant != .freestyle { subtitle = "Rule \(variant.name). " + subtitle }
     return Fit.wrap(subtitle, width: max(1, width - 2))

@@ -54,6 +54,7 @@ extension UIController {
     if let confirming = net.confirming {
       return confirmationAnswer(key, confirming, &net)
     }
+    if net.isWatching, net.chatField == nil { return watchingKey(key, &net) }
     if var goTo = net.goTo, let rules = net.game?.rules {
       let (cursor, open) = goTo.handle(key, rules: rules)
       net.goTo = open ? goTo : nil
@@ -275,6 +276,22 @@ extension UIController {
       return []
     }
     return [.netPlay(position)]
+  }
+
+  /// A spectator's key: q or Esc leaves at once (there is no game of its own to lose), c opens the chat among
+  /// spectators, PgUp and PgDn scroll it, ? is the help; nothing reaches the board.
+  private mutating func watchingKey(_ key: Key, _ net: inout NetGameState) -> [Effect] {
+    switch key {
+    case .character("q"), .character("Q"), .escape: return [.netLeave]
+    case .pageUp, .pageDown: scrollChat(key, &net)
+    case .character("c"), .character("t"):
+      var field = TextField(limit: NetGameState.chatLimit)
+      field.breaksAsSpaces = true
+      net.chatField = field
+    case .character("?"), .function(1): state.helpVisible = true
+    default: break
+    }
+    return []
   }
 
   /// PgUp and PgDn scroll the chat by this many messages.

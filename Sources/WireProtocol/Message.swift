@@ -102,6 +102,9 @@ public enum Message: Sendable, Equatable {
   case watchEnd(game: UInt16, end: WatchedEnd, score: [UInt16])
   /// Version 4, host to joiner and spectators: how many spectators watch now.
   case watchers(count: UInt16)
+  /// Version 4, host to spectators: what another spectator of the game said (`name` as its hello gave it). The
+  /// players never see it.
+  case watchChat(name: String, text: String)
   /// Version 4, a host of several games to a spectator that asked for none: a part of its list of games.
   case watchGames(GameListPart)
   /// Version 4, the Swap2 opening (PROTOCOL.md, "Version 4"): a choice made when `ply` stones were on the board.
@@ -156,6 +159,7 @@ public enum Message: Sendable, Equatable {
     case watchEnd = 0x82
     case watchers = 0x83
     case watchGames = 0x84
+    case watchChat = 0x85
   }
 
   var kind: Kind {
@@ -194,6 +198,7 @@ public enum Message: Sendable, Equatable {
     case .watchMove: return .watchMove
     case .watchEnd: return .watchEnd
     case .watchers: return .watchers
+    case .watchChat: return .watchChat
     case .watchGames: return .watchGames
     case .openingChoice: return .openingChoice
     }
@@ -253,7 +258,7 @@ public enum Message: Sendable, Equatable {
       writer.field(2, string: date)
       writer.field(3, bytes: signature)
     case .gameOffer, .gameTaken: writeKeptGame(into: &writer)
-    case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchGames: writeWatching(into: &writer)
+    case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchChat, .watchGames: writeWatching(into: &writer)
     case .openingChoice(let ply, let choice): writeOpeningChoice(ply: ply, choice: choice, into: &writer)
     }
     return writer.finish()
@@ -310,7 +315,7 @@ public enum Message: Sendable, Equatable {
         digest: try f.bytes(3, "move digest", count: digestBytes))
     case .recordSignature: return try decodeRecordSignature(f)
     case .gameOffer, .gameTaken: return try decodeKeptGame(kind, f)
-    case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchGames: return try decodeWatching(kind, f)
+    case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchChat, .watchGames: return try decodeWatching(kind, f)
     case .openingChoice: return try decodeOpeningChoice(f)
     }
   }
@@ -339,20 +344,6 @@ public enum Message: Sendable, Equatable {
     } catch {
       throw .badValue("rules", reason: error.description)
     }
-  }
-
-  private static func decodeRecordSignature(_ f: Fields) throws(WireError) -> Message {
-    let game = try f.u16(1, "game number")
-    let date = try f.string(2, "date", maximum: 10)
-    let digits = date.utf8.enumerated().allSatisfy { index, byte in
-      index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
-    guard date.utf8.count == 10, digits else { throw .badValue("date", reason: "it is not of the form YYYY-MM-DD") }
-    let signature = try f.bytes(3, "signature")
-    guard (1...maximumSignatureBytes).contains(signature.count) else {
-      throw .badValue("signature", reason: "it has \(signature.count) bytes (1 to \(maximumSignatureBytes))")
-    }
-    return .recordSignature(game: game, date: date, signature: signature)
   }
 }
 
@@ -383,6 +374,7 @@ extension Message {
     case .watchMove: return "move for spectators"
     case .watchEnd: return "result for spectators"
     case .watchers: return "count of spectators"
+    case .watchChat: return "spectators' chat"
     case .watchGames: return "list of games to watch"
     case .openingChoice: return "opening choice"
     default: return "\(kind)"

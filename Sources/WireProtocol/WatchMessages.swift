@@ -98,6 +98,9 @@ extension Message {
       writer.field(2, bytes: end.bytes)
       writer.field(3, bytes: score.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
     case .watchers(let count): writer.field(1, u16: count)
+    case .watchChat(let name, let text):
+      writer.field(1, string: name)
+      writer.field(2, string: text)
     case .watchGames(let part): writeGameList(part, into: &writer)
     default: break
     }
@@ -130,6 +133,11 @@ extension Message {
     case .watchEnd:
       let end = try WatchedEnd(try f.bytes(2, "end", count: 2))
       return .watchEnd(game: try f.u16(1, "game number"), end: end, score: try score(f, 3))
+    case .watchChat:
+      let name = try f.string(1, "spectator's name", maximum: maximumNameBytes)
+      guard !name.isEmpty else { throw .badValue("spectator's name", reason: "it is empty") }
+      try checkShownText(name, "spectator's name", maximumCharacters: maximumNameCharacters)
+      return .watchChat(name: name, text: try f.string(2, "chat text", maximum: maximumChatBytes))
     case .watchGames: return try decodeGameList(f)
     default: return .watchers(count: try f.u16(1, "spectators"))
     }

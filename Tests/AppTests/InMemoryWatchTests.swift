@@ -60,4 +60,60 @@ import WireProtocol
     #expect(ended.end == WatchedEnd(.line, mark: .x) && ended.game.history.count == 5)
     #expect(carol.end == nil && host.end == nil && joiner.end == nil)
   }
+
+  /// Two spectators on the real shells: what carol types reaches dave, and neither player.
+  @Test func spectatorsChatAmongThemselvesOnly() throws {
+    let table = InMemoryMatch()
+    let host = try table.host()
+    host.match.spectatorPolicy = .anyone
+    let joiner = try table.join(host)
+    try table.meet(host, joiner)
+    var watchers: [MemoryPlayer] = []
+    for (name, address) in [("carol", "127.0.0.5"), ("dave", "127.0.0.6")] {
+      let watcher = try table.join(host, name: name, address: address, watches: true)
+      #expect(table.run { watcher.question != nil })
+      watcher.take(watcher.match.answer(accept: true))
+      #expect(table.run { !Self.watched(watcher).isEmpty })
+      watchers.append(watcher)
+    }
+    watchers[0].take(try watchers[0].match.chat("who wins?"))
+    let said = { (player: MemoryPlayer) in
+      player.events.compactMap { if case .spectatorChat(let name, let text) = $0 { "\(name): \(text)" } else { nil } }
+    }
+    #expect(table.run { !said(watchers[1]).isEmpty })
+    #expect(said(watchers[1]) == ["carol: who wins?"])
+    table.settle()
+    #expect(said(watchers[0]).isEmpty && said(host).isEmpty && said(joiner).isEmpty)
+    let heard = [host, joiner].flatMap(\.sessionOutputs).contains { if case .chat = $0 { true } else { false } }
+    #expect(!heard, "the players hear nothing of it")
+  }
+
+  /// The host's player quits in the middle of a game: its spectator is told the game ended unfinished and why
+  /// (before, it got a goodbye and no result line), then the match ends.
+  @Test func aHostThatQuitsMidGameLeavesItsSpectatorAnUnfinishedResult() throws {
+    let table = InMemoryMatch()
+    let host = try table.host()
+    host.match.spectatorPolicy = .anyone
+    let joiner = try table.join(host)
+    #expect(table.run { joiner.question != nil })
+    joiner.take(joiner.match.answer(accept: true))
+    #expect(table.run { host.question != nil })
+    host.take(host.match.answer(accept: true))
+    #expect(table.run { host.myMark != nil && joiner.myMark != nil })
+    let x = host.myMark == .x ? host : joiner
+    x.take(try x.match.play(Position(row: 1, column: 1)))
+    let carol = try table.join(host, name: "carol", address: "127.0.0.5", watches: true)
+    #expect(table.run { carol.question != nil })
+    carol.take(carol.match.answer(accept: true))
+    #expect(table.run { !Self.watched(carol).isEmpty })
+    host.take(host.match.quit())
+    #expect(table.run { carol.end != nil })
+    guard case .unfinished(let game, let why) = Self.watched(carol).last else {
+      Issue.record("no unfinished result: \(Self.watched(carol))")
+      return
+    }
+    #expect(game.gameNumber == 1 && game.game.history == [Position(row: 1, column: 1)])
+    #expect(why.description == "the match is over: alice, the host, left", "\(why)")
+    #expect(PlainWatchWords.lines(Self.watched(carol).last!) == "game 1 ended unfinished: \(why)\n")
+  }
 }

@@ -194,7 +194,7 @@ import WireProtocol
     var pair = Self.pair(.anyone)
     let id = Self.watch(&pair)
     pair.hostDid(pair.host.quit(now: pair.now))
-    #expect(Self.sent(pair, to: id).contains(.bye(.quit, text: "the match is over")))
+    #expect(Self.sent(pair, to: id).contains(.bye(.quit, text: "the match is over: alice, the host, left")))
     #expect(pair.closedByHost.contains(id) && pair.host.spectators.count == 0)
   }
 

@@ -27,7 +27,8 @@ import Testing
     players += joiners
     for joiner in joiners { #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)") }
     let carol = try Self.home("carol")
-    let lister = try Player(["watch", "127.0.0.1:\(port)", "--accept-new", "--name", "carol"], environment: carol)
+    let lister = try Player(
+      ["watch", "127.0.0.1:\(port)", "--accept-new", "--name", "carol", "--ui", "plain"], environment: carol)
     players.append(lister)
     #expect(lister.exitStatus() == 0, "\(lister.output)\(lister.errors)")
     #expect(lister.output.contains("robo plays 2 games (3×3, 3 in a row):"), "\(lister.output)")
@@ -39,7 +40,8 @@ import Testing
         "\(lister.output)")
       let number = try #require(Int(line.split(separator: ":")[0].split(separator: " ").last ?? ""), "\(line)")
       let watcher = try Player(
-        ["watch", "127.0.0.1:\(port)", "--game", "\(number)", "--accept-new", "--name", "carol"], environment: carol)
+        ["watch", "127.0.0.1:\(port)", "--game", "\(number)", "--accept-new", "--name", "carol", "--ui", "plain"],
+        environment: carol)
       players.append(watcher)
       #expect(watcher.waitFor("watching game 1: "), "\(watcher.output)\(watcher.errors)")
       #expect(watcher.output.contains("\(name)'s key: SHA256:"), "\(watcher.output)")
@@ -55,7 +57,8 @@ import Testing
       #expect(watcher.exitStatus() != nil)
     }
     let wrong = try Player(
-      ["watch", "127.0.0.1:\(port)", "--game", "99", "--accept-new", "--name", "carol"], environment: carol)
+      ["watch", "127.0.0.1:\(port)", "--game", "99", "--accept-new", "--name", "carol", "--ui", "plain"],
+      environment: carol)
     players.append(wrong)
     #expect(wrong.exitStatus() != 0)
     #expect(wrong.errors.contains("there is no game 99 here now"), "\(wrong.output)\(wrong.errors)")

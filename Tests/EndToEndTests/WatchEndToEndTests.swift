@@ -20,7 +20,8 @@ import Testing
     #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"), "\(joiner.output)\n\(host.output)")
     // A first meeting: the spectator is asked about the host's key, as a joiner would be.
     let watcher = try Player(
-      ["watch", "127.0.0.1:\(port)", "--name", "carol"], environment: try NetworkTests.Home("carol").environment)
+      ["watch", "127.0.0.1:\(port)", "--name", "carol", "--ui", "plain"],
+      environment: try NetworkTests.Home("carol").environment)
     players.append(watcher)
     #expect(watcher.waitFor("[y/n or paste the fingerprint]: "), "\(watcher.output)\(watcher.errors)")
     watcher.send("y")

@@ -60,6 +60,9 @@ import WireProtocol
     "watch move": .watchMove(game: 1, ply: 0, position: Position(row: 0, column: 0)),
     "watch end": .watchEnd(game: 1, end: WatchedEnd(.fullBoard), score: [0, 0, 1]),
     "watchers": .watchers(count: 1),
+    "watch chat": .watchChat(name: "Eve", text: "hi"),
+    // A player's session ignores a list of games to watch (PROTOCOL.md rule 27: an older spectator ignores it too).
+    "watch games": .watchGames(GameListPart(games: [], total: 0, last: true)),
     "opening choice": .openingChoice(ply: 3, choice: .black),
   ]
   static let zeros = [UInt8](repeating: 0, count: 32)
@@ -126,7 +129,7 @@ import WireProtocol
       table[moment, default: []].formUnion(moment == .joinerTossing ? ["game taken"] : ["game offer", "game taken"])
       // Version 4: the spectators' messages never reach a player's session (the joiner's coordinator takes the
       // count of spectators before it).
-      table[moment, default: []].formUnion(["watch snapshot", "watch move", "watch end", "watchers"])
+      table[moment, default: []].formUnion(["watch snapshot", "watch move", "watch end", "watchers", "watch chat"])
       // Version 4's Swap2 choice: no opening is played over the network yet, so one is out of place everywhere.
       table[moment, default: []].insert("opening choice")
     }

@@ -65,7 +65,7 @@ public enum CommandLineGrammar {
 
   static let levels = ["easy", "normal", "perfect"]
   static let trustCommands: [Command] = [.host, .join, .watch]
-  static let screenCommands: [Command] = [.lobby, .play, .host, .join, .replay]
+  static let screenCommands: [Command] = [.lobby, .play, .host, .join, .watch, .replay]
 
   /// Every option but `--help` and `--version`, which stand anywhere.
   public static let options: [Option] = [
@@ -94,6 +94,9 @@ public enum CommandLineGrammar {
       summary: "how a game opens, as usual or with Swap2"),
     Option(name: "--port", value: .text("P"), commands: [.host], summary: "the port to host on"),
     Option(name: "--bind", value: .text("ADDR"), commands: [.host], summary: "host on this address only"),
+    Option(
+      name: "--watch-delay", value: .text("N"), commands: [.host],
+      summary: "spectators see the game N moves late (its end at once)"),
     Option(
       name: "--keep-hosting", value: .none, commands: [.host],
       summary: "in plain mode, host the next opponent after a match"),

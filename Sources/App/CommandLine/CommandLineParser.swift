@@ -14,8 +14,8 @@ public enum CommandLineParser {
                      [--ascii]
       tictactoe host [--port P] [--bind ADDR] [--map-port] [--name NAME]
                      [--size N] [--k K] [--rule R] [--clock C] [--grace S]
-                     [--opening O] [--keep-hosting] [--relay HOST:PORT] [TRUST]
-                     [--ui MODE]
+                     [--opening O] [--keep-hosting] [--relay HOST:PORT]
+                     [--watch-delay N] [TRUST] [--ui MODE]
       tictactoe host --bot LEVEL [--port P] [--bind ADDR] [--name NAME]
                      [--size N] [--k K] [--rule R] [--clock C] [--opening O]
                      [TRUST]
@@ -24,8 +24,8 @@ public enum CommandLineParser {
       tictactoe join HOST[:PORT] [--name NAME] [--grace S] [TRUST] [--ui MODE]
       tictactoe join INVITE [--name NAME] [--grace S] [--ui MODE]
       tictactoe join --lan GAME [--name NAME] [--grace S] [TRUST] [--ui MODE]
-      tictactoe watch HOST[:PORT] [--game N] [--name NAME] [TRUST]
-      tictactoe watch INVITE [--name NAME]
+      tictactoe watch HOST[:PORT] [--game N] [--name NAME] [TRUST] [--ui MODE]
+      tictactoe watch INVITE [--name NAME] [--ui MODE]
       tictactoe list [--wait SECONDS] [--json]
       tictactoe identity [show | new [--yes] | export]
       tictactoe identity import CERT.pem KEY.pem [--yes]
@@ -53,9 +53,10 @@ public enum CommandLineParser {
     so nothing is asked and any other key is refused; an invite that names a relay
     (the host's --relay option) is tried there too, 2 s after its addresses or once
     they failed.
-    `watch` follows a host's game as a spectator, line by line: the players, the
-    board, each move and the result; it judges the host's key as `join` does. At a
-    practice bot it lists the bot's games; `--game N` watches game N of them.
+    `watch` follows a host's game as a spectator (on the full screen, or line by
+    line with --ui plain): the players and their keys, the board, each move, the
+    clocks, the result and the score; it judges the host's key as `join` does. At
+    a practice bot it lists the bot's games; `--game N` watches game N of them.
     `host --bot LEVEL` is a practice bot: the computer plays everyone who joins,
     many at once, until stopped; with --engine COMMAND instead of LEVEL an
     outside brain plays for it, one process per game.
@@ -135,6 +136,10 @@ public enum CommandLineParser {
                         else none; the practice bot never waits at one)
       --router          `doctor` also asks the router which mapping protocols it
                         speaks and its outside address
+      --watch-delay N   spectators see the game N moves late, so that none can
+                        help a player as it goes; a game's last moves and result
+                        reach them when it ends (default: the watch_delay setting,
+                        else 0, live)
       --keep-hosting    with --ui plain, wait for the next opponent after each match
                         instead of exiting (the full-screen host always does, until
                         you leave)

@@ -28,6 +28,11 @@ public struct HostRequest: Sendable, Equatable {
   /// `--opening O`: how the games offered open (protocol version 4), as usual or with Swap2; nil: the `opening`
   /// setting, which holds only where Swap2 is played (five in a row from 9×9).
   public var opening: Opening?
+  /// `--watch-delay N`: spectators see the game N moves late (nil: the `watch_delay` setting, else live).
+  public var watchDelay: Int?
+
+  /// The moves a watch delay may hold back (a game on 15×15 has at most 225).
+  static let watchDelays = 0...225
 
   /// The rules asked for, as `play` takes them (checked against the saved settings when hosting starts).
   var play: PlayRequest {
@@ -78,6 +83,13 @@ enum HostCommand: Command {
     request.clock = try arguments.clock()
     request.rule = try arguments.choice("--rule", as: RuleVariant.self)
     request.opening = try arguments.choice("--opening")
+    if let delay = try arguments.number("--watch-delay") {
+      guard HostRequest.watchDelays.contains(delay) else {
+        throw UsageError(
+          message: "--watch-delay must be a number of moves from 0 to \(HostRequest.watchDelays.upperBound)")
+      }
+      request.watchDelay = delay
+    }
     if let text = arguments.value("--relay") {
       guard let relay = RelayAddress.parse(text) else {
         throw UsageError(message: "--relay needs HOST:PORT (a transit relay's address and its port), not \"\(text)\"")

@@ -24,7 +24,7 @@ public enum Invocation: Sendable, Equatable {
   case joinInvite(Invite, NetworkOptions, ui: UIMode, ascii: Bool)
   /// Watch the game of the host at an address, or at an invite's addresses with its key pinned (in the options);
   /// `game`: which of a practice bot's games (0: the host's one game, or a bot's list of them).
-  case watch(Endpoint?, Invite?, NetworkOptions, game: UInt16 = 0)
+  case watch(Endpoint?, Invite?, NetworkOptions, ui: UIMode, ascii: Bool, game: UInt16 = 0)
   /// Print the invites of the games this user is hosting.
   case invite
   /// Check the files, the LAN, the addresses, the router (with `router`) and the firewall.
@@ -73,8 +73,8 @@ extension Invocation {
       JoinCommand.run(.joinInvite(invite), options: options, ui: ui, ascii: ascii, environment: environment)
     case .joinLAN(let name, let options, let ui, let ascii):
       JoinCommand.run(lan: name, options: options, ui: ui, ascii: ascii, environment: environment)
-    case .watch(let endpoint, let invite, let options, let game):
-      WatchCommand.run(endpoint, invite, options: options, game: game, environment: environment)
+    case .watch(let endpoint, let invite, let options, let ui, let ascii, let game):
+      WatchCommand.run(endpoint, invite, options: options, ui: ui, ascii: ascii, game: game, environment: environment)
     case .invite:
       InviteCommand.run(environment: environment)
     case .doctor(let router):
