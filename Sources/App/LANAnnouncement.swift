@@ -14,6 +14,8 @@ final class LANAnnouncement {
   private let advertiser: Advertiser
   private let name: String
   private let log: Log
+  /// The watchers the TXT record says (`watch=N`), changed at most once every 10 s.
+  private var watchers = AdvertPacing<Int?>(nil)
 
   private init(advertiser: Advertiser, name: String, log: Log) {
     self.advertiser = advertiser
@@ -65,6 +67,37 @@ final class LANAnnouncement {
     guard advertiser.txt.state != state else { return }
     var txt = advertiser.txt
     txt.state = state
+    do {
+      try advertiser.update(txt: txt)
+    } catch {
+      log.write("advertisement not updated: \(error)")
+    }
+  }
+
+  /// The game being played is watched by `count` (nil: it may not be watched, or none is played): the TXT
+  /// record's `watch=N`, published at once when the game becomes watchable or stops being so, and a new count at
+  /// most once every 10 s (every DNS-SD client on the LAN wakes for each change).
+  func showWatchers(_ count: Int?, now: Double) {
+    if count == nil || watchers.published == nil {
+      watchers.publishedAnyway(count, now: now)
+      publish(watchers: count)
+    } else if let value = watchers.changed(to: count, now: now) {
+      publish(watchers: value)
+    }
+  }
+
+  /// When a held count is due to be published (nil: none held).
+  var watchersDue: Double? { watchers.deadline }
+
+  /// Publishes a held count whose time has come.
+  func publishDueWatchers(now: Double) {
+    if let value = watchers.due(now: now) { publish(watchers: value) }
+  }
+
+  private func publish(watchers count: Int?) {
+    guard advertiser.txt.watchers != count else { return }
+    var txt = advertiser.txt
+    txt.watchers = count
     do {
       try advertiser.update(txt: txt)
     } catch {

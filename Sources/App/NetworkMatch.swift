@@ -217,7 +217,6 @@ public final class NetworkMatch {
 
   /// Host: whether a joiner may go in now (a pending place is free, or one makes room).
   private var mayAccept: Bool { host?.mayAccept(now: clock()) ?? false }
-
   /// Host: the pending connections from each address, so those at the door are let in fairly.
   private var pendingByAddress: [String: Int] { coordinator.connections.pendingByAddress }
 
@@ -236,7 +235,7 @@ public final class NetworkMatch {
     // A wait at the pending cap ends when the oldest pending connection may make room: one at the door goes in.
     let door = listener?.nextDeadline(
       reopens: host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil }, now: clock())
-    return [coordinator.nextDeadline, sockets.nextDeadline, door].compactMap { $0 }.min()
+    return [coordinator.nextDeadline, sockets.nextDeadline, door, announcement?.watchersDue].compactMap { $0 }.min()
   }
 
   public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
@@ -269,6 +268,7 @@ public final class NetworkMatch {
 
   public func tick() -> [MatchEvent] {
     sockets.expireClosing()
+    announcement?.publishDueWatchers(now: clock())
     let events = perform(coordinator.tick(now: clock()))
     let letIn = listener?.tick(
       now: clock(), mayAccept: { mayAccept }, pendingFrom: { pendingByAddress }, admit: { accepted($0, peer: $1) })
@@ -351,8 +351,7 @@ public final class NetworkMatch {
         events += open(id, endpoint) { () throws(NetworkError) in try Sockets.startConnect(address, endpoint: endpoint)
         }
       case .reconnect(let id, let address, let endpoint):
-        // The numeric address the host was reached at, read without a lookup: a name here is refused, never
-        // looked up on the loop (`JoinerRoute` looks names up again off the loop first).
+        // The numeric address, read without a lookup (`JoinerRoute` looked names up off the loop first).
         events += open(id, endpoint) { () throws(NetworkError) in
           try Sockets.startConnect(network.resolve(address, true)[0], endpoint: endpoint)
         }
@@ -362,6 +361,7 @@ public final class NetworkMatch {
       case .remember(let name, let key, let address): writes.remember(name: name, key: key, address: address)
       case .bind(let key, let address): writes.bind(key, to: address)
       case .advertise(let state): announcement?.show(state)
+      case .advertiseWatchers(let count): announcement?.showWatchers(count, now: clock())
       case .stopAdvertising:
         announcement?.cancel()
         announcement = nil

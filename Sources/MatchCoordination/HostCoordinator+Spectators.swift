@@ -113,11 +113,22 @@ extension HostCoordinator {
       + [.report(.spectators(0))]
   }
 
+  /// Whether the game being played may be watched: the host lets someone watch, and the joiner speaks version 4
+  /// (an older one was never told the game may be watched).
+  var gameIsWatchable: Bool {
+    guard (core.configuration.spectators ?? .none) != .none, let active = core.active,
+      let playing = core.connections[active], playing.admitted, !playing.isClosed
+    else { return false }
+    return (playing.session?.version ?? 0) >= 4
+  }
+
   /// The players are told how many watch (the host's player by an event, the joiner by `watchers`), and so are
-  /// the spectators.
+  /// the spectators and the LAN.
   private mutating func spectatorCount(now: Double) -> [MatchCommand] {
     let count = Message.watchers(count: UInt16(clamping: spectators.count))
-    var commands: [MatchCommand] = [.report(.spectators(spectators.count))]
+    var commands: [MatchCommand] = [
+      .report(.spectators(spectators.count)), .advertiseWatchers(gameIsWatchable ? spectators.count : nil),
+    ]
     if let active = core.active, core.connections[active]?.isClosed == false,
       (core.connections[active]?.session?.version ?? 0) >= 4
     {

@@ -280,6 +280,7 @@ public struct HostCoordinator: MatchRole {
     core.connections[id]?.admitted = true
     gamePeerKey = core.connections[id]?.facts?.certificate?.fingerprint
     return [.advertise(.playing)] + act(on: id, now: now) { $0.accept(now: now) }
+      + [.advertiseWatchers(gameIsWatchable ? spectators.count : nil)]
   }
 
   public mutating func answer(accept: Bool, now: Double) -> [MatchCommand] {
@@ -303,7 +304,8 @@ public struct HostCoordinator: MatchRole {
     core.active = nil
     core.question = nil
     gamePeerKey = nil
-    return commands + [.advertise(.waiting), .report(.opponentGone(end))] + welcome.map { .report($0) }
+    return commands + [.advertise(.waiting), .advertiseWatchers(nil), .report(.opponentGone(end))]
+      + welcome.map { .report($0) }
   }
 
   public mutating func fail(_ id: ConnectionID, _ end: MatchEnd, now: Double) -> [MatchCommand] {
@@ -318,7 +320,10 @@ public struct HostCoordinator: MatchRole {
       // The candidate went away before the game began: keep hosting.
       core.active = nil
       core.question = nil
-      return closed + [.advertise(.waiting), .report(.status("A joiner from \(connection.peer) left: \(end)"))]
+      return closed + [
+        .advertise(.waiting), .advertiseWatchers(nil),
+        .report(.status("A joiner from \(connection.peer) left: \(end)")),
+      ]
     }
     if keepsHosting { return closed + nextOpponent(after: end) }
     core.finished = end

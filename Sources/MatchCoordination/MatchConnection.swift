@@ -129,6 +129,9 @@ public enum MatchCommand {
   case bind(Fingerprint, address: String)
   /// Host: the state the LAN advertisement shows.
   case advertise(AdvertisedState)
+  /// Host: how many watch the game being played, for the LAN advertisement's `watch=N` (nil: the game may not be
+  /// watched, or none is played). The shell paces the changes it publishes.
+  case advertiseWatchers(Int?)
   /// The match is over: withdraw the LAN advertisement.
   case stopAdvertising
   case log(String)

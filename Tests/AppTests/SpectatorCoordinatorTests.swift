@@ -140,6 +140,31 @@ import WireProtocol
     #expect(!Self.sent(pair, to: bob).contains { if case .watchers = $0 { true } else { false } })
   }
 
+  /// What the LAN advertisement is told to say of the game being played (`watch=N`): the count when the game may
+  /// be watched, nil when the host lets nobody watch or the joiner is older, nil again once the game is over.
+  static func advertised(_ pair: MatchPair) -> [Int?] {
+    pair.hostCommands.compactMap { if case .advertiseWatchers(let count) = $0 { count } else { nil } }
+  }
+
+  @Test func theAdvertisementCountsTheSpectatorsOfAWatchableGameOnly() throws {
+    var pair = Self.pair(.anyone)
+    #expect(Self.advertised(pair) == [0], "the game became watchable with nobody watching")
+    Self.watch(&pair)
+    Self.watch(&pair, from: "192.0.2.10:4000", key: MatchPair.key(4))
+    #expect(Self.advertised(pair).suffix(2) == [1, 2])
+    var none = Self.pair(SpectatorPolicy.none)
+    Self.watch(&none)
+    #expect(Self.advertised(none).allSatisfy { $0 == nil } && !Self.advertised(none).isEmpty)
+    var old = MatchPair()
+    old.host.core.configuration.spectators = .anyone
+    let (bob, accepted) = old.host.accepted(peer: "192.0.2.2:5000", now: old.now)
+    old.hostDid(accepted)
+    old.hostDid(
+      old.host.secured(bob, MatchPair.facts("bob", MatchPair.bobKey, .trusted(.knownPeer(name: "bob"))), now: old.now))
+    old.hostDid(old.host.received(bob, .hello(versions: [3, 2], name: "bob", software: "old"), now: old.now))
+    #expect(Self.advertised(old).allSatisfy { $0 == nil } && !Self.advertised(old).isEmpty)
+  }
+
   @Test func atMostEightFromAnAddressAndAHundredAGame() throws {
     var pair = Self.pair(.anyone)
     pair.host.limits = SourceLimits(now: pair.now)
