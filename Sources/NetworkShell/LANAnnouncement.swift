@@ -10,7 +10,7 @@ import WireProtocol
 
 /// A host's game announced on the LAN as `_tictactoe._tcp` (DNS-SD through Avahi): its rules, its key and
 /// whether it is waiting or playing.
-final class LANAnnouncement {
+package final class LANAnnouncement {
   private let advertiser: Advertiser
   private let name: String
   private let log: Log
@@ -44,7 +44,7 @@ final class LANAnnouncement {
   /// What a host's advert says (docs/DISCOVERY.md): its rules, the protocol versions, its key, its name, the time
   /// control (`clock=`), the rule variant (`rule=`) and the opening (`opening=`, version 4) when not the usual; `bot` for the
   /// practice bot. Nil for rules the TXT layout cannot say.
-  static func txt(
+  package static func txt(
     name: String, rules: Rules, timeControl: TimeControl, fingerprint: String, bot: String? = nil,
     opening: Opening = .standard
   ) -> ServiceTXT? {
