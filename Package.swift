@@ -76,16 +76,31 @@ let package = Package(
       name: "NetworkShell",
       dependencies: [
         "Discovery", "EventLoop", "GameCore", "GameRecords", "MatchCoordination", "NetworkFacts", "PeerTrust",
-        "PlayerFiles", "PortMapping", "Security", "Session", "TransitRelay", "Transport", "UntrustedText",
+        "PlayerFiles", "PlayerSettings", "PortMapping", "Security", "Session", "TransitRelay", "Transport",
+        "UntrustedText",
         "WireProtocol",
+      ]),
+    // Outside engines on the event loop: an engine's process (posix_spawn, its pipes), the seat that plays a game
+    // through it (Gomocup's conversation), and standard input read a line at a time.
+    .target(
+      name: "OutsideEngines",
+      dependencies: ["CSpawn", "EventLoop", "GameCore", "Gomocup", "PlayerFiles", "UntrustedText"]),
+    // The practice bot (`host --bot`): many games at once on one loop, its door and limits, its seats (the
+    // built-in computer or an outside engine), its records, kept games, spectators and LAN advert.
+    .target(
+      name: "PracticeBot",
+      dependencies: [
+        "Discovery", "EventLoop", "GameCore", "GameRecords", "Gomocup", "MatchCoordination", "NetworkFacts",
+        "NetworkShell", "OutsideEngines", "PeerTrust", "PlayerFiles", "PlayerSettings", "Security", "Session",
+        "Transport", "UntrustedText", "WireProtocol",
       ]),
     .target(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "PlayerSettings", "CursesBackend", "Session", "Transport", "Security", "WireProtocol",
         "Discovery",
-        "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "CSpawn", "PeerTrust", "ExplainedErrors",
-        "PlayerFiles", "MatchCoordination", "NetworkFacts", "NetworkShell",
+        "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "PeerTrust", "ExplainedErrors",
+        "PlayerFiles", "MatchCoordination", "NetworkFacts", "NetworkShell", "OutsideEngines", "PracticeBot",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
@@ -143,7 +158,7 @@ let package = Package(
         "UntrustedText", "Session", "TransitRelay",
         "WireProtocol", "Discovery",
         "TestSupport", "GameRecords", "SessionTestSupport", "PlayerFiles", "MatchCoordination", "NetworkFacts",
-        "NetworkShell",
+        "NetworkShell", "OutsideEngines", "PracticeBot",
       ]),
     .testTarget(
       name: "EndToEndTests",

@@ -5,6 +5,7 @@ import MatchCoordination
 import NetworkFacts
 import NetworkShell
 import PlayerFiles
+import PracticeBot
 import Security
 import Transport
 import UntrustedText

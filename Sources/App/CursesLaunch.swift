@@ -4,6 +4,7 @@ import Glibc
 import MatchCoordination
 import NetworkFacts
 import NetworkShell
+import OutsideEngines
 import PeerTrust
 import PlayerFiles
 import PlayerSettings

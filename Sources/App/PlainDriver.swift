@@ -5,6 +5,7 @@ import GameRecords
 import Glibc
 import MatchCoordination
 import NetworkShell
+import OutsideEngines
 import PlayerFiles
 import TerminalUI
 import UntrustedText

@@ -1,17 +1,17 @@
 import Glibc
 
 /// Reads whole lines from a descriptor without blocking, without their LF or CRLF ends.
-struct LineReader {
+package struct LineReader {
   let fd: Int32
   private var buffer: [UInt8] = []
-  private(set) var closed = false
+  package private(set) var closed = false
 
   /// The longest line kept whole.
   static let lineLimit = 64 * 1024
 
-  init(fd: Int32) { self.fd = fd }
+  package init(fd: Int32) { self.fd = fd }
 
-  mutating func readLines() -> [String] {
+  package mutating func readLines() -> [String] {
     var chunk = [UInt8](repeating: 0, count: 4096)
     let count = read(fd, &chunk, chunk.count)
     if count <= 0 {

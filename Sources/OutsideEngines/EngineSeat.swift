@@ -8,8 +8,8 @@ import UntrustedText
 /// An outside Gomocup engine as the other side of local games, on the event loop: a process for each game
 /// (`EngineProcess`), the protocol (`EngineConversation`), its clock, and its standard error into the log,
 /// sanitised. What it does is reported as a move or a forfeit; the seat decides nothing about the game.
-final class EngineSeat {
-  enum Report {
+package final class EngineSeat {
+  package enum Report {
     case moved(Position)
     case forfeit(EngineFault)
     /// Its part of a Swap2 opening (asked with `askSwap2`).
@@ -23,7 +23,7 @@ final class EngineSeat {
 
   let words: [String]
   /// The program's name as shown and recorded.
-  let name: String
+  package let name: String
   private let loop: EventLoop
   private let log: Log
   private let terms: EngineConversation.Terms
@@ -42,13 +42,13 @@ final class EngineSeat {
   private var errorLines = 0
   /// Reports judged from one read of the engine's output and not yet delivered (see `deliver`).
   private var undelivered: [Report] = []
-  var onReport: (Report) -> Void = { _ in }
+  package var onReport: (Report) -> Void = { _ in }
   /// Where a game's process goes at `stop` when the seat must not pause the loop for it (a bot serving many
   /// games ends it on timers), told END already; the status of one that closed its output is then looked for
   /// on timers too. nil: `stop` waits up to half a second for it to exit, and a tenth for that status.
-  var retire: ((EngineProcess) -> Void)?
+  package var retire: ((EngineProcess) -> Void)?
 
-  init(words: [String], loop: EventLoop, log: Log, terms: EngineConversation.Terms = .init()) {
+  package init(words: [String], loop: EventLoop, log: Log, terms: EngineConversation.Terms = .init()) {
     self.words = words
     self.loop = loop
     self.log = log
@@ -56,13 +56,13 @@ final class EngineSeat {
     name = Self.shownName(words)
   }
 
-  static func shownName(_ words: [String]) -> String { EngineCommandLine.shownName(words) }
+  package static func shownName(_ words: [String]) -> String { EngineCommandLine.shownName(words) }
 
   deinit { stop() }
 
   /// The engine is to move in `game`, just after the player's move (or on an empty board). The game its process
   /// plays goes on when `game` is that game and one move more; anything else is a new game, in a new process.
-  func ask(_ game: Game) {
+  package func ask(_ game: Game) {
     // A forfeit judged in the same read is still to be reported (after a move that came before it): nothing more
     // is asked of this engine, and no new process is started for it.
     if undelivered.contains(where: { if case .forfeit = $0 { true } else { false } }) { return }
@@ -91,7 +91,7 @@ final class EngineSeat {
 
   /// The engine is to answer the Swap2 opening `opening` (whose actor it is), with SWAP2BOARD: in the game's
   /// process, or a new one for a new game.
-  func askSwap2(_ opening: Swap2) {
+  package func askSwap2(_ opening: Swap2) {
     if undelivered.contains(where: { if case .forfeit = $0 { true } else { false } }) { return }
     if var conversation, process != nil, playsSwap2, !opening.game.history.isEmpty {
       let lines = conversation.askSwap2(opening)
@@ -106,7 +106,7 @@ final class EngineSeat {
   }
 
   /// The game is over (or left): the engine is told END and its process goes.
-  func stop() {
+  package func stop() {
     guard let process = detach() else { return }
     if let retire {
       process.hangUp()

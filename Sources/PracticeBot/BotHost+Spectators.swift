@@ -5,7 +5,7 @@ import WireProtocol
 
 /// The bot's games by the numbers spectators ask for, and their spectators (PROTOCOL.md, "Version 4: watching",
 /// rule 27). The deciding is `BotSpectators`'; this holds what the shell must look up for it.
-struct BotWatch {
+package struct BotWatch {
   var spectators = BotSpectators()
   /// Each player's connection (its descriptor) by its game's number, and the next number to give.
   var players: [UInt16: Int32] = [:]

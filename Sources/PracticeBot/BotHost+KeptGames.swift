@@ -43,5 +43,5 @@ extension BotHost {
   static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 
   /// The bot prints lines; it has no screen to redraw.
-  func redraw() {}
+  package func redraw() {}
 }

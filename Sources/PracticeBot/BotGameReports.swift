@@ -8,7 +8,7 @@ import WireProtocol
 
 /// What the bot does with each game that ends: one line in the log, and the record signed, its signature
 /// sent to the joiner (docs/PROTOCOL.md rule 12) and the record appended to the day's collection.
-final class BotGameReports {
+package final class BotGameReports {
   private let identity: Identity
   private let log: Log
   /// Where the bot's games are recorded (nil: not recorded).

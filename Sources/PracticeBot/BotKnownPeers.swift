@@ -8,7 +8,7 @@ import Security
 /// to the file off the event loop (those that come while a write is out go together, with one fsync), and the
 /// file rewritten whole only now and then (after a torn last line, and every `compactEvery` new keys), so a
 /// bot with 100,000 players pays for one line per new player, not for the whole file.
-final class BotKnownPeers {
+package final class BotKnownPeers {
   /// What the bot's TLS context judges joiners with.
   let shared: SharedKnownPeers
   var known: KnownPeers { shared.peers }

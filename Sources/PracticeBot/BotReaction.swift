@@ -4,7 +4,7 @@ import WireProtocol
 
 /// What the bot does after something happened on one connection: messages to send, games that ended (for the
 /// log), and whether the connection is over.
-struct BotReaction: Equatable {
+package struct BotReaction: Equatable {
   var messages: [Message] = []
   var games: [BotGameRecord] = []
   /// The joiner was let in just now (remember it if the admission says so).
@@ -34,7 +34,7 @@ struct BotReaction: Equatable {
 }
 
 /// A move the bot's seat waits for: the game to move in, and the ticket that says where it stood when asked.
-struct BotMoveRequest: Equatable {
+package struct BotMoveRequest: Equatable {
   /// Which game of the match, and how many moves it had: an answer for another moment is dropped.
   struct Ticket: Equatable, Sendable {
     let gameNumber: Int
@@ -46,7 +46,7 @@ struct BotMoveRequest: Equatable {
 }
 
 /// What came back for a move asked for.
-enum BotMoveAnswer: Equatable, Sendable {
+package enum BotMoveAnswer: Equatable, Sendable {
   /// The move (nil: nothing to play; the bot resigns).
   case move(Position?)
   /// The bot's player cannot go on (an engine that forfeits): the joiner is told `text` in the chat, and the

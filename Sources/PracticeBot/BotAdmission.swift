@@ -2,7 +2,7 @@ import PeerTrust
 import WireProtocol
 
 /// Whether the bot lets a joiner play, decided from the TLS trust verdict: nobody is there to be asked.
-enum BotAdmission: Equatable {
+package enum BotAdmission: Equatable {
   /// Play; `remember` when the peer is new and was accepted by `--accept-new` (so a later change of its key
   /// is caught, as for a peer a player accepted).
   case letIn(remember: Bool)

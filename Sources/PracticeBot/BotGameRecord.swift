@@ -2,7 +2,7 @@ import GameCore
 import GameRecords
 
 /// One game the bot played, as its log records it.
-struct BotGameRecord: Equatable {
+package struct BotGameRecord: Equatable {
   /// How the game ended, from the bot's side.
   enum Outcome: Equatable {
     case botWon
@@ -87,7 +87,7 @@ struct BotGameRecord: Equatable {
   }
 
   /// Seconds with three decimals (milliseconds), never negative.
-  static func seconds(_ value: Double) -> String {
+  package static func seconds(_ value: Double) -> String {
     let milliseconds = Int((max(0, value) * 1000).rounded())
     let fraction = String(milliseconds % 1000)
     return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction

@@ -2,6 +2,7 @@ import EventLoop
 import GameCore
 import Glibc
 import Gomocup
+import OutsideEngines
 import PlayerFiles
 import UntrustedText
 
@@ -10,15 +11,15 @@ import UntrustedText
 /// (`host --bot --engine`), one process per game and at most `cap` at once. Nothing here waits on the loop: an
 /// engine's pipes are watched by it, and a finished game's process is told END and killed by its pid on a timer
 /// if it has not exited by then.
-final class BotMoves {
+package final class BotMoves {
   /// Who plays for the bot.
-  enum Player {
+  package enum Player {
     case computer(AIPlayer)
     /// An engine's command, split into words, and how many of its processes may run at once.
     case engine(words: [String], cap: Int)
   }
 
-  let player: Player
+  package let player: Player
   private let botName: String
   private let loop: EventLoop
   private let log: Log
@@ -44,7 +45,7 @@ final class BotMoves {
   }
 
   /// The default cap on engine processes: the number of processors online.
-  static var processors: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+  package static var processors: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
   /// The engine's name as shown (nil: the built-in computer plays).
   var engineName: String? {

@@ -23,10 +23,10 @@ extension BotHost {
 /// Starting: the openings solved, the advertisement.
 extension BotHost {
   /// Who plays for the bot, as the log and the operator are told: its level, or the engine.
-  var player: String { moves.engineName.map { "engine \($0)" } ?? "\(level)" }
+  package var player: String { moves.engineName.map { "engine \($0)" } ?? "\(level)" }
 
   /// Solves the opening positions before anyone joins (`AIPlayer.solveOpenings`); returns the seconds it took.
-  func warmUp() -> Double {
+  package func warmUp() -> Double {
     guard moves.engineName == nil else { return 0 }
     let start = loop.now
     ai.solveOpenings(of: rules)
@@ -35,7 +35,7 @@ extension BotHost {
 
   /// Announces the bot on the LAN (naming its level, none for an engine). Returns what to tell the operator when
   /// that is impossible.
-  func advertise() -> String? {
+  package func advertise() -> String? {
     do throws(BotAdvertisementProblem) {
       advertisement = try BotAdvertisement(
         name: profile.name, port: port, rules: rules, timeControl: timeControl, opening: opening,

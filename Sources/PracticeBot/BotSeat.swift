@@ -9,7 +9,7 @@ import WireProtocol
 /// The bot's side of one connection: the host session, and what the bot does with each thing it says. It lets
 /// the joiner in (or refuses it) without asking, answers every move with `chooseMove`, accepts every rematch,
 /// answers the first chat once, and records every game that ends. Pure: no sockets, no clock of its own.
-struct BotSeat {
+package struct BotSeat {
   private(set) var session: NetSession
   let botName: String
   let level: AILevel
@@ -81,7 +81,7 @@ struct BotSeat {
   ) -> BotSeat {
     BotSeat(
       configuration: .init(
-        role: .host, name: name, software: CommandLineParser.version, rules: rules, gracePeriod: gracePeriod,
+        role: .host, name: name, software: Software.version, rules: rules, gracePeriod: gracePeriod,
         resendLimit: 0, timeControl: timeControl, opening: opening
       ).watchable(),
       level: level, admission: admission, coinBytes: (0..<Message.coinBytes).map { _ in UInt8.random(in: 0...255) },

@@ -7,8 +7,8 @@ import UntrustedText
 /// from 3 up is closed in the child, close-on-exec or not (a library's socket, a listening socket), and the pipes
 /// are made close-on-exec from the start (pipe2), so a spawn on another thread cannot inherit them either.
 /// Stopped with END, then SIGKILL to its group if it does not exit within half a second.
-final class EngineProcess {
-  let pid: pid_t
+package final class EngineProcess {
+  package let pid: pid_t
   /// Where the protocol's lines go (the engine's standard input).
   private(set) var input: Int32
   /// The engine's standard output and standard error.
@@ -104,7 +104,7 @@ final class EngineProcess {
   }
 
   /// How the process ended, if it has: "exited with status 3", "killed by signal 11"; nil while it runs.
-  func ended() -> String? {
+  package func ended() -> String? {
     if exitStatus == nil {
       // Seen without reaping first, so that its process group's number cannot be reused yet: whatever it
       // started in its group goes with it.
@@ -145,7 +145,7 @@ final class EngineProcess {
 
   /// Kills its process group unless it has exited (by its pid, which is not reaped until then), reaps it and
   /// closes our ends of its pipes. Safe to call more than once.
-  func finish() {
+  package func finish() {
     guard !finished else { return }
     hangUp()
     finished = true

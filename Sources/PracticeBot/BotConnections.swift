@@ -2,7 +2,7 @@ import MatchCoordination
 import Transport
 
 /// One joiner's connection at the bot: its TLS connection, and its seat once the handshake is done.
-final class BotLink {
+package final class BotLink {
   let connection: PeerConnection
   let acceptedAt: Double
   /// When TLS was done, and when the joiner last said that its player is deciding about the bot's key
@@ -33,7 +33,7 @@ final class BotLink {
 
 /// The bot's connections: by descriptor, in an array swept a slice at a time, and those still setting up
 /// TLS or not yet past hello ("pending", oldest first), whose number the bot caps.
-struct BotConnections {
+package struct BotConnections {
   private(set) var links: [Int32: BotLink] = [:]
   /// The same links in an array, for sweeping a slice at a time.
   private var order: [BotLink] = []

@@ -11,7 +11,7 @@ import Glibc
 ///   player was told) and has every peer told goodbye; a second one stops at once, without waiting for them;
 /// - once the program is ending, for a signal or because the player left, the loop stops when every goodbye
 ///   (and every write of known_peers) is out, and after `Shutdown.patience` seconds at the latest.
-protocol LoopFrontEnd: AnyObject {
+package protocol LoopFrontEnd: AnyObject {
   var loop: EventLoop { get }
   var shutdown: Shutdown { get set }
   /// Says goodbye to every peer (a match's bye, the bot's goodbyes), because `signal` ends the program.
@@ -30,12 +30,12 @@ protocol LoopFrontEnd: AnyObject {
 }
 
 extension LoopFrontEnd {
-  func resumed() {}
-  var rereadsOnHangUp: Bool { false }
-  func rereadSettings() {}
+  package func resumed() {}
+  package var rereadsOnHangUp: Bool { false }
+  package func rereadSettings() {}
 
   /// Takes SIGINT, SIGTERM, SIGHUP, SIGWINCH and SIGCONT on the loop, by the shared policy.
-  func takeSignals() {
+  package func takeSignals() {
     loop.handleSignals { [unowned self] number in self.signalled(number) }
   }
 
@@ -52,13 +52,13 @@ extension LoopFrontEnd {
   }
 
   /// The program is ending with `status` (unless it already was, with another).
-  func end(_ status: Int32) {
+  package func end(_ status: Int32) {
     if shutdown.end(status, now: loop.now) { wakeAtPatience() }
   }
 
   /// Before each wait: stops the loop once the program is ending and the goodbyes are out. Returns whether it
   /// stopped.
-  func stopIfDone() -> Bool {
+  package func stopIfDone() -> Bool {
     guard shutdown.mayStop(goodbyesGoingOut: goodbyesGoingOut, now: loop.now) else { return false }
     loop.stop()
     return true
@@ -71,10 +71,12 @@ extension LoopFrontEnd {
 }
 
 /// How a front end ends (`LoopFrontEnd`): pure, so the policy is tested without signals or sockets.
-struct Shutdown: Equatable {
+package struct Shutdown: Equatable {
   /// Seconds the goodbyes and known_peers writes may take once the program is ending. A goodbye gives up by
   /// itself after `ClosingSockets.linger`; this bounds the rest (a write stuck on a hung disk).
   static let patience = 5.0
+
+  package init() {}
 
   /// What a signal asks of the front end.
   enum Step: Equatable {
@@ -90,12 +92,12 @@ struct Shutdown: Equatable {
   }
 
   /// The status the program ends with, once it is ending: the first reason wins.
-  private(set) var status: Int32?
+  package private(set) var status: Int32?
   /// When it began ending.
   private(set) var since: Double?
   private var endingSignals = 0
 
-  var isEnding: Bool { status != nil }
+  package var isEnding: Bool { status != nil }
 
   /// When the loop stops even with goodbyes still going out.
   var deadline: Double? { since.map { $0 + Shutdown.patience } }

@@ -33,9 +33,9 @@ extension BotHost {
 
 extension BotHost {
   /// A service's SIGHUP: the bot reads its deny list and limits again and every game goes on.
-  var rereadsOnHangUp: Bool { true }
+  package var rereadsOnHangUp: Bool { true }
 
-  func rereadSettings() {
+  package func rereadSettings() {
     log.write(door.reread())
   }
 }

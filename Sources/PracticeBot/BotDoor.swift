@@ -1,21 +1,20 @@
 import MatchCoordination
 import PlayerSettings
-import TerminalUI
 
 /// Who comes in to the practice bot, once its listener (`HostListener`, shared with `host`) has accepted a
 /// connection: the cap on connections still setting up (`PendingHandshakes`) says whether there is a place,
 /// the limits per source address and the deny list (`SourceLimits`) whether this one may have it. A connection
 /// refused is closed at once, before TLS, and logged a few times a minute per address (`PerAddressLog`).
-struct BotDoor {
+package struct BotDoor {
   /// What one address and one key may do: connections here, new keys and games for the bot to ask.
   var limits: SourceLimits
   private let pendingLimit = PendingHandshakes.bot
   private var refusals = PerAddressLog()
   /// Reads the settings file again, for SIGHUP (nil: nothing to read again; `BotCommand` sets it).
-  var settingsSource: (() throws -> Settings)?
+  package var settingsSource: (() throws -> Settings)?
   /// The addresses trusted to send a PROXY protocol version 2 header first (`proxy_from`: HAProxy's with
   /// `send-proxy-v2`): their connections are judged by the client the header names, not by their own address.
-  var proxyFrom = DenyList()
+  package var proxyFrom = DenyList()
 
   init(limits: SourceLimits, proxyFrom: DenyList = DenyList()) {
     self.limits = limits
@@ -55,7 +54,7 @@ struct BotDoor {
   }
 
   /// The proxies `settings` trust (`proxy_from`; none when not set). The list was checked when the file was read.
-  static func proxies(_ settings: Settings) -> DenyList {
+  package static func proxies(_ settings: Settings) -> DenyList {
     settings.proxyFrom.flatMap { try? DenyList(parsing: $0) } ?? DenyList()
   }
 

@@ -2,7 +2,7 @@
 /// joiner's key: a joiner that comes back with that key within the grace period is offered its game; otherwise the
 /// grace period's end claims it, lost by the joiner (+F). Held in memory (the bot writes no journal), at most
 /// `limit` at once. Pure: the host ticks it and reports what ends.
-struct BotKeptGames {
+package struct BotKeptGames {
   /// The most games kept at once. Past it a game whose joiner goes away is not kept: it is logged unfinished, as
   /// before rule 19 (its joiner, back, finds no game and begins a new one). A kept game costs the bot its seat:
   /// about 8.5 KB of resident memory for 30 moves on 15×15 (`BotKeptGameTests`; the connection and its TLS are

@@ -13,15 +13,15 @@ import Transport
 /// own host session, all on the event loop (no thread per connection). Trust works as for `host`, except that
 /// nobody is there to be asked: a new joiner is let in only with `--accept-new`, otherwise refused with
 /// `RefusalReason.untrusted` and told how to get in. Every game that ends is one line in the log.
-final class BotHost: LoopFrontEnd {
+package final class BotHost: LoopFrontEnd {
   let level: AILevel
   let rules: Rules
   /// The time control (`--clock`, else the clock setting; the bot's moves take `moveBudget`) and the opening offered.
-  var timeControl = TimeControl.none, opening = Opening.standard
+  package var timeControl = TimeControl.none, opening = Opening.standard
   let profile: Profile
   let identity: Identity
   /// Where the bot's games are recorded (nil: not recorded).
-  var collection: BotCollection? {
+  package var collection: BotCollection? {
     get { reports.collection }
     set {
       // Written off the loop: an fsync per game held every other game up (a p99 of 137 ms at 1000 games).
@@ -34,7 +34,7 @@ final class BotHost: LoopFrontEnd {
   private var listener: HostListener?
   private lazy var listenerWatch = DescriptorSync(loop: loop) { [unowned self] fd, _ in self.acceptWaiting(on: fd) }
   /// Who comes in: the pending cap, the limits per source address and key (docs/SECURITY.md).
-  var door: BotDoor
+  package var door: BotDoor
   /// With `--accept-new`: the known peers in memory, new ones appended off the loop (nil: the file is read
   /// whenever the context is made).
   private let newPeers: BotKnownPeers?
@@ -42,7 +42,7 @@ final class BotHost: LoopFrontEnd {
   private let clock: () -> Double
   let ai: AIPlayer
   /// Where moves not chosen on the loop come from: the computer's search on a worker thread, or the engine.
-  let moves: BotMoves
+  package let moves: BotMoves
   /// Shared by every connection; with `--accept-new` it judges by `newPeers.shared`, so a peer remembered is
   /// known to the next handshake without making the context again.
   private let context: TLSContext
@@ -50,10 +50,10 @@ final class BotHost: LoopFrontEnd {
   var spectating = BotWatch()
   var keptGames = BotKeptGames()
   let reports: BotGameReports
-  let loop: EventLoop
+  package let loop: EventLoop
   /// Connections whose goodbye is still going out: a peer that stops reading cannot stall the loop.
   private let closing: ClosingSockets
-  var shutdown = Shutdown()
+  package var shutdown = Shutdown()
   /// Prints a status line for the operator (set by `run`).
   private var say: (String) -> Void = { _ in }
   var advertisement: BotAdvertisement?
@@ -62,11 +62,11 @@ final class BotHost: LoopFrontEnd {
   /// Pending connections dropped at the cap, logged as one source: a flood cannot fill the log.
   private var drops = PerAddressLog()
   private var waitingForHandshake: Set<Int32> = []
-  var port: UInt16 { listener?.port ?? 0 }
+  package var port: UInt16 { listener?.port ?? 0 }
   var gamesPlayed: Int { reports.gamesPlayed }
   private(set) var playersLetIn = 0
 
-  init(
+  package init(
     level: AILevel, rules: Rules, profile: Profile, identity: Identity, options: NetworkOptions, log: Log,
     loop: EventLoop, limits: SourceLimits? = nil, engine: (words: [String], cap: Int)? = nil
   ) throws {
@@ -93,7 +93,7 @@ final class BotHost: LoopFrontEnd {
       .server, identity: identity, options: options, expectedHost: nil, shared: newPeers?.shared)
   }
 
-  func listen(bind: String?, port: UInt16) throws(NetworkError) {
+  package func listen(bind: String?, port: UInt16) throws(NetworkError) {
     listener = try HostListener(
       bind: bind, port: port, backlog: BotHost.listenBacklog, acceptsPerRound: BotHost.acceptsPerRound, log: log,
       fromProxy: { [unowned self] in door.fromProxy($0) })
@@ -103,7 +103,7 @@ final class BotHost: LoopFrontEnd {
   // MARK: - The loop
 
   /// Serves until SIGINT or SIGTERM (SIGHUP: `rereadSettings`), then says goodbye to all; `say` prints a line.
-  func run(say: @escaping (String) -> Void) {
+  package func run(say: @escaping (String) -> Void) {
     self.say = say
     takeSignals()
     advertisement?.watch(say: say)
@@ -361,12 +361,12 @@ final class BotHost: LoopFrontEnd {
   }
 
   /// Goodbyes still going out, and game records and new players still being written.
-  var goodbyesGoingOut: Int {
+  package var goodbyesGoingOut: Int {
     closing.count + (collection?.isWriting == true ? 1 : 0) + (newPeers?.isWriting == true ? 1 : 0)
   }
 
   /// Tells every player goodbye, stops listening and advertising, and says what the bot did.
-  func sayGoodbye(signal number: Int32) {
+  package func sayGoodbye(signal number: Int32) {
     advertisement?.cancel()
     advertisement = nil
     let now = clock()

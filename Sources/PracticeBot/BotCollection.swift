@@ -11,7 +11,7 @@ import Security
 /// With a worker (`run`, which the bot sets to `EventLoop.perform`) the files are written off the event loop, as
 /// every write with an fsync must be: the records that end while a write is out go in the next one, each day's
 /// with one write and one fsync. Without one each record is written at once.
-final class BotCollection {
+package final class BotCollection {
   let directory: String
   let enabled: Bool
   let cap: Int
@@ -39,7 +39,7 @@ final class BotCollection {
     var removed: [String] = []
   }
 
-  init(paths: Paths, enabled: Bool, log: Log, cap: Int = RecordDirectory.defaultCap) {
+  package init(paths: Paths, enabled: Bool, log: Log, cap: Int = RecordDirectory.defaultCap) {
     self.directory = paths.data + "/games"
     self.enabled = enabled
     self.cap = cap

@@ -8,7 +8,7 @@ import WireProtocol
 
 /// The bot's announcement on the LAN (DNS-SD, state `waiting` for good: it always has room), watched on the
 /// bot's loop; what goes wrong is logged and told to the operator, and the bot goes on by address.
-final class BotAdvertisement {
+package final class BotAdvertisement {
   private var advertiser: Advertiser?
   private let loop: EventLoop
   private let log: Log
@@ -82,6 +82,6 @@ final class BotAdvertisement {
 }
 
 /// Why the bot is not announced: `message` for the operator (nil: nothing to say, the board has no TXT form).
-struct BotAdvertisementProblem: Error {
+package struct BotAdvertisementProblem: Error {
   let message: String?
 }
