@@ -10,15 +10,6 @@ import WireProtocol
 // What the networked match's deciding part is given from OpenSSL, the sockets and the clock: built here, in the
 // shell, so MatchCoordination itself imports none of them.
 
-extension PeerFacts {
-  /// What `tls` established, once its handshake is complete.
-  public init(_ tls: TLSConnection) {
-    self.init(
-      certificate: tls.peerCertificate, trust: tls.trustDecision, verification: tls.verificationCode,
-      protocolVersion: tls.protocolVersion, cipher: tls.cipher)
-  }
-}
-
 extension MatchEnvironment {
   /// A random coin, OpenSSL's SHA-256 and this program's version.
   public static var program: MatchEnvironment {

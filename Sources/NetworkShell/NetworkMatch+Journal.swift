@@ -1,4 +1,5 @@
 import MatchCoordination
+import PeerTrust
 import Security
 import Session
 import UntrustedText

@@ -132,10 +132,9 @@ public final class NetworkMatch {
     coordinator.journal = identity.publicKeyBase64.map(MatchJournal.init(myKey:))
   }
 
-  /// Hands the coordinator the lines of known_peers its next decision needs, read now: those of the peer's key and
-  /// of the names it goes by (its certificate's, its hello's) and, for a joiner, of the address typed
-  /// (`KnownPeersQuery`), found through the index without reading the whole file. Called before the coordinator
-  /// decides on a peer: when TLS finished and when a hello came. Nil when known_peers cannot be read.
+  /// Hands the coordinator the lines of known_peers its next decision needs, read now (`KnownPeersQuery`, through
+  /// the index): the peer's key's, its names' (certificate's, hello's) and a joiner's typed address's. Called when
+  /// TLS finished and when a hello came, before the coordinator decides. Nil when known_peers cannot be read.
   private func refreshKnownPeers(_ facts: PeerFacts, hello: String? = nil) {
     let certificate = facts.certificate
     let query = KnownPeersQuery(
@@ -326,13 +325,14 @@ public final class NetworkMatch {
       switch arrival {
       case .introduced:
         break  // only the bot takes connections from a proxy
-      case .secured:
-        let facts = PeerFacts(connection.tls)
+      case .secured(let facts):
         refreshKnownPeers(facts)
         events += readJournal(facts)
         events += perform(coordinator.secured(id, facts, now: now))
       case .message(let message):
-        if case .hello(_, let name, _, _, _) = message { refreshKnownPeers(PeerFacts(connection.tls), hello: name) }
+        if case .hello(_, let name, _, _, _) = message, let facts = coordinator.connections[id]?.facts {
+          refreshKnownPeers(facts, hello: name)
+        }
         events += perform(coordinator.received(id, message, now: now))
       case .malformed(let error): events += perform(coordinator.malformed(id, error, now: now))
       case .ended: events += perform(coordinator.ended(id, now: now))

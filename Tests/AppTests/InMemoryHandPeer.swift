@@ -39,7 +39,7 @@ final class HandPeer {
     connection.flush()
   }
 
-  var isSecured: Bool { arrivals.contains(.secured) }
+  var isSecured: Bool { arrivals.contains { $0.securedFacts != nil } }
   /// The host ended the stream, or the connection failed.
   var isEnded: Bool {
     failure != nil || arrivals.contains { if case .ended = $0 { true } else { false } }
