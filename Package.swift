@@ -69,13 +69,23 @@ let package = Package(
     .target(
       name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup", "PlayerSettings"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
+    // The thin network shell: carries out what the match's coordinators decide (NetworkMatch on MatchOnLoop),
+    // over the shared parts host, joiner and bot use: the listener and its door, the TLS contexts, the LAN
+    // announcement, the port mapping on the loop, the front end's life on the loop, the exit statuses.
+    .target(
+      name: "NetworkShell",
+      dependencies: [
+        "Discovery", "EventLoop", "GameCore", "GameRecords", "MatchCoordination", "NetworkFacts", "PeerTrust",
+        "PlayerFiles", "PortMapping", "Security", "Session", "TransitRelay", "Transport", "UntrustedText",
+        "WireProtocol",
+      ]),
     .target(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "PlayerSettings", "CursesBackend", "Session", "Transport", "Security", "WireProtocol",
         "Discovery",
         "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "CSpawn", "PeerTrust", "ExplainedErrors",
-        "PlayerFiles", "MatchCoordination", "NetworkFacts",
+        "PlayerFiles", "MatchCoordination", "NetworkFacts", "NetworkShell",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
@@ -133,6 +143,7 @@ let package = Package(
         "UntrustedText", "Session", "TransitRelay",
         "WireProtocol", "Discovery",
         "TestSupport", "GameRecords", "SessionTestSupport", "PlayerFiles", "MatchCoordination", "NetworkFacts",
+        "NetworkShell",
       ]),
     .testTarget(
       name: "EndToEndTests",

@@ -2,6 +2,7 @@ import Discovery
 import EventLoop
 import GameCore
 import Glibc
+import NetworkShell
 import PlayerFiles
 import WireProtocol
 

@@ -3,6 +3,7 @@ import EventLoop
 import Glibc
 import MatchCoordination
 import NetworkFacts
+import NetworkShell
 import PeerTrust
 import PlayerFiles
 import PlayerSettings

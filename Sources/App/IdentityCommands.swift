@@ -1,4 +1,5 @@
 import Glibc
+import NetworkShell
 import PeerTrust
 import PlayerFiles
 import Security

@@ -4,6 +4,7 @@ import GameCore
 import GameRecords
 import Glibc
 import MatchCoordination
+import NetworkShell
 import PlayerFiles
 import TerminalUI
 import UntrustedText

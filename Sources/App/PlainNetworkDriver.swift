@@ -3,6 +3,7 @@ import GameCore
 import Glibc
 import MatchCoordination
 import NetworkFacts
+import NetworkShell
 import PeerTrust
 import PlayerFiles
 import Security

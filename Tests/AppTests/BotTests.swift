@@ -7,6 +7,7 @@ import WireProtocol
 
 @testable import App
 @testable import MatchCoordination
+@testable import NetworkShell
 
 @Suite struct BotCommandLineTests {
   @Test func hostWithBotIsABotInvocation() throws {

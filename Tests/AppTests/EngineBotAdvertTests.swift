@@ -3,6 +3,7 @@ import GameCore
 import Testing
 
 @testable import App
+@testable import NetworkShell
 
 /// What the LAN is told of a practice bot an outside engine plays for, and how `list`, `list --json` and the
 /// lobby's rows show it: "practice bot (engine brain.py)", the name escaped like every field from the network.

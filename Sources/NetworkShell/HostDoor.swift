@@ -6,7 +6,7 @@ import PlayerFiles
 /// The host's `Doorstep` on real sockets: connections accepted while the pending connections are at their cap,
 /// held without a TLS context until they speak (`NetworkMatch` lets them in as places free, oldest first).
 /// Closes what the door turns away, and says so in the log at most once a minute, with the count.
-final class HostDoor {
+package final class HostDoor {
   /// Each held socket's identity for the loop: a descriptor number closed here and given to the next accept
   /// must look new to the loop (it dropped the old one from its poll set when it was closed).
   private final class Held {

@@ -9,7 +9,7 @@ import Transport
 /// worker threads (about 2 s in all), one mapping kept (PCP, then NAT-PMP, then UPnP) and any other removed,
 /// the lease renewed at half its length, and the mapping removed when hosting stops. Hosting never waits for
 /// it: the player is told the attempt, then its result.
-final class PortMappingOnLoop {
+package final class PortMappingOnLoop {
   /// How long the three attempts may take, and a removal at the end.
   static let attemptSeconds = 2.0
   static let removalSeconds = 1.0
@@ -34,7 +34,7 @@ final class PortMappingOnLoop {
   private var stopped = false
 
   /// `report` gets the lines to show and, once known, the public endpoint to put first in the invite.
-  init(loop: EventLoop, port: UInt16, paths: Paths, report: @escaping ([String], Invite.Address?) -> Void) {
+  package init(loop: EventLoop, port: UInt16, paths: Paths, report: @escaping ([String], Invite.Address?) -> Void) {
     self.loop = loop
     self.port = port
     self.paths = paths
@@ -44,7 +44,7 @@ final class PortMappingOnLoop {
   /// Where a permanent mapping is recorded, so that a run that crashed leaves nothing open on the router.
   var stateFile: String { paths.state + "/permanent-mapping" }
 
-  func start() {
+  package func start() {
     let table = FileSystem.contents("/proc/net/route").map { String(decoding: $0, as: UTF8.self) } ?? ""
     guard let gateway = Gateway.defaultIPv4(routeTable: table) else {
       let decision = MappingDecision(attempts: [:], gateway: nil, localAddress: nil, port: port)
@@ -237,7 +237,7 @@ final class PortMappingOnLoop {
   }
 
   /// Removes the mapping at once, waiting at most `removalSeconds`: for the way out, once the loop has stopped.
-  func stopNow() {
+  package func stopNow() {
     stopping()?()
   }
 

@@ -8,7 +8,7 @@ import WireProtocol
 /// A match's connections on the wire, by the coordinator's numbers: each `PeerConnection` (socket, TLS, codec),
 /// those closed since the loop last looked (kept so a socket opened meanwhile on the same descriptor number is
 /// not taken for them), and the goodbyes still going out (`ClosingSockets`, which never wait).
-final class MatchSockets {
+package final class MatchSockets {
   private var open: [ConnectionID: PeerConnection] = [:]
   private var retired: [PeerConnection] = []
   private let closing: ClosingSockets

@@ -11,7 +11,7 @@ import Transport
 extension NetworkMatch {
   /// Host: waits at `route` (the relay, found at its numeric address, and the token) beside its listeners, from
   /// now until it stops; the invite names it.
-  func wait(at route: RelayRoute) -> [MatchEvent] {
+  package func wait(at route: RelayRoute) -> [MatchEvent] {
     withHost { $0.relayWait = HostRelayWait(route: route) }
     return perform(withHost { $0.waitAtRelay(now: clock()) } ?? [])
   }
@@ -29,7 +29,7 @@ extension NetworkMatch {
   }
 
   /// Host: the relay and token its invite names (nil: it waits at none).
-  var relayInvite: Invite.Relay? {
+  package var relayInvite: Invite.Relay? {
     guard let route = host?.relayWait?.route else { return nil }
     return Invite.Relay(host: route.relay.host, port: route.relay.port, token: route.token)
   }

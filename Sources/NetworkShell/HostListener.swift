@@ -11,7 +11,7 @@ import Transport
 /// it a TLS connection, or refuses it by its source limits); whether there is a place is `mayAccept`'s to say
 /// (the host's `PendingHandshakes`). When the process runs out of descriptors it stops accepting for a second
 /// (the listening socket would otherwise stay readable and spin the loop).
-final class HostListener {
+package final class HostListener {
   /// At most this many connections are accepted in one turn of the loop to go straight in (each costs a TLS
   /// handshake), so a flood waiting in the listen queue does not keep the loop from the connections it has.
   static let acceptsPerRound = 32
@@ -25,7 +25,7 @@ final class HostListener {
   static let pauseWhenOutOfDescriptors = 1.0
 
   private(set) var sockets: [Int32]
-  let port: UInt16
+  package let port: UInt16
   private let door: HostDoor
   private let acceptsPerRound: Int
   private let log: Log
@@ -35,7 +35,7 @@ final class HostListener {
   /// Listens on `bind` (nil: every address) and `port` (0: one the system picks) of `network`, with the kernel
   /// queueing `backlog` connections. `fromProxy`: whether a peer is a proxy trusted to name its clients (the
   /// door counts their connections under the clients' addresses).
-  init(
+  package init(
     bind: String?, port: UInt16, backlog: Int32 = HostListener.listenBacklog,
     acceptsPerRound: Int = HostListener.acceptsPerRound, network: Network = .system, log: Log,
     fromProxy: @escaping (String) -> Bool = { _ in false }
@@ -51,7 +51,7 @@ final class HostListener {
 
   /// The listening sockets (not while accepting is paused) and those at the door still silent, for the loop
   /// to watch.
-  func descriptors(owner: ObjectIdentifier, now: Double) -> [DescriptorSync.Want] {
+  package func descriptors(owner: ObjectIdentifier, now: Double) -> [DescriptorSync.Want] {
     (now < pausedUntil ? [] : sockets.map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: owner) })
       + door.wants().map { DescriptorSync.Want(fd: $0.fd, events: Int16(POLLIN), owner: $0.owner) }
   }
@@ -66,7 +66,7 @@ final class HostListener {
   /// What is readable among the listening sockets and the door: first bytes at the door, then whoever spoke
   /// goes in while there is a place, then new connections, straight in while there is a place and nobody
   /// waits at the door, else to the door.
-  func handle<Event>(
+  package func handle<Event>(
     readable: Set<Int32>, now: Double, mayAccept: () -> Bool, pendingFrom: () -> [String: Int],
     admit: (Int32, String) -> [Event]
   ) -> [Event] {
@@ -95,7 +95,7 @@ final class HostListener {
   }
 
   /// Closes those whose time at the door is over, and lets in whoever spoke while there is a place.
-  func tick<Event>(
+  package func tick<Event>(
     now: Double, mayAccept: () -> Bool, pendingFrom: () -> [String: Int], admit: (Int32, String) -> [Event]
   ) -> [Event] {
     door.expire(now: now)
@@ -123,7 +123,7 @@ final class HostListener {
   }
 
   /// Stops listening and closes everyone at the door.
-  func close() {
+  package func close() {
     for fd in sockets { Glibc.close(fd) }
     sockets = []
     door.closeAll()

@@ -5,7 +5,7 @@ import Security
 /// The TLS contexts a match's connections are made with, from the player's identity, known peers and trust
 /// options: the host's one context for every joiner, made again only when known_peers changed (making one for
 /// each connection cost a flood's every accept a parse), and a joiner's for the host it expects to reach.
-final class MatchContexts {
+package final class MatchContexts {
   private let profile: Profile
   private let identity: Identity
   private let options: NetworkOptions

@@ -8,13 +8,13 @@ import Transport
 /// hosting process in `$XDG_STATE_HOME/tictactoe/hosting/`, named by its process ID and holding the process's
 /// start time (so a file left by a process that died, whose ID was reused since, is not believed) and the
 /// invite. The file is removed when the host stops; one that outlived its process is removed by the next look.
-enum RunningHosts {
+package enum RunningHosts {
   static func directory(_ paths: Paths) -> String { paths.state + "/hosting" }
 
   /// The invite for a host with `key` listening on `port`, at `bind` or else at every address of this machine
   /// that a friend could reach (loopback when there is none); `external` (a port the router opened) first, and
   /// `relay` (where the host waits at a transit relay, with its token) last.
-  static func invite(
+  package static func invite(
     key: Fingerprint, port: UInt16, bind: String?, external: Invite.Address? = nil, relay: Invite.Relay? = nil
   ) -> Invite? {
     let wildcard = bind == nil || bind == "0.0.0.0" || bind == "::"
@@ -46,7 +46,7 @@ enum RunningHosts {
   /// The invites of the live hosting processes; files of processes that are gone are removed. A directory or a
   /// file that fails the rule for the player's files (`FileExposure`: someone else could have put it there) is
   /// not believed: the problem is returned instead, and nothing there is removed.
-  static func live(paths: Paths) -> (invites: [String], problems: [String]) {
+  package static func live(paths: Paths) -> (invites: [String], problems: [String]) {
     let directory = directory(paths)
     if let (reason, fix) = FileExposure.problem(directory: directory) {
       return ([], ["the list of running hosts \(reason), so someone else could have put an invite there: run `\(fix)`"])
@@ -89,17 +89,5 @@ enum RunningHosts {
     let fields = text[text.index(after: close)...].split(separator: " ")
     guard fields.count > 19 else { return nil }
     return UInt64(fields[19])
-  }
-
-  /// `tictactoe invite`: prints each live host's invite, one a line, for copying.
-  static func run(paths: Paths) -> Int32 {
-    let (invites, problems) = live(paths: paths)
-    for problem in problems { writeError("tictactoe: \(problem)\n") }
-    guard !invites.isEmpty else {
-      if problems.isEmpty { writeError("tictactoe: you are not hosting a game (start one with: tictactoe host)\n") }
-      return ExitStatus.failure
-    }
-    for invite in invites { writeText(1, invite + "\n") }
-    return ExitStatus.ok
   }
 }

@@ -95,5 +95,5 @@ extension NetworkMatch {
 
 extension NetworkMatch {
   /// Host: the opening its terms offer (a joiner's game has the host's: `session?.opening`).
-  var opening: Opening { coordinator.core.configuration.opening }
+  package var opening: Opening { coordinator.core.configuration.opening }
 }

@@ -22,7 +22,7 @@ public final class NetworkMatch {
   private let options: NetworkOptions
   private let rules: Rules
   /// Host: the time control its terms offer (a joiner's game has the host's: `session?.timeControl`).
-  let timeControl: TimeControl
+  package let timeControl: TimeControl
   let log: Log
   let clock: () -> Double
   /// The side of the match that decides: a `HostCoordinator` or a `JoinerCoordinator`.
@@ -45,7 +45,7 @@ public final class NetworkMatch {
   public var lanGameName: String?
 
   /// Where finished games are recorded (nil: not recorded).
-  var archive: GameArchive? {
+  package var archive: GameArchive? {
     didSet {
       files.archive = archive
       coordinator.records = archive.map { _ in MatchRecords(signedBy: identity, isHost: role == .host) }
@@ -72,7 +72,7 @@ public final class NetworkMatch {
     set { withJoiner { $0.inviteKey = newValue } }
   }
   /// Host: what each source address may do (the settings' deny list, connections, new keys); nil: no limits.
-  var sourceLimits: SourceLimits? {
+  package var sourceLimits: SourceLimits? {
     get { host?.limits }
     set { withHost { $0.limits = newValue } }
   }
@@ -82,7 +82,7 @@ public final class NetworkMatch {
   public var nameToResolve: Endpoint? { joiner?.nameToResolve }
 
   var host: HostCoordinator? { coordinator as? HostCoordinator }
-  var joiner: JoinerCoordinator? { coordinator as? JoinerCoordinator }
+  package var joiner: JoinerCoordinator? { coordinator as? JoinerCoordinator }
 
   /// Runs `body` on the host's side (nothing on a joiner's).
   @discardableResult
@@ -149,7 +149,7 @@ public final class NetworkMatch {
   public var lingering: Int { sockets.closingCount + writes.pending + files.pending }
 
   /// Host: the invite `tictactoe invite` reads (withdrawn when the match goes).
-  lazy var invite = PublishedInvite(paths: profile.paths)
+  package lazy var invite = PublishedInvite(paths: profile.paths)
   /// Host: ask the router to open the port (the front end's loop runs `PortMappingOnLoop`).
   public var mapsPort = false
   /// Host: the full-screen UI offers to ask the router (nothing decided it yet: no option, no setting).

@@ -10,7 +10,7 @@ import WireProtocol
 
 /// A host's game announced on the LAN as `_tictactoe._tcp` (DNS-SD through Avahi): its rules, its key and
 /// whether it is waiting or playing.
-final class LANAnnouncement {
+package final class LANAnnouncement {
   private let advertiser: Advertiser
   private let name: String
   private let log: Log
@@ -45,7 +45,7 @@ final class LANAnnouncement {
   /// control (`clock=`), the rule variant (`rule=`) and the opening (`opening=`, version 4) when not the usual; `bot`
   /// for the practice bot: its level, or when an outside engine plays for it (`engine`, the program's name as the
   /// bot shows it) `bot=engine` and `engine=NAME`. Nil for rules the TXT layout cannot say.
-  static func txt(
+  package static func txt(
     name: String, rules: Rules, timeControl: TimeControl, fingerprint: String, bot: String? = nil,
     engine: String? = nil, opening: Opening = .standard
   ) -> ServiceTXT? {

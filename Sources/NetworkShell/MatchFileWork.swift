@@ -11,7 +11,7 @@ import Session
 /// removed (`MatchCommand.keepJournal`, `.endJournal`: in the same order as the records, so a game's journal goes
 /// only after its record was written), and the record against an opponent looked up in the saved games
 /// (`MatchCommand.lookUpRecord`). Without a worker (`worker` nil) work is done at once.
-final class MatchFileWork {
+package final class MatchFileWork {
   /// Runs work on a worker thread and its completion on the loop; `MatchOnLoop` gives it the loop.
   var worker: EventLoop?
   /// Events of work finished later (the record against an opponent), for the front end; `MatchOnLoop` sets it.

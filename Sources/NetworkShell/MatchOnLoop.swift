@@ -6,8 +6,8 @@ import Transport
 
 /// Runs a `NetworkMatch` on the event loop: keeps its descriptors watched and its next deadline scheduled,
 /// and hands everything it reports to the front end.
-final class MatchOnLoop {
-  let match: NetworkMatch
+package final class MatchOnLoop {
+  package let match: NetworkMatch
   private let loop: EventLoop
   private let report: ([MatchEvent]) -> Void
   private var sync: DescriptorSync?
@@ -23,7 +23,7 @@ final class MatchOnLoop {
   private var readable: Set<Int32> = []
   private var writable: Set<Int32> = []
 
-  init(_ match: NetworkMatch, loop: EventLoop, report: @escaping ([MatchEvent]) -> Void) {
+  package init(_ match: NetworkMatch, loop: EventLoop, report: @escaping ([MatchEvent]) -> Void) {
     self.match = match
     self.loop = loop
     self.report = report
@@ -50,7 +50,7 @@ final class MatchOnLoop {
   }
 
   /// Starts asking the router to open the host's port (once).
-  func startPortMapping() {
+  package func startPortMapping() {
     guard mapping == nil else { return }
     let mapping = PortMappingOnLoop(loop: loop, port: match.port, paths: match.paths) { [weak self] lines, external in
       guard let self else { return }
@@ -65,7 +65,7 @@ final class MatchOnLoop {
   }
 
   /// Brings the loop up to date with the match (call before each wait).
-  func refresh() {
+  package func refresh() {
     if let endpoint = match.nameToResolve, !resolving {
       resolving = true
       let network = match.network
@@ -99,7 +99,7 @@ final class MatchOnLoop {
   /// live), then connects on the loop to the first address that answers, in the order of `endpoints` (an
   /// invite gives several). The join fails with the first error only when no name resolved.
   /// The invite's relay (`NetworkMatch.inviteRelay`) is looked up too, and tried beside them.
-  func join(_ endpoints: [Endpoint]) {
+  package func join(_ endpoints: [Endpoint]) {
     let relay = match.inviteRelay
     let network = match.network
     let resolve: @Sendable () -> (Result<[(Endpoint, Sockets.Address)], NetworkError>, RelayLookup?) = {
@@ -130,17 +130,17 @@ final class MatchOnLoop {
   }
 
   /// Goodbyes going out, writes being made and the router's port mapping being removed.
-  var lingering: Int { match.lingering + (mapping?.removing == true ? 1 : 0) }
+  package var lingering: Int { match.lingering + (mapping?.removing == true ? 1 : 0) }
 
   /// The match was left while the program goes on: the router's port mapping is removed off the loop
   /// (`lingering` until it is).
-  func release() {
+  package func release() {
     mapping?.stop()
   }
 
   /// Lets go of the loop: nothing of the match is watched any more. A port mapping not released yet is removed
   /// at once (waiting at most a second): this is for the way out, once the loop has stopped.
-  func detach() {
+  package func detach() {
     mapping?.stopNow()
     mapping = nil
     sync?.clear()
