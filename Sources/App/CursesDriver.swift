@@ -19,11 +19,12 @@ public final class CursesDriver: LoopFrontEnd {
   private let terminal: Terminal
   var controller: UIController
   private let computer = ComputerPlayer()
-  /// The outside engine of `play --engine`, and the game (token) it was last asked about.
+  /// The outside engine of `play --engine` (its questions and answers in `CursesDriver+Engine`).
   var engine: EngineSeat?
   /// Why the engine named in the settings is not there to play (shown when it is asked for).
   var engineProblem: String?
-  private var engineToken = 0
+  /// The game (token) the engine was last asked about.
+  var engineToken = 0
   /// Saves the options; returns why they could not be saved, for the screen.
   private let onSaveSettings: (Settings) -> String?
   private let log: Log
@@ -94,20 +95,6 @@ public final class CursesDriver: LoopFrontEnd {
     running?.detach()
     for old in retiring { old.detach() }
     return shutdown.status ?? 0
-  }
-
-  /// The engine moved or forfeited: the controller hears it as the computer's move or as a forfeit (its reason
-  /// sanitised: the engine's words are `PeerText` in it).
-  private func engineReported(_ report: EngineSeat.Report) {
-    switch report {
-    case .moved(let position):
-      _ = controller.computerMoved(position, token: engineToken)
-      if controller.state.match?.isOver == true { engine?.stop() }
-    case .forfeit(let fault):
-      _ = controller.engineForfeited(fault.reason, token: engineToken)
-    case .swap2, .noSwap2:
-      break  // the full screen plays no Swap2 against an engine (the command line refuses it)
-    }
   }
 
   private func readKeys() {
@@ -202,7 +189,7 @@ public final class CursesDriver: LoopFrontEnd {
   }
 
   /// Carries out effects; returns an exit status when one of them ends the program.
-  private func perform(_ effects: [Effect]) -> Int32? {
+  func perform(_ effects: [Effect]) -> Int32? {
     for effect in effects {
       if let status = perform(effect) { return status }
     }
@@ -217,12 +204,9 @@ public final class CursesDriver: LoopFrontEnd {
     case .answerSwap2(let opening, let token):
       computer.answer(opening, token: token)
     case .askEngine(let game, let token):
-      guard let engine else {
-        return perform(controller.engineUnavailable(engineProblem ?? "No engine was given.", token: token))
-      }
-      engineToken = token
-      engine.onReport = { [unowned self] report in self.engineReported(report) }
-      engine.ask(game)
+      return perform(askEngine(token: token) { $0.ask(game) })
+    case .askEngineSwap2(let opening, let token):
+      return perform(askEngine(token: token) { $0.askSwap2(opening) })
     case .saveSettings(let settings):
       if let problem = onSaveSettings(settings) { controller.showNotice(problem) }
     case .quit:

@@ -55,12 +55,8 @@ enum CursesLaunch {
         writeError("tictactoe: \(refusal)\n")
         return 64
       }
-      var engineRequest = request
-      engineRequest?.engine = words
-      if let refusal = engineRequest?.swap2EngineRefusal {
-        writeError("tictactoe: \(refusal)\n")
-        return 64
-      }
+      // Swap2 against the engine only when asked here, as in plain mode (`PlayRequest.opening`).
+      controller.openEngineGames(with: request?.opening ?? .standard)
       opponent = .engine(EngineSeat.shownName(words))
     }
     if request != nil, engineWords == nil, case .engine = opponent { opponent = .computer(settings.aiLevel) }

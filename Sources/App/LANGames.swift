@@ -75,7 +75,7 @@ enum LANGames {
         game.addresses.map { $0.contains(":") ? "[\($0)]:\(port)" : "\($0):\(port)" }
       } ?? []
     var state = game.txt?.state?.rawValue ?? "state unknown"
-    if let bot = game.txt?.bot { state += ", practice bot (\(bot))" }
+    if let bot = game.txt?.bot { state += ", practice bot (\(botPlayer(bot, engine: game.txt?.engine)))" }
     if let watchers = watchers(game) { state += ", watchable (\(watchers) watching)" }
     var row = LANGameRow(
       id: game.instanceName, rules: rules, state: state,
@@ -85,6 +85,13 @@ enum LANGames {
       board: game.txt?.rules.map { LANGameRow.Board(rows: $0.rows, columns: $0.columns, k: $0.k, terms: terms) })
     row.watchable = watchers(game) != nil
     return row
+  }
+
+  /// Who plays for a practice bot, as its row says: its level, or "engine NAME" when an outside engine plays
+  /// (`bot=engine`; the name from the network, escaped with the row's other fields).
+  static func botPlayer(_ bot: String, engine: String?) -> String {
+    guard bot == ServiceTXT.engineBot, let engine else { return bot }
+    return "engine \(engine)"
   }
 
   /// How many watch a game that may be watched now (TXT `watch`: a game being played, or a practice bot's); nil when
@@ -120,6 +127,7 @@ enum LANGames {
       }
       if let state = game.txt?.state { object["state"] = .string(state.rawValue) }
       if let bot = game.txt?.bot { object["bot"] = .string(bot) }
+      if let engine = game.txt?.engine { object["engine"] = .string(engine) }
       object["watchable"] = .bool(watchers(game) != nil)
       if let watchers = watchers(game) { object["watchers"] = .number(watchers) }
       if let clock = game.txt?.clock { object["clock"] = .string(clock) }

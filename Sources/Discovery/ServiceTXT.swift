@@ -2,7 +2,8 @@
 ///
 /// Encoded as the DNS-SD TXT record of the `_tictactoe._tcp` service (RFC 6763 §6): `txtvers=1`, `proto=1`
 /// (comma-separated protocol versions), `rules=3x3k3`, `state=waiting|playing`, `fp=SHA256:…`, and optionally
-/// `name=…`, `bot=LEVEL` (a practice bot) and `clock=5+3` (the time control the host offers, in `--clock`'s
+/// `name=…`, `bot=LEVEL` (a practice bot; `bot=engine` when an outside engine plays for it, named in
+/// `engine=PROGRAM`) and `clock=5+3` (the time control the host offers, in `--clock`'s
 /// grammar; absent: none) and `rule=renju` (the rule of five in a row the host offers, `exact5` or `renju`, as
 /// `--rule` names it; absent: freestyle), `opening=swap2` (absent: the usual opening) and `watch=N` (the game may
 /// be watched, and N spectators watch it now, or all of a practice bot's games together; absent: it may not;
@@ -13,6 +14,11 @@
 public struct ServiceTXT: Sendable, Equatable {
   /// The TXT layout version this program writes.
   public static let currentTXTVersion = 1
+  /// The value of `bot` when an outside engine plays for the bot (`host --bot --engine`): a word an older
+  /// reader takes for a level.
+  public static let engineBot = "engine"
+  /// The most bytes `engine` holds.
+  public static let engineNameBytes = 32
 
   /// Whether the host is waiting for an opponent or already playing.
   public enum GameState: String, Sendable, CaseIterable {
@@ -71,8 +77,13 @@ public struct ServiceTXT: Sendable, Equatable {
   /// `name`: an optional display name; the service instance name is the main name.
   public var displayName: String?
   /// `bot`: the level of a practice bot that plays any number of joiners at once (`easy`, `normal`,
-  /// `perfect`; 1 to 16 lowercase ASCII letters); nil for a player's game.
+  /// `perfect`, or `engine` when an outside engine plays for it; 1 to 16 lowercase ASCII letters); nil for a
+  /// player's game. A reader older than `engine` shows it as a level, which still says "a bot".
   public var bot: String?
+  /// `engine`: the program an engine bot's moves come from (`bot=engine`), as the bot names it in its chat and
+  /// records: 1 to 32 bytes of UTF-8 with no control or format character (checked here; shown only through the
+  /// sanitiser all the same); nil for any other host.
+  public var engine: String?
   /// `clock`: the time control the host offers (`5+3`, `30s+2`, `move:20s`: 1 to 24 characters of digits, `.`,
   /// `+`, `s` and `move:`; what they mean is the lobby's to read); nil for an untimed game.
   public var clock: String?
@@ -91,7 +102,7 @@ public struct ServiceTXT: Sendable, Equatable {
   /// A record to publish. `displayName` longer than fits in one TXT string is shortened (at a character boundary).
   public init(
     protocolVersions: [Int], rules: Rules, state: GameState, fingerprint: String, displayName: String? = nil,
-    bot: String? = nil, clock: String? = nil, rule: String? = nil, opening: String? = nil
+    bot: String? = nil, engine: String? = nil, clock: String? = nil, rule: String? = nil, opening: String? = nil
   ) {
     self.txtVersion = ServiceTXT.currentTXTVersion
     self.protocolVersions = protocolVersions
@@ -100,6 +111,7 @@ public struct ServiceTXT: Sendable, Equatable {
     self.fingerprint = fingerprint
     self.displayName = displayName.map(ServiceTXT.fitting)
     self.bot = bot
+    self.engine = engine.flatMap(ServiceTXT.engineName)
     self.clock = clock
     self.rule = rule
     self.opening = opening
@@ -148,13 +160,20 @@ public struct ServiceTXT: Sendable, Equatable {
     readOptionalKeys(values)
   }
 
-  /// The keys a record may leave out: `bot`, `clock`, `rule`, `watch`.
+  /// The keys a record may leave out: `bot`, `engine`, `clock`, `rule`, `opening`, `watch`.
   private mutating func readOptionalKeys(_ values: [String: [UInt8]?]) {
     if let botText = text(for: "bot", in: values, required: false) {
       if ServiceTXT.isBotLevel(botText) {
         bot = botText
       } else {
         problems.append(.invalidValue(key: "bot", value: botText))
+      }
+    }
+    if let engineText = text(for: "engine", in: values, required: false) {
+      if ServiceTXT.engineName(engineText) == engineText {
+        engine = engineText
+      } else {
+        problems.append(.invalidValue(key: "engine", value: engineText))
       }
     }
     if let clockText = text(for: "clock", in: values, required: false) {
@@ -238,6 +257,7 @@ public struct ServiceTXT: Sendable, Equatable {
     if let fingerprint { strings.append("fp=\(fingerprint)") }
     if let displayName { strings.append("name=" + ServiceTXT.fitting(displayName)) }
     if let bot { strings.append("bot=\(bot)") }
+    if let engine { strings.append("engine=\(engine)") }
     if let clock { strings.append("clock=\(clock)") }
     if let rule { strings.append("rule=\(rule)") }
     if let opening { strings.append("opening=\(opening)") }
@@ -247,7 +267,7 @@ public struct ServiceTXT: Sendable, Equatable {
 
   /// The keys this program reads; others are ignored as RFC 6763 asks.
   static let knownKeys: Set<String> = [
-    "txtvers", "proto", "rules", "state", "fp", "name", "bot", "clock", "rule", "opening", "watch",
+    "txtvers", "proto", "rules", "state", "fp", "name", "bot", "engine", "clock", "rule", "opening", "watch",
   ]
 
   /// The value of `key` as text, recording a problem when it is required and absent, has no value, or is not UTF-8.
@@ -295,6 +315,18 @@ public struct ServiceTXT: Sendable, Equatable {
   /// 1 to 16 lowercase ASCII letters.
   private static func isBotLevel(_ text: String) -> Bool {
     (1...16).contains(text.utf8.count) && text.utf8.allSatisfy { (0x61...0x7A).contains($0) }
+  }
+
+  /// An engine's name as `engine` holds it: its control, format and line-breaking characters (escapes,
+  /// bidirectional marks, line and paragraph separators) left out, cut to `engineNameBytes` at a character boundary; nil when nothing is left.
+  static func engineName(_ name: String) -> String? {
+    var kept = String.UnicodeScalarView()
+    kept.append(
+      contentsOf: name.unicodeScalars.filter {
+        ![.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
+      })
+    let cut = String(kept).prefix(utf8Bytes: engineNameBytes)
+    return cut.isEmpty ? nil : cut
   }
 
   /// `name` cut so that `name=` plus the value fits in one TXT string, at a character boundary.

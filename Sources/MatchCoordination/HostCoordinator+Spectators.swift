@@ -65,11 +65,16 @@ extension HostCoordinator {
     // Those already watching are brought up to date first: from now on all were told the same.
     var commands = spectatorsAfterStep(now: now)
     core.connections[id]?.phase = .watching
-    spectators.admit(id, peer: core.peer(id), now: now)
     let key = core.connections[id]?.facts?.certificate?.fingerprint.description ?? "?"
     commands.append(.log("spectator at \(core.peer(id)) (\(key)) watching"))
-    if let view = currentView() {
-      spectators.told = view
+    // The first spectator starts the pace afresh; later ones are shown what the others were.
+    if spectators.told == nil || spectators.count == 0 {
+      spectators.told = currentView()
+      spectators.toldAt = now
+      spectators.paceDue = nil
+    }
+    spectators.admit(id, peer: core.peer(id), now: now)
+    if let view = spectators.told {
       commands += spectators.send(view.messages(after: nil, watchers: spectators.count), to: id, now: now)
     }
     return commands + spectatorCount(now: now)
@@ -90,8 +95,12 @@ extension HostCoordinator {
     guard core.finished == nil, let view = currentView(), session?.isClosed == false else {
       return spectatorsLeave(leavingWords)
     }
-    let messages = view.messages(after: spectators.told, watchers: spectators.count)
-    spectators.told = view
+    // Under a watch delay, the moves held back go out at the pace they were played (`WatchPace`).
+    let (paced, next) = WatchPace.paced(view, told: spectators.told, toldAt: spectators.toldAt, now: now)
+    spectators.paceDue = next
+    let messages = paced.messages(after: spectators.told, watchers: spectators.count)
+    if paced.moves != spectators.told?.moves { spectators.toldAt = now }
+    spectators.told = paced
     return spectators.toAll(messages, now: now)
   }
 
@@ -155,7 +164,8 @@ extension HostCoordinator {
   mutating func spectatorsDue(now: Double) -> [MatchCommand] {
     let (heartbeats, silent) = spectators.due(now: now)
     let seconds = Int(Spectators.silenceLimit)
-    return heartbeats
+    let paced = spectators.paceDue.map { $0 <= now } == true ? spectatorsAfterStep(now: now) : []
+    return heartbeats + paced
       + silent.flatMap {
         dropSpectator($0, note: "spectator at \(core.peer($0)) silent for \(seconds) s", graceful: false, now: now)
       }

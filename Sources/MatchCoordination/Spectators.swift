@@ -49,6 +49,10 @@ public struct Spectators {
   public private(set) var ids: [ConnectionID] = []
   /// What the spectators were last told (nil: nothing yet).
   var told: WatchView?
+  /// When the host's spectators were last told a move (a watch delay's pace counts from it, `WatchPace`).
+  var toldAt = 0.0
+  /// When a move held back by that pace is due to go out (nil: none).
+  var paceDue: Double?
 
   public init() {}
 
@@ -136,6 +140,7 @@ public struct Spectators {
       watchers = [:]
       ids = []
       told = nil
+      paceDue = nil
     }
     return ids
   }
@@ -171,7 +176,8 @@ public struct Spectators {
   }
 
   public var nextDeadline: Double? {
-    watchers.values.flatMap { [$0.lastSent + Self.heartbeatInterval, $0.lastHeard + Self.silenceLimit] }.min()
+    (watchers.values.flatMap { [$0.lastSent + Self.heartbeatInterval, $0.lastHeard + Self.silenceLimit] }
+      + (watchers.isEmpty ? [] : [paceDue].compactMap { $0 })).min()
   }
 
   /// Whether a spectator with `queuedBytes` still waiting to go out has fallen behind (and is dropped).

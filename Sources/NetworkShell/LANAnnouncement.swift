@@ -42,16 +42,17 @@ package final class LANAnnouncement {
   }
 
   /// What a host's advert says (docs/DISCOVERY.md): its rules, the protocol versions, its key, its name, the time
-  /// control (`clock=`), the rule variant (`rule=`) and the opening (`opening=`, version 4) when not the usual; `bot` for the
-  /// practice bot. Nil for rules the TXT layout cannot say.
+  /// control (`clock=`), the rule variant (`rule=`) and the opening (`opening=`, version 4) when not the usual; `bot`
+  /// for the practice bot: its level, or when an outside engine plays for it (`engine`, the program's name as the
+  /// bot shows it) `bot=engine` and `engine=NAME`. Nil for rules the TXT layout cannot say.
   package static func txt(
     name: String, rules: Rules, timeControl: TimeControl, fingerprint: String, bot: String? = nil,
-    opening: Opening = .standard
+    engine: String? = nil, opening: Opening = .standard
   ) -> ServiceTXT? {
     guard let txtRules = ServiceTXT.Rules(rows: rules.rows, columns: rules.columns, k: rules.k) else { return nil }
     return ServiceTXT(
       protocolVersions: ProtocolVersion.supported.sorted().map(Int.init), rules: txtRules, state: .waiting,
-      fingerprint: fingerprint, displayName: name, bot: bot,
+      fingerprint: fingerprint, displayName: name, bot: engine == nil ? bot : ServiceTXT.engineBot, engine: engine,
       clock: timeControl.isTimed ? timeControl.description : nil,
       rule: rules.variant == .freestyle ? nil : rules.variant.name, opening: opening == .swap2 ? "swap2" : nil)
   }

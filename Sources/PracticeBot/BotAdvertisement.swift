@@ -15,18 +15,19 @@ package final class BotAdvertisement {
   /// The number of spectators the TXT record says (`watch=N`), changed at most once every 10 s.
   private var watchers = AdvertPacing(0)
 
-  /// Announces `name` on `port` (`level` nil: an engine plays, and the advert names no level); nil and `problem` (what to tell the operator) when that is impossible.
+  /// Announces `name` on `port`, playing at `level`, or with `engine` (the program's name as shown) for it:
+  /// `bot=engine` and `engine=NAME`; throws what to tell the operator when that is impossible.
   init(
     name: String, port: UInt16, rules: Rules, timeControl: TimeControl = .none, opening: Opening = .standard,
-    fingerprint: String, level: AILevel?,
+    fingerprint: String, level: AILevel, engine: String?,
     loop: EventLoop, log: Log
   ) throws(BotAdvertisementProblem) {
     self.loop = loop
     self.log = log
     guard
       var txt = LANAnnouncement.txt(
-        name: name, rules: rules, timeControl: timeControl, fingerprint: fingerprint, bot: level?.rawValue,
-        opening: opening)
+        name: name, rules: rules, timeControl: timeControl, fingerprint: fingerprint, bot: level.rawValue,
+        engine: engine, opening: opening)
     else {
       throw BotAdvertisementProblem(message: nil)
     }

@@ -33,13 +33,13 @@ extension BotHost {
     return loop.now - start
   }
 
-  /// Announces the bot on the LAN (naming its level, none for an engine). Returns what to tell the operator when
-  /// that is impossible.
+  /// Announces the bot on the LAN (naming its level, or `bot=engine` and the engine's name). Returns what to tell
+  /// the operator when that is impossible.
   package func advertise() -> String? {
     do throws(BotAdvertisementProblem) {
       advertisement = try BotAdvertisement(
         name: profile.name, port: port, rules: rules, timeControl: timeControl, opening: opening,
-        fingerprint: identity.fingerprint.description, level: moves.engineName == nil ? level : nil, loop: loop,
+        fingerprint: identity.fingerprint.description, level: level, engine: moves.engineName, loop: loop,
         log: log)
       return nil
     } catch {

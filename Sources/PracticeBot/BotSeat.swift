@@ -19,7 +19,7 @@ package struct BotSeat {
   /// The move asked for and not answered yet.
   private(set) var awaited: BotMoveRequest.Ticket?
   /// Who plays for the bot when it is not the built-in computer: an outside engine's name (the chat says so,
-  /// and the record names no level).
+  /// and the record gives the level `engine`, as a local game against an engine does).
   var playedBy: String?
   /// The bot's stones or choice where a Swap2 opening stands (`Swap2Computer`), when it is the bot's to act.
   private let answerOpening: (Swap2) -> [Swap2.Action]
@@ -378,7 +378,7 @@ package struct BotSeat {
       var record = RecordOfGame.network(
         game: game, myMark: mark, myName: botName, peerName: session.peerName?.unsanitised ?? "", myKey: nil,
         peerKey: nil, end: end, date: "")
-      let level = playedBy == nil ? level.rawValue : nil
+      let level = playedBy == nil ? level.rawValue : GameRecord.Player.engineLevel
       if mark == .x { record.black.level = level } else { record.white.level = level }
       record.addClock(of: session)
       line.record = record

@@ -12,18 +12,19 @@ extension GameView {
     case .hotseat:
       let first = swap2.human == .first ? "P1" : "P2"
       return "Swap2 at one keyboard: \(first) is the first player and places 3 stones"
-    case .engine: return nil
+    case .engine(let name): return "Swap2 against the engine \(name): you are \(place)"
     }
   }
 
-  /// The names of the player and the other side in the opening: "you" and "the computer", or P1 and P2.
+  /// The names of the player and the other side in the opening: "you" and "the computer" (or "the engine"), or
+  /// P1 and P2.
   static func swap2Names(_ match: Match) -> (human: String, other: String) {
-    match.isComputerGame ? ("you", "the computer") : ("P1", "P2")
+    match.isMachineGame ? ("you", match.otherSide) : ("P1", "P2")
   }
 
   /// The status line while the colours are not settled: what the opening asks, and of whom.
   static func swap2Status(_ match: Match, _ swap2: LocalSwap2, glyphs g: Glyphs) -> (String, Style) {
-    if match.aiThinking { return ("Swap2: the computer is thinking\(g.ellipsis)", Style(dim: true)) }
+    if match.aiThinking { return ("Swap2: \(match.otherSide) is thinking\(g.ellipsis)", Style(dim: true)) }
     return (swap2.ask(names: swap2Names(match)), Style(bold: true))
   }
 
@@ -32,8 +33,8 @@ extension GameView {
   static func swap2Explanation(_ match: Match) -> String? {
     guard let swap2 = match.swap2, swap2.isOpening, !match.aiThinking else { return nil }
     let names = swap2Names(match)
-    if match.isComputerGame, let did = swap2.lastActions(of: swap2.human.other, names: Coordinates(match.rules)) {
-      return "The computer \(did)."
+    if match.isMachineGame, let did = swap2.lastActions(of: swap2.human.other, names: Coordinates(match.rules)) {
+      return "The \(match.isEngineGame ? "engine" : "computer") \(did)."
     }
     switch swap2.opening.step {
     case .placeThree: return "The first player places 3 stones (X, O, X); the second then chooses a colour."
@@ -58,16 +59,20 @@ extension GameView {
       let did = swap2.lastActions(of: last, names: Coordinates(match.rules))
     else { return nil }
     let who =
-      match.isComputerGame ? (last == swap2.human ? "You" : "The computer") : (last == swap2.human ? "P1" : "P2")
+      match.isMachineGame
+      ? (last == swap2.human ? "You" : "The \(match.isEngineGame ? "engine" : "computer")")
+      : (last == swap2.human ? "P1" : "P2")
     return "\(who) \(did). "
   }
 
-  /// The key legend while a choice is the player's (either player's in hot seat): its keys first.
+  /// The key legend while a choice is the player's (either player's in hot seat): its keys first; no undo
+  /// against an engine, which cannot be taken back.
   static func swap2Legend(_ match: Match, width: Int, glyphs g: Glyphs) -> String? {
-    guard let swap2 = match.swap2, swap2.isOpening, !swap2.opening.choices.isEmpty, !match.computerToAnswerSwap2
+    guard let swap2 = match.swap2, swap2.isOpening, !swap2.opening.choices.isEmpty, !match.machineToAnswerSwap2
     else { return nil }
     let choices = swap2.opening.choices.map { (LocalSwap2.key($0), 0) }
     return Fit.legend(
-      choices + [("u undo", 3), ("? help", 2), ("q back", 1)], separator: g.separator, width: width - 1)
+      choices + (match.isEngineGame ? [] : [("u undo", 3)]) + [("? help", 2), ("q back", 1)], separator: g.separator,
+      width: width - 1)
   }
 }

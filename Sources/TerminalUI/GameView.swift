@@ -70,7 +70,9 @@ public enum GameView {
     let (status, statusStyle) = statusLine(match, glyphs: g, direct: state.direct)
     screen.putCentred(status, row: layout.top + layout.height + 1, style: statusStyle)
     let below = layout.top + layout.height + 2
-    if let line = swap2Explanation(match), below < state.height - 1, line.count <= state.width - 2 {
+    if let line = swap2Explanation(match) ?? match.openingNote, below < state.height - 1,
+      line.count <= state.width - 2
+    {
       screen.putCentred(line, row: below, style: Style(dim: true))
     }
     let legend =

@@ -50,6 +50,9 @@ public struct Match: Sendable, Equatable {
   public var goTo: GoToField?
   /// The Swap2 opening of a game that opens so (nil: the usual opening); every stone goes through it.
   public var swap2: LocalSwap2?
+  /// What became of the opening asked for, said below the status line for the whole game: an engine that does
+  /// not play Swap2 (`UIController.engineRefusedSwap2`), already made safe to show. A new game clears it.
+  public var openingNote: String?
   /// Which game of the program's run this is (counted by `UIState.gamesStarted`): a game taken back after its end
   /// and finished again keeps its number, so its record is replaced rather than kept twice.
   public var number = 0
@@ -84,8 +87,10 @@ public struct Match: Sendable, Equatable {
   /// The side whose time ran out, in a timed game that ended so.
   public var lostOnTime: Mark? { clock?.flagged }
 
-  /// Whether the engine is to move now.
-  public var engineToMove: Bool { isEngineGame && !isOver && game.turn != humanMark }
+  /// Whether the engine is to move now (not while the colours of a Swap2 opening are being settled).
+  public var engineToMove: Bool {
+    isEngineGame && !isOver && swap2?.isOpening != true && game.turn != humanMark
+  }
 
   /// Who has `mark` in a hot-seat game: "P1" or "P2".
   public func player(with mark: Mark) -> String { mark == humanMark ? "P1" : "P2" }
@@ -96,9 +101,24 @@ public struct Match: Sendable, Equatable {
   }
 
   /// Whether the computer is to place its stones or choose in a Swap2 opening now.
-  public var computerToAnswerSwap2: Bool {
-    guard isComputerGame, !isOver, let swap2, swap2.isOpening else { return false }
+  public var computerToAnswerSwap2: Bool { isComputerGame && machineToAnswerSwap2 }
+
+  /// Whether the engine is to place its stones or choose in a Swap2 opening now (SWAP2BOARD).
+  public var engineToAnswerSwap2: Bool { isEngineGame && machineToAnswerSwap2 }
+
+  /// Whether the other side, the computer or an engine, is to place its stones or choose in a Swap2 opening now.
+  public var machineToAnswerSwap2: Bool {
+    guard isMachineGame, !isOver, let swap2, swap2.isOpening else { return false }
     return swap2.opening.actor == swap2.human.other
+  }
+
+  /// The other side as a sentence names it: "the computer" or "the engine" (hot seat: "P2").
+  public var otherSide: String {
+    switch opponent {
+    case .computer: "the computer"
+    case .engine: "the engine"
+    case .hotseat: "P2"
+    }
   }
 
   /// Both clocks as the screen shows them at `now`, "mine" the player's (P1's in hot seat); nil when untimed.
@@ -122,7 +142,7 @@ public struct Match: Sendable, Equatable {
   }
 
   /// Whether the other side (the computer or an engine) is to move now, or to answer in a Swap2 opening.
-  public var machineToMove: Bool { computerToMove || engineToMove || computerToAnswerSwap2 }
+  public var machineToMove: Bool { computerToMove || engineToMove || machineToAnswerSwap2 }
 
   /// Counts the finished game's result in the score (`sign` -1 takes it back, for undo).
   mutating func count(_ outcome: Outcome, sign: Int = 1) { count(winner: outcome.winner, sign: sign) }

@@ -78,6 +78,7 @@ extension UIController {
       // Hot seat: P1 is X in odd games, O in even ones.
       match.humanMark = match.gamesStarted.isMultiple(of: 2) ? .x : .o
     }
+    match.openingNote = nil
     startOpening(&match)
     match.gamesStarted += 1
     match.aiThinking = false

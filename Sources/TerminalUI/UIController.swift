@@ -14,6 +14,10 @@ public enum Effect: Sendable, Equatable {
   /// The outside engine is to move in `game`: tell it the player's last move (BEGIN on an empty board), and
   /// answer with `computerMoved(_:token:)`, or `engineForfeited(_:token:)` when it fails.
   case askEngine(game: Game, token: Int)
+  /// The outside engine is to place its stones or choose in the Swap2 opening where `opening` stands
+  /// (SWAP2BOARD); answer with `computerAnsweredSwap2(_:token:)`, `engineRefusedSwap2(_:token:)` when it does
+  /// not play Swap2, or `engineForfeited(_:token:)` when it fails.
+  case askEngineSwap2(opening: Swap2, token: Int)
   case saveSettings(Settings)
   case quit
   /// Start hosting a network game with the current settings.

@@ -86,6 +86,10 @@ public struct UIState: Sendable, Equatable {
   public var quitRequested = false
   /// Started by `tictactoe play`: leaving the game quits instead of returning to the lobby.
   public var direct = false
+  /// The opening of games against an outside engine: Swap2 only when this run's command line asked for it
+  /// (`play --engine CMD --opening swap2`), as in plain mode; the `opening` setting holds for the computer and
+  /// for two players at one keyboard.
+  public var engineOpening = Opening.standard
   public var width = 80
   public var height = 24
   public var glyphs = Glyphs.unicode

@@ -1,4 +1,5 @@
 import GameCore
+import GameRecords
 import Security
 import Session
 import Testing
@@ -124,9 +125,10 @@ import WireProtocol
     #expect(pair.joinerEvents.contains(.gameEnded(.resigned(loser: botMark))))
     #expect(pair.records.count == 1)
     #expect(pair.records.first?.outcome == .botResigned)
-    // The record names the engine's game without a level.
+    // The record gives the bot's side the level `engine`, as a local game against an engine does.
     let record = try #require(pair.records.first?.record)
-    #expect((botMark == .x ? record.black.level : record.white.level) == nil)
+    #expect((botMark == .x ? record.black.level : record.white.level) == GameRecord.Player.engineLevel)
+    #expect((botMark == .x ? record.white.level : record.black.level) == nil)
     #expect(pair.bot.chatReply.contains("engine brain.py"))
   }
 }

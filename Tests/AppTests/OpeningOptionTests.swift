@@ -39,18 +39,16 @@ import Testing
     var engine = none
     engine.engine = ["pbrain"]
     #expect(engine.opening(try Rules(size: 15, k: 5), settings: settings) == .standard)
-    #expect(engine.swap2EngineRefusal == nil, "the setting alone does not refuse an engine's game")
   }
 
-  @Test func swap2WithAClockIsTakenAndWithAnEngineRefused() throws {
+  @Test func swap2WithAClockOrAnEngineIsTaken() throws {
     let timed = try #require(try request(["--opening", "swap2", "--clock", "5+3", "--size", "15"]))
     #expect(timed.opening == .swap2 && timed.clock == .fischer(base: 300_000, increment: 3_000))
     #expect(timed.swap2Refusal(try Rules(size: 15, k: 5)) == nil)
     #expect(timed.swap2Refusal(try Rules(size: 7, k: 5))?.contains("add --size N (9 to 15)") == true)
-    #expect(throws: UsageError.self) { try CommandLineParser.parse(["play", "--opening", "swap2", "--engine", "x"]) }
-    var fromSettings = timed
-    fromSettings.engine = ["pbrain"]
-    #expect(fromSettings.swap2EngineRefusal?.contains("add --ai LEVEL") == true)
+    // Against an engine it is asked for on either front end (SWAP2BOARD), as it is not by the setting alone.
+    let engine = try #require(try request(["--opening", "swap2", "--engine", "x", "--size", "15"]))
+    #expect(engine.opening(try Rules(size: 15, k: 5), settings: Settings()) == .swap2)
     var applied = try #require(try? timed.applied(to: Settings()).get())
     #expect(applied.opening == .swap2 && applied.size == 15 && applied.clock.isTimed)
     applied = try #require(try? standardSettings().get())

@@ -5,6 +5,7 @@ import Testing
 /// `play --engine ... --opening swap2` in plain mode: the engine is asked its part of the opening with
 /// SWAP2BOARD. Our own `tictactoe brain` answers it (as the second player and as the first); the Python brain of
 /// EngineGameTests, which knows no SWAP2BOARD, answers UNKNOWN, and the game starts again with the usual opening.
+/// The full screen's game is EngineSwap2ScreenEndToEndTests'.
 @Suite(.serialized) struct EngineSwap2EndToEndTests {
   static var ourBrain: String { "'\(Binary.path)' brain" }
 
@@ -44,13 +45,5 @@ import Testing
           + "opening; you play X"), "\(result.stdout)")
     #expect(result.stdout.contains("engine plays a9"), "\(result.stdout)")
     #expect(!result.stdout.contains("forfeits"), "\(result.stdout)")
-  }
-
-  @Test("on the full screen Swap2 against an engine is refused, with what to do")
-  func fullScreenRefused() throws {
-    let result = try Binary.run(["play", "--size", "9", "--engine", "brain", "--opening", "swap2"])
-    #expect(result.status == 64)
-    #expect(
-      result.stderr.contains("--opening swap2 against an engine is played in plain mode only, for now: add --ui plain"))
   }
 }

@@ -111,12 +111,13 @@ public enum CommandLineParser {
                         seconds; move:20s for a fixed time per move; none. A clock
                         starts after each side's first move; a flag loses on time
       --opening O       how a game opens: standard or swap2 (default: the opening
-                        setting; five in a row from 9×9: the first player places 3
-                        stones, the second takes black, white or places 2 more and
-                        the first chooses). A local game's clocks start once the
-                        colours are settled; --first me makes you the first. A
-                        host offers it to joiners (protocol 4), untimed: not with
-                        --clock
+                        setting, or standard against an engine; five in a row from
+                        9×9: the first player places 3 stones, the second takes
+                        black, white or places 2 more and the first chooses). An
+                        engine is asked with SWAP2BOARD. A local game's clocks
+                        start once the colours are settled; --first me makes you
+                        the first. A host offers it to joiners (protocol 4),
+                        untimed: not with --clock
       --bot LEVEL       host a practice bot playing at LEVEL (easy, normal or
                         perfect) against any number of joiners at once, until Ctrl-C
                         or SIGTERM (SIGHUP reads its deny list and limits again);

@@ -18,8 +18,8 @@ public struct PlayRequest: Sendable, Equatable {
   public var clock: TimeControl?
   /// `--rule R`: freestyle, exact5 or renju; nil: the `rule` setting (which holds only while k is 5).
   public var rule: RuleVariant?
-  /// `--opening O`: how the game opens, as usual or with Swap2 (five in a row from 9×9; against an engine in plain mode only);
-  /// nil: the `opening` setting, which holds only where Swap2 is played.
+  /// `--opening O`: how the game opens, as usual or with Swap2 (five in a row from 9×9; an engine is asked with
+  /// SWAP2BOARD); nil: the `opening` setting, which holds only where Swap2 is played (not against an engine).
   public var opening: Opening?
 
   public init() {}
@@ -64,15 +64,8 @@ public struct PlayRequest: Sendable, Equatable {
     return "\(Swap2Error.unsupportedRules(rules)): add --size N (9 to 15), which plays five in a row"
   }
 
-  /// Why `--opening swap2` cannot be played when the opponent is the engine settings.conf names, or nil.
-  var swap2EngineRefusal: String? {
-    guard opening == .swap2, engine != nil else { return nil }
-    return "--opening swap2 is played against the computer or at one keyboard, and settings.conf's opponent is "
-      + "an engine: add --ai LEVEL"
-  }
-
   /// The opening of a game by `rules`: `--opening`, else the setting where Swap2 is played; an engine's game
-  /// opens as usual unless `--opening swap2` asks (in plain mode: SWAP2BOARD).
+  /// opens as usual unless `--opening swap2` asks (SWAP2BOARD, on either front end).
   func opening(_ rules: Rules, settings: Settings) -> Opening {
     if engine != nil { return opening ?? .standard }
     return opening ?? (Swap2.supports(rules) ? settings.opening : .standard)
@@ -125,10 +118,6 @@ enum PlayCommand: Command {
         message: "--clock times a game against the computer or at one keyboard: an engine keeps its own time")
     }
     request.opening = try arguments.choice("--opening")
-    if request.opening == .swap2, request.engine != nil, screen.ui != .plain {
-      throw UsageError(
-        message: "--opening swap2 against an engine is played in plain mode only, for now: add --ui plain")
-    }
     // A size or k out of range is a usage error now; the rest is checked with the saved settings.
     try request.checkAlone()
     if request.engine != nil, let refusal = request.engineRefusal(size: request.size, k: request.k) {
@@ -162,7 +151,7 @@ enum PlayCommand: Command {
         return 1
       }
     }
-    if let refusal = request.swap2Refusal(rules) ?? (engineFromSettings ? request.swap2EngineRefusal : nil) {
+    if let refusal = request.swap2Refusal(rules) {
       writeError("tictactoe: \(refusal)\n")
       return 64
     }
