@@ -28,6 +28,11 @@ public struct JoinerCoordinator: MatchRole {
   public var decided = false
   /// A spectator: the game it watches, as the host last told it.
   public var watched: WatchedGame?
+  /// Spectator: the latest game seen to its end (its record comes after its result), the parts of a record being
+  /// gathered, and the record files kept in this match.
+  var watchedEnded: WatchedGame?
+  var watchedRecord = WatchedRecord()
+  var recordsKept = 0
   /// A spectator that asked for no game, of a host of several: its list of games as read so far.
   public var watchList: WatchGameList?
 

@@ -19,9 +19,9 @@ import Testing
     }
     #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"), "\(joiner.output)\n\(host.output)")
     // A first meeting: the spectator is asked about the host's key, as a joiner would be.
+    let carol = try NetworkTests.Home("carol")
     let watcher = try Player(
-      ["watch", "127.0.0.1:\(port)", "--name", "carol", "--ui", "plain"],
-      environment: try NetworkTests.Home("carol").environment)
+      ["watch", "127.0.0.1:\(port)", "--name", "carol", "--ui", "plain"], environment: carol.environment)
     players.append(watcher)
     #expect(watcher.waitFor("[y/n or paste the fingerprint]: "), "\(watcher.output)\(watcher.errors)")
     watcher.send("y")
@@ -42,6 +42,12 @@ import Testing
     let score = x === host ? "score: alice 1, bob 0, drawn 0" : "score: alice 0, bob 1, drawn 0"
     #expect(watcher.waitFor(score), "\(watcher.output)")
     #expect(!watcher.output.contains("secret"), "a spectator must not see the players' chat:\n\(watcher.output)")
+    // Once the players' signatures crossed, the spectator keeps their record (rule 28), and `verify` checks it.
+    #expect(watcher.waitFor("The record of game 1, signed by both players, is kept"), "\(watcher.output)")
+    let verified = try Binary.run(["verify", "1"], environment: carol.environment)
+    #expect(verified.status == 0 && verified.stdout.contains("\nverified"), "\(verified.stdout)\(verified.stderr)")
+    let listed = try Binary.run(["games"], environment: carol.environment)
+    #expect(listed.stdout.contains("\(xName) vs \(oName)") && listed.stdout.contains("X won"), "\(listed.stdout)")
     // The host leaves: the spectator is told the match is over, and its program ends.
     host.send("quit")
     #expect(watcher.waitFor("the match is over", in: \.errors), "\(watcher.output)\(watcher.errors)")
