@@ -71,14 +71,17 @@ extension JoinerCoordinator {
 
   /// The connection to the host is over (`end`): a game still on is reported unfinished, with why, before the end.
   mutating func watcherClosed(_ end: SessionEnd) -> [MatchCommand] {
+    switch end {
+    case .peerQuit(let text): return unfinished(why: text)
+    case .connectionLost: return unfinished(why: PeerText("the connection to the host was lost"))
+    default: return unfinished(why: PeerText("\(end)"))
+    }
+  }
+
+  /// A game still on is reported unfinished, with `why`.
+  mutating func unfinished(why: PeerText) -> [MatchCommand] {
     guard isWatching, let game = watched, game.gameNumber > 0, game.end == nil else { return [] }
     watched = nil
-    let why: PeerText
-    switch end {
-    case .peerQuit(let text): why = text
-    case .connectionLost: why = PeerText("the connection to the host was lost")
-    default: why = PeerText("\(end)")
-    }
     return [.report(.watched(.unfinished(game, why: why)))]
   }
 
