@@ -63,7 +63,8 @@ enum NetworkLaunch {
     let match = parts.match(isHost: isHost)
     match.watches = watch
     if watch { match.watchedGame = watchGame }
-    if !watch { match.archive = context.archive }
+    // A spectator keeps the players' signed records of the games it sees end (PROTOCOL.md rule 28).
+    match.archive = context.archive
     var initial: [MatchEvent] = options.warnings.map { .status("warning: \($0)") }
     if let warning = context.warning {
       if ui == .plain { writeError("tictactoe: warning: \(warning)\n") } else { initial.append(.status(warning)) }

@@ -1,3 +1,4 @@
+import GameRecords
 import PeerTrust
 import Session
 import UntrustedText
@@ -102,6 +103,13 @@ extension HostCoordinator {
     if paced.moves != spectators.told?.moves { spectators.toldAt = now }
     spectators.told = paced
     return spectators.toAll(messages, now: now)
+  }
+
+  /// The record of `game`, now signed by both players, to every spectator (rule 28): the host's own record, as
+  /// SGF text in parts, so that a spectator keeps the players' record and `verify` checks it.
+  public mutating func recordSigned(_ record: GameRecord, game: Int, now: Double) -> [MatchCommand] {
+    guard spectators.count > 0, let number = UInt16(exactly: game) else { return [] }
+    return spectators.toAll(Message.watchRecordFrames(game: number, text: record.sgf), now: now)
   }
 
   /// Why the spectators are let go, in the goodbye they are sent: who left, when the host knows.

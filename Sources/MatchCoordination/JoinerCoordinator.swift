@@ -16,7 +16,7 @@ public struct JoinerCoordinator: MatchRole {
   /// The key of the invite joined with; remembered once the host is reached.
   public var inviteKey: Fingerprint?
   /// The key of the host the game is played with: a reconnection must present the same.
-  private var gamePeerKey: Fingerprint?
+  private(set) var gamePeerKey: Fingerprint?
   /// While the player is asked about the host's key: when the host is told again that the player is deciding.
   private var decidingAgainAt: Double?
   /// The host's terms were put to the player (once a match), and what the host sent meanwhile.
@@ -28,6 +28,13 @@ public struct JoinerCoordinator: MatchRole {
   public var decided = false
   /// A spectator: the game it watches, as the host last told it.
   public var watched: WatchedGame?
+  /// Spectator: the latest game seen to its end (its record comes after its result), the parts of a record being
+  /// gathered, and the record files kept in this match.
+  var watchedEnded: WatchedGame?
+  var watchedRecord = WatchedRecord()
+  var recordsKept = 0
+  /// Spectator: its way back to the host after a drop (rule 23).
+  var watchResume = WatchResume()
   /// A spectator that asked for no game, of a host of several: its list of games as read so far.
   public var watchList: WatchGameList?
 
@@ -51,7 +58,8 @@ public struct JoinerCoordinator: MatchRole {
     guard core.finished == nil else { return nil }
     let relayStart = decided ? nil : relay?.startAt
     let deciding = core.question == nil && core.termsAsked == nil ? nil : decidingAgainAt
-    return [route.reconnectAt, deciding, relayStart].compactMap { $0 }.min()
+    let givingUp = watchResume.droppedAt.map { $0 + core.configuration.gracePeriod }
+    return [route.reconnectAt, deciding, relayStart, givingUp].compactMap { $0 }.min()
   }
 
   // MARK: - Reaching the host
@@ -232,6 +240,7 @@ public struct JoinerCoordinator: MatchRole {
     case .closed(let full, let admitted):
       guard id == core.active else { return [] }
       let end = core.shown(full, on: id, admitted: admitted)
+      if let resuming = watcherDropped(id, .session(end), now: now) { return resuming }
       route.stop()
       core.finished = .session(end)
       return watcherClosed(end) + [.stopAdvertising, .report(.finished(.session(end)))]
@@ -283,6 +292,7 @@ public struct JoinerCoordinator: MatchRole {
       decidingAgainAt = nil
     }
     if !decided, core.finished == nil, let at = relay?.startAt, now >= at { return startRelay(now: now) }
+    if let watching = watcherDue(now: now) { return watching }
     guard let at = route.reconnectAt, now >= at, core.connections.waitingGame != nil, core.finished == nil else {
       return []
     }
@@ -292,7 +302,7 @@ public struct JoinerCoordinator: MatchRole {
   /// The host's name looked up again (`nameToResolve`): connect to the first of the addresses.
   public mutating func resolved(_ addresses: Result<[ResolvedAddress], NetworkError>, now: Double) -> [MatchCommand] {
     guard route.nameToResolve != nil else { return [] }
-    guard core.connections.waitingGame != nil, core.finished == nil else {
+    guard core.connections.waitingGame != nil || watchResume.isReconnecting, core.finished == nil else {
       route.nameLookedUp()
       return []
     }
@@ -301,6 +311,7 @@ public struct JoinerCoordinator: MatchRole {
 
   /// A new connection to the host is secured. Only the key the game was played with may take it up.
   private mutating func resecured(_ id: ConnectionID, now: Double) -> [MatchCommand] {
+    if watchResume.isReconnecting { return watcherResecured(id, now: now) }
     let presented = core.connections[id]?.facts?.certificate?.fingerprint
     guard let old = core.connections.waitingGame, let session = core.connections[old]?.session else {
       return core.connections.close(id, graceful: true)
@@ -339,6 +350,7 @@ public struct JoinerCoordinator: MatchRole {
       return closed + directExhausted(end, now: now)
     }
     if connection.isReconnect {
+      if watchResume.isReconnecting { return closed + watcherAttemptFailed(end, now: now) }
       guard core.connections.waitingGame != nil else { return closed }
       // Whoever answers there is not trusted (a changed key, a wrong pin): that will not pass by retrying.
       if case .network(.tls(.untrusted)) = end, let old = core.connections.waitingGame {
@@ -349,6 +361,7 @@ public struct JoinerCoordinator: MatchRole {
       }
       return closed + route.attemptFailed("\(end)", now: now)
     }
+    if id == core.active, let resuming = watcherDropped(id, end, now: now) { return closed + resuming }
     core.finished = end
     return closed + [.report(.finished(end))]
   }

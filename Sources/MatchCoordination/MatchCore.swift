@@ -154,7 +154,9 @@ public struct MatchCore {
   /// When games are recorded: the record against the peer on `id` is looked up in the saved games (by the
   /// shell, off the loop), named as the player knows its key, or by the name it gave.
   public func greeting(on id: ConnectionID, helloName: PeerText) -> [MatchCommand] {
-    guard records != nil, let key = connections[id]?.facts?.certificate?.fingerprint else { return [] }
+    // A spectator has no record against the host: it watches, it does not play.
+    guard records != nil, configuration.watch == nil, let key = connections[id]?.facts?.certificate?.fingerprint
+    else { return [] }
     let known = knownPeers?.lookup(fingerprint: key)?.name
     let name = known.map { PeerText($0).description } ?? helloName.description
     return [.lookUpRecord(against: key, name: name)]

@@ -39,6 +39,11 @@ public struct MatchRecords {
     return outcome(of: exchange.ended(record, game: session.gameNumber, myMark: session.myMark ?? .x))
   }
 
+  /// Whether `signature` over `bytes` verifies with `key` (base64 DER): a spectator's check of a watched record.
+  public func verifies(_ signature: [UInt8], of bytes: [UInt8], key: String) -> Bool {
+    exchange.verify(signature, bytes, key)
+  }
+
   /// The peer's signature over the record of `game`.
   public mutating func received(game: Int, date: String, signature: [UInt8]) -> Outcome {
     outcome(of: exchange.received(game: game, date: date, signature: signature))

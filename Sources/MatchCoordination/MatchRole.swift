@@ -1,4 +1,5 @@
 import GameCore
+import GameRecords
 import PeerTrust
 import Session
 import WireProtocol
@@ -26,6 +27,8 @@ public protocol MatchRole {
   mutating func due(now: Double) -> [MatchCommand]
   /// After a step of a session: what else the side says of it (the host: to its spectators).
   mutating func afterStep(now: Double) -> [MatchCommand]
+  /// The record of `game` is signed by both players now (the host: sent to its spectators, rule 28).
+  mutating func recordSigned(_ record: GameRecord, game: Int, now: Double) -> [MatchCommand]
   /// Its own next deadline, beside the connections'.
   var ownDeadline: Double? { get }
   /// The connection `id` to a transit relay is up and has said its token: it waits there for the other side.
@@ -38,6 +41,7 @@ public protocol MatchRole {
 public let helloTimeout = 60.0
 
 extension MatchRole {
+  public mutating func recordSigned(_ record: GameRecord, game: Int, now: Double) -> [MatchCommand] { [] }
   public var finished: MatchEnd? { core.finished }
   public var question: TrustQuestion? { core.question }
   public var termsAsked: HostTerms? { core.termsAsked }
@@ -91,7 +95,12 @@ extension MatchRole {
     if let held = holds(message, on: id, now: now) { return held }
     var commands = before(message, on: id, now: now)
     if case .recordSignature(let game, let date, let signature) = message {
-      commands += core.signature(game: Int(game), date: date, signature: signature, on: id)
+      let signed = core.signature(game: Int(game), date: date, signature: signature, on: id)
+      commands += signed
+      for case .keepRecord(let record, _) in signed
+      where record.black.signature != nil && record.white.signature != nil {
+        commands += recordSigned(record, game: Int(game), now: now)
+      }
     }
     commands += act(on: id, now: now) { $0.receive(message, now: now) }
     core.connections.sweep()

@@ -148,7 +148,7 @@ extension Message {
       return 3
     case .openingChoice: return 4
     case .coinKept: return 2
-    case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchChat: return 4
+    case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchChat, .watchRecord: return 4
     default: return 1
     }
   }

@@ -107,6 +107,8 @@ public enum Message: Sendable, Equatable {
   case watchChat(name: String, text: String)
   /// Version 4, a host of several games to a spectator that asked for none: a part of its list of games.
   case watchGames(GameListPart)
+  /// Version 4, host to spectators: a part of the record of game `game`, signed by both players (rule 28).
+  case watchRecord(game: UInt16, part: [UInt8], last: Bool)
   /// Version 4, the Swap2 opening (PROTOCOL.md, "Version 4"): a choice made when `ply` stones were on the board.
   case openingChoice(ply: UInt16, choice: Swap2.Choice)
 
@@ -160,6 +162,7 @@ public enum Message: Sendable, Equatable {
     case watchers = 0x83
     case watchGames = 0x84
     case watchChat = 0x85
+    case watchRecord = 0x86
   }
 
   var kind: Kind {
@@ -200,6 +203,7 @@ public enum Message: Sendable, Equatable {
     case .watchers: return .watchers
     case .watchChat: return .watchChat
     case .watchGames: return .watchGames
+    case .watchRecord: return .watchRecord
     case .openingChoice: return .openingChoice
     }
   }
@@ -259,6 +263,7 @@ public enum Message: Sendable, Equatable {
       writer.field(3, bytes: signature)
     case .gameOffer, .gameTaken: writeKeptGame(into: &writer)
     case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchChat, .watchGames: writeWatching(into: &writer)
+    case .watchRecord(let game, let part, let last): writeWatchRecord(game: game, part: part, last: last, into: &writer)
     case .openingChoice(let ply, let choice): writeOpeningChoice(ply: ply, choice: choice, into: &writer)
     }
     return writer.finish()
@@ -316,6 +321,7 @@ public enum Message: Sendable, Equatable {
     case .recordSignature: return try decodeRecordSignature(f)
     case .gameOffer, .gameTaken: return try decodeKeptGame(kind, f)
     case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchChat, .watchGames: return try decodeWatching(kind, f)
+    case .watchRecord: return try decodeWatchRecord(f)
     case .openingChoice: return try decodeOpeningChoice(f)
     }
   }
@@ -376,6 +382,7 @@ extension Message {
     case .watchers: return "count of spectators"
     case .watchChat: return "spectators' chat"
     case .watchGames: return "list of games to watch"
+    case .watchRecord: return "record for spectators"
     case .openingChoice: return "opening choice"
     default: return "\(kind)"
     }

@@ -63,6 +63,8 @@ import WireProtocol
     "watch chat": .watchChat(name: "Eve", text: "hi"),
     // A player's session ignores a list of games to watch (PROTOCOL.md rule 27: an older spectator ignores it too).
     "watch games": .watchGames(GameListPart(games: [], total: 0, last: true)),
+    // A watched game's record (rule 28) is for spectators: a violation to a player, as the other spectators' messages.
+    "watch record": .watchRecord(game: 1, part: Array("(;GM[4])".utf8), last: true),
     "opening choice": .openingChoice(ply: 3, choice: .black),
   ]
   static let zeros = [UInt8](repeating: 0, count: 32)
@@ -129,7 +131,9 @@ import WireProtocol
       table[moment, default: []].formUnion(moment == .joinerTossing ? ["game taken"] : ["game offer", "game taken"])
       // Version 4: the spectators' messages never reach a player's session (the joiner's coordinator takes the
       // count of spectators before it).
-      table[moment, default: []].formUnion(["watch snapshot", "watch move", "watch end", "watchers", "watch chat"])
+      table[moment, default: []].formUnion([
+        "watch snapshot", "watch move", "watch end", "watchers", "watch chat", "watch record",
+      ])
       // Version 4's Swap2 choice: no opening is played over the network yet, so one is out of place everywhere.
       table[moment, default: []].insert("opening choice")
     }
