@@ -24,7 +24,7 @@ extension WatchView {
     game = UInt16(clamping: session.gameNumber)
     hostPlaysX = (session.myMark ?? .x) == .x
     moves = session.game?.history ?? []
-    let agreed = session.clock?.agreedTimes(plies: moves.count) ?? []
+    let agreed = session.agreedTimes(plies: moves.count)
     times = agreed.map { OfferedTime(charged: UInt32(clamping: $0.charged), left: UInt32(clamping: $0.left)) }
     let match = MatchScore(session.score, of: .host)
     score = [match.hostWins, match.joinerWins, match.draws].map { UInt16(clamping: $0) }

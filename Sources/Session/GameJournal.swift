@@ -53,7 +53,7 @@ public struct GameJournal: Sendable, Equatable {
     self.init(
       myKey: myKey, peerKey: peerKey, role: session.configuration.role, rules: session.rules,
       timeControl: session.timeControl, protocolVersion: Int(version), gameNumber: session.gameNumber,
-      hostPlaysX: hostPlaysX, moves: moves, times: session.clock?.agreedTimes(plies: moves.count) ?? [],
+      hostPlaysX: hostPlaysX, moves: moves, times: session.agreedTimes(plies: moves.count),
       score: MatchScore(session.score, of: session.configuration.role))
   }
 

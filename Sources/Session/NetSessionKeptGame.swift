@@ -80,8 +80,9 @@ extension NetSession {
     guard hasGameFlow, gameInProgress, !inOpening, let game, let hostPlaysX = hostPlayedXLast else { return nil }
     let kept = KeptGame(
       rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: game.history,
-      times: clock?.agreedTimes(plies: game.history.count) ?? [], score: MatchScore(score, of: configuration.role))
-    let times = clock.map { clock in [Mark.x, .o].map { UInt32(clamping: clock.remaining($0, now: now)) } } ?? []
+      times: agreedTimes(plies: game.history.count), score: MatchScore(score, of: configuration.role))
+    let times =
+      clock.map { clock in [Mark.x, .o].map { UInt32(clamping: clock.remaining(clockMark(of: $0), now: now)) } } ?? []
     return KeptOffer(kept, timeLeft: times)
   }
 

@@ -84,7 +84,10 @@ extension NetSession {
     case .success(let messages):
       // A move (or takeback accept) sent again gives the peer the turn only now (rule 14).
       if messages.contains(where: {
-        if case .move = $0 { true } else if case .takebackAccept = $0 { true } else { false }
+        switch $0 {
+        case .move, .takebackAccept, .openingChoice: true
+        default: false
+        }
       }) {
         clock?.turnGivenAgain(now: now)
       }
@@ -305,7 +308,7 @@ extension NetSession {
       return violation("an illegal move: \(error)", now)
     }
     if var timed = clock {
-      switch timed.peerMove(ply: Int(ply), fields: fields, now: now) {
+      switch timed.peerMove(ply: clockTurn(ofStone: Int(ply)), fields: fields, now: now) {
       case .success: clock = timed
       case .failure(.missing): return violation("a move without its thinking time in a timed game", now)
       case .failure(.overTime(let thinking, let left)):

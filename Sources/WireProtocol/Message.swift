@@ -107,8 +107,9 @@ public enum Message: Sendable, Equatable {
   case watchChat(name: String, text: String)
   /// Version 4, a host of several games to a spectator that asked for none: a part of its list of games.
   case watchGames(GameListPart)
-  /// Version 4, the Swap2 opening (PROTOCOL.md, "Version 4"): a choice made when `ply` stones were on the board.
-  case openingChoice(ply: UInt16, choice: Swap2.Choice)
+  /// Version 4, the Swap2 opening (PROTOCOL.md, "Version 4"): a choice made when `ply` stones were on the board;
+  /// in a timed game, a choice that ends its chooser's turn carries the clock fields a move does (rule 14).
+  case openingChoice(ply: UInt16, choice: Swap2.Choice, clock: MoveClock? = nil)
 
   public static let maximumNameBytes = 64
   /// A name is also at most this many characters (grapheme clusters, as a screen shows them).
@@ -259,7 +260,9 @@ public enum Message: Sendable, Equatable {
       writer.field(3, bytes: signature)
     case .gameOffer, .gameTaken: writeKeptGame(into: &writer)
     case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchChat, .watchGames: writeWatching(into: &writer)
-    case .openingChoice(let ply, let choice): writeOpeningChoice(ply: ply, choice: choice, into: &writer)
+    case .openingChoice(let ply, let choice, let clock):
+      writeOpeningChoice(ply: ply, choice: choice, into: &writer)
+      clock?.write(into: &writer)
     }
     return writer.finish()
   }
