@@ -69,9 +69,9 @@ public struct GameClock: Sendable, Equatable {
   /// `now`. nil for an untimed control.
   public init?(
     restoring control: TimeControl, myMark: Mark, left offered: [Mark: Int], ply: Int, times: [AgreedTime] = [],
-    now: Double
+    now: Double, freeTurns: Int = 2
   ) {
-    self.init(control, myMark: myMark, now: now)
+    self.init(control, myMark: myMark, now: now, freeTurns: freeTurns)
     for mark in [Mark.x, .o] { left[mark] = min(offered[mark] ?? control.base, Self.ceiling(control)) }
     log = (0..<ply).map { ply in
       guard ply < times.count else { return LoggedMove(thinking: 0, charged: 0, leftBefore: 0, agreed: true) }

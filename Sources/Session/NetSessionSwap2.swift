@@ -82,6 +82,11 @@ extension NetSession {
     return [.coloursSettled(myMark: mark)]
   }
 
+  /// The choices of the current game's Swap2 opening so far: what a kept game carries (rule 19).
+  public var openingChoicesMade: [Swap2.Choice] {
+    (swap2?.opening.log ?? []).compactMap { if case .choice(let choice) = $0.action { choice } else { nil } }
+  }
+
   /// The choices of the opening so far as `opening choice` numbers them (1 black, 2 white, 3 place two more):
   /// what the resume digest adds for a game that opens with Swap2.
   var openingChoiceNumbers: [UInt8] {

@@ -15,11 +15,7 @@ extension NetSession {
   /// The clock's turn of the stone at board ply `ply`: the ply itself in a game whose clock counts moves.
   func clockTurn(ofStone ply: Int) -> Int {
     guard clockCountsTurns, let swap2 else { return ply }
-    let stones = Int(swap2.ply)
-    if ply >= stones { return swap2.turn + ply - stones }
-    let log = swap2.opening.log
-    let index = log.indices.filter { if case .stone = log[$0].action { true } else { false } }[ply]
-    return NetSwap2.turns(log[...index].map(\.player))
+    return swap2.turn(ofStone: ply)
   }
 
   /// The clock's turn in progress (the ply in a game whose clock counts moves).

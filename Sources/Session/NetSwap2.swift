@@ -16,6 +16,22 @@ public struct NetSwap2: Sendable {
     me = usualMark == .x ? .first : .second
   }
 
+  /// An opening as it stood when kept through a restart (PROTOCOL.md rule 19), this side in `me`'s place.
+  init(opening: Swap2, me: Swap2.Player) {
+    self.opening = opening
+    self.me = me
+  }
+
+  /// The clock's turn of the stone at board ply `ply`: within the opening, the turn of its action; after it, one
+  /// turn a move from where the opening stopped.
+  func turn(ofStone ply: Int) -> Int {
+    let stones = Int(self.ply)
+    if ply >= stones { return turn + ply - stones }
+    let log = opening.log
+    let index = log.indices.filter { if case .stone = log[$0].action { true } else { false } }[ply]
+    return Self.turns(log[...index].map(\.player))
+  }
+
   /// Whether this side acts now (a stone, a choice, or a move once the colours are settled).
   public var myTurn: Bool { opening.actor == me }
   /// This side's colour, once settled.

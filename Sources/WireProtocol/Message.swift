@@ -86,10 +86,11 @@ public enum Message: Sendable, Equatable {
   /// Version 3 (PROTOCOL.md rule 19): the side that kept a game offers it to the side that comes back after a
   /// restart: its number, who plays X, the moves, and in a timed game the time left of X and of O (ms) and each
   /// move's agreed times (empty from a program that does not send them); the score of the games before it: won by
-  /// the host, won by the joiner, drawn (empty from a program that does not send it).
+  /// the host, won by the joiner, drawn (empty from a program that does not send it); version 4, in a game that
+  /// opens with Swap2, the opening's choices so far (the stones are among the moves).
   case gameOffer(
     game: UInt16, hostPlaysX: Bool, moves: [Position], timeLeft: [UInt32], times: [OfferedTime] = [],
-    score: [UInt16] = [])
+    score: [UInt16] = [], choices: [Swap2.Choice] = [])
   /// Version 3 (rule 19): the answer to `game offer`, and why when it is not taken.
   /// `readAll`: the answering program read the offer's move times and score (fields 5 and 6; a program of before
   /// 2026-12-02 does not say so, and the side that offered then takes neither up either).
