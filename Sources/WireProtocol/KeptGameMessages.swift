@@ -107,10 +107,11 @@ extension Message {
 }
 
 extension Message {
-  /// Field 7 of `game offer`: a Swap2 opening's choices so far (at most two, 1 black, 2 white, 3 place two more).
-  static func offeredChoices(_ f: Fields) throws(WireError) -> [Swap2.Choice] {
-    guard f.has(7) else { return [] }
-    let bytes = try f.bytes(7, "opening choices")
+  /// Field 7 of `game offer` (10 of `watch snapshot`): a Swap2 opening's choices so far (at most two, 1 black,
+  /// 2 white, 3 place two more).
+  static func offeredChoices(_ f: Fields, tag: UInt8 = 7) throws(WireError) -> [Swap2.Choice] {
+    guard f.has(tag) else { return [] }
+    let bytes = try f.bytes(tag, "opening choices")
     let choices = bytes.compactMap { byte in Swap2.Choice.allCases.first { wireValue($0) == byte } }
     guard bytes.count <= 2, choices.count == bytes.count else {
       throw .badValue("opening choices", reason: "\(bytes) (at most two, each 1, 2 or 3)")
