@@ -275,8 +275,7 @@ enum NetworkLaunch {
       let match = NetworkMatch(
         role: address == nil ? .host : .joiner, profile: profile, identity: identity, options: options,
         rules: settings.rules, timeControl: address == nil ? settings.clock : .none,
-        // Swap2 is played untimed over the network: a clock in the settings keeps the usual opening.
-        opening: address == nil && !settings.clock.isTimed ? settings.openingInPlay : .standard, log: context.log,
+        opening: address == nil ? settings.openingInPlay : .standard, log: context.log,
         clock: { Monotonic.now() })
       match.archive = context.archive
       if address != nil {

@@ -83,21 +83,20 @@ enum NetworkPresenter {
 
   /// Both clocks as the screen shows them at `now` (nil in an untimed game or before the first game).
   static func clocks(_ session: NetSession, now: Double) -> NetGameState.Clocks? {
-    guard let clock = session.clock, let myMark = session.myMark else { return nil }
-    let running: NetGameState.Clocks.Running?
-    if let game = session.game, session.gameInProgress, game.history.count >= 2, session.flagClaimedAt == nil {
-      running = game.turn == myMark ? .mine : .theirs
-    } else {
-      running = nil
-    }
-    // A clock starts after each side's first move: until then, and while none runs, the time as it stands.
-    let left = { (mark: Mark) in
-      if case .lostOnTime(let loser) = session.lastResult, loser == mark, !session.gameInProgress { return 0 }
+    guard let clock = session.clock, let myMark = session.myMark, let marks = session.clockMarks else { return nil }
+    let running: NetGameState.Clocks.Running? = session.runningClock.map { $0 == .mine ? .mine : .theirs }
+    // A clock starts after each side's first move (in a Swap2 game at once): until then, and while none runs, the
+    // time as it stands. The clock's marks are the players' places in a Swap2 opening, not their colours.
+    let left = { (mine: Bool) in
+      if case .lostOnTime(let loser) = session.lastResult, (loser == myMark) == mine, !session.gameInProgress {
+        return 0
+      }
+      let mark = mine ? marks.mine : marks.peer
       return running == nil ? clock.left[mark, default: 0] : clock.remaining(mark, now: now)
     }
-    let mine = left(myMark)
+    let mine = left(true)
     return .init(
-      mine: mine, theirs: left(myMark.opponent), running: running,
+      mine: mine, theirs: left(false), running: running,
       control: clock.control.description,
       lowMine: NetGameState.Clocks.isLow(mine, base: clock.control.base))
   }

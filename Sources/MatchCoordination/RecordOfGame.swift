@@ -74,7 +74,7 @@ extension GameRecord {
     signedVersion = 2
     if let clock = session.clock {
       timeControl = clock.control
-      times = clock.agreedTimes(plies: moves.count).map { MoveTime(charged: $0.charged, left: $0.left) }
+      times = session.agreedTimes(plies: moves.count).map { MoveTime(charged: $0.charged, left: $0.left) }
     }
     flag = session.flagFacts.map {
       FlagClaim(claimant: $0.claimant, timeLeft: $0.timeLeft, observed: $0.observed, thinking: $0.thinking)

@@ -13,6 +13,8 @@ public struct WatchView: Equatable, Sendable {
   public var times: [OfferedTime]
   public var score: [UInt16]
   public var end: WatchedEnd?
+  /// A Swap2 opening's choices so far: each one resends the snapshot (rule 23).
+  public var choices: [Swap2.Choice] = []
 }
 
 extension WatchView {
@@ -24,11 +26,12 @@ extension WatchView {
     game = UInt16(clamping: session.gameNumber)
     hostPlaysX = (session.myMark ?? .x) == .x
     moves = session.game?.history ?? []
-    let agreed = session.clock?.agreedTimes(plies: moves.count) ?? []
+    let agreed = session.agreedTimes(plies: moves.count)
     times = agreed.map { OfferedTime(charged: UInt32(clamping: $0.charged), left: UInt32(clamping: $0.left)) }
     let match = MatchScore(session.score, of: .host)
     score = [match.hostWins, match.joinerWins, match.draws].map { UInt16(clamping: $0) }
     end = session.lastResult.map(Self.end)
+    choices = session.openingChoicesMade
   }
 
   /// A game's result as spectators are told it.
@@ -61,7 +64,8 @@ extension WatchView {
   public func snapshot(watchers: Int) -> WatchSnapshot {
     WatchSnapshot(
       joinerName: joinerName, joinerKey: joinerKey, game: game, hostPlaysX: hostPlaysX, moves: moves,
-      times: times.count == moves.count ? times : [], score: score, end: end, watchers: UInt16(clamping: watchers))
+      times: times.count == moves.count ? times : [], score: score, end: end, watchers: UInt16(clamping: watchers),
+      choices: choices)
   }
 
   /// What takes a spectator told `before` to this view: the moves made since and the result when the game ended;
@@ -70,6 +74,7 @@ extension WatchView {
     guard let before, before != self else { return before == nil ? [.watchSnapshot(snapshot(watchers: watchers))] : [] }
     let sameGame =
       before.joinerKey == joinerKey && before.game == game && before.hostPlaysX == hostPlaysX
+      && before.choices == choices
       && before.moves.count <= moves.count && Array(moves.prefix(before.moves.count)) == before.moves
     guard sameGame, before.end == nil || before.end == end, before.end != nil || before.score == score || end != nil
     else { return [.watchSnapshot(snapshot(watchers: watchers))] }

@@ -119,7 +119,7 @@ package struct BotSeat {
   /// Heartbeats and the silence limit (call it at least once a second).
   mutating func tick(now: Double) -> BotReaction {
     // In a timed game whose clocks run, the joiner's clock decides how long it may think, not the idle limit.
-    let clockRuns = session.clock != nil && session.gameInProgress && (session.game?.history.count ?? 0) >= 2
+    let clockRuns = session.runningClock != nil
     if !session.isClosed, !saidGoodbye, !clockRuns, now - lastProgress >= BotSeat.idleLimit {
       saidGoodbye = true
       let minutes = Int(BotSeat.idleLimit / 60)

@@ -13,7 +13,11 @@ public struct GameClock: Sendable, Equatable {
   public static func lagBudget(_ control: TimeControl) -> Int { min(15_000, max(2_000, control.base / 4)) }
 
   public let control: TimeControl
+  /// This player's side: its mark, or in a Swap2 game its place in the opening (the first player as X) whatever
+  /// colour it ends with, the clock counting turns (PROTOCOL.md rule 14).
   public let myMark: Mark
+  /// How many turns are played before the clocks charge: 2 (each side's first move is free), 0 in a Swap2 game.
+  public let freeTurns: Int
   /// Time left for each side (for a fixed time per move: that time, always).
   public private(set) var left: [Mark: Int]
   /// The allowance the peer may still be given in this game.
@@ -37,7 +41,8 @@ public struct GameClock: Sendable, Equatable {
   private var awaitingEchoPly: Int?
 
   public static func == (a: GameClock, b: GameClock) -> Bool {
-    a.control == b.control && a.myMark == b.myMark && a.left == b.left && a.peerBudgetLeft == b.peerBudgetLeft
+    a.control == b.control && a.myMark == b.myMark && a.freeTurns == b.freeTurns && a.left == b.left
+      && a.peerBudgetLeft == b.peerBudgetLeft
       && a.turnSince == b.turnSince && a.gaveTurnAt == b.gaveTurnAt && a.echoDue == b.echoDue
       && a.lastPeerMove?.thinking == b.lastPeerMove?.thinking
       && a.lastPeerMove?.leftBefore == b.lastPeerMove?.leftBefore
@@ -46,11 +51,13 @@ public struct GameClock: Sendable, Equatable {
       && a.echoDuePly == b.echoDuePly && a.awaitingEchoPly == b.awaitingEchoPly
   }
 
-  /// A new game begun at `now`; X moves first. nil for an untimed control.
-  public init?(_ control: TimeControl, myMark: Mark, now: Double) {
+  /// A new game begun at `now`; X moves first (in a Swap2 game, the first player), and the first `freeTurns` turns
+  /// are not charged. nil for an untimed control.
+  public init?(_ control: TimeControl, myMark: Mark, now: Double, freeTurns: Int = 2) {
     guard control.isTimed else { return nil }
     self.control = control
     self.myMark = myMark
+    self.freeTurns = freeTurns
     left = [.x: control.base, .o: control.base]
     peerBudgetLeft = Self.lagBudget(control)
     if myMark == .x { turnSince = now } else { gaveTurnAt = now }
@@ -62,9 +69,9 @@ public struct GameClock: Sendable, Equatable {
   /// `now`. nil for an untimed control.
   public init?(
     restoring control: TimeControl, myMark: Mark, left offered: [Mark: Int], ply: Int, times: [AgreedTime] = [],
-    now: Double
+    now: Double, freeTurns: Int = 2
   ) {
-    self.init(control, myMark: myMark, now: now)
+    self.init(control, myMark: myMark, now: now, freeTurns: freeTurns)
     for mark in [Mark.x, .o] { left[mark] = min(offered[mark] ?? control.base, Self.ceiling(control)) }
     log = (0..<ply).map { ply in
       guard ply < times.count else { return LoggedMove(thinking: 0, charged: 0, leftBefore: 0, agreed: true) }
@@ -85,8 +92,9 @@ public struct GameClock: Sendable, Equatable {
   /// Milliseconds between two readings of the session's clock.
   static func milliseconds(_ from: Double, _ to: Double) -> Int { max(0, Int(((to - from) * 1_000).rounded())) }
 
-  /// Whether a move at `ply` is charged: a clock starts after each side's first move.
-  static func charges(ply: Int) -> Bool { ply >= 2 }
+  /// Whether a move at `ply` (a turn, in a Swap2 game) is charged: a clock starts after each side's first move,
+  /// at once in a Swap2 game.
+  func charges(ply: Int) -> Bool { ply >= freeTurns }
 
   /// This player's thinking time so far (0 when it is not its turn).
   public func myThinking(now: Double) -> Int { turnSince.map { Self.milliseconds($0, now) } ?? 0 }
@@ -94,7 +102,7 @@ public struct GameClock: Sendable, Equatable {
   /// Whether this player's own clock has run out for a move at `ply` (it may not move then: it waits for the
   /// claim).
   public func myTimeIsUp(ply: Int, now: Double) -> Bool {
-    Self.charges(ply: ply) && myThinking(now: now) > left[myMark, default: 0]
+    charges(ply: ply) && myThinking(now: now) > left[myMark, default: 0]
   }
 
   /// Time left for `mark` at `now`, its running move counted (never below 0): what a screen shows.
@@ -111,15 +119,15 @@ public struct GameClock: Sendable, Equatable {
     logMove(
       ply: ply,
       LoggedMove(
-        thinking: thinking, charged: thinking, leftBefore: left[myMark, default: 0], agreed: !Self.charges(ply: ply),
+        thinking: thinking, charged: thinking, leftBefore: left[myMark, default: 0], agreed: !charges(ply: ply),
         echoed: echo == nil ? nil : echoDuePly))
-    awaitingEchoPly = Self.charges(ply: ply) ? ply : nil
+    awaitingEchoPly = charges(ply: ply) ? ply : nil
     echoDuePly = nil
     echoDue = nil
     lastPeerMove = nil
     turnSince = nil
     gaveTurnAt = now
-    if Self.charges(ply: ply) {
+    if charges(ply: ply) {
       let before = left[myMark, default: 0]
       awaitingEcho = (thinking, before)
       left[myMark] = after(before, charged: thinking)
@@ -152,7 +160,7 @@ public struct GameClock: Sendable, Equatable {
     var charge = 0
     var logged = LoggedMove(
       thinking: fields.thinking, charged: 0, leftBefore: left[peer, default: 0], agreed: true, echoed: nil)
-    if Self.charges(ply: ply) {
+    if charges(ply: ply) {
       let had = left[peer, default: 0]
       guard fields.thinking <= had else { return .failure(.overTime(thinking: fields.thinking, left: had)) }
       let observed = gaveTurnAt.map { Self.milliseconds($0, now) } ?? 0
@@ -203,7 +211,7 @@ public struct GameClock: Sendable, Equatable {
   /// When the peer's flag falls on this side's clock, while the peer is to move at `ply` (nil when no claim can
   /// come: this player's turn, or a first move).
   public func flagDeadline(ply: Int) -> Double? {
-    guard Self.charges(ply: ply), let since = gaveTurnAt else { return nil }
+    guard charges(ply: ply), let since = gaveTurnAt else { return nil }
     return since + Double(left[myMark.opponent, default: 0] + Self.lagAllowance) / 1_000
   }
 
@@ -292,7 +300,7 @@ extension GameClock {
   /// side's first move is free.
   public func agreedTimes(plies: Int) -> [AgreedTime] {
     log.prefix(plies).enumerated().map { ply, move in
-      guard Self.charges(ply: ply) else { return AgreedTime(charged: 0, left: control.base) }
+      guard charges(ply: ply) else { return AgreedTime(charged: 0, left: control.base) }
       let charged = move.agreed ? move.charged : move.thinking
       // A false echo is adopted (rule 15) and may charge more than there was: a record shows no time below 0.
       if case .perMove(let time) = control { return AgreedTime(charged: charged, left: max(0, time - charged)) }

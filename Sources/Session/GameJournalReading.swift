@@ -30,6 +30,8 @@ extension GameJournal {
     let hostPlaysX = try reader.choice("x", ["host": true, "joiner": false])
     // Version 2: the score of the games before this one.
     let score = try format < 2 ? nil : reader.numbers("score", count: 3)
+    // Version 3: a Swap2 opening's choices.
+    let choices = try format < 3 ? [] : reader.choices()
     let (moves, times) = try reader.moves(timed: control.isTimed)
     var board = Game(rules: rules)
     for (ply, move) in moves.enumerated() {
@@ -42,7 +44,7 @@ extension GameJournal {
     self.init(
       myKey: me, peerKey: peer, role: role, rules: rules, timeControl: control, protocolVersion: version,
       gameNumber: game, hostPlaysX: hostPlaysX, moves: moves, times: times,
-      score: score.map { MatchScore(hostWins: $0[0], joinerWins: $0[1], draws: $0[2]) })
+      score: score.map { MatchScore(hostWins: $0[0], joinerWins: $0[1], draws: $0[2]) }, choices: choices)
   }
 }
 
@@ -71,6 +73,16 @@ private struct JournalLines {
     let value = try self.word(word)
     guard let chosen = choices[value] else { throw .badLine(number: next, "\(word) \(value)") }
     return chosen
+  }
+
+  /// The line of a Swap2 opening's choices: one or two of black, white and place-two.
+  mutating func choices() throws(JournalError) -> [Swap2.Choice] {
+    let words = try line("opening")
+    let choices = words.compactMap { Swap2.Choice(rawValue: String($0)) }
+    guard choices.count == words.count, choices.count <= 2 else {
+      throw .badLine(number: next, "opening \(words.joined(separator: " "))")
+    }
+    return choices
   }
 
   mutating func numbers(_ word: String, count: Int) throws(JournalError) -> [Int] {

@@ -16,11 +16,15 @@ public struct KeptGame: Sendable, Equatable {
   /// The score of the match's games before this one, when known (nil from a journal or an offer of a program of
   /// before 2026-12-02).
   public let score: MatchScore?
+  /// In a match that opens with Swap2, the opening's choices so far (its stones are among the moves; version 4,
+  /// 2026-12-03): a game is kept while its opening runs.
+  public let choices: [Swap2.Choice]
 
   public init(
     rules: Rules, gameNumber: Int, hostPlaysX: Bool, moves: [Position], times: [GameClock.AgreedTime] = [],
-    score: MatchScore? = nil
+    score: MatchScore? = nil, choices: [Swap2.Choice] = []
   ) {
+    self.choices = choices
     self.rules = rules
     self.gameNumber = gameNumber
     self.hostPlaysX = hostPlaysX
@@ -40,6 +44,9 @@ public struct KeptGame: Sendable, Equatable {
     guard hostPlaysX == offered.hostPlaysX else { return .differs("the marks differ (who plays X)") }
     if let score, let theirs = offered.score, score != theirs {
       return .differs("the score of the games before it differs (\(theirs) offered, \(score) kept here)")
+    }
+    guard choices == offered.choices else {
+      return .differs("the Swap2 choices differ (\(offered.choices.count) offered, \(choices.count) kept here)")
     }
     let shared = min(moves.count, offered.moves.count)
     if let ply = (0..<shared).first(where: { moves[$0] != offered.moves[$0] }) {
@@ -73,7 +80,9 @@ public enum KeptGameAgreement: Sendable, Equatable {
 extension GameJournal {
   /// The game this journal keeps.
   public var kept: KeptGame {
-    KeptGame(rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: moves, times: times, score: score)
+    KeptGame(
+      rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: moves, times: times, score: score,
+      choices: choices)
   }
 }
 

@@ -174,14 +174,15 @@ public struct NetSession: Sendable {
     guard phase == .playing, let game, let myMark else { throw .illegal(.gameOver) }
     guard flow?.takeback[myMark] == nil else { throw .awaitingTakebackAnswer }
     let ply = game.history.count
-    guard clock?.myTimeIsUp(ply: ply, now: now) != true else { throw .outOfTime }
+    let turn = clockTurn
+    guard clock?.myTimeIsUp(ply: turn, now: now) != true else { throw .outOfTime }
     do {
       try series.play(position, byPeer: false)
     } catch {
       throw .illegal(error)
     }
     flow?.moved(myMark)
-    let fields = clock?.myMove(ply: ply, now: now)
+    let fields = clock?.myMove(ply: turn, now: now)
     return [send(.move(ply: UInt16(ply), position: position, clock: fields), now)]
       + ended(series.finishIfOver(deadPositionDraws: hasGameFlow))
   }
@@ -292,9 +293,10 @@ public struct NetSession: Sendable {
     let mark = series.startGame(firstMark: coin.firstMark(of: configuration.role))
     phase = .playing
     beginOpening(usualMark: mark)
-    // Draws, takebacks and the clocks begin once a Swap2 opening has settled the colours (untimed: the terms).
+    // Draws and takebacks begin once a Swap2 opening has settled the colours; its clocks run from its first stone,
+    // counting turns, each side's by its place in the opening (rule 14).
     flow = hasGameFlow && swap2 == nil ? GameFlow(myMark: mark) : nil
-    clock = swap2 == nil ? GameClock(timeControl, myMark: mark, now: now) : nil
+    clock = GameClock(timeControl, myMark: mark, now: now, freeTurns: swap2 == nil ? 2 : 0)
     flagClaimedAt = nil
     heldClaim = nil
     claimSent = nil

@@ -87,14 +87,18 @@ extension NetSession {
 
   /// When the peer's flag falls on this side's clock (nil when no claim can come).
   var flagDeadline: Double? {
-    guard phase == .playing, flagClaimedAt == nil, !isResuming, let game, game.turn != myMark else { return nil }
-    return clock?.flagDeadline(ply: game.history.count)
+    guard phase == .playing, flagClaimedAt == nil, !isResuming, game != nil, !myClockRuns else { return nil }
+    return clock?.flagDeadline(ply: clockTurn)
   }
 
   /// Claims the win on time once the peer's time ran out by more than A (rule 15). During a drop the claim is
   /// made all the same and goes out on resume.
   mutating func flagDue(_ now: Double) -> [SessionOutput] {
-    guard let deadline = flagDeadline, now >= deadline, let clock, let ply = game?.history.count else { return [] }
+    guard let deadline = flagDeadline, now >= deadline, let clock else { return [] }
+    // The claim is about the turn in progress (a move; in a Swap2 opening, maybe stones or a choice already seen):
+    // that turn is void on both sides.
+    let ply = clockTurn
+    voidTurn(ply)
     flagClaimedAt = ply
     let claim = clock.claim(ply: ply, now: now)
     if case .flagClaim(_, let timeLeft, let observed) = claim { claimSent = (timeLeft, observed) }
@@ -177,21 +181,27 @@ extension NetSession {
   /// The peer claims this player's time ran out at `ply`: judged on this player's own clock (the C of a move
   /// the claim crossed, which is void), answered, and the game ends lost on time or disputed.
   private mutating func peerClaims(ply: Int, timeLeft: Int, observed: Int, _ now: Double) -> [SessionOutput] {
-    guard var timed = clock, let game, let myMark else { return violation("a flag claim in an untimed game", now) }
+    guard var timed = clock, game != nil, myMark != nil else {
+      return violation("a flag claim in an untimed game", now)
+    }
     guard observed >= timeLeft + GameClock.lagAllowance else {
       return violation("a flag claim after \(observed) ms when \(timeLeft) ms were left", now)
     }
-    let count = game.history.count
+    // A game that opens with Swap2 counts turns (rule 14); any other, moves.
+    let count = clockTurn
     let crossed: (thinking: Int, leftBefore: Int)?
-    if game.turn == myMark && ply == count {
+    if myClockRuns && ply == count {
       crossed = nil
-    } else if game.turn != myMark, ply == count - 1, let move = timed.unechoedMove {
+      voidTurn(ply)  // this player's stones or choices of the turn, in a Swap2 opening
+    } else if !myClockRuns, ply == count - 1, let move = timed.unechoedMove {
       crossed = move  // this player's move crossed the claim: it is void
-      series.takeBack(to: ply)
+      voidTurn(ply)
       timed.myMoveVoided()
     } else {
       return violation("a flag claim about ply \(ply) when the game is at ply \(count)", now)
     }
+    // The colours as the void turn leaves them (a Swap2 opening's choice taken back unsettles them).
+    guard let myMark = self.myMark else { return violation("a flag claim in an untimed game", now) }
     let answer = timed.answer(crossed: crossed, now: now)
     clock = timed
     flagFacts = FlagFacts(claimant: myMark.opponent, timeLeft: timeLeft, observed: observed, thinking: answer.thinking)

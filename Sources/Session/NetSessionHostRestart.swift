@@ -60,14 +60,6 @@ extension NetSession {
   /// refuses it (version mismatch, naming what needs version 4) and a joiner greeted with such terms by a host
   /// that does not speak 4 takes it for a violation. nil when the chosen version carries the terms.
   mutating func termsNeedNewerVersion(chosen: UInt16, theirs: [UInt16], _ now: Double) -> [SessionOutput]? {
-    if configuration.role == .joiner, let terms = hostTerms, terms.opening == .swap2, terms.timeControl.isTimed {
-      // Swap2 is played untimed over the network so far: this joiner cannot keep such terms, and says why.
-      let what = "the swap2 opening with a clock"
-      return [
-        sendUncounted(.bye(.termsDeclined, text: "this program cannot play \(what) yet"), now),
-        close(.unsupportedTerms(what)),
-      ]
-    }
     guard let terms = hostTerms, chosen < terms.minimumVersion, let needs = terms.version4Terms else { return nil }
     guard configuration.role == .host else {
       return violation("terms with \(needs) from a host that does not speak protocol version 4", now)

@@ -16,7 +16,9 @@ public struct KeptOffer: Sendable, Equatable {
 
   /// The offer as a program that reads neither the moves' times nor the score takes it up.
   var withoutTimesAndScore: KeptOffer {
-    let bare = KeptGame(rules: game.rules, gameNumber: game.gameNumber, hostPlaysX: game.hostPlaysX, moves: game.moves)
+    let bare = KeptGame(
+      rules: game.rules, gameNumber: game.gameNumber, hostPlaysX: game.hostPlaysX, moves: game.moves,
+      choices: game.choices)
     return KeptOffer(bare, timeLeft: [Mark.x, .o].compactMap { timeLeft[$0].map { UInt32(clamping: $0) } })
   }
 
@@ -28,7 +30,8 @@ public struct KeptOffer: Sendable, Equatable {
     let score = game.score.map { [$0.hostWins, $0.joinerWins, $0.draws].map { UInt16(clamping: $0) } } ?? []
     return .gameOffer(
       game: UInt16(clamping: game.gameNumber), hostPlaysX: game.hostPlaysX, moves: game.moves,
-      timeLeft: times.count == 2 ? times : [], times: times.count == 2 ? moveTimes : [], score: score)
+      timeLeft: times.count == 2 ? times : [], times: times.count == 2 ? moveTimes : [], score: score,
+      choices: game.choices)
   }
 }
 
@@ -76,12 +79,14 @@ extension NetSession {
   public func keptOffer(now: Double) -> KeptOffer? {
     // An offer not yet answered is still the game kept: a joiner that goes away again is offered it again.
     if phase == .tossing, let offer = kept.offered { return offer }
-    // A Swap2 opening's choices cannot travel in an offer: a game is kept once its colours are settled.
-    guard hasGameFlow, gameInProgress, !inOpening, let game, let hostPlaysX = hostPlayedXLast else { return nil }
+    // A Swap2 opening's choices travel with its stones (version 4): a game is kept while its opening runs too.
+    guard hasGameFlow, gameInProgress, let game, let hostPlaysX = hostPlayedXLast else { return nil }
     let kept = KeptGame(
       rules: rules, gameNumber: gameNumber, hostPlaysX: hostPlaysX, moves: game.history,
-      times: clock?.agreedTimes(plies: game.history.count) ?? [], score: MatchScore(score, of: configuration.role))
-    let times = clock.map { clock in [Mark.x, .o].map { UInt32(clamping: clock.remaining($0, now: now)) } } ?? []
+      times: agreedTimes(plies: game.history.count), score: MatchScore(score, of: configuration.role),
+      choices: openingChoicesMade)
+    let times =
+      clock.map { clock in [Mark.x, .o].map { UInt32(clamping: clock.remaining(clockMark(of: $0), now: now)) } } ?? []
     return KeptOffer(kept, timeLeft: times)
   }
 
@@ -179,6 +184,14 @@ extension NetSession {
     flow = GameFlow(myMark: mark, plies: ply)
     clock = GameClock(
       restoring: timeControl, myMark: mark, left: offer.timeLeft, ply: ply, times: offer.game.times, now: clockFrom)
+    swap2 = nil
+    if opening == .swap2 {
+      do {
+        try restoreOpening(offer, clockFrom: clockFrom)
+      } catch {
+        return violation("the kept game's Swap2 opening cannot be played: \(error.reason)", now)
+      }
+    }
     (flagClaimedAt, heldClaim, claimSent, flagFacts) = (nil, nil, nil, nil)
     peerMoved = ply > (mark == .x ? 0 : 1)
     let started = SessionOutput.gameStarted(number: offer.game.gameNumber, myMark: mark)

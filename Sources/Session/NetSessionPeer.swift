@@ -84,7 +84,10 @@ extension NetSession {
     case .success(let messages):
       // A move (or takeback accept) sent again gives the peer the turn only now (rule 14).
       if messages.contains(where: {
-        if case .move = $0 { true } else if case .takebackAccept = $0 { true } else { false }
+        switch $0 {
+        case .move, .takebackAccept, .openingChoice: true
+        default: false
+        }
       }) {
         clock?.turnGivenAgain(now: now)
       }
@@ -110,12 +113,13 @@ extension NetSession {
   mutating func process(_ message: Message, _ now: Double) -> [SessionOutput] {
     if let outputs = processAnyTime(message, now) { return outputs }
     guard peerGreeted else { return violation("\(message.name) before hello", now) }
-    if case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft, let times, let score) = message {
+    if case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft, let times, let score, let choices) = message {
       let agreed = times.map { GameClock.AgreedTime(charged: Int($0.charged), left: Int($0.left)) }
       let before =
         score.count == 3 ? MatchScore(hostWins: Int(score[0]), joinerWins: Int(score[1]), draws: Int(score[2])) : nil
       let offered = KeptGame(
-        rules: rules, gameNumber: Int(game), hostPlaysX: hostPlaysX, moves: moves, times: agreed, score: before)
+        rules: rules, gameNumber: Int(game), hostPlaysX: hostPlaysX, moves: moves, times: agreed, score: before,
+        choices: choices)
       return peerOffersKeptGame(KeptOffer(offered, timeLeft: timeLeft), now)
     }
     if case .gameTaken(let verdict, let text, let readAll) = message {
@@ -305,7 +309,7 @@ extension NetSession {
       return violation("an illegal move: \(error)", now)
     }
     if var timed = clock {
-      switch timed.peerMove(ply: Int(ply), fields: fields, now: now) {
+      switch timed.peerMove(ply: clockTurn(ofStone: Int(ply)), fields: fields, now: now) {
       case .success: clock = timed
       case .failure(.missing): return violation("a move without its thinking time in a timed game", now)
       case .failure(.overTime(let thinking, let left)):

@@ -23,6 +23,8 @@ extension NetSession {
   public mutating func choose(_ choice: Swap2.Choice, now: Double) throws(PlayError) -> [SessionOutput] {
     guard !isResuming else { throw .reconnecting }
     guard inOpening, var opening = swap2 else { throw .noOpeningChoice }
+    let turn = opening.turn
+    guard clock?.myTimeIsUp(ply: turn, now: now) != true else { throw .outOfTime }
     let message: Message
     do {
       message = try opening.choose(choice)
@@ -30,7 +32,7 @@ extension NetSession {
       throw .opening(error)
     }
     swap2 = opening
-    return [send(message, now)] + openingSettled()
+    return [send(clocked(message, turn: turn, now), now)] + openingSettled()
   }
 
   /// Starts the opening of a game that begins now, this player in the place its usual mark gives it.
@@ -41,6 +43,8 @@ extension NetSession {
   /// This player places a stone of the opening.
   mutating func placeOpeningStone(_ position: Position, _ now: Double) throws(PlayError) -> [SessionOutput] {
     guard var opening = swap2 else { throw .illegal(.gameOver) }
+    let turn = opening.turn
+    guard clock?.myTimeIsUp(ply: turn, now: now) != true else { throw .outOfTime }
     let message: Message
     do {
       message = try opening.place(position)
@@ -49,20 +53,23 @@ extension NetSession {
     }
     swap2 = opening
     series.follow(opening.opening.game)
-    return [send(message, now)]
+    return [send(clocked(message, turn: turn, now), now)]
   }
 
   /// The peer's stone or choice in the opening (a choice out of the opening is out of place).
   mutating func peerOpening(_ message: Message, _ now: Double) -> [SessionOutput] {
     if phase == .betweenGames, case .resigned = lastResult { return [] }  // crossed with a resignation
+    if flagClaimedAt != nil { return [] }  // crossed this side's flag claim: void (rule 15)
     guard inOpening, var opening = swap2 else { return unexpected(message, now) }
+    let turn = opening.turn
     if let refused = opening.peer(message) { return violation(refused, now) }
     swap2 = opening
     series.follow(opening.opening.game)
+    if let refused = chargePeer(message, turn: turn, now) { return violation(refused, now) }
     peerMoved = true
     switch message {
     case .move(_, let position, _): return [.peerMoved(position)]
-    case .openingChoice(_, let choice): return [.peerChose(choice)] + openingSettled()
+    case .openingChoice(_, let choice, _): return [.peerChose(choice)] + openingSettled()
     default: return []
     }
   }
@@ -73,6 +80,11 @@ extension NetSession {
     series.settle(myMark: mark)
     flow = hasGameFlow ? GameFlow(myMark: mark) : nil
     return [.coloursSettled(myMark: mark)]
+  }
+
+  /// The choices of the current game's Swap2 opening so far: what a kept game carries (rule 19).
+  public var openingChoicesMade: [Swap2.Choice] {
+    (swap2?.opening.log ?? []).compactMap { if case .choice(let choice) = $0.action { choice } else { nil } }
   }
 
   /// The choices of the opening so far as `opening choice` numbers them (1 black, 2 white, 3 place two more):
@@ -92,6 +104,10 @@ extension NetSession {
   /// and a takeback into the opening's stones. nil when it is not.
   func refusedInOpening(_ message: Message) -> String? {
     guard let swap2 else { return nil }
+    switch message {
+    case .flagClaim, .flagAnswer: if clock != nil { return nil }  // the clocks run in the opening (rule 15)
+    default: break
+    }
     if inOpening { return "\(NetSwap2.article(message)) \(message.name) during the Swap2 opening" }
     if case .takebackRequest(let ply) = message, ply < swap2.ply {
       return "a takeback request to ply \(ply), into the Swap2 opening's \(swap2.ply) stones"

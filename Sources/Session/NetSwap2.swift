@@ -16,6 +16,22 @@ public struct NetSwap2: Sendable {
     me = usualMark == .x ? .first : .second
   }
 
+  /// An opening as it stood when kept through a restart (PROTOCOL.md rule 19), this side in `me`'s place.
+  init(opening: Swap2, me: Swap2.Player) {
+    self.opening = opening
+    self.me = me
+  }
+
+  /// The clock's turn of the stone at board ply `ply`: within the opening, the turn of its action; after it, one
+  /// turn a move from where the opening stopped.
+  func turn(ofStone ply: Int) -> Int {
+    let stones = Int(self.ply)
+    if ply >= stones { return turn + ply - stones }
+    let log = opening.log
+    let index = log.indices.filter { if case .stone = log[$0].action { true } else { false } }[ply]
+    return Self.turns(log[...index].map(\.player))
+  }
+
   /// Whether this side acts now (a stone, a choice, or a move once the colours are settled).
   public var myTurn: Bool { opening.actor == me }
   /// This side's colour, once settled.
@@ -42,7 +58,7 @@ public struct NetSwap2: Sendable {
     let sentPly: UInt16
     switch message {
     case .move(let ply, let position, _): (entry, sentPly) = (Swap2.Entry(me.other, .stone(position)), ply)
-    case .openingChoice(let ply, let choice): (entry, sentPly) = (Swap2.Entry(me.other, .choice(choice)), ply)
+    case .openingChoice(let ply, let choice, _): (entry, sentPly) = (Swap2.Entry(me.other, .choice(choice)), ply)
     default: return "\(Self.article(message)) \(message.name) in the Swap2 opening"
     }
     guard sentPly == ply else {
@@ -55,6 +71,26 @@ public struct NetSwap2: Sendable {
       return "\(Self.article(message)) \(message.name) the Swap2 opening refuses: \(error.reason)"
     }
     return nil
+  }
+
+  /// The clock's turn in progress (PROTOCOL.md rule 14 in a Swap2 game): turns are runs of one player's actions,
+  /// counted from 0, the first player's three stones; once the colours are settled the opening stops here, and each
+  /// move after it is a turn of its own. Both sides count the same from the same actions.
+  public var turn: Int { Self.turns(opening.log.map(\.player) + [opening.actor ?? me]) }
+
+  /// How many times the player changes along `players`.
+  static func turns(_ players: [Swap2.Player]) -> Int { zip(players, players.dropFirst()).filter { $0 != $1 }.count }
+
+  /// How many of the opening's actions (stones and choices) came before turn `turn` began (the log's length when
+  /// the opening has no such turn).
+  public func actionsBefore(turn: Int) -> Int {
+    let players = opening.log.map(\.player)
+    return players.indices.first { Self.turns(Array(players[...$0])) == turn } ?? players.count
+  }
+
+  /// The opening as it stood after its first `actions` actions (a turn voided by a flag claim, rule 15).
+  public mutating func rewind(toActions actions: Int) {
+    while opening.log.count > actions { opening.undo() }
   }
 
   /// "a move", "an opening choice".

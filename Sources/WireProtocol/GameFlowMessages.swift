@@ -128,10 +128,10 @@ public struct MoveClock: Sendable, Equatable {
     if let echo { writer.field(5, u32: UInt32(clamping: echo)) }
   }
 
-  /// The clock of a move's fields: nil for an untimed move.
-  init?(_ f: Fields) throws(WireError) {
+  /// The clock of a move's (or an opening choice's) fields: nil for an untimed one.
+  init?(_ f: Fields, in message: String = "move") throws(WireError) {
     guard f.has(4) else {
-      if f.has(5) { throw .missingField("thinking time", in: "move") }
+      if f.has(5) { throw .missingField("thinking time", in: message) }
       return nil
     }
     thinking = Int(try f.u32(4, "thinking time"))

@@ -31,7 +31,7 @@ extension Message {
   /// Writes the fields of `game offer` and `game taken` (PROTOCOL.md rule 19).
   func writeKeptGame(into writer: inout FrameWriter) {
     switch self {
-    case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft, let times, let score):
+    case .gameOffer(let game, let hostPlaysX, let moves, let timeLeft, let times, let score, let choices):
       writer.field(1, u16: game)
       writer.field(2, u8: hostPlaysX ? 1 : 2)
       writer.field(3, bytes: moves.flatMap { [UInt8(clamping: $0.row), UInt8(clamping: $0.column)] })
@@ -45,6 +45,7 @@ extension Message {
           5, bytes: numbers.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } })
       }
       if score.count == 3 { writer.field(6, bytes: score.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }) }
+      if !choices.isEmpty { writer.field(7, bytes: choices.map(Self.wireValue)) }
     case .gameTaken(let verdict, let text, let readAll):
       writer.field(1, u8: verdict.rawValue)
       writer.field(2, string: text)
@@ -99,7 +100,22 @@ extension Message {
         score = [0, 2, 4].map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
       }
       return .gameOffer(
-        game: game, hostPlaysX: who == 1, moves: moves, timeLeft: timeLeft, times: times, score: score)
+        game: game, hostPlaysX: who == 1, moves: moves, timeLeft: timeLeft, times: times, score: score,
+        choices: try offeredChoices(f))
     }
+  }
+}
+
+extension Message {
+  /// Field 7 of `game offer` (10 of `watch snapshot`): a Swap2 opening's choices so far (at most two, 1 black,
+  /// 2 white, 3 place two more).
+  static func offeredChoices(_ f: Fields, tag: UInt8 = 7) throws(WireError) -> [Swap2.Choice] {
+    guard f.has(tag) else { return [] }
+    let bytes = try f.bytes(tag, "opening choices")
+    let choices = bytes.compactMap { byte in Swap2.Choice.allCases.first { wireValue($0) == byte } }
+    guard bytes.count <= 2, choices.count == bytes.count else {
+      throw .badValue("opening choices", reason: "\(bytes) (at most two, each 1, 2 or 3)")
+    }
+    return choices
   }
 }

@@ -86,10 +86,11 @@ public enum Message: Sendable, Equatable {
   /// Version 3 (PROTOCOL.md rule 19): the side that kept a game offers it to the side that comes back after a
   /// restart: its number, who plays X, the moves, and in a timed game the time left of X and of O (ms) and each
   /// move's agreed times (empty from a program that does not send them); the score of the games before it: won by
-  /// the host, won by the joiner, drawn (empty from a program that does not send it).
+  /// the host, won by the joiner, drawn (empty from a program that does not send it); version 4, in a game that
+  /// opens with Swap2, the opening's choices so far (the stones are among the moves).
   case gameOffer(
     game: UInt16, hostPlaysX: Bool, moves: [Position], timeLeft: [UInt32], times: [OfferedTime] = [],
-    score: [UInt16] = [])
+    score: [UInt16] = [], choices: [Swap2.Choice] = [])
   /// Version 3 (rule 19): the answer to `game offer`, and why when it is not taken.
   /// `readAll`: the answering program read the offer's move times and score (fields 5 and 6; a program of before
   /// 2026-12-02 does not say so, and the side that offered then takes neither up either).
@@ -109,8 +110,9 @@ public enum Message: Sendable, Equatable {
   case watchGames(GameListPart)
   /// Version 4, host to spectators: a part of the record of game `game`, signed by both players (rule 28).
   case watchRecord(game: UInt16, part: [UInt8], last: Bool)
-  /// Version 4, the Swap2 opening (PROTOCOL.md, "Version 4"): a choice made when `ply` stones were on the board.
-  case openingChoice(ply: UInt16, choice: Swap2.Choice)
+  /// Version 4, the Swap2 opening (PROTOCOL.md, "Version 4"): a choice made when `ply` stones were on the board;
+  /// in a timed game, a choice that ends its chooser's turn carries the clock fields a move does (rule 14).
+  case openingChoice(ply: UInt16, choice: Swap2.Choice, clock: MoveClock? = nil)
 
   public static let maximumNameBytes = 64
   /// A name is also at most this many characters (grapheme clusters, as a screen shows them).
@@ -264,7 +266,9 @@ public enum Message: Sendable, Equatable {
     case .gameOffer, .gameTaken: writeKeptGame(into: &writer)
     case .watchSnapshot, .watchMove, .watchEnd, .watchers, .watchChat, .watchGames: writeWatching(into: &writer)
     case .watchRecord(let game, let part, let last): writeWatchRecord(game: game, part: part, last: last, into: &writer)
-    case .openingChoice(let ply, let choice): writeOpeningChoice(ply: ply, choice: choice, into: &writer)
+    case .openingChoice(let ply, let choice, let clock):
+      writeOpeningChoice(ply: ply, choice: choice, into: &writer)
+      clock?.write(into: &writer)
     }
     return writer.finish()
   }

@@ -77,13 +77,14 @@ extension Message {
     writer.field(2, u8: Self.wireValue(choice))
   }
 
-  /// `opening choice` (0x2d): 1 the stones on the board (u16), 2 the choice (u8).
+  /// `opening choice` (0x2d): 1 the stones on the board (u16), 2 the choice (u8); in a timed game, when it ends
+  /// the chooser's turn, 4 and 5 as a move's (its thinking time and the echo).
   static func decodeOpeningChoice(_ f: Fields) throws(WireError) -> Message {
     let ply = try f.u16(1, "ply")
     let value = try f.u8(2, "choice")
     guard let choice = Swap2.Choice.allCases.first(where: { wireValue($0) == value }) else {
       throw .badValue("choice", reason: "it is \(value), not 1 (black), 2 (white) or 3 (place two more)")
     }
-    return .openingChoice(ply: ply, choice: choice)
+    return .openingChoice(ply: ply, choice: choice, clock: try MoveClock(f, in: "opening choice"))
   }
 }

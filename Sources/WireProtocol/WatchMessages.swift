@@ -54,11 +54,16 @@ public struct WatchSnapshot: Sendable, Equatable {
   public var end: WatchedEnd?
   /// Spectators watching, this one counted.
   public var watchers: UInt16
+  /// In a game that opens with Swap2, the opening's choices so far (field 10, 2026-12-03): with the stones and
+  /// the hello's opening, the step the opening is at; `hostPlaysX` names the first player until they settle it.
+  public var choices: [Swap2.Choice]
 
   public init(
     joinerName: String, joinerKey: [UInt8], game: UInt16, hostPlaysX: Bool, moves: [Position],
-    times: [OfferedTime] = [], score: [UInt16], end: WatchedEnd? = nil, watchers: UInt16
+    times: [OfferedTime] = [], score: [UInt16], end: WatchedEnd? = nil, watchers: UInt16,
+    choices: [Swap2.Choice] = []
   ) {
+    self.choices = choices
     self.joinerName = joinerName
     self.joinerKey = joinerKey
     self.game = game
@@ -87,6 +92,7 @@ extension Message {
       writer.field(7, bytes: s.score.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
       if let end = s.end { writer.field(8, bytes: end.bytes) }
       writer.field(9, u16: s.watchers)
+      if !s.choices.isEmpty { writer.field(10, bytes: s.choices.map(Self.wireValue)) }
     case .watchMove(let game, let ply, let position, let time):
       writer.field(1, u16: game)
       writer.field(2, u16: ply)
@@ -162,6 +168,7 @@ extension Message {
     return WatchSnapshot(
       joinerName: name, joinerKey: try f.bytes(2, "joiner's key", count: digestBytes),
       game: try f.u16(3, "game number"), hostPlaysX: who == 1, moves: moves, times: times, score: try score(f, 7),
-      end: f.has(8) ? try WatchedEnd(try f.bytes(8, "end", count: 2)) : nil, watchers: try f.u16(9, "spectators"))
+      end: f.has(8) ? try WatchedEnd(try f.bytes(8, "end", count: 2)) : nil, watchers: try f.u16(9, "spectators"),
+      choices: try offeredChoices(f, tag: 10))
   }
 }

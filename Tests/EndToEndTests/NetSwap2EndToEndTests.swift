@@ -83,15 +83,63 @@ import Testing
     #expect(changed.status == 1 && changed.stdout.components(separatedBy: "BAD SIGNATURE").count == 3)
   }
 
-  @Test func aHostRefusesSwap2WhereItIsNotPlayedOrWithAClock() throws {
+  @Test func aHostRefusesSwap2WhereItIsNotPlayed() throws {
     let home = try Binary.sandbox().environment
     let small = try Binary.run(
       ["host", "--port", "0", "--size", "7", "--opening", "swap2", "--ui", "plain"], environment: home)
     #expect(small.status == 64 && small.stderr.contains("the Swap2 opening is not played on 7×7"), "\(small.stderr)")
-    let timed = try Binary.run(
-      ["host", "--port", "0", "--size", "15", "--opening", "swap2", "--clock", "5+3", "--ui", "plain"],
-      environment: home)
-    #expect(timed.status == 64 && timed.stderr.contains("without a clock over the network"), "\(timed.stderr)")
+  }
+
+  /// A timed Swap2 game (rule 14): the first player's clock runs through its three stones, then the second's while
+  /// it chooses; both signed records keep each stone's time with the opening, and verify.
+  @Test func aTimedSwap2GameRunsTheClockOfTheSideThatActs() throws {
+    let alice = try NetworkTests.Home("alice")
+    let bob = try NetworkTests.Home("bob")
+    let host = try Player(
+      [
+        "host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain", "--accept-new", "--size", "15", "--opening",
+        "swap2", "--clock", "5+3",
+      ],
+      environment: alice.environment)
+    let port = try #require(host.announcedPort(), "host did not start: \(host.errors)")
+    let joiner = try Player(
+      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob.environment)
+    defer {
+      joiner.send("quit")
+      host.send("quit")
+      _ = joiner.exitStatus()
+      _ = host.exitStatus()
+    }
+    #expect(joiner.waitFor("with the Swap2 opening, with a clock: 5 min + 3 s"), "\(joiner.output)")
+    joiner.send("y")
+    let (first, second) = Self.firstPlayer(host, joiner)
+    let secondName = second === host ? "alice" : "bob"
+    for (index, cell) in ["h8", "i9", "h9"].enumerated() {
+      #expect(first.waitFor("stone \(index + 1) of 3 ("), "\(first.output)")
+      first.send(cell)
+      #expect(second.waitFor(" plays \(cell)\n"), "\(second.output)")
+      // The first player's clock runs until its third stone ends its turn; then the second's.
+      let runner = index < 2 ? "yours" : "\(secondName)'s"
+      #expect(first.waitFor("(\(runner) is running)\n"), "\(first.output)")
+    }
+    #expect(second.waitFor("black, white, two: "), "\(second.output)")
+    second.send("black")
+    #expect(first.waitFor("your move (O): "), "\(first.output)")
+    first.send("a1")
+    #expect(second.waitFor(" plays a1\n") && second.waitFor("your move (X): "), "\(second.output)")
+    second.send("resign")
+    for player in [first, second] { #expect(player.waitFor("result: O wins (X resigned)"), "\(player.output)") }
+    var text = ""
+    let deadline = Date().addingTimeInterval(10)
+    while !(text.contains("TTSB[") && text.contains("TTSW[")) && Date() < deadline {
+      text = (try? RecordsEndToEndTests.records(bob.environment).first?.text) ?? ""
+      usleep(20_000)
+    }
+    #expect(text.contains("TTO[swap2 black]") && text.contains("TM[300]OT[3 fischer]"), "\(text)")
+    // Four stones, each with its time: the first player's turn charged on stone 3, its 3 s increment with it.
+    #expect(SignedRecordTests.times(text).count == 4, "\(text)")
+    let verified = try Binary.run(["verify", "1"], environment: bob.environment)
+    #expect(verified.status == 0 && verified.stdout.hasSuffix("verified\n"), "\(verified.stdout)\(verified.stderr)")
   }
 
   /// The practice bot offers Swap2 and plays its steps: the player reaches settled colours either way the coin

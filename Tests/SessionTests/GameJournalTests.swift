@@ -100,9 +100,9 @@ import WireProtocol
     #expect(throws: JournalError.notAJournal) {
       try GameJournal(text: "(;FF[4]GM[4])\n", myKey: Self.alice, peerKey: Self.bob, sha256: testHash)
     }
-    #expect(throws: JournalError.unknownVersion("3")) {
+    #expect(throws: JournalError.unknownVersion("4")) {
       try GameJournal(
-        text: text.replacingFirst("journal 2", with: "journal 3"), myKey: Self.alice, peerKey: Self.bob,
+        text: text.replacingFirst("journal 2", with: "journal 4"), myKey: Self.alice, peerKey: Self.bob,
         sha256: testHash)
     }
   }

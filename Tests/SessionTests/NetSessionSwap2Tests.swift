@@ -290,11 +290,18 @@ import WireProtocol
     #expect(pair.host.holding == pair.joiner.holding)
   }
 
-  @Test func noJournalIsKeptWhileTheOpeningRuns() throws {
+  /// Since 2026-12-03 a game is kept while its opening runs (rule 19): the journal holds its choices so far.
+  @Test func theJournalKeepsTheOpeningWhileItRuns() throws {
     var pair = Self.match()
     try Self.threeStones(&pair)
-    #expect(GameJournal(of: pair.joiner, myKey: "bob", peerKey: "alice") == nil)
+    let three = try #require(GameJournal(of: pair.joiner, myKey: "bob", peerKey: "alice"))
+    #expect(three.moves == Self.three && three.choices.isEmpty)
     try Self.choose(.white, joiner: true, &pair)
-    #expect(GameJournal(of: pair.joiner, myKey: "bob", peerKey: "alice")?.moves == Self.three)
+    let settled = try #require(GameJournal(of: pair.joiner, myKey: "bob", peerKey: "alice"))
+    #expect(settled.moves == Self.three && settled.choices == [.white])
+    let text = settled.text(sha256: testHash)
+    #expect(text.hasPrefix("tictactoe journal 3\n") && text.contains("\nopening white\n"), "\(text)")
+    let read = try GameJournal(text: text, myKey: "bob", peerKey: "alice", sha256: testHash)
+    #expect(read == settled)
   }
 }

@@ -105,8 +105,9 @@ import WireProtocol
     #expect(pair.host.version == 3 && pair.joiner.version == 3 && pair.host.gameInProgress)
   }
 
-  /// Swap2 is played untimed over the network so far: a host offering it with a clock is declined by name.
-  @Test func anOpeningThisProgramCannotPlayIsDeclinedByTheJoiner() throws {
+  /// Swap2 with a clock is played over the network since 2026-12-03 (rule 14 counts turns): a joiner greeted with
+  /// such terms goes on to the welcome instead of declining them.
+  @Test func aJoinerTakesSwap2WithAClock() throws {
     var joiner = NetSession(
       configuration: .init(role: .joiner, name: "Bob", software: "t"), coinBytes: Array(repeating: 0, count: 32),
       sha256: testHash, now: 0)
@@ -114,9 +115,8 @@ import WireProtocol
     let clock = TimeControl.fischer(base: 300_000, increment: 3_000)
     let terms = HostTerms(rules: try Rules(size: 15, k: 5), timeControl: clock, opening: .swap2)
     let outputs = joiner.receive(.hello(versions: [4, 3, 2], name: "Alice", software: "t", terms: terms), now: 0)
-    let text = "this program cannot play the swap2 opening with a clock yet"
-    #expect(outputs.contains(.send(.bye(.termsDeclined, text: text))))
-    #expect(joiner.phase == .closed(.unsupportedTerms("the swap2 opening with a clock")))
+    #expect(!outputs.contains { if case .send(.bye) = $0 { true } else { false } })
+    #expect(joiner.phase == .awaitingWelcome && joiner.hostTerms?.timeControl == clock)
   }
 
   @Test func variantTermsFromAHostWithoutVersionFourAreAViolation() throws {

@@ -116,8 +116,9 @@ public enum CommandLineParser {
                         black, white or places 2 more and the first chooses). An
                         engine is asked with SWAP2BOARD. A local game's clocks
                         start once the colours are settled; --first me makes you
-                        the first. A host offers it to joiners (protocol 4),
-                        untimed: not with --clock
+                        the first. A host offers it to joiners (protocol 4); with a
+                        clock there, the clock of the side that places or chooses
+                        runs
       --bot LEVEL       host a practice bot playing at LEVEL (easy, normal or
                         perfect) against any number of joiners at once, until Ctrl-C
                         or SIGTERM (SIGHUP reads its deny list and limits again);

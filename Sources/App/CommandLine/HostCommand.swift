@@ -45,9 +45,8 @@ public struct HostRequest: Sendable, Equatable {
     return play
   }
 
-  /// The opening offered with `rules` and `timeControl`: `--opening`, else the setting where Swap2 is played; or
-  /// why it cannot be (`--opening swap2` on a board Swap2 is not played on, or Swap2 with a clock, which network
-  /// games do not play yet).
+  /// The opening offered with `rules`: `--opening`, else the setting where Swap2 is played; or why it cannot be
+  /// (`--opening swap2` on a board Swap2 is not played on; a clock is no reason: its clocks run in the opening).
   func offeredOpening(_ rules: Rules, timeControl: TimeControl, settings: Settings) throws(UsageError) -> Opening {
     if let refusal = play.swap2Refusal(rules) { throw UsageError(message: refusal) }
     // An outside engine at the bot is asked only for moves: its games open as usual (the saved setting yields).
@@ -57,11 +56,7 @@ public struct HostRequest: Sendable, Equatable {
       }
       return .standard
     }
-    let opening = play.opening(rules, settings: settings)
-    guard opening == .swap2, timeControl.isTimed else { return opening }
-    throw UsageError(
-      message: "the swap2 opening is played without a clock over the network (the clock is \(timeControl)): host"
-        + " with --clock none, or with --opening standard")
+    return play.opening(rules, settings: settings)
   }
 }
 
