@@ -26,7 +26,7 @@ enum AbuseBenchmark {
   static let think = 0.02...0.05
 
   /// The bot under test, the honest joiner playing it, and its log.
-  private struct Target {
+  struct Target {
     let server: ServerProcess
     let port: UInt16
     let honest: LoadGenerator
@@ -100,7 +100,7 @@ enum AbuseBenchmark {
   }
 
   /// Starts the bot in `directory` and connects the honest joiner to it, pinning the key the bot prints.
-  private static func startBot(in directory: String, client: Identity) throws -> Target {
+  static func startBot(in directory: String, client: Identity) throws -> Target {
     let (server, _) = try BotLoadBenchmark.start(.bot, in: directory, client: client)
     let line = try server.waitForLine(startingWith: "Practice bot ")
     let digits = line.components(after: " port ") ?? Substring(line)

@@ -3,7 +3,7 @@ struct BenchOptions: Equatable {
   /// The groups of figures, in table order.
   static let groups = [
     "ai", "handshake", "round-trip", "memory", "idle", "first-frame", "discovery", "dead-peer", "junk", "bot", "abuse",
-    "package", "strength", "relay",
+    "watch", "package", "strength", "relay",
   ]
   static let usage =
     "usage: tictactoe-bench [--smoke] [--only GROUP,...] [--idle-seconds S] [--openings N]\n  groups: "

@@ -35,6 +35,10 @@ struct Benchmarks {
       progress("bot host under abuse")
       rows += try AbuseBenchmark.rows(smoke: smoke)
     }
+    if options.wants("watch") {
+      progress("a bot game watched by spectators")
+      rows += try WatchLoadBenchmark.rows(smoke: smoke)
+    }
     if options.wants("package") { rows += try packageRows() }
     if options.wants("relay") { rows += try relayRows() }
     return rows

@@ -203,6 +203,8 @@ final class LoadGenerator {
         let outputs = session.start(now: seconds(now))
         client.session = session
         apply(outputs, to: client, now: now)
+      case .message(.watchers):
+        continue  // how many watch: a joiner's coordinator takes it off before the session, as here
       case .message(let message):
         if server == .echo {
           answered(client, now: now)

@@ -43,6 +43,12 @@ if arguments.first == AbuseClient.probeArgument, arguments.count >= 3,
   AbuseClient.run(kind: kind, port: port, count: arguments.count > 3 ? Int(arguments[3]) : nil)
 }
 
+if arguments.first == SpectatorCrowd.probeArgument, arguments.count == 4, let port = UInt16(arguments[1]),
+  let game = UInt16(arguments[2]), let count = Int(arguments[3])
+{
+  SpectatorCrowd.run(port: port, game: game, count: count)
+}
+
 // `--make-exact-openings ROWS COLUMNS K PLIES NAME` prints the Swift source of a table of early plies
 // (scripts/make-exact-openings.sh).
 if arguments.first == "--make-exact-openings", arguments.count == 6,

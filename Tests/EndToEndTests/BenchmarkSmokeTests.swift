@@ -56,9 +56,11 @@ import Testing
     // AI (5 boards × 2), handshake (3), round trip (2), memory (1), idle CPU, wakeups and memory, untimed and
     // timed (9), first
     // frame (3), discovery (3), dead peers (3), round trips with junk connections (2), bot host under load (8),
-    // bot host under abuse (known_peers load, 5 abuses × median and p99, memory × 2, log growth: 14), a move
-    // through the transit relay and joining through it (3).
-    #expect(rows.count == 61, "output was:\n\(output)")
+    // bot host under abuse (known_peers load, 5 abuses × median and p99, memory × 2, log growth: 14), a bot game
+    // watched by spectators (round trip median and p99, CPU per move, memory per spectator: 4), a move through the
+    // transit relay and joining through it (3).
+    #expect(rows.count == 65, "output was:\n\(output)")
+    #expect(rows.filter { $0.hasPrefix("| Bot game watched by ") }.count == 3, "output was:\n\(output)")
     #expect(rows.filter { $0.hasPrefix("| Bot host") }.count == 8, "output was:\n\(output)")
     #expect(rows.filter { $0.hasPrefix("| Bot, honest move round trip with ") }.count == 10, "output was:\n\(output)")
     for row in rows {
@@ -81,7 +83,7 @@ import Testing
       "Host advertised", "withdrawn",
       "Frozen peer", "Silent connection", "Killed peer", "junk", "known_peers of", "Bot, resident memory, largest",
       "Bot, log growth per minute of abuse", "Move round trip through the transit relay",
-      "Join to game start through the transit relay",
+      "Join to game start through the transit relay", "resident memory per spectator",
     ] {
       #expect(rows.contains { $0.contains(figure) }, "no row for \(figure):\n\(output)")
     }

@@ -49,9 +49,10 @@ final class HostileClient {
   /// or presenting `identity`.
   /// `source`: the loopback address to connect from (host order; nil: the system's choice, 127.0.0.1).
   /// `prelude`: bytes sent as soon as TCP is up, before TLS (a PROXY protocol header, as a proxy sends it).
+  /// `beforeConnect`: given the socket before it connects (to set socket options, such as a small receive buffer).
   init(
     port: UInt16, name: String = "mallory", identity: Identity? = nil, timeout: Double = 10, source: UInt32? = nil,
-    prelude: [UInt8] = []
+    prelude: [UInt8] = [], beforeConnect: (Int32) -> Void = { _ in }
   ) throws {
     let identity = try identity ?? Identity.generate(commonName: name)
     let context = try TLSContext(role: .client, identity: identity, options: TrustOptions(policy: .insecure))
@@ -69,6 +70,7 @@ final class HostileClient {
         throw Failure(description: "cannot bind to the source address: \(String(cString: strerror(errno)))")
       }
     }
+    beforeConnect(fd)
     var address = Loopback.address(port: port)
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
