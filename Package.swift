@@ -69,13 +69,38 @@ let package = Package(
     .target(
       name: "TerminalUI", dependencies: ["GameCore", "GameRecords", "UntrustedText", "Gomocup", "PlayerSettings"]),
     .target(name: "CursesBackend", dependencies: ["TerminalUI", "CNcursesw"]),
+    // The thin network shell: carries out what the match's coordinators decide (NetworkMatch on MatchOnLoop),
+    // over the shared parts host, joiner and bot use: the listener and its door, the TLS contexts, the LAN
+    // announcement, the port mapping on the loop, the front end's life on the loop, the exit statuses.
+    .target(
+      name: "NetworkShell",
+      dependencies: [
+        "Discovery", "EventLoop", "GameCore", "GameRecords", "MatchCoordination", "NetworkFacts", "PeerTrust",
+        "PlayerFiles", "PlayerSettings", "PortMapping", "Security", "Session", "TransitRelay", "Transport",
+        "UntrustedText",
+        "WireProtocol",
+      ]),
+    // Outside engines on the event loop: an engine's process (posix_spawn, its pipes), the seat that plays a game
+    // through it (Gomocup's conversation), and standard input read a line at a time.
+    .target(
+      name: "OutsideEngines",
+      dependencies: ["CSpawn", "EventLoop", "GameCore", "Gomocup", "PlayerFiles", "UntrustedText"]),
+    // The practice bot (`host --bot`): many games at once on one loop, its door and limits, its seats (the
+    // built-in computer or an outside engine), its records, kept games, spectators and LAN advert.
+    .target(
+      name: "PracticeBot",
+      dependencies: [
+        "Discovery", "EventLoop", "GameCore", "GameRecords", "Gomocup", "MatchCoordination", "NetworkFacts",
+        "NetworkShell", "OutsideEngines", "PeerTrust", "PlayerFiles", "PlayerSettings", "Security", "Session",
+        "Transport", "UntrustedText", "WireProtocol",
+      ]),
     .target(
       name: "App",
       dependencies: [
         "GameCore", "TerminalUI", "PlayerSettings", "CursesBackend", "Session", "Transport", "Security", "WireProtocol",
         "Discovery",
-        "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "CSpawn", "PeerTrust", "ExplainedErrors",
-        "PlayerFiles", "MatchCoordination", "NetworkFacts",
+        "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "PeerTrust", "ExplainedErrors",
+        "PlayerFiles", "MatchCoordination", "NetworkFacts", "NetworkShell", "OutsideEngines", "PracticeBot",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
@@ -133,6 +158,7 @@ let package = Package(
         "UntrustedText", "Session", "TransitRelay",
         "WireProtocol", "Discovery",
         "TestSupport", "GameRecords", "SessionTestSupport", "PlayerFiles", "MatchCoordination", "NetworkFacts",
+        "NetworkShell", "OutsideEngines", "PracticeBot",
       ]),
     .testTarget(
       name: "EndToEndTests",

@@ -3,7 +3,9 @@ import GameCore
 import Glibc
 import MatchCoordination
 import NetworkFacts
+import NetworkShell
 import PlayerFiles
+import PracticeBot
 import Security
 import Transport
 import UntrustedText

@@ -1,6 +1,7 @@
 import GameCore
 import Glibc
 import Gomocup
+import MatchCoordination
 
 /// The thin shell of `tictactoe brain`: lines from the manager into `BrainMachine`, its replies out with CR LF,
 /// and the searches it asks for run here, one at a time, within the time it gives. Nothing else is ever written
@@ -11,7 +12,7 @@ struct BrainDriver {
 
   /// Reads until END or the end of the input; 0 either way.
   func run() -> Int32 {
-    let version = CommandLineParser.version.split(separator: " ").last.map(String.init) ?? ""
+    let version = Software.version.split(separator: " ").last.map(String.init) ?? ""
     var machine = BrainMachine(about: .init(name: "tictactoe", version: version))
     var splitter = LineSplitter()
     var rng = SystemRandomNumberGenerator()

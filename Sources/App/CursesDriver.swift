@@ -3,6 +3,8 @@ import EventLoop
 import Glibc
 import MatchCoordination
 import NetworkFacts
+import NetworkShell
+import OutsideEngines
 import PeerTrust
 import PlayerFiles
 import PlayerSettings
@@ -48,8 +50,8 @@ public final class CursesDriver: LoopFrontEnd {
   /// Joiner: joins the same host again (`r` once the match is over), as it was joined the first time.
   var rejoin: (() -> Void)?
   var match: NetworkMatch? { running?.match }
-  var shutdown = Shutdown()
-  let loop: EventLoop
+  package var shutdown = Shutdown()
+  package let loop: EventLoop
   private var lanSync: DescriptorSync?
   private var wakeUp: EventLoop.TimerID?
   private var wakeUpDue: Double?
@@ -119,23 +121,23 @@ public final class CursesDriver: LoopFrontEnd {
     }
   }
 
-  func redraw() {
+  package func redraw() {
     terminal.resized()
     syncSize()
   }
 
-  func resumed() {
+  package func resumed() {
     terminal.resume()
     redraw()
   }
 
-  func sayGoodbye(signal number: Int32) {
+  package func sayGoodbye(signal number: Int32) {
     log.write("ended by signal \(number)")
     if let match, match.finished == nil { present(match.quit(), match) }
   }
 
   /// The match on screen and those left behind, while their goodbyes (and known_peers writes) go out.
-  var goodbyesGoingOut: Int { retiring.count + (match?.lingering ?? 0) }
+  package var goodbyesGoingOut: Int { retiring.count + (match?.lingering ?? 0) }
 
   /// Before each wait: the match's descriptors and timers, LAN browsing, the countdown, then the screen.
   private func beforeWaiting() {

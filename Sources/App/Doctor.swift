@@ -2,6 +2,7 @@ import Discovery
 import EventLoop
 import Glibc
 import NetworkFacts
+import NetworkShell
 import PlayerFiles
 import PortMapping
 import Security

@@ -1,5 +1,6 @@
 import GameRecords
 import Glibc
+import NetworkShell
 import PeerTrust
 import PlayerFiles
 import Security

@@ -1,4 +1,6 @@
 import Glibc
+import NetworkShell
+import OutsideEngines
 import PeerTrust
 import PlayerFiles
 import Security

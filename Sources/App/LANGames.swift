@@ -4,6 +4,7 @@ import ExplainedErrors
 import GameCore
 import Glibc
 import MatchCoordination
+import NetworkShell
 import PeerTrust
 import PlayerFiles
 import Security

@@ -2,6 +2,7 @@ import EventLoop
 import GameCore
 import MatchCoordination
 import NetworkFacts
+import NetworkShell
 import PeerTrust
 import PlayerFiles
 import PlayerSettings
@@ -221,26 +222,28 @@ enum NetworkLaunch {
         let at = Endpoint(host: relay.host, port: relay.port)
         return [.status("Joiners can also come through the relay \(at) (the invite names it).")]
       } ?? []
-    return [
-      .status(
-        "Hosting \(rules)\(match.timeControl.isTimed ? ", \(match.timeControl.spoken)," : "")"
-          + "\(match.opening == .swap2 ? ", Swap2 opening," : "") as "
-          + "\(VisibleText.escaping(profile.name)) on port \(match.port)."),
-      .status("Your key: \(identity.fingerprint)"),
+    let clock = match.timeControl.isTimed ? ", \(match.timeControl.spoken)," : ""
+    let opening = match.opening == .swap2 ? ", Swap2 opening," : ""
+    let hosting = "Hosting \(rules)\(clock)\(opening) as \(VisibleText.escaping(profile.name)) on port \(match.port)."
+    let friends =
+      addresses.isEmpty
+      ? "Friends on this machine join with: tictactoe join localhost:\(match.port)"
+      : "Friends join with: tictactoe join ADDRESS, ADDRESS one of \(addresses.joined(separator: ", "))"
+    var lines: [MatchEvent] = [
+      .status(hosting), .status("Your key: \(identity.fingerprint)"),
       .status("Read aloud: \(identity.fingerprint.readAloud)"),
-    ] + (invite.map { [.status("Invite: \($0)")] } ?? []) + relayLine + [
-      .status(
-        addresses.isEmpty
-          ? "Friends on this machine join with: tictactoe join localhost:\(match.port)"
-          : "Friends join with: tictactoe join ADDRESS, ADDRESS one of \(addresses.joined(separator: ", "))")
     ]
-      + (addresses.contains { $0.contains("%") }
-        ? [
-          .status(
-            "An fe80:: address works on this network only; from another machine, put that machine's own network"
-              + " interface after the %.")
-        ] : [])
-      + [.status("Waiting for an opponent…")]
+    if let invite { lines.append(.status("Invite: \(invite)")) }
+    lines += relayLine
+    lines.append(.status(friends))
+    if addresses.contains(where: { $0.contains("%") }) {
+      lines.append(
+        .status(
+          "An fe80:: address works on this network only; from another machine, put that machine's own network"
+            + " interface after the %."))
+    }
+    lines.append(.status("Waiting for an opponent…"))
+    return lines
   }
 
   /// Hosting or joining chosen in the lobby: default trust (trust on first use), the saved rules.

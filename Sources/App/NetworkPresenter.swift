@@ -1,6 +1,7 @@
 import EventLoop
 import GameCore
 import MatchCoordination
+import NetworkShell
 import Session
 import TerminalUI
 

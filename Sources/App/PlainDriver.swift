@@ -4,6 +4,8 @@ import GameCore
 import GameRecords
 import Glibc
 import MatchCoordination
+import NetworkShell
+import OutsideEngines
 import PlayerFiles
 import TerminalUI
 import UntrustedText

@@ -3,6 +3,8 @@ import GameCore
 import Glibc
 import MatchCoordination
 import NetworkFacts
+import NetworkShell
+import OutsideEngines
 import PeerTrust
 import PlayerFiles
 import Security

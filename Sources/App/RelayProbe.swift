@@ -1,6 +1,7 @@
 import Glibc
 import MatchCoordination
 import NetworkFacts
+import NetworkShell
 import Security
 import TransitRelay
 import Transport

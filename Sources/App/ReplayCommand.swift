@@ -2,6 +2,7 @@ import CursesBackend
 import EventLoop
 import GameRecords
 import Glibc
+import NetworkShell
 import PlayerFiles
 import TerminalUI
 import UntrustedText

@@ -2,6 +2,7 @@ import GameCore
 import Glibc
 import Gomocup
 import MatchCoordination
+import NetworkShell
 import PlayerFiles
 import PlayerSettings
 import Security

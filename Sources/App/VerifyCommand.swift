@@ -1,5 +1,6 @@
 import GameCore
 import GameRecords
+import NetworkShell
 import PeerTrust
 import PlayerFiles
 import Security

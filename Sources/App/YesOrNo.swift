@@ -1,4 +1,5 @@
 import Glibc
+import OutsideEngines
 import UntrustedText
 
 /// A yes-or-no question asked at the terminal before something that cannot be undone.

@@ -10,26 +10,6 @@ public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
   public var description: String { "#\(value)" }
 }
 
-/// What TLS established about the peer once a connection is secured: the facts trust is decided on.
-public struct PeerFacts: Sendable, Equatable {
-  public var certificate: PeerCertificate?
-  public var trust: TrustDecision?
-  public var verification: VerificationCode?
-  public var protocolVersion: String
-  public var cipher: String
-
-  public init(
-    certificate: PeerCertificate?, trust: TrustDecision?, verification: VerificationCode?, protocolVersion: String,
-    cipher: String
-  ) {
-    self.certificate = certificate
-    self.trust = trust
-    self.verification = verification
-    self.protocolVersion = protocolVersion
-    self.cipher = cipher
-  }
-}
-
 /// One connection of a match and where it is in its life. The phases follow each other in this order; a
 /// connection may close from any of them.
 public struct MatchConnection {

@@ -1,5 +1,6 @@
 import Glibc
 import NetworkFacts
+import PeerTrust
 import Security
 import WireProtocol
 
@@ -11,8 +12,9 @@ import WireProtocol
 public final class PeerConnection {
   /// What came out of the connection after a read.
   public enum Arrival: Sendable, Equatable {
-    /// The TLS handshake finished; the peer's certificate and the trust decision are known.
-    case secured
+    /// The TLS handshake finished: what it established about the peer (its certificate, the trust decision,
+    /// the verification words, the TLS version and cipher).
+    case secured(PeerFacts)
     case message(Message)
     /// A frame that could not be decoded (the session answers with an error and closes).
     case malformed(WireError)
@@ -21,6 +23,11 @@ public final class PeerConnection {
     /// A proxy's header came (`ProxyPrelude`): `peerAddress` is now the client's it names, and TLS waits for
     /// the next `readable()` (the owner may close the connection first, by the client's address).
     case introduced(ProxyHeader)
+
+    /// The facts of a `secured` arrival; nil for any other.
+    public var securedFacts: PeerFacts? {
+      if case .secured(let facts) = self { facts } else { nil }
+    }
   }
 
   public let fd: Int32
@@ -111,7 +118,7 @@ public final class PeerConnection {
       if !isSecured {
         if try tls.handshake() {
           isSecured = true
-          arrivals.append(.secured)
+          arrivals.append(.secured(PeerFacts(tls)))
         } else if endOfStream {
           queueCiphertext()
           throw NetworkError.closedDuringHandshake
@@ -281,5 +288,14 @@ public final class PeerConnection {
 
   private func queueCiphertext() {
     outbox += tls.takeCiphertext()
+  }
+}
+
+extension PeerFacts {
+  /// What `tls` established, once its handshake is complete.
+  public init(_ tls: TLSConnection) {
+    self.init(
+      certificate: tls.peerCertificate, trust: tls.trustDecision, verification: tls.verificationCode,
+      protocolVersion: tls.protocolVersion, cipher: tls.cipher)
   }
 }

@@ -3,6 +3,7 @@ import GameCore
 import Testing
 
 @testable import App
+@testable import NetworkShell
 
 /// What a host's and the practice bot's LAN adverts say of their terms (docs/DISCOVERY.md): the rule variant as
 /// `rule=` (protocol version 4) and the clock as `clock=`, each only when it is not the usual; version 4 listed.

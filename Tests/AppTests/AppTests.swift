@@ -9,6 +9,7 @@ import Transport
 
 @testable import App
 @testable import MatchCoordination
+@testable import NetworkShell
 @testable import PlayerFiles
 
 @Suite struct CommandLineParserTests {

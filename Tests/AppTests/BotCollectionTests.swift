@@ -5,6 +5,7 @@ import Testing
 
 @testable import App
 @testable import PlayerFiles
+@testable import PracticeBot
 
 /// The bot's day collections: games appended, one file a day, never through a link, the oldest days removed.
 @Suite struct BotCollectionTests {

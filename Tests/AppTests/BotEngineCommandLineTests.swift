@@ -3,6 +3,7 @@ import PlayerSettings
 import Testing
 
 @testable import App
+@testable import NetworkShell
 
 /// `host --bot --engine COMMAND [--engine-cap N]`: the words read, and what is refused before anything runs.
 @Suite struct BotEngineCommandLineTests {

@@ -6,6 +6,7 @@ import Testing
 import WireProtocol
 
 @testable import App
+@testable import PracticeBot
 
 /// A bot seat and a joiner's session joined by two in-order queues; the bot plays the first free cell.
 private struct BotLine {

@@ -7,6 +7,7 @@ import Testing
 
 @testable import App
 @testable import PlayerFiles
+@testable import PracticeBot
 
 /// A bot with --accept-new keeps its known peers in memory and appends each new one off the loop, rewriting
 /// the file only after a torn line (or every `compactEvery` new keys).

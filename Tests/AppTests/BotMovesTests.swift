@@ -5,6 +5,7 @@ import PlayerFiles
 import Testing
 
 @testable import App
+@testable import PracticeBot
 
 /// Where the bot's moves come from: boards it solves from its book at once are answered on the loop; bigger ones
 /// (5×5 with 4 in a row past its table, where a move took up to 156 ms of the loop) go to a worker thread and

@@ -6,6 +6,7 @@ import UntrustedText
 import WireProtocol
 
 @testable import App
+@testable import PracticeBot
 
 /// A bot seat whose moves are chosen off the seat (an engine, or a search on a worker thread): it asks with
 /// `BotReaction.moveWanted`, plays the answer only where the game still stands, and an engine's forfeit becomes a

@@ -5,6 +5,7 @@ import Testing
 import WireProtocol
 
 @testable import App
+@testable import PracticeBot
 
 /// The practice bot's games cannot be watched yet (issue 27 leaves its game list for later): a spectator's hello is
 /// refused as not watchable, and no game begins for it.

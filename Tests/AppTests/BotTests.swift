@@ -7,6 +7,8 @@ import WireProtocol
 
 @testable import App
 @testable import MatchCoordination
+@testable import NetworkShell
+@testable import PracticeBot
 
 @Suite struct BotCommandLineTests {
   @Test func hostWithBotIsABotInvocation() throws {

@@ -4,6 +4,7 @@ import Testing
 
 @testable import App
 @testable import MatchCoordination
+@testable import NetworkShell
 @testable import PlayerFiles
 
 /// The host's door while its pending connections are at their cap: a flood of silent connections is held and

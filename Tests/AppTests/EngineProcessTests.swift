@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import App
+@testable import OutsideEngines
 
 /// The outside engine's process, started directly: what it inherits from us.
 @Suite struct EngineProcessTests {

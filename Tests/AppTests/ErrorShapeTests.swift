@@ -16,6 +16,7 @@ import WireProtocol
 
 @testable import App
 @testable import MatchCoordination
+@testable import NetworkShell
 @testable import PlayerFiles
 
 /// Every module's error has a stable code, a reason and a hint (what the player can do), and says all of it:

@@ -7,6 +7,7 @@ import Testing
 @testable import App
 @testable import MatchCoordination
 @testable import PlayerFiles
+@testable import PracticeBot
 
 /// The game records and the log follow the rules of the player's other files (settings, known_peers): nothing is
 /// written into a directory others may write, through a symbolic link, or into a file others may change.

@@ -7,6 +7,7 @@ import Transport
 import WireProtocol
 
 @testable import App
+@testable import NetworkShell
 
 /// A peer the test drives by hand over the in-memory network: a real TLS client with an identity of its own,
 /// then only the bytes the test writes. It plays the hostile or silent joiner no honest shell would be.
@@ -38,7 +39,7 @@ final class HandPeer {
     connection.flush()
   }
 
-  var isSecured: Bool { arrivals.contains(.secured) }
+  var isSecured: Bool { arrivals.contains { $0.securedFacts != nil } }
   /// The host ended the stream, or the connection failed.
   var isEnded: Bool {
     failure != nil || arrivals.contains { if case .ended = $0 { true } else { false } }

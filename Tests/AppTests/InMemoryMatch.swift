@@ -11,6 +11,7 @@ import Transport
 
 @testable import App
 @testable import MatchCoordination
+@testable import NetworkShell
 
 /// One player of an in-memory match: the real `NetworkMatch` shell on the real `MatchOnLoop`, with a home of its
 /// own, on a `MemoryNetwork` (Unix-domain sockets with abstract names: real TLS, no IPv4 or IPv6 socket).

@@ -9,6 +9,7 @@ import Transport
 
 @testable import App
 @testable import MatchCoordination
+@testable import NetworkShell
 
 /// The real host and joiner shells (`NetworkMatch` on `MatchOnLoop`, real TLS, the real coordinators) against
 /// each other in one process, over `MemoryNetwork`: what end-to-end tests check of the match, in seconds and

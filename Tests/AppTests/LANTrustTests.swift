@@ -5,6 +5,7 @@ import Security
 import Testing
 
 @testable import App
+@testable import NetworkShell
 @testable import TerminalUI
 
 /// How a LAN game is judged before anyone connects: by its advertised key, never by its name (anyone can

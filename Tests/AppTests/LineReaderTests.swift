@@ -2,6 +2,7 @@ import Glibc
 import Testing
 
 @testable import App
+@testable import OutsideEngines
 
 /// Standard input a line at a time, without blocking; input with no line end does not grow it without end.
 @Suite struct LineReaderTests {

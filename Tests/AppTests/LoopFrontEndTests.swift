@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import App
+@testable import NetworkShell
 
 /// The one shutdown policy of the front ends on the loop (curses, plain network, the bot, a replay).
 @Suite struct ShutdownPolicyTests {

@@ -9,6 +9,7 @@ import WireProtocol
 
 @testable import App
 @testable import MatchCoordination
+@testable import NetworkShell
 
 /// The whole pipeline but the sockets, in memory: the two coordinators, the frame codec and real TLS
 /// connections between real identities, as swift-nio's EmbeddedChannel runs a pipeline. Trust is decided by

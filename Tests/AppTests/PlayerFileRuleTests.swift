@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import NetworkShell
 @testable import PlayerFiles
 
 /// Issue 25, item 9: one rule for the player's files (`FileExposure`), links included. A file or a directory of

@@ -9,6 +9,7 @@ import WireProtocol
 
 @testable import App
 @testable import MatchCoordination
+@testable import NetworkShell
 
 /// The relay's part of the pure coordinators, on the test's clock: the host's wait (made again after each
 /// joiner, after a back-off when it fails), and the joiner's race between the invite's direct addresses and its

@@ -29,7 +29,7 @@ import Testing
   /// straight on OpenSSL, is the one other).
   static let cOwners: [String: Set<String>] = [
     "COpenSSL": ["Security", "tictactoe-bench"], "CDNSSD": ["Discovery"], "CNcursesw": ["CursesBackend"],
-    "CEpoll": ["EventLoop"], "CMiniUPnPc": ["PortMapping"], "CNatPMP": ["PortMapping"], "CSpawn": ["App"],
+    "CEpoll": ["EventLoop"], "CMiniUPnPc": ["PortMapping"], "CNatPMP": ["PortMapping"], "CSpawn": ["OutsideEngines"],
   ]
 
   static let sources =

@@ -14,7 +14,7 @@ final class RelayPeer {
     self.connection = connection
   }
 
-  var isSecured: Bool { arrivals.contains(.secured) }
+  var isSecured: Bool { arrivals.contains { $0.securedFacts != nil } }
 
   var messages: [Message] {
     arrivals.compactMap { if case .message(let message) = $0 { message } else { nil } }

@@ -27,9 +27,9 @@ import WireProtocol
     var secured = 0
     for _ in 0..<20 where secured < 2 {
       _ = client.flush()
-      secured += try server.readable().filter { $0 == .secured }.count
+      secured += try server.readable().filter { $0.securedFacts != nil }.count
       _ = server.flush()
-      secured += try client.readable().filter { $0 == .secured }.count
+      secured += try client.readable().filter { $0.securedFacts != nil }.count
     }
     #expect(secured == 2)
     return (client, server)

@@ -2,6 +2,7 @@ import GameCore
 import Gomocup
 import MatchCoordination
 import NetworkFacts
+import NetworkShell
 import PlayerSettings
 import Transport
 

@@ -1,3 +1,4 @@
+import NetworkShell
 import PlayerFiles
 
 /// `tictactoe invite`: the invites of the games this user is hosting.

@@ -1,5 +1,6 @@
 import GameCore
 import NetworkFacts
+import NetworkShell
 import Security
 import TerminalUI
 import Transport

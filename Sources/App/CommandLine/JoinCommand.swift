@@ -1,4 +1,5 @@
 import NetworkFacts
+import NetworkShell
 import PeerTrust
 import Security
 import Transport

@@ -1,6 +1,7 @@
 import EventLoop
 import GameCore
 import Gomocup
+import OutsideEngines
 import PlayerSettings
 import TerminalUI
 

@@ -1,0 +1,152 @@
+import EventLoop
+import Glibc
+import MatchCoordination
+import NetworkFacts
+import Transport
+
+/// Runs a `NetworkMatch` on the event loop: keeps its descriptors watched and its next deadline scheduled,
+/// and hands everything it reports to the front end.
+package final class MatchOnLoop {
+  package let match: NetworkMatch
+  private let loop: EventLoop
+  private let report: ([MatchEvent]) -> Void
+  private var sync: DescriptorSync?
+  private var timer: EventLoop.TimerID?
+  private var timerDue: Double?
+  /// A joiner's host name is being looked up again (to reconnect).
+  private var resolving = false
+  /// A host's port mapping on its router, when asked for.
+  private var mapping: PortMappingOnLoop?
+  /// Descriptors the loop found ready this round, handed to the match together once the round's ready
+  /// handlers have run (`handleReady`): one pass over the match a round, not one for each descriptor (under a
+  /// flood of hundreds of connections the passes cost the host most of its time).
+  private var readable: Set<Int32> = []
+  private var writable: Set<Int32> = []
+
+  package init(_ match: NetworkMatch, loop: EventLoop, report: @escaping ([MatchEvent]) -> Void) {
+    self.match = match
+    self.loop = loop
+    self.report = report
+    sync = DescriptorSync(loop: loop) { [unowned self] fd, revents in
+      let first = self.readable.isEmpty && self.writable.isEmpty
+      if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { self.readable.insert(fd) }
+      if revents & Int16(POLLOUT) != 0 { self.writable.insert(fd) }
+      // Due at time 0, it is the first of the round's timers, which run right after its ready handlers.
+      if first { _ = loop.schedule(at: 0) { [weak self] in self?.handleReady() } }
+    }
+    match.writes.queue.run = { [loop] work, done in loop.perform(work, then: done) }
+    match.files.worker = loop
+    match.files.report = { [weak self] events in self?.report(events) }
+    if match.role == .host && match.mapsPort { startPortMapping() }
+  }
+
+  /// Hands the match what was ready this round.
+  private func handleReady() {
+    let (readable, writable) = (self.readable, self.writable)
+    self.readable = []
+    self.writable = []
+    guard sync != nil else { return }
+    report(match.handle(readable: readable, writable: writable))
+  }
+
+  /// Starts asking the router to open the host's port (once).
+  package func startPortMapping() {
+    guard mapping == nil else { return }
+    let mapping = PortMappingOnLoop(loop: loop, port: match.port, paths: match.paths) { [weak self] lines, external in
+      guard let self else { return }
+      var events = lines.map { MatchEvent.status($0) }
+      if let external, let invite = self.match.inviteWith(external: external) {
+        events.append(.status("Invite: \(invite)"))
+      }
+      self.report(events)
+    }
+    self.mapping = mapping
+    mapping.start()
+  }
+
+  /// Brings the loop up to date with the match (call before each wait).
+  package func refresh() {
+    if let endpoint = match.nameToResolve, !resolving {
+      resolving = true
+      let network = match.network
+      loop.perform(
+        { () -> Result<[Sockets.Address], NetworkError> in
+          do throws(NetworkError) { return .success(try network.resolve(endpoint, false)) } catch {
+            return .failure(error)
+          }
+        },
+        then: { [weak self] result in
+          guard let self, self.sync != nil else { return }
+          self.resolving = false
+          self.report(self.match.reconnect(to: result))
+        })
+    }
+    sync?.update(match.descriptors)
+    let due = match.nextDeadline
+    guard due != timerDue else { return }
+    loop.cancel(timer)
+    timerDue = due
+    timer = due.map { due in
+      loop.schedule(at: due) { [unowned self] in
+        self.timerDue = nil
+        self.timer = nil
+        self.report(self.match.tick())
+      }
+    }
+  }
+
+  /// Joiner: resolves the host's names on a worker thread (DNS can take seconds; the screen and Ctrl-C stay
+  /// live), then connects on the loop to the first address that answers, in the order of `endpoints` (an
+  /// invite gives several). The join fails with the first error only when no name resolved.
+  /// The invite's relay (`NetworkMatch.inviteRelay`) is looked up too, and tried beside them.
+  package func join(_ endpoints: [Endpoint]) {
+    let relay = match.inviteRelay
+    let network = match.network
+    let resolve: @Sendable () -> (Result<[(Endpoint, Sockets.Address)], NetworkError>, RelayLookup?) = {
+      var found: [(Endpoint, Sockets.Address)] = []
+      var firstError: NetworkError?
+      for endpoint in endpoints {
+        do throws(NetworkError) {
+          found += try network.resolve(endpoint, false).map { (endpoint, $0) }
+        } catch {
+          firstError = firstError ?? error
+        }
+      }
+      let route = relay.map { RelayLookup.resolve($0) }
+      if found.isEmpty, let firstError { return (.failure(firstError), route) }
+      return (.success(found), route)
+    }
+    loop.perform(
+      resolve,
+      then: { [weak self] (result, relay) in
+        guard let self, self.sync != nil else { return }  // left while the name was being looked up
+        switch result {
+        case .success(let candidates): self.report(self.match.join(candidates, relay: relay?.result))
+        case .failure(let error) where relay != nil:
+          self.report([.status("\(MatchEnd.network(error).sentence)")] + self.match.join([], relay: relay?.result))
+        case .failure(let error): self.report(self.match.joinFailed(.network(error)))
+        }
+      })
+  }
+
+  /// Goodbyes going out, writes being made and the router's port mapping being removed.
+  package var lingering: Int { match.lingering + (mapping?.removing == true ? 1 : 0) }
+
+  /// The match was left while the program goes on: the router's port mapping is removed off the loop
+  /// (`lingering` until it is).
+  package func release() {
+    mapping?.stop()
+  }
+
+  /// Lets go of the loop: nothing of the match is watched any more. A port mapping not released yet is removed
+  /// at once (waiting at most a second): this is for the way out, once the loop has stopped.
+  package func detach() {
+    mapping?.stopNow()
+    mapping = nil
+    sync?.clear()
+    sync = nil
+    loop.cancel(timer)
+    timer = nil
+    timerDue = nil
+  }
+}

@@ -1,0 +1,123 @@
+import Glibc
+import MatchCoordination
+import NetworkFacts
+import Security
+import TransitRelay
+import Transport
+
+/// The shell's part of a transit relay (docs/INTERNET.md, "A relay"): a connection out to the relay, greeted with
+/// the token once TCP is up (`RelayPrelude`), which becomes the host's or the joiner's TLS connection when the
+/// relay glues it to the other side. The host is the TLS server on it though it connected out.
+extension NetworkMatch {
+  /// Host: waits at `route` (the relay, found at its numeric address, and the token) beside its listeners, from
+  /// now until it stops; the invite names it.
+  package func wait(at route: RelayRoute) -> [MatchEvent] {
+    withHost { $0.relayWait = HostRelayWait(route: route) }
+    return perform(withHost { $0.waitAtRelay(now: clock()) } ?? [])
+  }
+
+  /// Joiner: as `join(_:)`, with the invite's relay (its route, or why its name was not found) tried too.
+  func join(_ candidates: [(Endpoint, Sockets.Address)], relay: Result<RelayRoute, NetworkError>?) -> [MatchEvent] {
+    let now = clock()
+    let plan = relay.map { found in
+      switch found {
+      case .success(let route): JoinerRelay(route: route, failure: nil, now: now, direct: !candidates.isEmpty)
+      case .failure(let error): JoinerRelay(route: nil, failure: error, now: now, direct: !candidates.isEmpty)
+      }
+    }
+    return perform(withJoiner { $0.join(candidates, relay: plan, now: now) } ?? [])
+  }
+
+  /// Host: the relay and token its invite names (nil: it waits at none).
+  package var relayInvite: Invite.Relay? {
+    guard let route = host?.relayWait?.route else { return nil }
+    return Invite.Relay(host: route.relay.host, port: route.relay.port, token: route.token)
+  }
+
+  /// Host: whether its player may ask for a new invite now (`newInvite()`): it waits at a relay and no match is
+  /// on or asked about.
+  public var mayMakeNewInvite: Bool { host?.mayRenewRelayToken ?? false }
+
+  /// Host: a new invite, as its player asked: a new random token at the relay, the wait with the old one closed
+  /// at once (a joiner with an invite sent before finds nobody at the relay, status 42), the invite published
+  /// again for `tictactoe invite` (its addresses as they were, the router's outside address kept). Returns what
+  /// the player is told.
+  public func newInvite() -> [MatchEvent] {
+    guard relayInvite != nil else { return [.status("No new invite: you are not waiting at a relay.")] }
+    guard mayMakeNewInvite, let old = invite.current else {
+      return [.status("No new invite during a match: the invite you have stays good.")]
+    }
+    let token: RelayToken
+    do {
+      token = try RelayToken.random()
+    } catch {
+      return [.status("No new invite: no random token for the relay (\(error)); the invite you have stays good.")]
+    }
+    let oldWait = host?.relayWait?.waiting
+    let events = perform(withHost { $0.renewRelayToken(token, now: clock()) } ?? [])
+    if let oldWait { relayRoutes[oldWait] = nil }
+    guard let relay = relayInvite, let renewed = Invite(key: old.key, addresses: old.addresses, relay: relay) else {
+      return events
+    }
+    invite.publish(renewed)
+    // The welcome, told again after each opponent, names the new invite.
+    welcome = welcome.map { event in
+      guard case .status(let line) = event, line.hasPrefix("Invite: ") else { return event }
+      return .status("Invite: \(renewed)")
+    }
+    let at = Endpoint(host: relay.host, port: relay.port)
+    return events + [
+      .status("New invite: \(renewed)"),
+      .status(
+        "Invites sent before no longer come in through the relay \(at); a joiner who can reach your own addresses"
+          + " still can, and is asked about like anyone."),
+    ]
+  }
+
+  /// A socket for connection `id` on its way to the relay (TLS in this side's role once glued). A failure is
+  /// the coordinator's to judge, named as the relay's.
+  func openAtRelay(_ id: ConnectionID, _ route: RelayRoute, patience: Double?) -> [MatchEvent] {
+    var fd: Int32 = -1
+    do {
+      fd = try Sockets.startConnect(route.address, endpoint: route.relay)
+      let context: TLSContext
+      if role == .host {
+        context = try contexts.server()
+      } else {
+        let host = joiner?.route.endpoint?.host ?? route.relay.host
+        context = try contexts.client(expectedHost: host, boundAddress: nil)
+      }
+      let connection = try PeerConnection(fd: fd, context: context, peerAddress: "the relay \(route.relay)")
+      sockets.add(connection, as: id)
+      relayRoutes[id] = (route, patience)
+      return []
+    } catch {
+      if fd >= 0 { close(fd) }
+      let failure: MatchEnd =
+        (error as? NetworkError).map { .network($0.atRelay(route.relay)) } ?? .setup(SetupFailure(error))
+      return perform(coordinator.failed(id, failure, now: clock()))
+    }
+  }
+
+  /// The connection `id` to a relay is up (or failed): it greets the relay with the token and waits. Nil when
+  /// `id` is no connection to a relay.
+  func connectedToRelay(_ id: ConnectionID, _ connection: PeerConnection) -> [MatchEvent]? {
+    guard let (route, patience) = relayRoutes.removeValue(forKey: id) else { return nil }
+    if let failure = Sockets.connectFailure(connection.fd, route.relay) {
+      return perform(coordinator.failed(id, .network(failure.atRelay(route.relay)), now: clock()))
+    }
+    let side: RelaySide
+    do {
+      side = try RelaySide.random()
+    } catch {
+      return perform(coordinator.failed(id, .setup(SetupFailure(error)), now: clock()))
+    }
+    let now = clock()
+    // The coordinator decides when nobody came (its deadline); the prelude's own is later, never reached first.
+    let stage = RelayPrelude(
+      greeting: RelayGreeting(token: route.token, side: side), relay: route.relay, now: now,
+      patience: (patience ?? 1e9) + 1)
+    connection.start(after: stage)
+    return perform(coordinator.reachedRelay(id, now: now))
+  }
+}

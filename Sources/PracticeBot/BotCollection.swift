@@ -1,0 +1,169 @@
+import GameRecords
+import Glibc
+import PlayerFiles
+import Security
+
+/// The bot's game records: each game appended to the SGF collection of its UTC day in
+/// `<XDG_DATA_HOME>/tictactoe/games/bot-YYYY-MM-DD.sgf`, a new file each day (the rotation); the day files together
+/// stay under the directory's cap, the oldest days removed first; one day's file stops at 4 MiB (games past it are
+/// only logged). A failure is logged once and never stops the bot.
+///
+/// With a worker (`run`, which the bot sets to `EventLoop.perform`) the files are written off the event loop, as
+/// every write with an fsync must be: the records that end while a write is out go in the next one, each day's
+/// with one write and one fsync. Without one each record is written at once.
+package final class BotCollection {
+  let directory: String
+  let enabled: Bool
+  let cap: Int
+  private let log: Log
+  private var reported = false
+  /// Runs work on a worker thread and its completion on the loop.
+  var run: ((@escaping @Sendable () -> Written, @escaping (Written) -> Void) -> Void)?
+  private var queued: [Game] = []
+  private var writing = false
+  /// At most this many records wait for a write that is slow to finish (a stalled disk): the ones after them
+  /// are only in the log, so the bot's memory does not grow with the games it plays meanwhile.
+  static let queueLimit = 4096
+
+  /// One record and the day whose collection it goes to (its SGF is written out on the worker too).
+  struct Game: Sendable {
+    let record: GameRecord
+    let day: String
+  }
+
+  /// What a write did, for the log (written on the loop).
+  struct Written: Sendable {
+    /// The first failure (a full day, a link in place of the file, a disk error).
+    var failure: String?
+    /// The days removed for the cap.
+    var removed: [String] = []
+  }
+
+  package init(paths: Paths, enabled: Bool, log: Log, cap: Int = RecordDirectory.defaultCap) {
+    self.directory = paths.data + "/games"
+    self.enabled = enabled
+    self.cap = cap
+    self.log = log
+  }
+
+  /// Whether records are still being written: a bot that is stopping waits for them.
+  var isWriting: Bool { writing || !queued.isEmpty }
+
+  /// Keeps `record` in `day`'s collection: off the loop with a worker, else at once.
+  func keep(_ record: GameRecord, day: String) {
+    guard enabled else { return }
+    guard run != nil else {
+      append(record, day: day)
+      return
+    }
+    guard queued.count < BotCollection.queueLimit else {
+      say(Written(failure: "\(BotCollection.queueLimit) records wait for the disk; this game is only in the log"))
+      return
+    }
+    queued.append(Game(record: record, day: day))
+    writeNext()
+  }
+
+  /// Appends `record` to `day`'s collection at once; returns the file, or nil when records are off or it was not
+  /// written.
+  @discardableResult
+  func append(_ record: GameRecord, day: String) -> String? {
+    guard enabled else { return nil }
+    let written = BotCollection.store([Game(record: record, day: day)], in: directory, cap: cap)
+    say(written)
+    return written.failure == nil ? directory + "/" + RecordDirectory.botCollectionName(day: day) : nil
+  }
+
+  private func writeNext() {
+    guard !writing, !queued.isEmpty, let run else { return }
+    writing = true
+    let batch = queued
+    queued = []
+    let (directory, cap) = (self.directory, self.cap)
+    let work: @Sendable () -> Written = { BotCollection.store(batch, in: directory, cap: cap) }
+    run(work) { [weak self] written in
+      guard let self else { return }
+      writing = false
+      say(written)
+      writeNext()
+    }
+  }
+
+  private func say(_ written: Written) {
+    if let failure = written.failure, !reported {
+      log.write("bot game records not saved: \(failure)")
+      reported = true
+    }
+    for name in written.removed { log.write("bot game records \(name) removed: over the \(cap >> 20) MiB cap") }
+  }
+
+  /// Writes `games`, each day's in one append with one fsync, then removes the oldest days over `cap`.
+  static func store(_ games: [Game], in directory: String, cap: Int) -> Written {
+    var written = Written()
+    do {
+      try FileSystem.makeDirectories(directory)
+    } catch {
+      written.failure = "\(error)"
+      return written
+    }
+    var days: [String] = []
+    var byDay: [String: [String]] = [:]
+    for game in games {
+      if byDay[game.day] == nil { days.append(game.day) }
+      byDay[game.day, default: []].append(game.record.sgf)
+    }
+    for day in days {
+      let path = directory + "/" + RecordDirectory.botCollectionName(day: day)
+      do {
+        if let (reason, fix) = FileExposure.problem(file: path) {
+          throw FileError(path: path, reason: "\(reason); not written: run `\(fix)`")
+        }
+        try append(byDay[day] ?? [], to: path, limit: RecordDirectory.botCollectionCap)
+      } catch {
+        if written.failure == nil { written.failure = "\(error)" }
+      }
+    }
+    let entries = FileSystem.regularFileSizes(in: directory, RecordDirectory.isBotCollectionName)
+    for name in RecordDirectory.overCap(entries, cap: cap) {
+      unlink(directory + "/" + name)
+      written.removed.append(name)
+    }
+    return written
+  }
+
+  /// Appends the `texts` that fit under `limit`, in one write and one fsync, never through a symbolic link; a
+  /// write that fails part way is cut back off, so the collection never ends in half a game. Throws when a
+  /// text did not fit (it is only in the log; a smaller one after it may still fit) or the file could not be
+  /// written.
+  static func append(_ texts: [String], to path: String, limit: Int) throws(FileError) {
+    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      throw FileError(path: path, reason: "is not a regular file")
+    }
+    var bytes: [UInt8] = []
+    var full = false
+    for text in texts {
+      let more = Array(text.utf8)
+      guard Int(info.st_size) + bytes.count + more.count <= limit else {
+        full = true
+        continue
+      }
+      bytes += more
+    }
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      if written <= 0 {
+        let reason = String(cString: strerror(errno))
+        _ = ftruncate(fd, info.st_size)
+        throw FileError(path: path, reason: reason)
+      }
+      offset += written
+    }
+    if !bytes.isEmpty, fsync(fd) != 0 { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+    if full { throw FileError(path: path, reason: "is full (\(limit >> 20) MiB a day); this game is only in the log") }
+  }
+}

@@ -1,0 +1,77 @@
+import GameCore
+import GameRecords
+import MatchCoordination
+import PlayerFiles
+import Security
+import Transport
+import WireProtocol
+
+/// What the bot does with each game that ends: one line in the log, and the record signed, its signature
+/// sent to the joiner (docs/PROTOCOL.md rule 12) and the record appended to the day's collection.
+package final class BotGameReports {
+  private let identity: Identity
+  private let log: Log
+  /// Where the bot's games are recorded (nil: not recorded).
+  var collection: BotCollection?
+  /// Games played to their end (a line, a draw or a resignation).
+  private(set) var gamesPlayed = 0
+  /// The bot's public key as records carry it, worked out once.
+  private let botKey: String?
+
+  init(identity: Identity, log: Log) {
+    self.identity = identity
+    self.log = log
+    botKey = identity.publicKeyBase64
+  }
+
+  /// Reports `games`, played by the joiner on `connection` whose seat is `seat`; returns the record signatures
+  /// to send it.
+  func report(_ games: [BotGameRecord], seat: BotSeat?, on connection: PeerConnection) -> [Message] {
+    guard !games.isEmpty else { return [] }
+    return report(
+      games, peer: peer(seat: seat, on: connection), peerKey: connection.tls.peerCertificate?.publicKeyBase64,
+      toJoiner: !connection.isClosed)
+  }
+
+  /// Who plays on `connection`, as the log names it: by the name trust was decided on (a known key's known name),
+  /// with the claimed one beside it.
+  func peer(seat: BotSeat?, on connection: PeerConnection) -> BotGameRecord.Peer {
+    let certificate = connection.tls.peerCertificate
+    let claimed = seat?.session.peerName?.unsanitised ?? "?"
+    let decided = ShownName.decided(connection.tls.trustDecision, certificate: certificate, known: nil)
+    return BotGameRecord.Peer(
+      name: decided ?? claimed, fingerprint: certificate?.fingerprint.description ?? "?",
+      address: connection.peerAddress, claimed: decided.map { $0 == claimed ? nil : claimed } ?? nil)
+  }
+
+  /// Reports `games` played by `peer` (whose public key is `peerKey`); returns the signatures for the joiner when
+  /// it is still there (`toJoiner`; a kept game claimed after its joiner went away is signed and kept only).
+  @discardableResult
+  func report(_ games: [BotGameRecord], peer: BotGameRecord.Peer, peerKey: String?, toJoiner: Bool) -> [Message] {
+    var signatures: [Message] = []
+    for game in games {
+      if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
+      log.write(game.logLine(peer: peer))
+      if var record = game.record, let collection {
+        record.addKeys(bot: botKey, peer: peerKey, botMark: game.botMark)
+        record.date = RecordOfGame.today()
+        if let signature = sign(&record, game: game.number, botMark: game.botMark), toJoiner {
+          signatures.append(signature)
+        }
+        collection.keep(record, day: record.date)
+      }
+    }
+    return signatures
+  }
+
+  /// Signs the bot's record, as a host does, and returns the signature's message, so the joiner's record carries
+  /// it; the joiner's answer is not waited for (the day's collection is only appended to). On the loop, at once:
+  /// the signature goes out with the game's last messages, in the same write, before a goodbye that may follow
+  /// them (signed on a worker it came too late for a joiner that leaves as soon as the game ends).
+  private func sign(_ record: inout GameRecord, game: Int, botMark: Mark) -> Message? {
+    guard let signature = try? identity.sign(record.signedBytes) else { return nil }
+    record.setSignature(RecordBase64.encode(signature), of: botMark)
+    guard let number = UInt16(exactly: game) else { return nil }
+    return .recordSignature(game: number, date: record.date, signature: signature)
+  }
+}

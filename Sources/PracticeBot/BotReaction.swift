@@ -1,0 +1,55 @@
+import GameCore
+import Session
+import WireProtocol
+
+/// What the bot does after something happened on one connection: messages to send, games that ended (for the
+/// log), and whether the connection is over.
+package struct BotReaction: Equatable {
+  var messages: [Message] = []
+  var games: [BotGameRecord] = []
+  /// The joiner was let in just now (remember it if the admission says so).
+  var admitted = false
+  /// The session ended: send `messages`, then close the connection.
+  var end: SessionEnd?
+  /// The connection went away mid-game and the seat keeps the game for the joiner to come back to (PROTOCOL.md
+  /// rule 19): the host holds the seat (`BotKeptGames`) instead of forgetting it.
+  var keep = false
+  /// The bot is to move and its move is chosen off the seat (an engine, or a search on a worker thread): the
+  /// host answers with `BotSeat.answer`.
+  var moveWanted: BotMoveRequest?
+
+  /// Nothing to send, record, close or choose.
+  var isEmpty: Bool {
+    messages.isEmpty && games.isEmpty && !admitted && end == nil && !keep && moveWanted == nil
+  }
+
+  static func += (left: inout BotReaction, right: BotReaction) {
+    left.messages += right.messages
+    left.games += right.games
+    left.admitted = left.admitted || right.admitted
+    left.end = left.end ?? right.end
+    left.keep = left.keep || right.keep
+    left.moveWanted = right.moveWanted ?? left.moveWanted
+  }
+}
+
+/// A move the bot's seat waits for: the game to move in, and the ticket that says where it stood when asked.
+package struct BotMoveRequest: Equatable {
+  /// Which game of the match, and how many moves it had: an answer for another moment is dropped.
+  struct Ticket: Equatable, Sendable {
+    let gameNumber: Int
+    let moves: Int
+  }
+
+  let game: Game
+  let ticket: Ticket
+}
+
+/// What came back for a move asked for.
+package enum BotMoveAnswer: Equatable, Sendable {
+  /// The move (nil: nothing to play; the bot resigns).
+  case move(Position?)
+  /// The bot's player cannot go on (an engine that forfeits): the joiner is told `text` in the chat, and the
+  /// bot resigns, which both signed records say alike.
+  case forfeit(String)
+}
