@@ -5,16 +5,19 @@ extension Game {
   /// 18 ends it at once). False once the game is over.
   public var noLineCanBeCompleted: Bool {
     guard !isOver else { return false }
-    let empty = board.emptyPositions.count
+    // Counted, and the moves left worked out, without building arrays or a dictionary: this runs after every
+    // move of a version-3 game.
+    let empty = board.cells.reduce(0) { $1 == 0 ? $0 + 1 : $0 }
+    let turn = self.turn
     // The side to move gets the odd move out.
-    let movesLeft: [Mark: Int] = [turn: (empty + 1) / 2, turn.opponent: empty / 2]
+    func movesLeft(_ mark: Mark) -> Int { mark == turn ? (empty + 1) / 2 : empty / 2 }
     let rules = board.rules
     for row in 0..<rules.rows {
       for column in 0..<rules.columns {
         for (dr, dc) in Board.directions {
           if let needs = windowNeeds(row: row, column: column, dr: dr, dc: dc),
-            needs.empty <= movesLeft[needs.mark ?? turn, default: 0]
-              || (needs.mark == nil && needs.empty <= movesLeft[turn.opponent, default: 0])
+            needs.empty <= movesLeft(needs.mark ?? turn)
+              || (needs.mark == nil && needs.empty <= movesLeft(turn.opponent))
           {
             return false
           }

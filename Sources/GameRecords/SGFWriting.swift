@@ -101,6 +101,10 @@ extension RecordResult {
 /// SGF's text values: `\` and `]` are escaped with a backslash, and nothing else changes.
 public enum SGFText {
   public static func escaped(_ text: String) -> String {
+    // Most values (keys, signatures, dates, names) hold neither: they come back as they are, not rebuilt scalar
+    // by scalar (the practice bot writes thousands of records a second). Both are ASCII, so a UTF-8 byte equal
+    // to one of them is that character.
+    guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "]") }) else { return text }
     // Scalars, not characters: "]" followed by a combining mark is one Character but still ends a value.
     var out = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {

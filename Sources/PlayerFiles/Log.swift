@@ -20,6 +20,8 @@ public final class Log: Sendable {
 
   private let path: String
   private let maximumBytes: Int?
+  /// The process's id, read once: every line names it, and glibc asks the kernel for it on each `getpid()`.
+  private let pid = getpid()
   /// Serialises writers (the computer player thinks on another thread).
   private let state: Mutex<State>
 
@@ -89,7 +91,7 @@ public final class Log: Sendable {
   /// Appends one line: a newline or control character in `message` (which may hold peer text) is escaped,
   /// so one event is always one line and nobody can forge another.
   public func write(_ message: String) {
-    let line = Array("\(Self.timestamp()) [\(getpid())] \(VisibleText.escaping(message))\n".utf8)
+    let line = Array("\(Self.timestamp()) [\(pid)] \(VisibleText.escaping(message))\n".utf8)
     state.withLock { state in
       if let maximumBytes, state.size > 0, state.size + line.count > maximumBytes {
         if state.fd >= 0 { close(state.fd) }

@@ -284,14 +284,17 @@ package final class BotHost: LoopFrontEnd {
       close(link, gracefully: false)
       return
     }
-    let certificate = connection.tls.peerCertificate
     if reaction.admitted {
       playersLetIn += 1
-      if case .letIn(remember: true) = link.admission, let certificate { remember(certificate) }
+      if case .letIn(remember: true) = link.admission, let certificate = connection.tls.peerCertificate {
+        remember(certificate)
+      }
     }
     keptGame(link, reaction)
     moves(link, reaction)
     if let end = reaction.end {
+      // The certificate is copied only here and above, not on every move.
+      let certificate = connection.tls.peerCertificate
       if case .refuse(let text, _) = link.admission {
         log.write("refused \(certificate?.commonName ?? "?") at \(connection.peerAddress): \(text)")
       } else if let text = link.seat?.refusedText {

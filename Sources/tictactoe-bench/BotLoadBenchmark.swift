@@ -32,6 +32,10 @@ enum BotLoadBenchmark {
     var paced = LoadGenerator.Run()
     /// Server CPU time per answer during the paced run, in nanoseconds.
     var cpuPerAnswer = 0.0
+    /// CPU time per answer during the saturated run, in nanoseconds: the server's (every thread of it) and the
+    /// load generator's (this process). On two cores both compete: the load's share caps the moves per second.
+    var serverCPUSaturated = 0.0
+    var loadCPUSaturated = 0.0
     /// (resident memory with every game up − before any) / games, in bytes.
     var memoryPerGame = 0.0
   }
@@ -55,6 +59,12 @@ enum BotLoadBenchmark {
       Row(
         figure: "Bot host, \(n) games, no thinking: bot moves per second", value: bot.saturated.answersPerSecond,
         baseline: echo.saturated.answersPerSecond, baselineKind: same, unit: .perSecond),
+      Row(
+        figure: "Bot host, \(n) games, no thinking: server CPU time per move (all its threads)",
+        value: bot.serverCPUSaturated, baseline: echo.serverCPUSaturated, baselineKind: same, unit: .time),
+      Row(
+        figure: "Bot host, \(n) games, no thinking: load generator CPU time per move", value: bot.loadCPUSaturated,
+        baseline: echo.loadCPUSaturated, baselineKind: "its load on the OpenSSL C echo", unit: .time),
       Row(
         figure: "Bot host, \(n) games, \(pace) each: move latency, median (\(bot.paced.latencies.count))",
         value: bot.paced.latencies.median, baseline: echo.paced.latencies.median, baselineKind: same, unit: .time),
@@ -99,7 +109,11 @@ enum BotLoadBenchmark {
     var measured = Measured()
     let rampSeconds = try generator.ramp(to: settings.games, window: settings.window, timeout: 120)
     measured.handshakesPerSecond = Double(settings.games) / rampSeconds
+    let start = (server: try ProcessSample.read(pid: server.pid), load: try ProcessSample.read(pid: getpid()))
     measured.saturated = try generator.play(for: settings.saturatedSeconds, think: nil)
+    let end = (server: try ProcessSample.read(pid: server.pid), load: try ProcessSample.read(pid: getpid()))
+    measured.serverCPUSaturated = cpuPerAnswer(from: start.server, to: end.server, measured.saturated)
+    measured.loadCPUSaturated = cpuPerAnswer(from: start.load, to: end.load, measured.saturated)
     let cpuBefore = try server.cpuNanoseconds()
     measured.paced = try generator.play(for: settings.pacedSeconds, think: settings.think)
     measured.cpuPerAnswer = (try server.cpuNanoseconds() - cpuBefore) / Double(max(1, measured.paced.answers))
@@ -113,6 +127,12 @@ enum BotLoadBenchmark {
       }
     }
     return measured
+  }
+
+  /// CPU time of a process (all its threads) between two samples, per answer of `run`, in nanoseconds.
+  static func cpuPerAnswer(from start: ProcessSample, to end: ProcessSample, _ run: LoadGenerator.Run) -> Double {
+    let cost = IdleCost(from: start, to: end, seconds: run.seconds)
+    return cost.cpuPercent / 100 * run.seconds * 1e9 / Double(max(1, run.answers))
   }
 
   /// Starts the server with its files in `directory`; for the echo, also returns the key it presents (made

@@ -362,6 +362,18 @@ private struct Table {
     #expect(line.hasPrefix("bot game: peer=\"carol\" claimed=\"bob\\n\" key=k "), "\(line)")
   }
 
+  /// Each printable ASCII character alone: only the quote and the backslash get a backslash (the plain names'
+  /// shortcut and the scalar-by-scalar way agree), and a control character beside plain ones is still escaped.
+  @Test func quotingEscapesOnlyTheQuoteAndTheBackslashAmongPrintableASCII() {
+    for byte in UInt8(0x20)..<0x7F {
+      let character = String(UnicodeScalar(byte))
+      let expected = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") ? "\\" + character : character
+      #expect(BotGameRecord.quoted("a\(character)b") == "\"a\(expected)b\"")
+    }
+    #expect(BotGameRecord.quoted("plain\u{7F}name") == "\"plain\\u{7f}name\"")
+    #expect(BotGameRecord.quoted("caf\u{E9}") == "\"caf\u{E9}\"")
+  }
+
   @Test func aHostileNameCannotForgeFieldsOrLines() {
     let evil = BotGameRecord.Peer(name: "x\" result=peer-won\n2026 fake\u{7}\\", fingerprint: "k", address: "a")
     let line = BotGameRecord(number: 1, botMark: .x, outcome: .botWon, moves: 5, duration: 1).logLine(peer: evil)

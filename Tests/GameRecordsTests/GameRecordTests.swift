@@ -44,6 +44,17 @@ import Testing
     #expect(record.sgf.contains("PB[a\\]b\\\\c\\]\u{301}(;W[cc\\])]"))
   }
 
+  /// Each printable ASCII character alone: only `\\` and `]` get a backslash (values without them come back as
+  /// they are, the others scalar by scalar: both ways must agree).
+  @Test func onlyTheBackslashAndTheClosingBracketAreEscaped() {
+    for byte in UInt8(0x20)..<0x7F {
+      let character = String(UnicodeScalar(byte))
+      let expected = byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "]") ? "\\" + character : character
+      #expect(SGFText.escaped("MFkw\(character)==") == "MFkw\(expected)==")
+    }
+    #expect(SGFText.escaped("\u{E9}]\u{301}") == "\u{E9}\\]\u{301}")
+  }
+
   @Test func everyResultAndReasonSurvivesTheRoundTrip() throws {
     let results: [RecordResult] =
       [.drawn(.full), .drawn(.agreed), .drawn(.dead), .void, .disputed, .unknown]
