@@ -26,10 +26,13 @@ import Testing
   }
 
   /// Both sides' records of their latest game once both signatures have crossed.
-  private func signedRecords(_ players: [Player]) -> [String] {
+  /// The last record of each player once each has `games` records and that last one is signed by both: a record
+  /// of an earlier game is signed too, so the count tells the game asked for from one written before it.
+  private func signedRecords(_ players: [Player], games: Int) -> [String] {
     var texts: [String] = []
     _ = waitUntil(timeout: 20) {
-      texts = players.map { (try? RecordsEndToEndTests.records($0.environment).last?.text) ?? "" }
+      let records = players.map { (try? RecordsEndToEndTests.records($0.environment)) ?? [] }
+      texts = records.map { $0.count == games ? $0.last?.text ?? "" : "" }
       return texts.allSatisfy { $0.contains("TTSB[") && $0.contains("TTSW[") }
     }
     return texts
@@ -78,7 +81,9 @@ import Testing
     #expect(host.waitFor("Reconnected: game 2 goes on at move 4."), "\(host.output)")
     #expect(again.output.contains("you play \(joinerMark)"), "\(again.output)")
     Player.playOut(host, again)
-    #expect(host.count("result: ") == 2 && again.count("result: ") == 1, "\(host.output)\(again.output)")
+    // The host's output holds game 1's result already: wait for game 2's there too.
+    #expect(
+      waitUntil { host.count("result: ") == 2 } && again.count("result: ") == 1, "\(host.output)\(again.output)")
     // The score counts game 1 on both sides, the returning joiner's too.
     let hostLine = host.output.components(separatedBy: "\n").last { $0.hasPrefix("match: ") } ?? ""
     let joinerLine = again.output.components(separatedBy: "\n").last { $0.hasPrefix("match: ") } ?? ""
@@ -91,7 +96,7 @@ import Testing
         && numbers(hostLine) == [numbers(joinerLine)[1], numbers(joinerLine)[0], numbers(joinerLine)[2]])
 
     // Both records of game 2 are the same bytes, with agreed times for every move, the earlier ones charged.
-    let texts = signedRecords([host, again])
+    let texts = signedRecords([host, again], games: 2)
     #expect(texts.count == 2 && texts[0] == texts[1] && !texts[0].isEmpty, "the two records differ:\n\(texts)")
     let record = try GameRecord.parse(try #require(texts.first))
     #expect(record.times.count == record.moves.count && record.moves.count > 3, "\(texts[0])")
