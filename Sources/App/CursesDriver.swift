@@ -201,8 +201,8 @@ public final class CursesDriver: LoopFrontEnd {
     switch effect {
     case .think(let game, let level, let token, let budget):
       computer.think(game: game, level: level, token: token, budget: budget)
-    case .answerSwap2(let opening, let token):
-      computer.answer(opening, token: token)
+    case .answerSwap2(let opening, let token, let budget):
+      computer.answer(opening, token: token, budget: budget)
     case .askEngine(let game, let token):
       return perform(askEngine(token: token) { $0.ask(game) })
     case .askEngineSwap2(let opening, let token):

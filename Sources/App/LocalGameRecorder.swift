@@ -37,7 +37,7 @@ final class LocalGameRecorder {
     guard let match, match.isOver, recorded[match.number] != match.game.history,
       let record = RecordOfGame.local(
         game: match.game, opponent: match.opponent, humanMark: match.humanMark, playerName: playerName,
-        date: RecordOfGame.today(), clock: match.clock, opening: match.swap2.flatMap { RecordOpening($0.opening) })
+        date: RecordOfGame.today(), clock: match.clock, swap2: match.swap2?.opening)
     else { return }
     recorded[match.number] = match.game.history
     archive.keep(record, key: match.number)

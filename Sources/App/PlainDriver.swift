@@ -142,7 +142,7 @@ final class PlainDriver: LoopFrontEnd {
       let record = RecordOfGame.local(
         game: session.game, opponent: session.opponent, humanMark: session.humanMark,
         playerName: recorder.playerName, date: RecordOfGame.today(), clock: session.clock,
-        opening: session.swap2.flatMap(RecordOpening.init))
+        swap2: session.swap2)
     {
       recorder.archive.keep(record)
     }
