@@ -17,6 +17,7 @@ enum WatchPresenter {
     case .position(let game), .moved(let game, _, _), .ended(let game), .unfinished(let game, _): watched = game
     }
     let begun = watched.gameNumber != watching.gameNumber && watched.gameNumber > 0
+    let choicesSeen = begun ? nil : watching.opening.map { $0.log.count - $0.game.history.count }
     watching.host = .init(name: watched.hostName, key: hostKey.map(NetGameState.Watching.shortKey))
     watching.joiner = .init(
       name: watched.joinerName, key: watched.joinerKey.map { NetGameState.Watching.shortKey($0.description) })
@@ -26,11 +27,17 @@ enum WatchPresenter {
     watching.result = watched.end == nil ? nil : PlainWatchWords.said(watched)
     watching.since = now
     watching.unfinished = nil
+    watching.opening = watched.opening
     net.watching = watching
     net.game = watched.gameNumber > 0 ? watched.game : nil
     if begun {
       let players = "\(watching.name(.x)) (X) against \(watching.name(.o)) (O)"
       net.addChat(.note("Game \(watched.gameNumber)\(watched.gameNumber > 1 ? ", a rematch" : ""): \(players)."))
+    }
+    // Each Swap2 choice made while the game was watched, as the players' conversation says it.
+    for (index, choice) in (watched.swap2Choices ?? []).enumerated() where index >= choicesSeen ?? .max {
+      let chooser = watching.name(index == 0 ? Swap2.Player.second : .first)
+      net.addChat(.note(NetSwap2Words.choice(choice, by: chooser, mine: false)))
     }
     if case .ended = update, let result = watching.result {
       net.addChat(.note("Game \(watched.gameNumber): \(result). \(watching.scoreLine(separator: ", "))."))

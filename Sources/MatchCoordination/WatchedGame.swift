@@ -18,9 +18,18 @@ public struct WatchedGame: Equatable, Sendable {
   /// Games won by the host, won by the joiner, drawn.
   public var score: [Int]
   public var end: WatchedEnd?
+  /// In a game that opens with Swap2 (the host's terms), the opening's choices so far as the last snapshot gave
+  /// them (field 10); nil in a game without the opening.
+  public var swap2Choices: [Swap2.Choice]? = nil
 
   /// The name of the player of `mark`.
   public func name(of mark: Mark) -> PeerText { (mark == .x) == hostPlaysX ? hostName : joinerName }
+
+  /// The Swap2 opening as it stands, replayed from the stones and the choices so far (checked as they came, so it
+  /// replays); nil in a game without it.
+  public var opening: Swap2? {
+    swap2Choices.flatMap { try? Swap2(rules: game.rules, stones: game.history, choices: $0) }
+  }
 }
 
 /// What a spectator is told, as its front end shows it.
@@ -51,12 +60,21 @@ extension WatchedGame {
       let watched = WatchedGame(
         hostName: host, joinerName: PeerText(s.joinerName), joinerKey: Fingerprint(bytes: s.joinerKey),
         timeControl: terms?.timeControl ?? .none, gameNumber: Int(s.game), hostPlaysX: s.hostPlaysX, game: game,
-        times: s.times, score: s.score.map(Int.init), end: s.end)
+        times: s.times, score: s.score.map(Int.init), end: s.end,
+        swap2Choices: terms?.opening == .swap2 ? s.choices : nil)
+      if let choices = watched.swap2Choices {
+        do throws(Swap2Error) { _ = try Swap2(rules: rules, stones: s.moves, choices: choices) } catch {
+          throw WatchViolation("a position whose Swap2 opening cannot be played: \(error.reason)")
+        }
+      }
       return .position(watched)
     case .watchMove(let number, let ply, let position, let time):
       guard var watched = current, Int(number) == watched.gameNumber, watched.end == nil,
         Int(ply) == watched.game.history.count
       else { throw WatchViolation("a move (game \(number), ply \(ply)) that is not the next of the game watched") }
+      if let opening = watched.opening, !opening.isSettled, !opening.choices.isEmpty {
+        throw WatchViolation("a move while the Swap2 opening waits for a choice")
+      }
       let mark = watched.game.turn
       do throws(MoveError) { try watched.game.play(position) } catch {
         throw WatchViolation("a move that cannot be played: \(error)")
