@@ -20,9 +20,9 @@ public final class CursesDriver: LoopFrontEnd {
   var controller: UIController
   private let computer = ComputerPlayer()
   /// The outside engine of `play --engine` (its questions and answers in `CursesDriver+Engine`).
-  var engine: EngineSeat?
+  package var engine: EngineSeat?
   /// Why the engine named in the settings is not there to play (shown when it is asked for).
-  var engineProblem: String?
+  package var engineProblem: String?
   /// The game (token) the engine was last asked about.
   var engineToken = 0
   /// Saves the options; returns why they could not be saved, for the screen.
@@ -32,20 +32,21 @@ public final class CursesDriver: LoopFrontEnd {
   /// join (none when hosting), or why it failed.
   /// Hosts (no address) or joins from the lobby, with the settings as they are now (Options and the port
   /// mapping offer may have changed them since the program started).
-  var startNetwork: ((String?, Fingerprint?, Settings) -> Result<(NetworkMatch, [MatchEvent], [Endpoint]), MatchEnd>)?
+  package var startNetwork:
+    ((String?, Fingerprint?, Settings) -> Result<(NetworkMatch, [MatchEvent], [Endpoint]), MatchEnd>)?
   /// The known peers and this player's own key, to judge LAN games (and leave out our own).
-  var lanContext: (() -> (known: KnownPeers, own: String?))?
+  package var lanContext: (() -> (known: KnownPeers, own: String?))?
   /// Browses the LAN while the lobby shows; recreated a few seconds after it fails.
   private var browser: Browser?
   private var browserRetryAt = 0.0
-  var onJoined: (([String]) -> Void)?
+  package var onJoined: (([String]) -> Void)?
   /// Records local games as they end.
-  var localRecords: LocalGameRecorder?
+  package var localRecords: LocalGameRecorder?
   /// The networked match on screen, on the loop.
   var running: MatchOnLoop?
   /// Warnings about keys (KEY CHANGED, a pin mismatch, an impostor) to print again on stderr once the screen
   /// is closed, so they are not lost with it.
-  private(set) var warningsToRepeat: [String] = []
+  package private(set) var warningsToRepeat: [String] = []
   /// Matches left behind whose goodbye is still going out.
   var retiring: [MatchOnLoop] = []
   /// Joiner: joins the same host again (`r` once the match is over), as it was joined the first time.
@@ -290,11 +291,11 @@ public final class CursesDriver: LoopFrontEnd {
   }
 
   /// Shows why a record could not be saved (on the game's notice line).
-  func showRecordProblem(_ text: String) { controller.tell(text) }
+  package func showRecordProblem(_ text: String) { controller.tell(text) }
 
   /// Shows and runs `match`, started before the screen was (`tictactoe host` or `join` in the full-screen UI).
   /// A joiner's match connects once `joining` resolved, off the loop: the screen and Esc stay live meanwhile.
-  func adopt(_ match: NetworkMatch, joining: [Endpoint]) {
+  package func adopt(_ match: NetworkMatch, joining: [Endpoint]) {
     if let old = running { retiring.append(old) }
     let running = MatchOnLoop(match, loop: loop) { [unowned self] events in self.present(events, match) }
     self.running = running
@@ -306,7 +307,7 @@ public final class CursesDriver: LoopFrontEnd {
   }
 
   /// `tictactoe join` on the full screen: `make` builds the match again, with the command's options, for `r`.
-  func allowRejoin(_ make: @escaping () -> (NetworkMatch, [Endpoint])) {
+  package func allowRejoin(_ make: @escaping () -> (NetworkMatch, [Endpoint])) {
     rejoin = { [unowned self] in
       let (match, endpoints) = make()
       var net = NetGameState(isHost: false, myName: match.profileName)
@@ -359,7 +360,7 @@ public final class CursesDriver: LoopFrontEnd {
 
   /// Shows what the match reported, and the session's state even when it reported nothing: playing a move only
   /// sends it, and the board must show it at once.
-  func present(_ events: [MatchEvent], _ match: NetworkMatch) {
+  package func present(_ events: [MatchEvent], _ match: NetworkMatch) {
     controller.updateNetwork { net in
       NetworkPresenter.apply(events, match: match, to: &net)
       net.canMakeNewInvite = match.mayMakeNewInvite

@@ -16,24 +16,24 @@ import WireProtocol
 
 /// Runs a networked match in the plain line mode on the event loop: standard input, the match's sockets and
 /// its timers. Prompts are written unbuffered; trust questions accept y, n or the fingerprint itself.
-final class PlainNetworkDriver: LoopFrontEnd {
+package final class PlainNetworkDriver: LoopFrontEnd {
   let match: NetworkMatch
   private let log: Log
   private var input = LineReader(fd: 0)
   var peerName: PeerText = "your opponent"
-  let loop = EventLoop()
-  var shutdown = Shutdown()
+  package let loop = EventLoop()
+  package var shutdown = Shutdown()
   private var verificationCode: VerificationCode?
   /// Lines typed ahead of time (a script can pipe its answers and moves): each is used when it applies.
   private var pending: [String] = []
 
-  init(match: NetworkMatch, log: Log) {
+  package init(match: NetworkMatch, log: Log) {
     self.match = match
     self.log = log
   }
 
   /// Runs the match; a joiner's (`joining`) connects once the host's name resolved, off the loop.
-  func run(initial: [MatchEvent], joining: [Endpoint] = []) -> Int32 {
+  package func run(initial: [MatchEvent], joining: [Endpoint] = []) -> Int32 {
     takeSignals()  // before anything is shown, which a script may answer with a signal
     show(initial)
     if !input.closed {
@@ -68,16 +68,16 @@ final class PlainNetworkDriver: LoopFrontEnd {
   }
 
   /// SIGINT, SIGTERM and SIGHUP: the other side is told this player left, as in every front end.
-  func sayGoodbye(signal number: Int32) {
+  package func sayGoodbye(signal number: Int32) {
     log.write("ended by signal \(number)")
     if match.finished == nil { show(match.quit()) }
   }
 
   /// The goodbye going out, and known_peers writes still being made.
-  var goodbyesGoingOut: Int { match.lingering }
+  package var goodbyesGoingOut: Int { match.lingering }
 
   /// Lines have no size to keep up with.
-  func redraw() {}
+  package func redraw() {}
 
   func emit(_ text: String) { writeText(1, text) }
 
