@@ -36,14 +36,14 @@ extension CursesDriver {
     case .netDraw, .netTakeback:
       let draw = effect == .netDraw
       attempt { (match) throws(ActionRefusal) in
-        let accepting = draw ? match.session?.drawOfferedByPeer == true : match.session?.takebackRequestedByPeer != nil
+        let accepting = draw ? view?.drawOfferedByPeer == true : view?.takebackRequestedByPeer == true
         let events = try draw ? match.offerDraw() : match.takeback()
         controller.updateNetwork { $0.addChat(.note(MatchWords.gameFlowSent(draw: draw, accepted: accepting))) }
         return events
       }
     case .netDecline:
       attempt { (match) throws(ActionRefusal) in
-        let draw = match.session?.drawOfferedByPeer == true
+        let draw = view?.drawOfferedByPeer == true
         let events = try match.declineOffer()
         controller.updateNetwork { $0.addChat(.note(draw ? "You decline the draw." : "You decline the takeback.")) }
         return events

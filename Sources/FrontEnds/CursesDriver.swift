@@ -52,6 +52,8 @@ public final class CursesDriver: LoopFrontEnd {
   /// Joiner: joins the same host again (`r` once the match is over), as it was joined the first time.
   var rejoin: (() -> Void)?
   var match: NetworkMatch? { running?.match }
+  /// The view the match on screen handed with its last events: what the screen's clocks and countdown run from.
+  var view: MatchView?
   package var shutdown = Shutdown()
   package let loop: EventLoop
   private var lanSync: DescriptorSync?
@@ -143,8 +145,8 @@ public final class CursesDriver: LoopFrontEnd {
     if stopIfDone() { return }
     _ = controller.clockTick(now: loop.now)  // a local game's flag falls here, woken by `scheduleWakeUp`
     if let running {
-      countDown(running.match)
-      if let session = running.match.session, session.clock != nil {
+      countDown()
+      if let session = view?.session, session.clock != nil {
         let clocks = NetworkPresenter.clocks(session, now: Monotonic.now())
         if controller.state.net?.clocks != clocks { controller.updateNetwork { $0.clocks = clocks } }
       }
@@ -165,12 +167,12 @@ public final class CursesDriver: LoopFrontEnd {
   private func scheduleWakeUp() {
     var due: Double?
     let now = loop.now
-    if let graceEnd = match?.session?.graceDeadline, graceEnd > now {
+    if let graceEnd = view?.graceDeadline, graceEnd > now {
       let fraction = (graceEnd - now).truncatingRemainder(dividingBy: 1)
       due = now + max(0.001, fraction)
     }
     // A running clock's face changes once a second; an untimed game wakes nobody.
-    if let next = match?.session.flatMap({ NetworkPresenter.nextClockChange($0, now: now) }) {
+    if let next = view?.session.flatMap({ NetworkPresenter.nextClockChange($0, now: now) }) {
       due = min(due ?? next, next)
     }
     if let next = controller.nextLocalClockChange { due = min(due ?? next, next) }
@@ -297,8 +299,11 @@ public final class CursesDriver: LoopFrontEnd {
   /// A joiner's match connects once `joining` resolved, off the loop: the screen and Esc stay live meanwhile.
   package func adopt(_ match: NetworkMatch, joining: [Endpoint]) {
     if let old = running { retiring.append(old) }
-    let running = MatchOnLoop(match, loop: loop) { [unowned self] events in self.present(events, match) }
+    let running = MatchOnLoop(match, loop: loop) { [unowned self] events, view in
+      self.present(events, view, role: match.role)
+    }
     self.running = running
+    view = match.view
     if !joining.isEmpty { running.join(joining) }
     // The router is asked only when the player says so, once: the answer is kept in the settings.
     if match.role == .host && match.offersPortMapping && !match.mapsPort {
@@ -349,8 +354,8 @@ public final class CursesDriver: LoopFrontEnd {
   }
 
   /// Keeps the on-screen countdown of a dropped connection up to date.
-  private func countDown(_ match: NetworkMatch) {
-    guard let graceEnd = match.session?.graceDeadline else { return }
+  private func countDown() {
+    guard let graceEnd = view?.graceDeadline else { return }
     let left = max(0, Int((graceEnd - Monotonic.now()).rounded(.up)))
     guard controller.state.net?.dropped?.secondsLeft != left else { return }
     controller.updateNetwork { net in
@@ -358,13 +363,14 @@ public final class CursesDriver: LoopFrontEnd {
     }
   }
 
-  /// Shows what the match reported, and the session's state even when it reported nothing: playing a move only
+  /// Shows what `match` reported now (an action's events): with the view after them.
+  package func present(_ events: [MatchEvent], _ match: NetworkMatch) { present(events, match.view, role: match.role) }
+
+  /// Shows what the match reported and the view after it, even when it reported nothing: playing a move only
   /// sends it, and the board must show it at once.
-  package func present(_ events: [MatchEvent], _ match: NetworkMatch) {
-    controller.updateNetwork { net in
-      NetworkPresenter.apply(events, match: match, to: &net)
-      net.canMakeNewInvite = match.mayMakeNewInvite
-    }
+  func present(_ events: [MatchEvent], _ view: MatchView, role: Role) {
+    self.view = view
+    controller.updateNetwork { net in NetworkPresenter.apply(events, view: view, now: Monotonic.now(), to: &net) }
     // An address is remembered once its host has answered (its hello came over TLS), not when a join fails.
     if events.contains(where: { if case .session(.peerHello) = $0 { true } else { false } }),
       let recent = controller.joinAnswered()
@@ -373,7 +379,7 @@ public final class CursesDriver: LoopFrontEnd {
     }
     for case .finished(let end) in events {
       log.write("network match ended: \(end)")
-      if match.role == .joiner, rejoin != nil, end.canJoinAgain {
+      if role == .joiner, rejoin != nil, end.canJoinAgain {
         controller.updateNetwork { $0.canRejoin = true }
       }
       if end.isTrustWarning { warningsToRepeat.append(end.description) }
