@@ -17,7 +17,7 @@ extension CursesDriver {
       do {
         present(try match.play(position), match)
       } catch {
-        controller.updateNetwork { $0.notice = "\(error)" }
+        controller.updateNetwork { $0.notice = NetworkPresenter.refusal(error, on: $0) }
       }
     case .netChoose(let choice): choose(choice)
     case .netChat(let text):

@@ -101,6 +101,20 @@ enum NetworkPresenter {
       lowMine: NetGameState.Clocks.isLow(mine, base: clock.control.base))
   }
 
+  /// The notice for a move the session refused, in the screen's words: what to do instead.
+  static func refusal(_ error: PlayError, on net: NetGameState) -> String {
+    let peer = net.peerName.map { "\($0)" } ?? "your opponent"
+    switch error {
+    case .illegal(.gameOver): return "The game is over: press n for a rematch."
+    case .illegal(.notYourTurn), .opening(.notYourTurn): return "Wait for \(peer)'s move."
+    case .opening(.choiceDue):
+      return "Choose first: \(net.openingChoices.map(NetSwap2Words.key).joined(separator: ", "))."
+    case .illegal(.occupied(_, let mark)), .opening(.move(.occupied(_, let mark))):
+      return "That cell is taken by \(mark). Choose an empty one."
+    default: return "\(error)"
+    }
+  }
+
   /// How a game ended, as the screen says it to this player.
   static func resultText(_ result: GameResult, myMark: Mark?, peer: String) -> String {
     switch result {

@@ -84,4 +84,59 @@ import Testing
     #expect(net.game == nil)
     #expect(net.myMark == nil)
   }
+
+  /// What the session refuses, `play` as the match would call it; the screen's notice for it.
+  static func refused(_ session: inout NetSession, _ position: Position, net: NetGameState) throws -> String {
+    do {
+      _ = try session.play(position, now: 1)
+    } catch {
+      return NetworkPresenter.refusal(error, on: net)
+    }
+    Issue.record("the session took \(position)")
+    return ""
+  }
+
+  /// The session alone judges a move (the screen no longer checks turn and cell first): each of its refusals
+  /// reads as the screen said it before.
+  @Test func aRefusedMoveReadsAsTheScreenSaysIt() throws {
+    var pair = Self.started()
+    var net = NetGameState(isHost: true, myName: "Alice")
+    NetworkPresenter.apply(
+      [.session(.peerHello(name: "Robert", software: "test"))], view: MatchView(session: pair.host), now: 0, to: &net)
+    var waiting = pair.host.myTurn ? pair.joiner : pair.host
+    #expect(try Self.refused(&waiting, Position(row: 0, column: 0), net: net) == "Wait for Robert's move.")
+    try pair.play(Position(row: 1, column: 1))
+    var mover = pair.host.myTurn ? pair.host : pair.joiner
+    let taken = try #require(pair.host.game?.board[Position(row: 1, column: 1)])
+    #expect(
+      try Self.refused(&mover, Position(row: 1, column: 1), net: net)
+        == "That cell is taken by \(taken). Choose an empty one.")
+    // O, X, O, X: X has the middle column.
+    for cell in [Position(row: 0, column: 0), Position(row: 0, column: 1), Position(row: 2, column: 2)] {
+      try pair.play(cell)
+    }
+    try pair.play(Position(row: 2, column: 1))
+    try #require(pair.host.game?.isOver == true)
+    var over = pair.host
+    #expect(
+      try Self.refused(&over, Position(row: 2, column: 1), net: net) == "The game is over: press n for a rematch.")
+  }
+
+  /// In a Swap2 opening a stone placed when a choice is due is refused with the keys of the choices.
+  @Test func aStoneWhenAChoiceIsDueAsksForTheChoice() throws {
+    let rules = try Rules(rows: 15, columns: 15, k: 5)
+    var pair = SessionPair(hostCoin: 1, joinerCoin: 1, rules: rules, opening: .swap2)
+    pair.startMatch()
+    let (first, second) = pair.host.swap2?.me == .first ? ("host", "joiner") : ("joiner", "host")
+    for cell in [Position(row: 7, column: 7), Position(row: 7, column: 8), Position(row: 8, column: 8)] {
+      if first == "host" { try pair.hostPlays(cell) } else { try pair.joinerPlays(cell) }
+      pair.settle()
+    }
+    var chooser = second == "host" ? pair.host : pair.joiner
+    var net = NetGameState(isHost: second == "host", myName: "me")
+    NetworkPresenter.apply([], view: MatchView(session: chooser), now: 0, to: &net)
+    try #require(!net.openingChoices.isEmpty)
+    let keys = net.openingChoices.map(NetSwap2Words.key).joined(separator: ", ")
+    #expect(try Self.refused(&chooser, Position(row: 0, column: 0), net: net) == "Choose first: \(keys).")
+  }
 }
