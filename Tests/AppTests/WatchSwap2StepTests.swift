@@ -6,6 +6,7 @@ import UntrustedText
 import WireProtocol
 
 @testable import App
+@testable import FrontEnds
 @testable import MatchCoordination
 
 /// A spectator of a game that opens with Swap2 is told the opening's step as the players' screens say it, each
