@@ -54,19 +54,19 @@ enum WatchPresenter {
     net.clocks = clocks(watched, since: now, now: now)
   }
 
-  /// Both clocks of a timed watched game at `now` (X's as `mine`, O's as `theirs`), the side to move counting down
-  /// from `since`, when its last move came, once both sides have moved; nil in an untimed game.
+  /// Both clocks of a timed watched game at `now` (X's player's as `mine`, O's as `theirs`), the running one
+  /// counting down from `since`, when its last move came, once both sides have moved (in a Swap2 game, from the
+  /// first stone, each stone's time on its placer's clock: `WatchedGame.clockColour`); nil in an untimed game.
   static func clocks(_ watched: WatchedGame, since: Double, now: Double) -> NetGameState.Clocks? {
     guard watched.timeControl.isTimed, watched.gameNumber > 0 else { return nil }
     let game = watched.game
     let known = watched.times.count == game.history.count
     let left = { (mark: Mark) -> Int in
-      let plies = stride(from: mark == .x ? 0 : 1, to: known ? watched.times.count : 0, by: 2)
-      return Array(plies).last.map { Int(watched.times[$0].left) } ?? watched.timeControl.base
+      let plies = (0..<(known ? watched.times.count : 0)).filter { watched.clockColour(ofStone: $0) == mark }
+      return plies.last.map { Int(watched.times[$0].left) } ?? watched.timeControl.base
     }
-    let over = watched.end != nil || game.isOver
     let running: NetGameState.Clocks.Running? =
-      over || !known || game.history.count < 2 ? nil : (game.turn == .x ? .mine : .theirs)
+      known ? watched.runningClockColour.map { $0 == .x ? .mine : .theirs } : nil
     let spent = max(0, Int(((now - since) * 1_000).rounded(.down)))
     let x = running == .mine ? max(0, left(.x) - spent) : left(.x)
     let o = running == .theirs ? max(0, left(.o) - spent) : left(.o)

@@ -30,6 +30,31 @@ public struct WatchedGame: Equatable, Sendable {
   public var opening: Swap2? {
     swap2Choices.flatMap { try? Swap2(rules: game.rules, stones: game.history, choices: $0) }
   }
+
+  /// The colour, as the game stands now, of the player whose clock the stone at `ply` was timed on: the stone's
+  /// own colour, or in a Swap2 game its placer's (the clocks are the players' places, PROTOCOL.md rule 14: the
+  /// first player's O stones are on its clock, which is X's until it takes white).
+  public func clockColour(ofStone ply: Int) -> Mark {
+    let colour: Mark = ply.isMultiple(of: 2) ? .x : .o
+    guard let opening else { return colour }
+    let stones = opening.log.compactMap { if case .stone = $0.action { $0.player } else { nil } }
+    let placer = ply < stones.count ? stones[ply] : opening.player(playing: colour)
+    return placer.map { Self.colour(of: $0, in: opening) } ?? colour
+  }
+
+  /// The colour of the player whose clock runs now (nil: none, the game over or each side's first move free): in a
+  /// Swap2 game the player who places or chooses, from the first stone.
+  public var runningClockColour: Mark? {
+    guard end == nil, !game.isOver else { return nil }
+    guard let opening else { return game.history.count < 2 ? nil : game.turn }
+    let actor = opening.isSettled ? opening.player(playing: game.turn) : opening.actor
+    return actor.map { Self.colour(of: $0, in: opening) }
+  }
+
+  /// The colour of `place` in `opening`: the first player's X until the colours are settled.
+  static func colour(of place: Swap2.Player, in opening: Swap2) -> Mark {
+    opening.mark(of: place) ?? (place == .first ? .x : .o)
+  }
 }
 
 /// What a spectator is told, as its front end shows it.

@@ -104,6 +104,37 @@ import WireProtocol
     #expect(bad.isEmpty, "\(bad.map { String($0.value, radix: 16) })")
   }
 
+  /// A timed game: each stone's time is on its placer's clock (the first player's O stone on X's clock until it
+  /// takes white), and the clock of the side that places or chooses runs from the first stone.
+  @Test func theClocksAreThePlayersPlacesAndRunFromTheFirstStone() throws {
+    let timed = HostTerms(rules: Self.terms.rules, timeControl: .fischer(base: 60_000, increment: 0), opening: .swap2)
+    let times = [
+      OfferedTime(charged: 0, left: 60_000), OfferedTime(charged: 0, left: 60_000),
+      OfferedTime(charged: 5_000, left: 55_000), OfferedTime(charged: 0, left: 60_000),
+      OfferedTime(charged: 7_000, left: 53_000),
+    ]
+    func watched(_ plies: Int, _ choices: [Swap2.Choice], hostPlaysX: Bool = true) throws -> WatchedGame {
+      let snapshot = WatchSnapshot(
+        joinerName: "bob", joinerKey: Array(repeating: 2, count: 32), game: 1, hostPlaysX: hostPlaysX,
+        moves: Array(Self.stones.prefix(plies)), times: Array(times.prefix(plies)), score: [0, 0, 0], watchers: 1,
+        choices: choices)
+      guard
+        case .position(let game) = try WatchedGame.after(.watchSnapshot(snapshot), nil, host: Self.host, terms: timed)
+      else { throw WatchViolation("no position") }
+      return game
+    }
+    let first = try #require(WatchPresenter.clocks(try watched(1, []), since: 10, now: 12))
+    #expect(first.running == .mine && first.mine == 58_000 && first.theirs == 60_000, "the first stone's turn runs")
+    let two = try #require(WatchPresenter.clocks(try watched(2, []), since: 10, now: 11))
+    #expect(two.running == .mine && two.theirs == 60_000, "the O stone is the first player's")
+    let choosing = try #require(WatchPresenter.clocks(try watched(5, [.placeTwo]), since: 20, now: 23))
+    #expect(choosing.running == .mine && choosing.mine == 52_000 && choosing.theirs == 53_000, "\(choosing)")
+    // The first player (alice) takes white: its clock is now O's, and it runs for stone 6.
+    let white = try #require(
+      WatchPresenter.clocks(try watched(5, [.placeTwo, .white], hostPlaysX: false), since: 30, now: 31))
+    #expect(white.running == .theirs && white.mine == 53_000 && white.theirs == 54_000, "\(white)")
+  }
+
   @Test func whatTheHostSendsIsCheckedAgainstTheOpening() throws {
     let threeStones = try WatchedGame.after(Self.snapshot(3, choices: []), nil, host: Self.host, terms: Self.terms)
     guard case .position(let known) = threeStones else { throw WatchViolation("no position") }
