@@ -43,7 +43,9 @@ public final class CursesDriver: LoopFrontEnd {
   /// Records local games as they end.
   package var localRecords: LocalGameRecorder?
   /// The networked match on screen, on the loop.
-  var running: MatchOnLoop?
+  var running: MatchOnLoop? {
+    didSet { if running == nil { view = nil } }  // a match left: its clocks and countdown wake nobody
+  }
   /// Warnings about keys (KEY CHANGED, a pin mismatch, an impostor) to print again on stderr once the screen
   /// is closed, so they are not lost with it.
   package private(set) var warningsToRepeat: [String] = []
