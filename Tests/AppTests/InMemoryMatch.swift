@@ -90,10 +90,11 @@ final class InMemoryMatch {
 
   /// A host listening on a port of the in-memory network.
   func host(
-    name: String = "alice", options: NetworkOptions = NetworkOptions(), rules: Rules = .standard, port: UInt16 = 0
+    name: String = "alice", options: NetworkOptions = NetworkOptions(), rules: Rules = .standard, port: UInt16 = 0,
+    home: [String: String]? = nil
   ) throws -> MemoryPlayer {
     let host = try MemoryPlayer(
-      .host, name: name, options: options, rules: rules, network: memory.network, loop: loop, time: time)
+      .host, name: name, options: options, rules: rules, home: home, network: memory.network, loop: loop, time: time)
     try host.match.host(bind: nil, port: port)
     players.append(host)
     return host
@@ -155,6 +156,13 @@ extension InMemoryMatch {
   func remove(_ player: MemoryPlayer) {
     player.runner.detach()
     players.removeAll { $0 === player }
+  }
+
+  /// Kills `player` as `kill -9` would: it is taken off the table and every connection it had ends with no
+  /// goodbye (nothing it holds is closed under it: it is shut down, so the other side reads the end).
+  func kill(_ player: MemoryPlayer) {
+    remove(player)
+    for want in player.match.descriptors { shutdown(want.fd, Int32(SHUT_RDWR)) }
   }
 
   /// Adds `joiner`, made by the test, and starts it joining `host`.
