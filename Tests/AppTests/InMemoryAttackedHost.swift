@@ -84,12 +84,17 @@ final class AttackedMemoryHost {
   /// then the end of the stream); the host logs the cause and tells its player; the match goes on hosting.
   func expectRefusal(_ peer: HandPeer, naming cause: String, sourceLocation: SourceLocation = #_sourceLocation) {
     expectErrorAndCleanClose(peer, naming: cause, sourceLocation: sourceLocation)
+    // The host logs and tells its player once it has closed the connection: a round after the peer saw it.
     #expect(
-      log.contains(cause), "the host's log does not name \"\(cause)\"\n\(context)", sourceLocation: sourceLocation)
-    let told = host.statuses.contains {
-      $0.contains("was closed: Your opponent's program broke the rules of the protocol: ") && $0.contains(cause)
+      table.run(seconds: 3) { log.contains(cause) }, "the host's log does not name \"\(cause)\"\n\(context)",
+      sourceLocation: sourceLocation)
+    let told = {
+      self.host.statuses.contains {
+        $0.contains("was closed: Your opponent's program broke the rules of the protocol: ") && $0.contains(cause)
+      }
     }
-    #expect(told, "the host's player was not told\n\(context)", sourceLocation: sourceLocation)
+    #expect(
+      table.run(seconds: 3, until: told), "the host's player was not told\n\(context)", sourceLocation: sourceLocation)
     #expect(host.end == nil, "\(context)", sourceLocation: sourceLocation)
   }
 

@@ -106,13 +106,23 @@ final class InMemoryMatch {
     address: String = "127.0.0.1", home: [String: String]? = nil, hostName: String = "127.0.0.1",
     watches: Bool = false
   ) throws -> MemoryPlayer {
+    try join(
+      port: host.match.port, name: name, options: options, address: address, home: home, hostName: hostName,
+      watches: watches)
+  }
+
+  /// A joiner connecting to whatever listens on `port` of the in-memory network.
+  func join(
+    port: UInt16, name: String = "bob", options: NetworkOptions = NetworkOptions(), address: String = "127.0.0.1",
+    home: [String: String]? = nil, hostName: String = "127.0.0.1", watches: Bool = false
+  ) throws -> MemoryPlayer {
     var network = memory
     network.joinerAddress = address
     let joiner = try MemoryPlayer(
       .joiner, name: name, options: options, home: home, network: network.network, loop: loop, time: time)
     players.append(joiner)
     joiner.match.watches = watches
-    joiner.runner.join([Endpoint(host: hostName, port: host.match.port)])
+    joiner.runner.join([Endpoint(host: hostName, port: port)])
     return joiner
   }
 

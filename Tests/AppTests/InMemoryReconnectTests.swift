@@ -28,8 +28,8 @@ import Testing
     player.statuses.filter { $0.contains(text) }.count
   }
 
-  /// The move leaves the mover and is lost with the connection before it is sent: on the resume it reaches the
-  /// other side exactly once, and the game is played out to the same result on both.
+  /// The move leaves the mover and is lost with the connection: on the resume it reaches the other side exactly
+  /// once, and the game is played out to the same result on both.
   @Test func aMoveSentJustBeforeTheDropIsAppliedExactlyOnce() throws {
     let table = InMemoryMatch()
     let host = try table.host(options: Self.options())
@@ -37,8 +37,9 @@ import Testing
     try table.meet(host, joiner)
     let (x, o) = host.myMark == .x ? (host, joiner) : (joiner, host)
     let connection = try #require(joiner.match.sockets.inOrder.first?.1)
-    x.take(try x.match.play(Position(row: 1, column: 1)))
+    // The connection is cut under X, which has not noticed yet: its move is written into a dead connection.
     shutdown(connection.fd, Int32(SHUT_RDWR))
+    x.take(try x.match.play(Position(row: 1, column: 1)))
     #expect(table.run { joiner.resumed && host.resumed })
     #expect(host.sessionOutputs.contains(.resumed(game: 1, ply: 1)), "\(host.sessionOutputs)")
     #expect(table.run { o.peerMoves.count == 1 })
