@@ -4,7 +4,8 @@ import Testing
 
 /// Two real `tictactoe` processes over loopback, in plain mode: games, trust on first use, pins, changed keys,
 /// refusals, and every failure named with its own exit status. Changed keys, forgotten peers, pins, busy hosts and
-/// declines are checked on the real shells in memory (`InMemoryTrustTests`, `InMemoryMatchTests`).
+/// declines, and servers that are not tictactoe hosts are checked on the real shells in memory (`InMemoryTrustTests`,
+/// `InMemoryMatchTests`, `InMemoryWrongServerTests`).
 @Suite(.serialized) struct NetworkTests {
   /// A player's private directories; the same sandbox keeps its identity and known peers across runs.
   struct Home {
@@ -166,35 +167,6 @@ import Testing
     #expect(host.waitFor("Reconnected: game 1 goes on at move 1."), "\(host.output)")
     joiner.send("quit")
     #expect(host.exitStatus() == 30)
-  }
-
-  /// A TCP server on 127.0.0.1 that answers each connection with `reply` (nil: says nothing) and keeps it
-  /// open for `hold` seconds. Returns its port.
-  private func fakeServer(reply: String?, hold: Double) throws -> UInt16 {
-    let (fd, port) = Loopback.listen(backlog: 4)
-    Thread.detachNewThread {
-      let client = accept(fd, nil, nil)
-      if let reply { _ = reply.withCString { write(client, $0, strlen($0)) } }
-      Thread.sleep(forTimeInterval: hold)
-      close(client)
-      close(fd)
-    }
-    return port
-  }
-
-  @Test func aServerThatIsNotTLSIsNamed() throws {
-    let port = try fakeServer(reply: "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", hold: 1)
-    let joiner = try join(try Home("bob"), "127.0.0.1:\(port)")
-    #expect(joiner.exitStatus() == 14)
-    #expect(joiner.errors.contains("not a tictactoe peer") || joiner.errors.contains("not TLS"), "\(joiner.errors)")
-  }
-
-  @Test func aServerThatNeverAnswersTimesOut() throws {
-    let port = try fakeServer(reply: nil, hold: 15)
-    // The joiner gives up at its handshake timeout and says which (the time it takes is not asserted).
-    let joiner = try join(try Home("bob"), "127.0.0.1:\(port)")
-    #expect(joiner.exitStatus(timeout: 30) == 11)
-    #expect(joiner.errors.contains("was not set up within 10 s"), "\(joiner.errors)")
   }
 
   @Test func identitiesExportAndImport() throws {
