@@ -1,5 +1,6 @@
 import GameCore
 import Glibc
+import PlayerFiles
 import Session
 import TestSupport
 import Testing
@@ -123,14 +124,27 @@ import Testing
     var current = try table.join(host, options: Self.options(), home: home)
     try table.meet(host, current)
     let mark = try #require(current.myMark)
+    let hostKey = host.identity.fingerprint
     for round in 1...5 {
       table.kill(current)
       #expect(table.run { Self.lostCount(host) >= round })
+      // The journal is written off the loop: a joiner killed at once may have none. On even rounds it is removed
+      // for sure, and the restarted joiner's player is asked whether to take the kept game up (and says yes).
+      if round.isMultiple(of: 2) {
+        table.settle(0.2)  // a write of the journal still under way lands first
+        _ = JournalDirectory(paths: Paths(environment: home)).remove(peer: hostKey)
+      }
       let again = try table.join(host, options: Self.options(), home: home)
-      #expect(
-        table.run { again.myMark != nil || again.events.contains { if case .askTerms = $0 { true } else { false } } })
-      if again.myMark == nil { again.take(again.match.answer(accept: true)) }
-      #expect(table.run { again.resumed }, "round \(round): \(again.events)")
+      var asked = false
+      let takenUp = table.run {
+        if !asked, again.events.contains(where: { if case .askTerms = $0 { true } else { false } }) {
+          asked = true
+          again.take(again.match.answer(accept: true))
+        }
+        return again.resumed
+      }
+      #expect(takenUp, "round \(round): \(again.events)")
+      if round.isMultiple(of: 2) { #expect(asked, "round \(round): no journal, yet not asked") }
       #expect(again.myMark == mark, "round \(round)")
       #expect(table.run { Self.count("its first player is kept", in: host) == round }, "\(host.statuses)")
       #expect(
