@@ -112,7 +112,7 @@ extension NetSession {
     }
     opening.rewind(toActions: actions)
     swap2 = opening
-    series.follow(opening.opening.game)
+    series.takeOpeningBoard(opening.opening.game)
     if !opening.opening.isSettled {
       series.settle(myMark: opening.me == .first ? .x : .o)
       flow = nil

@@ -6,13 +6,13 @@ import TerminalUI
 
 /// Records the full-screen UI's local games: each once it is over; a finished game taken back (undo) loses its
 /// record, since it was not played that way, and is recorded again (in the same file) if finished another way.
-final class LocalGameRecorder {
+package final class LocalGameRecorder {
   let archive: GameArchive
   let playerName: String
   /// The moves each game (by number) was last recorded with.
   private var recorded: [Int: [Position]] = [:]
 
-  init(archive: GameArchive, playerName: String) {
+  package init(archive: GameArchive, playerName: String) {
     self.archive = archive
     self.playerName = playerName
   }
