@@ -46,11 +46,34 @@ final class HandPeer {
   }
   var messages: [Message] { arrivals.compactMap { if case .message(let message) = $0 { message } else { nil } } }
 
+  /// The text of the first `error` the host sent (nil: none came).
+  var errorText: String? {
+    messages.lazy.compactMap { if case .error(let text) = $0 { text } else { nil } }.first
+  }
+  /// The host ended the stream with TLS's goodbye (close_notify) first.
+  var endedCleanly: Bool { arrivals.contains(.ended(clean: true)) }
+  /// How many messages from the host `condition` holds for.
+  func count(_ condition: (Message) -> Bool) -> Int { messages.filter(condition).count }
+
+  func send(_ message: Message) throws { try write(message.bytes) }
+
+  /// Sends TLS close_notify and ends the stream in this direction (the host can still answer).
+  func closeWrite() throws {
+    connection.tls.shutdown()
+    try write([])
+    shutdown(connection.fd, Int32(SHUT_WR))
+  }
+
+  /// Ends the stream in this direction without a TLS goodbye.
+  func shutdownWithoutGoodbye() { shutdown(connection.fd, Int32(SHUT_WR)) }
+
   /// Writes `plaintext` inside TLS as it stands: frames of any shape, well formed or not.
   func write(_ plaintext: [UInt8]) throws {
-    try connection.tls.writePlaintext(plaintext)
+    if !plaintext.isEmpty { try connection.tls.writePlaintext(plaintext) }
     let ciphertext = connection.tls.takeCiphertext()
-    let written = ciphertext.withUnsafeBytes { send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    let written = ciphertext.withUnsafeBytes {
+      Glibc.send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    }
     guard written == ciphertext.count else { throw InMemoryMatch.Stuck("only \(written) bytes written") }
   }
 }

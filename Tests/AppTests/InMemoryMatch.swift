@@ -90,10 +90,11 @@ final class InMemoryMatch {
 
   /// A host listening on a port of the in-memory network.
   func host(
-    name: String = "alice", options: NetworkOptions = NetworkOptions(), rules: Rules = .standard, port: UInt16 = 0
+    name: String = "alice", options: NetworkOptions = NetworkOptions(), rules: Rules = .standard, port: UInt16 = 0,
+    home: [String: String]? = nil
   ) throws -> MemoryPlayer {
     let host = try MemoryPlayer(
-      .host, name: name, options: options, rules: rules, network: memory.network, loop: loop, time: time)
+      .host, name: name, options: options, rules: rules, home: home, network: memory.network, loop: loop, time: time)
     try host.match.host(bind: nil, port: port)
     players.append(host)
     return host
@@ -105,13 +106,23 @@ final class InMemoryMatch {
     address: String = "127.0.0.1", home: [String: String]? = nil, hostName: String = "127.0.0.1",
     watches: Bool = false
   ) throws -> MemoryPlayer {
+    try join(
+      port: host.match.port, name: name, options: options, address: address, home: home, hostName: hostName,
+      watches: watches)
+  }
+
+  /// A joiner connecting to whatever listens on `port` of the in-memory network.
+  func join(
+    port: UInt16, name: String = "bob", options: NetworkOptions = NetworkOptions(), address: String = "127.0.0.1",
+    home: [String: String]? = nil, hostName: String = "127.0.0.1", watches: Bool = false
+  ) throws -> MemoryPlayer {
     var network = memory
     network.joinerAddress = address
     let joiner = try MemoryPlayer(
       .joiner, name: name, options: options, home: home, network: network.network, loop: loop, time: time)
     players.append(joiner)
     joiner.match.watches = watches
-    joiner.runner.join([Endpoint(host: hostName, port: host.match.port)])
+    joiner.runner.join([Endpoint(host: hostName, port: port)])
     return joiner
   }
 
@@ -155,6 +166,13 @@ extension InMemoryMatch {
   func remove(_ player: MemoryPlayer) {
     player.runner.detach()
     players.removeAll { $0 === player }
+  }
+
+  /// Kills `player` as `kill -9` would: it is taken off the table and every connection it had ends with no
+  /// goodbye (nothing it holds is closed under it: it is shut down, so the other side reads the end).
+  func kill(_ player: MemoryPlayer) {
+    remove(player)
+    for want in player.match.descriptors { shutdown(want.fd, Int32(SHUT_RDWR)) }
   }
 
   /// Adds `joiner`, made by the test, and starts it joining `host`.

@@ -133,6 +133,7 @@ import Transport
     if late.question != nil { late.take(late.match.answer(accept: true)) }
     #expect(table.run { late.end != nil })
     #expect(late.end?.description == "The host is busy: alice is already playing; try again later")
+    #expect(late.end.map(ExitStatus.code(for:)) == 27)
     #expect(host.end == nil && joiner.end == nil)
   }
 

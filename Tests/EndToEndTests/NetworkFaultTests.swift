@@ -15,23 +15,6 @@ import Testing
     return (player, try #require(player.announcedPort()))
   }
 
-  /// The joiner says so, tries to reconnect with backoff, and may claim the game after the grace period. (That
-  /// it notices at once, from the closed connection rather than the 10 s silence limit, is a time: the
-  /// benchmark's "Killed peer noticed" row.)
-  @Test func aKilledHostIsNoticedAndItsGameMayBeClaimedAfterTheGracePeriod() throws {
-    let (host, port) = try host(try home("alice"))
-    let joiner = try Player(
-      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--grace", "5"], environment: try home("bob"))
-    #expect(joiner.waitFor("game 1:"))
-    host.signal(SIGKILL)
-    #expect(joiner.waitFor("The connection dropped. Reconnecting; the game is kept 5 s.", timeout: 30))
-    #expect(joiner.waitFor("Reconnection attempt 2 failed: Connection refused"), "\(joiner.output)")
-    #expect(joiner.waitFor("did not come back in time", timeout: 15))
-    joiner.send("claim")
-    #expect(joiner.exitStatus() == 0)
-    #expect(joiner.output.contains("did not come back)"), "\(joiner.output)")
-  }
-
   @Test func aBlackHoledConnectionIsNoticedOnBothSides() throws {
     let (host, port) = try host(try home("alice"))
     let proxy = try FaultProxy.start(target: UInt16(port))

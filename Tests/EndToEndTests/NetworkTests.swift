@@ -3,7 +3,9 @@ import TestSupport
 import Testing
 
 /// Two real `tictactoe` processes over loopback, in plain mode: games, trust on first use, pins, changed keys,
-/// refusals, and every failure named with its own exit status.
+/// refusals, and every failure named with its own exit status. Changed keys, forgotten peers, pins, busy hosts and
+/// declines, and servers that are not tictactoe hosts are checked on the real shells in memory (`InMemoryTrustTests`,
+/// `InMemoryMatchTests`, `InMemoryWrongServerTests`).
 @Suite(.serialized) struct NetworkTests {
   /// A player's private directories; the same sandbox keeps its identity and known peers across runs.
   struct Home {
@@ -28,24 +30,6 @@ import Testing
 
   private func join(_ home: Home, _ address: String, _ extra: [String] = []) throws -> Player {
     try Player(["join", address, "--ui", "plain"] + extra, environment: home.environment)
-  }
-
-  /// That `host` still serves: a new joiner gets a game started (the host asked to accept it when `asks`),
-  /// leaves, and the host ends as it does when its opponent leaves (exit 30).
-  private func expectServesANewJoiner(
-    _ host: Player, port: Int, asks: Bool, sourceLocation: SourceLocation = #_sourceLocation
-  ) throws {
-    let next = try join(try Home("dave"), "127.0.0.1:\(port)", ["--accept-new"])
-    if asks {
-      #expect(host.waitFor("dave ("), "\(host.output)", sourceLocation: sourceLocation)
-      host.send("y")
-    }
-    #expect(
-      next.waitFor("game 1:") && host.waitFor("game 1:"), "no game after the refusal: \(host.output)\(next.errors)",
-      sourceLocation: sourceLocation)
-    next.send("quit")
-    #expect(next.exitStatus() == 0, sourceLocation: sourceLocation)
-    #expect(host.exitStatus() == 30, sourceLocation: sourceLocation)
   }
 
   /// A host's deny list (in its settings) closes a connection from a listed address before TLS, says so in the
@@ -114,96 +98,6 @@ import Testing
     #expect(host.exitStatus() == 0)
   }
 
-  @Test func aChangedHostKeyIsRefusedLoudlyByTheJoiner() throws {
-    let alice = try Home("alice")
-    let bob = try Home("bob")
-    let old = try alice.fingerprint()
-    // Bob meets Alice once, then Alice makes a new key.
-    let (first, port) = try host(alice, ["--accept-new"])
-    let meet = try join(bob, "127.0.0.1:\(port)", ["--accept-new"])
-    #expect(meet.waitFor("game 1:"))
-    meet.send("quit")
-    #expect(meet.exitStatus() == 0)
-    #expect(first.exitStatus() == 30)
-    _ = try Binary.run(["identity", "new", "--yes"], environment: alice.environment)
-    let new = try alice.fingerprint()
-    #expect(new != old)
-    // At the address where Bob met her: another key there is KEY CHANGED, even with --accept-new.
-    let (host, port2) = try self.host(alice, ["--accept-new"], port: port)
-    let joiner = try join(bob, "127.0.0.1:\(port2)", ["--accept-new"])
-    #expect(joiner.exitStatus() == 21)
-    let message = joiner.errors
-    #expect(message.contains(old) && message.contains(new), "\(message)")
-    #expect(message.contains("known_peers") && message.contains("tictactoe peers forget \(old)"), "\(message)")
-    // The host keeps serving: Bob plays a game on it at the end.
-    // Elsewhere (another port) the new key is a new host, not the alice Bob knows: asked about afresh.
-    let (elsewhere, port3) = try self.host(alice, ["--accept-new"])
-    let wary = try join(bob, "127.0.0.1:\(port3)")
-    #expect(wary.waitFor("Trust this new host?"), "\(wary.output)\(wary.errors)")
-    #expect(wary.output.contains("not the alice you know") && wary.output.contains(old), "\(wary.output)")
-    wary.send("n")
-    #expect(wary.exitStatus() == 26)
-    elsewhere.signal(SIGTERM)
-    // After forgetting the old key, Bob can meet the new Alice.
-    _ = try Binary.run(["peers", "forget", "alice"], environment: bob.environment)
-    let joiner2 = try join(bob, "127.0.0.1:\(port2)", ["--accept-new"])
-    #expect(joiner2.waitFor("game 1:"))
-    joiner2.send("quit")
-    #expect(joiner2.exitStatus() == 0)
-    #expect(host.exitStatus() == 30, "\(host.output)\(host.errors)")
-  }
-
-  /// A host knows joiners by key: Bob with a new key is a new player calling himself bob, let in with
-  /// --accept-new, and the host's player is warned that this is not the bob it knows, with both keys.
-  @Test func aChangedJoinerKeyIsANewPlayerAndTheHostIsWarned() throws {
-    let alice = try Home("alice")
-    let bob = try Home("bob")
-    let (first, port) = try host(alice, ["--accept-new"])
-    let meet = try join(bob, "127.0.0.1:\(port)", ["--accept-new"])
-    #expect(meet.waitFor("game 1:"))
-    meet.send("quit")
-    #expect(first.exitStatus() == 30)
-    let oldBob = try bob.fingerprint()
-    _ = try Binary.run(["identity", "new", "--yes"], environment: bob.environment)
-    let newBob = try bob.fingerprint()
-    let (host, port2) = try self.host(alice, ["--accept-new"])
-    let joiner = try join(bob, "127.0.0.1:\(port2)", ["--accept-new"])
-    #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
-    #expect(host.waitFor("WARNING: a new player calling itself bob — not the bob you know."), "\(host.output)")
-    #expect(host.output.contains(oldBob) && host.output.contains(newBob), "\(host.output)")
-    joiner.send("quit")
-    #expect(host.exitStatus() == 30)
-    // Without --accept-new the host's player is asked, with the same warning.
-    let (asking, port3) = try self.host(alice)
-    _ = try Binary.run(["identity", "new", "--yes"], environment: bob.environment)
-    let third = try join(bob, "127.0.0.1:\(port3)", ["--accept-new"])
-    #expect(asking.waitFor("Let this new player join?"), "\(asking.output)")
-    #expect(asking.output.contains("not the bob you know"))
-    asking.send("n")
-    #expect(third.exitStatus() == 27, "\(third.errors)")
-  }
-
-  /// The host decides on known_peers as the file is when a joiner comes, not as it was when hosting began: bob,
-  /// forgotten meanwhile by `peers forget` in another process and back with a new key, is a new player, with no
-  /// warning about a bob the host no longer knows.
-  @Test func aPeerForgottenWhileHostingIsForgottenByTheHost() throws {
-    let alice = try Home("alice")
-    let bob = try Home("bob")
-    let (first, port) = try host(alice, ["--accept-new"])
-    let meet = try join(bob, "127.0.0.1:\(port)", ["--accept-new"])
-    #expect(meet.waitFor("game 1:"))
-    meet.send("quit")
-    #expect(first.exitStatus() == 30)
-    _ = try Binary.run(["identity", "new", "--yes"], environment: bob.environment)
-    let (host, port2) = try self.host(alice, ["--accept-new"])
-    _ = try Binary.run(["peers", "forget", "bob"], environment: alice.environment)
-    let joiner = try join(bob, "127.0.0.1:\(port2)", ["--accept-new"])
-    #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
-    #expect(!host.output.contains("not the bob you know"), "\(host.output)")
-    joiner.send("quit")
-    #expect(host.exitStatus() == 30)
-  }
-
   /// `--pin` takes a certificate file and pins its key, and may be given twice (a backup key): any is accepted,
   /// and a refusal names every pin tried.
   @Test func aCertificateFileAndABackupKeyCanBePinned() throws {
@@ -234,46 +128,6 @@ import Testing
     #expect(line.hasSuffix("ADDRESS one of 127.0.0.1:\(port)"), "\(host.output)")
     host.signal(SIGTERM)
     #expect(host.exitStatus() == 128 + SIGTERM)
-  }
-
-  @Test func pinsAcceptOnlyThatKey() throws {
-    let alice = try Home("alice")
-    let (host, port) = try host(alice, ["--accept-new"])
-    let wrong = "SHA256:" + String(repeating: "A", count: 43)
-    let refused = try join(try Home("bob"), "127.0.0.1:\(port)", ["--pin", wrong])
-    #expect(refused.exitStatus() == 20)
-    #expect(refused.errors.contains(wrong), "\(refused.errors)")
-    let pinned = try join(try Home("carol"), "127.0.0.1:\(port)", ["--pin", try alice.fingerprint()])
-    #expect(pinned.waitFor("game 1:"), "\(pinned.output)\(pinned.errors)")
-    #expect(!pinned.output.contains("Trust it?"))
-    pinned.send("quit")
-    #expect(pinned.exitStatus() == 0)
-    #expect(host.exitStatus() == 30)
-  }
-
-  @Test func aSecondJoinerIsToldTheHostIsBusy() throws {
-    let (host, port) = try host(try Home("alice"), ["--accept-new"])
-    let first = try join(try Home("bob"), "127.0.0.1:\(port)", ["--accept-new"])
-    #expect(first.waitFor("game 1:"))
-    let second = try join(try Home("carol"), "127.0.0.1:\(port)", ["--accept-new"])
-    #expect(second.exitStatus() == 27)
-    #expect(second.errors.contains("The host is busy: alice is already playing; try again later"), "\(second.errors)")
-    first.send("quit")
-    #expect(host.exitStatus() == 30)
-  }
-
-  @Test func declinesOnEitherSideAreNamed() throws {
-    let (host, port) = try host(try Home("alice"))
-    let joiner = try join(try Home("bob"), "127.0.0.1:\(port)", ["--accept-new"])
-    #expect(host.waitFor("wants to join — accept?"))
-    host.send("n")
-    #expect(joiner.exitStatus() == 27)
-    #expect(joiner.errors.contains("The host declined to play with you."), "\(joiner.errors)")
-    let wary = try join(try Home("carol"), "127.0.0.1:\(port)")
-    #expect(wary.waitFor("Trust it?"))
-    wary.send("n")
-    #expect(wary.exitStatus() == 26)
-    try expectServesANewJoiner(host, port: port, asks: true)
   }
 
   @Test func connectionFailuresHaveTheirOwnStatus() throws {
@@ -313,35 +167,6 @@ import Testing
     #expect(host.waitFor("Reconnected: game 1 goes on at move 1."), "\(host.output)")
     joiner.send("quit")
     #expect(host.exitStatus() == 30)
-  }
-
-  /// A TCP server on 127.0.0.1 that answers each connection with `reply` (nil: says nothing) and keeps it
-  /// open for `hold` seconds. Returns its port.
-  private func fakeServer(reply: String?, hold: Double) throws -> UInt16 {
-    let (fd, port) = Loopback.listen(backlog: 4)
-    Thread.detachNewThread {
-      let client = accept(fd, nil, nil)
-      if let reply { _ = reply.withCString { write(client, $0, strlen($0)) } }
-      Thread.sleep(forTimeInterval: hold)
-      close(client)
-      close(fd)
-    }
-    return port
-  }
-
-  @Test func aServerThatIsNotTLSIsNamed() throws {
-    let port = try fakeServer(reply: "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", hold: 1)
-    let joiner = try join(try Home("bob"), "127.0.0.1:\(port)")
-    #expect(joiner.exitStatus() == 14)
-    #expect(joiner.errors.contains("not a tictactoe peer") || joiner.errors.contains("not TLS"), "\(joiner.errors)")
-  }
-
-  @Test func aServerThatNeverAnswersTimesOut() throws {
-    let port = try fakeServer(reply: nil, hold: 15)
-    // The joiner gives up at its handshake timeout and says which (the time it takes is not asserted).
-    let joiner = try join(try Home("bob"), "127.0.0.1:\(port)")
-    #expect(joiner.exitStatus(timeout: 30) == 11)
-    #expect(joiner.errors.contains("was not set up within 10 s"), "\(joiner.errors)")
   }
 
   @Test func identitiesExportAndImport() throws {

@@ -5,7 +5,9 @@ import Testing
 
 /// Reconnect and resume with the real program: a connection dropped in the middle of a match (by the fault
 /// proxy, with or without bytes in flight, or by a frozen or killed peer) resumes the same game with no move
-/// lost or applied twice; another key cannot take the game over; after the grace period the game is claimed.
+/// lost or applied twice; another key cannot take the game over. A move lost with the connection, the claim
+/// after the grace period, a restarted joiner keeping its coin and another key at the host's address are checked
+/// on the real shells in memory (`InMemoryReconnectTests`).
 @Suite struct ReconnectTests {
   private func home(_ name: String) throws -> [String: String] {
     var environment = try Binary.sandbox().environment
@@ -24,34 +26,6 @@ import Testing
       environment: try home("bob"))
     #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"), "\(joiner.errors)\(host.errors)")
     return (host, joiner, proxy, port)
-  }
-
-  @Test func aMoveSentJustBeforeTheDropIsAppliedExactlyOnce() throws {
-    let (host, joiner, proxy, _) = try match()
-    defer { proxy.stop() }
-    // Who moves first is in the line that starts the game (not in how long a prompt takes to appear).
-    #expect(host.waitFor("(X moves first)"), "\(host.output)")
-    let hostFirst = host.output.contains("you play X")
-    let (mover, other) = hostFirst ? (host, joiner) : (joiner, host)
-    #expect(mover.waitFor("your move ("))
-    // The move leaves the mover, is held by the network, and is lost with the connection.
-    proxy.stall()
-    mover.send("5")
-    #expect(mover.waitFor("waiting for "))
-    proxy.dropNow()
-    proxy.resume()
-    #expect(mover.waitFor("Reconnected: game 1 goes on at move 2."), "\(mover.output)\(mover.errors)")
-    #expect(other.waitFor("Reconnected: game 1 goes on at move 2."), "\(other.output)\(other.errors)")
-    #expect(other.count("plays 5 (") == 1, "\(other.output)")
-    #expect(proxy.counters.accepted == 2)
-    Player.playOut(host, joiner)
-    #expect(lastBoard(host) == lastBoard(joiner))
-    #expect(host.output.contains("result: ") && joiner.output.contains("result: "))
-    let hostLog = host.environment["XDG_STATE_HOME"]! + "/tictactoe/tictactoe.log"
-    let log = try String(contentsOfFile: hostLog, encoding: .utf8)
-    #expect(log.contains("is back with the same key: resuming the game"), "\(log)")
-    joiner.send("quit")
-    #expect(host.exitStatus() == 30)
   }
 
   @Test func gamesCompleteOverASlowNetworkThatDropsAgainAndAgain() throws {
@@ -106,74 +80,6 @@ import Testing
     #expect(host.exitStatus() == 30)
   }
 
-  /// The host offers the game it kept (PROTOCOL.md rule 19, `GameJournalEndToEndTests`); taken up or not, game 1
-  /// is shown again.
-  @Test func aJoinerWhoseProgramRestartedIsOfferedTheKeptGame() throws {
-    let (host, joiner, proxy, port) = try match()
-    defer { proxy.stop() }
-    joiner.signal(SIGKILL)
-    #expect(host.waitFor("The connection dropped. The game is kept"))
-    let again = try Player(
-      ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: joiner.environment)
-    #expect(host.waitFor("bob came back after a restart: offering game 1 at move 1, kept here."), "\(host.output)")
-    #expect(again.waitFor("game 1:"), "\(again.output)\(again.errors)")
-    takeUp(again)
-    let deadline = Date().addingTimeInterval(20)
-    // The host shows it once the joiner's answer has come, a round trip after the joiner.
-    while host.count("game 1:") < 2 && Date() < deadline { usleep(20_000) }
-    #expect(host.count("game 1:") == 2, "\(host.output)")
-    again.send("quit")
-    #expect(host.exitStatus() == 30)
-  }
-
-  /// A joiner killed just after its game began may or may not have had its journal written (PROTOCOL.md rule 19):
-  /// without one its player is asked whether to take the kept game up, and says yes. The game goes on.
-  private func takeUp(_ again: Player, sourceLocation: SourceLocation = #_sourceLocation) {
-    let deadline = Date().addingTimeInterval(20)
-    while !again.output.contains("Reconnected: game 1") && !again.output.contains("take it up?") && Date() < deadline {
-      usleep(20_000)
-    }
-    if again.output.contains("take it up?") { again.send("y") }
-    #expect(
-      again.waitFor("Reconnected: game 1 goes on at move 1."), "\(again.output)", sourceLocation: sourceLocation)
-  }
-
-  /// The mark a player was given in its latest "game 1:" line.
-  private func firstMark(_ player: Player) -> String? {
-    guard let line = player.output.components(separatedBy: "\n").last(where: { $0.hasPrefix("game 1:") }),
-      let range = line.range(of: "you play ")
-    else { return nil }
-    return String(line[range.upperBound...].prefix(1))
-  }
-
-  /// Leaving after the coin toss and joining again within the grace period cannot re-roll the coin: five times
-  /// over, the new match gives the joiner the mark it had (a re-toss would change it half the time).
-  @Test func leavingAndComingBackCannotRerollTheCoin() throws {
-    let (host, joiner, proxy, port) = try match()
-    defer { proxy.stop() }
-    let mark = try #require(firstMark(joiner), "\(joiner.output)")
-    var current = joiner
-    for round in 1...5 {
-      current.signal(SIGKILL)
-      let deadline = Date().addingTimeInterval(20)
-      while host.count("The connection dropped. The game is kept") < round && Date() < deadline { usleep(20_000) }
-      #expect(host.count("The connection dropped. The game is kept") == round, "\(host.output)")
-      let again = try Player(
-        ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: joiner.environment)
-      #expect(again.waitFor("game 1:"), "round \(round): \(again.output)\(again.errors)")
-      takeUp(again)
-      #expect(firstMark(again) == mark, "round \(round): \(again.output)")
-      #expect(again.output.contains("You left a game here moments ago and came back: its first player is kept"))
-      // The host's line may come a moment after the joiner's game began: wait for it (bounded).
-      let shown = Date().addingTimeInterval(20)
-      while host.count("its first player is kept") < round && Date() < shown { usleep(20_000) }
-      #expect(host.count("its first player is kept") == round, "\(host.output)")
-      current = again
-    }
-    current.send("quit")
-    #expect(host.exitStatus() == 30)
-  }
-
   /// A joiner that typed a host name looks the name up again for each reconnection: the host, moved to another
   /// address, is found there. (The name is in a hosts file bind-mounted over /etc/hosts in the joiner's own
   /// mount namespace, changed while the game waits; both addresses are on loopback.) The restarted host no
@@ -214,20 +120,6 @@ import Testing
     _ = moved.exitStatus()
   }
 
-  @Test func afterTheGracePeriodTheRemainingPlayerClaimsTheGame() throws {
-    let (host, joiner, proxy, _) = try match(grace: 5)
-    defer { proxy.stop() }
-    joiner.signal(SIGKILL)
-    #expect(host.waitFor("The connection dropped. The game is kept 5 s for bob to reconnect."), "\(host.output)")
-    #expect(!host.output.contains("did not come back"))
-    #expect(
-      host.waitFor("bob did not come back in time: type claim to claim the game, or keep waiting.\n", timeout: 15))
-    host.send("claim")
-    #expect(host.exitStatus() == 0)
-    #expect(host.output.contains("did not come back): you win\n"), "\(host.output)")
-    #expect(host.output.contains("match: you 1, bob 0"), "\(host.output)")
-  }
-
   @Test func theFullScreenShowsTheCountdownAndTheClaim() throws {
     let bob = try home("bob")
     let alice = try home("alice")
@@ -257,32 +149,5 @@ import Testing
     #expect(claimed.contains("within 6 seconds. Hosting on for the next opponent."), "\(claimed)")
     try host.send("q")
     try host.waitFor(text: "EXIT=0")
-  }
-}
-
-/// The joiner's side of "only the same key": whoever answers at the host's address after a drop must hold the
-/// key the game was played with.
-@Suite struct ReconnectKeyTests {
-  @Test func aDifferentHostAtTheSameAddressDoesNotGetTheGame() throws {
-    var alice = try Binary.sandbox().environment
-    alice["USER"] = "alice"
-    var mallory = try Binary.sandbox().environment
-    mallory["USER"] = "mallory"
-    var bob = try Binary.sandbox().environment
-    bob["USER"] = "bob"
-    let host = try Player(["host", "--port", "0", "--ui", "plain", "--accept-new"], environment: alice)
-    let port = try #require(host.announcedPort())
-    let joiner = try Player(["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: bob)
-    #expect(joiner.waitFor("game 1:") && host.waitFor("game 1:"))
-    host.signal(SIGKILL)
-    #expect(joiner.waitFor("The connection dropped. Reconnecting"))
-    let impostor = try Player(
-      ["host", "--port", "\(port)", "--ui", "plain", "--accept-new", "--bind", "127.0.0.1"], environment: mallory)
-    #expect(impostor.waitFor(" on port "), "\(impostor.errors)")
-    #expect(joiner.exitStatus(timeout: 30) == 21, "\(joiner.output)\(joiner.errors)")
-    // The key is bound to the address: the impostor is refused inside the TLS handshake as KEY CHANGED,
-    // before anything of the game is sent.
-    #expect(joiner.errors.contains("WARNING: alice's key has changed."), "\(joiner.errors)")
-    impostor.signal(SIGTERM)
   }
 }

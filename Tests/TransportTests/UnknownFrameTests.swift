@@ -1,6 +1,3 @@
-import Glibc
-import PeerTrust
-import Security
 import Testing
 import WireProtocol
 
@@ -11,28 +8,10 @@ import WireProtocol
 @Suite struct UnknownFrameTests {
   /// A secured client and server over a socket pair; the server reads on `clock`.
   private func securedPair(clock: @escaping () -> Double) throws -> (client: PeerConnection, server: PeerConnection) {
-    var fds: [Int32] = [0, 0]
-    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
-    for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-    let insecure = TrustOptions(policy: .insecure)
-    let client = try PeerConnection(
-      fd: fds[0],
-      context: try TLSContext(role: .client, identity: try Identity.generate(commonName: "c"), options: insecure),
-      peerAddress: "client")
-    let server = try PeerConnection(
-      fd: fds[1],
-      context: try TLSContext(role: .server, identity: try Identity.generate(commonName: "s"), options: insecure),
-      peerAddress: "server")
-    server.clock = clock
-    var secured = 0
-    for _ in 0..<20 where secured < 2 {
-      _ = client.flush()
-      secured += try server.readable().filter { $0.securedFacts != nil }.count
-      _ = server.flush()
-      secured += try client.readable().filter { $0.securedFacts != nil }.count
-    }
-    #expect(secured == 2)
-    return (client, server)
+    let pair = try TLSPair()
+    pair.server.clock = clock
+    try pair.secure()
+    return (pair.client, pair.server)
   }
 
   /// Sends `count` frames of type 0xEE (unknown to every version), then a chat.
