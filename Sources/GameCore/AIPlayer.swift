@@ -50,6 +50,10 @@ public struct AIPlayer: Sendable {
 
   /// The level's own choice, before `chooseMove` checks it (internal for the tests).
   func levelMove<R: RandomNumberGenerator>(in game: Game, using rng: inout R) -> Position? {
+    // The standard board's perfect choices are looked up, not worked out again (`PerfectTable`).
+    if level == .perfect, let choices = PerfectTable.choices(in: game) {
+      return choices.drawn ? choices.moves.randomElement(using: &rng) : choices.moves.first
+    }
     let search = SearchBoard(game.board)
     let mark = game.turn.rawValue
     let wins = search.winningCells(for: mark)

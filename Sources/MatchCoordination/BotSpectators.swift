@@ -96,6 +96,14 @@ public struct BotSpectators {
     return Self.commands(spectators.toAll(messages, now: now))
   }
 
+  /// The record of the game numbered `game` on its connection, signed by both players, to the spectators of the
+  /// bot's game `number` (rule 28): the SGF text in parts.
+  public mutating func record(_ number: UInt16, game: UInt16, sgf: String, now: Double) -> [BotWatchCommand] {
+    guard var spectators = games[number] else { return [] }
+    defer { games[number] = spectators }
+    return Self.commands(spectators.toAll(Message.watchRecordFrames(game: game, text: sgf), now: now))
+  }
+
   /// Every spectator of `game` is told the match is over and let go.
   private mutating func gameGone(_ game: UInt16) -> [BotWatchCommand] {
     guard var spectators = games.removeValue(forKey: game) else { return [] }

@@ -16,6 +16,9 @@ package final class BotLink {
   /// A player's game's number, as spectators ask for it (nil: not let in yet); whether the link is a spectator's.
   var watchNumber: UInt16?
   var watching = false
+  /// The last game's record signed by the bot, when spectators watched it end: completed with the joiner's
+  /// signature and sent to them (rule 28).
+  var countersign: BotCountersign?
   /// Whether the source limits count the connection under `connection.peerAddress` (one from a proxy is
   /// counted once its header named the client, `BotHost.introduced`; a health check never is).
   var counted: Bool

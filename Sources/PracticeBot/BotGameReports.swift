@@ -24,13 +24,20 @@ package final class BotGameReports {
     botKey = identity.publicKeyBase64
   }
 
+  /// What reporting a reaction's games gives the shell: the record signatures to send the joiner, and, when the
+  /// game is watched, the last signed record to complete with the joiner's signature for its spectators.
+  struct Reported {
+    var signatures: [Message] = []
+    var watched: BotCountersign?
+  }
+
   /// Reports `games`, played by the joiner on `connection` whose seat is `seat`; returns the record signatures
-  /// to send it.
-  func report(_ games: [BotGameRecord], seat: BotSeat?, on connection: PeerConnection) -> [Message] {
-    guard !games.isEmpty else { return [] }
+  /// to send it, and the last signed record when spectators watch (`watched`).
+  func report(_ games: [BotGameRecord], seat: BotSeat?, on connection: PeerConnection, watched: Bool) -> Reported {
+    guard !games.isEmpty else { return Reported() }
     return report(
       games, peer: peer(seat: seat, on: connection), peerKey: connection.tls.peerCertificate?.publicKeyBase64,
-      toJoiner: !connection.isClosed)
+      toJoiner: !connection.isClosed, watched: watched)
   }
 
   /// Who plays on `connection`, as the log names it: by the name trust was decided on (a known key's known name),
@@ -47,8 +54,10 @@ package final class BotGameReports {
   /// Reports `games` played by `peer` (whose public key is `peerKey`); returns the signatures for the joiner when
   /// it is still there (`toJoiner`; a kept game claimed after its joiner went away is signed and kept only).
   @discardableResult
-  func report(_ games: [BotGameRecord], peer: BotGameRecord.Peer, peerKey: String?, toJoiner: Bool) -> [Message] {
-    var signatures: [Message] = []
+  func report(
+    _ games: [BotGameRecord], peer: BotGameRecord.Peer, peerKey: String?, toJoiner: Bool, watched: Bool = false
+  ) -> Reported {
+    var reported = Reported()
     for game in games {
       if case .unfinished = game.outcome {} else { gamesPlayed += 1 }
       log.write(game.logLine(peer: peer))
@@ -56,12 +65,13 @@ package final class BotGameReports {
         record.addKeys(bot: botKey, peer: peerKey, botMark: game.botMark)
         record.date = RecordOfGame.today()
         if let signature = sign(&record, game: game.number, botMark: game.botMark), toJoiner {
-          signatures.append(signature)
+          reported.signatures.append(signature)
+          if watched { reported.watched = BotCountersign(record: record, game: game.number, botMark: game.botMark) }
         }
         collection.keep(record, day: record.date)
       }
     }
-    return signatures
+    return reported
   }
 
   /// Signs the bot's record, as a host does, and returns the signature's message, so the joiner's record carries

@@ -1,5 +1,6 @@
 import MatchCoordination
 import PeerTrust
+import Security
 import Session
 import WireProtocol
 
@@ -114,7 +115,7 @@ extension BotHost {
   }
 
   /// Carries out what `BotSpectators` decided, in order; a spectator whose outbox grew past the limit is dropped.
-  private func perform(_ commands: [BotWatchCommand], now: Double? = nil) {
+  func perform(_ commands: [BotWatchCommand], now: Double? = nil) {
     let now = now ?? loop.now
     for command in commands {
       switch command {
@@ -146,5 +147,31 @@ extension NetSession.Configuration {
     var configuration = self
     configuration.watchable = true
     return configuration
+  }
+}
+
+/// The record of a watched game, signed by both, for its spectators (PROTOCOL.md rule 28).
+extension BotHost {
+  /// Reports the games `reaction` ends (the log, the collection, the signatures to send); for a game whose
+  /// spectators watch, the signed record is kept on `link` for the joiner's signature.
+  func reportGames(_ link: BotLink, _ reaction: BotReaction) -> BotGameReports.Reported {
+    guard !reaction.games.isEmpty else { return BotGameReports.Reported() }
+    let watched = link.watchNumber.map { spectating.spectators.count(of: $0) > 0 } ?? false
+    let reported = reports.report(reaction.games, seat: link.seat, on: link.connection, watched: watched)
+    if let signed = reported.watched { link.countersign = signed }
+    return reported
+  }
+
+  /// The joiner's signature over game `game`'s record: when it completes the record kept for the game's spectators
+  /// (it verifies with the joiner's key), they are sent the record signed by both; otherwise nothing.
+  func countersigned(_ link: BotLink, game: Int, date: String, signature: [UInt8], now: Double) {
+    guard let kept = link.countersign, let number = link.watchNumber else { return }
+    link.countersign = nil
+    guard spectating.spectators.count(of: number) > 0, let wire = UInt16(exactly: game),
+      let record = kept.countersigned(
+        game: game, date: date, signature: signature,
+        verify: { RecordSignature.verify($0, of: $1, publicKeyBase64: $2) })
+    else { return }
+    perform(spectating.spectators.record(number, game: wire, sgf: record.sgf, now: now), now: now)
   }
 }

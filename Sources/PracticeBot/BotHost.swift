@@ -227,6 +227,9 @@ package final class BotHost: LoopFrontEnd {
         if case .deciding = message, !link.saidHello { deciding(link, now: now) }
         if spectatorTakes(message, on: link, now: now) { continue }
         if let reaction = link.seat?.receive(message, now: now) { react(link, reaction) }
+        if case .recordSignature(let game, let date, let signature) = message {
+          countersigned(link, game: Int(game), date: date, signature: signature, now: now)
+        }
       case .malformed(let error):
         if let reaction = link.seat?.receiveMalformed(error, now: now) { react(link, reaction) }
       case .ended:
@@ -270,9 +273,9 @@ package final class BotHost: LoopFrontEnd {
   func react(_ link: BotLink, _ reaction: BotReaction) {
     let connection = link.connection
     // One write for the reaction, with the signatures of the games it ends after their last messages.
-    let signatures = reaction.games.isEmpty ? [] : reports.report(reaction.games, seat: link.seat, on: connection)
+    let reported = reportGames(link, reaction)
     do {
-      try connection.send(reaction.messages + signatures)
+      try connection.send(reaction.messages + reported.signatures)
     } catch {
       log.write("send failed to \(connection.peerAddress): \(error)")
     }

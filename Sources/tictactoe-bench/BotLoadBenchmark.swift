@@ -36,6 +36,10 @@ enum BotLoadBenchmark {
     /// load generator's (this process). On two cores both compete: the load's share caps the moves per second.
     var serverCPUSaturated = 0.0
     var loadCPUSaturated = 0.0
+    /// The share of the CPUs each side may use that it used during the saturated run (1: all, all the time).
+    var serverBusy = 0.0
+    var loadBusy = 0.0
+    var bound: LoadBound { LoadBound(serverBusy: serverBusy, generatorBusy: loadBusy) }
     /// (resident memory with every game up − before any) / games, in bytes.
     var memoryPerGame = 0.0
   }
@@ -43,14 +47,52 @@ enum BotLoadBenchmark {
   static let latencyTarget = 10_000_000.0
   static let memoryTarget = 100.0 * 1024
 
+  /// Which CPUs the server and the load generator run on: all but the last for the server (it inherits them
+  /// from the thread that starts it), the last for the generator (this thread), as the spectators' and the abuse
+  /// rows split them; on a machine of one CPU both share it.
+  struct Split {
+    var server: [Int]
+    var generator: [Int]
+    var isSplit: Bool { server != generator }
+
+    init(cpus: Int) {
+      server = cpus > 1 ? Array(0..<(cpus - 1)) : [0]
+      generator = cpus > 1 ? [cpus - 1] : [0]
+    }
+  }
+
   static func rows(smoke: Bool) throws -> [Row] {
     let settings = smoke ? Settings.smoke : Settings.full
     let client = try Identity.generate(commonName: "bench-load")
     OpenFiles.raiseLimit()
+    let cpus = CPUAffinity.count
+    let split = Split(cpus: cpus)
+    defer { CPUAffinity.pin(0, to: Array(0..<cpus)) }
+    if split.isSplit {
+      printError(
+        "  each server runs on CPUs \(split.server.map(String.init).joined(separator: ",")); the load on CPU \(cpus - 1)"
+      )
+    }
     printError("measuring the bot host with \(settings.games) games...")
-    let bot = try measure(.bot, settings, client: client)
+    let bot = try measure(.bot, settings, client: client, split: split)
     printError("measuring the OpenSSL echo baseline with \(settings.games) connections...")
-    let echo = try measure(.echo, settings, client: client)
+    let echo = try measure(.echo, settings, client: client, split: split)
+    for (name, run) in [("bot", bot), ("echo", echo)] { printError("  \(name): \(summary(run))") }
+    return table(bot: bot, echo: echo, settings)
+  }
+
+  /// One server's saturated run in a line: moves per second, each side's CPU per move and busy share, the bound.
+  static func summary(_ run: Measured) -> String {
+    let perSecond = Table.format(run.saturated.answersPerSecond, .perSecond)
+    let server = Table.format(run.serverCPUSaturated, .time)
+    let load = Table.format(run.loadCPUSaturated, .time)
+    let busy = { (share: Double) in Table.significant(share * 100) + " %" }
+    return "\(perSecond); server \(server) a move, \(busy(run.serverBusy)) of its CPUs busy; load \(load) a move, "
+      + "\(busy(run.loadBusy)) of its CPU busy: \(run.bound.words)"
+  }
+
+  /// The rows of the bot and the echo measured under the same load.
+  static func table(bot: Measured, echo: Measured, _ settings: Settings) -> [Row] {
     let n = settings.games
     let pace =
       "a move every \(Table.significant(settings.think.lowerBound))–\(Table.significant(settings.think.upperBound)) s"
@@ -65,6 +107,12 @@ enum BotLoadBenchmark {
       Row(
         figure: "Bot host, \(n) games, no thinking: load generator CPU time per move", value: bot.loadCPUSaturated,
         baseline: echo.loadCPUSaturated, baselineKind: "its load on the OpenSSL C echo", unit: .time),
+      Row(
+        figure: "Bot host, \(n) games, no thinking: server's CPUs busy", value: bot.serverBusy * 100,
+        baseline: echo.serverBusy * 100, baselineKind: same, unit: .percent),
+      Row(
+        figure: "Bot host, \(n) games, no thinking: load generator's CPU busy", value: bot.loadBusy * 100,
+        baseline: echo.loadBusy * 100, baselineKind: "its load on the OpenSSL C echo", unit: .percent),
       Row(
         figure: "Bot host, \(n) games, \(pace) each: move latency, median (\(bot.paced.latencies.count))",
         value: bot.paced.latencies.median, baseline: echo.paced.latencies.median, baselineKind: same, unit: .time),
@@ -90,11 +138,18 @@ enum BotLoadBenchmark {
   }
 
   /// Starts the server, ramps up, plays without and then with thinking, reads its memory and CPU time, and stops
-  /// it (the bot must say goodbye to every game and exit 0).
-  static func measure(_ kind: LoadGenerator.Server, _ settings: Settings, client: Identity) throws -> Measured {
+  /// it (the bot must say goodbye to every game and exit 0). The server runs on `split.server`, the load on
+  /// `split.generator` (by default both wherever this thread may run).
+  static func measure(
+    _ kind: LoadGenerator.Server, _ settings: Settings, client: Identity, split: Split = Split(cpus: 1)
+  ) throws
+    -> Measured
+  {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
+    if split.isSplit { CPUAffinity.pin(0, to: split.server) }
     let (server, echoKey) = try start(kind, in: directory.path, client: client)
+    if split.isSplit { CPUAffinity.pin(0, to: split.generator) }
     // The bot: "Practice bot (perfect) serving … on port 40123 (127.0.0.1)." and "Key: SHA256:…"; the echo: "port N".
     let line = try server.waitForLine(startingWith: kind == .bot ? "Practice bot " : "port ")
     let digits = line.components(after: " port ") ?? Substring(line)
@@ -114,6 +169,11 @@ enum BotLoadBenchmark {
     let end = (server: try ProcessSample.read(pid: server.pid), load: try ProcessSample.read(pid: getpid()))
     measured.serverCPUSaturated = cpuPerAnswer(from: start.server, to: end.server, measured.saturated)
     measured.loadCPUSaturated = cpuPerAnswer(from: start.load, to: end.load, measured.saturated)
+    let seconds = measured.saturated.seconds
+    measured.serverBusy =
+      IdleCost(from: start.server, to: end.server, seconds: seconds).cpuPercent / 100 / Double(split.server.count)
+    measured.loadBusy =
+      IdleCost(from: start.load, to: end.load, seconds: seconds).cpuPercent / 100 / Double(split.generator.count)
     let cpuBefore = try server.cpuNanoseconds()
     measured.paced = try generator.play(for: settings.pacedSeconds, think: settings.think)
     measured.cpuPerAnswer = (try server.cpuNanoseconds() - cpuBefore) / Double(max(1, measured.paced.answers))

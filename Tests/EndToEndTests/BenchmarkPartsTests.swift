@@ -112,4 +112,23 @@ import Testing
     #expect(!output.contains(Array("bench12r1".utf8)))
     #expect(![UInt8]().contains(Array("x".utf8)))
   }
+
+  /// A saturated run names the side whose CPUs were busy all the run: the busier one past 90 %, else neither.
+  @Test func aLoadRunIsBoundByTheSideWhoseCPUsWereBusy() {
+    #expect(LoadBound(serverBusy: 0.98, generatorBusy: 0.61) == .server)
+    #expect(LoadBound(serverBusy: 0.55, generatorBusy: 0.97) == .generator)
+    #expect(LoadBound(serverBusy: 0.93, generatorBusy: 0.99) == .generator)
+    #expect(LoadBound(serverBusy: 0.7, generatorBusy: 0.89) == .neither)
+    #expect(LoadBound(serverBusy: 0.9, generatorBusy: 0.2) == .server)
+  }
+
+  /// The bot rows give the server every CPU but the last and the load generator the last; one CPU is shared.
+  @Test func theLoadRowsSplitTheCPUs() {
+    let two = BotLoadBenchmark.Split(cpus: 2)
+    #expect(two.server == [0] && two.generator == [1] && two.isSplit)
+    let four = BotLoadBenchmark.Split(cpus: 4)
+    #expect(four.server == [0, 1, 2] && four.generator == [3])
+    let one = BotLoadBenchmark.Split(cpus: 1)
+    #expect(one.server == [0] && one.generator == [0] && !one.isSplit)
+  }
 }

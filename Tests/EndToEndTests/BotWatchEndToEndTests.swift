@@ -3,7 +3,8 @@ import Testing
 
 /// Spectators at the practice bot (PROTOCOL.md rule 27), with the real binaries over loopback: a bot playing two
 /// joiners; `watch ADDRESS` lists both games by number and leaves; `watch ADDRESS --game N` follows each one from
-/// its position on, move by move; a number the bot has no game of is refused clearly.
+/// its position on, move by move, and keeps each game's record signed by both; a number the bot has no game of is
+/// refused clearly.
 @Suite(.serialized) struct BotWatchEndToEndTests {
   static func home(_ name: String) throws -> [String: String] {
     var environment = try NetworkTests.Home(name).environment
@@ -52,6 +53,11 @@ import Testing
       #expect(watcher.waitFor("\nscore: robo "), "the result and the score: \(watcher.output)")
       #expect(watcher.count(" plays ") > before + 1, "\(watcher.output)")
       #expect(watcher.output.contains("\(name) (X) plays") || watcher.output.contains("\(name) (O) plays"))
+      // The joiner's signature came back to the bot: the spectator is sent the record signed by both (rule 28),
+      // and `verify` checks it.
+      #expect(watcher.waitFor("The record of game 1, signed by both players, is kept"), "\(watcher.output)")
+      let verified = try Binary.run(["verify", "1"], environment: carol)
+      #expect(verified.status == 0 && verified.stdout.contains("\nverified"), "\(verified.stdout)\(verified.stderr)")
       joiner.send("quit")
       #expect(watcher.waitFor("the match is over", in: \.errors), "\(watcher.output)\(watcher.errors)")
       #expect(watcher.exitStatus() != nil)
