@@ -37,11 +37,12 @@ enum ThreatPlan: Equatable {
     }
     let opponent = 3 - mark
     var threat = search.victoryByFours(for: opponent, deadline: at(shares.opponentFours))
-    var byThrees = false
-    if threat == nil, threes {
-      threat = search.victoryByThreats(
-        for: opponent, maximumThreats: opponentThreats, deadline: at(shares.opponentThreats))
-      byThrees = true
+    // The opponent's win by threats is looked for one attacking move deeper at a time: the defences are then
+    // checked at the depth it was found, which ends within the node limit far more often than the full depth.
+    var depth = 0
+    while threat == nil, threes, depth < opponentThreats, !search.gaveUp {
+      depth += 1
+      threat = search.victoryByThreats(for: opponent, maximumThreats: depth, deadline: at(shares.opponentThreats))
     }
     guard let threat else { return .none }
     // Moves on the opponent's line or that make a four (or a three) of our own are the likeliest to stop it: try
@@ -49,7 +50,7 @@ enum ThreatPlan: Equatable {
     let defenceDeadline = at(shares.defence)
     var tried = Set<Int>()
     var candidates: [Int] = []
-    let counters = search.fourMoves(for: mark) + (byThrees ? search.threeMoves(for: mark) : [])
+    let counters = search.fourMoves(for: mark) + (depth > 0 ? search.threeMoves(for: mark) : [])
     for cell in threat.line + counters + nearCells(board) where tried.insert(cell).inserted {
       candidates.append(cell)
     }
@@ -57,21 +58,21 @@ enum ThreatPlan: Equatable {
     for cell in candidates where !search.isForbidden(mark, at: cell) {
       if ContinuousClock.now >= defenceDeadline { break }
       search.place(mark, at: cell)
-      if stops(&search, opponent: opponent, byThrees: byThrees, deadline: defenceDeadline) { stopping.append(cell) }
+      if stops(&search, opponent: opponent, threats: depth, deadline: defenceDeadline) { stopping.append(cell) }
       search.clear(cell)
     }
     return stopping.isEmpty ? .none : .defend(stopping)
   }
 
   /// Whether the opponent, to move after ours, is shown to have no win of the kind found before (by fours, or
-  /// by fours and threes) within the deadline; one try may not take more than a fixed number of nodes.
+  /// by fours and threes within `threats` attacking moves) within the deadline; one try may not take more than a
+  /// fixed number of nodes.
   private static func stops(
-    _ search: inout ThreatSearch, opponent: UInt8, byThrees: Bool, deadline: ContinuousClock.Instant
+    _ search: inout ThreatSearch, opponent: UInt8, threats: Int, deadline: ContinuousClock.Instant
   ) -> Bool {
     if search.victoryByFours(for: opponent, deadline: deadline) != nil || search.gaveUp { return false }
-    guard byThrees else { return true }
-    let answer = search.victoryByThreats(
-      for: opponent, maximumThreats: opponentThreats, deadline: deadline, nodeLimit: 20_000)
+    guard threats > 0 else { return true }
+    let answer = search.victoryByThreats(for: opponent, maximumThreats: threats, deadline: deadline, nodeLimit: 20_000)
     return answer == nil && !search.gaveUp
   }
 

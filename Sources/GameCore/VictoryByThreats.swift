@@ -37,6 +37,11 @@ extension ThreatSearch {
   private mutating func attack(_ mark: UInt8, threats: Int) -> Bool {
     if outOfTime() { return false }
     let opponent = 3 - mark
+    // A line completed now wins whatever the opponent threatens.
+    if let win = board.winningCells(for: mark).first {
+      line.append(win)
+      return true
+    }
     let opponentWins = board.winningCells(for: opponent)
     if opponentWins.count >= 2 { return false }
     // A win by fours alone (including a win at once) is the shortest kind.
