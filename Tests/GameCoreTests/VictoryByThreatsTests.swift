@@ -150,28 +150,47 @@ import Testing
     #expect(wins >= 1 && wins <= 19, "\(wins) wins of 20")
   }
 
-  /// A crowded 15×15 board (100 stones in a fixed pseudo-random pattern): the search stops at its deadline.
-  @Test func aCrowdedBigBoardIsSearchedWithinItsDeadline() throws {
+  /// A crowded 15×15 board: stones in a fixed pseudo-random pattern round the centre, no quick win for either
+  /// side, the first such pattern (by seed) on which the search for O runs past 5,000 nodes.
+  static func crowdedBoard() throws -> Board {
     let rules = try Rules(size: 15, k: 5)
-    var rng = SplitMix(seed: 28)
-    var board = Board(rules: rules)
-    var placed = 0
-    for cell in (0..<225).shuffled(using: &rng) where placed < 100 {
-      board.set(placed.isMultiple(of: 2) ? .x : .o, at: board.position(cell))
-      if board.anyWinningLine() != nil {
-        board.set(nil, at: board.position(cell))
-      } else {
-        placed += 1
+    let centre = (0..<225).filter { abs($0 / 15 - 7) <= 5 && abs($0 % 15 - 7) <= 5 }
+    for seed in 28..<100 {
+      var rng = SplitMix(seed: UInt64(seed))
+      var board = Board(rules: rules)
+      var placed = 0
+      for cell in centre.shuffled(using: &rng) where placed < 60 {
+        board.set(placed.isMultiple(of: 2) ? .x : .o, at: board.position(cell))
+        // Nobody a line one short, nor a cell that makes two completions.
+        var lines = ThreatBoard(board)
+        if [Self.x, Self.o].allSatisfy({ lines.winningCells(for: $0).isEmpty && lines.doubleCells(for: $0).isEmpty }) {
+          placed += 1
+        } else {
+          board.set(nil, at: board.position(cell))
+        }
       }
+      var probe = ThreatSearch(board: board)
+      _ = probe.victoryByThreats(for: Self.o, maximumThreats: 20, nodeLimit: 5_000)
+      if probe.gaveUp { return board }
     }
+    throw BenchmarkBoardError()
+  }
+
+  struct BenchmarkBoardError: Error {}
+
+  /// On the crowded board a search that would run far longer stops at its deadline, and the whole plan keeps to
+  /// its own.
+  @Test func aCrowdedBigBoardIsSearchedWithinItsDeadline() throws {
+    let board = try Self.crowdedBoard()
     for budget in [20, 60] {
       var search = ThreatSearch(board: board)
       let start = ContinuousClock.now
       _ = search.victoryByThreats(
-        for: Self.x, maximumThreats: 20, deadline: start + .milliseconds(budget), nodeLimit: .max)
+        for: Self.o, maximumThreats: 20, deadline: start + .milliseconds(budget), nodeLimit: .max)
       let took = ContinuousClock.now - start
+      // With no node limit, only the deadline stops it: the position is big enough for the deadline to matter.
+      #expect(search.gaveUp, "\(search.nodes) nodes in \(took)")
       #expect(took < .milliseconds(budget + 30), "\(took) for \(budget) ms, \(search.nodes) nodes")
-      // The plan, all its steps together, keeps to its deadline too.
       let planStart = ContinuousClock.now
       _ = ThreatPlan.make(board: board, mark: Self.o, start: planStart, deadline: planStart + .milliseconds(budget))
       #expect(ContinuousClock.now - planStart < .milliseconds(budget + 30))
