@@ -57,7 +57,7 @@ let package = Package(
       dependencies: ["Security", "PeerTrust", "WireProtocol", "TransitRelay", "ExplainedErrors", "NetworkFacts"]),
     // The networked match's deciding part: the host's and the joiner's coordinators on MatchCore, trust
     // questions, the record exchange, the door and the per-address limits. It carries out nothing itself: the
-    // shell (App's NetworkMatch) does what its commands say.
+    // shell (NetworkShell's NetworkMatch) does what its commands say.
     .target(
       name: "MatchCoordination",
       dependencies: [
@@ -94,6 +94,15 @@ let package = Package(
         "NetworkShell", "OutsideEngines", "PeerTrust", "PlayerFiles", "PlayerSettings", "Security", "Session",
         "Transport", "UntrustedText", "WireProtocol",
       ]),
+    // The front ends: the full screen (curses) and plain mode for local, network, engine and watched games,
+    // the presenters that turn the match's events into what they show, the lobby's LAN list.
+    .target(
+      name: "FrontEnds",
+      dependencies: [
+        "CursesBackend", "Discovery", "EventLoop", "ExplainedErrors", "GameCore", "GameRecords", "MatchCoordination",
+        "NetworkFacts", "NetworkShell", "OutsideEngines", "PeerTrust", "PlayerFiles", "PlayerSettings", "Security",
+        "Session", "TerminalUI", "Transport", "UntrustedText", "WireProtocol",
+      ]),
     .target(
       name: "App",
       dependencies: [
@@ -101,6 +110,7 @@ let package = Package(
         "Discovery",
         "UntrustedText", "EventLoop", "PortMapping", "GameRecords", "Gomocup", "PeerTrust", "ExplainedErrors",
         "PlayerFiles", "MatchCoordination", "NetworkFacts", "NetworkShell", "OutsideEngines", "PracticeBot",
+        "FrontEnds",
       ]),
     .executableTarget(name: "tictactoe", dependencies: ["App"]),
     .executableTarget(
@@ -158,7 +168,7 @@ let package = Package(
         "UntrustedText", "Session", "TransitRelay",
         "WireProtocol", "Discovery",
         "TestSupport", "GameRecords", "SessionTestSupport", "PlayerFiles", "MatchCoordination", "NetworkFacts",
-        "NetworkShell", "OutsideEngines", "PracticeBot",
+        "NetworkShell", "OutsideEngines", "PracticeBot", "FrontEnds",
       ]),
     .testTarget(
       name: "EndToEndTests",

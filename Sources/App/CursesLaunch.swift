@@ -1,5 +1,6 @@
 import CursesBackend
 import EventLoop
+import FrontEnds
 import Glibc
 import MatchCoordination
 import NetworkFacts

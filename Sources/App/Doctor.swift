@@ -1,5 +1,6 @@
 import Discovery
 import EventLoop
+import FrontEnds
 import Glibc
 import NetworkFacts
 import NetworkShell

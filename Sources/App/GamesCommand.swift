@@ -1,3 +1,4 @@
+import FrontEnds
 import GameRecords
 import Glibc
 import NetworkShell

@@ -1,3 +1,4 @@
+import FrontEnds
 import Glibc
 import NetworkShell
 import OutsideEngines

@@ -1,5 +1,6 @@
 import CursesBackend
 import EventLoop
+import FrontEnds
 import GameRecords
 import Glibc
 import NetworkShell
@@ -45,47 +46,5 @@ enum ReplayCommand: Command {
         path: target, reason: "is neither a file nor a saved game's number (`tictactoe games` lists \(entries.count))")
     }
     return try entries[number - 1].record.get()
-  }
-}
-
-/// The full-screen replay on the event loop: keys step through the game; SIGWINCH redraws; the other signals end it.
-final class ReplayDriver: LoopFrontEnd {
-  private var replay: Replay
-  private let glyphs: Glyphs
-  private let terminal: CursesTerminal
-  let loop = EventLoop()
-  var shutdown = Shutdown()
-
-  init(replay: Replay, glyphs: Glyphs, noColor: Bool) {
-    self.replay = replay
-    self.glyphs = glyphs
-    terminal = CursesTerminal(useColor: !noColor)
-  }
-
-  func run() -> Int32 {
-    defer { terminal.restore() }
-    takeSignals()
-    loop.watch(terminal.inputDescriptor, events: Int16(POLLIN)) { [unowned self] _ in
-      for key in terminal.readKeys() where !replay.handle(key) {
-        end(0)
-        return
-      }
-    }
-    loop.beforeEachWait { [unowned self] in
-      if stopIfDone() { return }
-      let size = terminal.size
-      terminal.draw(ReplayView.render(replay, width: size.width, height: size.height, glyphs: glyphs))
-    }
-    loop.run()
-    return shutdown.status ?? 0
-  }
-
-  /// A replay has no peer to tell.
-  func sayGoodbye(signal: Int32) {}
-  var goodbyesGoingOut: Int { 0 }
-  func redraw() { terminal.resized() }
-  func resumed() {
-    terminal.resume()
-    terminal.resized()
   }
 }

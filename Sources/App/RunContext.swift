@@ -1,3 +1,4 @@
+import FrontEnds
 import PlayerFiles
 import PlayerSettings
 import TerminalUI

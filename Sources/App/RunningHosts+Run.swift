@@ -1,3 +1,4 @@
+import FrontEnds
 import NetworkShell
 import PlayerFiles
 

@@ -1,5 +1,6 @@
 import CursesBackend
 import EventLoop
+import FrontEnds
 import UntrustedText
 
 /// The program: reads the command line and runs the command it names (`Invocation.run`).

@@ -1,3 +1,4 @@
+import FrontEnds
 import GameCore
 import GameRecords
 import NetworkShell

@@ -1,7 +1,10 @@
 /// Both clocks of a timed game played on this machine (against the computer, or two players at one keyboard):
 /// one referee, so each move costs exactly the time its side took, with no charges to agree on. X moves first; a
-/// clock starts after each side's first move (as lichess, and as network games). Times are milliseconds; `now` is
-/// a monotonic reading in seconds given to each call, so a test drives it by hand. Pure.
+/// clock starts after each side's first move (as lichess, and as network games). A game that opens with Swap2
+/// counts turns as a network game does (PROTOCOL.md rule 14, `Swap2.turn`): its sides are the players' places in
+/// the opening (X the first player) whatever colours they end with, each turn is charged from the first and earns
+/// one increment, and the caller calls `moved` as each turn ends. Times are milliseconds; `now` is a monotonic
+/// reading in seconds given to each call, so a test drives it by hand. Pure.
 public struct LocalClock: Sendable, Equatable {
   /// One move's charge and its mover's time left after it (for Fischer its clock with the increment added; for
   /// a fixed time per move, what was left of that move's time): what a record writes as TTQ and BL/WL.
@@ -16,9 +19,11 @@ public struct LocalClock: Sendable, Equatable {
   }
 
   public let control: TimeControl
+  /// How many turns are played before the clocks charge: 2 (each side's first move is free), 0 in a Swap2 game.
+  public let freeTurns: Int
   /// Each side's time left as of its last move (for a fixed time per move: that time, always).
   public private(set) var left: [Mark: Int]
-  /// Each move's charge, by ply.
+  /// Each move's charge, by ply (in a Swap2 game each turn's, by turn).
   public private(set) var charges: [Charge] = []
   /// The side whose time ran out, once it has: the game is lost on time.
   public private(set) var flagged: Mark?
@@ -27,31 +32,26 @@ public struct LocalClock: Sendable, Equatable {
   /// When the side to move began its move: the last move's time, or the game's start.
   private var turnSince: Double
 
-  /// A game begun at `now`; nil for an untimed control (an untimed game has no clock at all, and so nothing
-  /// wakes its screen).
-  public init?(_ control: TimeControl, now: Double) {
+  /// A game begun at `now`, whose first `freeTurns` turns are not charged (0 for a Swap2 game, whose turns are
+  /// all charged, the first player's clock running from `now`); nil for an untimed control (an untimed game has no
+  /// clock at all, and so nothing wakes its screen).
+  public init?(_ control: TimeControl, now: Double, freeTurns: Int = 2) {
     guard control.isTimed else { return nil }
     self.control = control
+    self.freeTurns = freeTurns
     left = [.x: control.base, .o: control.base]
     turnSince = now
   }
 
-  /// A game whose first `untimedMoves` stones were placed with no clock (a Swap2 opening, its colours settled at
-  /// `now`): each is charged nothing and earns no increment, and the side to move's clock runs from `now`.
-  public init?(_ control: TimeControl, now: Double, untimedMoves: Int) {
-    self.init(control, now: now)
-    charges = Array(repeating: Charge(charged: 0, left: control.base), count: untimedMoves)
-  }
-
-  /// Whether the move at `ply` is charged: each side's first move is free.
-  public static func charges(ply: Int) -> Bool { ply >= 2 }
+  /// Whether the move (turn) at `ply` is charged: each side's first move is free, in a Swap2 game none.
+  public func charges(ply: Int) -> Bool { ply >= freeTurns }
 
   /// The side to move.
   public var toMove: Mark { charges.count.isMultiple(of: 2) ? .x : .o }
 
   /// The side whose clock runs now, or nil (before each side's first move, after the game's end).
   public var running: Mark? {
-    guard flagged == nil, !stopped, Self.charges(ply: charges.count) else { return nil }
+    guard flagged == nil, !stopped, charges(ply: charges.count) else { return nil }
     return toMove
   }
 
@@ -95,7 +95,7 @@ public struct LocalClock: Sendable, Equatable {
     let mover = toMove
     let had = left[mover, default: 0]
     var charge = Charge(charged: 0, left: had)
-    if Self.charges(ply: charges.count) {
+    if charges(ply: charges.count) {
       let took = Self.milliseconds(turnSince, now)
       guard took < had else {
         flagged = mover

@@ -279,8 +279,8 @@ public struct HostCoordinator: MatchRole {
     core.connections[id]?.phase = .playing
     core.connections[id]?.admitted = true
     gamePeerKey = core.connections[id]?.facts?.certificate?.fingerprint
-    return [.advertise(.playing)] + act(on: id, now: now) { $0.accept(now: now) }
-      + [.advertiseWatchers(gameIsWatchable ? spectators.count : nil)]
+    return [.advertise(.playing, watchers: gameIsWatchable ? spectators.count : nil)]
+      + act(on: id, now: now) { $0.accept(now: now) }
   }
 
   public mutating func answer(accept: Bool, now: Double) -> [MatchCommand] {
@@ -304,7 +304,7 @@ public struct HostCoordinator: MatchRole {
     core.active = nil
     core.question = nil
     gamePeerKey = nil
-    return commands + [.advertise(.waiting), .advertiseWatchers(nil), .report(.opponentGone(end))]
+    return commands + [.advertise(.waiting, watchers: nil), .report(.opponentGone(end))]
       + welcome.map { .report($0) }
   }
 
@@ -321,7 +321,7 @@ public struct HostCoordinator: MatchRole {
       core.active = nil
       core.question = nil
       return closed + [
-        .advertise(.waiting), .advertiseWatchers(nil),
+        .advertise(.waiting, watchers: nil),
         .report(.status("A joiner from \(connection.peer) left: \(end)")),
       ]
     }

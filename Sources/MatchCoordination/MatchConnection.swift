@@ -107,10 +107,11 @@ public enum MatchCommand {
   case remember(name: String, key: Fingerprint, address: String?)
   /// Bind a known key to another address the joiner typed.
   case bind(Fingerprint, address: String)
-  /// Host: the state the LAN advertisement shows.
-  case advertise(AdvertisedState)
+  /// Host: the state the LAN advertisement shows, and how many watch (nil: the game may not be watched, or none
+  /// is played), in one update of the TXT record: every DNS-SD client on the LAN wakes for each.
+  case advertise(AdvertisedState, watchers: Int?)
   /// Host: how many watch the game being played, for the LAN advertisement's `watch=N` (nil: the game may not be
-  /// watched, or none is played). The shell paces the changes it publishes.
+  /// watched). The shell paces the changes it publishes.
   case advertiseWatchers(Int?)
   /// The match is over: withdraw the LAN advertisement.
   case stopAdvertising

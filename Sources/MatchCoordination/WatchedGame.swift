@@ -18,9 +18,43 @@ public struct WatchedGame: Equatable, Sendable {
   /// Games won by the host, won by the joiner, drawn.
   public var score: [Int]
   public var end: WatchedEnd?
+  /// In a game that opens with Swap2 (the host's terms), the opening's choices so far as the last snapshot gave
+  /// them (field 10); nil in a game without the opening.
+  public var swap2Choices: [Swap2.Choice]? = nil
 
   /// The name of the player of `mark`.
   public func name(of mark: Mark) -> PeerText { (mark == .x) == hostPlaysX ? hostName : joinerName }
+
+  /// The Swap2 opening as it stands, replayed from the stones and the choices so far (checked as they came, so it
+  /// replays); nil in a game without it.
+  public var opening: Swap2? {
+    swap2Choices.flatMap { try? Swap2(rules: game.rules, stones: game.history, choices: $0) }
+  }
+
+  /// The colour, as the game stands now, of the player whose clock the stone at `ply` was timed on: the stone's
+  /// own colour, or in a Swap2 game its placer's (the clocks are the players' places, PROTOCOL.md rule 14: the
+  /// first player's O stones are on its clock, which is X's until it takes white).
+  public func clockColour(ofStone ply: Int) -> Mark {
+    let colour: Mark = ply.isMultiple(of: 2) ? .x : .o
+    guard let opening else { return colour }
+    let stones = opening.log.compactMap { if case .stone = $0.action { $0.player } else { nil } }
+    let placer = ply < stones.count ? stones[ply] : opening.player(playing: colour)
+    return placer.map { Self.colour(of: $0, in: opening) } ?? colour
+  }
+
+  /// The colour of the player whose clock runs now (nil: none, the game over or each side's first move free): in a
+  /// Swap2 game the player who places or chooses, from the first stone.
+  public var runningClockColour: Mark? {
+    guard end == nil, !game.isOver else { return nil }
+    guard let opening else { return game.history.count < 2 ? nil : game.turn }
+    let actor = opening.isSettled ? opening.player(playing: game.turn) : opening.actor
+    return actor.map { Self.colour(of: $0, in: opening) }
+  }
+
+  /// The colour of `place` in `opening`: the first player's X until the colours are settled.
+  static func colour(of place: Swap2.Player, in opening: Swap2) -> Mark {
+    opening.mark(of: place) ?? (place == .first ? .x : .o)
+  }
 }
 
 /// What a spectator is told, as its front end shows it.
@@ -51,12 +85,21 @@ extension WatchedGame {
       let watched = WatchedGame(
         hostName: host, joinerName: PeerText(s.joinerName), joinerKey: Fingerprint(bytes: s.joinerKey),
         timeControl: terms?.timeControl ?? .none, gameNumber: Int(s.game), hostPlaysX: s.hostPlaysX, game: game,
-        times: s.times, score: s.score.map(Int.init), end: s.end)
+        times: s.times, score: s.score.map(Int.init), end: s.end,
+        swap2Choices: terms?.opening == .swap2 ? s.choices : nil)
+      if let choices = watched.swap2Choices {
+        do throws(Swap2Error) { _ = try Swap2(rules: rules, stones: s.moves, choices: choices) } catch {
+          throw WatchViolation("a position whose Swap2 opening cannot be played: \(error.reason)")
+        }
+      }
       return .position(watched)
     case .watchMove(let number, let ply, let position, let time):
       guard var watched = current, Int(number) == watched.gameNumber, watched.end == nil,
         Int(ply) == watched.game.history.count
       else { throw WatchViolation("a move (game \(number), ply \(ply)) that is not the next of the game watched") }
+      if let opening = watched.opening, !opening.isSettled, !opening.choices.isEmpty {
+        throw WatchViolation("a move while the Swap2 opening waits for a choice")
+      }
       let mark = watched.game.turn
       do throws(MoveError) { try watched.game.play(position) } catch {
         throw WatchViolation("a move that cannot be played: \(error)")

@@ -117,7 +117,7 @@ public enum ExitStatus {
     case .peerVanished, .connectionLost, .gameNoLongerHeld, .resumeWithoutGame: return peerVanished
     case .peerDidNotReturn(_, let claimed): return claimed ? ok : peerVanished
     case .refused: return hostRefused
-    case .versionMismatch, .unsupportedTerms: return versionMismatch
+    case .versionMismatch: return versionMismatch
     case .protocolViolation, .peerReportedError, .coinTossCheated: return protocolViolation
     case .termsDeclined: return ok
     case .peerDeclinedTerms: return peerQuit

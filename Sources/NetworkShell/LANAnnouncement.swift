@@ -62,16 +62,13 @@ package final class LANAnnouncement {
     advertiser.descriptor.map { .init(fd: $0, events: Int16(POLLIN), owner: ObjectIdentifier(advertiser)) }
   }
 
-  /// Shows the game as waiting or playing.
-  func show(_ shown: AdvertisedState) {
-    let state: ServiceTXT.GameState = shown == .playing ? .playing : .waiting
-    guard advertiser.txt.state != state else { return }
-    var txt = advertiser.txt
-    txt.state = state
-    do {
-      try advertiser.update(txt: txt)
-    } catch {
-      log.write("advertisement not updated: \(error)")
+  /// Shows the game as waiting or playing, watched by `count` (nil: it may not be watched, or none is played):
+  /// one update of the TXT record for both.
+  func show(_ shown: AdvertisedState, watchers count: Int?, now: Double) {
+    watchers.publishedAnyway(count, now: now)
+    advertiser.change(log: log) { txt in
+      txt.state = shown == .playing ? .playing : .waiting
+      txt.watchers = count
     }
   }
 
@@ -96,14 +93,7 @@ package final class LANAnnouncement {
   }
 
   private func publish(watchers count: Int?) {
-    guard advertiser.txt.watchers != count else { return }
-    var txt = advertiser.txt
-    txt.watchers = count
-    do {
-      try advertiser.update(txt: txt)
-    } catch {
-      log.write("advertisement not updated: \(error)")
-    }
+    advertiser.change(log: log) { $0.watchers = count }
   }
 
   /// What the daemon said (the name the game was registered under); `lost`: the announcement is gone.
@@ -128,4 +118,19 @@ package final class LANAnnouncement {
   }
 
   func cancel() { advertiser.cancel() }
+}
+
+extension Advertiser {
+  /// Changes the TXT record with `edit` and updates the advertisement when that changed it (every DNS-SD client
+  /// on the LAN wakes for each update); a failure is logged: the advert says what it said before.
+  package func change(log: Log, _ edit: (inout ServiceTXT) -> Void) {
+    var changed = txt
+    edit(&changed)
+    guard changed != txt else { return }
+    do {
+      try update(txt: changed)
+    } catch {
+      log.write("advertisement not updated: \(error)")
+    }
+  }
 }

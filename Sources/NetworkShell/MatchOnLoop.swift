@@ -5,11 +5,11 @@ import NetworkFacts
 import Transport
 
 /// Runs a `NetworkMatch` on the event loop: keeps its descriptors watched and its next deadline scheduled,
-/// and hands everything it reports to the front end.
+/// and hands everything it reports to the front end, each batch of events with the match's view after them.
 package final class MatchOnLoop {
   package let match: NetworkMatch
   private let loop: EventLoop
-  private let report: ([MatchEvent]) -> Void
+  private let deliver: ([MatchEvent], MatchView) -> Void
   private var sync: DescriptorSync?
   private var timer: EventLoop.TimerID?
   private var timerDue: Double?
@@ -23,10 +23,10 @@ package final class MatchOnLoop {
   private var readable: Set<Int32> = []
   private var writable: Set<Int32> = []
 
-  package init(_ match: NetworkMatch, loop: EventLoop, report: @escaping ([MatchEvent]) -> Void) {
+  package init(_ match: NetworkMatch, loop: EventLoop, report: @escaping ([MatchEvent], MatchView) -> Void) {
     self.match = match
     self.loop = loop
-    self.report = report
+    deliver = report
     sync = DescriptorSync(loop: loop) { [unowned self] fd, revents in
       let first = self.readable.isEmpty && self.writable.isEmpty
       if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { self.readable.insert(fd) }
@@ -39,6 +39,9 @@ package final class MatchOnLoop {
     match.files.report = { [weak self] events in self?.report(events) }
     if match.role == .host && match.mapsPort { startPortMapping() }
   }
+
+  /// Hands the front end `events` and the match's view after them.
+  private func report(_ events: [MatchEvent]) { deliver(events, match.view) }
 
   /// Hands the match what was ready this round.
   private func handleReady() {

@@ -38,6 +38,13 @@ extension NetworkMatch {
   /// on or asked about.
   public var mayMakeNewInvite: Bool { host?.mayRenewRelayToken ?? false }
 
+  /// What the front end shows of the match now: the coordinator's view, and whether a new invite may be made.
+  public var view: MatchView {
+    var view = coordinator.view
+    view.mayMakeNewInvite = mayMakeNewInvite
+    return view
+  }
+
   /// Host: a new invite, as its player asked: a new random token at the relay, the wait with the old one closed
   /// at once (a joiner with an invite sent before finds nobody at the relay, status 42), the invite published
   /// again for `tictactoe invite` (its addresses as they were, the router's outside address kept). Returns what

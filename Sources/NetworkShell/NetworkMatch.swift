@@ -360,7 +360,7 @@ public final class NetworkMatch {
       case .close(let id, let graceful): sockets.close(id, gracefully: graceful)
       case .remember(let name, let key, let address): writes.remember(name: name, key: key, address: address)
       case .bind(let key, let address): writes.bind(key, to: address)
-      case .advertise(let state): announcement?.show(state)
+      case .advertise(let state, let watchers): announcement?.show(state, watchers: watchers, now: clock())
       case .advertiseWatchers(let count): announcement?.showWatchers(count, now: clock())
       case .stopAdvertising:
         announcement?.cancel()

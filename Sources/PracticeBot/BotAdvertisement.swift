@@ -45,13 +45,7 @@ package final class BotAdvertisement {
   /// `count` spectators watch the bot's games now (called every sweep): the record says so when the pacing lets it.
   func showWatchers(_ count: Int, now: Double) {
     guard let advertiser, let value = watchers.changed(to: count, now: now) ?? watchers.due(now: now) else { return }
-    var txt = advertiser.txt
-    txt.watchers = value
-    do {
-      try advertiser.update(txt: txt)
-    } catch {
-      log.write("advertisement not updated: \(error)")
-    }
+    advertiser.change(log: log) { $0.watchers = value }
   }
 
   /// Watches the advertisement's descriptor; `say` prints a status line.

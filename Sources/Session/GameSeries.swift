@@ -56,7 +56,7 @@ struct GameSeries: Sendable {
   }
 
   /// The board of a Swap2 opening, whose stones are placed by whoever the opening says, not by colour.
-  mutating func follow(_ board: Game) { game = board }
+  mutating func takeOpeningBoard(_ board: Game) { game = board }
 
   /// The opening settled this player's colour for the current game.
   mutating func settle(myMark mark: Mark) { myMark = mark }

@@ -9,19 +9,7 @@ extension NetSession {
   /// why its stones and choices cannot be played in that order.
   mutating func restoreOpening(_ offer: KeptOffer, clockFrom: Double) throws(Swap2Error) {
     let game = offer.game
-    var opening = try Swap2(rules: rules)
-    var stones = game.moves[...]
-    var choices = game.choices[...]
-    while !opening.isSettled, let actor = opening.actor {
-      if opening.choices.isEmpty {
-        guard let stone = stones.popFirst() else { break }
-        try opening.place(stone, by: actor)
-      } else {
-        guard let choice = choices.popFirst() else { break }
-        try opening.choose(choice, by: actor)
-      }
-    }
-    if let extra = choices.first { throw .choiceNotOffered(extra, opening.step) }
+    let opening = try Swap2(rules: rules, stones: game.moves, choices: game.choices)
     // The first player is X until the colours are settled, then whichever colour its choices gave it.
     let firstColour = opening.mark(of: .first) ?? .x
     let hostIsFirst = game.hostPlaysX == (firstColour == .x)

@@ -52,7 +52,7 @@ extension NetSession {
       throw .opening(error)
     }
     swap2 = opening
-    series.follow(opening.opening.game)
+    series.takeOpeningBoard(opening.opening.game)
     return [send(clocked(message, turn: turn, now), now)]
   }
 
@@ -64,7 +64,7 @@ extension NetSession {
     let turn = opening.turn
     if let refused = opening.peer(message) { return violation(refused, now) }
     swap2 = opening
-    series.follow(opening.opening.game)
+    series.takeOpeningBoard(opening.opening.game)
     if let refused = chargePeer(message, turn: turn, now) { return violation(refused, now) }
     peerMoved = true
     switch message {

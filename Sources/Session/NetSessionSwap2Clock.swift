@@ -50,13 +50,12 @@ extension NetSession {
   /// was only a choice has no stone: its charge shows in the time its chooser has left at its next stone.
   public func agreedTimes(plies: Int) -> [GameClock.AgreedTime] {
     guard let clock else { return [] }
-    guard clockCountsTurns else { return clock.agreedTimes(plies: plies) }
-    let turns = (0..<plies).map(clockTurn(ofStone:))
-    let agreed = clock.agreedTimes(plies: (turns.last ?? -1) + 1)
-    return turns.indices.map { stone in
-      let turn = turns[stone]
-      let last = stone + 1 == turns.count ? turn != clockTurn : turns[stone + 1] != turn
-      if last, turn < agreed.count { return agreed[turn] }
+    guard clockCountsTurns, let opening = swap2 else { return clock.agreedTimes(plies: plies) }
+    let turns = opening.opening.stoneTurns(plies: plies, current: opening.turn, now: clockTurn)
+    let agreed = clock.agreedTimes(plies: (turns.last?.turn ?? -1) + 1)
+    return turns.map { stone in
+      let turn = stone.turn
+      if stone.endsTurn, turn < agreed.count { return agreed[turn] }
       let mover = turn.isMultiple(of: 2) ? Mark.x : .o
       guard turn < agreed.count else { return GameClock.AgreedTime(charged: 0, left: clock.left[mover, default: 0]) }
       return GameClock.AgreedTime(charged: 0, left: clock.timeBefore(agreed[turn]))
@@ -112,7 +111,7 @@ extension NetSession {
     }
     opening.rewind(toActions: actions)
     swap2 = opening
-    series.follow(opening.opening.game)
+    series.takeOpeningBoard(opening.opening.game)
     if !opening.opening.isSettled {
       series.settle(myMark: opening.me == .first ? .x : .o)
       flow = nil

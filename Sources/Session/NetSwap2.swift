@@ -23,14 +23,8 @@ public struct NetSwap2: Sendable {
   }
 
   /// The clock's turn of the stone at board ply `ply`: within the opening, the turn of its action; after it, one
-  /// turn a move from where the opening stopped.
-  func turn(ofStone ply: Int) -> Int {
-    let stones = Int(self.ply)
-    if ply >= stones { return turn + ply - stones }
-    let log = opening.log
-    let index = log.indices.filter { if case .stone = log[$0].action { true } else { false } }[ply]
-    return Self.turns(log[...index].map(\.player))
-  }
+  /// turn a move from where the opening stopped (GameCore's `Swap2` counts, as a local game's clock does).
+  func turn(ofStone ply: Int) -> Int { opening.turn(ofStone: ply, current: turn) }
 
   /// Whether this side acts now (a stone, a choice, or a move once the colours are settled).
   public var myTurn: Bool { opening.actor == me }
@@ -75,18 +69,12 @@ public struct NetSwap2: Sendable {
 
   /// The clock's turn in progress (PROTOCOL.md rule 14 in a Swap2 game): turns are runs of one player's actions,
   /// counted from 0, the first player's three stones; once the colours are settled the opening stops here, and each
-  /// move after it is a turn of its own. Both sides count the same from the same actions.
-  public var turn: Int { Self.turns(opening.log.map(\.player) + [opening.actor ?? me]) }
-
-  /// How many times the player changes along `players`.
-  static func turns(_ players: [Swap2.Player]) -> Int { zip(players, players.dropFirst()).filter { $0 != $1 }.count }
+  /// move after it is a turn of its own. Both sides count the same from the same actions (GameCore's `Swap2`).
+  public var turn: Int { opening.turn(actingNext: opening.actor ?? me) }
 
   /// How many of the opening's actions (stones and choices) came before turn `turn` began (the log's length when
   /// the opening has no such turn).
-  public func actionsBefore(turn: Int) -> Int {
-    let players = opening.log.map(\.player)
-    return players.indices.first { Self.turns(Array(players[...$0])) == turn } ?? players.count
-  }
+  public func actionsBefore(turn: Int) -> Int { opening.actionsBefore(turn: turn) }
 
   /// The opening as it stood after its first `actions` actions (a turn voided by a flag claim, rule 15).
   public mutating func rewind(toActions actions: Int) {

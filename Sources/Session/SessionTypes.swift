@@ -102,8 +102,6 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
   case termsDeclined
   /// Host: the joiner's player declined this host's terms.
   case peerDeclinedTerms
-  /// Joiner: the host's terms name something this program cannot play (an opening in a network game).
-  case unsupportedTerms(String)
 
   /// The same ending without the words the peer chose (its goodbye, refusal or error text): what is shown
   /// of a peer that has not been let in, whose words must not appear beside the question about its key.
@@ -151,9 +149,6 @@ public enum SessionEnd: Error, Sendable, Equatable, CustomStringConvertible {
     case .coinTossCheated: return "The host's coin toss did not match its commitment: the host cheated or is broken."
     case .termsDeclined: return "You declined the host's terms."
     case .peerDeclinedTerms: return "Your opponent declined your terms."
-    case .unsupportedTerms(let what):
-      return "The host's terms include \(what), which this program cannot play over the network yet: update"
-        + " tictactoe, or join a game without it."
     }
   }
 }

@@ -1,21 +1,21 @@
 import GameCore
 
 /// A local game's Swap2 opening on the full screen: the opening itself (every stone of the game goes through it,
-/// so it stays the one account of who placed what), the player's place in it, and the clock that starts once
-/// the colours are settled (the opening is untimed: its stones are charged nothing).
+/// so it stays the one account of who placed what) and the player's place in it. A timed game's clock counts its
+/// turns from the first stone, as a network game's does (`LocalClock.swap2`, `Match.chargeTurn`).
 public struct LocalSwap2: Sendable, Equatable {
   /// The opening and every move after it.
   public internal(set) var opening: Swap2
   /// The player's place (P1's in hot seat): the first (tentative) player, or the second.
   public let human: Swap2.Player
-  /// The time control the game is played on once the colours are settled (none: untimed).
-  public let control: TimeControl
 
-  public init(opening: Swap2, human: Swap2.Player, control: TimeControl = .none) {
+  public init(opening: Swap2, human: Swap2.Player) {
     self.opening = opening
     self.human = human
-    self.control = control
   }
+
+  /// The player's clock side: the clocks are the places' (X the first player), whatever colours they end with.
+  public var humanSide: Mark { human == .first ? .x : .o }
 
   /// Whether the colours are still being settled.
   public var isOpening: Bool { !opening.isSettled && !opening.game.isOver }
@@ -97,18 +97,19 @@ public struct LocalSwap2: Sendable, Equatable {
 
 extension Match {
   /// Plays `position` for the side to move (the caller checked whose turn it is): through the opening when the
-  /// game has one, the clock charged once it runs.
+  /// game has one, its turn charged when the stone ends it; otherwise the move charged.
   mutating func play(_ position: Position, now: Double) throws(Swap2Error) {
     if var swap2 {
       try swap2.place(position)
       self.swap2 = swap2
       followOpening(now: now)
-    } else {
-      do {
-        try game.play(position)
-      } catch {
-        throw .move(error)
-      }
+      chargeTurn(now: now)
+      return
+    }
+    do {
+      try game.play(position)
+    } catch {
+      throw .move(error)
     }
     clock?.moved(now: now, ends: game.isOver)
   }
@@ -119,19 +120,24 @@ extension Match {
     try swap2.choose(choice)
     self.swap2 = swap2
     followOpening(now: now)
+    chargeTurn(now: now)
   }
 
-  /// The board, the player's mark and the clock brought up to date with the opening: the clock (of a timed game)
-  /// starts when the colours are settled, the opening's stones charged nothing, so the side to move's time runs
-  /// from the choice; while they are not settled there is none.
+  /// The board and the player's mark brought up to date with the opening.
   mutating func followOpening(now: Double) {
     guard let swap2 else { return }
     game = swap2.opening.game
     humanMark = swap2.humanMark
-    guard swap2.opening.isSettled else {
-      clock = nil
-      return
-    }
-    if clock == nil { clock = LocalClock(swap2.control, now: now, untimedMoves: game.history.count) }
+  }
+
+  /// A timed Swap2 game's clock charges a turn when it ends (PROTOCOL.md rule 14, counted by GameCore's
+  /// `Swap2.turn` as a network game's clocks count it): when the stone or choice just made hands the next action
+  /// to the other player, or ends the game on the board. Its side's time is charged from the turn's start, one
+  /// increment earned, and the other side's clock starts.
+  mutating func chargeTurn(now: Double) {
+    guard let opening = swap2?.opening, var clock, clock.countsTurns else { return }
+    let ended = opening.turn + (game.isOver ? 1 : 0)
+    if ended > clock.turnsEnded { clock.moved(now: now, ends: game.isOver) }
+    self.clock = clock
   }
 }

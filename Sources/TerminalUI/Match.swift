@@ -84,8 +84,11 @@ public struct Match: Sendable, Equatable {
   /// Whether dropping the game now would lose something: moves played and no result yet.
   public var isInProgress: Bool { !isOver && !game.history.isEmpty }
 
-  /// The side whose time ran out, in a timed game that ended so.
-  public var lostOnTime: Mark? { clock?.flagged }
+  /// The colour whose time ran out, in a timed game that ended so (in a Swap2 game, its side's colour).
+  public var lostOnTime: Mark? { clock?.flaggedColour(in: swap2?.opening) }
+
+  /// The player's clock side (P1's in hot seat): its mark, or in a Swap2 game its place's (X the first player).
+  public var humanClockSide: Mark { swap2?.humanSide ?? humanMark }
 
   /// Whether the engine is to move now (not while the colours of a Swap2 opening are being settled).
   public var engineToMove: Bool {
@@ -124,7 +127,7 @@ public struct Match: Sendable, Equatable {
   /// Both clocks as the screen shows them at `now`, "mine" the player's (P1's in hot seat); nil when untimed.
   public func clocks(now: Double) -> NetGameState.Clocks? {
     guard let clock else { return nil }
-    var clocks = NetGameState.Clocks(clock, mine: humanMark, now: now)
+    var clocks = NetGameState.Clocks(clock, mine: humanClockSide, now: now)
     // Two players at one keyboard: the warning is for whoever's clock runs low.
     if opponent == .hotseat, clocks.running == .theirs {
       clocks.lowMine = NetGameState.Clocks.isLow(clocks.theirs, base: clock.control.base)

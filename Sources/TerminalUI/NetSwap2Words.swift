@@ -7,8 +7,18 @@ public enum NetSwap2Words {
   /// `peer` is the opponent's name as shown (sanitised).
   public static func status(_ opening: Swap2, me: Swap2.Player, peer: String) -> String? {
     guard !opening.isSettled, let actor = opening.actor else { return nil }
-    let mine = actor == me
-    let who = mine ? "you" : peer
+    return status(opening, who: actor == me ? "you" : peer, mine: actor == me)
+  }
+
+  /// Where the opening stands as a spectator is told it, each player by name ("Swap2: bob places 3 stones (X, O,
+  /// X): 1 of 3 down, O next"); nil once settled. `first` and `second` are the players' names as shown (sanitised).
+  public static func watched(_ opening: Swap2, first: String, second: String) -> String? {
+    guard !opening.isSettled, let actor = opening.actor else { return nil }
+    return status(opening, who: actor == .first ? first : second, mine: false)
+  }
+
+  /// The status words with `who` acting, in the second person when `mine`.
+  private static func status(_ opening: Swap2, who: String, mine: Bool) -> String {
     if let placing = opening.placing {
       let colours = opening.step == .placeThree ? "X, O, X" : "O, X"
       return "Swap2: \(who) \(mine ? "place" : "places") \(placing.of) stones (\(colours)): \(placing.placed) of"

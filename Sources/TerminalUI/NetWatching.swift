@@ -30,6 +30,9 @@ extension NetGameState {
     public var unfinished: String?
     /// When (the driver's clock, seconds) the last move or position came: the running clock counts from it.
     public var since = 0.0
+    /// The game's Swap2 opening as the host's snapshot and moves tell it (nil: the game has none): while it runs,
+    /// `hostPlaysX` says whether the host is the first player.
+    public var opening: Swap2?
 
     public init() {}
 
@@ -47,6 +50,18 @@ extension NetGameState {
 
     /// The name of the player of `mark`, sanitised; "X" or "O" before it is known.
     public func name(_ mark: Mark) -> String { player(mark).map { "\($0.name)" } ?? "\(mark)" }
+
+    /// The name of the player in `place` of the Swap2 opening: the first is X until the colours are settled.
+    public func name(_ place: Swap2.Player) -> String {
+      name(opening?.mark(of: place) ?? (place == .first ? .x : .o))
+    }
+
+    /// While a Swap2 opening runs, its step as the players' screens say it, each player by name: "Swap2: bob
+    /// places 3 stones (X, O, X): 1 of 3 down, O next"; nil otherwise.
+    public var openingStep: String? {
+      guard let opening, result == nil, unfinished == nil else { return nil }
+      return NetSwap2Words.watched(opening, first: name(.first), second: name(.second))
+    }
 
     /// "alice (X) SHA256:47DEQpj8HBSa vs bob (O) SHA256:k3F9aa0PqQ2z".
     public var playersLine: String {
@@ -74,9 +89,16 @@ extension NetGameState {
       guard gameNumber > 0 else { return "The first game has not begun." }
       var text = ""
       if let last = game.lastMove, let mark = game.board[last] {
-        text = "\(name(mark)) plays \(PlainSession.moveName(last, rules: game.rules)). "
+        text =
+          "\(placer(ofLast: game).map(name) ?? name(mark)) plays \(PlainSession.moveName(last, rules: game.rules)). "
       }
-      return text + "\(name(game.turn)) (\(game.turn)) to move."
+      return text + (openingStep ?? "\(name(game.turn)) (\(game.turn)) to move.")
+    }
+
+    /// Who placed the last stone when it is one of the Swap2 opening's (its colour does not say who placed it).
+    func placer(ofLast game: Game) -> Swap2.Player? {
+      guard let opening, game.history.count <= opening.game.history.count else { return nil }
+      return opening.log.last { if case .stone = $0.action { true } else { false } }?.player
     }
   }
 

@@ -100,13 +100,13 @@ extension PlainSession {
     }
     self.swap2 = swap2
     settle(now: now)
-    clock?.moved(now: now, ends: game.isOver)
     let announce = player.map { _ in "\(other) plays \(PlainSession.moveName(position, rules: game.rules))\n" }
     return (announce ?? "") + afterSwap2Action(now: now)
   }
 
   /// The computer's answer (`Swap2Computer`), said and played.
   public mutating func computerAnswered(_ actions: [Swap2.Action], now: Double = 0) -> String {
+    if let text = flagIfDue(now: now) { return text }
     guard var swap2 else { return "" }
     let computer = humanSwap2Player.other
     var said: [String] = []
@@ -143,17 +143,16 @@ extension PlainSession {
     return "undone\n" + afterSwap2Action()
   }
 
-  /// The game and the player's mark brought up to date with the opening; once the colours are settled, the
-  /// clocks of a timed game start at `now`, the opening's stones charged nothing.
+  /// The game and the player's mark brought up to date with the opening, and a timed game's turn charged at `now`
+  /// when the stone or choice just made ended it (the next action is the other player's, or the game is over):
+  /// turns as GameCore's `Swap2.turn` counts them, the same as a network game's clocks (PROTOCOL.md rule 14).
   private mutating func settle(now: Double = 0) {
     guard let swap2 else { return }
     game = swap2.game
     humanMark = swap2.mark(of: humanSwap2Player) ?? (humanSwap2Player == .first ? .x : .o)
-    guard swap2.isSettled else {
-      clock = nil
-      return
-    }
-    if clock == nil { clock = LocalClock(swap2Control, now: now, untimedMoves: game.history.count) }
+    guard var clock, clock.countsTurns else { return }
+    if swap2.turn + (game.isOver ? 1 : 0) > clock.turnsEnded { clock.moved(now: now, ends: game.isOver) }
+    self.clock = clock
   }
 
   /// The board, then what the opening asks next, who plays what once it is settled, or the result.

@@ -13,17 +13,15 @@ public struct PlainSession: Sendable {
   public internal(set) var swap2: Swap2?
   /// The player's place in a Swap2 opening: first (tentative) when it began with X, P1 in hot seat.
   public let humanSwap2Player: Swap2.Player
-  /// Both clocks of a timed game (nil: untimed, and in a Swap2 opening until the colours are settled), read at
-  /// the times the driver gives.
+  /// Both clocks of a timed game (nil: untimed), read at the times the driver gives; in a Swap2 game they count
+  /// turns from the first stone, as a network game's do (`LocalClock.swap2`).
   public internal(set) var clock: LocalClock?
-  /// The time control of a Swap2 game, whose clocks start once the colours are settled (`settle`).
-  let swap2Control: TimeControl
 
   /// A game begun at `now` (the driver's monotonic seconds) under `control` (an engine's game is never timed
   /// here: it keeps its own time).
   /// With `opening` Swap2 (on rules it supports, not against an engine: the command line checks), the player
-  /// with `humanMark` X is the first (tentative) player, and the opening is untimed: both clocks start when the
-  /// colours are settled.
+  /// with `humanMark` X is the first (tentative) player, and a timed game's clocks count its turns from the first
+  /// stone: the side that places or chooses is the side whose clock runs.
   public init(
     opponent: Opponent, rules: Rules, humanMark: Mark, clock control: TimeControl = .none, now: Double = 0,
     opening: Opening = .standard
@@ -33,8 +31,10 @@ public struct PlainSession: Sendable {
     self.humanMark = humanMark
     self.humanSwap2Player = humanMark == .x ? .first : .second
     if opening == .swap2 { swap2 = try? Swap2(rules: rules) }
-    swap2Control = swap2 == nil ? .none : control
-    if case .engine = opponent {} else if swap2 == nil { clock = LocalClock(control, now: now) }
+    if case .engine = opponent {
+    } else {
+      clock = swap2 == nil ? LocalClock(control, now: now) : LocalClock.swap2(control, now: now)
+    }
   }
 
   var isComputerGame: Bool {
@@ -78,13 +78,13 @@ public struct PlainSession: Sendable {
     case .hotseat:
       lines.append("Two players: X moves first, then O.")
     }
-    if let clock {
+    if let clock, clock.countsTurns {
+      lines.append("Clock: \(clock.control.spoken) for each side, from the first stone; each turn is charged.")
+    } else if let clock {
       lines.append("Clock: \(clock.control.spoken) for each side; a clock starts after that side's first move.")
-    } else if swap2Control.isTimed {
-      lines.append("Clock: \(swap2Control.spoken) for each side, from the choice of colours (the opening is untimed).")
     }
     lines += swap2Introduction
-    let timed = clock != nil || swap2Control.isTimed
+    let timed = clock != nil
     lines += PlainSession.howToMove(rules) + ["Other commands: \(timed ? "clock" : "undo"), help, quit."]
     return lines.joined(separator: "\n") + "\n" + boardText() + "\n" + (swap2StatusLine.map { $0 + "\n" } ?? "")
   }
@@ -164,18 +164,30 @@ public struct PlainSession: Sendable {
 
   /// The running clock's flag falls if its time is out at `now`: the lines that end the game on time, once.
   public mutating func flagIfDue(now: Double) -> String? {
-    guard let loser = clock?.flagIfDue(now: now) else { return nil }
-    let who = opponent == .hotseat ? "\(loser)'s" : loser == humanMark ? "your" : "the computer's"
+    guard let side = clock?.flagIfDue(now: now) else { return nil }
+    let loser = LocalClock.colour(ofSide: side, in: swap2)
+    let names = clockNames
+    let who =
+      opponent == .hotseat
+      ? "\(side == clockSide ? names.0 : names.1)'s" : side == clockSide ? "your" : "the computer's"
     return "\(who) time is up\nresult: \(loser.opponent) wins (\(loser) lost on time)\n"
   }
 
   /// "clock: you 0:08, computer 0:10 (yours is running)"; with two players "clock: X 0:08, O 0:10 (X's is
-  /// running)"; nil in an untimed game.
+  /// running)" (in a Swap2 game "P1" and "P2": the clocks are the players' places, whatever colours they end
+  /// with); nil in an untimed game.
   public func clockLine(now: Double) -> String? {
     guard let clock else { return nil }
-    let clocks = NetGameState.Clocks(clock, mine: humanMark, now: now)
-    let names = opponent == .hotseat ? ("\(humanMark)", "\(humanMark.opponent)") : ("you", "computer")
-    return clocks.plainLine(names: names)
+    return NetGameState.Clocks(clock, mine: clockSide, now: now).plainLine(names: clockNames)
+  }
+
+  /// The player's clock side (P1's in hot seat): its mark, or in a Swap2 game its place's (X the first player).
+  var clockSide: Mark { swap2 == nil ? humanMark : humanSwap2Player == .first ? .x : .o }
+
+  /// The names the clock line gives the player's side and the other.
+  private var clockNames: (String, String) {
+    guard opponent == .hotseat else { return ("you", "computer") }
+    return swap2 == nil ? ("\(humanMark)", "\(humanMark.opponent)") : ("P1", "P2")
   }
 
   /// The most the computer may search for its move at `now`, in milliseconds: its usual budget, bounded by its

@@ -291,7 +291,7 @@ extension UIController {
     state.now = now
     guard var match = state.match, var clock = match.clock, let loser = clock.flagIfDue(now: now) else { return [] }
     match.clock = clock
-    match.count(winner: loser.opponent)
+    match.count(winner: LocalClock.colour(ofSide: loser, in: match.swap2?.opening).opponent)
     match.aiThinking = false
     match.token += 1
     match.notice = nil

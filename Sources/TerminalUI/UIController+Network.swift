@@ -257,24 +257,10 @@ extension UIController {
     return []
   }
 
+  /// A cell chosen in a networked game: asked of the match, whose session alone judges it (the game over, the
+  /// turn, the cell, the opening, the clock); a refusal comes back as the notice (`NetworkPresenter.refusal`).
   func placeNetwork(_ position: Position, _ net: inout NetGameState) -> [Effect] {
-    guard let game = net.game else { return [] }
-    if game.isOver {
-      net.notice = "The game is over: press n for a rematch."
-      return []
-    }
-    guard net.myTurn else {
-      net.notice = "Wait for \(net.peerName.map { "\($0)" } ?? "your opponent")'s move."
-      return []
-    }
-    if !net.openingChoices.isEmpty {
-      net.notice = "Choose first: \(net.openingChoices.map(NetSwap2Words.key).joined(separator: ", "))."
-      return []
-    }
-    if let taken = game.board[position] {
-      net.notice = "That cell is taken by \(taken). Choose an empty one."
-      return []
-    }
+    guard net.game != nil else { return [] }
     return [.netPlay(position)]
   }
 

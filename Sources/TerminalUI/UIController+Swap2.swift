@@ -17,21 +17,23 @@ extension UIController {
   }
 
   /// A new game's opening: Swap2 with the player's place in it (the first player when the player would have
-  /// moved first; in hot seat P1 is the first player in odd games), its clock waiting for the colours; or none.
+  /// moved first; in hot seat P1 is the first player in odd games), a timed game's clock counting its turns from
+  /// the first stone (not an engine's: it keeps its own time); or none.
   func startOpening(_ match: inout Match) {
     match.swap2 = nil
     guard opensWithSwap2(match), let opening = try? Swap2(rules: match.rules) else { return }
     let human: Swap2.Player =
       match.isMachineGame
       ? (match.humanMark == .x ? .first : .second) : (match.gamesStarted.isMultiple(of: 2) ? .first : .second)
-    match.swap2 = LocalSwap2(opening: opening, human: human, control: state.settings.clock)
-    match.clock = nil
+    match.swap2 = LocalSwap2(opening: opening, human: human)
+    match.clock = match.isEngineGame ? nil : LocalClock.swap2(state.settings.clock, now: state.now)
     match.followOpening(now: state.now)
   }
 
   /// The player's choice (`x`, `o` or `p`): made when the opening asks for one of the player (either player in
   /// hot seat); otherwise said why not. Outside a Swap2 opening the keys do nothing.
   mutating func chooseInOpening(_ choice: Swap2.Choice) -> [Effect] {
+    _ = clockTick(now: state.now)  // a choice made after the player's flag fell is not made
     guard var match = state.match, let swap2 = match.swap2, swap2.isOpening, !match.isOver else { return [] }
     if match.machineToAnswerSwap2 {
       match.notice = "Wait for \(match.otherSide)'s answer."
@@ -54,6 +56,7 @@ extension UIController {
   /// opening by `EngineConversation`): its stones or its choice, and after a choice of O its first move; ignored
   /// if the game changed since it was asked.
   public mutating func computerAnsweredSwap2(_ actions: [Swap2.Action], token: Int) -> [Effect] {
+    _ = clockTick(now: state.now)  // an answer that comes after the computer's flag fell is not played
     guard var match = state.match, match.token == token, match.aiThinking, match.machineToAnswerSwap2 else {
       return []
     }
@@ -83,7 +86,11 @@ extension UIController {
     match.aiThinking = true
     state.match = match
     if match.isEngineGame { return [.askEngineSwap2(opening: swap2.opening, token: match.token)] }
-    return [.answerSwap2(opening: swap2.opening, token: match.token)]
+    // On a running clock the answer (its whole turn) is bounded by the computer's time left, as its moves are.
+    let budget = match.clock.map {
+      $0.searchBudget(now: state.now, emptyCells: match.game.legalMoves.count, usual: AIPlayer.usualMilliseconds)
+    }
+    return [.answerSwap2(opening: swap2.opening, token: match.token, budget: budget)]
   }
 
   /// The engine answered SWAP2BOARD with ERROR or UNKNOWN (`words`): it does not play Swap2. As in plain mode,

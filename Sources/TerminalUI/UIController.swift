@@ -9,8 +9,8 @@ public enum Effect: Sendable, Equatable {
   /// budget); answer with `computerMoved(_:token:)`.
   case think(game: Game, level: AILevel, token: Int, budget: Int? = nil)
   /// The computer is to place its stones or choose in the Swap2 opening where `opening` stands (`Swap2Computer`,
-  /// one move's time); answer with `computerAnsweredSwap2(_:token:)`.
-  case answerSwap2(opening: Swap2, token: Int)
+  /// one move's time, at most `budget` milliseconds on a running clock); answer with `computerAnsweredSwap2(_:token:)`.
+  case answerSwap2(opening: Swap2, token: Int, budget: Int? = nil)
   /// The outside engine is to move in `game`: tell it the player's last move (BEGIN on an empty board), and
   /// answer with `computerMoved(_:token:)`, or `engineForfeited(_:token:)` when it fails.
   case askEngine(game: Game, token: Int)

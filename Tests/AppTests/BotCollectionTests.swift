@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import FrontEnds
 @testable import PlayerFiles
 @testable import PracticeBot
 

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import App
+@testable import FrontEnds
 @testable import MatchCoordination
 
 /// Issue 29, items 7 and 10: what the command line says, and how it fits a terminal of 80 columns.

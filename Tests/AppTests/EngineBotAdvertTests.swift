@@ -3,6 +3,7 @@ import GameCore
 import Testing
 
 @testable import App
+@testable import FrontEnds
 @testable import NetworkShell
 
 /// What the LAN is told of a practice bot an outside engine plays for, and how `list`, `list --json` and the

@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import FrontEnds
 @testable import MatchCoordination
 @testable import PlayerFiles
 

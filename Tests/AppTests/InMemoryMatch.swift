@@ -39,7 +39,7 @@ final class MemoryPlayer {
     match.network = network
     self.match = match
     var report: ([MatchEvent]) -> Void = { _ in }
-    runner = MatchOnLoop(match, loop: loop) { report($0) }
+    runner = MatchOnLoop(match, loop: loop) { events, _ in report(events) }
     report = { [unowned self] in self.events += $0 }
   }
 

@@ -3,6 +3,7 @@ import Testing
 import WireProtocol
 
 @testable import App
+@testable import FrontEnds
 @testable import MatchCoordination
 
 /// A spectator on the real shells in memory (`NetworkMatch` on `MatchOnLoop`, real TLS): it is asked about the host's

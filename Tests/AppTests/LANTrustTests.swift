@@ -5,6 +5,7 @@ import Security
 import Testing
 
 @testable import App
+@testable import FrontEnds
 @testable import NetworkShell
 @testable import TerminalUI
 

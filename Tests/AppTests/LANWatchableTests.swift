@@ -2,6 +2,7 @@ import Discovery
 import Testing
 
 @testable import App
+@testable import FrontEnds
 
 /// `tictactoe list` (and `--json`, and the lobby's rows) says which games may be watched: a game being played whose
 /// advert has `watch=N`, or a practice bot's, with how many watch; not a game still waiting for its opponent, nor

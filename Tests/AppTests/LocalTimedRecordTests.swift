@@ -4,6 +4,7 @@ import TerminalUI
 import Testing
 
 @testable import App
+@testable import FrontEnds
 @testable import MatchCoordination
 
 /// The record of a timed local game (issue 24, docs/RECORDS.md): the time control as TM/OT, each move's charge

@@ -209,7 +209,7 @@ struct MatchPair {
     pair.connect()
     #expect(pair.started(pair.hostEvents) == 1 && pair.started(pair.joinerEvents) == 1)
     #expect(pair.host.connections[pair.links[0].host]?.phase == .playing)
-    #expect(pair.hostCommands.contains { if case .advertise(.playing) = $0 { true } else { false } })
+    #expect(pair.hostCommands.contains { if case .advertise(.playing, _) = $0 { true } else { false } })
     // X takes the top row; O plays below it.
     try pair.play([0, 3, 1, 4, 2])
     let ended = pair.hostEvents.contains { if case .session(.gameEnded(.line)) = $0 { true } else { false } }

@@ -3,6 +3,7 @@ import Session
 import Testing
 
 @testable import App
+@testable import FrontEnds
 
 /// Plain network mode's `help` and its result lines, said from the player's side.
 @Suite struct PlainNetworkWordsTests {

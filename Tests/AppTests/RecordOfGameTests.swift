@@ -6,6 +6,7 @@ import TerminalUI
 import Testing
 
 @testable import App
+@testable import FrontEnds
 @testable import MatchCoordination
 
 /// The record each kind of game leaves: who is Black, the names, the levels, the result and why.

@@ -143,7 +143,37 @@ import WireProtocol
   /// What the LAN advertisement is told to say of the game being played (`watch=N`): the count when the game may
   /// be watched, nil when the host lets nobody watch or the joiner is older, nil again once the game is over.
   static func advertised(_ pair: MatchPair) -> [Int?] {
-    pair.hostCommands.compactMap { if case .advertiseWatchers(let count) = $0 { count } else { nil } }
+    pair.hostCommands.compactMap {
+      switch $0 {
+      case .advertiseWatchers(let count), .advertise(_, let count): count
+      default: nil
+      }
+    }
+  }
+
+  /// The advertisement's updates the host's coordinator asks for: each a state and a watchers count, or a count.
+  static func updates(_ commands: [MatchCommand]) -> [String] {
+    commands.compactMap {
+      switch $0 {
+      case .advertise(let state, let count): "\(state) \(count.map(String.init) ?? "-")"
+      case .advertiseWatchers(let count): "watchers \(count.map(String.init) ?? "-")"
+      default: nil
+      }
+    }
+  }
+
+  /// Every DNS-SD client on the LAN wakes for each TXT update: a game starting, and an opponent leaving a host
+  /// that hosts on, each change the state and `watch=` in one update, not one for each.
+  @Test func aGameStartingOrEndingIsOneUpdateOfTheAdvertisement() throws {
+    var pair = MatchPair(keepsHosting: true)
+    pair.host.core.configuration.spectators = .anyone
+    pair.connect()
+    #expect(Self.updates(pair.hostCommands) == ["playing 0"])
+    pair.hostCommands = []
+    pair.joinerDid(pair.joiner.quit(now: pair.now))
+    pair.deliver()
+    #expect(pair.hostEvents.contains { if case .opponentGone = $0 { true } else { false } })
+    #expect(Self.updates(pair.hostCommands) == ["waiting -"])
   }
 
   @Test func theAdvertisementCountsTheSpectatorsOfAWatchableGameOnly() throws {

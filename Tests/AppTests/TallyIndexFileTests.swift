@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import FrontEnds
 @testable import PlayerFiles
 
 /// The index on disk: made from the records, used while a file is unchanged, brought up to date when it changes.

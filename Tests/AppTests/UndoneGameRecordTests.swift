@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import FrontEnds
 
 /// Issue 29, item 6: a finished local game taken back was not played that way: its record goes, and a game
 /// finished another way afterwards is recorded as it ended.

@@ -4,6 +4,7 @@ import UntrustedText
 import WireProtocol
 
 @testable import App
+@testable import FrontEnds
 @testable import MatchCoordination
 
 /// A spectator reading a practice bot's list (PROTOCOL.md rule 27): the parts add up to one list; a game named twice

@@ -6,6 +6,7 @@ import UntrustedText
 import WireProtocol
 
 @testable import App
+@testable import FrontEnds
 @testable import MatchCoordination
 
 /// What a spectator's full screen is told of the game it watches (`WatchPresenter`): the players and their keys

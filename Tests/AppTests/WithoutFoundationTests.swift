@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import App
+@testable import FrontEnds
 @testable import PlayerFiles
 
 /// The C-library replacements for what App used to take from Foundation, checked against Foundation itself

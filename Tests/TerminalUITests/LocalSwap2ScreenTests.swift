@@ -7,8 +7,7 @@ import Testing
 
 /// Swap2 in a local game on the full screen: each step shown (who places, how many stones are left, the choice
 /// with its keys), the computer asked for its answers off the loop, undo one action (and the computer's answers
-/// after it), the clock started only once the colours are settled, and the Options row offered only where Swap2
-/// is played.
+/// after it), and the Options row offered only where Swap2 is played (its clock: `LocalSwap2ClockTests`).
 @Suite struct LocalSwap2ScreenTests {
   private func p(_ row: Int, _ column: Int) -> Position { Position(row: row, column: column) }
 
@@ -50,7 +49,7 @@ import Testing
     _ = place(&ui, "j8")
     let effects = place(&ui, "h9")
     let match = try #require(ui.state.match)
-    guard case .answerSwap2(let opening, let token) = effects.first, effects.count == 1 else {
+    guard case .answerSwap2(let opening, let token, _) = effects.first, effects.count == 1 else {
       Issue.record("the computer was not asked for its answer: \(effects)")
       return
     }
@@ -127,23 +126,6 @@ import Testing
     let over = try #require(ui.state.match)
     #expect(over.game.outcome?.winner == .x && over.score.first == 1)
     #expect(over.swap2.flatMap { RecordOpening($0.opening) } == .swap2([.white]))
-  }
-
-  @Test func theClockStartsWhenTheColoursAreSettled() throws {
-    var ui = game(.hotseat, clock: .fischer(base: 60_000, increment: 2_000))
-    for cell in ["h8", "j8", "h9"] { _ = place(&ui, cell) }
-    #expect(ui.state.match?.clock == nil && ui.nextLocalClockChange == nil, "the opening is untimed")
-    _ = ui.clockTick(now: 400)  // five minutes on the opening cost nothing
-    _ = ui.handle(.character("b"))
-    let clock = try #require(ui.state.match?.clock)
-    // Neither side earned an increment for the opening's stones.
-    #expect(clock.running == .o && clock.remaining(.o, now: 400) == 60_000 && clock.remaining(.x, now: 400) == 60_000)
-    #expect(clock.charges.allSatisfy { $0.charged == 0 } && clock.charges.count == 3)
-    _ = ui.clockTick(now: 410)
-    _ = place(&ui, "a1")
-    #expect(ui.state.match?.clock?.remaining(.o, now: 410) == 52_000)
-    _ = ui.handle(.character("u"))
-    #expect(ui.state.match?.notice == "A timed game cannot be taken back: n starts a new one.")
   }
 
   @Test func theOptionsRowOffersSwap2OnlyWhereItIsPlayed() {

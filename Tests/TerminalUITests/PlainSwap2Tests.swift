@@ -59,23 +59,6 @@ import Testing
     #expect(session.prompt == "stone 3 of 3 (X): ")
   }
 
-  @Test func withAClockTheOpeningIsUntimedAndTheClocksStartAtTheChoice() throws {
-    var session = PlainSession(
-      opponent: .hotseat, rules: Self.rules, humanMark: .x, clock: .fischer(base: 60_000, increment: 1_000), now: 10,
-      opening: .swap2)
-    #expect(session.introduction().contains("Clock: 1 min + 1 s a move for each side, from the choice of colours"))
-    #expect(session.clock == nil && session.flagDeadline == nil)
-    for cell in ["h8", "j8", "h9"] { _ = session.handle(line: cell, now: 20) }
-    let chosen = session.handle(line: "black", now: 500)  // the opening's eight minutes cost nothing
-    #expect(chosen.contains("clock: O 1:00, X 1:00 (O's is running)"), "\(chosen)")
-    let clock = try #require(session.clock)
-    #expect(clock.running == .o && clock.charges.count == 3 && clock.charges.allSatisfy { $0.charged == 0 })
-    #expect(session.flagDeadline == 560)
-    _ = session.handle(line: "a1", now: 512)
-    #expect(session.clock?.remaining(.o, now: 512) == 49_000 && session.clock?.remaining(.x, now: 512) == 60_000)
-    #expect(session.handle(line: "undo", now: 513) == "error: a timed game cannot be taken back\n")
-  }
-
   @Test func aReplayNamesTheOpening() throws {
     var record = GameRecord(
       rules: Self.rules, black: .init(name: "X"), white: .init(name: "O"), date: "2026-12-03", result: .unknown,

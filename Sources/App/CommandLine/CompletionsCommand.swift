@@ -1,3 +1,5 @@
+import FrontEnds
+
 /// `tictactoe completions bash|zsh|fish`: the completion script of a shell.
 enum CompletionsCommand: Command {
   static let name = CommandLineGrammar.Command.completions

@@ -1,3 +1,5 @@
+import FrontEnds
+
 /// `tictactoe help [COMMAND]`: the whole help, or one command's, as `--help` shows them.
 enum HelpCommand: Command {
   static let name = CommandLineGrammar.Command.help

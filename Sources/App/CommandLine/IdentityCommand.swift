@@ -1,3 +1,5 @@
+import FrontEnds
+
 /// `tictactoe identity ...`
 public enum IdentityCommand: Sendable, Equatable {
   /// Print the fingerprint (first line, SHA256:...) and the read-aloud form.

@@ -1,3 +1,4 @@
+import FrontEnds
 import NetworkFacts
 import NetworkShell
 import PeerTrust

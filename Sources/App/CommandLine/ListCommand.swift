@@ -1,3 +1,5 @@
+import FrontEnds
+
 /// `tictactoe list [--wait SECONDS] [--json]`: the games announced on the LAN.
 enum ListCommand: Command {
   static let name = CommandLineGrammar.Command.list

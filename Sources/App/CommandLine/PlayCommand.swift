@@ -1,4 +1,5 @@
 import EventLoop
+import FrontEnds
 import GameCore
 import Gomocup
 import OutsideEngines

@@ -64,8 +64,8 @@ extension PlainNetworkDriver {
   /// The joiner has answered every question and knows the host (its hello came) but has no game yet: the host is
   /// deciding whether to let it in. Said so, as the full screen does, or nothing would be printed meanwhile.
   func sayWaitingToBeLetIn() {
-    guard match.role == .joiner, match.finished == nil, match.pendingQuestion == nil, !match.asksYesOrNo,
-      let session = match.session, session.phase == .awaitingWelcome, let host = session.peerName
+    guard match.role == .joiner, view.finished == nil, view.question == nil, !view.asksYesOrNo,
+      let session = view.session, session.phase == .awaitingWelcome, let host = session.peerName
     else { return }
     emit("waiting for \(host) to let you in\n")
   }
@@ -73,7 +73,7 @@ extension PlainNetworkDriver {
   /// "result: X wins (O left the game): you win", when the opponent left with a game in progress.
   func opponentLeftLine() -> String? {
     // As its record has it: a board with no result yet (a game ended by agreement or resignation has one).
-    guard let session = match.session, let mark = session.myMark, let game = session.game, !game.isOver,
+    guard let session = view.session, let mark = session.myMark, let game = session.game, !game.isOver,
       session.lastResult == nil
     else { return nil }
     return PlainNetworkWords.opponentLeftLine(mine: mark)

@@ -6,13 +6,15 @@ import TerminalUI
 /// The records of local games: against the computer, an outside engine, or at one keyboard.
 extension RecordOfGame {
   /// A local game (against the computer or hot seat), once it is over (on the board, or on `clock` when its
-  /// flag fell: then with the time control and each move's times); nil while it is not.
+  /// flag fell: then with the time control and each move's times); nil while it is not. A game that opened with
+  /// `swap2` keeps its choices once they settled the colours, and on a clock each stone's time as its turns were
+  /// charged (`LocalClock.stoneCharges`, as a network game's records keep them).
   static func local(
     game: Game, opponent: Opponent, humanMark: Mark, playerName: String, date: String, clock: LocalClock? = nil,
-    opening: RecordOpening? = nil
+    swap2: Swap2? = nil
   ) -> GameRecord? {
     let result: RecordResult
-    if let loser = clock?.flagged {
+    if let loser = clock?.flaggedColour(in: swap2) {
       result = .won(loser.opponent, .time)
     } else if let outcome = game.outcome {
       result = outcome.winner.map { .won($0, .line) } ?? .drawn(.full)
@@ -35,11 +37,11 @@ extension RecordOfGame {
     }
     var record = GameRecord(
       rules: game.rules, black: black, white: white, date: date, result: result, moves: game.history)
-    record.opening = opening
+    record.opening = swap2.flatMap(RecordOpening.init)
     if let clock {
-      // One referee: each move's charge is the time it took, the same the screen showed.
+      // One referee: each move's (turn's) charge is the time it took, the same the screen showed.
       record.timeControl = clock.control
-      record.times = clock.charges.map { MoveTime(charged: $0.charged, left: $0.left) }
+      record.times = clock.stoneCharges(in: swap2).map { MoveTime(charged: $0.charged, left: $0.left) }
     }
     return record
   }

@@ -19,19 +19,29 @@ enum PlainWatchWords {
       if watched.timeControl.isTimed { text += "; clock \(watched.timeControl.spoken)" }
       text += "\n\(watched.joinerName)'s key: \(key)\n" + PlainSession.boardText(watched.game) + "\n"
       if watched.end != nil { text += endLine(watched) }
-      return text
+      return text + openingLine(watched)
     case .moved(let watched, let position, let mark):
-      var line =
-        "\(watched.name(of: mark)) (\(mark)) plays \(PlainSession.moveName(position, rules: watched.game.rules))"
+      let placer = watched.opening.flatMap { $0.isSettled ? nil : $0.log.last?.player }
+      let who = placer.map { "\(watched.name(of: $0 == .first ? .x : .o))" } ?? "\(watched.name(of: mark))"
+      var line = "\(who) (\(mark)) plays \(PlainSession.moveName(position, rules: watched.game.rules))"
       if let time = watched.times.last, watched.times.count == watched.game.history.count {
         line += ", \(TimeControl.face(Int(time.left))) left"
       }
-      return line + "\n" + PlainSession.boardText(watched.game) + "\n"
+      return line + "\n" + PlainSession.boardText(watched.game) + "\n" + openingLine(watched)
     case .ended(let watched):
       return endLine(watched)
     case .unfinished(let watched, let why):
       return "game \(watched.gameNumber) ended unfinished: \(why)\n"
     }
+  }
+
+  /// While the game's Swap2 opening runs, its step as the players' screens say it, each player by name (the
+  /// first player is X until the colours are settled); nothing otherwise.
+  static func openingLine(_ watched: WatchedGame) -> String {
+    guard watched.end == nil, let opening = watched.opening else { return "" }
+    let first = "\(watched.name(of: .x))"
+    let second = "\(watched.name(of: .o))"
+    return NetSwap2Words.watched(opening, first: first, second: second).map { $0 + "\n" } ?? ""
   }
 
   /// How the game ended, and the score.

@@ -13,15 +13,20 @@ import UntrustedText
 /// Runs a local game in the plain line mode, on the event loop like every front end: standard input and the
 /// signals. Every prompt is written straight to the descriptor (no buffering), so a script or screen reader
 /// sees it at once. A signal ends the game with 128 + the signal, as everywhere (`LoopFrontEnd`).
-final class PlainDriver: LoopFrontEnd {
+package final class PlainDriver: LoopFrontEnd {
   /// Where a finished game is recorded, and the player's name for it.
-  struct Recorder {
+  package struct Recorder {
     let archive: GameArchive
     let playerName: String
+
+    package init(archive: GameArchive, playerName: String) {
+      self.archive = archive
+      self.playerName = playerName
+    }
   }
 
-  let loop = EventLoop()
-  var shutdown = Shutdown()
+  package let loop = EventLoop()
+  package var shutdown = Shutdown()
   private var session: PlainSession
   private let log: Log
   private let recorder: Recorder?
@@ -37,7 +42,7 @@ final class PlainDriver: LoopFrontEnd {
   /// Wakes the loop when the running clock's flag falls (none in an untimed game, nor while no clock runs).
   private var flagTimer: EventLoop.TimerID?
 
-  init(
+  package init(
     session: PlainSession, log: Log, recorder: Recorder? = nil, engine: [String]? = nil, fallback: AILevel = .perfect
   ) {
     self.session = session
@@ -48,7 +53,7 @@ final class PlainDriver: LoopFrontEnd {
   }
 
   /// Plays until the game is over, the player quits or the input ends; returns the exit status.
-  func run() -> Int32 {
+  package func run() -> Int32 {
     takeSignals()  // before the first prompt, which a script may answer with a signal
     emit(session.introduction())
     engine?.onReport = { [unowned self] report in self.engineReported(report) }
@@ -142,7 +147,7 @@ final class PlainDriver: LoopFrontEnd {
       let record = RecordOfGame.local(
         game: session.game, opponent: session.opponent, humanMark: session.humanMark,
         playerName: recorder.playerName, date: RecordOfGame.today(), clock: session.clock,
-        opening: session.swap2.flatMap(RecordOpening.init))
+        swap2: session.swap2)
     {
       recorder.archive.keep(record)
     }
@@ -221,52 +226,12 @@ final class PlainDriver: LoopFrontEnd {
   }
 
   /// A local game has no peer to tell; an engine is told END.
-  func sayGoodbye(signal: Int32) {
+  package func sayGoodbye(signal: Int32) {
     log.write("plain game ended by signal \(signal)")
     engine?.stop()
   }
-  var goodbyesGoingOut: Int { 0 }
-  func redraw() {}
+  package var goodbyesGoingOut: Int { 0 }
+  package func redraw() {}
 
   private func emit(_ text: String) { writeText(1, text) }
-}
-
-/// A message for the player on standard error, through the one sanitiser (`writeMessage`).
-func writeError(_ text: String) { writeMessage(2, text) }
-
-/// Sentences for the player on `fd`, through the one sanitiser (`writeText`); at a terminal, their lines broken at
-/// word boundaries to fit 80 columns or the terminal's width when narrower (`MessageLines`).
-/// `hang` spaces start each line a break made.
-func writeMessage(_ fd: Int32, _ text: String, hang: Int = 0) {
-  guard let columns = CursesTerminal.columns(of: fd) else { return writeText(fd, text) }
-  writeAll(fd, MessageLines.wrapped(visible(text), width: min(columns, MessageLines.maximumWidth), hang: hang))
-}
-
-/// Writes words for a person (messages, status lines, tables) to `fd`: every piece between line ends and tabs
-/// passes `VisibleText`, the one sanitiser, so nothing a file, a setting, a name or a peer put in the text can
-/// reach the terminal as a control or a bidirectional mark. Escaping is idempotent: text escaped before comes out
-/// the same. Data for programs (a certificate, JSON, SGF, completions) goes out with `writeAll`.
-func writeText(_ fd: Int32, _ text: String) { writeAll(fd, visible(text)) }
-
-/// `text` with every piece between line ends and tabs through `VisibleText`.
-func visible(_ text: String) -> String {
-  text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-    line.split(separator: "\t", omittingEmptySubsequences: false).map { VisibleText.escaping(String($0)) }
-      .joined(separator: "\t")
-  }.joined(separator: "\n")
-}
-
-/// Writes all of `text` to `fd`, retrying short writes.
-func writeAll(_ fd: Int32, _ text: String) {
-  var bytes = Array(text.utf8)
-  var offset = 0
-  while offset < bytes.count {
-    let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-    if written <= 0 {
-      if written < 0 && errno == EINTR { continue }
-      return
-    }
-    offset += written
-  }
-  bytes.removeAll()
 }

@@ -12,7 +12,7 @@ import TerminalUI
 import UntrustedText
 
 /// Games found on the LAN, judged against the known peers before anyone connects.
-enum LANGames {
+package enum LANGames {
   /// What the player knows about an advertised host's key. The key decides, never the name: Avahi renames
   /// clashing games, and anyone can announce any name.
   enum Trust: Equatable {
@@ -144,7 +144,7 @@ enum LANGames {
   }
 
   /// `tictactoe list`: prints the games seen within `wait` seconds, leaving out this player's own.
-  static func list(wait: Double, json: Bool, profile: Profile) -> Int32 {
+  package static func list(wait: Double, json: Bool, profile: Profile) -> Int32 {
     let known = (try? profile.knownPeers()) ?? KnownPeers()
     let own = (try? IdentityStore(directory: profile.identityDirectory).load())??.fingerprint.description
     do {
@@ -201,7 +201,7 @@ enum LANGames {
   }
 
   /// Finds the game announced as `name` (waiting at most `timeout` seconds for it to resolve).
-  static func find(_ name: String, timeout: Double) -> Result<DiscoveredGame, MatchEnd> {
+  package static func find(_ name: String, timeout: Double) -> Result<DiscoveredGame, MatchEnd> {
     let browser: Browser
     let wanted: (Browser) -> DiscoveredGame? = { browser in
       browser.games.first { $0.instanceName == name && $0.isConnectable }

@@ -12,7 +12,7 @@ extension PlainNetworkDriver {
   /// `draw` offers a draw or accepts the opponent's; `takeback` asks or accepts; `decline` refuses their offer;
   /// `abort` voids the game before both sides moved. Each is answered in one line.
   func gameFlow(_ word: String) {
-    let session = match.session
+    let session = view.session
     let accepting =
       word == "draw" ? session?.drawOfferedByPeer == true : session?.takebackRequestedByPeer != nil
     let declining = session?.drawOfferedByPeer == true ? "the draw" : "the takeback"

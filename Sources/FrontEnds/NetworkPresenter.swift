@@ -1,13 +1,12 @@
-import EventLoop
 import GameCore
 import MatchCoordination
-import NetworkShell
 import Session
 import TerminalUI
 
-/// Turns what a networked match reports into what the full-screen UI shows.
+/// Turns what a networked match reports, its events and the view after them, into what the full-screen UI shows:
+/// pure, it reads nothing from the match itself, nor the clock (`now` is the monotonic time of the report).
 enum NetworkPresenter {
-  static func apply(_ events: [MatchEvent], match: NetworkMatch, to net: inout NetGameState) {
+  static func apply(_ events: [MatchEvent], view: MatchView, now: Double, to net: inout NetGameState) {
     for event in events {
       switch event {
       case .status(let text):
@@ -33,12 +32,12 @@ enum NetworkPresenter {
         net.spectators = count
       case .spectatorChat(let name, let text): net.addChat(.peer(name: name, text: text))
       case .watched(let update):
-        WatchPresenter.apply(update, hostKey: match.peerCertificate?.fingerprint.description, to: &net)
+        WatchPresenter.apply(update, hostKey: view.peerFingerprint?.description, to: &net)
       case .watchList(let list):
         // A practice bot's games: what a spectator of the full screen can pick from (`watch ADDRESS --game N`).
         net.info = PlainWatchWords.list(list).split(separator: "\n").map(String.init)
       case .session(let output):
-        apply(output, match: match, to: &net)
+        apply(output, view: view, now: now, to: &net)
       case .opponentGone(let end):
         // Hosting on: the screen is the host's again, waiting; the welcome that follows says where to join.
         let peer = net.peerName.map { "\($0)" } ?? "The joiner"
@@ -53,11 +52,12 @@ enum NetworkPresenter {
         net.terms = nil
       }
     }
-    if let session = match.session, !net.isWatching { show(session, in: &net) }
+    if let session = view.session, !net.isWatching { show(session, now: now, in: &net) }
+    net.canMakeNewInvite = view.mayMakeNewInvite
   }
 
   /// What the player's screen shows of the session: the game, the score, the offers, the clocks, the opening.
-  private static func show(_ session: NetSession, in net: inout NetGameState) {
+  private static func show(_ session: NetSession, now: Double, in net: inout NetGameState) {
     net.game = session.game ?? net.game
     net.myMark = session.myMark ?? net.myMark
     net.wins = session.score.wins
@@ -68,7 +68,7 @@ enum NetworkPresenter {
     net.abortable = session.mayAbort
     net.peerOffer = session.drawOfferedByPeer ? .draw : session.takebackRequestedByPeer != nil ? .takeback : nil
     net.myOffer = session.drawOfferedByMe ? .draw : session.takebackRequestedByMe != nil ? .takeback : nil
-    net.clocks = clocks(session, now: Monotonic.now())
+    net.clocks = clocks(session, now: now)
     net.opening = session.swap2?.opening
     net.openingMe = session.swap2?.me ?? .first
   }
@@ -101,6 +101,20 @@ enum NetworkPresenter {
       lowMine: NetGameState.Clocks.isLow(mine, base: clock.control.base))
   }
 
+  /// The notice for a move the session refused, in the screen's words: what to do instead.
+  static func refusal(_ error: PlayError, on net: NetGameState) -> String {
+    let peer = net.peerName.map { "\($0)" } ?? "your opponent"
+    switch error {
+    case .illegal(.gameOver): return "The game is over: press n for a rematch."
+    case .illegal(.notYourTurn), .opening(.notYourTurn): return "Wait for \(peer)'s move."
+    case .opening(.choiceDue):
+      return "Choose first: \(net.openingChoices.map(NetSwap2Words.key).joined(separator: ", "))."
+    case .illegal(.occupied(_, let mark)), .opening(.move(.occupied(_, let mark))):
+      return "That cell is taken by \(mark). Choose an empty one."
+    default: return "\(error)"
+    }
+  }
+
   /// How a game ended, as the screen says it to this player.
   static func resultText(_ result: GameResult, myMark: Mark?, peer: String) -> String {
     switch result {
@@ -119,18 +133,18 @@ enum NetworkPresenter {
     }
   }
 
-  private static func apply(_ output: SessionOutput, match: NetworkMatch, to net: inout NetGameState) {
+  private static func apply(_ output: SessionOutput, view: MatchView, now: Double, to net: inout NetGameState) {
     let peer = net.peerName.map { "\($0)" } ?? "Your opponent"
     switch output {
     case .peerHello(let name, _):
       net.peerName = name
-      net.peerFingerprint = match.peerCertificate?.fingerprint.description
-      if let address = match.peerAddress { net.info.append("\(name) at \(address)") }
+      net.peerFingerprint = view.peerFingerprint?.description
+      if let address = view.peerAddress { net.info.append("\(name) at \(address)") }
     case .gameStarted(let number, let mark):
-      net.beginGame(match.session?.game, mark: mark)
+      net.beginGame(view.session?.game, mark: mark)
       let ply = net.game?.history.count ?? 0
       let first = mark == .x ? " and move first" : ""
-      let swap2 = ply == 0 ? match.session?.swap2 : nil
+      let swap2 = ply == 0 ? view.session?.swap2 : nil
       // A game taken up after a restart (rule 19) begins where it stood; a Swap2 game with the opening.
       net.addChat(
         .note(
@@ -139,16 +153,16 @@ enum NetworkPresenter {
               ? "Game \(number), kept at move \(ply + 1): you play \(mark)."
               : "Game \(number): you play \(mark)\(first).")
         ))
-      if number == 1, let session = match.session, let note = MatchWords.olderPeer(session, peer: peer) {
+      if number == 1, let session = view.session, let note = MatchWords.olderPeer(session, peer: peer) {
         net.addChat(.note(note))
       }
     case .peerMoved:
-      net.game = match.session?.game
+      net.game = view.session?.game
     case .peerChose(let choice):
       net.addChat(.note(NetSwap2Words.choice(choice, by: peer, mine: false)))
     case .coloursSettled(let mark):
       net.myMark = mark
-      net.addChat(.note(NetSwap2Words.settled(myMark: mark, next: match.session?.game?.turn ?? .o)))
+      net.addChat(.note(NetSwap2Words.settled(myMark: mark, next: view.session?.game?.turn ?? .o)))
     case .chat(let text):
       net.addChat(.peer(name: net.peerName, text: text))
     case .chatsDropped:
@@ -156,7 +170,7 @@ enum NetworkPresenter {
     case .rematchOffered:
       net.rematchOfferedByPeer = true
     case .connectionLost(let until):
-      let seconds = max(0, Int((until - Monotonic.now()).rounded()))
+      let seconds = max(0, Int((until - now).rounded()))
       net.dropped = .init(secondsLeft: seconds)
       net.addChat(.note(MatchWords.dropped(isHost: net.isHost, peer: peer, seconds: seconds)))
     case .graceExpired:
@@ -167,10 +181,10 @@ enum NetworkPresenter {
       net.notice = nil
       net.addChat(.note(MatchWords.resumed(game: number, ply: ply)))
     case .gameEnded(let result):
-      net.game = match.session?.game
+      net.game = view.session?.game
       net.result = resultText(result, myMark: net.myMark, peer: peer)
     case .gameFlow(let event):
-      net.game = match.session?.game
+      net.game = view.session?.game
       net.addChat(.note(MatchWords.gameFlow(event, peer: peer, keys: .fullScreen)))
     case .send, .closed:
       break

@@ -16,24 +16,27 @@ import WireProtocol
 
 /// Runs a networked match in the plain line mode on the event loop: standard input, the match's sockets and
 /// its timers. Prompts are written unbuffered; trust questions accept y, n or the fingerprint itself.
-final class PlainNetworkDriver: LoopFrontEnd {
+package final class PlainNetworkDriver: LoopFrontEnd {
   let match: NetworkMatch
+  /// The match as it stood after the events last shown: what the words and prompts are made from.
+  var view: MatchView
   private let log: Log
   private var input = LineReader(fd: 0)
   var peerName: PeerText = "your opponent"
-  let loop = EventLoop()
-  var shutdown = Shutdown()
+  package let loop = EventLoop()
+  package var shutdown = Shutdown()
   private var verificationCode: VerificationCode?
   /// Lines typed ahead of time (a script can pipe its answers and moves): each is used when it applies.
   private var pending: [String] = []
 
-  init(match: NetworkMatch, log: Log) {
+  package init(match: NetworkMatch, log: Log) {
     self.match = match
+    view = match.view
     self.log = log
   }
 
   /// Runs the match; a joiner's (`joining`) connects once the host's name resolved, off the loop.
-  func run(initial: [MatchEvent], joining: [Endpoint] = []) -> Int32 {
+  package func run(initial: [MatchEvent], joining: [Endpoint] = []) -> Int32 {
     takeSignals()  // before anything is shown, which a script may answer with a signal
     show(initial)
     if !input.closed {
@@ -43,16 +46,16 @@ final class PlainNetworkDriver: LoopFrontEnd {
         self.drain()
       }
     }
-    let running = MatchOnLoop(match, loop: loop) { [unowned self] events in
-      self.show(events)
+    let running = MatchOnLoop(match, loop: loop) { [unowned self] events, view in
+      self.show(events, view)
       self.drain()
     }
     loop.beforeEachWait { [unowned self] in
       // At the end of the input the match ends once nothing typed ahead can apply; a joiner still connecting
       // first hears how that went.
-      let connecting = self.match.role == .joiner && self.match.session == nil && self.match.finished == nil
+      let connecting = self.match.role == .joiner && self.view.session == nil && self.view.finished == nil
       if self.input.closed && !self.shutdown.isEnding && !connecting
-        && (self.pending.isEmpty || self.match.session?.phase == .betweenGames)
+        && (self.pending.isEmpty || self.view.session?.phase == .betweenGames)
       {
         self.show(self.match.quit())
       }
@@ -68,16 +71,16 @@ final class PlainNetworkDriver: LoopFrontEnd {
   }
 
   /// SIGINT, SIGTERM and SIGHUP: the other side is told this player left, as in every front end.
-  func sayGoodbye(signal number: Int32) {
+  package func sayGoodbye(signal number: Int32) {
     log.write("ended by signal \(number)")
-    if match.finished == nil { show(match.quit()) }
+    if view.finished == nil { show(match.quit()) }
   }
 
   /// The goodbye going out, and known_peers writes still being made.
-  var goodbyesGoingOut: Int { match.lingering }
+  package var goodbyesGoingOut: Int { match.lingering }
 
   /// Lines have no size to keep up with.
-  func redraw() {}
+  package func redraw() {}
 
   func emit(_ text: String) { writeText(1, text) }
 
@@ -101,15 +104,15 @@ final class PlainNetworkDriver: LoopFrontEnd {
   /// the rematch.
   func askAgain() {
     guard !shutdown.isEnding else { return }
-    if match.pendingQuestion != nil {
+    if view.question != nil {
       emit("[y/n or paste the fingerprint]: ")
       return
     }
-    if match.asksYesOrNo {
+    if view.asksYesOrNo {
       emit("[y/n]: ")
       return
     }
-    guard let session = match.session else { return }
+    guard let session = view.session else { return }
     if let prompt = openingPrompt(session) {
       emit(prompt)
     } else if session.myTurn, let game = session.game, !game.isOver {
@@ -121,12 +124,17 @@ final class PlainNetworkDriver: LoopFrontEnd {
     }
   }
 
-  func show(_ events: [MatchEvent]) {
+  /// Says what an action of this player's returned, with the match's view right after it.
+  func show(_ events: [MatchEvent]) { show(events, match.view) }
+
+  /// Says what the match reported, the view after it taken as the state it is said from.
+  func show(_ events: [MatchEvent], _ view: MatchView) {
+    self.view = view
     // A line printed while a question waits (the record against this opponent, read meanwhile) is followed by
     // the question again, so the last line is what to type.
     var askAgainAfter = false
     defer {
-      if askAgainAfter && (match.pendingQuestion != nil || match.asksYesOrNo) { askAgain() }
+      if askAgainAfter && (view.question != nil || view.asksYesOrNo) { askAgain() }
     }
     for event in events {
       switch event {
@@ -168,14 +176,14 @@ final class PlainNetworkDriver: LoopFrontEnd {
   }
 
   private func show(_ output: SessionOutput) {
-    guard let session = match.session else { return }
+    guard let session = view.session else { return }
     switch output {
     case .peerHello(let name, let software):
       peerName = name
-      let fingerprint = match.peerCertificate?.fingerprint.description ?? "?"
+      let fingerprint = view.peerFingerprint?.description ?? "?"
       emit("opponent: \(name) (\(software)), key \(fingerprint)\n")
       // Printed while a question waits (the joiner's about the host's key): the question again, last.
-      if match.pendingQuestion != nil || match.asksYesOrNo { askAgain() }
+      if view.question != nil || view.asksYesOrNo { askAgain() }
       sayWaitingToBeLetIn()
     case .gameStarted(let number, let mark):
       let clock = session.timeControl.isTimed ? "; clock \(session.timeControl.spoken)" : ""
@@ -250,18 +258,18 @@ final class PlainNetworkDriver: LoopFrontEnd {
   }
 
   private func applies(_ raw: String) -> Bool {
-    if match.pendingQuestion != nil || match.asksYesOrNo { return true }
+    if view.question != nil || view.asksYesOrNo { return true }
     let line = raw.trimmingWhitespace().lowercased()
     let word = line.split(separator: " ").first.map(String.init) ?? ""
     // While a resume is confirmed (one round trip) chat, resign and rematch wait their turn, as moves do.
-    if match.session?.isResuming == true && ["chat", "say", "resign", "rematch"].contains(word) { return false }
-    if match.session?.isResuming == true && Self.flowWords.contains(word) { return false }
+    if view.session?.isResuming == true && ["chat", "say", "resign", "rematch"].contains(word) { return false }
+    if view.session?.isResuming == true && Self.flowWords.contains(word) { return false }
     if ["quit", "q", "exit", "chat", "say", "resign", "code", "verify", "clock", "help", "?", ""].contains(word) {
       return true
     }
     if line == "new invite" { return true }
     if Self.flowWords.contains(word) { return true }
-    guard let session = match.session else { return false }
+    guard let session = view.session else { return false }
     if word == "rematch" { return session.phase == .betweenGames }
     if word == "claim" { return session.graceExpired }
     if ["y", "yes", "n", "no"].contains(word) || Fingerprint(parsing: line) != nil {
@@ -275,11 +283,11 @@ final class PlainNetworkDriver: LoopFrontEnd {
   /// resign, claim, rematch, chat, new invite) or a move.
   private func handle(line raw: String) {
     let line = raw.trimmingWhitespace()
-    if let question = match.pendingQuestion {
+    if let question = view.question {
       answerQuestion(question, line)
       return
     }
-    if match.asksYesOrNo {
+    if view.asksYesOrNo {
       switch line.lowercased() {
       case "y", "yes": show(match.answer(accept: true))
       case "n", "no": show(match.answer(accept: false))
@@ -317,11 +325,11 @@ final class PlainNetworkDriver: LoopFrontEnd {
     switch lower {
     case "": return true
     case "help", "?":
-      let session = match.session
+      let session = view.session
       let flow = session?.hasGameFlow ?? true
       let timed = session?.timeControl.isTimed ?? false
       emit(
-        PlainNetworkWords.help(flow: flow, invite: match.relayInvite != nil && match.mayMakeNewInvite, timed: timed)
+        PlainNetworkWords.help(flow: flow, invite: match.relayInvite != nil && view.mayMakeNewInvite, timed: timed)
           + "\n")
       askAgain()
     case "code", "verify":
@@ -340,13 +348,13 @@ final class PlainNetworkDriver: LoopFrontEnd {
     case "new invite":
       show(match.newInvite())
     case "clock":
-      emit((match.session.flatMap(clockLine) ?? "this game has no clock") + "\n")
+      emit((view.session.flatMap(clockLine) ?? "this game has no clock") + "\n")
       askAgain()
     case "draw", "takeback", "decline", "abort":
       gameFlow(lower)
     case "rematch":
       attempt { (match) throws(ActionRefusal) in try match.rematch() }
-      if match.session?.rematchOfferedByMe == true { emit("rematch offered; waiting for \(peerName)\n") }
+      if view.session?.rematchOfferedByMe == true { emit("rematch offered; waiting for \(peerName)\n") }
     case _ where lower.hasPrefix("chat ") || lower.hasPrefix("say "):
       let text = String(line.drop { $0 != " " }.dropFirst())
       attempt { (match) throws(ActionRefusal) in try match.chat(text) }
@@ -358,7 +366,7 @@ final class PlainNetworkDriver: LoopFrontEnd {
 
   /// A move typed while a game is on: read, checked to be this player's turn, played, and the board shown.
   private func playMove(_ line: String) {
-    guard let session = match.session, let game = session.game, session.phase == .playing else {
+    guard let session = view.session, let game = session.game, session.phase == .playing else {
       emitError("no game is in progress; type rematch or quit")
       return
     }
@@ -376,7 +384,8 @@ final class PlainNetworkDriver: LoopFrontEnd {
     }
     do {
       let events = try match.play(position)
-      if let updated = match.session, let game = updated.game {
+      view = match.view
+      if let updated = view.session, let game = updated.game {
         emit(PlainSession.boardText(game) + "\n")
         if !game.isOver, let clock = clockLine(updated) { emit(clock + "\n") }
         if !showOpeningPrompt(updated), !game.isOver { emit("waiting for \(peerName)'s move\n") }

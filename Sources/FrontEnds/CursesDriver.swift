@@ -20,9 +20,9 @@ public final class CursesDriver: LoopFrontEnd {
   var controller: UIController
   private let computer = ComputerPlayer()
   /// The outside engine of `play --engine` (its questions and answers in `CursesDriver+Engine`).
-  var engine: EngineSeat?
+  package var engine: EngineSeat?
   /// Why the engine named in the settings is not there to play (shown when it is asked for).
-  var engineProblem: String?
+  package var engineProblem: String?
   /// The game (token) the engine was last asked about.
   var engineToken = 0
   /// Saves the options; returns why they could not be saved, for the screen.
@@ -32,25 +32,30 @@ public final class CursesDriver: LoopFrontEnd {
   /// join (none when hosting), or why it failed.
   /// Hosts (no address) or joins from the lobby, with the settings as they are now (Options and the port
   /// mapping offer may have changed them since the program started).
-  var startNetwork: ((String?, Fingerprint?, Settings) -> Result<(NetworkMatch, [MatchEvent], [Endpoint]), MatchEnd>)?
+  package var startNetwork:
+    ((String?, Fingerprint?, Settings) -> Result<(NetworkMatch, [MatchEvent], [Endpoint]), MatchEnd>)?
   /// The known peers and this player's own key, to judge LAN games (and leave out our own).
-  var lanContext: (() -> (known: KnownPeers, own: String?))?
+  package var lanContext: (() -> (known: KnownPeers, own: String?))?
   /// Browses the LAN while the lobby shows; recreated a few seconds after it fails.
   private var browser: Browser?
   private var browserRetryAt = 0.0
-  var onJoined: (([String]) -> Void)?
+  package var onJoined: (([String]) -> Void)?
   /// Records local games as they end.
-  var localRecords: LocalGameRecorder?
+  package var localRecords: LocalGameRecorder?
   /// The networked match on screen, on the loop.
-  var running: MatchOnLoop?
+  var running: MatchOnLoop? {
+    didSet { if running == nil { view = nil } }  // a match left: its clocks and countdown wake nobody
+  }
   /// Warnings about keys (KEY CHANGED, a pin mismatch, an impostor) to print again on stderr once the screen
   /// is closed, so they are not lost with it.
-  private(set) var warningsToRepeat: [String] = []
+  package private(set) var warningsToRepeat: [String] = []
   /// Matches left behind whose goodbye is still going out.
   var retiring: [MatchOnLoop] = []
   /// Joiner: joins the same host again (`r` once the match is over), as it was joined the first time.
   var rejoin: (() -> Void)?
   var match: NetworkMatch? { running?.match }
+  /// The view the match on screen handed with its last events: what the screen's clocks and countdown run from.
+  var view: MatchView?
   package var shutdown = Shutdown()
   package let loop: EventLoop
   private var lanSync: DescriptorSync?
@@ -142,8 +147,8 @@ public final class CursesDriver: LoopFrontEnd {
     if stopIfDone() { return }
     _ = controller.clockTick(now: loop.now)  // a local game's flag falls here, woken by `scheduleWakeUp`
     if let running {
-      countDown(running.match)
-      if let session = running.match.session, session.clock != nil {
+      countDown()
+      if let session = view?.session, session.clock != nil {
         let clocks = NetworkPresenter.clocks(session, now: Monotonic.now())
         if controller.state.net?.clocks != clocks { controller.updateNetwork { $0.clocks = clocks } }
       }
@@ -164,12 +169,12 @@ public final class CursesDriver: LoopFrontEnd {
   private func scheduleWakeUp() {
     var due: Double?
     let now = loop.now
-    if let graceEnd = match?.session?.graceDeadline, graceEnd > now {
+    if let graceEnd = view?.graceDeadline, graceEnd > now {
       let fraction = (graceEnd - now).truncatingRemainder(dividingBy: 1)
       due = now + max(0.001, fraction)
     }
     // A running clock's face changes once a second; an untimed game wakes nobody.
-    if let next = match?.session.flatMap({ NetworkPresenter.nextClockChange($0, now: now) }) {
+    if let next = view?.session.flatMap({ NetworkPresenter.nextClockChange($0, now: now) }) {
       due = min(due ?? next, next)
     }
     if let next = controller.nextLocalClockChange { due = min(due ?? next, next) }
@@ -201,8 +206,8 @@ public final class CursesDriver: LoopFrontEnd {
     switch effect {
     case .think(let game, let level, let token, let budget):
       computer.think(game: game, level: level, token: token, budget: budget)
-    case .answerSwap2(let opening, let token):
-      computer.answer(opening, token: token)
+    case .answerSwap2(let opening, let token, let budget):
+      computer.answer(opening, token: token, budget: budget)
     case .askEngine(let game, let token):
       return perform(askEngine(token: token) { $0.ask(game) })
     case .askEngineSwap2(let opening, let token):
@@ -290,14 +295,17 @@ public final class CursesDriver: LoopFrontEnd {
   }
 
   /// Shows why a record could not be saved (on the game's notice line).
-  func showRecordProblem(_ text: String) { controller.tell(text) }
+  package func showRecordProblem(_ text: String) { controller.tell(text) }
 
   /// Shows and runs `match`, started before the screen was (`tictactoe host` or `join` in the full-screen UI).
   /// A joiner's match connects once `joining` resolved, off the loop: the screen and Esc stay live meanwhile.
-  func adopt(_ match: NetworkMatch, joining: [Endpoint]) {
+  package func adopt(_ match: NetworkMatch, joining: [Endpoint]) {
     if let old = running { retiring.append(old) }
-    let running = MatchOnLoop(match, loop: loop) { [unowned self] events in self.present(events, match) }
+    let running = MatchOnLoop(match, loop: loop) { [unowned self] events, view in
+      self.present(events, view, role: match.role)
+    }
     self.running = running
+    view = match.view
     if !joining.isEmpty { running.join(joining) }
     // The router is asked only when the player says so, once: the answer is kept in the settings.
     if match.role == .host && match.offersPortMapping && !match.mapsPort {
@@ -306,7 +314,7 @@ public final class CursesDriver: LoopFrontEnd {
   }
 
   /// `tictactoe join` on the full screen: `make` builds the match again, with the command's options, for `r`.
-  func allowRejoin(_ make: @escaping () -> (NetworkMatch, [Endpoint])) {
+  package func allowRejoin(_ make: @escaping () -> (NetworkMatch, [Endpoint])) {
     rejoin = { [unowned self] in
       let (match, endpoints) = make()
       var net = NetGameState(isHost: false, myName: match.profileName)
@@ -348,8 +356,8 @@ public final class CursesDriver: LoopFrontEnd {
   }
 
   /// Keeps the on-screen countdown of a dropped connection up to date.
-  private func countDown(_ match: NetworkMatch) {
-    guard let graceEnd = match.session?.graceDeadline else { return }
+  private func countDown() {
+    guard let graceEnd = view?.graceDeadline else { return }
     let left = max(0, Int((graceEnd - Monotonic.now()).rounded(.up)))
     guard controller.state.net?.dropped?.secondsLeft != left else { return }
     controller.updateNetwork { net in
@@ -357,13 +365,14 @@ public final class CursesDriver: LoopFrontEnd {
     }
   }
 
-  /// Shows what the match reported, and the session's state even when it reported nothing: playing a move only
+  /// Shows what `match` reported now (an action's events): with the view after them.
+  package func present(_ events: [MatchEvent], _ match: NetworkMatch) { present(events, match.view, role: match.role) }
+
+  /// Shows what the match reported and the view after it, even when it reported nothing: playing a move only
   /// sends it, and the board must show it at once.
-  func present(_ events: [MatchEvent], _ match: NetworkMatch) {
-    controller.updateNetwork { net in
-      NetworkPresenter.apply(events, match: match, to: &net)
-      net.canMakeNewInvite = match.mayMakeNewInvite
-    }
+  func present(_ events: [MatchEvent], _ view: MatchView, role: Role) {
+    self.view = view
+    controller.updateNetwork { net in NetworkPresenter.apply(events, view: view, now: Monotonic.now(), to: &net) }
     // An address is remembered once its host has answered (its hello came over TLS), not when a join fails.
     if events.contains(where: { if case .session(.peerHello) = $0 { true } else { false } }),
       let recent = controller.joinAnswered()
@@ -372,7 +381,7 @@ public final class CursesDriver: LoopFrontEnd {
     }
     for case .finished(let end) in events {
       log.write("network match ended: \(end)")
-      if match.role == .joiner, rejoin != nil, end.canJoinAgain {
+      if role == .joiner, rejoin != nil, end.canJoinAgain {
         controller.updateNetwork { $0.canRejoin = true }
       }
       if end.isTrustWarning { warningsToRepeat.append(end.description) }

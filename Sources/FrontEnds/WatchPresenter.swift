@@ -17,6 +17,7 @@ enum WatchPresenter {
     case .position(let game), .moved(let game, _, _), .ended(let game), .unfinished(let game, _): watched = game
     }
     let begun = watched.gameNumber != watching.gameNumber && watched.gameNumber > 0
+    let choicesSeen = begun ? nil : watching.opening.map { $0.log.count - $0.game.history.count }
     watching.host = .init(name: watched.hostName, key: hostKey.map(NetGameState.Watching.shortKey))
     watching.joiner = .init(
       name: watched.joinerName, key: watched.joinerKey.map { NetGameState.Watching.shortKey($0.description) })
@@ -26,11 +27,17 @@ enum WatchPresenter {
     watching.result = watched.end == nil ? nil : PlainWatchWords.said(watched)
     watching.since = now
     watching.unfinished = nil
+    watching.opening = watched.opening
     net.watching = watching
     net.game = watched.gameNumber > 0 ? watched.game : nil
     if begun {
       let players = "\(watching.name(.x)) (X) against \(watching.name(.o)) (O)"
       net.addChat(.note("Game \(watched.gameNumber)\(watched.gameNumber > 1 ? ", a rematch" : ""): \(players)."))
+    }
+    // Each Swap2 choice made while the game was watched, as the players' conversation says it.
+    for (index, choice) in (watched.swap2Choices ?? []).enumerated() where index >= choicesSeen ?? .max {
+      let chooser = watching.name(index == 0 ? Swap2.Player.second : .first)
+      net.addChat(.note(NetSwap2Words.choice(choice, by: chooser, mine: false)))
     }
     if case .ended = update, let result = watching.result {
       net.addChat(.note("Game \(watched.gameNumber): \(result). \(watching.scoreLine(separator: ", "))."))
@@ -47,19 +54,19 @@ enum WatchPresenter {
     net.clocks = clocks(watched, since: now, now: now)
   }
 
-  /// Both clocks of a timed watched game at `now` (X's as `mine`, O's as `theirs`), the side to move counting down
-  /// from `since`, when its last move came, once both sides have moved; nil in an untimed game.
+  /// Both clocks of a timed watched game at `now` (X's player's as `mine`, O's as `theirs`), the running one
+  /// counting down from `since`, when its last move came, once both sides have moved (in a Swap2 game, from the
+  /// first stone, each stone's time on its placer's clock: `WatchedGame.clockColour`); nil in an untimed game.
   static func clocks(_ watched: WatchedGame, since: Double, now: Double) -> NetGameState.Clocks? {
     guard watched.timeControl.isTimed, watched.gameNumber > 0 else { return nil }
     let game = watched.game
     let known = watched.times.count == game.history.count
     let left = { (mark: Mark) -> Int in
-      let plies = stride(from: mark == .x ? 0 : 1, to: known ? watched.times.count : 0, by: 2)
-      return Array(plies).last.map { Int(watched.times[$0].left) } ?? watched.timeControl.base
+      let plies = (0..<(known ? watched.times.count : 0)).filter { watched.clockColour(ofStone: $0) == mark }
+      return plies.last.map { Int(watched.times[$0].left) } ?? watched.timeControl.base
     }
-    let over = watched.end != nil || game.isOver
     let running: NetGameState.Clocks.Running? =
-      over || !known || game.history.count < 2 ? nil : (game.turn == .x ? .mine : .theirs)
+      known ? watched.runningClockColour.map { $0 == .x ? .mine : .theirs } : nil
     let spent = max(0, Int(((now - since) * 1_000).rounded(.down)))
     let x = running == .mine ? max(0, left(.x) - spent) : left(.x)
     let o = running == .theirs ? max(0, left(.o) - spent) : left(.o)

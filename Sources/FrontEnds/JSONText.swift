@@ -2,14 +2,14 @@ import UntrustedText
 
 /// A JSON value written as `tictactoe list --json` prints it: compact, object keys sorted, "/" not escaped,
 /// text other than ASCII written as UTF-8.
-enum JSONText: Equatable {
+package enum JSONText: Equatable {
   case string(String)
   case number(Int)
   case bool(Bool)
   case array([JSONText])
   case object([String: JSONText])
 
-  var text: String {
+  package var text: String {
     switch self {
     case .string(let value): return Self.quoted(value)
     case .number(let value): return String(value)

@@ -37,12 +37,13 @@ public final class ComputerPlayer: Sendable {
     }
   }
 
-  /// Starts choosing the computer's answer where `opening` stands, in one move's time (`Swap2Computer`); the
-  /// answer arrives through `takeResults()` tagged with `token`.
-  public func answer(_ opening: Swap2, token: Int) {
+  /// Starts choosing the computer's answer where `opening` stands, in one move's time (`Swap2Computer`), at most
+  /// `budget` milliseconds (nil: the usual budget); the answer arrives through `takeResults()` tagged with `token`.
+  public func answer(_ opening: Swap2, token: Int, budget: Int? = nil) {
     WorkerThreads.shared.run { [self] in
       var rng = SystemRandomNumberGenerator()
-      deliver(.swap2(Swap2Computer().answer(to: opening, using: &rng)), token: token)
+      let computer = Swap2Computer(budget: .milliseconds(budget ?? AIPlayer.usualMilliseconds))
+      deliver(.swap2(computer.answer(to: opening, using: &rng)), token: token)
     }
   }
 

@@ -17,7 +17,7 @@ extension CursesDriver {
       do {
         present(try match.play(position), match)
       } catch {
-        controller.updateNetwork { $0.notice = "\(error)" }
+        controller.updateNetwork { $0.notice = NetworkPresenter.refusal(error, on: $0) }
       }
     case .netChoose(let choice): choose(choice)
     case .netChat(let text):
@@ -36,14 +36,14 @@ extension CursesDriver {
     case .netDraw, .netTakeback:
       let draw = effect == .netDraw
       attempt { (match) throws(ActionRefusal) in
-        let accepting = draw ? match.session?.drawOfferedByPeer == true : match.session?.takebackRequestedByPeer != nil
+        let accepting = draw ? view?.drawOfferedByPeer == true : view?.takebackRequestedByPeer == true
         let events = try draw ? match.offerDraw() : match.takeback()
         controller.updateNetwork { $0.addChat(.note(MatchWords.gameFlowSent(draw: draw, accepted: accepting))) }
         return events
       }
     case .netDecline:
       attempt { (match) throws(ActionRefusal) in
-        let draw = match.session?.drawOfferedByPeer == true
+        let draw = view?.drawOfferedByPeer == true
         let events = try match.declineOffer()
         controller.updateNetwork { $0.addChat(.note(draw ? "You decline the draw." : "You decline the takeback.")) }
         return events

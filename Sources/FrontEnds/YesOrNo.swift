@@ -3,10 +3,10 @@ import OutsideEngines
 import UntrustedText
 
 /// A yes-or-no question asked at the terminal before something that cannot be undone.
-enum YesOrNo {
+package enum YesOrNo {
   /// Asks `question` on standard error and reads the answer from standard input: true only for y or yes; nil
   /// when standard input is not a terminal, where nobody could answer (the caller then wants `--yes`).
-  static func ask(_ question: String) -> Bool? {
+  package static func ask(_ question: String) -> Bool? {
     guard isatty(0) == 1 else { return nil }
     writeError(question + " [y/N] ")
     var reader = LineReader(fd: 0)

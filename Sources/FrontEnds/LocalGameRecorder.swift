@@ -6,13 +6,13 @@ import TerminalUI
 
 /// Records the full-screen UI's local games: each once it is over; a finished game taken back (undo) loses its
 /// record, since it was not played that way, and is recorded again (in the same file) if finished another way.
-final class LocalGameRecorder {
+package final class LocalGameRecorder {
   let archive: GameArchive
   let playerName: String
   /// The moves each game (by number) was last recorded with.
   private var recorded: [Int: [Position]] = [:]
 
-  init(archive: GameArchive, playerName: String) {
+  package init(archive: GameArchive, playerName: String) {
     self.archive = archive
     self.playerName = playerName
   }
@@ -37,7 +37,7 @@ final class LocalGameRecorder {
     guard let match, match.isOver, recorded[match.number] != match.game.history,
       let record = RecordOfGame.local(
         game: match.game, opponent: match.opponent, humanMark: match.humanMark, playerName: playerName,
-        date: RecordOfGame.today(), clock: match.clock, opening: match.swap2.flatMap { RecordOpening($0.opening) })
+        date: RecordOfGame.today(), clock: match.clock, swap2: match.swap2?.opening)
     else { return }
     recorded[match.number] = match.game.history
     archive.keep(record, key: match.number)

@@ -38,7 +38,7 @@ extension PlainNetworkDriver {
       let events = try match.choose(choice)
       emit(NetSwap2Words.choice(choice, by: "you", mine: true) + "\n")
       show(events)
-      if let updated = match.session, updated.inOpening { _ = showOpeningPrompt(updated) }
+      if let updated = view.session, updated.inOpening { _ = showOpeningPrompt(updated) }
     } catch {
       emitError("\(error)")
     }
