@@ -27,9 +27,12 @@ public struct AIPlayer: Sendable {
   public var budget: Duration
   /// Where positions already solved are looked up (nil: every position is solved afresh).
   public var book: MoveBook?
-  /// Whether `perfect` looks for forced wins by continuous fours, its own and the opponent's, before its search
+  /// Whether `perfect` looks for forced wins by threats, its own and the opponent's, before its search
   /// on boards it cannot solve. Always on in the game; the benchmark turns it off to measure what it gains.
   @_spi(Benchmark) public var threatSearch = true
+  /// Whether that threat search also looks for wins built from open threes (VCT), not only from fours (VCF).
+  /// Always on in the game; the benchmark turns it off to measure what it gains.
+  @_spi(Benchmark) public var threeThreats = true
 
   /// The time a search on a big board takes per move when nothing bounds it (a clock may allow less).
   public static let usualMilliseconds = 250
@@ -114,7 +117,9 @@ public struct AIPlayer: Sendable {
     let deadline = start + budget - margin
     var rootMoves: [Int]?
     if threats {
-      switch ThreatPlan.make(board: game.board, mark: game.turn.rawValue, start: start, deadline: deadline) {
+      let plan = ThreatPlan.make(
+        board: game.board, mark: game.turn.rawValue, start: start, deadline: deadline, threes: threeThreats)
+      switch plan {
       case .win(let cell, _): return game.board.position(cell)
       case .defend(let cells) where cells.count == 1: return game.board.position(cells[0])
       case .defend(let cells): rootMoves = cells

@@ -6,7 +6,7 @@
 ///
 /// Sound, not complete: a line it reports wins against every defence (the defender's only other choice at each
 /// step is to lose at once), but it searches only to `maximumFours` fours, within a node count and a deadline,
-/// and says nothing about wins that need open threes (VCT).
+/// and wins that need open threes are `victoryByThreats`'s (VictoryByThreats.swift).
 struct ThreatSearch {
   /// What a search found.
   struct Result: Equatable {
@@ -17,18 +17,22 @@ struct ThreatSearch {
     var move: Int { line[0] }
   }
 
-  private var board: ThreatBoard
-  private let maximumFours: Int
-  private var deadline: ContinuousClock.Instant?
-  private var nodeLimit = 0
+  var board: ThreatBoard
+  let maximumFours: Int
+  var deadline: ContinuousClock.Instant?
+  var nodeLimit = 0
   /// Nodes visited by the last search.
-  private(set) var nodes = 0
+  var nodes = 0
   /// Whether the last search stopped at its deadline or node limit (a nil answer then means "not found").
-  private(set) var gaveUp = false
+  var gaveUp = false
   /// Positions (attacker to move) already shown to hold no VCF within the stored number of fours, by the
   /// position's hash and the attacker: true of the position whatever the search started from.
   private var failed: [UInt64: Int] = [:]
-  private var line: [Int] = []
+  /// The same for wins by threats (fours and threes), by the number of attacking moves left.
+  var failedThreats: [UInt64: Int] = [:]
+  var line: [Int] = []
+  /// Counter-fours in a row the defender may play against one three before a win by threats is given up.
+  var maximumCounterFours = 3
 
   init(board: Board, maximumFours: Int = 20) {
     self.board = ThreatBoard(board)
@@ -64,7 +68,7 @@ struct ThreatSearch {
   /// Cells where `mark` would make a four (threaten to complete k in a row).
   func fourMoves(for mark: UInt8) -> [Int] { board.fourMoves(for: mark).map(\.cell) }
 
-  private mutating func outOfTime() -> Bool {
+  mutating func outOfTime() -> Bool {
     nodes += 1
     if nodes > nodeLimit { gaveUp = true }
     if let deadline, nodes & 255 == 0, ContinuousClock.now >= deadline { gaveUp = true }
@@ -73,7 +77,7 @@ struct ThreatSearch {
 
   /// Whether `mark`, to move, wins by continuous fours within `fours` fours; the winning line is appended to
   /// `line` backwards when it does.
-  private mutating func vcf(_ mark: UInt8, fours: Int) -> Bool {
+  mutating func vcf(_ mark: UInt8, fours: Int) -> Bool {
     if outOfTime() { return false }
     let wins = board.winningCells(for: mark)
     if let win = wins.first {
@@ -129,14 +133,14 @@ struct ThreatBoard {
   private let variant: RuleVariant
   private(set) var cells: [UInt8]
   /// Each window's cells.
-  private let windows: [[Int]]
+  let windows: [[Int]]
   /// The cells just before and just after each window along its line (-1 off the board): where only exactly
   /// five wins, a window whose completion would run on into one of them holding the same mark wins nothing.
   private let outside: [(Int, Int)]
   /// The windows through each cell.
-  private let windowsThrough: [[Int]]
+  let windowsThrough: [[Int]]
   /// Marks of X (index 1) and O (index 2) in each window: counts[window * 3 + mark].
-  private var counts: [Int]
+  private(set) var counts: [Int]
   private let keys: [UInt64]
   private(set) var hash: UInt64 = 0
 

@@ -6,8 +6,11 @@ struct BenchOptions: Equatable {
     "watch", "package", "strength", "relay",
   ]
   static let usage =
-    "usage: tictactoe-bench [--smoke] [--only GROUP,...] [--idle-seconds S] [--openings N]\n  groups: "
-    + groups.joined(separator: ", ")
+    "usage: tictactoe-bench [--smoke] [--only GROUP,...] [--idle-seconds S] [--openings N]"
+    + " [--strength-parts PART,...]\n  groups: " + groups.joined(separator: ", ") + "\n  strength parts: "
+    + strengthParts.joined(separator: ", ")
+  /// The parts of the strength group.
+  static let strengthParts = ["levels-15", "levels-9", "engines", "swap2"]
 
   /// A few iterations of everything, to check that it runs (the numbers then mean nothing).
   var smoke = false
@@ -18,6 +21,8 @@ struct BenchOptions: Equatable {
 
   /// At most this many openings per strength pairing (all when nil), for a shorter run.
   var openings: Int?
+  /// The parts of the strength group to play (all when nil).
+  var strength: Set<String>?
 
   /// Parses the arguments; throws a message for the user when they are wrong.
   static func parse(_ arguments: [String]) throws -> BenchOptions {
@@ -44,6 +49,13 @@ struct BenchOptions: Equatable {
           throw BenchError("--openings needs a positive number\n\(usage)")
         }
         options.openings = count
+      case "--strength-parts":
+        guard let list = rest.popFirst() else { throw BenchError("--strength-parts needs a list of parts\n\(usage)") }
+        let names = list.split(separator: ",").map(String.init)
+        if let unknown = names.first(where: { !strengthParts.contains($0) }) {
+          throw BenchError("unknown strength part \(unknown)\n\(usage)")
+        }
+        options.strength = Set(names)
       default:
         throw BenchError("unknown argument \(argument)\n\(usage)")
       }
@@ -53,4 +65,7 @@ struct BenchOptions: Equatable {
 
   /// Whether the group `name` is to run.
   func wants(_ name: String) -> Bool { only?.contains(name) ?? true }
+
+  /// Whether the strength group's part `name` is to be played.
+  func wantsStrength(_ name: String) -> Bool { strength?.contains(name) ?? true }
 }

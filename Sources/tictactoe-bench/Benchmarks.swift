@@ -167,51 +167,54 @@ struct Benchmarks {
     return [target, fourByFour, fiveByFive, nine, fifteen]
   }
 
-  /// The strength games (`strength`): the perfect level with its threat search against the search as it was, on
-  /// 15×15 and 9×9, and against every outside engine named in TICTACTOE_STRENGTH_ENGINES ("NAME|COMMAND WORDS",
-  /// several separated by ";"; scripts/setup-strength.sh makes them); a smoke run plays two short games of ours.
-  /// The table, or nil when the group is not wanted.
+  /// The strength games (`strength`), in parts (`--strength-parts`, all by default): the perfect level with VCT
+  /// against itself with VCF only and against the search alone, on 15×15 (`levels-15`, 48 openings) and 9×9
+  /// (`levels-9`, all the generator's); `engines`, the perfect level with VCT against every outside engine named in
+  /// TICTACTOE_STRENGTH_ENGINES ("NAME|COMMAND WORDS", several separated by ";"; scripts/setup-strength.sh makes
+  /// them; 24 openings); `swap2`, the Swap2 computer's opening choices. A smoke run plays two short games of
+  /// each kind of ours. The table, or nil when the group is not wanted.
   func strengthTable() throws -> String? {
     guard options.wants("strength") else { return nil }
     let milliseconds = smoke ? 20 : 100
     let report = { (line: String) in printError("strength: \(line)") }
     var pairings: [StrengthBenchmark.Pairing] = []
-    let threats = StrengthBenchmark.Player.own(threats: true)
-    let before = StrengthBenchmark.Player.own(threats: false)
-    progress("strength: the threat search against the search as it was")
+    let new = StrengthBenchmark.Player.own(.threes)
     if smoke {
       pairings.append(
-        try StrengthBenchmark.play(threats, before, size: 9, openings: 1, milliseconds: milliseconds, progress: report))
+        try StrengthBenchmark.play(
+          new, .own(.fours), size: 9, openings: 1, milliseconds: milliseconds, progress: report))
       pairings.append(try Swap2StrengthBenchmark.play(size: 9, seeds: 1, milliseconds: milliseconds, progress: report))
       return StrengthBenchmark.table(pairings)
     }
-    progress("strength: the Swap2 computer's opening choices against a naive chooser's")
-    for size in [15, 9] {
-      pairings.append(
-        try Swap2StrengthBenchmark.play(
-          size: size, seeds: min(20, options.openings ?? 20), milliseconds: milliseconds, progress: report))
+    let count = { (all: Int) in min(all, options.openings ?? all) }
+    for (size, openings) in [(15, 48), (9, StrengthBenchmark.allOpenings(size: 9).count)]
+    where options.wantsStrength("levels-\(size)") {
+      for other in [StrengthBenchmark.Threats.fours, .none] {
+        progress("strength: \(new.name) against \(other.rawValue), \(size)×\(size)")
+        pairings.append(
+          try StrengthBenchmark.play(
+            new, .own(other), size: size, openings: count(openings), milliseconds: milliseconds, progress: report))
+      }
     }
-    pairings.append(
-      try StrengthBenchmark.play(
-        threats, before, size: 15, openings: min(24, options.openings ?? 24), milliseconds: milliseconds,
-        progress: report))
-    pairings.append(
-      try StrengthBenchmark.play(
-        threats, before, size: 9, openings: min(6, options.openings ?? 6), milliseconds: milliseconds, progress: report)
-    )
-    for (name, command) in Self.outsideEngines() {
-      progress("strength: against \(name)")
-      for own in [threats, before] {
+    if options.wantsStrength("engines") {
+      for (name, command) in Self.outsideEngines() {
+        progress("strength: against \(name)")
         // An engine that cannot be started or refuses the board is reported and left out; the run goes on.
         do {
           let engine = try BrainEngine(name: name, command: command)
           pairings.append(
             try StrengthBenchmark.play(
-              own, .engine(engine), size: 15, openings: min(12, options.openings ?? 12), milliseconds: milliseconds,
-              progress: report))
+              new, .engine(engine), size: 15, openings: count(24), milliseconds: milliseconds, progress: report))
         } catch {
-          report("\(own.name) vs \(name) not played: \(error)")
+          report("\(new.name) vs \(name) not played: \(error)")
         }
+      }
+    }
+    if options.wantsStrength("swap2") {
+      progress("strength: the Swap2 computer's opening choices against a naive chooser's")
+      for size in [15, 9] {
+        pairings.append(
+          try Swap2StrengthBenchmark.play(size: size, seeds: count(20), milliseconds: milliseconds, progress: report))
       }
     }
     return StrengthBenchmark.table(pairings)

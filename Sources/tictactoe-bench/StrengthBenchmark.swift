@@ -9,17 +9,27 @@
 enum StrengthBenchmark {
   /// One side of a game.
   enum Player {
-    /// The perfect level with the threat search, or without it (the search as it was before).
-    case own(threats: Bool)
+    /// The perfect level with the threat search at one of its stages.
+    case own(Threats)
     /// An outside engine, run as a brain.
     case engine(BrainEngine)
 
     var name: String {
       switch self {
-      case .own(let threats): threats ? "perfect + threat search" : "perfect, search only (before)"
+      case .own(let threats): threats.rawValue
       case .engine(let engine): engine.name
       }
     }
+  }
+
+  /// How much of the threat search the perfect level uses.
+  enum Threats: String {
+    /// Wins by fours and threes (VCT), its own and the opponent's: the game's level.
+    case threes = "perfect + VCT/threat search (new)"
+    /// Wins by fours only (VCF): the level before VCT.
+    case fours = "perfect + VCF only (before VCT)"
+    /// No threat search: the heuristic search alone, as it was before either.
+    case none = "perfect, search only (before)"
   }
 
   /// One pairing's games and what they came to, from the first player's side.
@@ -38,12 +48,18 @@ enum StrengthBenchmark {
     var score: Double { games == 0 ? .nan : (Double(wins) + Double(draws) / 2) / Double(games) }
   }
 
-  /// The openings: three stones (X, O, X) each, as (row, column); O moves next.
+  /// The openings: three stones (X, O, X) each, as (row, column); O moves next. No two are the same game under
+  /// the board's eight symmetries (turns and mirrors about the centre).
   static func openings(size: Int, count: Int) -> [[Position]] {
-    let c = size / 2
-    let p = { (dr: Int, dc: Int) in Position(row: c + dr, column: c + dc) }
-    // O beside X ("direct") or diagonal to it; X's second stone on one side of the opening's mirror line, so
-    // no two openings are the same game seen in a mirror.
+    Array(allOpenings(size: size).prefix(count))
+  }
+
+  /// Every opening the generator makes on `size`×`size`, in a fixed order. First the 24 of the earlier runs: O
+  /// beside X ("direct") or diagonal to it, X's second stone in 12 places for each; then, for O beside,
+  /// diagonal, two cells away straight, a knight's move away and two cells away diagonally, X's second stone on
+  /// every cell within two of the centre, nearest first; each kept only when no earlier opening is the same game
+  /// under a symmetry.
+  static func allOpenings(size: Int) -> [[Position]] {
     let direct = [
       (-1, -1), (-1, 0), (-1, 1), (-1, 2), (-2, -2), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-2, 3), (0, -1),
       (0, -2),
@@ -52,14 +68,42 @@ enum StrengthBenchmark {
       (-1, 0), (-1, 1), (0, 1), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-1, 2), (0, 2), (1, 2), (-1, -1),
       (-2, -2),
     ]
-    var result: [[Position]] = []
-    for i in 0..<max(direct.count, diagonal.count) {
-      result.append([p(0, 0), p(0, 1), p(direct[i].0, direct[i].1)])
-      result.append([p(0, 0), p(1, 1), p(diagonal[i].0, diagonal[i].1)])
+    var offsets: [[(Int, Int)]] = []
+    for i in direct.indices {
+      offsets.append([(0, 0), (0, 1), direct[i]])
+      offsets.append([(0, 0), (1, 1), diagonal[i]])
     }
-    return Array(
-      result.filter { $0.allSatisfy { (0..<size).contains($0.row) && (0..<size).contains($0.column) } }
-        .prefix(count))
+    // Nearest the centre first: by the larger of the two distances, then by their sum.
+    let rank = { (p: (Int, Int)) -> Int in
+      let (a, b) = (abs(p.0), abs(p.1))
+      return max(a, b) * 10 + a + b
+    }
+    let ring = (-2...2).flatMap { dr in (-2...2).map { dc in (dr, dc) } }.sorted { rank($0) < rank($1) }
+    for o in [(0, 1), (1, 1), (0, 2), (1, 2), (2, 2)] {
+      for x in ring where x != (0, 0) && x != o { offsets.append([(0, 0), o, x]) }
+    }
+    var seen = Set<[Int]>()
+    var result: [[Position]] = []
+    let c = size / 2
+    for opening in offsets where opening.allSatisfy({ abs($0.0) <= c && abs($0.1) <= c }) {
+      guard seen.insert(canonical(opening)).inserted else { continue }
+      result.append(opening.map { Position(row: c + $0.0, column: c + $0.1) })
+    }
+    return result
+  }
+
+  /// The smallest form of an opening (X, O, X as offsets from the centre) under the eight symmetries: the two
+  /// X stones are one set, O apart.
+  static func canonical(_ opening: [(Int, Int)]) -> [Int] {
+    let transforms: [((Int, Int)) -> (Int, Int)] = [
+      { ($0.0, $0.1) }, { ($0.0, -$0.1) }, { (-$0.0, $0.1) }, { (-$0.0, -$0.1) },
+      { ($0.1, $0.0) }, { ($0.1, -$0.0) }, { (-$0.1, $0.0) }, { (-$0.1, -$0.0) },
+    ]
+    return transforms.map { t -> [Int] in
+      let xs = [t(opening[0]), t(opening[2])].map { $0.0 * 100 + $0.1 }.sorted()
+      let o = t(opening[1])
+      return xs + [o.0 * 100 + o.1]
+    }.min { $0.lexicographicallyPrecedes($1) } ?? []
   }
 
   /// Plays every opening twice (`first` as X, then as O) on `size`×`size`, five in a row.
@@ -112,7 +156,8 @@ enum StrengthBenchmark {
     switch player {
     case .own(let threats):
       var ai = AIPlayer(level: .perfect, budget: .milliseconds(milliseconds))
-      ai.threatSearch = threats
+      ai.threatSearch = threats != .none
+      ai.threeThreats = threats == .threes
       guard let move = ai.chooseMove(in: game, using: &rng) else { throw BenchError("no move in a game not over") }
       return move
     case .engine(let engine):

@@ -53,9 +53,13 @@ import Testing
     #expect(options.wants("idle") && !options.wants("ai"))
     #expect(BenchOptions().wants("discovery"))
     #expect(try BenchOptions.parse(["--openings", "3"]).openings == 3)
+    let parts = try BenchOptions.parse(["--strength-parts", "levels-9,swap2"])
+    #expect(parts.wantsStrength("levels-9") && parts.wantsStrength("swap2") && !parts.wantsStrength("engines"))
+    #expect(!parts.wantsStrength("levels-15"))
+    #expect(BenchOptions().wantsStrength("engines"))
     for wrong in [
       ["--only"], ["--only", "idle,nope"], ["--idle-seconds", "0"], ["--idle-seconds", "x"], ["-v"],
-      ["--openings", "0"],
+      ["--openings", "0"], ["--strength-parts", "levels,tea"], ["--strength-parts"],
     ] {
       #expect(throws: BenchError.self) { try BenchOptions.parse(wrong) }
     }
@@ -74,13 +78,39 @@ import Testing
   }
 
   @Test func strengthOpeningsAreDistinctLegalAndLeaveOToMove() throws {
-    for (size, count) in [(15, 24), (9, 6)] {
+    // The generator's count on 9×9 and the 48 of 15×15 (96 games a pairing), the first 24 as in earlier runs.
+    #expect(StrengthBenchmark.allOpenings(size: 9).count >= 48)
+    #expect(
+      StrengthBenchmark.openings(size: 15, count: 24)
+        == StrengthBenchmark.openings(size: 9, count: 24).map {
+          $0.map { Position(row: $0.row + 3, column: $0.column + 3) }
+        })
+    for (size, count) in [(15, 48), (9, StrengthBenchmark.allOpenings(size: 9).count)] {
       let openings = StrengthBenchmark.openings(size: size, count: count)
       #expect(openings.count == count)
-      #expect(Set(openings.map { $0.map { $0.row * size + $0.column } }).count == count)
       for opening in openings {
         let game = try Game(rules: try Rules(size: size, k: 5), moves: opening)
         #expect(game.turn == .o && !game.isOver)
+      }
+      // No two are the same game turned or mirrored about the centre: each opening's eight images, as the sets
+      // of X's cells and O's cell, are met once only.
+      var images: [Set<Int>: Int] = [:]
+      for (n, opening) in openings.enumerated() {
+        var own = Set<Set<Int>>()
+        for turn in 0..<4 {
+          for mirror in [false, true] {
+            let moved = opening.map { p -> Int in
+              var (r, c) = (p.row, mirror ? size - 1 - p.column : p.column)
+              for _ in 0..<turn { (r, c) = (c, size - 1 - r) }
+              return r * size + c
+            }
+            own.insert([moved[0] + 1000, moved[2] + 1000, moved[1] + 2000])
+          }
+        }
+        for image in own {
+          #expect(images[image] == nil, "opening \(n) repeats opening \(images[image] ?? -1) on \(size)×\(size)")
+          images[image] = n
+        }
       }
     }
   }
