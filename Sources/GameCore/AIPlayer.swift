@@ -31,8 +31,9 @@ public struct AIPlayer: Sendable {
   /// on boards it cannot solve. Always on in the game; the benchmark turns it off to measure what it gains.
   @_spi(Benchmark) public var threatSearch = true
   /// Whether that threat search also looks for wins built from open threes (VCT), not only from fours (VCF).
-  /// Always on in the game; the benchmark turns it off to measure what it gains.
-  @_spi(Benchmark) public var threeThreats = true
+  /// Off in the game: measured against the level without it, it lost (docs/BENCHMARKS.md, "Strength"); the
+  /// benchmark turns it on to measure it again as it is tuned.
+  @_spi(Benchmark) public var threeThreats = false
 
   /// The time a search on a big board takes per move when nothing bounds it (a clock may allow less).
   public static let usualMilliseconds = 250
