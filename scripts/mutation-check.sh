@@ -96,24 +96,32 @@ every_perfect_player_case=(
   'perfectPlayerKeepsTheBestResultOn4x4.*k → 4, side → X' 'perfectPlayerKeepsTheBestResultOn4x4.*k → 4, side → O'
 )
 
-# 1. The perfect AI answers a cell off the board.
+# 1. The perfect AI answers a cell off the board (before its 3×3 table is looked at).
 mutate Sources/GameCore/AIPlayer.swift \
-  'case .perfect:' \
-  'case .perfect:
-      if game.board.rules.k > 0 { return Position(row: 99, column: 99) }'
+  '    if level == .perfect, let choices = PerfectTable.choices(in: game) {' \
+  '    if level == .perfect, game.board.rules.k > 0 { return Position(row: 99, column: 99) }
+    if level == .perfect, let choices = PerfectTable.choices(in: game) {'
 run_tests "$every_ai_test" || true
 expect_caught "an illegal move (row 99, column 99)" \
   "${every_perfect_player_case[@]}"
 restore Sources/GameCore/AIPlayer.swift
 
-# 2. The perfect AI still takes a win and blocks a single threat, but otherwise plays any legal move.
+# 2. The perfect AI still takes a win and blocks a single threat, but otherwise plays any legal move: on 4×4
+#    (its search), and on 3×3 (the table of its choices, `PerfectTable`, which the practice bot looks moves up in).
 mutate Sources/GameCore/AIPlayer.swift \
   'if let moves = book?.perfectMoves(in: game) ?? AIPlayer.perfectMoves(in: game),' \
   'if let moves = Optional(game.legalMoves),'
 run_tests "$every_ai_test" || true
-expect_caught "a random legal move instead of a perfect one" \
-  "${every_perfect_player_case[@]}"
+expect_caught "a random legal move instead of a perfect one on 4×4" \
+  "${every_perfect_player_case[@]:4}"
 restore Sources/GameCore/AIPlayer.swift
+mutate Sources/GameCore/PerfectTable.swift \
+  'return .init(moves: perfectMoves(in: game) ?? [], drawn: true)' \
+  'return .init(moves: game.legalMoves, drawn: true)'
+run_tests "$every_ai_test" || true
+expect_caught "a random legal move instead of a perfect one on 3×3" \
+  "${every_perfect_player_case[@]:0:4}"
+restore Sources/GameCore/PerfectTable.swift
 
 # 3. The solver misjudges one position: X in the top-left corner, O beside it, X to move (a win for X) is
 #    scored as a loss (table key 9: two bits a cell, X = 1 at cell 0, O = 2 at cell 1). A 3×3 position, so the
@@ -154,8 +162,8 @@ restore Sources/GameCore/ThreatSearch.swift
 
 # 7. The defence keeps the moves that do NOT stop the opponent's win by fours.
 mutate Sources/GameCore/ThreatPlan.swift \
-  'if answer == nil, !search.gaveUp { stopping.append(cell) }' \
-  'if answer != nil || search.gaveUp { stopping.append(cell) }'
+  'if stops(&search, opponent: opponent, threats: depth, deadline: defenceDeadline) { stopping.append(cell) }' \
+  'if !stops(&search, opponent: opponent, threats: depth, deadline: defenceDeadline) { stopping.append(cell) }'
 run_tests 'ThreatSearchTests' || true
 expect_caught "a defence that keeps the moves that lose" 'theOnlyDefenceIsFoundAndPlayed'
 restore Sources/GameCore/ThreatPlan.swift
