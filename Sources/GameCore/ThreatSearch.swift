@@ -44,12 +44,21 @@ struct ThreatSearch {
   mutating func victoryByFours(
     for mark: UInt8, deadline: ContinuousClock.Instant? = nil, nodeLimit: Int = 200_000
   ) -> Result? {
+    let fours = maximumFours
+    return search(deadline: deadline, nodeLimit: nodeLimit) { $0.vcf(mark, fours: fours) }
+  }
+
+  /// Runs one search from a fresh start (no line, no nodes counted, not given up) within `deadline` and
+  /// `nodeLimit`: its line, attacker first, when `attack` found a win.
+  mutating func search(
+    deadline: ContinuousClock.Instant?, nodeLimit: Int, _ attack: (inout ThreatSearch) -> Bool
+  ) -> Result? {
     line = []
     nodes = 0
     gaveUp = false
     self.deadline = deadline
     self.nodeLimit = nodeLimit
-    guard vcf(mark, fours: maximumFours) else { return nil }
+    guard attack(&self) else { return nil }
     return Result(line: line.reversed())
   }
 

@@ -13,13 +13,7 @@ extension ThreatSearch {
   mutating func victoryByThreats(
     for mark: UInt8, maximumThreats: Int = 7, deadline: ContinuousClock.Instant? = nil, nodeLimit: Int = 200_000
   ) -> Result? {
-    line = []
-    nodes = 0
-    gaveUp = false
-    self.deadline = deadline
-    self.nodeLimit = nodeLimit
-    guard attack(mark, threats: maximumThreats) else { return nil }
-    return Result(line: line.reversed())
+    search(deadline: deadline, nodeLimit: nodeLimit) { $0.attack(mark, threats: maximumThreats) }
   }
 
   /// Cells where `mark` would make a three (and no four): the attacker's quiet threats.

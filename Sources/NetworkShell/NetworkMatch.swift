@@ -193,13 +193,8 @@ public final class NetworkMatch {
   public var session: NetSession? { coordinator.session }
   public var profileName: String { profile.name }
   public var warnings: [String] { options.warnings }
-  public var peerCertificate: PeerCertificate? { coordinator.activeConnection?.facts?.certificate }
-  public var peerAddress: String? { coordinator.activeConnection?.peer }
-  public var pendingQuestion: TrustQuestion? { coordinator.question }
   /// Joiner: the host's terms its player is asked to accept (`answer(accept:)`).
   public var pendingTerms: HostTerms? { coordinator.termsAsked }
-  /// A yes-or-no question waits for the player: the terms, or whether to take up a kept game (rule 19).
-  public var asksYesOrNo: Bool { coordinator.termsAsked != nil || coordinator.keptAsked }
 
   // MARK: - Starting
 

@@ -47,7 +47,7 @@ import WireProtocol
     let askedAboutCarol = host.events.contains {
       if case .ask(let question) = $0 { question.fingerprint == carol.identity.fingerprint } else { false }
     }
-    #expect(!askedAboutCarol && host.match.pendingQuestion == nil, "the host's player is not asked about a spectator")
+    #expect(!askedAboutCarol && host.match.view.question == nil, "the host's player is not asked about a spectator")
     var told = Self.watched(carol).count
     for (player, cell) in [(o, 3), (x, 1), (o, 4), (x, 2)] {
       player.take(try player.match.play(Position(row: cell / 3, column: cell % 3)))
