@@ -26,7 +26,8 @@ final class MemoryPlayer {
 
   init(
     _ role: Role, name: String, options: NetworkOptions = NetworkOptions(), rules: Rules = .standard,
-    home: [String: String]? = nil, network: Network, loop: EventLoop, time: TestTime
+    timeControl: TimeControl = .none, home: [String: String]? = nil, network: Network, loop: EventLoop,
+    time: TestTime
   ) throws {
     self.name = name
     let environment = try home ?? SandboxHome.make().environment
@@ -34,7 +35,7 @@ final class MemoryPlayer {
     profile = Profile(paths: paths, name: name)
     identity = try profile.identity(options: options).0
     let match = NetworkMatch(
-      role: role, profile: profile, identity: identity, options: options, rules: rules,
+      role: role, profile: profile, identity: identity, options: options, rules: rules, timeControl: timeControl,
       log: Log(path: paths.logFile), clock: { time.now() })
     match.network = network
     self.match = match
@@ -70,6 +71,16 @@ final class MemoryPlayer {
     sessionOutputs.contains { if case .resumed = $0 { true } else { false } }
   }
   var statuses: [String] { events.compactMap { if case .status(let text) = $0 { text } else { nil } } }
+  /// The game-flow events the session reported (offers, takebacks, flags), in order.
+  var flow: [GameFlowEvent] {
+    sessionOutputs.compactMap { if case .gameFlow(let event) = $0 { event } else { nil } }
+  }
+  /// The results of the games that ended, in order.
+  var results: [GameResult] {
+    sessionOutputs.compactMap { if case .gameEnded(let result) = $0 { result } else { nil } }
+  }
+  /// Whether the terms were put to this player (a timed host's, before the game).
+  var askedTerms: Bool { events.contains { if case .askTerms = $0 { true } else { false } } }
 }
 
 /// A host and its joiners on one event loop and one in-memory network, run a round at a time until what a test
@@ -91,10 +102,11 @@ final class InMemoryMatch {
   /// A host listening on a port of the in-memory network.
   func host(
     name: String = "alice", options: NetworkOptions = NetworkOptions(), rules: Rules = .standard, port: UInt16 = 0,
-    home: [String: String]? = nil
+    timeControl: TimeControl = .none, home: [String: String]? = nil
   ) throws -> MemoryPlayer {
     let host = try MemoryPlayer(
-      .host, name: name, options: options, rules: rules, home: home, network: memory.network, loop: loop, time: time)
+      .host, name: name, options: options, rules: rules, timeControl: timeControl, home: home,
+      network: memory.network, loop: loop, time: time)
     try host.match.host(bind: nil, port: port)
     players.append(host)
     return host

@@ -3,8 +3,9 @@ import TestSupport
 import Testing
 
 /// Version 3's game flow between two real programs in plain mode (issue 24): a host offering a 10-second
-/// clock, a draw offer declined, a takeback accepted, a draw by agreement, an abort, and a flag; and the
-/// practice bot declining a takeback and a draw.
+/// clock, a draw offer declined, a takeback accepted, a draw by agreement and an abort, in plain mode's words;
+/// and the practice bot declining a takeback and a draw. The flag is InMemoryGameFlowTests' (on the table's
+/// clock, without waiting ten seconds) and TimedRecordsEndToEndTests' (between two programs, with its records).
 @Suite(.serialized) struct GameFlowEndToEndTests {
   /// The player asked for X's move first, and the other.
   private static func moverFirst(_ host: Player, _ joiner: Player, after prompts: (Int, Int)) -> (Player, Player) {
@@ -17,7 +18,7 @@ import Testing
     return (host, joiner)
   }
 
-  @Test func drawsTakebacksAbortAndAFlagInATenSecondGame() throws {
+  @Test func drawsTakebacksAndAnAbortInATenSecondGame() throws {
     let host = try Player(
       ["host", "--port", "0", "--bind", "127.0.0.1", "--ui", "plain", "--accept-new", "--clock", "10s+0"],
       environment: try NetworkTests.Home("alice").environment)
@@ -81,24 +82,6 @@ import Testing
       #expect(player.waitFor("type rematch to play again"))
       #expect(player.count("draws 1\n") == 2 && !player.output.contains("draws 2"), "counted: \(player.output)")
     }
-
-    // Game 3: X moves, O moves, X moves, and O lets its 10 s run out: X claims the win on time.
-    let again = (host.count("your move (X): "), joiner.count("your move (X): "))
-    x.send("rematch")
-    o.send("rematch")
-    #expect(x.waitFor("game 3:") && o.waitFor("game 3:"))
-    (x, o) = Self.moverFirst(host, joiner, after: again)
-    x.send("5")
-    #expect(o.waitFor(" plays 5 (row 2, column 2)"))
-    o.send("1")
-    #expect(x.waitFor(" plays 1 (row 1, column 1)"))
-    x.send("9")
-    let began = Date()
-    #expect(x.waitFor("result: X wins (O lost on time)", timeout: 20), "\(x.output)")
-    #expect(o.waitFor("result: X wins (O lost on time)", timeout: 5), "\(o.output)")
-    let waited = Date().timeIntervalSince(began)
-    #expect(waited > 9.5 && waited < 14, "the flag fell after \(waited) s")
-    #expect(x.output.contains("'s time ran out: you claimed the win on time."))
   }
 
   @Test func thePracticeBotDeclinesATakebackAndADraw() throws {
