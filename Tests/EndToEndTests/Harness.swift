@@ -114,10 +114,11 @@ final class TmuxSession {
   /// Waits (bounded) until the screen satisfies `condition`; returns the last screen either way.
   ///
   /// A capture can fall in the middle of one redraw (tmux reads the terminal's output in pieces, more so on a
-  /// loaded machine), showing the new status beside the old board. So a screen that satisfies `condition` is
-  /// captured once more, a moment later, and that second capture, if it still satisfies `condition`, is the one
-  /// returned for the caller's further checks. (If it no longer does, what was waited for was shown only for a
-  /// moment, and the first capture is returned.)
+  /// loaded machine), showing the new status beside the old board. So once a screen satisfies `condition`, it is
+  /// captured again every 25 ms until two captures in a row are the same (the redraw finished; at most 0.5 s),
+  /// and that settled screen, if it still satisfies `condition`, is the one returned for the caller's further
+  /// checks. (If it no longer does, what was waited for was shown only for a moment, and the first capture is
+  /// returned.) One capture 25 ms later was not always enough under load (CI, 2026-12-04).
   @discardableResult
   func waitFor(_ what: String, timeout: Double = 20, _ condition: (String) -> Bool) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
@@ -125,14 +126,25 @@ final class TmuxSession {
     while Date() < deadline {
       last = try screen()
       if condition(last) {
-        usleep(25_000)
-        let settled = try screen()
+        let settled = try settledScreen(after: last)
         return condition(settled) ? settled : last
       }
       usleep(50_000)
     }
     Issue.record("timed out waiting for \(what); screen was:\n\(last)")
     return last
+  }
+
+  /// The screen once two captures 25 ms apart agree, starting from `first` (the latest capture after 0.5 s).
+  private func settledScreen(after first: String) throws -> String {
+    var previous = first
+    for _ in 0..<20 {
+      usleep(25_000)
+      let again = try screen()
+      if again == previous { return again }
+      previous = again
+    }
+    return previous
   }
 
   @discardableResult
