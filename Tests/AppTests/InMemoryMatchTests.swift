@@ -11,9 +11,9 @@ import Transport
 @testable import MatchCoordination
 @testable import NetworkShell
 
-/// The real host and joiner shells (`HostMatch` and `JoinerMatch` on `MatchOnLoop`, real TLS, the real coordinators) against
-/// each other in one process, over `MemoryNetwork`: what end-to-end tests check of the match, in seconds and
-/// with no process spawned and no IPv4 or IPv6 socket.
+/// The real host and joiner shells (`HostMatch` and `JoinerMatch` on `MatchOnLoop`, real TLS, the real
+/// coordinators) against each other in one process, over `MemoryNetwork`: what end-to-end tests check of the
+/// match, in seconds and with no process spawned and no IPv4 or IPv6 socket.
 @Suite(.serialized) struct InMemoryMatchTests {
   /// Both players asked about each other's key on first meeting; both accept; a move crosses.
   @Test func trustIsAskedAcceptedAndAMoveCrosses() throws {

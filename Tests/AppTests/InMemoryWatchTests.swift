@@ -6,9 +6,9 @@ import WireProtocol
 @testable import FrontEnds
 @testable import MatchCoordination
 
-/// A spectator on the real shells in memory (`HostMatch` and `JoinerMatch` on `MatchOnLoop`, real TLS): it is asked about the host's
-/// key as a joiner is, then follows the game (the position, each move, the result); both players are told it
-/// watches, and the host's player is asked nothing about it.
+/// A spectator on the real shells in memory (`HostMatch` and `JoinerMatch` on `MatchOnLoop`, real TLS): it is
+/// asked about the host's key as a joiner is, then follows the game (the position, each move, the result); both
+/// players are told it watches, and the host's player is asked nothing about it.
 @Suite(.serialized) struct InMemoryWatchTests {
   static func watched(_ player: MemoryPlayer) -> [WatchUpdate] {
     player.events.compactMap { if case .watched(let update) = $0 { update } else { nil } }
