@@ -72,7 +72,7 @@ package final class MatchOnLoop {
   package func refresh() {
     if case .joiner(let joiner) = match.side, let endpoint = joiner.nameToResolve, !resolving {
       resolving = true
-      let network = match.network
+      let network = joiner.network
       loop.perform(
         { () -> Result<[Sockets.Address], NetworkError> in
           do throws(NetworkError) { return .success(try network.resolve(endpoint, false)) } catch {

@@ -1,10 +1,8 @@
 import EventLoop
 import GameCore
 import MatchCoordination
-import NetworkFacts
 import PlayerFiles
 import Session
-import Transport
 
 /// A networked match as the code that runs either side sees it (the front ends, `MatchOnLoop`): the player's
 /// actions, the view after them and the loop's part, which `NetworkMatch` has for both sides. What only one side
@@ -21,10 +19,6 @@ package protocol MatchShell: AnyObject {
   var lingering: Int { get }
   var profileName: String { get }
   var warnings: [String] { get }
-  var paths: Paths { get }
-  var network: Network { get }
-  /// Where finished games are recorded (nil: not recorded).
-  var archive: GameArchive? { get set }
 
   func answer(accept: Bool) -> [MatchEvent]
   func play(_ position: Position) throws(PlayError) -> [MatchEvent]

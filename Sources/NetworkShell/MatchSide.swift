@@ -65,12 +65,4 @@ extension HostOrJoiner {
     case .joiner: HostOrJoiner.notAtRelay
     }
   }
-
-  /// The match of either side, for what both do.
-  package var match: any MatchShell {
-    switch self {
-    case .host(let host): host
-    case .joiner(let joiner): joiner
-    }
-  }
 }

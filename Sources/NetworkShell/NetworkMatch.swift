@@ -102,11 +102,8 @@ package final class NetworkMatch<Side: MatchSide> {
     listener?.close()
   }
 
-  package var session: NetSession? { coordinator.session }
   package var profileName: String { profile.name }
   package var warnings: [String] { options.warnings }
-  /// Joiner: the host's terms its player is asked to accept (`answer(accept:)`).
-  package var pendingTerms: HostTerms? { coordinator.termsAsked }
 
   // MARK: - The event loop
 
