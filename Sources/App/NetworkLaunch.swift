@@ -62,10 +62,13 @@ enum NetworkLaunch {
     let context: RunContext
     let clock: () -> Double
 
+    /// A host's match, offering these rules, clock and opening.
     func hostMatch() -> HostMatch {
-      HostMatch(
+      let host = HostMatch(
         profile: profile, identity: identity, options: options, rules: rules, timeControl: timeControl,
         opening: opening, log: context.log, clock: clock)
+      host.archive = context.archive
+      return host
     }
 
     /// A joiner's match, told what it was told about the host: the LAN game's key and name, or the invite.
@@ -103,7 +106,6 @@ enum NetworkLaunch {
     switch role {
     case .host(let request):
       let host = parts.hostMatch()
-      host.archive = context.archive
       do {
         initial += try startHosting(host, request, parts: parts, ui: ui)
       } catch {
