@@ -74,7 +74,7 @@ enum CursesLaunch {
 
   /// `tictactoe host` or `join` in the full-screen UI.
   static func network(
-    match: NetworkMatch, joining: [Endpoint], rejoin: (() -> (NetworkMatch, [Endpoint]))?, initial: [MatchEvent],
+    match: any MatchShell, joining: [Endpoint], rejoin: (() -> (JoinerMatch, [Endpoint]))?, initial: [MatchEvent],
     ascii: Bool, environment: [String: String], context: RunContext
   ) -> Int32 {
     guard isatty(0) == 1 && isatty(1) == 1 else {
@@ -86,7 +86,7 @@ enum CursesLaunch {
     controller.quitWhenLeaving()
     var net = NetGameState(isHost: match.role == .host, myName: match.profileName)
     net.warnings = match.warnings
-    if match.watches { net.watching = NetGameState.Watching() }
+    if case .joiner(let joiner) = match.side, joiner.watches { net.watching = NetGameState.Watching() }
     controller.showNetwork(net)
     let driver = CursesLaunch.driver(controller: controller, environment: environment, context: context)
     driver.adopt(match, joining: joining)

@@ -14,7 +14,8 @@ import Transport
 import UntrustedText
 
 /// Hosting and joining from the command line and from the lobby: the identity and known peers checked, the
-/// rules chosen, the `NetworkMatch` made and handed to the full screen or to plain mode.
+/// rules chosen, the host's or the joiner's match (`HostMatch`, `JoinerMatch`) made and handed to the full screen
+/// or to plain mode.
 enum NetworkLaunch {
   enum Role {
     case host(HostRequest)
@@ -24,6 +25,28 @@ enum NetworkLaunch {
 
     var invite: Invite? {
       if case .joinInvite(let invite) = self { invite } else { nil }
+    }
+
+    /// Where a joiner connects: the address, or the invite's addresses in order (none for a host).
+    var endpoints: [Endpoint] {
+      switch self {
+      case .host: []
+      case .join(let endpoint): [endpoint]
+      case .joinInvite(let invite): invite.addresses.map { Endpoint(host: $0.host, port: $0.port) }
+      }
+    }
+
+    /// What a joiner's player is told while it connects.
+    var connecting: [MatchEvent] {
+      switch self {
+      case .host: []
+      case .join(let endpoint): [.status("Connecting to \(endpoint)…")]
+      case .joinInvite(let invite):
+        [
+          .status("Joining with the invite: the host's key must be \(invite.key)."),
+          .status("Connecting to \(endpoints[0])…"),
+        ]
+      }
     }
   }
 
@@ -39,11 +62,26 @@ enum NetworkLaunch {
     let context: RunContext
     let clock: () -> Double
 
-    func match(isHost: Bool) -> NetworkMatch {
-      NetworkMatch(
-        role: isHost ? .host : .joiner, profile: profile, identity: identity, options: options, rules: rules,
-        timeControl: isHost ? timeControl : .none, opening: isHost ? opening : .standard, log: context.log,
-        clock: clock)
+    /// A host's match, offering these rules, clock and opening.
+    func hostMatch() -> HostMatch {
+      let host = HostMatch(
+        profile: profile, identity: identity, options: options, rules: rules, timeControl: timeControl,
+        opening: opening, log: context.log, clock: clock)
+      host.archive = context.archive
+      return host
+    }
+
+    /// A joiner's match, told what it was told about the host: the LAN game's key and name, or the invite.
+    func joinerMatch(advertised: Fingerprint?, lanName: String?, invite: Invite?) -> JoinerMatch {
+      let joiner = JoinerMatch(
+        profile: profile, identity: identity, options: options, rules: rules, log: context.log, clock: clock)
+      joiner.advertisedFingerprint = advertised
+      joiner.lanGameName = lanName
+      joiner.inviteKey = invite?.key
+      joiner.inviteRelay = invite?.relay
+      // A spectator keeps the players' signed records of the games it sees end (PROTOCOL.md rule 28).
+      joiner.archive = context.archive
+      return joiner
     }
   }
 
@@ -59,37 +97,29 @@ enum NetworkLaunch {
       profile: profile, identity: identity, options: options, rules: rules, context: context,
       clock: { Monotonic.now() })
     guard offerTerms(role, &parts, settings: context.settings) else { return ExitStatus.usage }
-    let isHost: Bool
-    if case .host = role { isHost = true } else { isHost = false }
-    let match = parts.match(isHost: isHost)
-    match.watches = watch
-    if watch { match.watchedGame = watchGame }
-    // A spectator keeps the players' signed records of the games it sees end (PROTOCOL.md rule 28).
-    match.archive = context.archive
     var initial: [MatchEvent] = options.warnings.map { .status("warning: \($0)") }
     if let warning = context.warning {
       if ui == .plain { writeError("tictactoe: warning: \(warning)\n") } else { initial.append(.status(warning)) }
     }
+    let match: any MatchShell
     var joining: [Endpoint] = []
     switch role {
     case .host(let request):
+      let host = parts.hostMatch()
       do {
-        initial += try startHosting(match, request, parts: parts, ui: ui)
+        initial += try startHosting(host, request, parts: parts, ui: ui)
       } catch {
         writeError("tictactoe: \(error)\n")
         return ExitStatus.code(for: .network(error))
       }
-    case .join(let endpoint):
-      match.advertisedFingerprint = advertised
-      match.lanGameName = lanName
-      initial.append(.status("Connecting to \(endpoint)…"))
-      joining = [endpoint]
-    case .joinInvite(let invite):
-      match.inviteKey = invite.key
-      match.inviteRelay = invite.relay
-      joining = invite.addresses.map { Endpoint(host: $0.host, port: $0.port) }
-      initial.append(.status("Joining with the invite: the host's key must be \(invite.key)."))
-      initial.append(.status("Connecting to \(joining[0])…"))
+      match = host
+    case .join, .joinInvite:
+      let joiner = parts.joinerMatch(advertised: advertised, lanName: lanName, invite: role.invite)
+      joiner.watches = watch
+      if watch { joiner.watchedGame = watchGame }
+      joining = role.endpoints
+      initial += role.connecting
+      match = joiner
     }
     if ui == .curses {
       // A spectator does not join again as a player (`r`): it runs `watch` again.
@@ -154,7 +184,7 @@ enum NetworkLaunch {
 
   /// The host listens, with its limits, port mapping and advertisement as asked; returns what its player is told.
   private static func startHosting(
-    _ match: NetworkMatch, _ request: HostRequest, parts: MatchParts, ui: UIMode
+    _ match: HostMatch, _ request: HostRequest, parts: MatchParts, ui: UIMode
   ) throws(NetworkError) -> [MatchEvent] {
     let settings = parts.context.settings
     try match.host(bind: request.bind, port: request.port ?? settings.port ?? Endpoint.defaultPort)
@@ -176,7 +206,7 @@ enum NetworkLaunch {
   /// Host: with `relay`, waits there with a new random token (the relay's name looked up now, before the
   /// game's loop runs); a relay whose name is not found stops the host (a relay that refuses or drops the wait
   /// is tried again while the host runs). Returns what the player is told.
-  static func waitAtRelay(_ match: NetworkMatch, _ relay: Endpoint?) throws(NetworkError) -> [MatchEvent] {
+  static func waitAtRelay(_ match: HostMatch, _ relay: Endpoint?) throws(NetworkError) -> [MatchEvent] {
     guard let relay else { return [] }
     let address: Sockets.Address
     do {
@@ -197,22 +227,14 @@ enum NetworkLaunch {
   /// options; nil for a host.
   private static func rejoin(
     _ joining: [Endpoint], parts: MatchParts, advertised: Fingerprint?, lanName: String?, invite: Invite?
-  ) -> (() -> (NetworkMatch, [Endpoint]))? {
+  ) -> (() -> (JoinerMatch, [Endpoint]))? {
     guard !joining.isEmpty else { return nil }
-    return {
-      let again = parts.match(isHost: false)
-      again.advertisedFingerprint = advertised
-      again.lanGameName = lanName
-      again.inviteKey = invite?.key
-      again.inviteRelay = invite?.relay
-      again.archive = parts.context.archive
-      return (again, joining)
-    }
+    return { (parts.joinerMatch(advertised: advertised, lanName: lanName, invite: invite), joining) }
   }
 
   /// What the host's player is told first; with `bind`, only the address it listens on is offered.
   static func hostIntroduction(
-    match: NetworkMatch, profile: Profile, identity: Security.Identity, rules: Rules, bind: String? = nil
+    match: HostMatch, profile: Profile, identity: Security.Identity, rules: Rules, bind: String? = nil
   ) -> [MatchEvent] {
     let addresses = (bind.map { [$0] } ?? Sockets.localAddresses())
       .map { $0.contains(":") ? "[\($0)]:\(match.port)" : "\($0):\(match.port)" }
@@ -251,7 +273,7 @@ enum NetworkLaunch {
   /// Hosting or joining chosen in the lobby: default trust (trust on first use), the saved rules.
   static func fromLobby(
     address: String?, advertised: Fingerprint?, settings: Settings, environment: [String: String], context: RunContext
-  ) -> Result<(NetworkMatch, [MatchEvent], [Endpoint]), MatchEnd> {
+  ) -> Result<(any MatchShell, [MatchEvent], [Endpoint]), MatchEnd> {
     var options = NetworkOptions()
     let profile = RunContext.profile(environment, name: nil)
     var endpoints: [Endpoint] = []
@@ -273,18 +295,20 @@ enum NetworkLaunch {
     }
     do {
       let (identity, _) = try profile.identity(options: options)
-      let match = NetworkMatch(
-        role: address == nil ? .host : .joiner, profile: profile, identity: identity, options: options,
-        rules: settings.rules, timeControl: address == nil ? settings.clock : .none,
-        opening: address == nil ? settings.openingInPlay : .standard, log: context.log,
-        clock: { Monotonic.now() })
-      match.archive = context.archive
       if address != nil {
-        match.advertisedFingerprint = advertised
-        match.inviteKey = invite?.key
-        match.inviteRelay = invite?.relay
-        return .success((match, [], endpoints))
+        let joiner = JoinerMatch(
+          profile: profile, identity: identity, options: options, rules: settings.rules, log: context.log,
+          clock: { Monotonic.now() })
+        joiner.archive = context.archive
+        joiner.advertisedFingerprint = advertised
+        joiner.inviteKey = invite?.key
+        joiner.inviteRelay = invite?.relay
+        return .success((joiner, [], endpoints))
       }
+      let match = HostMatch(
+        profile: profile, identity: identity, options: options, rules: settings.rules, timeControl: settings.clock,
+        opening: settings.openingInPlay, log: context.log, clock: { Monotonic.now() })
+      match.archive = context.archive
       try match.host(bind: nil, port: settings.port ?? Endpoint.defaultPort)
       match.sourceLimits = SourceLimits(settings: settings, now: Monotonic.now())
       let relayEvents = try waitAtRelay(match, settings.relay.flatMap(RelayAddress.parse))

@@ -56,8 +56,8 @@ extension CursesDriver {
       controller.updateNetwork { $0.question = nil }
       if let match { present(match.answer(accept: accept), match) }
     case .netMapPort(let yes):
-      guard yes, let match, let running, match.role == .host, !match.mapsPort else { return }
-      match.mapsPort = true
+      guard yes, let running, case .host(let host)? = match?.side, !host.mapsPort else { return }
+      host.mapsPort = true
       running.startPortMapping()
     case .netNewInvite:
       makeNewInvite()
@@ -75,7 +75,7 @@ extension CursesDriver {
   /// the bottom in its place.
   func makeNewInvite() {
     guard let match else { return }
-    let events = match.newInvite()
+    let events = match.side.newInvite()
     if events.contains(where: { if case .status(let line) = $0 { line.hasPrefix("New invite: ") } else { false } }) {
       controller.updateNetwork { $0.info.removeAll { $0.hasPrefix("Invite: ") } }
     }
@@ -83,22 +83,26 @@ extension CursesDriver {
   }
 
   /// A spectator's screen: the clocks of the game it watches, brought up to `now`.
-  func watchedClocks(_ match: NetworkMatch, now: Double) {
-    guard let watched = match.joiner?.watched, let since = controller.state.net?.watching?.since else { return }
+  func watchedClocks(_ match: any MatchShell, now: Double) {
+    guard case .joiner(let joiner) = match.side, let watched = joiner.watched,
+      let since = controller.state.net?.watching?.since
+    else { return }
     let clocks = WatchPresenter.clocks(watched, since: since, now: now)
     if controller.state.net?.clocks != clocks { controller.updateNetwork { $0.clocks = clocks } }
   }
 
   /// When a spectator's running clock next changes its face (the loop's time); nil when none runs.
   func nextWatchedClockChange(now: Double) -> Double? {
-    guard let watched = match?.joiner?.watched, let since = controller.state.net?.watching?.since else { return nil }
+    guard case .joiner(let joiner)? = match?.side, let watched = joiner.watched,
+      let since = controller.state.net?.watching?.since
+    else { return nil }
     // The loop's clock and the monotonic one the screen was told in differ by a constant.
     let offset = Monotonic.now() - now
     return WatchPresenter.nextClockChange(watched, since: since, now: now + offset).map { $0 - offset }
   }
 
   /// Runs a chat, resignation, rematch or claim; a refusal is shown in the status line, in the session's words.
-  func attempt(_ action: (NetworkMatch) throws(ActionRefusal) -> [MatchEvent]) {
+  func attempt(_ action: (any MatchShell) throws(ActionRefusal) -> [MatchEvent]) {
     guard let match else { return }
     do {
       present(try action(match), match)

@@ -33,7 +33,7 @@ public final class CursesDriver: LoopFrontEnd {
   /// Hosts (no address) or joins from the lobby, with the settings as they are now (Options and the port
   /// mapping offer may have changed them since the program started).
   package var startNetwork:
-    ((String?, Fingerprint?, Settings) -> Result<(NetworkMatch, [MatchEvent], [Endpoint]), MatchEnd>)?
+    ((String?, Fingerprint?, Settings) -> Result<(any MatchShell, [MatchEvent], [Endpoint]), MatchEnd>)?
   /// The known peers and this player's own key, to judge LAN games (and leave out our own).
   package var lanContext: (() -> (known: KnownPeers, own: String?))?
   /// Browses the LAN while the lobby shows; recreated a few seconds after it fails.
@@ -53,7 +53,7 @@ public final class CursesDriver: LoopFrontEnd {
   var retiring: [MatchOnLoop] = []
   /// Joiner: joins the same host again (`r` once the match is over), as it was joined the first time.
   var rejoin: (() -> Void)?
-  var match: NetworkMatch? { running?.match }
+  var match: (any MatchShell)? { running?.match }
   /// The view the match on screen handed with its last events: what the screen's clocks and countdown run from.
   var view: MatchView?
   package var shutdown = Shutdown()
@@ -299,7 +299,7 @@ public final class CursesDriver: LoopFrontEnd {
 
   /// Shows and runs `match`, started before the screen was (`tictactoe host` or `join` in the full-screen UI).
   /// A joiner's match connects once `joining` resolved, off the loop: the screen and Esc stay live meanwhile.
-  package func adopt(_ match: NetworkMatch, joining: [Endpoint]) {
+  package func adopt(_ match: any MatchShell, joining: [Endpoint]) {
     if let old = running { retiring.append(old) }
     let running = MatchOnLoop(match, loop: loop) { [unowned self] events, view in
       self.present(events, view, role: match.role)
@@ -308,13 +308,13 @@ public final class CursesDriver: LoopFrontEnd {
     view = match.view
     if !joining.isEmpty { running.join(joining) }
     // The router is asked only when the player says so, once: the answer is kept in the settings.
-    if match.role == .host && match.offersPortMapping && !match.mapsPort {
-      controller.updateNetwork { $0.mapOffer = match.port }
+    if case .host(let host) = match.side, host.offersPortMapping, !host.mapsPort {
+      controller.updateNetwork { $0.mapOffer = host.port }
     }
   }
 
   /// `tictactoe join` on the full screen: `make` builds the match again, with the command's options, for `r`.
-  package func allowRejoin(_ make: @escaping () -> (NetworkMatch, [Endpoint])) {
+  package func allowRejoin(_ make: @escaping () -> (JoinerMatch, [Endpoint])) {
     rejoin = { [unowned self] in
       let (match, endpoints) = make()
       var net = NetGameState(isHost: false, myName: match.profileName)
@@ -342,7 +342,8 @@ public final class CursesDriver: LoopFrontEnd {
     guard let startNetwork else { return }
     switch startNetwork(address, advertised, controller.state.settings) {
     case .success(let (started, events, joining)):
-      started.watches = watch  // before it joins: its hello asks to watch
+      // Before it joins: its hello asks to watch.
+      if case .joiner(let joiner) = started.side { joiner.watches = watch }
       adopt(started, joining: joining)
       controller.updateNetwork { net in
         net.myName = started.profileName
@@ -366,7 +367,9 @@ public final class CursesDriver: LoopFrontEnd {
   }
 
   /// Shows what `match` reported now (an action's events): with the view after them.
-  package func present(_ events: [MatchEvent], _ match: NetworkMatch) { present(events, match.view, role: match.role) }
+  package func present(_ events: [MatchEvent], _ match: any MatchShell) {
+    present(events, match.view, role: match.role)
+  }
 
   /// Shows what the match reported and the view after it, even when it reported nothing: playing a move only
   /// sends it, and the board must show it at once.

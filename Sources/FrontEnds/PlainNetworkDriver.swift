@@ -17,7 +17,7 @@ import WireProtocol
 /// Runs a networked match in the plain line mode on the event loop: standard input, the match's sockets and
 /// its timers. Prompts are written unbuffered; trust questions accept y, n or the fingerprint itself.
 package final class PlainNetworkDriver: LoopFrontEnd {
-  let match: NetworkMatch
+  let match: any MatchShell
   /// The match as it stood after the events last shown: what the words and prompts are made from.
   var view: MatchView
   private let log: Log
@@ -29,7 +29,7 @@ package final class PlainNetworkDriver: LoopFrontEnd {
   /// Lines typed ahead of time (a script can pipe its answers and moves): each is used when it applies.
   private var pending: [String] = []
 
-  package init(match: NetworkMatch, log: Log) {
+  package init(match: any MatchShell, log: Log) {
     self.match = match
     view = match.view
     self.log = log
@@ -85,7 +85,7 @@ package final class PlainNetworkDriver: LoopFrontEnd {
   func emit(_ text: String) { writeText(1, text) }
 
   /// Runs a chat, resignation, rematch or claim; a refusal is said as an `error:` line, in the session's words.
-  private func attempt(_ action: (NetworkMatch) throws(ActionRefusal) -> [MatchEvent]) {
+  private func attempt(_ action: (any MatchShell) throws(ActionRefusal) -> [MatchEvent]) {
     do {
       show(try action(match))
     } catch {
@@ -329,7 +329,7 @@ package final class PlainNetworkDriver: LoopFrontEnd {
       let flow = session?.hasGameFlow ?? true
       let timed = session?.timeControl.isTimed ?? false
       emit(
-        PlainNetworkWords.help(flow: flow, invite: match.relayInvite != nil && view.mayMakeNewInvite, timed: timed)
+        PlainNetworkWords.help(flow: flow, invite: view.mayMakeNewInvite, timed: timed)
           + "\n")
       askAgain()
     case "code", "verify":
@@ -346,7 +346,7 @@ package final class PlainNetworkDriver: LoopFrontEnd {
     case "claim":
       attempt { (match) throws(ActionRefusal) in try match.claim() }
     case "new invite":
-      show(match.newInvite())
+      show(match.side.newInvite())
     case "clock":
       emit((view.session.flatMap(clockLine) ?? "this game has no clock") + "\n")
       askAgain()

@@ -74,11 +74,6 @@ public struct HostCoordinator: MatchRole {
     return pending < HostCoordinator.pending.cap ? nil : makesRoom
   }
 
-  /// Something arrived on `id` (the start of TLS, perhaps): it is not a silent connection.
-  public mutating func heard(_ id: ConnectionID) {
-    if core.connections[id]?.quiet == true { core.connections[id]?.quiet = false }
-  }
-
   /// A joiner connected from `peer`. At the cap the oldest pending connection makes room (the shell accepts at
   /// the cap only once it has waited `PendingHandshakes.patience`): a flood of silent connections only churns
   /// itself, and a real joiner (whose handshake takes milliseconds) gets in.

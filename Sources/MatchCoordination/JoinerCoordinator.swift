@@ -15,6 +15,9 @@ public struct JoinerCoordinator: MatchRole {
   public var advertisedFingerprint: Fingerprint?
   /// The key of the invite joined with; remembered once the host is reached.
   public var inviteKey: Fingerprint?
+  /// The name of the LAN game chosen, which a CA-issued certificate must carry (unless --peer-name says another):
+  /// the numeric address mDNS handed out proves nothing about who answers there.
+  public var lanGameName: String?
   /// The key of the host the game is played with: a reconnection must present the same.
   private(set) var gamePeerKey: Fingerprint?
   /// While the player is asked about the host's key: when the host is told again that the player is deciding.

@@ -16,7 +16,7 @@ public enum MatchEvent: Sendable, Equatable {
   case session(SessionOutput)
   case finished(MatchEnd)
   /// Host that keeps hosting: the match with this opponent is over (why), and the next one may join; the
-  /// host's welcome (`NetworkMatch.welcome`) follows.
+  /// host's welcome (`HostMatch.welcome`) follows.
   case opponentGone(MatchEnd)
   /// The record against this opponent from the saved games (`you and alice: 5–3, 2 drawn`): a line to keep in
   /// view, not a passing status.

@@ -66,6 +66,12 @@ extension MatchRole {
     core.knownPeers = peers
   }
 
+  /// Something arrived on `id` (the start of TLS, perhaps): it is not a silent connection (`quiet`, which only
+  /// the host's pending cap weighs).
+  public mutating func heard(_ id: ConnectionID) {
+    if core.connections[id]?.quiet == true { core.connections[id]?.quiet = false }
+  }
+
   /// Runs work on `id`'s session and carries out what the session said.
   public mutating func act(on id: ConnectionID, now: Double, _ body: (inout NetSession) -> [SessionOutput])
     -> [MatchCommand]

@@ -4,7 +4,7 @@ import NetworkFacts
 import PlayerFiles
 
 /// The host's `Doorstep` on real sockets: connections accepted while the pending connections are at their cap,
-/// held without a TLS context until they speak (`NetworkMatch` lets them in as places free, oldest first).
+/// held without a TLS context until they speak (`HostMatch` lets them in as places free, oldest first).
 /// Closes what the door turns away, and says so in the log at most once a minute, with the count.
 package final class HostDoor {
   /// Each held socket's identity for the loop: a descriptor number closed here and given to the next accept

@@ -4,10 +4,11 @@ import MatchCoordination
 import NetworkFacts
 import Transport
 
-/// Runs a `NetworkMatch` on the event loop: keeps its descriptors watched and its next deadline scheduled,
-/// and hands everything it reports to the front end, each batch of events with the match's view after them.
+/// Runs a networked match (`MatchShell`: a host's or a joiner's) on the event loop: keeps its descriptors watched
+/// and its next deadline scheduled, and hands everything it reports to the front end, each batch of events with
+/// the match's view after them. Its host's port mapping and its joiner's name lookups are the side's own.
 package final class MatchOnLoop {
-  package let match: NetworkMatch
+  package let match: any MatchShell
   private let loop: EventLoop
   private let deliver: ([MatchEvent], MatchView) -> Void
   private var sync: DescriptorSync?
@@ -23,7 +24,7 @@ package final class MatchOnLoop {
   private var readable: Set<Int32> = []
   private var writable: Set<Int32> = []
 
-  package init(_ match: NetworkMatch, loop: EventLoop, report: @escaping ([MatchEvent], MatchView) -> Void) {
+  package init(_ match: any MatchShell, loop: EventLoop, report: @escaping ([MatchEvent], MatchView) -> Void) {
     self.match = match
     self.loop = loop
     deliver = report
@@ -37,7 +38,7 @@ package final class MatchOnLoop {
     match.writes.queue.run = { [loop] work, done in loop.perform(work, then: done) }
     match.files.worker = loop
     match.files.report = { [weak self] events in self?.report(events) }
-    if match.role == .host && match.mapsPort { startPortMapping() }
+    if case .host(let host) = match.side, host.mapsPort { startPortMapping() }
   }
 
   /// Hands the front end `events` and the match's view after them.
@@ -52,13 +53,13 @@ package final class MatchOnLoop {
     report(match.handle(readable: readable, writable: writable))
   }
 
-  /// Starts asking the router to open the host's port (once).
+  /// Starts asking the router to open the host's port (once; a joiner has none).
   package func startPortMapping() {
-    guard mapping == nil else { return }
-    let mapping = PortMappingOnLoop(loop: loop, port: match.port, paths: match.paths) { [weak self] lines, external in
+    guard mapping == nil, case .host(let host) = match.side else { return }
+    let mapping = PortMappingOnLoop(loop: loop, port: host.port, paths: host.paths) { [weak self] lines, external in
       guard let self else { return }
       var events = lines.map { MatchEvent.status($0) }
-      if let external, let invite = self.match.inviteWith(external: external) {
+      if let external, let invite = host.inviteWith(external: external) {
         events.append(.status("Invite: \(invite)"))
       }
       self.report(events)
@@ -69,9 +70,9 @@ package final class MatchOnLoop {
 
   /// Brings the loop up to date with the match (call before each wait).
   package func refresh() {
-    if let endpoint = match.nameToResolve, !resolving {
+    if case .joiner(let joiner) = match.side, let endpoint = joiner.nameToResolve, !resolving {
       resolving = true
-      let network = match.network
+      let network = joiner.network
       loop.perform(
         { () -> Result<[Sockets.Address], NetworkError> in
           do throws(NetworkError) { return .success(try network.resolve(endpoint, false)) } catch {
@@ -81,7 +82,7 @@ package final class MatchOnLoop {
         then: { [weak self] result in
           guard let self, self.sync != nil else { return }
           self.resolving = false
-          self.report(self.match.reconnect(to: result))
+          self.report(joiner.reconnect(to: result))
         })
     }
     sync?.update(match.descriptors)
@@ -101,10 +102,12 @@ package final class MatchOnLoop {
   /// Joiner: resolves the host's names on a worker thread (DNS can take seconds; the screen and Ctrl-C stay
   /// live), then connects on the loop to the first address that answers, in the order of `endpoints` (an
   /// invite gives several). The join fails with the first error only when no name resolved.
-  /// The invite's relay (`NetworkMatch.inviteRelay`) is looked up too, and tried beside them.
+  /// The invite's relay (`JoinerMatch.inviteRelay`) is looked up too, and tried beside them. A host joins
+  /// nobody.
   package func join(_ endpoints: [Endpoint]) {
-    let relay = match.inviteRelay
-    let network = match.network
+    guard case .joiner(let joiner) = match.side else { return }
+    let relay = joiner.inviteRelay
+    let network = joiner.network
     let resolve: @Sendable () -> (Result<[(Endpoint, Sockets.Address)], NetworkError>, RelayLookup?) = {
       var found: [(Endpoint, Sockets.Address)] = []
       var firstError: NetworkError?
@@ -124,10 +127,10 @@ package final class MatchOnLoop {
       then: { [weak self] (result, relay) in
         guard let self, self.sync != nil else { return }  // left while the name was being looked up
         switch result {
-        case .success(let candidates): self.report(self.match.join(candidates, relay: relay?.result))
+        case .success(let candidates): self.report(joiner.join(candidates, relay: relay?.result))
         case .failure(let error) where relay != nil:
-          self.report([.status("\(MatchEnd.network(error).sentence)")] + self.match.join([], relay: relay?.result))
-        case .failure(let error): self.report(self.match.joinFailed(.network(error)))
+          self.report([.status("\(MatchEnd.network(error).sentence)")] + joiner.join([], relay: relay?.result))
+        case .failure(let error): self.report(joiner.joinFailed(.network(error)))
         }
       })
   }

@@ -8,15 +8,8 @@ import Transport
 /// The shell's part of a transit relay (docs/INTERNET.md, "A relay"): a connection out to the relay, greeted with
 /// the token once TCP is up (`RelayPrelude`), which becomes the host's or the joiner's TLS connection when the
 /// relay glues it to the other side. The host is the TLS server on it though it connected out.
-extension NetworkMatch {
-  /// Host: waits at `route` (the relay, found at its numeric address, and the token) beside its listeners, from
-  /// now until it stops; the invite names it.
-  package func wait(at route: RelayRoute) -> [MatchEvent] {
-    withHost { $0.relayWait = HostRelayWait(route: route) }
-    return perform(withHost { $0.waitAtRelay(now: clock()) } ?? [])
-  }
-
-  /// Joiner: as `join(_:)`, with the invite's relay (its route, or why its name was not found) tried too.
+extension NetworkMatch where Side == JoinerCoordinator {
+  /// As `join(_:)`, with the invite's relay (its route, or why its name was not found) tried too.
   func join(_ candidates: [(Endpoint, Sockets.Address)], relay: Result<RelayRoute, NetworkError>?) -> [MatchEvent] {
     let now = clock()
     let plan = relay.map { found in
@@ -25,33 +18,31 @@ extension NetworkMatch {
       case .failure(let error): JoinerRelay(route: nil, failure: error, now: now, direct: !candidates.isEmpty)
       }
     }
-    return perform(withJoiner { $0.join(candidates, relay: plan, now: now) } ?? [])
+    return perform(coordinator.join(candidates, relay: plan, now: now))
+  }
+}
+
+extension NetworkMatch where Side == HostCoordinator {
+  /// Waits at `route` (the relay, found at its numeric address, and the token) beside its listeners, from now
+  /// until it stops; the invite names it.
+  package func wait(at route: RelayRoute) -> [MatchEvent] {
+    coordinator.relayWait = HostRelayWait(route: route)
+    return perform(coordinator.waitAtRelay(now: clock()))
   }
 
-  /// Host: the relay and token its invite names (nil: it waits at none).
+  /// The relay and token its invite names (nil: it waits at none).
   package var relayInvite: Invite.Relay? {
-    guard let route = host?.relayWait?.route else { return nil }
+    guard let route = coordinator.relayWait?.route else { return nil }
     return Invite.Relay(host: route.relay.host, port: route.relay.port, token: route.token)
   }
 
-  /// Host: whether its player may ask for a new invite now (`newInvite()`): it waits at a relay and no match is
-  /// on or asked about.
-  public var mayMakeNewInvite: Bool { host?.mayRenewRelayToken ?? false }
-
-  /// What the front end shows of the match now: the coordinator's view, and whether a new invite may be made.
-  public var view: MatchView {
-    var view = coordinator.view
-    view.mayMakeNewInvite = mayMakeNewInvite
-    return view
-  }
-
-  /// Host: a new invite, as its player asked: a new random token at the relay, the wait with the old one closed
+  /// A new invite, as its player asked: a new random token at the relay, the wait with the old one closed
   /// at once (a joiner with an invite sent before finds nobody at the relay, status 42), the invite published
   /// again for `tictactoe invite` (its addresses as they were, the router's outside address kept). Returns what
   /// the player is told.
-  public func newInvite() -> [MatchEvent] {
-    guard relayInvite != nil else { return [.status("No new invite: you are not waiting at a relay.")] }
-    guard mayMakeNewInvite, let old = invite.current else {
+  package func newInvite() -> [MatchEvent] {
+    guard relayInvite != nil else { return HostOrJoiner.notAtRelay }
+    guard coordinator.mayRenewRelayToken, let old = invite.current else {
       return [.status("No new invite during a match: the invite you have stays good.")]
     }
     let token: RelayToken
@@ -60,8 +51,8 @@ extension NetworkMatch {
     } catch {
       return [.status("No new invite: no random token for the relay (\(error)); the invite you have stays good.")]
     }
-    let oldWait = host?.relayWait?.waiting
-    let events = perform(withHost { $0.renewRelayToken(token, now: clock()) } ?? [])
+    let oldWait = coordinator.relayWait?.waiting
+    let events = perform(coordinator.renewRelayToken(token, now: clock()))
     if let oldWait { relayRoutes[oldWait] = nil }
     guard let relay = relayInvite, let renewed = Invite(key: old.key, addresses: old.addresses, relay: relay) else {
       return events
@@ -80,6 +71,19 @@ extension NetworkMatch {
           + " still can, and is asked about like anyone."),
     ]
   }
+}
+
+extension NetworkMatch {
+  /// Host: whether its player may ask for a new invite now (`newInvite()`): it waits at a relay and no match is
+  /// on or asked about.
+  package var mayMakeNewInvite: Bool { coordinator.mayRenewRelayToken }
+
+  /// What the front end shows of the match now: the coordinator's view, and whether a new invite may be made.
+  package var view: MatchView {
+    var view = coordinator.view
+    view.mayMakeNewInvite = mayMakeNewInvite
+    return view
+  }
 
   /// A socket for connection `id` on its way to the relay (TLS in this side's role once glued). A failure is
   /// the coordinator's to judge, named as the relay's.
@@ -87,13 +91,7 @@ extension NetworkMatch {
     var fd: Int32 = -1
     do {
       fd = try Sockets.startConnect(route.address, endpoint: route.relay)
-      let context: TLSContext
-      if role == .host {
-        context = try contexts.server()
-      } else {
-        let host = joiner?.route.endpoint?.host ?? route.relay.host
-        context = try contexts.client(expectedHost: host, boundAddress: nil)
-      }
+      let context = try coordinator.contextAtRelay(route, contexts)
       let connection = try PeerConnection(fd: fd, context: context, peerAddress: "the relay \(route.relay)")
       sockets.add(connection, as: id)
       relayRoutes[id] = (route, patience)

@@ -11,38 +11,38 @@ import Session
 import Transport
 import WireProtocol
 
-/// One networked match on the event loop: the host's listeners, the sockets of its connections, the LAN
-/// announcement and the files, around the side that decides everything (`HostCoordinator` or
-/// `JoinerCoordinator`). It turns what the sockets say into the coordinator's events and carries out its
-/// commands. No threads: the owner watches `descriptors`, then calls `handle(readable:writable:)` and `tick()`.
-public final class NetworkMatch {
-  public let role: Role
-  private let profile: Profile
+/// What both shells of a networked match share, the host's (`HostMatch`) and the joiner's (`JoinerMatch`): the
+/// sockets of its connections, their TLS contexts, the files, the log and the clock, around the side that
+/// decides everything (`Side`: `HostCoordinator` or `JoinerCoordinator`, held as itself). It turns what the
+/// sockets say into the coordinator's events and carries out its commands; where the two sides differ it asks
+/// the side (`MatchSide`), and what only one side does is in that side's extension (HostMatch.swift,
+/// JoinerMatch.swift). No threads: the owner watches `descriptors`, then calls `handle(readable:writable:)` and
+/// `tick()`.
+package final class NetworkMatch<Side: MatchSide> {
+  let profile: Profile
   let identity: Identity
-  private let options: NetworkOptions
-  private let rules: Rules
-  /// Host: the time control its terms offer (a joiner's game has the host's: `session?.timeControl`).
-  package let timeControl: TimeControl
+  let options: NetworkOptions
+  let rules: Rules
   let log: Log
   let clock: () -> Double
-  /// The side of the match that decides: a `HostCoordinator` or a `JoinerCoordinator`.
-  var coordinator: any MatchRole
+  /// The side of the match that decides.
+  var coordinator: Side
+  /// What this side's shell keeps that only its own code reads (`HostPart`, `JoinerPart`).
+  let part: Side.Part
   /// The connections on the wire, by the coordinator's numbers, and the goodbyes going out.
   let sockets: MatchSockets
   /// The TLS contexts its connections are made with.
   let contexts: MatchContexts
   /// known_peers changes, off the loop once `MatchOnLoop` gives them a worker.
-  let writes: KnownPeersWrites
+  package let writes: KnownPeersWrites
   /// Game records written and looked up, off the loop once `MatchOnLoop` gives it a worker.
-  let files: MatchFileWork
-  /// Host: its listening sockets and its door.
-  private var listener: HostListener?
-  public private(set) var port: UInt16 = 0
-  /// The host's DNS-SD advertisement (nil when not advertising or discovery is unavailable).
-  private var announcement: LANAnnouncement?
-  /// Joiner: the name of the LAN game chosen, which a CA-issued certificate must carry (unless --peer-name
-  /// says another): the numeric address mDNS handed out proves nothing about who answers there.
-  public var lanGameName: String?
+  package let files: MatchFileWork
+  /// A host's listening sockets and door, set by `host(bind:port:)`: the loop code below watches them. A
+  /// joiner's stays nil.
+  var listener: HostListener?
+  /// A host's DNS-SD advertisement, set by `advertise()` (nil when not advertising or discovery is
+  /// unavailable; a joiner's stays nil): the coordinator's commands change what it says.
+  var announcement: LANAnnouncement?
 
   /// Where finished games are recorded (nil: not recorded).
   package var archive: GameArchive? {
@@ -51,85 +51,29 @@ public final class NetworkMatch {
       coordinator.records = archive.map { _ in MatchRecords(signedBy: identity, isHost: role == .host) }
     }
   }
-  /// Host: after an opponent leaves wait for the next (until the player quits): full screen; plain --keep-hosting.
-  public var keepsHosting: Bool {
-    get { host?.keepsHosting ?? false }
-    set { withHost { $0.keepsHosting = newValue } }
-  }
-  /// Host: what the player is told when hosting begins (where to join, the key), told again after each opponent.
-  public var welcome: [MatchEvent] {
-    get { host?.welcome ?? [] }
-    set { withHost { $0.welcome = newValue } }
-  }
-  /// Joiner: the fingerprint the LAN advertisement promised; the host's certificate must match it.
-  public var advertisedFingerprint: Fingerprint? {
-    get { joiner?.advertisedFingerprint }
-    set { withJoiner { $0.advertisedFingerprint = newValue } }
-  }
-  /// Joiner: the key of the invite joined with (pinned by the options); remembered once the host is reached.
-  public var inviteKey: Fingerprint? {
-    get { joiner?.inviteKey }
-    set { withJoiner { $0.inviteKey = newValue } }
-  }
-  /// Host: what each source address may do (the settings' deny list, connections, new keys); nil: no limits.
-  package var sourceLimits: SourceLimits? {
-    get { host?.limits }
-    set { withHost { $0.limits = newValue } }
-  }
-  public var finished: MatchEnd? { coordinator.finished }
-  /// Joiner: a host name to look up again before reconnecting (the front end's loop does it on a worker
-  /// thread, then calls `reconnect(to:)`): a host whose address changed is found again.
-  public var nameToResolve: Endpoint? { joiner?.nameToResolve }
+  package var finished: MatchEnd? { coordinator.finished }
+  /// Host or joiner: for words that name the other side.
+  package var role: Role { coordinator.core.configuration.role }
 
-  var host: HostCoordinator? { coordinator as? HostCoordinator }
-  package var joiner: JoinerCoordinator? { coordinator as? JoinerCoordinator }
-
-  /// Runs `body` on the host's side (nothing on a joiner's).
-  @discardableResult
-  func withHost<T>(_ body: (inout HostCoordinator) -> T) -> T? {
-    guard var host else { return nil }
-    let result = body(&host)
-    coordinator = host
-    return result
-  }
-
-  /// Runs `body` on the joiner's side (nothing on a host's).
-  @discardableResult
-  func withJoiner<T>(_ body: (inout JoinerCoordinator) -> T) -> T? {
-    guard var joiner else { return nil }
-    let result = body(&joiner)
-    coordinator = joiner
-    return result
-  }
-
-  public init(
-    role: Role, profile: Profile, identity: Identity, options: NetworkOptions, rules: Rules,
-    timeControl: TimeControl = .none, opening: Opening = .standard, log: Log, clock: @escaping () -> Double
+  /// A match of this side, deciding by `coordinator`; the side's own inits (`HostMatch`, `JoinerMatch`) make it.
+  init(
+    coordinator: Side, part: Side.Part, profile: Profile, identity: Identity, options: NetworkOptions, rules: Rules,
+    log: Log, clock: @escaping () -> Double
   ) {
-    self.role = role
+    self.coordinator = coordinator
+    self.part = part
     self.profile = profile
     self.identity = identity
     self.options = options
     // The host's rule variant travels in its terms (protocol version 4) and its advert.
     self.rules = rules
-    self.timeControl = timeControl
     self.log = log
     self.clock = clock
     sockets = MatchSockets(clock: clock, log: log)
     contexts = MatchContexts(profile: profile, identity: identity, options: options)
     writes = KnownPeersWrites(profile: profile, log: log)
     files = MatchFileWork(profile: profile, log: log)
-    let environment = MatchEnvironment.program
-    switch role {
-    case .host:
-      coordinator = HostCoordinator(
-        name: profile.name, rules: rules, gracePeriod: options.gracePeriod, timeControl: timeControl,
-        opening: opening, environment: environment)
-    case .joiner:
-      coordinator = JoinerCoordinator(
-        name: profile.name, rules: rules, gracePeriod: options.gracePeriod, environment: environment)
-    }
-    coordinator.journal = identity.publicKeyBase64.map(MatchJournal.init(myKey:))
+    self.coordinator.journal = identity.publicKeyBase64.map(MatchJournal.init(myKey:))
   }
 
   /// Hands the coordinator the lines of known_peers its next decision needs, read now (`KnownPeersQuery`, through
@@ -139,83 +83,37 @@ public final class NetworkMatch {
     let certificate = facts.certificate
     let query = KnownPeersQuery(
       key: certificate?.fingerprint, names: [certificate?.commonName, hello].compactMap { $0 },
-      address: joiner?.boundAddress)
+      address: coordinator.boundAddress)
     coordinator.knownPeersChanged(try? contexts.knownPeers(query))
   }
 
   /// Connections still sending their last bytes: a front end that is ending waits for these (at most
   /// `ClosingSockets.linger` seconds), so the goodbye gets out.
-  public var lingering: Int { sockets.closingCount + writes.pending + files.pending }
+  package var lingering: Int { sockets.closingCount + writes.pending + files.pending }
 
-  /// Host: the invite `tictactoe invite` reads (withdrawn when the match goes).
-  package lazy var invite = PublishedInvite(paths: profile.paths)
-  /// Host: ask the router to open the port (the front end's loop runs `PortMappingOnLoop`).
-  public var mapsPort = false
-  /// Host: the full-screen UI offers to ask the router (nothing decided it yet: no option, no setting).
-  public var offersPortMapping = false
-  /// Host: the address given to `host(bind:)`, for the invite.
-  private(set) var hostBind: String?
-  /// Joiner: the relay of the invite joined with (tried beside its addresses), or nil.
-  public var inviteRelay: Invite.Relay?
   /// Connections on their way to a relay, until TCP is up: where they go and how long a joiner waits there.
   var relayRoutes: [ConnectionID: (RelayRoute, Double?)] = [:]
-  public var paths: Paths { profile.paths }
+  package var paths: Paths { profile.paths }
   /// Where names are looked up and ports listened on: the machine's network, or a test's in memory.
-  public var network = Network.system
-
-  /// Host: the invite again, with `external` (a port the router opened) as its first address, published for
-  /// `tictactoe invite`; nil when there is nothing new to say.
-  func inviteWith(external: Invite.Address) -> Invite? {
-    guard
-      let invite = RunningHosts.invite(
-        key: identity.fingerprint, port: port, bind: hostBind, external: external, relay: relayInvite)
-    else { return nil }
-    self.invite.publish(invite)
-    return invite
-  }
+  package var network = Network.system
 
   deinit {
     announcement?.cancel()
     listener?.close()
   }
 
-  /// Host: announces the game on the LAN as `_tictactoe._tcp`. When the avahi-daemon is missing the game is
-  /// hosted all the same and the player is told why it cannot be found on the LAN.
-  public func advertise() -> [MatchEvent] {
-    guard role == .host else { return [] }
-    let (announcement, said) = LANAnnouncement.start(
-      name: profile.name, port: port, rules: rules, timeControl: timeControl, opening: opening,
-      key: identity.fingerprint, log: log)
-    self.announcement = announcement
-    return said
-  }
-
-  public var session: NetSession? { coordinator.session }
-  public var profileName: String { profile.name }
-  public var warnings: [String] { options.warnings }
-  /// Joiner: the host's terms its player is asked to accept (`answer(accept:)`).
-  public var pendingTerms: HostTerms? { coordinator.termsAsked }
-
-  // MARK: - Starting
-
-  /// Host: listens for joiners.
-  public func host(bind: String?, port: UInt16) throws(NetworkError) {
-    let listener = try HostListener(bind: bind, port: port, network: network, log: log)
-    self.listener = listener
-    hostBind = bind
-    self.port = listener.port
-    log.write("hosting on \(bind ?? "*"):\(self.port)")
-  }
+  package var profileName: String { profile.name }
+  package var warnings: [String] { options.warnings }
 
   // MARK: - The event loop
 
-  /// Host: whether a joiner may go in now (a pending place is free, or one makes room).
-  private var mayAccept: Bool { host?.mayAccept(now: clock()) ?? false }
+  /// Whether a joiner may go in now (a host's pending place is free, or one makes room).
+  private var mayAccept: Bool { coordinator.mayAccept(now: clock()) }
   /// Host: the pending connections from each address, so those at the door are let in fairly.
   private var pendingByAddress: [String: Int] { coordinator.connections.pendingByAddress }
 
   /// The descriptors the event loop must watch, each with its owner (so a reused number is noticed).
-  public var descriptors: [DescriptorSync.Want] {
+  package var descriptors: [DescriptorSync.Want] {
     var wanted = listener?.descriptors(owner: ObjectIdentifier(self), now: clock()) ?? []
     wanted += sockets.descriptors { id, connection in
       connection.wantsWrite || coordinator.connections[id]?.phase == .connecting
@@ -225,14 +123,14 @@ public final class NetworkMatch {
   }
 
   /// The next time `tick` must run.
-  public var nextDeadline: Double? {
+  package var nextDeadline: Double? {
     // A wait at the pending cap ends when the oldest pending connection may make room: one at the door goes in.
     let door = listener?.nextDeadline(
-      reopens: host?.acceptReopens.flatMap { $0 > clock() ? $0 : nil }, now: clock())
+      reopens: coordinator.acceptReopens.flatMap { $0 > clock() ? $0 : nil }, now: clock())
     return [coordinator.nextDeadline, sockets.nextDeadline, door, announcement?.watchersDue].compactMap { $0 }.min()
   }
 
-  public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
+  package func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
     var events: [MatchEvent] = []
     sockets.flushClosing(readable: readable, writable: writable)
     if let announcement, let fd = announcement.descriptor?.fd, readable.contains(fd) {
@@ -253,14 +151,14 @@ public final class NetworkMatch {
       }
       if writable.contains(fd) { connection.flush() }
       if readable.contains(fd) {
-        if coordinator.connections[id]?.quiet == true { withHost { $0.heard(id) } }
+        if coordinator.connections[id]?.quiet == true { coordinator.heard(id) }
         events += read(id, connection)
       }
     }
     return events
   }
 
-  public func tick() -> [MatchEvent] {
+  package func tick() -> [MatchEvent] {
     sockets.expireClosing()
     announcement?.publishDueWatchers(now: clock())
     let events = perform(coordinator.tick(now: clock()))
@@ -270,7 +168,7 @@ public final class NetworkMatch {
   }
 
   private func accepted(_ fd: Int32, peer: String) -> [MatchEvent] {
-    guard let (id, commands) = withHost({ $0.accepted(peer: peer, now: clock()) }) else {
+    guard let (id, commands) = coordinator.admit(peer: peer, now: clock()) else {
       close(fd)
       return []
     }
@@ -289,13 +187,14 @@ public final class NetworkMatch {
     return perform(commands)
   }
 
-  /// Joiner: the TCP connection is set up, or failed. A connection to a relay (host or joiner) greets it.
+  /// The TCP connection this side opened is set up, or failed: a joiner's to the host, or a connection to a
+  /// relay (host or joiner), which greets it.
   private func connected(_ id: ConnectionID, _ connection: PeerConnection) -> [MatchEvent] {
     if let events = connectedToRelay(id, connection) { return events }
-    if let endpoint = joiner?.connectingEndpoint, let failure = Sockets.connectFailure(connection.fd, endpoint) {
+    if let endpoint = coordinator.connectingEndpoint, let failure = Sockets.connectFailure(connection.fd, endpoint) {
       return perform(coordinator.failed(id, .network(failure), now: clock()))  // refused or unreachable
     }
-    withJoiner { $0.connected(id, remote: Sockets.remoteEndpoint(connection.fd)) }
+    coordinator.connected(id, remote: Sockets.remoteEndpoint(connection.fd))
     do {
       try connection.start()
       return []
@@ -376,12 +275,12 @@ public final class NetworkMatch {
   private func open(_ id: ConnectionID, _ endpoint: Endpoint, _ socket: () throws(NetworkError) -> Int32)
     -> [MatchEvent]
   {
-    let host = lanGameName ?? endpoint.host
+    let host = coordinator.expectedName(at: endpoint)
     var fd: Int32 = -1
     do {
       fd = try socket()
       let connection = try PeerConnection(
-        fd: fd, context: try contexts.client(expectedHost: host, boundAddress: joiner?.boundAddress),
+        fd: fd, context: try contexts.client(expectedHost: host, boundAddress: coordinator.boundAddress),
         peerAddress: endpoint.description,
         serverName: options.caFile != nil ? host : nil)
       sockets.add(connection, as: id)

@@ -13,11 +13,11 @@ import Transport
 @testable import MatchCoordination
 @testable import NetworkShell
 
-/// One player of an in-memory match: the real `NetworkMatch` shell on the real `MatchOnLoop`, with a home of its
-/// own, on a `MemoryNetwork` (Unix-domain sockets with abstract names: real TLS, no IPv4 or IPv6 socket).
+/// One player of an in-memory match: the real host's or joiner's shell (`HostMatch`, `JoinerMatch`) on the real
+/// `MatchOnLoop`, with a home of its own, on a `MemoryNetwork` (Unix-domain sockets with abstract names: real TLS, no IPv4 or IPv6 socket).
 final class MemoryPlayer {
   let name: String
-  let match: NetworkMatch
+  let match: any MatchShell
   let runner: MatchOnLoop
   let profile: Profile
   let identity: Identity
@@ -34,14 +34,34 @@ final class MemoryPlayer {
     let paths = Paths(environment: environment)
     profile = Profile(paths: paths, name: name)
     identity = try profile.identity(options: options).0
-    let match = NetworkMatch(
-      role: role, profile: profile, identity: identity, options: options, rules: rules, timeControl: timeControl,
-      log: Log(path: paths.logFile), clock: { time.now() })
-    match.network = network
-    self.match = match
+    let log = Log(path: paths.logFile)
+    switch role {
+    case .host:
+      let host = HostMatch(
+        profile: profile, identity: identity, options: options, rules: rules, timeControl: timeControl, log: log,
+        clock: { time.now() })
+      host.network = network
+      match = host
+    case .joiner:
+      let joiner = JoinerMatch(
+        profile: profile, identity: identity, options: options, rules: rules, log: log, clock: { time.now() })
+      joiner.network = network
+      match = joiner
+    }
     var report: ([MatchEvent]) -> Void = { _ in }
     runner = MatchOnLoop(match, loop: loop) { events, _ in report(events) }
     report = { [unowned self] in self.events += $0 }
+  }
+
+  /// The host's shell, for a player made a host.
+  var hostMatch: HostMatch {
+    guard case .host(let host) = match.side else { preconditionFailure("\(name) is not a host") }
+    return host
+  }
+  /// The joiner's shell, for a player made a joiner.
+  var joinerMatch: JoinerMatch {
+    guard case .joiner(let joiner) = match.side else { preconditionFailure("\(name) is not a joiner") }
+    return joiner
   }
 
   /// Hands the match's answer to an action over to `events`.
@@ -107,7 +127,7 @@ final class InMemoryMatch {
     let host = try MemoryPlayer(
       .host, name: name, options: options, rules: rules, timeControl: timeControl, home: home,
       network: memory.network, loop: loop, time: time)
-    try host.match.host(bind: nil, port: port)
+    try host.hostMatch.host(bind: nil, port: port)
     players.append(host)
     return host
   }
@@ -119,7 +139,7 @@ final class InMemoryMatch {
     watches: Bool = false
   ) throws -> MemoryPlayer {
     try join(
-      port: host.match.port, name: name, options: options, address: address, home: home, hostName: hostName,
+      port: host.hostMatch.port, name: name, options: options, address: address, home: home, hostName: hostName,
       watches: watches)
   }
 
@@ -133,7 +153,7 @@ final class InMemoryMatch {
     let joiner = try MemoryPlayer(
       .joiner, name: name, options: options, home: home, network: network.network, loop: loop, time: time)
     players.append(joiner)
-    joiner.match.watches = watches
+    joiner.joinerMatch.watches = watches
     joiner.runner.join([Endpoint(host: hostName, port: port)])
     return joiner
   }
@@ -190,7 +210,7 @@ extension InMemoryMatch {
   /// Adds `joiner`, made by the test, and starts it joining `host`.
   func add(_ joiner: MemoryPlayer, joining host: MemoryPlayer) throws {
     players.append(joiner)
-    joiner.runner.join([Endpoint(host: "127.0.0.1", port: host.match.port)])
+    joiner.runner.join([Endpoint(host: "127.0.0.1", port: host.hostMatch.port)])
   }
 
   /// Both sides accept each other's key when asked (each as it is asked, or not at all), and the game starts.
@@ -232,7 +252,7 @@ extension InMemoryMatch {
   func rawConnection(to host: MemoryPlayer, from address: String = "127.0.0.1") throws -> Int32 {
     var network = memory
     network.joinerAddress = address
-    let endpoint = Endpoint(host: "127.0.0.1", port: host.match.port)
+    let endpoint = Endpoint(host: "127.0.0.1", port: host.hostMatch.port)
     return try Sockets.startConnect(network.network.resolve(endpoint, false)[0], endpoint: endpoint)
   }
 }

@@ -11,9 +11,9 @@ import Transport
 @testable import MatchCoordination
 @testable import NetworkShell
 
-/// The real host and joiner shells (`NetworkMatch` on `MatchOnLoop`, real TLS, the real coordinators) against
-/// each other in one process, over `MemoryNetwork`: what end-to-end tests check of the match, in seconds and
-/// with no process spawned and no IPv4 or IPv6 socket.
+/// The real host and joiner shells (`HostMatch` and `JoinerMatch` on `MatchOnLoop`, real TLS, the real
+/// coordinators) against each other in one process, over `MemoryNetwork`: what end-to-end tests check of the
+/// match, in seconds and with no process spawned and no IPv4 or IPv6 socket.
 @Suite(.serialized) struct InMemoryMatchTests {
   /// Both players asked about each other's key on first meeting; both accept; a move crosses.
   @Test func trustIsAskedAcceptedAndAMoveCrosses() throws {
@@ -92,13 +92,13 @@ import Transport
     options.pins = [PinnedKey(host.identity.fingerprint, source: "the invite")]
     let joiner = try MemoryPlayer(
       .joiner, name: "bob", options: options, network: table.memory.network, loop: table.loop, time: table.time)
-    joiner.match.inviteKey = host.identity.fingerprint
+    joiner.joinerMatch.inviteKey = host.identity.fingerprint
     try table.add(joiner, joining: host)
     try table.meet(host, joiner)
     #expect(joiner.question == nil)
     #expect(table.run { (try? joiner.profile.knownPeers().lookup(fingerprint: host.identity.fingerprint)) != nil })
     let kept = try joiner.profile.knownPeers().lookup(fingerprint: host.identity.fingerprint)
-    #expect(kept?.addresses == ["127.0.0.1:\(host.match.port)"])
+    #expect(kept?.addresses == ["127.0.0.1:\(host.hostMatch.port)"])
   }
 
   /// A host met before at this address comes back with another key: the joiner refuses it (KEY CHANGED),
@@ -107,7 +107,7 @@ import Transport
     let table = InMemoryMatch()
     let home = try SandboxHome.make().environment
     var first: MemoryPlayer? = try table.host()
-    let port = try #require(first?.match.port)
+    let port = try #require(first?.hostMatch.port)
     let joiner = try table.join(try #require(first), home: home)
     try table.meet(try #require(first), joiner)
     joiner.take(joiner.match.quit())
@@ -183,7 +183,7 @@ import Transport
     let (first, second) = host.myMark == .x ? (host, joiner) : (joiner, host)
     first.take(try first.match.play(Position(row: 0, column: 0)))
     #expect(table.run { second.peerMoves.count == 1 })
-    let connection = try #require(joiner.match.sockets.inOrder.first?.1)
+    let connection = try #require(joiner.joinerMatch.sockets.inOrder.first?.1)
     shutdown(connection.fd, Int32(SHUT_RDWR))
     #expect(table.run { joiner.resumed && host.resumed })
     second.take(try second.match.play(Position(row: 1, column: 1)))

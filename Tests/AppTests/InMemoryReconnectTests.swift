@@ -38,7 +38,7 @@ import Testing
     let joiner = try table.join(host, options: Self.options())
     try table.meet(host, joiner)
     let (x, o) = host.myMark == .x ? (host, joiner) : (joiner, host)
-    let connection = try #require(joiner.match.sockets.inOrder.first?.1)
+    let connection = try #require(joiner.joinerMatch.sockets.inOrder.first?.1)
     // The connection is cut under X, which has not noticed yet: its move is written into a dead connection.
     shutdown(connection.fd, Int32(SHUT_RDWR))
     x.take(try x.match.play(Position(row: 1, column: 1)))
@@ -62,7 +62,7 @@ import Testing
     }
     #expect(table.run { result(host) != nil && result(joiner) != nil })
     #expect(result(host) == result(joiner) && result(host) != nil)
-    #expect(host.match.session?.game?.board == joiner.match.session?.game?.board)
+    #expect(host.match.view.session?.game?.board == joiner.match.view.session?.game?.board)
     let log = try String(contentsOfFile: host.profile.paths.logFile, encoding: .utf8)
     #expect(log.contains("is back with the same key: resuming the game"), "\(log)")
   }
@@ -168,7 +168,7 @@ import Testing
   @Test func aDifferentHostAtTheSameAddressDoesNotGetTheGame() throws {
     let table = InMemoryMatch()
     var host: MemoryPlayer? = try table.host(options: Self.options())
-    let port = try #require(host?.match.port)
+    let port = try #require(host?.hostMatch.port)
     let joiner = try table.join(try #require(host), options: Self.options())
     try table.meet(try #require(host), joiner)
     table.kill(try #require(host))

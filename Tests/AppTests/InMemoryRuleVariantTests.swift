@@ -39,8 +39,8 @@ import Testing
         "alice offers 15×15, 5 in a row, renju, untimed.",
         "renju: X wins only by exactly five and may not make 3-3, 4-4 or 6+.", "Play on these terms?",
       ])
-    #expect(host.match.session?.rules == Self.renju && joiner.match.session?.rules == Self.renju)
-    #expect(joiner.match.session?.version == 4)
+    #expect(host.match.view.session?.rules == Self.renju && joiner.match.view.session?.rules == Self.renju)
+    #expect(joiner.match.view.session?.version == 4)
     let (x, o) = host.myMark == .x ? (host, joiner) : (joiner, host)
     // X: f8 g8, h10 h9; O far away. Then X's h8 would make two open threes.
     let cells = [(7, 5), (0, 0), (7, 6), (0, 14), (5, 7), (14, 0), (6, 7), (14, 14)]
@@ -55,6 +55,6 @@ import Testing
     }
     table.settle(0.2)
     #expect(o.peerMoves.count == 4 && x.end == nil && o.end == nil)
-    #expect(x.match.session?.myTurn == true)
+    #expect(x.match.view.session?.myTurn == true)
   }
 }

@@ -38,7 +38,7 @@ import Testing
     let table = InMemoryMatch()
     let bobHome = try SandboxHome.make().environment
     var first: MemoryPlayer? = try table.host(options: Self.acceptNew)
-    let port = try #require(first?.match.port)
+    let port = try #require(first?.hostMatch.port)
     let old = try #require(first?.identity.fingerprint)
     try Self.meetOnce(table, host: try #require(first), bobHome: bobHome)
     first = nil

@@ -6,9 +6,9 @@ import WireProtocol
 @testable import FrontEnds
 @testable import MatchCoordination
 
-/// A spectator on the real shells in memory (`NetworkMatch` on `MatchOnLoop`, real TLS): it is asked about the host's
-/// key as a joiner is, then follows the game (the position, each move, the result); both players are told it
-/// watches, and the host's player is asked nothing about it.
+/// A spectator on the real shells in memory (`HostMatch` and `JoinerMatch` on `MatchOnLoop`, real TLS): it is
+/// asked about the host's key as a joiner is, then follows the game (the position, each move, the result); both
+/// players are told it watches, and the host's player is asked nothing about it.
 @Suite(.serialized) struct InMemoryWatchTests {
   static func watched(_ player: MemoryPlayer) -> [WatchUpdate] {
     player.events.compactMap { if case .watched(let update) = $0 { update } else { nil } }
@@ -21,7 +21,7 @@ import WireProtocol
   @Test func aSpectatorFollowsTheGameAndBothPlayersAreTold() throws {
     let table = InMemoryMatch()
     let host = try table.host()
-    host.match.spectatorPolicy = .anyone
+    host.hostMatch.spectatorPolicy = .anyone
     let joiner = try table.join(host)
     #expect(table.run { joiner.question != nil })
     joiner.take(joiner.match.answer(accept: true))
@@ -66,7 +66,7 @@ import WireProtocol
   @Test func spectatorsChatAmongThemselvesOnly() throws {
     let table = InMemoryMatch()
     let host = try table.host()
-    host.match.spectatorPolicy = .anyone
+    host.hostMatch.spectatorPolicy = .anyone
     let joiner = try table.join(host)
     try table.meet(host, joiner)
     var watchers: [MemoryPlayer] = []
@@ -94,7 +94,7 @@ import WireProtocol
   @Test func aHostThatQuitsMidGameLeavesItsSpectatorAnUnfinishedResult() throws {
     let table = InMemoryMatch()
     let host = try table.host()
-    host.match.spectatorPolicy = .anyone
+    host.hostMatch.spectatorPolicy = .anyone
     let joiner = try table.join(host)
     #expect(table.run { joiner.question != nil })
     joiner.take(joiner.match.answer(accept: true))
