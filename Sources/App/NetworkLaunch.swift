@@ -107,7 +107,7 @@ enum NetworkLaunch {
     case .host(let request):
       let host = parts.hostMatch()
       do {
-        initial += try startHosting(host, request, parts: parts, ui: ui)
+        initial += try startHosting(host, request, parts: parts, settings: context.settings, ui: ui)
       } catch {
         writeError("tictactoe: \(error)\n")
         return ExitStatus.code(for: .network(error))
@@ -183,10 +183,11 @@ enum NetworkLaunch {
   }
 
   /// The host listens, with its limits, port mapping and advertisement as asked; returns what its player is told.
+  /// The same for `tictactoe host` and the lobby's "Host a network game" (`settings`: the lobby's, which may be
+  /// options not saved): both listen, limit, let watch, wait at the relay and announce the game on the LAN alike.
   private static func startHosting(
-    _ match: HostMatch, _ request: HostRequest, parts: MatchParts, ui: UIMode
+    _ match: HostMatch, _ request: HostRequest, parts: MatchParts, settings: Settings, ui: UIMode
   ) throws(NetworkError) -> [MatchEvent] {
-    let settings = parts.context.settings
     try match.host(bind: request.bind, port: request.port ?? settings.port ?? Endpoint.defaultPort)
     match.sourceLimits = SourceLimits(settings: settings, now: parts.clock())
     match.spectatorPolicy = settings.spectators.flatMap(SpectatorPolicy.init(rawValue:)) ?? .anyone
@@ -305,18 +306,14 @@ enum NetworkLaunch {
         joiner.inviteRelay = invite?.relay
         return .success((joiner, [], endpoints))
       }
-      let match = HostMatch(
-        profile: profile, identity: identity, options: options, rules: settings.rules, timeControl: settings.clock,
-        opening: settings.openingInPlay, log: context.log, clock: { Monotonic.now() })
-      match.archive = context.archive
-      try match.host(bind: nil, port: settings.port ?? Endpoint.defaultPort)
-      match.sourceLimits = SourceLimits(settings: settings, now: Monotonic.now())
-      let relayEvents = try waitAtRelay(match, settings.relay.flatMap(RelayAddress.parse))
-      match.welcome = hostIntroduction(match: match, profile: profile, identity: identity, rules: settings.rules)
-      match.keepsHosting = true
-      match.mapsPort = settings.mapPort ?? false
-      match.offersPortMapping = settings.mapPort == nil
-      return .success((match, relayEvents + match.welcome, []))
+      var parts = MatchParts(
+        profile: profile, identity: identity, options: options, rules: settings.rules, context: context,
+        clock: { Monotonic.now() })
+      parts.timeControl = settings.clock
+      parts.opening = settings.openingInPlay
+      let match = parts.hostMatch()
+      let said = try startHosting(match, HostRequest(), parts: parts, settings: settings, ui: .curses)
+      return .success((match, said, []))
     } catch let error as MatchEnd {
       return .failure(error)
     } catch let error as NetworkError {

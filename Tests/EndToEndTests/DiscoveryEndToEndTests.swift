@@ -177,3 +177,38 @@ import Testing
     #expect(!host.errors.contains("WARNING"), "Avahi's banner reached the terminal: \(host.errors)")
   }
 }
+
+/// The lobby's "Host a network game" is announced on the LAN as `tictactoe host` is (it was not: only the
+/// command's host called the announcement), and withdrawn when its player goes back to the lobby.
+@Suite(.serialized) struct LobbyHostDiscoveryTests {
+  @Test func aHostStartedFromTheLobbyIsListedThenWithdrawn() throws {
+    let name = "lobbyhost-\(UUID().uuidString.prefix(6).lowercased())"
+    var environment = try Binary.sandbox().environment
+    environment["USER"] = name
+    let configuration = try #require(environment["XDG_CONFIG_HOME"]) + "/tictactoe"
+    try FileManager.default.createDirectory(
+      atPath: configuration, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    // Port 0: one the system picks; no router is asked or offered.
+    try "port = 0\nmap_port = no\n".write(toFile: configuration + "/settings.conf", atomically: false, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: configuration + "/settings.conf")
+    let tmux = try TmuxSession(
+      command: "sh -c '\(Binary.path); echo EXIT=$?; sleep 30'", environment: environment, width: 80, height: 24)
+    try tmux.waitFor(text: "Play the computer")
+    try tmux.send("Down", "Down", "Enter")
+    let hosting = try tmux.waitFor(text: "Waiting for an opponent")
+    let port = try TmuxSession.hostedPort(environment)
+    #expect(!hosting.contains("LAN discovery is unavailable"), "\(hosting)")
+    var bob = try Binary.sandbox().environment
+    bob["USER"] = "bob"
+    let listed = try Binary.list(["--json"], environment: bob) { $0.stdout.contains("\"\(name)\"") }
+    let games = (try? JSONSerialization.jsonObject(with: Data(listed.stdout.utf8))) as? [[String: Any]] ?? []
+    let game = try #require(games.first { $0["name"] as? String == name }, "not listed: \(listed.stdout)")
+    #expect(game["port"] as? Int == port && game["state"] as? String == "waiting", "\(game)")
+    try tmux.send("Escape")
+    try tmux.waitFor(text: "Play the computer")
+    let after = try Binary.list(["--json"], environment: bob) { !$0.stdout.contains("\"\(name)\"") }
+    #expect(!after.stdout.contains("\"\(name)\""), "still listed after the host left: \(after.stdout)")
+    try tmux.send("q")
+    try tmux.waitFor(text: "EXIT=0")
+  }
+}
