@@ -61,7 +61,8 @@ public struct MatchConnection {
   /// Host: when the connection was accepted and secured, and when its joiner last said that its player is
   /// deciding about our key (PROTOCOL.md rule 13): what `PendingHandshakes` sets the time to say hello by.
   public var acceptedAt = 0.0
-  /// Host: nothing has arrived on it yet (not even the start of TLS), so it may make room sooner.
+  /// Nothing has arrived on it yet (not even the start of TLS), so it may make room sooner: the host's pending
+  /// cap reads it; on a joiner's connections it is kept all the same and read by nobody.
   public var quiet = true
   public var securedAt: Double?
   public var decidingAt: Double?

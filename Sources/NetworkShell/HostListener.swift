@@ -5,7 +5,7 @@ import NetworkFacts
 import PlayerFiles
 import Transport
 
-/// The listening side of a host, the ordinary host's (`NetworkMatch`) and the practice bot's (`BotHost`) alike:
+/// The listening side of a host, the ordinary host's (`HostMatch`) and the practice bot's (`BotHost`) alike:
 /// its listening sockets, accepting at most `acceptsPerRound` a turn, and its door (`HostDoor`) for what is
 /// accepted while the pending connections are at their cap. What goes in is handed to `admit` (the host gives
 /// it a TLS connection, or refuses it by its source limits); whether there is a place is `mayAccept`'s to say

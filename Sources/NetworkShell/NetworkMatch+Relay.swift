@@ -5,9 +5,11 @@ import Security
 import TransitRelay
 import Transport
 
-/// The shell's part of a transit relay (docs/INTERNET.md, "A relay"): a connection out to the relay, greeted with
-/// the token once TCP is up (`RelayPrelude`), which becomes the host's or the joiner's TLS connection when the
-/// relay glues it to the other side. The host is the TLS server on it though it connected out.
+// The shell's part of a transit relay (docs/INTERNET.md, "A relay"): a connection out to the relay, greeted with
+// the token once TCP is up (`RelayPrelude`), which becomes the host's or the joiner's TLS connection when the
+// relay glues it to the other side. The host is the TLS server on it though it connected out.
+
+/// The joiner's side of a relay: the invite's relay tried beside its addresses.
 extension NetworkMatch where Side == JoinerCoordinator {
   /// As `join(_:)`, with the invite's relay (its route, or why its name was not found) tried too.
   func join(_ candidates: [(Endpoint, Sockets.Address)], relay: Result<RelayRoute, NetworkError>?) -> [MatchEvent] {

@@ -1,9 +1,12 @@
 import MatchCoordination
 import WireProtocol
 
-/// A match's spectators as the shell sees them (PROTOCOL.md, "Version 4: watching"): the host's policy, a joiner
-/// that watches instead of playing, and each spectator's outbox measured after a send, so that one that does not
-/// read is dropped (`HostCoordinator.backlog`) instead of growing the host or slowing the players.
+// A match's spectators as the shell sees them (PROTOCOL.md, "Version 4: watching"): the host's policy and watch
+// delay (here), a joiner that watches instead of playing (here), and each spectator's outbox measured after a
+// send (the shared extension below), so that one that does not read is dropped (`HostCoordinator.backlog`)
+// instead of growing the host or slowing the players.
+
+/// The host's say over its spectators: who may watch, and how late.
 extension NetworkMatch where Side == HostCoordinator {
   /// Who may watch its games (the setting `spectators`); nil: its terms do not say, and nobody may.
   package var spectatorPolicy: SpectatorPolicy? {
