@@ -261,7 +261,9 @@ package final class BotHost: LoopFrontEnd {
       name: profile.name, level: level, rules: rules, timeControl: timeControl, opening: opening,
       chooseMove: moves.chooserOnLoop(rules: rules), admission: admission,
       now: now, gracePeriod: options.gracePeriod,
-      mayStartGame: { [unowned self] now in self.door.limits.game(key: key, from: peer, now: now) })
+      mayStartGame: { [unowned self, source = SourceLimits.Peer(peer)] in
+        self.door.limits.game(key: key, from: source, now: $0)
+      })
     link.key = link.connection.tls.peerCertificate?.fingerprint.description
     seat.playedBy = moves.engineName
     if let kept = link.key.flatMap({ keptGames[$0] }) { seat.offerBack(kept.seat, now: now) }
