@@ -70,8 +70,11 @@ public struct DenyList: Equatable, Sendable {
   /// be read is not (the sockets only give numeric ones).
   public func refuses(_ address: String) -> Bool {
     guard !prefixes.isEmpty, let bytes = SourceAddress.parse(address) else { return false }
-    return prefixes.contains { $0.contains(bytes) }
+    return refuses(whole: bytes)
   }
+
+  /// Whether the address whose whole bytes are `bytes` (`SourceAddress.parse`) is refused.
+  public func refuses(whole bytes: [UInt8]) -> Bool { prefixes.contains { $0.contains(bytes) } }
 
   /// The setting's value, as the settings file writes it.
   public var setting: String { prefixes.isEmpty ? "none" : prefixes.map(\.description).joined(separator: ", ") }

@@ -41,8 +41,10 @@ public struct Doorstep<Key: Hashable> {
 
   public var count: Int { waiting.count }
 
-  /// Those still silent: the shell watches them for their first bytes.
-  public var silent: [Key] { waiting.filter { !$0.spoke }.map(\.key) }
+  /// Those still silent: the shell watches them for their first bytes. Asked every turn of a host's loop: a
+  /// closure, not `map(\.key)`, whose key path into this generic type was built at run time on every call (1.8 %
+  /// of a busy practice bot's time, measured).
+  public var silent: [Key] { waiting.compactMap { $0.spoke ? nil : $0.key } }
 
   /// A connection accepted at the door; the ones to close to make room for it.
   public mutating func arrived(_ key: Key, from address: String, now: Double) -> [Key] {
@@ -122,7 +124,7 @@ public struct Doorstep<Key: Hashable> {
   /// Those still silent whose silence is over at `now`: the shell looks once more whether they spoke before
   /// `expire` closes them.
   public func silentOverdue(now: Double) -> [Key] {
-    waiting.filter { !$0.spoke && now >= end(of: $0) }.map(\.key)
+    waiting.compactMap { !$0.spoke && now >= end(of: $0) ? $0.key : nil }
   }
 
   /// When the next one's time at the door is over.

@@ -11,7 +11,12 @@ public struct SourceAddress: Hashable, Sendable, CustomStringConvertible {
   /// sockets write it ("192.0.2.1:7177", "[2001:db8::1]:7177"); nil for anything else.
   public init?(_ text: String) {
     guard let full = SourceAddress.parse(text) else { return nil }
-    bytes = full.count == 16 ? Array(full.prefix(8)) : full
+    self.init(whole: full)
+  }
+
+  /// The address counted for `whole`, 4 or 16 bytes as `parse` gives them.
+  init(whole: [UInt8]) {
+    bytes = whole.count == 16 ? Array(whole.prefix(8)) : whole
   }
 
   /// How `peer` (as the sockets write it) is counted: its `SourceAddress`, else the text itself.

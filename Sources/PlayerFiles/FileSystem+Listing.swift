@@ -24,6 +24,8 @@ extension FileSystem {
 
   /// Makes the directory `path` and any missing parents, each with `mode` (like `mkdir -p`).
   public static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(FileError) {
+    // Nearly always there already (the bot's records directory, before each batch): one call says so.
+    if mkdir(path, mode) == 0 || errno == EEXIST { return }
     var made = path.hasPrefix("/") ? "" : "."
     for component in path.split(separator: "/") {
       made += "/" + component

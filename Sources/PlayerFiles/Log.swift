@@ -13,6 +13,11 @@ public final class Log: Sendable {
     public var fd: Int32
     public var size: Int
     public var problem: String?
+    /// Lines kept for one write at `flush()`, while `hold()` is on (nil: each line is written at once).
+    public var held: [UInt8]? = nil
+    /// The second of the last line's time, and its text: lines come many a second, the text is made once.
+    public var stampSecond: time_t = -1
+    public var stamp = ""
   }
 
   /// The size at which the program's log is rotated (8 MiB: a practice bot logs a line per game).
@@ -58,6 +63,7 @@ public final class Log: Sendable {
   public var place: String { path }
 
   deinit {
+    release()
     state.withLock { if $0.fd >= 0 { close($0.fd) } }
   }
 
@@ -89,25 +95,68 @@ public final class Log: Sendable {
   }
 
   /// Appends one line: a newline or control character in `message` (which may hold peer text) is escaped,
-  /// so one event is always one line and nobody can forge another.
+  /// so one event is always one line and nobody can forge another. While `hold()` is on, the line waits for
+  /// `flush()`, in order with the others.
   public func write(_ message: String) {
-    let line = Array("\(Self.timestamp()) [\(pid)] \(VisibleText.escaping(message))\n".utf8)
+    let text = VisibleText.escaping(message)
+    let now = time(nil)
     state.withLock { state in
-      if let maximumBytes, state.size > 0, state.size + line.count > maximumBytes {
-        if state.fd >= 0 { close(state.fd) }
-        rename(path, path + ".1")
-        state = Log.open(path)
+      if state.stampSecond != now {
+        state.stampSecond = now
+        state.stamp = Self.timestamp(now)
       }
-      guard state.fd >= 0 else { return }
-      var written = 0
-      while written < line.count {
-        let count = line[written...].withUnsafeBytes { Glibc.write(state.fd, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { break }
-        written += count
+      let line = Array("\(state.stamp) [\(pid)] \(text)\n".utf8)
+      if state.held != nil {
+        state.held! += line
+      } else {
+        append(line, to: &state)
       }
-      state.size += written
     }
+  }
+
+  /// From now on lines wait and go out together at `flush()`: a program that logs many lines a second (the
+  /// practice bot, a line per game) flushes once per turn of its loop, one write rather than one a line.
+  public func hold() {
+    state.withLock { state in
+      if state.held == nil { state.held = [] }
+    }
+  }
+
+  /// Writes the lines held so far in one write (the log still rotated past its cap); they keep being held.
+  public func flush() {
+    state.withLock { state in
+      guard let held = state.held, !held.isEmpty else { return }
+      state.held = []
+      append(held, to: &state)
+    }
+  }
+
+  /// Writes what is held and stops holding: each line is written at once again.
+  public func release() {
+    state.withLock { state in
+      guard let held = state.held else { return }
+      state.held = nil
+      if !held.isEmpty { append(held, to: &state) }
+    }
+  }
+
+  private func append(_ bytes: [UInt8], to state: inout State) {
+    if let maximumBytes, state.size > 0, state.size + bytes.count > maximumBytes {
+      if state.fd >= 0 { close(state.fd) }
+      rename(path, path + ".1")
+      let kept = state
+      state = Log.open(path)
+      (state.held, state.stampSecond, state.stamp) = (kept.held, kept.stampSecond, kept.stamp)
+    }
+    guard state.fd >= 0 else { return }
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { Glibc.write(state.fd, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      written += count
+    }
+    state.size += written
   }
 
   /// The current UTC time as ISO 8601, "2026-11-29T14:39:32Z".

@@ -1,4 +1,6 @@
+import Glibc
 import MatchCoordination
+import Transport
 
 /// How much the practice bot takes on at once and how often it looks at its connections: the pending cap and
 /// hello deadline, a joiner's outbox, the sweep, an AI move's share of the loop, and what one round accepts and
@@ -37,5 +39,15 @@ extension BotHost {
 
   package func rereadSettings() {
     log.write(door.reread())
+  }
+
+  /// Sends a closed connection's last bytes as its peer takes them; closes it when they are out or at deadline.
+  func linger(_ fd: Int32) {
+    loop.watch(fd, events: Int16(POLLOUT)) { [unowned self] _ in
+      if self.closing.flush(fd) { self.loop.unwatch(fd) }
+    }
+    loop.schedule(at: clock() + ClosingSockets.linger) { [unowned self] in
+      for fd in self.closing.expire() { self.loop.unwatch(fd) }
+    }
   }
 }

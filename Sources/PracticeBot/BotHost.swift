@@ -39,7 +39,7 @@ package final class BotHost: LoopFrontEnd {
   /// whenever the context is made).
   private let newPeers: BotKnownPeers?
   let log: Log
-  private let clock: () -> Double
+  let clock: () -> Double
   let ai: AIPlayer
   /// Where moves not chosen on the loop come from: the computer's search on a worker thread, or the engine.
   package let moves: BotMoves
@@ -52,7 +52,7 @@ package final class BotHost: LoopFrontEnd {
   let reports: BotGameReports
   package let loop: EventLoop
   /// Connections whose goodbye is still going out: a peer that stops reading cannot stall the loop.
-  private let closing: ClosingSockets
+  let closing: ClosingSockets
   package var shutdown = Shutdown()
   /// Prints a status line for the operator (set by `run`).
   private var say: (String) -> Void = { _ in }
@@ -108,7 +108,9 @@ package final class BotHost: LoopFrontEnd {
     takeSignals()
     advertisement?.watch(say: say)
     scheduleSweep()
+    log.hold()  // a round's lines (one a game) go out in one write, before the loop waits
     loop.beforeEachWait { [unowned self] in
+      defer { self.log.flush() }
       // The goodbyes still going out get their moment (at most ClosingSockets.linger), then the bot stops.
       if self.stopIfDone() { return }
       self.advanceHandshakes()
@@ -117,6 +119,7 @@ package final class BotHost: LoopFrontEnd {
       self.listenerWatch.update(self.listener?.descriptors(owner: ObjectIdentifier(self), now: self.clock()) ?? [])
     }
     loop.run()
+    log.release()
   }
 
   private func scheduleSweep() {
@@ -261,7 +264,9 @@ package final class BotHost: LoopFrontEnd {
       name: profile.name, level: level, rules: rules, timeControl: timeControl, opening: opening,
       chooseMove: moves.chooserOnLoop(rules: rules), admission: admission,
       now: now, gracePeriod: options.gracePeriod,
-      mayStartGame: { [unowned self] now in self.door.limits.game(key: key, from: peer, now: now) })
+      mayStartGame: { [unowned self, source = SourceLimits.Peer(peer)] in
+        self.door.limits.game(key: key, from: source, now: $0)
+      })
     link.key = link.connection.tls.peerCertificate?.fingerprint.description
     seat.playedBy = moves.engineName
     if let kept = link.key.flatMap({ keptGames[$0] }) { seat.offerBack(kept.seat, now: now) }
@@ -325,16 +330,6 @@ package final class BotHost: LoopFrontEnd {
     moves.release(ObjectIdentifier(link))
     link.connection.close(gracefully: gracefully)
     if closing.contains(fd) { linger(fd) }
-  }
-
-  /// Sends a closed connection's last bytes as its peer takes them; closes it when they are out or at deadline.
-  private func linger(_ fd: Int32) {
-    loop.watch(fd, events: Int16(POLLOUT)) { [unowned self] _ in
-      if self.closing.flush(fd) { self.loop.unwatch(fd) }
-    }
-    loop.schedule(at: clock() + ClosingSockets.linger) { [unowned self] in
-      for fd in self.closing.expire() { self.loop.unwatch(fd) }
-    }
   }
 
   /// Handshake deadlines, heartbeats and silences, for the next slice of the connections.

@@ -61,10 +61,9 @@ package final class BotMoves {
   /// bigger boards its search (up to `BotHost.moveBudget`, or 156 ms past 5×5's table) goes to a worker thread.
   func chooserOnLoop(rules: Rules) -> ((Game) -> Position?)? {
     guard case .computer(let ai) = player, rules.cellCount <= AILevel.exactCells else { return nil }
-    return { game in
-      var random = SystemRandomNumberGenerator()
-      return ai.chooseMove(in: game, using: &random)
-    }
+    // One generator per seat, seeded from the system's: the system's asked the kernel (getrandom) for every move.
+    var random = SplitMix(seed: UInt64.random(in: .min ... .max))
+    return { game in ai.chooseMove(in: game, using: &random) }
   }
 
   /// Whether a joiner just secured may play: always against the computer; against an engine while fewer than

@@ -104,6 +104,17 @@ public final class TLSConnection {
 
   /// Tells the connection that the socket reached end of file: a read that then finds no
   /// close_notify reports `TLSError.unexpectedEOF`.
+  /// `feed(ciphertext:)` for bytes read into a scratch buffer: once the handshake's probe is over they go to
+  /// OpenSSL from there, without an array made and freed for each read.
+  public func feed(ciphertext buffer: UnsafeRawBufferPointer) {
+    if inputRefused || buffer.isEmpty { return }
+    if probing { return feed(ciphertext: Array(buffer)) }
+    let written = BIO_write(incoming, buffer.baseAddress, Int32(buffer.count))
+    if written != Int32(buffer.count) {
+      failure = failure ?? .internalError("cannot buffer received data")
+    }
+  }
+
   public func feedEndOfStream() {
     _ = tictactoe_BIO_set_mem_eof_return(incoming, 0)
   }

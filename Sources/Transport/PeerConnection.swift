@@ -158,7 +158,9 @@ public final class PeerConnection {
       while taken < PeerConnection.readCapPerWakeup {
         let count = read(fd, buffer.baseAddress, buffer.count)
         if count > 0 {
-          try take(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
+          let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+          // After the prelude (if any), TLS reads them from the buffer: no array a read.
+          if prelude == nil { tls.feed(ciphertext: bytes) } else { try take(Array(bytes)) }
           taken += count
           if count < buffer.count { break }
         } else if count == 0 || errno == ECONNRESET {
@@ -287,7 +289,9 @@ public final class PeerConnection {
   }
 
   private func queueCiphertext() {
-    outbox += tls.takeCiphertext()
+    // Nothing queued (nearly always): the new bytes become the outbox, not a copy of them.
+    let ciphertext = tls.takeCiphertext()
+    if outbox.isEmpty { outbox = ciphertext } else { outbox += ciphertext }
   }
 }
 

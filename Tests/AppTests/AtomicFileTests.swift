@@ -78,6 +78,33 @@ import Testing
     }
     #expect(current.contains("event 499 "))
   }
+
+  /// Held lines (the practice bot holds a turn of its loop's) reach the file only at `flush`, in order, one
+  /// line per event; rotation past the cap keeps them held, and `release` writes the rest and stops holding.
+  @Test func heldLinesWaitForTheFlushAndComeOutInOrder() throws {
+    let path = TestDirectory.path("held-log") + "/tictactoe.log"
+    let log = Log(path: path, maximumBytes: 4096)
+    let read = { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    log.write("before holding")
+    log.hold()
+    log.write("first held\nnot a line of its own")
+    log.write("second held")
+    #expect(!read().contains("held"))
+    log.flush()
+    let lines = read().split(separator: "\n")
+    #expect(lines.count == 3)
+    #expect(lines.map { $0.hasSuffix("before holding") } == [true, false, false])
+    #expect(lines[1].hasSuffix("first held\\nnot a line of its own") && lines[2].hasSuffix("second held"))
+    // Past the cap the file is rotated and the lines are still held until the next flush.
+    for index in 0..<200 { log.write("event \(index)") }
+    log.flush()
+    log.write("after the rotation")
+    #expect(!read().contains("after the rotation"))
+    log.release()
+    #expect(read().hasSuffix("after the rotation\n"))
+    log.write("not held")
+    #expect(read().hasSuffix("not held\n"))
+  }
 }
 
 /// A symbolic link planted where the writer used to put its temporary file cannot make a write land elsewhere.

@@ -183,4 +183,29 @@ import Testing
     let check27 = limits.game(key: "K1", from: "192.0.2.1:1", now: 4) == nil
     #expect(check27)
   }
+
+  /// A connection's address is read once (`SourceLimits.Peer`) for all its games; whether it is exempt is still
+  /// decided at each game, so a SIGHUP that changes the exempt addresses applies to games already connected.
+  @Test func anAddressReadOnceIsLimitedLikeItsTextAndByTheExemptionsOfTheMoment() throws {
+    var limits = SourceLimits(now: 0)
+    let peer = SourceLimits.Peer("192.0.2.1:1")
+    let burst = Int(SourceLimits.Numbers().gameBurst)
+    var started = 0
+    for _ in 0..<100 where limits.game(key: "K1", from: peer, now: 1) == nil { started += 1 }
+    #expect(started == burst)
+    // Counted under the same address as its text: another key from it is refused too.
+    #expect(limits.game(key: "K2", from: "192.0.2.1:2", now: 1) == .tooManyGames(wait: 3))
+    // Made exempt after it was read: no longer limited; exempt no more: limited again.
+    limits.reread(deny: DenyList(), exempt: try DenyList(parsing: "192.0.2.0/24"), connectionsPerAddress: 32)
+    #expect(limits.game(key: "K1", from: peer, now: 1) == nil)
+    limits.reread(deny: DenyList(), exempt: SourceLimits.loopback, connectionsPerAddress: 32)
+    #expect(limits.game(key: "K1", from: peer, now: 1) == .tooManyGames(wait: 3))
+    // Loopback is exempt by default; text that is not an address is not limited.
+    let local = SourceLimits.Peer("127.0.0.1:5000")
+    let junk = SourceLimits.Peer("proxy")
+    for _ in 0..<100 {
+      #expect(limits.game(key: "K3", from: local, now: 1) == nil)
+      #expect(limits.game(key: "K4", from: junk, now: 1) == nil)
+    }
+  }
 }
