@@ -11,6 +11,8 @@ public final class EventLoop {
 
   private let pollSet = PollSet()
   private var handlers: [Int32: Handler] = [:]
+  /// The registration (`LoopRegistration`) each descriptor watched through one belongs to.
+  private var holders: [Int32: ObjectIdentifier] = [:]
   private var timers: [TimerID: (due: Double, action: () -> Void)] = [:]
   private var nextTimer: TimerID = 0
   private var hooks: [() -> Void] = []
@@ -50,6 +52,7 @@ public final class EventLoop {
   /// handler for the same descriptor.
   public func watch(_ fd: Int32, events: Int16, _ handler: @escaping Handler) {
     handlers[fd] = handler
+    holders[fd] = nil
     pollSet.insert(fd, events: events)
   }
 
@@ -59,12 +62,29 @@ public final class EventLoop {
   /// Stops watching `fd`; call it before closing the descriptor.
   public func unwatch(_ fd: Int32) {
     handlers[fd] = nil
+    holders[fd] = nil
     pollSet.remove(fd)
   }
 
   public func isWatching(_ fd: Int32) -> Bool { handlers[fd] != nil }
 
   public var watchedCount: Int { handlers.count }
+
+  /// The epoll_ctl calls made so far (adding, changing and removing descriptors), for tests and benchmarks
+  /// that check what a round costs.
+  public var descriptorChanges: Int { pollSet.controlCalls }
+
+  /// Watches `registration`'s descriptor for it. A number still watched was closed without being given up and
+  /// is reused: it is removed and added afresh (epoll forgot it when it was closed).
+  func register(_ registration: LoopRegistration, _ handler: @escaping Handler) {
+    let fd = registration.fd
+    if handlers[fd] != nil { unwatch(fd) }
+    watch(fd, events: registration.events, handler)
+    holders[fd] = ObjectIdentifier(registration)
+  }
+
+  /// Whether `registration` is the one its descriptor is watched for.
+  func holds(_ registration: LoopRegistration) -> Bool { holders[registration.fd] == ObjectIdentifier(registration) }
 
   // MARK: timers
 

@@ -14,7 +14,8 @@ import WireProtocol
 /// One networked match on the event loop: the host's listeners, the sockets of its connections, the LAN
 /// announcement and the files, around the side that decides everything (`HostCoordinator` or
 /// `JoinerCoordinator`). It turns what the sockets say into the coordinator's events and carries out its
-/// commands. No threads: the owner watches `descriptors`, then calls `handle(readable:writable:)` and `tick()`.
+/// commands. No threads: once given a loop (`watch(on:ready:)`) its sockets register themselves; the owner hands
+/// it what was ready (`handle(_:)`) and calls `tick()` at `nextDeadline`.
 public final class NetworkMatch {
   public let role: Role
   private let profile: Profile
@@ -36,10 +37,10 @@ public final class NetworkMatch {
   /// Game records written and looked up, off the loop once `MatchOnLoop` gives it a worker.
   let files: MatchFileWork
   /// Host: its listening sockets and its door.
-  private var listener: HostListener?
+  private(set) var listener: HostListener?
   public private(set) var port: UInt16 = 0
   /// The host's DNS-SD advertisement (nil when not advertising or discovery is unavailable).
-  private var announcement: LANAnnouncement?
+  private(set) var announcement: LANAnnouncement?
   /// Joiner: the name of the LAN game chosen, which a CA-issued certificate must carry (unless --peer-name
   /// says another): the numeric address mDNS handed out proves nothing about who answers there.
   public var lanGameName: String?
@@ -214,16 +215,6 @@ public final class NetworkMatch {
   /// Host: the pending connections from each address, so those at the door are let in fairly.
   private var pendingByAddress: [String: Int] { coordinator.connections.pendingByAddress }
 
-  /// The descriptors the event loop must watch, each with its owner (so a reused number is noticed).
-  public var descriptors: [DescriptorSync.Want] {
-    var wanted = listener?.descriptors(owner: ObjectIdentifier(self), now: clock()) ?? []
-    wanted += sockets.descriptors { id, connection in
-      connection.wantsWrite || coordinator.connections[id]?.phase == .connecting
-    }
-    if let announcement, let want = announcement.descriptor { wanted.append(want) }
-    return wanted
-  }
-
   /// The next time `tick` must run.
   public var nextDeadline: Double? {
     // A wait at the pending cap ends when the oldest pending connection may make room: one at the door goes in.
@@ -232,27 +223,28 @@ public final class NetworkMatch {
     return [coordinator.nextDeadline, sockets.nextDeadline, door, announcement?.watchersDue].compactMap { $0 }.min()
   }
 
-  public func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
+  /// What the loop found ready in a round: the announcement, the listener and its door, then each connection
+  /// in the order they were numbered; each connection is then watched for writing as its queue says.
+  func handle(_ ready: ReadyRound) -> [MatchEvent] {
     var events: [MatchEvent] = []
-    sockets.flushClosing(readable: readable, writable: writable)
-    if let announcement, let fd = announcement.descriptor?.fd, readable.contains(fd) {
+    if ready.announcement, let announcement {
       let (said, lost) = announcement.process()
       if lost { self.announcement = nil }
       events += said
     }
     events +=
       listener?.handle(
-        readable: readable, now: clock(), mayAccept: { mayAccept }, pendingFrom: { pendingByAddress },
+        readable: ready.listening, now: clock(), mayAccept: { mayAccept }, pendingFrom: { pendingByAddress },
         admit: { accepted($0, peer: $1) }) ?? []
-    for (id, connection) in sockets.inOrder where sockets.carries(id, connection) {
-      let fd = connection.fd
-      guard readable.contains(fd) || writable.contains(fd) else { continue }
+    for (id, connection, revents) in ready.connections.sorted(by: { $0.0.value < $1.0.value })
+    where sockets.carries(id, connection) {
+      defer { sockets.followWrites(id) }
       if coordinator.connections[id]?.phase == .connecting {
         events += connected(id, connection)
         continue
       }
-      if writable.contains(fd) { connection.flush() }
-      if readable.contains(fd) {
+      if revents & Int16(POLLOUT) != 0 { connection.flush() }
+      if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
         if coordinator.connections[id]?.quiet == true { withHost { $0.heard(id) } }
         events += read(id, connection)
       }
