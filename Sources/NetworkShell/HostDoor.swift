@@ -93,7 +93,9 @@ package final class HostDoor {
   /// already in (`busy`, by `SourceAddress`). `peer`: where it was accepted from; `counted`: the address its turn
   /// was counted under (a proxy's client's).
   func nextIn(busy: [String: Int] = [:]) -> (fd: Int32, peer: String, counted: String)? {
-    guard let (fd, address) = door.nextIn(busy: busy), let entry = heldSockets.removeValue(forKey: fd) else { return nil }
+    guard let (fd, address) = door.nextIn(busy: busy), let entry = heldSockets.removeValue(forKey: fd) else {
+      return nil
+    }
     entry.registration?.cancel()
     return (fd, entry.peer, address)
   }

@@ -58,7 +58,9 @@ package final class HostListener {
     guard !isWatched else { return }
     listening = sockets.map { fd in LoopRegistration(loop: loop, fd: fd, events: Int16(POLLIN)) { _ in ready(fd) } }
     if pausedUntil > -Double.infinity { for registration in listening { registration.want(0) } }
-    door.register = { [unowned loop] fd in LoopRegistration(loop: loop, fd: fd, events: Int16(POLLIN)) { _ in ready(fd) } }
+    door.register = { [unowned loop] fd in
+      LoopRegistration(loop: loop, fd: fd, events: Int16(POLLIN)) { _ in ready(fd) }
+    }
   }
 
   /// Whether it is on a loop.
