@@ -13,6 +13,8 @@ public final class EventLoop {
   private var handlers: [Int32: Handler] = [:]
   /// The registration (`LoopRegistration`) each descriptor watched through one belongs to.
   private var holders: [Int32: ObjectIdentifier] = [:]
+  /// Descriptors registered since the last wait returned: the wait's news of them is the old owner's.
+  private var registeredSinceWait: Set<Int32> = []
   private var timers: [TimerID: (due: Double, action: () -> Void)] = [:]
   private var nextTimer: TimerID = 0
   private var hooks: [() -> Void] = []
@@ -75,12 +77,15 @@ public final class EventLoop {
   public var descriptorChanges: Int { pollSet.controlCalls }
 
   /// Watches `registration`'s descriptor for it. A number still watched was closed without being given up and
-  /// is reused: it is removed and added afresh (epoll forgot it when it was closed).
+  /// is reused: it is removed and added afresh (epoll forgot it when it was closed). Registered by a handler
+  /// while the round's ready descriptors are handed out, it hears nothing of that round: what the wait found
+  /// ready under its number was the descriptor closed before.
   func register(_ registration: LoopRegistration, _ handler: @escaping Handler) {
     let fd = registration.fd
     if handlers[fd] != nil { unwatch(fd) }
     watch(fd, events: registration.events, handler)
     holders[fd] = ObjectIdentifier(registration)
+    registeredSinceWait.insert(fd)
   }
 
   /// Whether `registration` is the one its descriptor is watched for.
@@ -175,8 +180,12 @@ public final class EventLoop {
     // Milliseconds, rounded up (a timer is never run early): epoll_wait, whose timeout shows in
     // /proc/PID/syscall, so a test can see how long an idle game sleeps.
     let milliseconds = wait.map { Int32(min(Double(Int32.max), ($0 * 1000).rounded(.up))) } ?? -1
-    for (fd, revents) in pollSet.wait(timeout: milliseconds) {
+    let ready = pollSet.wait(timeout: milliseconds)
+    registeredSinceWait = []
+    for (fd, revents) in ready {
       guard !stopped else { return }
+      // Registered by a handler of this round: what the wait said is about the descriptor it replaced.
+      if !registeredSinceWait.isEmpty && registeredSinceWait.contains(fd) { continue }
       handlers[fd]?(revents)
     }
     runDueTimers()

@@ -225,6 +225,40 @@ struct EventLoopTests {
     #expect(!loop.isWatching(number))
   }
 
+  /// A handler that closes another descriptor and registers a new one under its number, in the round that
+  /// found both ready: the new owner does not hear the old descriptor's readiness (a connecting socket would
+  /// take it for its connect done).
+  @Test func aNumberReusedInTheRoundDoesNotHearTheOldReadiness() {
+    let loop = EventLoop()
+    var seen: [String] = []
+    let first = makePipe()
+    let old = makePipe()
+    var fresh: (read: Int32, write: Int32)?
+    var replacement: LoopRegistration?
+    var oldRegistration: LoopRegistration?
+    let firstRegistration = LoopRegistration(loop: loop, fd: first.read, events: Int16(POLLIN)) { _ in
+      var byte: UInt8 = 0
+      _ = read(first.read, &byte, 1)
+      seen.append("first")
+      oldRegistration?.cancel()
+      fresh = reuse(old.read)  // nothing to read in it yet
+      replacement = LoopRegistration(loop: loop, fd: old.read, events: Int16(POLLIN)) { _ in seen.append("new") }
+    }
+    oldRegistration = LoopRegistration(loop: loop, fd: old.read, events: Int16(POLLIN)) { _ in seen.append("old") }
+    poke(first.write)  // ready first, so its handler runs before the old descriptor's turn
+    poke(old.write)
+    loop.runOnce(maximumWait: 1)
+    #expect(seen == ["first"], "the new owner heard what was ready for the descriptor it replaced")
+    loop.runOnce(maximumWait: 0)
+    #expect(seen == ["first"], "the new descriptor, with nothing to read, was heard")
+    if let fresh { poke(fresh.write) }
+    loop.runOnce(maximumWait: 1)
+    #expect(seen == ["first", "new"])
+    firstRegistration.cancel()
+    replacement?.cancel()
+    for fd in [first.read, first.write, old.write, fresh?.read ?? -1, fresh?.write ?? -1] where fd >= 0 { close(fd) }
+  }
+
   /// Given up before the close, as owners do: the next owner of the number costs one epoll_ctl (its add), and
   /// only it hears the descriptor.
   @Test func givenUpBeforeTheCloseTheNextOwnerCostsOneAdd() {
