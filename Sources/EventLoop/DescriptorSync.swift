@@ -1,11 +1,12 @@
 import Glibc
 
-/// Keeps a changing set of descriptors that belongs to something else (a match's connections, a browser's
-/// DNS-SD operations) registered with the loop. Each round the owner reports what it wants watched; a
-/// descriptor that went away is unwatched, and one whose number was reused by a new owner is registered
-/// afresh (epoll forgets a closed descriptor, so the old registration cannot be trusted).
+/// Keeps a changing set of descriptors that belongs to something else, which opens and closes them itself (a LAN
+/// browser's DNS-SD operations), registered with the loop. Each round the owner reports what it wants watched;
+/// a descriptor that went away is unwatched, and one whose number was reused by a new owner is registered
+/// afresh (epoll forgets a closed descriptor, so the old registration cannot be trusted). What owns its
+/// descriptors registers each itself instead (`LoopRegistration`).
 public final class DescriptorSync {
-  /// One descriptor to watch: for what, and the object it belongs to (a connection), to notice reuse.
+  /// One descriptor to watch: for what, and the object it belongs to (a DNS-SD operation), to notice reuse.
   public struct Want {
     public var fd: Int32
     public var events: Int16
@@ -47,10 +48,6 @@ public final class DescriptorSync {
       registered[fd] = nil
     }
   }
-
-  /// `fd` is taken over by a new owner that watches it itself (a connection let in from a host's door): it is
-  /// no longer tracked here, so the next `update` does not unwatch it. Nothing if it was not tracked.
-  public func release(_ fd: Int32) { registered[fd] = nil }
 
   /// Unwatches everything.
   public func clear() { update([]) }

@@ -11,6 +11,10 @@ public final class EventLoop {
 
   private let pollSet = PollSet()
   private var handlers: [Int32: Handler] = [:]
+  /// The registration (`LoopRegistration`) each descriptor watched through one belongs to.
+  private var holders: [Int32: ObjectIdentifier] = [:]
+  /// Descriptors registered since the last wait returned: the wait's news of them is the old owner's.
+  private var registeredSinceWait: Set<Int32> = []
   private var timers: [TimerID: (due: Double, action: () -> Void)] = [:]
   private var nextTimer: TimerID = 0
   private var hooks: [() -> Void] = []
@@ -50,6 +54,7 @@ public final class EventLoop {
   /// handler for the same descriptor.
   public func watch(_ fd: Int32, events: Int16, _ handler: @escaping Handler) {
     handlers[fd] = handler
+    holders[fd] = nil
     pollSet.insert(fd, events: events)
   }
 
@@ -59,12 +64,32 @@ public final class EventLoop {
   /// Stops watching `fd`; call it before closing the descriptor.
   public func unwatch(_ fd: Int32) {
     handlers[fd] = nil
+    holders[fd] = nil
     pollSet.remove(fd)
   }
 
   public func isWatching(_ fd: Int32) -> Bool { handlers[fd] != nil }
 
   public var watchedCount: Int { handlers.count }
+
+  /// The epoll_ctl calls made so far (adding, changing and removing descriptors), for tests and benchmarks
+  /// that check what a round costs.
+  public var descriptorChanges: Int { pollSet.controlCalls }
+
+  /// Watches `registration`'s descriptor for it. A number still watched was closed without being given up and
+  /// is reused: it is removed and added afresh (epoll forgot it when it was closed). Registered by a handler
+  /// while the round's ready descriptors are handed out, it hears nothing of that round: what the wait found
+  /// ready under its number was the descriptor closed before.
+  func register(_ registration: LoopRegistration, _ handler: @escaping Handler) {
+    let fd = registration.fd
+    if handlers[fd] != nil { unwatch(fd) }
+    watch(fd, events: registration.events, handler)
+    holders[fd] = ObjectIdentifier(registration)
+    registeredSinceWait.insert(fd)
+  }
+
+  /// Whether `registration` is the one its descriptor is watched for.
+  func holds(_ registration: LoopRegistration) -> Bool { holders[registration.fd] == ObjectIdentifier(registration) }
 
   // MARK: timers
 
@@ -155,8 +180,12 @@ public final class EventLoop {
     // Milliseconds, rounded up (a timer is never run early): epoll_wait, whose timeout shows in
     // /proc/PID/syscall, so a test can see how long an idle game sleeps.
     let milliseconds = wait.map { Int32(min(Double(Int32.max), ($0 * 1000).rounded(.up))) } ?? -1
-    for (fd, revents) in pollSet.wait(timeout: milliseconds) {
+    let ready = pollSet.wait(timeout: milliseconds)
+    registeredSinceWait = []
+    for (fd, revents) in ready {
       guard !stopped else { return }
+      // Registered by a handler of this round: what the wait said is about the descriptor it replaced.
+      if !registeredSinceWait.isEmpty && registeredSinceWait.contains(fd) { continue }
       handlers[fd]?(revents)
     }
     runDueTimers()

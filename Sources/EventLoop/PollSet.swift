@@ -16,6 +16,8 @@ public final class PollSet {
   /// The descriptors epoll refused, always ready (regular files); what each is watched for is in `watched`.
   private var alwaysReady: Set<Int32> = []
   private var buffer: [epoll_event]
+  /// The epoll_ctl calls made so far.
+  public private(set) var controlCalls = 0
 
   /// `batch`: at most this many ready descriptors are returned by one wait (the rest come with the next).
   public init(batch: Int = 256) {
@@ -39,6 +41,7 @@ public final class PollSet {
       return
     }
     var event = PollSet.event(fd: fd, events: events)
+    controlCalls += 1
     guard epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0 else {
       if errno == EPERM {
         alwaysReady.insert(fd)
@@ -56,6 +59,7 @@ public final class PollSet {
       return
     }
     var event = PollSet.event(fd: fd, events: events)
+    controlCalls += 1
     if epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event) == 0 { watched[fd] = events }
   }
 
@@ -64,6 +68,7 @@ public final class PollSet {
     guard watched.removeValue(forKey: fd) != nil else { return }
     guard alwaysReady.remove(fd) == nil else { return }
     var event = epoll_event()
+    controlCalls += 1
     _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
   }
 

@@ -1,3 +1,4 @@
+import EventLoop
 import Glibc
 import MatchCoordination
 import NetworkFacts
@@ -7,20 +8,17 @@ import PlayerFiles
 /// held without a TLS context until they speak (`HostMatch` lets them in as places free, oldest first).
 /// Closes what the door turns away, and says so in the log at most once a minute, with the count.
 package final class HostDoor {
-  /// Each held socket's identity for the loop: a descriptor number closed here and given to the next accept
-  /// must look new to the loop (it dropped the old one from its poll set when it was closed).
-  private final class Held {
+  /// A socket held: where it came from, and its registration with the loop while it is silent.
+  private struct Held {
     let peer: String
     /// From a proxy trusted to name its clients: its first bytes are a PROXY header, read (not taken) to know
     /// whose turn it is.
     let proxied: Bool
-    init(peer: String, proxied: Bool) { (self.peer, self.proxied) = (peer, proxied) }
+    var registration: LoopRegistration?
   }
 
   private var door = Doorstep<Int32>()
-  private var held: [Int32: Held] = [:]
-  /// Closed since the loop last read `wants`: kept alive so no new socket gets their identity.
-  private var retired: [Held] = []
+  private var heldSockets: [Int32: Held] = [:]
   private let log: Log
   /// Connections closed at the door since the last line about them, and when that line was written.
   private var closedSinceLine = 0
@@ -43,19 +41,30 @@ package final class HostDoor {
   var count: Int { door.count }
   /// Those still silent, to watch for their first bytes.
   var silent: [Int32] { door.silent }
+  /// Every socket held.
+  var held: [Int32] { Array(heldSockets.keys) }
 
-  /// The silent ones with their identities, for the loop to watch.
-  func wants() -> [(fd: Int32, owner: ObjectIdentifier)] {
-    retired = []
-    return door.silent.compactMap { fd in held[fd].map { (fd, ObjectIdentifier($0)) } }
+  /// Registers a socket held with the loop, to hear its first bytes (nil: no loop). Each one still silent is
+  /// registered when it is set, and each one held from then on; each is given up when it speaks, goes in (its
+  /// connection registers itself) or is closed (before the close).
+  var register: ((Int32) -> LoopRegistration)? {
+    didSet {
+      for (fd, entry) in heldSockets {
+        entry.registration?.cancel()
+        heldSockets[fd]?.registration = door.silent.contains(fd) ? register?(fd) : nil
+      }
+    }
   }
+
+  /// Whether the loop watches `fd` for this door.
+  func isWatched(_ fd: Int32) -> Bool { heldSockets[fd]?.registration?.isActive == true }
   var nextDeadline: Double? { door.nextDeadline }
   var anyoneSpoke: Bool { door.anyoneSpoke }
 
   /// Holds `fd`, accepted from `peer`, at the door (closing those it makes room for).
   func hold(_ fd: Int32, peer: String, now: Double) {
     let address = SourceAddress.counted(peer)
-    held[fd] = Held(peer: peer, proxied: fromProxy(peer))
+    heldSockets[fd] = Held(peer: peer, proxied: fromProxy(peer), registration: register?(fd))
     closeTurnedAway(door.arrived(fd, from: address, now: now), now: now)
   }
 
@@ -63,7 +72,7 @@ package final class HostDoor {
   /// reader), or it closed. A trusted proxy's connection is counted from then on under the client its header
   /// names; one whose header has not all come, or names no client, stays under the proxy's address.
   func readable(_ fd: Int32, now: Double) {
-    let proxied = held[fd]?.proxied ?? false
+    let proxied = heldSockets[fd]?.proxied ?? false
     var bytes = [UInt8](repeating: 0, count: proxied ? ProxyHeader.fixedLength + ProxyHeader.maximumLength : 1)
     let peeked = recv(fd, &bytes, bytes.count, Int32(MSG_PEEK | MSG_DONTWAIT))
     if peeked > 0 {
@@ -72,6 +81,8 @@ package final class HostDoor {
         client = header.source.map(SourceAddress.counted)
       }
       door.spoke(fd, from: client)
+      heldSockets[fd]?.registration?.cancel()  // it stays readable until it goes in: no more wakeups for it
+      heldSockets[fd]?.registration = nil
     } else if peeked == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
       door.remove(fd)
       closeTurnedAway([fd], now: now, counted: false)
@@ -82,8 +93,10 @@ package final class HostDoor {
   /// already in (`busy`, by `SourceAddress`). `peer`: where it was accepted from; `counted`: the address its turn
   /// was counted under (a proxy's client's).
   func nextIn(busy: [String: Int] = [:]) -> (fd: Int32, peer: String, counted: String)? {
-    guard let (fd, address) = door.nextIn(busy: busy), let entry = held.removeValue(forKey: fd) else { return nil }
-    retired.append(entry)
+    guard let (fd, address) = door.nextIn(busy: busy), let entry = heldSockets.removeValue(forKey: fd) else {
+      return nil
+    }
+    entry.registration?.cancel()
     return (fd, entry.peer, address)
   }
 
@@ -97,16 +110,18 @@ package final class HostDoor {
 
   /// Closes everyone at the door (hosting is over).
   func closeAll() {
-    for fd in held.keys { closeDescriptor(fd) }
-    retired += held.values
-    held = [:]
+    for (fd, entry) in heldSockets {
+      entry.registration?.cancel()
+      closeDescriptor(fd)
+    }
+    heldSockets = [:]
     door = Doorstep()
   }
 
   private func closeTurnedAway(_ fds: [Int32], now: Double, counted: Bool = true) {
     for fd in fds {
+      heldSockets.removeValue(forKey: fd)?.registration?.cancel()  // given up before its number is free again
       closeDescriptor(fd)
-      if let entry = held.removeValue(forKey: fd) { retired.append(entry) }
     }
     guard counted, !fds.isEmpty else { return }
     closedSinceLine += fds.count

@@ -10,7 +10,8 @@ import Transport
 /// accepted while the pending connections are at their cap. What goes in is handed to `admit` (the host gives
 /// it a TLS connection, or refuses it by its source limits); whether there is a place is `mayAccept`'s to say
 /// (the host's `PendingHandshakes`). When the process runs out of descriptors it stops accepting for a second
-/// (the listening socket would otherwise stay readable and spin the loop).
+/// (the listening socket would otherwise stay readable and spin the loop). Once given a loop (`watch(on:ready:)`)
+/// it registers its listening sockets, and the door those held there, itself.
 package final class HostListener {
   /// At most this many connections are accepted in one turn of the loop to go straight in (each costs a TLS
   /// handshake), so a flood waiting in the listen queue does not keep the loop from the connections it has.
@@ -31,6 +32,8 @@ package final class HostListener {
   private let log: Log
   /// Accepting stops until then after the process ran out of descriptors.
   private var pausedUntil = -Double.infinity
+  /// The listening sockets' registrations with the loop (none before it is given).
+  private var listening: [LoopRegistration] = []
 
   /// Listens on `bind` (nil: every address) and `port` (0: one the system picks) of `network`, with the kernel
   /// queueing `backlog` connections. `fromProxy`: whether a peer is a proxy trusted to name its clients (the
@@ -49,12 +52,29 @@ package final class HostListener {
 
   deinit { close() }
 
-  /// The listening sockets (not while accepting is paused) and those at the door still silent, for the loop
-  /// to watch.
-  package func descriptors(owner: ObjectIdentifier, now: Double) -> [DescriptorSync.Want] {
-    (now < pausedUntil ? [] : sockets.map { DescriptorSync.Want(fd: $0, events: Int16(POLLIN), owner: owner) })
-      + door.wants().map { DescriptorSync.Want(fd: $0.fd, events: Int16(POLLIN), owner: $0.owner) }
+  /// Watches the listening sockets (not while accepting is paused) and those at the door still silent on
+  /// `loop`, from now until `detach` or `close`; `ready` hears each that is readable (hand it to `handle`).
+  package func watch(on loop: EventLoop, ready: @escaping (Int32) -> Void) {
+    guard !isWatched else { return }
+    listening = sockets.map { fd in LoopRegistration(loop: loop, fd: fd, events: Int16(POLLIN)) { _ in ready(fd) } }
+    if pausedUntil > -Double.infinity { for registration in listening { registration.want(0) } }
+    door.register = { [unowned loop] fd in
+      LoopRegistration(loop: loop, fd: fd, events: Int16(POLLIN)) { _ in ready(fd) }
+    }
   }
+
+  /// Whether it is on a loop.
+  package var isWatched: Bool { door.register != nil }
+
+  /// Nothing is watched any more (the loop is going away); the sockets stay open.
+  package func detach() {
+    for registration in listening { registration.cancel() }
+    listening = []
+    door.register = nil
+  }
+
+  /// Every descriptor it holds: the listening sockets and those at the door.
+  package var descriptors: [Int32] { sockets + door.held }
 
   /// When the next one's time at the door is over, or accepting resumes; with one waiting that spoke, also
   /// `reopens` (when a pending place frees).
@@ -98,6 +118,10 @@ package final class HostListener {
   package func tick<Event>(
     now: Double, mayAccept: () -> Bool, pendingFrom: () -> [String: Int], admit: (Int32, String) -> [Event]
   ) -> [Event] {
+    if now >= pausedUntil && pausedUntil > -Double.infinity {
+      pausedUntil = -Double.infinity  // accepting again
+      for registration in listening { registration.want(Int16(POLLIN)) }
+    }
     door.expire(now: now)
     return letIn(mayAccept: mayAccept, pendingFrom: pendingFrom, admit: admit)
   }
@@ -105,6 +129,7 @@ package final class HostListener {
   private func outOfDescriptors(now: Double) {
     log.write("out of file descriptors: not accepting for a second")
     pausedUntil = now + HostListener.pauseWhenOutOfDescriptors
+    for registration in listening { registration.want(0) }
   }
 
   /// Lets in whoever spoke while there is a place: first those from the addresses with the fewest pending
@@ -124,6 +149,7 @@ package final class HostListener {
 
   /// Stops listening and closes everyone at the door.
   package func close() {
+    detach()
     for fd in sockets { Glibc.close(fd) }
     sockets = []
     door.closeAll()

@@ -16,6 +16,8 @@ package final class LANAnnouncement {
   private let log: Log
   /// The watchers the TXT record says (`watch=N`), changed at most once every 10 s.
   private var watchers = AdvertPacing<Int?>(nil)
+  /// The daemon's descriptor's registration with the loop (nil before it is given, and once cancelled).
+  private var registration: LoopRegistration?
 
   private init(advertiser: Advertiser, name: String, log: Log) {
     self.advertiser = advertiser
@@ -57,9 +59,22 @@ package final class LANAnnouncement {
       rule: rules.variant == .freestyle ? nil : rules.variant.name, opening: opening == .swap2 ? "swap2" : nil)
   }
 
-  /// The daemon's descriptor, for the event loop.
-  var descriptor: DescriptorSync.Want? {
-    advertiser.descriptor.map { .init(fd: $0, events: Int16(POLLIN), owner: ObjectIdentifier(advertiser)) }
+  /// The daemon's descriptor (nil once cancelled).
+  var descriptor: Int32? { advertiser.descriptor }
+
+  /// Watches the daemon's descriptor on `loop` (once); `ready` hears that it is readable (call `process`).
+  func watch(on loop: EventLoop, ready: @escaping () -> Void) {
+    guard registration == nil, let fd = advertiser.descriptor else { return }
+    registration = LoopRegistration(loop: loop, fd: fd, events: Int16(POLLIN)) { _ in ready() }
+  }
+
+  /// Whether the loop watches it.
+  var isWatched: Bool { registration?.isActive == true }
+
+  /// Nothing is watched any more (the loop is going away).
+  func detach() {
+    registration?.cancel()
+    registration = nil
   }
 
   /// Shows the game as waiting or playing, watched by `count` (nil: it may not be watched, or none is played):
@@ -111,13 +126,17 @@ package final class LANAnnouncement {
       }
       return (said, false)
     } catch {
-      advertiser.cancel()
+      cancel()
       log.write("advertisement lost: \(error)")
       return ([.status("\(error.message) Players can still join by address.")], true)
     }
   }
 
-  func cancel() { advertiser.cancel() }
+  /// Withdraws the announcement (its descriptor given up by the loop first).
+  func cancel() {
+    detach()
+    advertiser.cancel()
+  }
 }
 
 extension Advertiser {

@@ -4,37 +4,39 @@ import MatchCoordination
 import NetworkFacts
 import Transport
 
-/// Runs a networked match (`MatchShell`: a host's or a joiner's) on the event loop: keeps its descriptors watched
-/// and its next deadline scheduled, and hands everything it reports to the front end, each batch of events with
-/// the match's view after them. Its host's port mapping and its joiner's name lookups are the side's own.
+/// Runs a networked match (`MatchShell`: a host's or a joiner's) on the event loop: puts it on the loop (its
+/// sockets register themselves), gathers what is ready in a round and hands it to the match at once, keeps its
+/// next deadline scheduled, and hands everything it reports to the front end, each batch of events with the
+/// match's view after them. Its host's port mapping and its joiner's name lookups are the side's own.
 package final class MatchOnLoop {
   package let match: any MatchShell
   private let loop: EventLoop
   private let deliver: ([MatchEvent], MatchView) -> Void
-  private var sync: DescriptorSync?
+  /// On the loop (until `detach`).
+  private var attached = true
   private var timer: EventLoop.TimerID?
   private var timerDue: Double?
   /// A joiner's host name is being looked up again (to reconnect).
   private var resolving = false
   /// A host's port mapping on its router, when asked for.
   private var mapping: PortMappingOnLoop?
-  /// Descriptors the loop found ready this round, handed to the match together once the round's ready
-  /// handlers have run (`handleReady`): one pass over the match a round, not one for each descriptor (under a
-  /// flood of hundreds of connections the passes cost the host most of its time).
-  private var readable: Set<Int32> = []
-  private var writable: Set<Int32> = []
+  /// What the loop found ready this round, handed to the match together once the round's ready handlers have
+  /// run (`handleReady`): one pass over the match a round, not one for each descriptor (under a flood of
+  /// hundreds of connections the passes cost the host most of its time).
+  private var ready = ReadyRound()
+  /// Hears each thing ready and gathers the round (made once).
+  private var gather: (ReadyRound.Part) -> Void = { _ in }
 
   package init(_ match: any MatchShell, loop: EventLoop, report: @escaping ([MatchEvent], MatchView) -> Void) {
     self.match = match
     self.loop = loop
     deliver = report
-    sync = DescriptorSync(loop: loop) { [unowned self] fd, revents in
-      let first = self.readable.isEmpty && self.writable.isEmpty
-      if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { self.readable.insert(fd) }
-      if revents & Int16(POLLOUT) != 0 { self.writable.insert(fd) }
+    gather = { [unowned self] part in
       // Due at time 0, it is the first of the round's timers, which run right after its ready handlers.
-      if first { _ = loop.schedule(at: 0) { [weak self] in self?.handleReady() } }
+      if self.ready.isEmpty { _ = self.loop.schedule(at: 0) { [weak self] in self?.handleReady() } }
+      self.ready.add(part)
     }
+    match.watch(on: loop, ready: gather)
     match.writes.queue.run = { [loop] work, done in loop.perform(work, then: done) }
     match.files.worker = loop
     match.files.report = { [weak self] events in self?.report(events) }
@@ -46,11 +48,10 @@ package final class MatchOnLoop {
 
   /// Hands the match what was ready this round.
   private func handleReady() {
-    let (readable, writable) = (self.readable, self.writable)
-    self.readable = []
-    self.writable = []
-    guard sync != nil else { return }
-    report(match.handle(readable: readable, writable: writable))
+    let ready = self.ready
+    self.ready = ReadyRound()
+    guard attached else { return }
+    report(match.handle(ready))
   }
 
   /// Starts asking the router to open the host's port (once; a joiner has none).
@@ -80,12 +81,14 @@ package final class MatchOnLoop {
           }
         },
         then: { [weak self] result in
-          guard let self, self.sync != nil else { return }
+          guard let self, self.attached else { return }
           self.resolving = false
           self.report(joiner.reconnect(to: result))
         })
     }
-    sync?.update(match.descriptors)
+    // A listener or an announcement made since goes on the loop (a flag looked at; connections register
+    // themselves).
+    if attached { match.watch(on: loop, ready: gather) }
     let due = match.nextDeadline
     guard due != timerDue else { return }
     loop.cancel(timer)
@@ -125,7 +128,7 @@ package final class MatchOnLoop {
     loop.perform(
       resolve,
       then: { [weak self] (result, relay) in
-        guard let self, self.sync != nil else { return }  // left while the name was being looked up
+        guard let self, self.attached else { return }  // left while the name was being looked up
         switch result {
         case .success(let candidates): self.report(joiner.join(candidates, relay: relay?.result))
         case .failure(let error) where relay != nil:
@@ -149,10 +152,35 @@ package final class MatchOnLoop {
   package func detach() {
     mapping?.stopNow()
     mapping = nil
-    sync?.clear()
-    sync = nil
+    match.detachFromLoop()
+    attached = false
     loop.cancel(timer)
     timer = nil
     timerDue = nil
+  }
+}
+
+/// What the loop found ready for a match in one round, handed to it at once (`NetworkMatch.handle(_:)`).
+package struct ReadyRound {
+  /// One thing ready: a connection (what its descriptor is ready for), a listening socket or one at the door,
+  /// or the announcement's descriptor.
+  package enum Part {
+    case connection(ConnectionID, PeerConnection, Int16)
+    case listening(Int32)
+    case announcement
+  }
+
+  private(set) var connections: [(ConnectionID, PeerConnection, Int16)] = []
+  private(set) var listening: Set<Int32> = []
+  private(set) var announcement = false
+
+  var isEmpty: Bool { connections.isEmpty && listening.isEmpty && !announcement }
+
+  mutating func add(_ part: Part) {
+    switch part {
+    case .connection(let id, let connection, let revents): connections.append((id, connection, revents))
+    case .listening(let fd): listening.insert(fd)
+    case .announcement: announcement = true
+    }
   }
 }

@@ -33,10 +33,15 @@ package protocol MatchShell: AnyObject {
   func claim() throws(ActionRefusal) -> [MatchEvent]
   func quit() -> [MatchEvent]
 
-  // The loop's part (`MatchOnLoop`).
-  var descriptors: [DescriptorSync.Want] { get }
+  // The loop's part (`MatchOnLoop`, NetworkMatch+Loop.swift).
+  /// Every descriptor the match holds open.
+  var descriptors: [Int32] { get }
   var nextDeadline: Double? { get }
-  func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent]
+  /// Puts the match on `loop` (what is new since the last call); `ready` hears what is ready.
+  func watch(on loop: EventLoop, ready: @escaping (ReadyRound.Part) -> Void)
+  /// Takes the match off its loop.
+  func detachFromLoop()
+  func handle(_ ready: ReadyRound) -> [MatchEvent]
   func tick() -> [MatchEvent]
   var writes: KnownPeersWrites { get }
   var files: MatchFileWork { get }

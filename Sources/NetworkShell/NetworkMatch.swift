@@ -16,8 +16,8 @@ import WireProtocol
 /// decides everything (`Side`: `HostCoordinator` or `JoinerCoordinator`, held as itself). It turns what the
 /// sockets say into the coordinator's events and carries out its commands; where the two sides differ it asks
 /// the side (`MatchSide`), and what only one side does is in that side's extension (HostMatch.swift,
-/// JoinerMatch.swift). No threads: the owner watches `descriptors`, then calls `handle(readable:writable:)` and
-/// `tick()`.
+/// JoinerMatch.swift). No threads: once given a loop (`watch(on:ready:)`) its sockets register themselves; the
+/// owner hands it what was ready (`handle(_:)`) and calls `tick()` at `nextDeadline`.
 package final class NetworkMatch<Side: MatchSide> {
   let profile: Profile
   let identity: Identity
@@ -112,16 +112,6 @@ package final class NetworkMatch<Side: MatchSide> {
   /// Host: the pending connections from each address, so those at the door are let in fairly.
   private var pendingByAddress: [String: Int] { coordinator.connections.pendingByAddress }
 
-  /// The descriptors the event loop must watch, each with its owner (so a reused number is noticed).
-  package var descriptors: [DescriptorSync.Want] {
-    var wanted = listener?.descriptors(owner: ObjectIdentifier(self), now: clock()) ?? []
-    wanted += sockets.descriptors { id, connection in
-      connection.wantsWrite || coordinator.connections[id]?.phase == .connecting
-    }
-    if let announcement, let want = announcement.descriptor { wanted.append(want) }
-    return wanted
-  }
-
   /// The next time `tick` must run.
   package var nextDeadline: Double? {
     // A wait at the pending cap ends when the oldest pending connection may make room: one at the door goes in.
@@ -130,27 +120,28 @@ package final class NetworkMatch<Side: MatchSide> {
     return [coordinator.nextDeadline, sockets.nextDeadline, door, announcement?.watchersDue].compactMap { $0 }.min()
   }
 
-  package func handle(readable: Set<Int32>, writable: Set<Int32>) -> [MatchEvent] {
+  /// What the loop found ready in a round: the announcement, the listener and its door, then each connection
+  /// in the order they were numbered; each connection is then watched for writing as its queue says.
+  package func handle(_ ready: ReadyRound) -> [MatchEvent] {
     var events: [MatchEvent] = []
-    sockets.flushClosing(readable: readable, writable: writable)
-    if let announcement, let fd = announcement.descriptor?.fd, readable.contains(fd) {
+    if ready.announcement, let announcement {
       let (said, lost) = announcement.process()
       if lost { self.announcement = nil }
       events += said
     }
     events +=
       listener?.handle(
-        readable: readable, now: clock(), mayAccept: { mayAccept }, pendingFrom: { pendingByAddress },
+        readable: ready.listening, now: clock(), mayAccept: { mayAccept }, pendingFrom: { pendingByAddress },
         admit: { accepted($0, peer: $1) }) ?? []
-    for (id, connection) in sockets.inOrder where sockets.carries(id, connection) {
-      let fd = connection.fd
-      guard readable.contains(fd) || writable.contains(fd) else { continue }
+    for (id, connection, revents) in ready.connections.sorted(by: { $0.0.value < $1.0.value })
+    where sockets.carries(id, connection) {
+      defer { sockets.followWrites(id) }
       if coordinator.connections[id]?.phase == .connecting {
         events += connected(id, connection)
         continue
       }
-      if writable.contains(fd) { connection.flush() }
-      if readable.contains(fd) {
+      if revents & Int16(POLLOUT) != 0 { connection.flush() }
+      if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
         if coordinator.connections[id]?.quiet == true { coordinator.heard(id) }
         events += read(id, connection)
       }

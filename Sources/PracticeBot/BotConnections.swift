@@ -1,9 +1,13 @@
 import MatchCoordination
+import NetworkShell
 import Transport
 
-/// One joiner's connection at the bot: its TLS connection, and its seat once the handshake is done.
+/// One joiner's connection at the bot: its TLS connection (on the loop: `watched`), and its seat once the
+/// handshake is done.
 package final class BotLink {
   let connection: PeerConnection
+  /// The connection's registration with the loop, which hands what is ready straight to the bot for this link.
+  let watched: WatchedConnection
   let acceptedAt: Double
   /// When TLS was done, and when the joiner last said that its player is deciding about the bot's key
   /// (PROTOCOL.md rule 13): what `PendingHandshakes` sets the time to say hello by.
@@ -26,6 +30,7 @@ package final class BotLink {
   fileprivate(set) var slot = 0
   init(connection: PeerConnection, acceptedAt: Double, counted: Bool = true) {
     self.connection = connection
+    watched = WatchedConnection(connection)
     self.acceptedAt = acceptedAt
     self.counted = counted
   }

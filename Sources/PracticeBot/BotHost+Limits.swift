@@ -41,13 +41,9 @@ extension BotHost {
     log.write(door.reread())
   }
 
-  /// Sends a closed connection's last bytes as its peer takes them; closes it when they are out or at deadline.
-  func linger(_ fd: Int32) {
-    loop.watch(fd, events: Int16(POLLOUT)) { [unowned self] _ in
-      if self.closing.flush(fd) { self.loop.unwatch(fd) }
-    }
-    loop.schedule(at: clock() + ClosingSockets.linger) { [unowned self] in
-      for fd in self.closing.expire() { self.loop.unwatch(fd) }
-    }
+  /// A closed connection's last bytes go out as its peer takes them (`ClosingOnLoop` watches it); at the deadline
+  /// whatever is still going out is closed.
+  func linger() {
+    loop.schedule(at: clock() + ClosingSockets.linger) { [unowned self] in self.closing.expire() }
   }
 }

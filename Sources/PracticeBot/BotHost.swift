@@ -32,7 +32,6 @@ package final class BotHost: LoopFrontEnd {
   private let options: NetworkOptions
   /// The listening sockets and the door where connections wait at the pending cap (`host`'s too); see `listen`.
   private var listener: HostListener?
-  private lazy var listenerWatch = DescriptorSync(loop: loop) { [unowned self] fd, _ in self.acceptWaiting(on: fd) }
   /// Who comes in: the pending cap, the limits per source address and key (docs/SECURITY.md).
   package var door: BotDoor
   /// With `--accept-new`: the known peers in memory, new ones appended off the loop (nil: the file is read
@@ -53,6 +52,7 @@ package final class BotHost: LoopFrontEnd {
   package let loop: EventLoop
   /// Connections whose goodbye is still going out: a peer that stops reading cannot stall the loop.
   let closing: ClosingSockets
+  private let closingWatch: ClosingOnLoop
   package var shutdown = Shutdown()
   /// Prints a status line for the operator (set by `run`).
   private var say: (String) -> Void = { _ in }
@@ -73,6 +73,7 @@ package final class BotHost: LoopFrontEnd {
     self.loop = loop
     self.clock = { loop.now }
     closing = ClosingSockets(clock: { loop.now })
+    closingWatch = ClosingOnLoop(closing, loop: loop)
     self.level = level
     self.rules = rules  // its variant is offered in the terms (protocol version 4)
     self.profile = profile
@@ -107,6 +108,7 @@ package final class BotHost: LoopFrontEnd {
     self.say = say
     takeSignals()
     advertisement?.watch(say: say)
+    listener?.watch(on: loop) { [unowned self] fd in self.acceptWaiting(on: fd) }
     scheduleSweep()
     log.hold()  // a round's lines (one a game) go out in one write, before the loop waits
     loop.beforeEachWait { [unowned self] in
@@ -116,7 +118,6 @@ package final class BotHost: LoopFrontEnd {
       self.advanceHandshakes()
       // Handshakes left: the next round comes at once (they waited for the sweep's wake, two at a time).
       if !self.handshakesWaiting.isEmpty { _ = self.loop.schedule(at: 0) {} }
-      self.listenerWatch.update(self.listener?.descriptors(owner: ObjectIdentifier(self), now: self.clock()) ?? [])
     }
     loop.run()
     log.release()
@@ -164,12 +165,12 @@ package final class BotHost: LoopFrontEnd {
     do {
       let connection = try PeerConnection(fd: fd, context: context, peerAddress: peer)
       connection.closer = closing
-      links.add(BotLink(connection: connection, acceptedAt: now, counted: !proxied))
+      let link = BotLink(connection: connection, acceptedAt: now, counted: !proxied)
+      links.add(link)
       if proxied { connection.start(after: ProxyPrelude(now: now)) }
-      listenerWatch.release(fd)  // from the door: watched from now on as a connection
-      loop.watch(fd, events: Int16(POLLIN)) { [unowned self] revents in
-        if let link = self.links[fd] { self.service(link, revents: revents) }
-      }
+      // What its descriptor is ready for comes straight to this link (no look-up by descriptor).
+      link.watched.ready = { [unowned self, unowned link] revents in self.service(link, revents: revents) }
+      link.watched.watch(on: loop)
     } catch {
       log.write("cannot serve \(peer): \(error)")
       door.left(peer)
@@ -204,11 +205,8 @@ package final class BotHost: LoopFrontEnd {
     }
   }
 
-  func watch(_ link: BotLink) {
-    guard !link.connection.isClosed else { return }
-    let events = POLLIN | (link.connection.wantsWrite ? POLLOUT : 0)
-    loop.setEvents(link.connection.fd, Int16(events))
-  }
+  /// Watches `link` for writing while it has bytes queued (no system call when that did not change).
+  func watch(_ link: BotLink) { link.watched.followWrites() }
 
   func read(_ link: BotLink) {
     let arrivals: [PeerConnection.Arrival]
@@ -325,11 +323,11 @@ package final class BotHost: LoopFrontEnd {
   func close(_ link: BotLink, gracefully: Bool = true) {
     spectatorLinkClosing(link)
     let fd = link.connection.fd
-    loop.unwatch(fd)
     if links.remove(link), link.counted { door.left(link.connection.peerAddress) }
     moves.release(ObjectIdentifier(link))
-    link.connection.close(gracefully: gracefully)
-    if closing.contains(fd) { linger(fd) }
+    // Given up by the loop, then closed; a goodbye still going out is watched by `closingWatch` until it is out.
+    link.watched.close(gracefully: gracefully)
+    if closing.contains(fd) { linger() }
   }
 
   /// Handshake deadlines, heartbeats and silences, for the next slice of the connections.
@@ -382,7 +380,6 @@ package final class BotHost: LoopFrontEnd {
     }
     stopKeepingGames(now: now)
     moves.stopAll()
-    listenerWatch.clear()
     listener?.close()
     let summary =
       "said goodbye to \(BotHost.count(told, "player")); \(BotHost.count(gamesPlayed, "game")) played to the end, "

@@ -2,8 +2,9 @@ import Glibc
 
 /// Connections being closed gracefully: their last bytes (a goodbye, TLS's close_notify) go out as the peer
 /// takes them, and each is closed when they are all out or its deadline passes, whichever comes first. Nothing
-/// here waits: the owner's event loop watches `descriptors` for POLLOUT, calls `flush` when one is writable and
-/// `expire` at `nextDeadline`. So one peer that stops reading cannot stall anyone else.
+/// here waits: the owner's event loop watches each for POLLOUT from `adopted` to `closing` (told of both), calls
+/// `flush` when one is writable and `expire` at `nextDeadline`. So one peer that stops reading cannot stall anyone
+/// else.
 public final class ClosingSockets {
   /// How long a peer has to take the last bytes.
   public static let linger = 0.5
@@ -15,6 +16,10 @@ public final class ClosingSockets {
 
   private var closing: [Int32: Closing] = [:]
   private let clock: () -> Double
+  /// Told of each descriptor taken over (to watch it for writing), and of each just before it is closed (to stop
+  /// watching it first: its number is free for the next socket once it is closed).
+  public var adopted: (Int32) -> Void = { _ in }
+  public var closingNow: (Int32) -> Void = { _ in }
 
   public init(clock: @escaping () -> Double) {
     self.clock = clock
@@ -27,6 +32,7 @@ public final class ClosingSockets {
   /// Takes over `fd` with `bytes` still to send.
   func adopt(_ fd: Int32, sending bytes: [UInt8]) {
     closing[fd] = Closing(bytes: bytes, deadline: clock() + ClosingSockets.linger)
+    adopted(fd)
   }
 
   /// The descriptors still closing (watch each for POLLOUT).
@@ -70,6 +76,7 @@ public final class ClosingSockets {
 
   private func finish(_ fd: Int32, sentEverything: Bool) {
     closing[fd] = nil
+    closingNow(fd)
     if sentEverything { shutdown(fd, Int32(SHUT_WR)) }
     close(fd)
   }

@@ -1,3 +1,4 @@
+import EventLoop
 import Glibc
 import Synchronization
 import Testing
@@ -122,19 +123,34 @@ import Testing
     return (fds[0], fds[1])
   }
 
-  /// The system gives a closed number to the next socket; here the door's closes are only counted, so the test
-  /// can give the same number again without touching any real descriptor.
-  @Test func aReusedDescriptorNumberGetsANewIdentity() throws {
-    let closed = Mutex<[Int32]>([])
-    let door = HostDoor(log: Log(path: "/dev/null"), close: { fd in closed.withLock { $0.append(fd) } })
-    let number: Int32 = 1_000_000
-    door.hold(number, peer: "192.0.2.1:5000", now: 0)
-    let before = try #require(door.wants().first)
+  /// On the loop, a socket at the door is watched while it is silent (one held before the loop was given too),
+  /// and given up when it speaks (it stays readable until it goes in: watched, it would wake the loop each
+  /// round), when it goes in (its connection registers itself), and before the door closes it (its number is
+  /// then the next socket's).
+  @Test func aHeldSocketIsWatchedWhileSilentAndGivenUpBeforeItIsClosed() throws {
+    let loop = EventLoop()
+    var watchedWhenClosed: [Bool] = []
+    let door = HostDoor(
+      log: Log(path: "/dev/null"),
+      close: { fd in
+        watchedWhenClosed.append(loop.isWatching(fd))
+        _ = Glibc.close(fd)
+      })
+    let (silent, silentOther) = pair()
+    let (speaker, speakerOther) = pair()
+    defer { for fd in [silentOther, speakerOther, speaker] { close(fd) } }
+    door.hold(silent, peer: "192.0.2.1:5000", now: 0)
+    door.register = { fd in LoopRegistration(loop: loop, fd: fd, events: Int16(POLLIN)) { _ in } }
+    door.hold(speaker, peer: "192.0.2.2:5000", now: 0)
+    #expect(loop.isWatching(silent) && loop.isWatching(speaker))
+    _ = write(speakerOther, "x", 1)
+    door.readable(speaker, now: 0.1)
+    #expect(door.anyoneSpoke && !loop.isWatching(speaker), "one that spoke is still watched")
+    let next = try #require(door.nextIn())
+    #expect(next.fd == speaker)
     door.expire(now: 2)  // silent past its second: closed
-    #expect(door.count == 0 && closed.withLock { $0 } == [number])
-    door.hold(number, peer: "192.0.2.1:5001", now: 2)
-    let after = try #require(door.wants().first)
-    #expect(after.fd == before.fd && after.owner != before.owner)
+    #expect(watchedWhenClosed == [false], "closed while the loop still watched it")
+    #expect(!loop.isWatching(silent) && loop.watchedCount == 1, "only the loop's own wake-up pipe is left")
   }
 
   @Test func oneThatSpeaksIsMarkedAndGoesIn() throws {

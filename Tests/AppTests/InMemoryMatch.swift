@@ -204,7 +204,7 @@ extension InMemoryMatch {
   /// goodbye (nothing it holds is closed under it: it is shut down, so the other side reads the end).
   func kill(_ player: MemoryPlayer) {
     remove(player)
-    for want in player.match.descriptors { shutdown(want.fd, Int32(SHUT_RDWR)) }
+    for fd in player.match.descriptors { shutdown(fd, Int32(SHUT_RDWR)) }
   }
 
   /// Adds `joiner`, made by the test, and starts it joining `host`.

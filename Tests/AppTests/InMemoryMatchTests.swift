@@ -33,10 +33,30 @@ import Transport
     first.take(try first.match.play(Position(row: 1, column: 1)))
     #expect(table.run { second.peerMoves == [Position(row: 1, column: 1)] })
     #expect(host.end == nil && joiner.end == nil)
-    // Every descriptor either match watches (the listener, both ends of the game) is a Unix-domain socket.
-    let descriptors = (host.match.descriptors + joiner.match.descriptors).map(\.fd)
+    // Every descriptor either match holds (the listener, both ends of the game) is a Unix-domain socket, and the
+    // loop watches each.
+    let descriptors = host.match.descriptors + joiner.match.descriptors
     #expect(descriptors.count >= 3)
     #expect(descriptors.allSatisfy { InMemoryMatch.domain(of: $0) == AF_UNIX })
+    #expect(descriptors.allSatisfy { table.loop.isWatching($0) })
+  }
+
+  /// A move and its answer cost the loop no epoll_ctl: each connection registered itself once, and a move that
+  /// goes out in one write leaves what its connection is watched for as it was.
+  @Test func aMoveCostsTheLoopNoDescriptorChange() throws {
+    let table = InMemoryMatch()
+    let host = try table.host()
+    let joiner = try table.join(host)
+    try table.meet(host, joiner)
+    table.settle(0.1)
+    let (first, second) = host.myMark == .x ? (host, joiner) : (joiner, host)
+    let before = table.loop.descriptorChanges
+    first.take(try first.match.play(Position(row: 1, column: 1)))
+    #expect(table.run { second.peerMoves == [Position(row: 1, column: 1)] })
+    second.take(try second.match.play(Position(row: 0, column: 0)))
+    #expect(table.run { first.peerMoves == [Position(row: 0, column: 0)] })
+    #expect(table.loop.descriptorChanges == before, "a move added or changed a registration")
+    table.run { table.loop.workInFlight == 0 }  // the journal's writes, done before the test ends
   }
 
   /// A host that refuses the joiner's key: the joiner is told so by name and the host keeps hosting.
