@@ -13,7 +13,20 @@ public final class WorkerThreads: Sendable {
     var queue: [@Sendable () -> Void] = []
     var threads = 0
     var idle = 0
+    /// Threads running a piece of work now.
+    var busy = 0
+    /// The process is exiting: work not started yet is dropped.
+    var exiting = false
   }
+
+  /// At exit (the shared threads only), the work running is let finish, for at most 2 s, before the exit
+  /// handlers registered earlier run: OpenSSL's frees its locks and providers, and a thread still hashing or
+  /// signing then crashed the exiting process (SIGSEGV in pthread_rwlock_rdlock, seen in the tests' process once
+  /// in six runs). Exit handlers run last registered first, and this one is registered when the first thread
+  /// starts, after OpenSSL set itself up for the identity and the TLS contexts.
+  private static let drainsAtExit: Void = {
+    atexit { WorkerThreads.shared.finishRunningWork(within: 2) }
+  }()
 
   private let limit: Int
   /// What its threads are called (top, ps -L, /proc; at most 15 bytes).
@@ -46,7 +59,20 @@ public final class WorkerThreads: Sendable {
     sem_post(waiting)
   }
 
+  /// Stops taking work and waits until what runs now has finished, or `seconds` have passed; true when it has.
+  @discardableResult
+  public func finishRunningWork(within seconds: Double) -> Bool {
+    state.withLock { $0.exiting = true }
+    var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+    for _ in 0..<Int(seconds * 1000) {
+      if state.withLock({ $0.busy }) == 0 { return true }
+      nanosleep(&pause, nil)
+    }
+    return state.withLock { $0.busy } == 0
+  }
+
   private func startThread() {
+    if self === WorkerThreads.shared { _ = Self.drainsAtExit }
     var thread = pthread_t()
     let pool = Unmanaged.passRetained(self).toOpaque()
     let started = pthread_create(
@@ -72,9 +98,15 @@ public final class WorkerThreads: Sendable {
       while sem_wait(waiting) != 0 {}  // EINTR: a signal arrived; wait on
       let work = state.withLock { state -> (@Sendable () -> Void)? in
         state.idle -= 1
-        return state.queue.isEmpty ? nil : state.queue.removeFirst()
+        guard !state.queue.isEmpty else { return nil }
+        let next = state.queue.removeFirst()
+        guard !state.exiting else { return nil }
+        state.busy += 1
+        return next
       }
-      work?()
+      guard let work else { continue }
+      work()
+      state.withLock { $0.busy -= 1 }
     }
   }
 

@@ -35,6 +35,38 @@ struct WorkerThreadsTests {
     #expect(pool.threads == 3, "never more threads than the limit")
   }
 
+  /// At exit the work running is let finish (a record being signed, a file being synced) before the exit
+  /// handlers registered earlier (OpenSSL's) run; what has not started is dropped, and the wait is bounded.
+  @Test func atExitRunningWorkFinishesAndWaitingWorkIsDropped() {
+    let pool = WorkerThreads(limit: 1, name: "exit-test")
+    let started = Mutex(false)
+    let finished = Mutex(false)
+    let later = Mutex(false)
+    pool.run {
+      started.withLock { $0 = true }
+      usleep(200_000)
+      finished.withLock { $0 = true }
+    }
+    pool.run { later.withLock { $0 = true } }  // waits behind the first: the one thread is busy
+    #expect(eventually { started.withLock { $0 } })
+    #expect(pool.finishRunningWork(within: 2))
+    #expect(finished.withLock { $0 }, "returned before the running work finished")
+    usleep(100_000)
+    #expect(!later.withLock { $0 }, "work that had not started ran after the exit began")
+    pool.run { later.withLock { $0 = true } }
+    usleep(100_000)
+    #expect(!later.withLock { $0 }, "work handed over after the exit began ran")
+
+    let stuck = WorkerThreads(limit: 1, name: "stuck-test")
+    let going = Mutex(false)
+    stuck.run {
+      going.withLock { $0 = true }
+      usleep(1_000_000)
+    }
+    #expect(eventually { going.withLock { $0 } })
+    #expect(!stuck.finishRunningWork(within: 0.1), "a wait past its bound said the work had finished")
+  }
+
   /// An idle worker sleeps until work comes: over a second with nothing to do, none of its threads is switched
   /// in even once (libdispatch's monitor woke the program every second).
   @Test func idleThreadsNeverWake() throws {
