@@ -19,13 +19,13 @@ public final class WorkerThreads: Sendable {
     var exiting = false
   }
 
-  /// At exit (the shared threads only), the work running is let finish, for at most 2 s, before the exit
+  /// At exit (the shared threads only), the work running is let finish, for at most 1 s, before the exit
   /// handlers registered earlier run: OpenSSL's frees its locks and providers, and a thread still hashing or
   /// signing then crashed the exiting process (SIGSEGV in pthread_rwlock_rdlock, seen in the tests' process once
   /// in six runs). Exit handlers run last registered first, and this one is registered when the first thread
   /// starts, after OpenSSL set itself up for the identity and the TLS contexts.
   private static let drainsAtExit: Void = {
-    atexit { WorkerThreads.shared.finishRunningWork(within: 2) }
+    atexit { WorkerThreads.shared.finishRunningWork(within: 1) }
   }()
 
   private let limit: Int
