@@ -87,7 +87,8 @@ import Testing
     #expect(search.victoryByThreats(for: Self.o, maximumThreats: ThreatPlan.opponentThreats) != nil)
     var attacker = AIPlayer(level: .perfect, budget: .milliseconds(300))
     attacker.threeThreats = true
-    let defender = AIPlayer(level: .perfect, budget: .milliseconds(300))
+    var defender = AIPlayer(level: .perfect, budget: .milliseconds(300))
+    defender.threeThreats = false
     var rng = SplitMix(seed: 3)
     let start = after.history.count
     while !after.isOver, after.history.count < start + 30 {
