@@ -33,7 +33,7 @@ let package = Package(
 )
 EOF
 
-every_ai_test='AITests|MoveBookTests|ThreatSearchTests'
+every_ai_test='AITests|MoveBookTests|ThreatSearchTests|ThreatPlanTests'
 # The 3×3 proofs and the solver check, without the 4×4 proofs (most of the time).
 ai_tests_3x3='AITests/(solverAgrees|everyPerfectMove|perfectPlayerKeepsTheBestResultOn3x3)|MoveBookTests'
 log="$work/test.log"
@@ -166,6 +166,13 @@ mutate Sources/GameCore/ThreatPlan.swift \
   'if !stops(&search, opponent: opponent, threats: depth, deadline: defenceDeadline) { stopping.append(cell) }'
 run_tests 'ThreatSearchTests' || true
 expect_caught "a defence that keeps the moves that lose" 'theOnlyDefenceIsFoundAndPlayed'
+restore Sources/GameCore/ThreatPlan.swift
+
+# 8. Against the opponent's win by threats (VCT), the moves shown to lose to it are kept too.
+mutate Sources/GameCore/ThreatPlan.swift 'if !lost { kept.append(cell) }' 'kept.append(cell)'
+run_tests 'ThreatPlanTests' || true
+expect_caught "a refusal that keeps the moves shown to lose" 'onlyTheMovesShownToLoseAreRefused' \
+  'aMoveThatWalksIntoTheOpponentsWinByThreatsIsRefused'
 restore Sources/GameCore/ThreatPlan.swift
 
 if ((failures)); then

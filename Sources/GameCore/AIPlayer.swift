@@ -30,10 +30,11 @@ public struct AIPlayer: Sendable {
   /// Whether `perfect` looks for forced wins by threats, its own and the opponent's, before its search
   /// on boards it cannot solve. Always on in the game; the benchmark turns it off to measure what it gains.
   @_spi(Benchmark) public var threatSearch = true
-  /// Whether that threat search also looks for wins built from open threes (VCT), not only from fours (VCF).
-  /// Off in the game: measured against the level without it, it lost (docs/BENCHMARKS.md, "Strength"); the
-  /// benchmark turns it on to measure it again as it is tuned.
-  @_spi(Benchmark) public var threeThreats = false
+  /// Whether that threat search also looks for wins built from open threes (VCT), not only from fours (VCF), and
+  /// refuses the moves after which the opponent's is found. On in the game since it measured stronger than the
+  /// level without it, in the same runs (docs/BENCHMARKS.md, "Strength", 2026-12-04); the benchmark turns it off
+  /// for the level it is measured against.
+  @_spi(Benchmark) public var threeThreats = true
 
   /// The time a search on a big board takes per move when nothing bounds it (a clock may allow less).
   public static let usualMilliseconds = 250

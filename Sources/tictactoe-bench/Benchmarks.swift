@@ -168,8 +168,8 @@ struct Benchmarks {
   }
 
   /// The strength games (`strength`), in parts (`--strength-parts`, all by default): the perfect level with VCT
-  /// against itself with VCF only and against the search alone, on 15×15 (`levels-15`, 48 openings) and 9×9
-  /// (`levels-9`, all the generator's); `engines`, the perfect level with VCT against every outside engine named in
+  /// against itself with VCF only and against the search alone, on 15×15 (`levels-15`) and 9×9 (`levels-9`), all
+  /// the generator's openings on each; `engines`, the perfect level with VCT against every outside engine named in
   /// TICTACTOE_STRENGTH_ENGINES ("NAME|COMMAND WORDS", several separated by ";"; scripts/setup-strength.sh makes
   /// them; 24 openings); `swap2`, the Swap2 computer's opening choices. A smoke run plays two short games of
   /// each kind of ours. The table, or nil when the group is not wanted.
@@ -187,8 +187,8 @@ struct Benchmarks {
       return StrengthBenchmark.table(pairings)
     }
     let count = { (all: Int) in min(all, options.openings ?? all) }
-    for (size, openings) in [(15, 48), (9, StrengthBenchmark.allOpenings(size: 9).count)]
-    where options.wantsStrength("levels-\(size)") {
+    for size in [15, 9] where options.wantsStrength("levels-\(size)") {
+      let openings = StrengthBenchmark.allOpenings(size: size).count
       for other in [StrengthBenchmark.Threats.fours, .none] {
         progress("strength: \(new.name) against \(other.rawValue), \(size)×\(size)")
         pairings.append(
