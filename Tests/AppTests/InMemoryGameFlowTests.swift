@@ -24,15 +24,20 @@ import Testing
     return host.myMark == .x ? (host, joiner) : (joiner, host)
   }
 
+  /// Each side's first move (free in a timed game): X the centre, O a corner, each seen by the other.
+  private static func firstMoves(_ table: InMemoryMatch, _ x: MemoryPlayer, _ o: MemoryPlayer) throws {
+    x.take(try x.match.play(Position(row: 1, column: 1)))
+    #expect(table.run { o.peerMoves.count == 1 })
+    o.take(try o.match.play(Position(row: 0, column: 0)))
+    #expect(table.run { x.peerMoves.count == 1 })
+  }
+
   /// A draw offer declined, a takeback granted (the board goes back two plies on both sides), a second offer
   /// refused until the offerer moves again, then a draw by agreement.
   @Test func offersAndATakebackCrossTheShells() throws {
     let table = InMemoryMatch()
     let (x, o) = try Self.tenSecondGame(table)
-    x.take(try x.match.play(Position(row: 1, column: 1)))
-    #expect(table.run { o.peerMoves.count == 1 })
-    o.take(try o.match.play(Position(row: 0, column: 0)))
-    #expect(table.run { x.peerMoves.count == 1 })
+    try Self.firstMoves(table, x, o)
     o.take(try o.match.offerDraw())
     #expect(table.run { x.flow.contains(.drawOffered) })
     x.take(try x.match.declineOffer())
@@ -77,10 +82,7 @@ import Testing
     let table = InMemoryMatch()
     let (x, o) = try Self.tenSecondGame(table)
     // Each side's first move is free; O's clock runs from X's second.
-    x.take(try x.match.play(Position(row: 1, column: 1)))
-    #expect(table.run { o.peerMoves.count == 1 })
-    o.take(try o.match.play(Position(row: 0, column: 0)))
-    #expect(table.run { x.peerMoves.count == 1 })
+    try Self.firstMoves(table, x, o)
     x.take(try x.match.play(Position(row: 2, column: 2)))
     #expect(table.run { o.peerMoves.count == 2 })
     table.advance(by: 9)

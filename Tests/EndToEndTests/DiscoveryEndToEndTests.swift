@@ -185,12 +185,8 @@ import Testing
     let name = "lobbyhost-\(UUID().uuidString.prefix(6).lowercased())"
     var environment = try Binary.sandbox().environment
     environment["USER"] = name
-    let configuration = try #require(environment["XDG_CONFIG_HOME"]) + "/tictactoe"
-    try FileManager.default.createDirectory(
-      atPath: configuration, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     // Port 0: one the system picks; no router is asked or offered.
-    try "port = 0\nmap_port = no\n".write(toFile: configuration + "/settings.conf", atomically: false, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: configuration + "/settings.conf")
+    try Binary.writeSettings("port = 0\nmap_port = no\n", environment: environment)
     let tmux = try TmuxSession(
       command: "sh -c '\(Binary.path); echo EXIT=$?; sleep 30'", environment: environment, width: 80, height: 24)
     try tmux.waitFor(text: "Play the computer")

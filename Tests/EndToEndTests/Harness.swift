@@ -49,6 +49,16 @@ enum Binary {
 }
 
 extension Binary {
+  /// Writes `text` as the settings.conf of the home in `environment`, private as the program requires (0600 in a
+  /// 0700 directory).
+  static func writeSettings(_ text: String, environment: [String: String]) throws {
+    let configuration = try #require(environment["XDG_CONFIG_HOME"]) + "/tictactoe"
+    try FileManager.default.createDirectory(
+      atPath: configuration, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try text.write(toFile: configuration + "/settings.conf", atomically: false, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: configuration + "/settings.conf")
+  }
+
   /// `tictactoe list ARGUMENTS` run again (each run listens for 1.5 s) until `found` holds for its result or
   /// `timeout` seconds have passed; the last result. One listening window decides nothing on a loaded machine:
   /// the bound is only there so that a game that never shows up fails the test.
