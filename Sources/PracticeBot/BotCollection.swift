@@ -10,7 +10,10 @@ import Security
 ///
 /// With a worker (`run`, which the bot sets to `EventLoop.perform`) the files are written off the event loop, as
 /// every write with an fsync must be: the records that end while a write is out go in the next one, each day's
-/// with one write and one fsync. Without one each record is written at once.
+/// with one write and one fsync. With a timer too (`after`, the loop's) a write starts at most every
+/// `batchInterval` seconds, so a busy bot writes a few large batches a second instead of one per turn of its
+/// loop (each batch costs a hand-over to the worker, a wake-up, the file's checks, an open and an fsync).
+/// Without a worker each record is written at once.
 package final class BotCollection {
   let directory: String
   let enabled: Bool
@@ -19,8 +22,15 @@ package final class BotCollection {
   private var reported = false
   /// Runs work on a worker thread and its completion on the loop.
   var run: ((@escaping @Sendable () -> Written, @escaping (Written) -> Void) -> Void)?
+  /// Runs an action on the loop after some seconds: with it, records wait up to `batchInterval` to go together.
+  var after: ((Double, @escaping () -> Void) -> Void)?
   private var queued: [Game] = []
   private var writing = false
+  /// A write is planned for when the interval is over.
+  private var planned = false
+  /// The longest a record waits before its batch is handed to the worker (a crash loses at most these; every
+  /// game is in the log too).
+  static let batchInterval = 0.25
   /// At most this many records wait for a write that is slow to finish (a stalled disk): the ones after them
   /// are only in the log, so the bot's memory does not grow with the games it plays meanwhile.
   static let queueLimit = 4096
@@ -61,7 +71,22 @@ package final class BotCollection {
       return
     }
     queued.append(Game(record: record, day: day))
-    writeNext()
+    plan()
+  }
+
+  /// Writes what waits now, without waiting for the interval: the bot is stopping.
+  func flush() { writeNext() }
+
+  /// Starts a write once the interval is over (at once without a timer), unless one is out or planned.
+  private func plan() {
+    guard !writing, !planned, !queued.isEmpty else { return }
+    guard let after else { return writeNext() }
+    planned = true
+    after(BotCollection.batchInterval) { [weak self] in
+      guard let self else { return }
+      planned = false
+      writeNext()
+    }
   }
 
   /// Appends `record` to `day`'s collection at once; returns the file, or nil when records are off or it was not
@@ -85,7 +110,7 @@ package final class BotCollection {
       guard let self else { return }
       writing = false
       say(written)
-      writeNext()
+      plan()
     }
   }
 

@@ -1,4 +1,5 @@
 import PeerTrust
+import PlayerFiles
 import Security
 
 #if canImport(Glibc)
@@ -75,10 +76,14 @@ enum BotLoadBenchmark {
     }
     printError("measuring the bot host with \(settings.games) games...")
     let bot = try measure(.bot, settings, client: client, split: split)
+    printError("measuring the bot host again with records off (records are signed for the joiner but not written)...")
+    let unrecorded = try measure(.bot, settings, client: client, split: split, records: false)
     printError("measuring the OpenSSL echo baseline with \(settings.games) connections...")
     let echo = try measure(.echo, settings, client: client, split: split)
-    for (name, run) in [("bot", bot), ("echo", echo)] { printError("  \(name): \(summary(run))") }
-    return table(bot: bot, echo: echo, settings)
+    for (name, run) in [("bot", bot), ("bot, records off", unrecorded), ("echo", echo)] {
+      printError("  \(name): \(summary(run))")
+    }
+    return table(bot: bot, echo: echo, settings) + recordRows(bot: bot, unrecorded: unrecorded, settings)
   }
 
   /// One server's saturated run in a line: moves per second, each side's CPU per move and busy share, the bound.
@@ -87,8 +92,11 @@ enum BotLoadBenchmark {
     let server = Table.format(run.serverCPUSaturated, .time)
     let load = Table.format(run.loadCPUSaturated, .time)
     let busy = { (share: Double) in Table.significant(share * 100) + " %" }
+    let games =
+      run.saturated.games > 0
+      ? "; \(Table.significant(Double(run.saturated.answers) / Double(run.saturated.games))) moves a game" : ""
     return "\(perSecond); server \(server) a move, \(busy(run.serverBusy)) of its CPUs busy; load \(load) a move, "
-      + "\(busy(run.loadBusy)) of its CPU busy: \(run.bound.words)"
+      + "\(busy(run.loadBusy)) of its CPU busy: \(run.bound.words)\(games)"
   }
 
   /// The rows of the bot and the echo measured under the same load.
@@ -141,14 +149,15 @@ enum BotLoadBenchmark {
   /// it (the bot must say goodbye to every game and exit 0). The server runs on `split.server`, the load on
   /// `split.generator` (by default both wherever this thread may run).
   static func measure(
-    _ kind: LoadGenerator.Server, _ settings: Settings, client: Identity, split: Split = Split(cpus: 1)
+    _ kind: LoadGenerator.Server, _ settings: Settings, client: Identity, split: Split = Split(cpus: 1),
+    records: Bool = true
   ) throws
     -> Measured
   {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     if split.isSplit { CPUAffinity.pin(0, to: split.server) }
-    let (server, echoKey) = try start(kind, in: directory.path, client: client)
+    let (server, echoKey) = try start(kind, in: directory.path, client: client, records: records)
     if split.isSplit { CPUAffinity.pin(0, to: split.generator) }
     // The bot: "Practice bot (perfect) serving … on port 40123 (127.0.0.1)." and "Key: SHA256:…"; the echo: "port N".
     let line = try server.waitForLine(startingWith: kind == .bot ? "Practice bot " : "port ")
@@ -189,6 +198,23 @@ enum BotLoadBenchmark {
     return measured
   }
 
+  /// The bot with records off against the bot with them, in the same run: what the records cost a move.
+  static func recordRows(bot: Measured, unrecorded: Measured, _ settings: Settings) -> [Row] {
+    let n = settings.games
+    let moves = bot.saturated.answers
+    let games = bot.saturated.games
+    return [
+      Row(
+        figure: "Bot host, \(n) games, no thinking: bot moves per second, records on (\(moves) moves, \(games) games)",
+        value: bot.saturated.answersPerSecond, baseline: unrecorded.saturated.answersPerSecond,
+        baselineKind: "records off, same load", unit: .perSecond),
+      Row(
+        figure: "Bot host, \(n) games, no thinking: server CPU time per move, records on",
+        value: bot.serverCPUSaturated, baseline: unrecorded.serverCPUSaturated, baselineKind: "records off, same load",
+        unit: .time),
+    ]
+  }
+
   /// CPU time of a process (all its threads) between two samples, per answer of `run`, in nanoseconds.
   static func cpuPerAnswer(from start: ProcessSample, to end: ProcessSample, _ run: LoadGenerator.Run) -> Double {
     let cost = IdleCost(from: start, to: end, seconds: run.seconds)
@@ -197,9 +223,9 @@ enum BotLoadBenchmark {
 
   /// Starts the server with its files in `directory`; for the echo, also returns the key it presents (made
   /// here and left in `directory` with the client's pin).
-  static func start(_ kind: LoadGenerator.Server, in directory: String, client: Identity) throws -> (
-    ServerProcess, Fingerprint?
-  ) {
+  static func start(
+    _ kind: LoadGenerator.Server, in directory: String, client: Identity, records: Bool = true
+  ) throws -> (ServerProcess, Fingerprint?) {
     let executableDirectory = selfDirectory()
     let output = directory + "/server.out"
     switch kind {
@@ -217,6 +243,10 @@ enum BotLoadBenchmark {
       let arguments = [
         "host", "--bot", "perfect", "--accept-new", "--port", "0", "--bind", "127.0.0.1", "--name", "bench-bot",
       ]
+      if !records {
+        try FileSystem.makeDirectories(directory + "/config/tictactoe", mode: 0o700)
+        try write("records = off\n", to: directory + "/config/tictactoe/settings.conf")
+      }
       let server = try ServerProcess(binary, arguments, environment: environment, outputPath: output)
       return (server, Fingerprint?.none)
     case .echo:

@@ -26,6 +26,8 @@ final class LoadGenerator {
     var latencies = Samples()
     /// Answers received (bot moves, or echoes) during the run.
     var answers = 0
+    /// Games that ended (bot only): each costs the bot a record, a signature and a rematch besides its moves.
+    var games = 0
     var seconds = 0.0
     var answersPerSecond: Double { Double(answers) / seconds }
   }
@@ -237,6 +239,7 @@ final class LoadGenerator {
         scheduleIfReady(client, now: now)
       case .gameEnded:
         client.awaitingSince = nil
+        if measuring { run.games += 1 }
         if let more = try? client.session?.offerRematch(now: seconds(now)) { apply(more, to: client, now: now) }
       case .rematchOffered:
         if let more = try? client.session?.offerRematch(now: seconds(now)) { apply(more, to: client, now: now) }

@@ -90,6 +90,33 @@ import Testing
     #expect(try GameRecord.parseCollection(text) == [GameArchiveTests.record, second, GameArchiveTests.record])
   }
 
+  /// With the loop's timer a write waits for the interval: every record kept meanwhile goes in it, and the
+  /// next batch waits for its own interval after the write; a stopping bot writes at once.
+  @Test func recordsWaitForTheIntervalAndGoInOneBatch() throws {
+    let (collection, directory) = try setUp()
+    var jobs: [(work: @Sendable () -> BotCollection.Written, done: (BotCollection.Written) -> Void)] = []
+    var timers: [(seconds: Double, action: () -> Void)] = []
+    collection.run = { work, done in jobs.append((work, done)) }
+    collection.after = { seconds, action in timers.append((seconds, action)) }
+    for _ in 0..<3 { collection.keep(GameArchiveTests.record, day: "2026-12-01") }
+    #expect(jobs.isEmpty && timers.count == 1 && timers[0].seconds == BotCollection.batchInterval)
+    #expect(collection.isWriting, "a stopping bot waits for records still to be written")
+    timers.removeFirst().action()
+    #expect(jobs.count == 1 && timers.isEmpty)
+    collection.keep(GameArchiveTests.record, day: "2026-12-01")
+    let first = jobs.removeFirst()
+    first.done(first.work())
+    #expect(jobs.isEmpty && timers.count == 1, "the record kept during the write waits for the next interval")
+    collection.flush()
+    #expect(jobs.count == 1, "flushed at once")
+    let second = jobs.removeFirst()
+    second.done(second.work())
+    timers.removeFirst().action()
+    #expect(jobs.isEmpty && timers.isEmpty && !collection.isWriting)
+    let text = try String(contentsOfFile: directory + "/bot-2026-12-01.sgf", encoding: .utf8)
+    #expect(try GameRecord.parseCollection(text).count == 4)
+  }
+
   @Test func aBatchStopsAtTheDaysLimitAndKeepsWhatFits() throws {
     let (_, directory) = try setUp()
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

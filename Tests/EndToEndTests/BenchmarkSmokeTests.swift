@@ -56,13 +56,14 @@ import Testing
     // AI (5 boards × 2), handshake (3), round trip (2), memory (1), idle CPU, wakeups and memory, untimed and
     // timed (9), first
     // frame (3), discovery (3), dead peers (3), round trips with junk connections (2), bot host under load (8, and
-    // the saturated run's server and load-generator CPU per move and how busy each one's CPUs were: 12),
+    // the saturated run's server and load-generator CPU per move and how busy each one's CPUs were: 12; the bot
+    // with records on against records off, moves per second and CPU per move: 14),
     // bot host under abuse (known_peers load, 5 abuses × median and p99, memory × 2, log growth: 14), a bot game
     // watched by spectators (round trip median and p99, CPU per move, memory per spectator: 4), a move through the
     // transit relay and joining through it (3).
-    #expect(rows.count == 69, "output was:\n\(output)")
+    #expect(rows.count == 71, "output was:\n\(output)")
     #expect(rows.filter { $0.hasPrefix("| Bot game watched by ") }.count == 3, "output was:\n\(output)")
-    #expect(rows.filter { $0.hasPrefix("| Bot host") }.count == 12, "output was:\n\(output)")
+    #expect(rows.filter { $0.hasPrefix("| Bot host") }.count == 14, "output was:\n\(output)")
     #expect(rows.filter { $0.hasPrefix("| Bot, honest move round trip with ") }.count == 10, "output was:\n\(output)")
     for row in rows {
       let cells = row.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
