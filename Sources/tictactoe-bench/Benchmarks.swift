@@ -171,7 +171,7 @@ struct Benchmarks {
   /// against itself with VCF only and against the search alone, on 15×15 (`levels-15`) and 9×9 (`levels-9`), all
   /// the generator's openings on each; `engines`, the perfect level with VCT against every outside engine named in
   /// TICTACTOE_STRENGTH_ENGINES ("NAME|COMMAND WORDS", several separated by ";"; scripts/setup-strength.sh makes
-  /// them; 24 openings); `swap2`, the Swap2 computer's opening choices. A smoke run plays two short games of
+  /// them; all the 15×15 openings); `swap2`, the Swap2 computer's opening choices. A smoke run plays two short games of
   /// each kind of ours. The table, or nil when the group is not wanted.
   func strengthTable() throws -> String? {
     guard options.wants("strength") else { return nil }
@@ -197,6 +197,8 @@ struct Benchmarks {
       }
     }
     if options.wantsStrength("engines") {
+      // All the 15×15 openings, as for the levels: 48 games (24 openings) left the intervals at about ±100.
+      let openings = StrengthBenchmark.allOpenings(size: 15).count
       for (name, command) in Self.outsideEngines() {
         progress("strength: against \(name)")
         // An engine that cannot be started or refuses the board is reported and left out; the run goes on.
@@ -204,7 +206,7 @@ struct Benchmarks {
           let engine = try BrainEngine(name: name, command: command)
           pairings.append(
             try StrengthBenchmark.play(
-              new, .engine(engine), size: 15, openings: count(24), milliseconds: milliseconds, progress: report))
+              new, .engine(engine), size: 15, openings: count(openings), milliseconds: milliseconds, progress: report))
         } catch {
           report("\(new.name) vs \(name) not played: \(error)")
         }
