@@ -28,6 +28,10 @@ package final class BotCollection {
   private var writing = false
   /// A write is planned for when the interval is over.
   private var planned = false
+  /// The bot is stopping: nothing waits for the interval any more.
+  private var flushing = false
+  /// A batch this large goes at once, without waiting for the rest of the interval.
+  static let batchLimit = 1024
   /// The longest a record waits before its batch is handed to the worker (a crash loses at most these; every
   /// game is in the log too).
   static let batchInterval = 0.25
@@ -74,13 +78,19 @@ package final class BotCollection {
     plan()
   }
 
-  /// Writes what waits now, without waiting for the interval: the bot is stopping.
-  func flush() { writeNext() }
+  /// Writes what waits now, and from now on each batch as soon as the one before is written, without waiting
+  /// for the interval: the bot is stopping.
+  func flush() {
+    flushing = true
+    writeNext()
+  }
 
-  /// Starts a write once the interval is over (at once without a timer), unless one is out or planned.
+  /// Starts a write once the interval is over, unless one is out or planned; at once without a timer, when the
+  /// bot is stopping, or when `batchLimit` records wait (a disk that keeps up never fills the queue).
   private func plan() {
-    guard !writing, !planned, !queued.isEmpty else { return }
-    guard let after else { return writeNext() }
+    guard !writing, !queued.isEmpty else { return }
+    guard let after, !flushing, queued.count < BotCollection.batchLimit else { return writeNext() }
+    guard !planned else { return }
     planned = true
     after(BotCollection.batchInterval) { [weak self] in
       guard let self else { return }

@@ -94,7 +94,7 @@ enum BotLoadBenchmark {
     let busy = { (share: Double) in Table.significant(share * 100) + " %" }
     let games =
       run.saturated.games > 0
-      ? "; \(Table.significant(Double(run.saturated.answers) / Double(run.saturated.games))) moves a game" : ""
+      ? "; \(Table.significant(Double(run.saturated.answers) / Double(run.saturated.games))) answered moves a game" : ""
     return "\(perSecond); server \(server) a move, \(busy(run.serverBusy)) of its CPUs busy; load \(load) a move, "
       + "\(busy(run.loadBusy)) of its CPU busy: \(run.bound.words)\(games)"
   }
@@ -205,7 +205,7 @@ enum BotLoadBenchmark {
     let games = bot.saturated.games
     return [
       Row(
-        figure: "Bot host, \(n) games, no thinking: bot moves per second, records on (\(moves) moves, \(games) games)",
+        figure: "Bot host, \(n) games, no thinking: bot moves per second, records on (\(moves) answered moves, \(games) games)",
         value: bot.saturated.answersPerSecond, baseline: unrecorded.saturated.answersPerSecond,
         baselineKind: "records off, same load", unit: .perSecond),
       Row(

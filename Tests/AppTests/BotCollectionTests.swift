@@ -117,6 +117,27 @@ import Testing
     #expect(try GameRecord.parseCollection(text).count == 4)
   }
 
+  /// A stopping bot does not wait for the interval after a write that was out when it stopped, and a batch of
+  /// `batchLimit` records goes without waiting for the rest of its interval.
+  @Test func aStoppingBotAndAFullBatchDoNotWaitForTheInterval() throws {
+    let (collection, _) = try setUp()
+    var jobs: [(work: @Sendable () -> BotCollection.Written, done: (BotCollection.Written) -> Void)] = []
+    var timers: [() -> Void] = []
+    collection.run = { work, done in jobs.append((work, done)) }
+    collection.after = { _, action in timers.append(action) }
+    for _ in 0..<(BotCollection.batchLimit - 1) { collection.keep(GameArchiveTests.record, day: "2026-12-01") }
+    #expect(jobs.isEmpty && timers.count == 1)
+    collection.keep(GameArchiveTests.record, day: "2026-12-01")
+    #expect(jobs.count == 1, "a full batch goes at once")
+    collection.keep(GameArchiveTests.record, day: "2026-12-01")
+    collection.flush()
+    #expect(jobs.count == 1, "one write at a time")
+    jobs.removeFirst().done(BotCollection.Written())
+    #expect(jobs.count == 1, "after the write that was out, the stopping bot's last record goes at once")
+    jobs.removeFirst().done(BotCollection.Written())
+    #expect(!collection.isWriting)
+  }
+
   @Test func aBatchStopsAtTheDaysLimitAndKeepsWhatFits() throws {
     let (_, directory) = try setUp()
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
