@@ -205,7 +205,8 @@ enum BotLoadBenchmark {
     let games = bot.saturated.games
     return [
       Row(
-        figure: "Bot host, \(n) games, no thinking: bot moves per second, records on (\(moves) answered moves, \(games) games)",
+        figure:
+          "Bot host, \(n) games, no thinking: bot moves per second, records on (\(moves) answered moves, \(games) games)",
         value: bot.saturated.answersPerSecond, baseline: unrecorded.saturated.answersPerSecond,
         baselineKind: "records off, same load", unit: .perSecond),
       Row(
