@@ -249,15 +249,17 @@ import WireProtocol
     let port = try #require(bot.announcedPort(), "\(bot.errors)")
     #expect(bot.waitFor("Announced on the local network as \(name)."), "\(bot.output)")
     let viewer = try home("viewer").environment
-    let listed = try Binary.list(["--json"], environment: viewer) { $0.stdout.contains("\"\(name)\"") }
-    let games = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+    let listed = try Binary.list(["--json"], environment: viewer) { Binary.shows(name, on: Int(port), in: $0) }
+    let games = Binary.games(listed)
     let game = try #require(games.first { $0["name"] as? String == name }, "\(listed.stdout)")
     #expect(game["bot"] as? String == "perfect")
     #expect(game["state"] as? String == "waiting")
     #expect(game["port"] as? Int == port)
     // Anyone may watch its games (PROTOCOL.md rule 27): the advert says so, with how many watch.
     #expect(game["watchable"] as? Bool == true && game["watchers"] as? Int == 0, "\(listed.stdout)")
-    let text = try Binary.list([], environment: viewer) { $0.stdout.contains(name + "\t") }
+    let text = try Binary.list([], environment: viewer) { result in
+      result.stdout.split(separator: "\n").contains { $0.hasPrefix(name + "\t") && $0.contains("practice bot") }
+    }
     let line = text.stdout.split(separator: "\n").first { $0.hasPrefix(name + "\t") }
     #expect(line?.contains("waiting, practice bot (perfect), watchable (0 watching)") == true, "\(text.stdout)")
   }

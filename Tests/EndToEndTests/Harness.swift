@@ -62,6 +62,17 @@ extension Binary {
   /// `tictactoe list ARGUMENTS` run again (each run listens for 1.5 s) until `found` holds for its result or
   /// `timeout` seconds have passed; the last result. One listening window decides nothing on a loaded machine:
   /// the bound is only there so that a game that never shows up fails the test.
+  /// The games a `list --json` result shows.
+  static func games(_ result: Result) -> [[String: Any]] {
+    (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [[String: Any]] ?? []
+  }
+
+  /// Whether `result` (of `list --json`) shows `name` resolved to `port`: a game is listed as soon as it is
+  /// browsed, before its address, port and TXT record are known.
+  static func shows(_ name: String, on port: Int, in result: Result) -> Bool {
+    games(result).contains { $0["name"] as? String == name && $0["port"] as? Int == port }
+  }
+
   static func list(
     _ arguments: [String], environment: [String: String], timeout: Double = 30, until found: (Result) -> Bool
   ) throws -> Result {
