@@ -2,6 +2,7 @@
 # Builds the benchmark and the game in release mode and prints the table of figures (docs/BENCHMARKS.md
 # explains them).
 # Usage: scripts/bench.sh [--private-network] [--smoke] [--only GROUP,...] [--idle-seconds S] [--openings N]
+#   [--strength-parts PART,...] [--move-ms MS]
 #   --smoke: a few iterations of everything, to check that it still runs.
 #   --only: those groups only; the avahi-daemon, the packaged binary and the strength engines are set up only
 #   for groups that use them (`--only bot,abuse,watch` needs none of them).

@@ -7,8 +7,8 @@ struct BenchOptions: Equatable {
   ]
   static let usage =
     "usage: tictactoe-bench [--smoke] [--only GROUP,...] [--idle-seconds S] [--openings N]"
-    + " [--strength-parts PART,...]\n  groups: " + groups.joined(separator: ", ") + "\n  strength parts: "
-    + strengthParts.joined(separator: ", ")
+    + " [--strength-parts PART,...] [--move-ms MS]\n  groups: " + groups.joined(separator: ", ")
+    + "\n  strength parts: " + strengthParts.joined(separator: ", ")
   /// The parts of the strength group.
   static let strengthParts = ["levels-15", "levels-9", "engines", "swap2"]
 
@@ -23,6 +23,9 @@ struct BenchOptions: Equatable {
   var openings: Int?
   /// The parts of the strength group to play (all when nil).
   var strength: Set<String>?
+  /// Our levels' time per move in the strength games, in milliseconds (100, 20 for a smoke run, unless given;
+  /// the game gives the perfect level 250).
+  var moveMilliseconds: Int?
 
   /// Parses the arguments; throws a message for the user when they are wrong.
   static func parse(_ arguments: [String]) throws -> BenchOptions {
@@ -49,6 +52,11 @@ struct BenchOptions: Equatable {
           throw BenchError("--openings needs a positive number\n\(usage)")
         }
         options.openings = count
+      case "--move-ms":
+        guard let text = rest.popFirst(), let milliseconds = Int(text), (1...60_000).contains(milliseconds) else {
+          throw BenchError("--move-ms needs a number of milliseconds from 1 to 60000\n\(usage)")
+        }
+        options.moveMilliseconds = milliseconds
       case "--strength-parts":
         guard let list = rest.popFirst() else { throw BenchError("--strength-parts needs a list of parts\n\(usage)") }
         let names = list.split(separator: ",").map(String.init)

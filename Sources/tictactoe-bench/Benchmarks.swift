@@ -175,7 +175,7 @@ struct Benchmarks {
   /// each kind of ours. The table, or nil when the group is not wanted.
   func strengthTable() throws -> String? {
     guard options.wants("strength") else { return nil }
-    let milliseconds = smoke ? 20 : 100
+    let milliseconds = options.moveMilliseconds ?? (smoke ? 20 : 100)
     let report = { (line: String) in printError("strength: \(line)") }
     var pairings: [StrengthBenchmark.Pairing] = []
     let new = StrengthBenchmark.Player.own(.threes)

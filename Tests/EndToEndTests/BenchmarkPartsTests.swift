@@ -53,13 +53,16 @@ import Testing
     #expect(options.wants("idle") && !options.wants("ai"))
     #expect(BenchOptions().wants("discovery"))
     #expect(try BenchOptions.parse(["--openings", "3"]).openings == 3)
+    #expect(try BenchOptions.parse(["--move-ms", "250"]).moveMilliseconds == 250)
+    #expect(BenchOptions().moveMilliseconds == nil)
     let parts = try BenchOptions.parse(["--strength-parts", "levels-9,swap2"])
     #expect(parts.wantsStrength("levels-9") && parts.wantsStrength("swap2") && !parts.wantsStrength("engines"))
     #expect(!parts.wantsStrength("levels-15"))
     #expect(BenchOptions().wantsStrength("engines"))
     for wrong in [
       ["--only"], ["--only", "idle,nope"], ["--idle-seconds", "0"], ["--idle-seconds", "x"], ["-v"],
-      ["--openings", "0"], ["--strength-parts", "levels,tea"], ["--strength-parts"],
+      ["--openings", "0"], ["--strength-parts", "levels,tea"], ["--strength-parts"], ["--move-ms", "0"],
+      ["--move-ms"], ["--move-ms", "fast"],
     ] {
       #expect(throws: BenchError.self) { try BenchOptions.parse(wrong) }
     }
