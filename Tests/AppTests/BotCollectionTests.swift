@@ -10,6 +10,9 @@ import Testing
 
 /// The bot's day collections: games appended, one file a day, never through a link, the oldest days removed.
 @Suite struct BotCollectionTests {
+  /// A write handed to the worker (`BotCollection.run`), run by the test when it chooses.
+  typealias Job = (work: @Sendable () -> BotCollection.Written, done: (BotCollection.Written) -> Void)
+
   private func setUp(cap: Int = RecordDirectory.defaultCap) throws -> (BotCollection, String) {
     let root = try TestDirectory.make("bot-records")
     let paths = Paths(environment: ["HOME": root, "XDG_DATA_HOME": root + "/data"])
@@ -71,7 +74,7 @@ import Testing
   /// is out go in the next one, in the order they ended.
   @Test func recordsKeptWhileAWriteIsOutGoTogetherInTheNextOne() throws {
     let (collection, directory) = try setUp()
-    var jobs: [(work: @Sendable () -> BotCollection.Written, done: (BotCollection.Written) -> Void)] = []
+    var jobs: [Job] = []
     collection.run = { work, done in jobs.append((work, done)) }
     var second = GameArchiveTests.record
     second.result = .won(.o, .resignation)
@@ -94,7 +97,7 @@ import Testing
   /// next batch waits for its own interval after the write; a stopping bot writes at once.
   @Test func recordsWaitForTheIntervalAndGoInOneBatch() throws {
     let (collection, directory) = try setUp()
-    var jobs: [(work: @Sendable () -> BotCollection.Written, done: (BotCollection.Written) -> Void)] = []
+    var jobs: [Job] = []
     var timers: [(seconds: Double, action: () -> Void)] = []
     collection.run = { work, done in jobs.append((work, done)) }
     collection.after = { seconds, action in timers.append((seconds, action)) }
@@ -121,7 +124,7 @@ import Testing
   /// `batchLimit` records goes without waiting for the rest of its interval.
   @Test func aStoppingBotAndAFullBatchDoNotWaitForTheInterval() throws {
     let (collection, _) = try setUp()
-    var jobs: [(work: @Sendable () -> BotCollection.Written, done: (BotCollection.Written) -> Void)] = []
+    var jobs: [Job] = []
     var timers: [() -> Void] = []
     collection.run = { work, done in jobs.append((work, done)) }
     collection.after = { _, action in timers.append(action) }

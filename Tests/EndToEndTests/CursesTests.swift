@@ -126,13 +126,7 @@ import Testing
   /// again from the lobby does not ask again (it did until the program restarted). The lobby's host listens on
   /// the `port` setting: 0 here, a port the system picks, so the test needs no port to be free.
   @Test func hostingAgainFromTheLobbyDoesNotOfferPortMappingAgain() throws {
-    var environment = try Binary.sandbox().environment
-    environment["USER"] = "alice"
-    try Binary.writeSettings("port = 0\n", environment: environment)
-    let tmux = try TmuxSession(
-      command: "sh -c '\(Binary.path); echo EXIT=$?; sleep 30'", environment: environment, width: 80, height: 24)
-    try tmux.waitFor(text: "Play the computer")
-    try tmux.send("Down", "Down", "Enter")
+    let (tmux, environment) = try TmuxSession.hostFromTheLobby(user: "alice", settings: "port = 0\n")
     let offer = try tmux.waitFor(text: "Let friends on the internet join? m: ask your router")
     let port = try TmuxSession.hostedPort(environment)
     #expect(port != 7177 && offer.contains("open port \(port)"), "\(offer)")

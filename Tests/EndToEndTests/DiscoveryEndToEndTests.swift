@@ -23,13 +23,9 @@ import Testing
   private func list(
     _ environment: [String: String], until found: @escaping ([[String: Any]]) -> Bool = { _ in true }
   ) throws -> [[String: Any]] {
-    let parse = { (result: Binary.Result) -> [[String: Any]] in
-      let parsed = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
-      return parsed as? [[String: Any]] ?? []
-    }
-    let result = try Binary.list(["--json"], environment: environment) { found(parse($0)) }
+    let result = try Binary.list(["--json"], environment: environment) { found(Binary.games($0)) }
     #expect(result.status == 0, "\(result.stderr)")
-    return parse(result)
+    return Binary.games(result)
   }
 
   private func unique(_ base: String) -> String { "\(base)-\(UUID().uuidString.prefix(6).lowercased())" }
@@ -185,14 +181,8 @@ import Testing
 @Suite(.serialized) struct LobbyHostDiscoveryTests {
   @Test func aHostStartedFromTheLobbyIsListedThenWithdrawn() throws {
     let name = "lobbyhost-\(UUID().uuidString.prefix(6).lowercased())"
-    var environment = try Binary.sandbox().environment
-    environment["USER"] = name
     // Port 0: one the system picks; no router is asked or offered.
-    try Binary.writeSettings("port = 0\nmap_port = no\n", environment: environment)
-    let tmux = try TmuxSession(
-      command: "sh -c '\(Binary.path); echo EXIT=$?; sleep 30'", environment: environment, width: 80, height: 24)
-    try tmux.waitFor(text: "Play the computer")
-    try tmux.send("Down", "Down", "Enter")
+    let (tmux, environment) = try TmuxSession.hostFromTheLobby(user: name, settings: "port = 0\nmap_port = no\n")
     let hosting = try tmux.waitFor(text: "Waiting for an opponent")
     let port = try TmuxSession.hostedPort(environment)
     #expect(!hosting.contains("LAN discovery is unavailable"), "\(hosting)")

@@ -19,6 +19,21 @@ extension TmuxSession {
     return (host, try port ?? hostedPort(alice))
   }
 
+  /// `user` in the lobby, full-screen at 80×24 with `settings` in a fresh home, choosing "Host a network game";
+  /// returns once that choice is made, with the home (`hostedPort` reads the port back from its log).
+  static func hostFromTheLobby(user: String, settings: String) throws -> (
+    tmux: TmuxSession, environment: [String: String]
+  ) {
+    var environment = try Binary.sandbox().environment
+    environment["USER"] = user
+    try Binary.writeSettings(settings, environment: environment)
+    let tmux = try TmuxSession(
+      command: "sh -c '\(Binary.path); echo EXIT=$?; sleep 30'", environment: environment, width: 80, height: 24)
+    try tmux.waitFor(text: "Play the computer")
+    try tmux.send("Down", "Down", "Enter")
+    return (tmux, environment)
+  }
+
   /// The port the latest host in `home` listens on, as its log says (`hosting on *:PORT`, written before the
   /// host says it is waiting).
   static func hostedPort(_ home: [String: String]) throws -> Int {

@@ -39,16 +39,7 @@ import Testing
 
   @Test func onlyTheMovesShownToLoseAreRefused() throws {
     // The double three with O to move: O must stop X's crossing, and many moves do.
-    var rows = VictoryByThreatsTests.doubleThree
-    rows[8] = "........O"
-    let game = try ThreatSearchTests.game(rows, k: 5)
-    #expect(game.turn == .o)
-    let board = game.board
-    let plan = ThreatPlan.make(board: board, mark: Self.o, start: .now, deadline: .now + .seconds(20))
-    guard case .defend(let kept) = plan else {
-      Issue.record("plan was \(plan)")
-      return
-    }
+    guard let (board, kept) = try VictoryByThreatsTests.doubleThreeDefence() else { return }
     #expect(kept.count > 1 && kept.contains(index(4, 4)), "\(kept)")
     // Near the marks, the first moves refused leave X a win within three moves; the crossing and the first few
     // kept leave it none (the brute force is slow on 9×9, so not every move is checked).

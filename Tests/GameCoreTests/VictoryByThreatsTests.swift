@@ -87,18 +87,23 @@ import Testing
     #expect(!BruteForceThreats(board).winsAfter(index(4, 4), by: Self.x))
   }
 
-  @Test func theMovesThatStopAWinByThreatsAreKeptTo() throws {
-    // The double three with O to move (one O stone fewer): O must stop X's crossing.
-    var rows = Self.doubleThree
+  /// The double three with O to move (one O stone fewer: O must stop X's crossing) and the moves O's plan keeps
+  /// to; nil, with the issue recorded, when the plan is not a defence.
+  static func doubleThreeDefence() throws -> (board: Board, kept: [Int])? {
+    var rows = doubleThree
     rows[8] = "........O"
     let game = try ThreatSearchTests.game(rows, k: 5)
     #expect(game.turn == .o)
-    let board = game.board
-    let plan = ThreatPlan.make(board: board, mark: Self.o, start: .now, deadline: .now + .seconds(20))
-    guard case .defend(let cells) = plan else {
+    let plan = ThreatPlan.make(board: game.board, mark: o, start: .now, deadline: .now + .seconds(20))
+    guard case .defend(let kept) = plan else {
       Issue.record("plan was \(plan)")
-      return
+      return nil
     }
+    return (game.board, kept)
+  }
+
+  @Test func theMovesThatStopAWinByThreatsAreKeptTo() throws {
+    guard let (board, cells) = try Self.doubleThreeDefence() else { return }
     #expect(cells.contains(index(4, 4)), "\(cells)")
     // Every move kept to leaves X no win within three moves; a move far off leaves X its win.
     for cell in cells {
