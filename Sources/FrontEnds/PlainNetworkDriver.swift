@@ -120,7 +120,7 @@ package final class PlainNetworkDriver: LoopFrontEnd {
     } else if session.phase == .betweenGames, let result = session.lastResult {
       // After an abandoned game the match is over: nothing more to ask.
       if case .abandoned = result { return }
-      emit("type rematch to play again, or quit: ")
+      emit(session.rematchOfferedByPeer ? "type rematch to accept, or quit: " : "type rematch to play again, or quit: ")
     }
   }
 
@@ -206,13 +206,15 @@ package final class PlainNetworkDriver: LoopFrontEnd {
     case .chatsDropped:
       emit(MatchWords.chatsDropped(peer: "\(peerName)") + "\n")
     case .rematchOffered:
-      emit("\(peerName) offers a rematch: type rematch to accept, or quit\n")
+      emit("\(peerName) offers a rematch\n")
+      askAgain()
     case .gameEnded(let result):
       emit(PlainNetworkWords.resultLine(result, mine: session.myMark) + "\n")
       let score = session.score
       emit("match: you \(score.wins), \(peerName) \(score.losses), draws \(score.draws)\n")
       if case .abandoned = result { return }  // the match is over
-      emit("type rematch to play again, or quit: ")
+      // An offer that came with the game's end (a practice bot's) is said next, with the question.
+      if !session.rematchOfferedByPeer { emit("type rematch to play again, or quit: ") }
     case .connectionLost(let until):
       let seconds = max(0, Int((until - Monotonic.now()).rounded()))
       emit(MatchWords.dropped(isHost: match.role == .host, peer: "\(peerName)", seconds: seconds) + "\n")

@@ -7,8 +7,9 @@ import Session
 import WireProtocol
 
 /// The bot's side of one connection: the host session, and what the bot does with each thing it says. It lets
-/// the joiner in (or refuses it) without asking, answers every move with `chooseMove`, accepts every rematch,
-/// answers the first chat once, and records every game that ends. Pure: no sockets, no clock of its own.
+/// the joiner in (or refuses it) without asking, answers every move with `chooseMove`, offers the next game as
+/// each ends and accepts the joiner's offer (within the limits), answers the first chat once, and records every
+/// game that ends. Pure: no sockets, no clock of its own.
 package struct BotSeat {
   private(set) var session: NetSession
   let botName: String
@@ -205,7 +206,9 @@ package struct BotSeat {
       case .gameEnded(let result):
         // The time to offer a rematch counts from the end (a long timed game must not end the seat at once).
         lastProgress = now
-        reaction.games += finishedGame(result, now: now)
+        let finished = finishedGame(result, now: now)
+        reaction.games += finished
+        if !finished.isEmpty { reaction += offerNextGame(now: now) }
       case .closed(let end):
         reaction.games += unfinishedGame(now: now, reason: closingReason(end))
         reaction.end = end
@@ -262,6 +265,17 @@ package struct BotSeat {
     case .refuse(let text, let reason):
       return absorb(session.decline(reason, text: text, now: now), now: now)
     }
+  }
+
+  /// A game ended: the bot offers the next one at once, in the same write as the game's last messages, when the
+  /// limits allow a game now (the offer takes its place under them). The joiner's player accepts with one key,
+  /// and a joiner that offers too has crossed the offer (a rematch, no message more). Over the limits the bot
+  /// says nothing and waits for the joiner's offer (`answerRematch`), as it did before it offered.
+  private mutating func offerNextGame(now: Double) -> BotReaction {
+    guard !session.isClosed, !saidGoodbye, !session.isResuming, session.phase == .betweenGames,
+      !session.rematchOfferedByMe, !session.rematchOfferedByPeer, mayStartGame(now) == nil
+    else { return BotReaction() }
+    return absorb((try? session.offerRematch(now: now)) ?? [], now: now)
   }
 
   /// The joiner offered a rematch: accepted now, or later on a tick when the limits do not allow a game yet.

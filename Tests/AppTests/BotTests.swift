@@ -186,6 +186,35 @@ private struct Table {
     #expect(table.joiner.score.losses + table.joiner.score.draws == 4)
   }
 
+  /// As a game ends the bot offers the next one, with the game's last messages: the joiner's player accepts
+  /// with one key, and a joiner that offers too crosses the offer (the next game starts, no message more).
+  @Test func theBotOffersTheNextGameWithTheLastMessagesOfEachGame() throws {
+    var table = Table()
+    var random = SplitMix(seed: 11)
+    table.playGame { $0.legalMoves.randomElement(using: &random)! }
+    #expect(table.joiner.phase == .betweenGames && table.records.count == 1)
+    #expect(table.botSent.last == .rematchOffer, "\(table.botSent)")
+    #expect(table.joiner.rematchOfferedByPeer)
+    #expect(table.joinerEvents.contains(.rematchOffered))
+    table.joinerDoes { try $0.offerRematch(now: $1) }
+    #expect(table.joiner.phase == .playing && table.joiner.gameNumber == 2)
+    #expect(table.bot.session.phase == .playing && table.bot.session.gameNumber == 2)
+
+    // The joiner resigns game 2: the bot's one reaction records the game and offers game 3.
+    let resignation = try table.joiner.resign(now: table.now)
+    #expect(resignation.contains(.send(.resign)))
+    let reaction = table.bot.receive(.resign, now: table.now)
+    #expect(reaction.games.map(\.outcome) == [.peerResigned])
+    #expect(reaction.messages == [.rematchOffer])
+    table.take(reaction)
+    table.pump()
+    // The joiner's own offer, sent before it read the bot's, crosses it: game 3 starts on both sides.
+    table.toBot.append(.rematchOffer)
+    table.pump()
+    #expect(table.bot.session.phase == .playing && table.bot.session.gameNumber == 3)
+    #expect(!table.botSent.contains(.rematchAccept))
+  }
+
   @Test func anUnknownJoinerIsRefusedAsUntrustedWithTheReasonAndNoGameIsPlayed() {
     let table = Table(admission: .refuse("ask for --accept-new"))
     #expect(table.admitted == 0)
@@ -448,6 +477,37 @@ private final class SharedLimits {
       if case .chat(let text) = $0 { text.unsanitised.contains("too many games in a short time") } else { false }
     }
     #expect(told)
+  }
+
+  /// Over the limit as a game ends, the bot offers nothing (an offer would take a game's place under the limit):
+  /// the joiner's offer is answered with the wait, and accepted on a tick once the limit allows.
+  @Test func overTheLimitAsAGameEndsTheBotOffersNothingAndWaitsForTheJoinersOffer() {
+    final class Gate {
+      var asked = 0
+      var refusing = false
+    }
+    let gate = Gate()
+    var table = Table(mayStartGame: { _ in
+      gate.asked += 1
+      return gate.refusing ? .tooManyGames(wait: 2) : nil
+    })
+    #expect(gate.asked == 1 && table.joiner.phase == .playing)
+    gate.refusing = true
+    table.joinerDoes { try $0.resign(now: $1) }
+    #expect(table.records.map(\.outcome) == [.peerResigned])
+    #expect(!table.botSent.contains(.rematchOffer) && !table.joiner.rematchOfferedByPeer)
+    #expect(gate.asked == 2)
+    table.joinerDoes { try $0.offerRematch(now: $1) }
+    let told = table.joinerEvents.contains {
+      if case .chat(let text) = $0 { text.unsanitised.contains("too many games in a short time") } else { false }
+    }
+    #expect(told && table.joiner.phase == .betweenGames)
+    gate.refusing = false
+    table.now += 2
+    table.take(table.bot.tick(now: table.now))
+    table.pump()
+    #expect(table.joiner.phase == .playing && table.joiner.gameNumber == 2)
+    #expect(table.botSent.contains(.rematchAccept) && !table.botSent.contains(.rematchOffer))
   }
 
   @Test func reconnectingDoesNotResetTheLimitAJoinerOverItIsTurnedAwayAsBusy() {

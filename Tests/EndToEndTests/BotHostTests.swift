@@ -137,8 +137,13 @@ import WireProtocol
     while games < 200 {
       try client.send(.resign)
       try client.send(.rematchOffer)
+      // The bot offers the next game as one ends, when the limits allow it (the client's offer crosses it),
+      // else it waits for the client's offer and answers it with the wait.
       let answer = client.next(where: {
-        if case .rematchAccept = $0 { true } else if case .chat = $0 { true } else { false }
+        switch $0 {
+        case .rematchOffer, .rematchAccept, .chat: true
+        default: false
+        }
       })
       guard let answer else { return (games, nil) }
       if case .chat(let text) = answer { return (games, text) }

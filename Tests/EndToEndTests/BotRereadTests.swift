@@ -30,11 +30,14 @@ import WireProtocol
     return client
   }
 
-  /// The client's game goes on: it resigns, offers a rematch, and the bot takes it.
+  /// The client's game goes on: it resigns and offers a rematch, which crosses the bot's own offer of the next
+  /// game (or which the bot accepts).
   private func goesOn(_ client: HostileClient) throws -> Bool {
     try client.send(.resign)
     try client.send(.rematchOffer)
-    return client.next(where: { if case .rematchAccept = $0 { true } else { false } }) != nil
+    return client.next(where: {
+      if case .rematchOffer = $0 { true } else if case .rematchAccept = $0 { true } else { false }
+    }) != nil
   }
 
   /// Answers the plain joiner's prompts with the next cell until `results` results were shown (at most 30 s).
