@@ -3,8 +3,8 @@ import GameCore
 import MatchCoordination
 import Session
 
-/// Plain mode's words for version 3's game flow (draw, takeback, decline, abort) and the clock line printed with
-/// each move and for `clock`.
+/// Plain mode's words for version 3's game flow (draw, takeback, decline, abort), the clock line printed with
+/// each move and for `clock`, and a game's end.
 extension PlainNetworkDriver {
   /// The words of version 3's game flow: answered at any time in a game, as resign is.
   static let flowWords: Set<String> = ["draw", "takeback", "decline", "abort"]
@@ -47,5 +47,16 @@ extension PlainNetworkDriver {
   func clockLine(_ session: NetSession) -> String? {
     guard let clocks = NetworkPresenter.clocks(session, now: Monotonic.now()) else { return nil }
     return clocks.plainLine(names: ("you", "\(peerName)"))
+  }
+
+  /// A game ended: the result, the match's score, and what to type next. An offer that came with the game's end
+  /// (a practice bot's) is said next, with what to type; after an abandoned game the match is over (or that
+  /// offer says what to type).
+  func showEnd(_ result: GameResult, _ session: NetSession) {
+    emit(PlainNetworkWords.resultLine(result, mine: session.myMark) + "\n")
+    let score = session.score
+    emit("match: you \(score.wins), \(peerName) \(score.losses), draws \(score.draws)\n")
+    if case .abandoned = result { return }
+    if !session.rematchOfferedByPeer { emit("type rematch to play again, or quit: ") }
   }
 }

@@ -118,8 +118,8 @@ package final class PlainNetworkDriver: LoopFrontEnd {
     } else if session.myTurn, let game = session.game, !game.isOver {
       emit("your move (\(session.myMark.map { "\($0)" } ?? "?")): ")
     } else if session.phase == .betweenGames, let result = session.lastResult {
-      // After an abandoned game the match is over: nothing more to ask.
-      if case .abandoned = result { return }
+      // After an abandoned game the match is over, unless a rematch is offered (a kept game declined).
+      if case .abandoned = result, !session.rematchOfferedByPeer { return }
       emit(session.rematchOfferedByPeer ? "type rematch to accept, or quit: " : "type rematch to play again, or quit: ")
     }
   }
@@ -206,15 +206,9 @@ package final class PlainNetworkDriver: LoopFrontEnd {
     case .chatsDropped:
       emit(MatchWords.chatsDropped(peer: "\(peerName)") + "\n")
     case .rematchOffered:
-      emit("\(peerName) offers a rematch\n")
-      askAgain()
+      emit("\(peerName) offers a rematch: type rematch to accept, or quit\n")
     case .gameEnded(let result):
-      emit(PlainNetworkWords.resultLine(result, mine: session.myMark) + "\n")
-      let score = session.score
-      emit("match: you \(score.wins), \(peerName) \(score.losses), draws \(score.draws)\n")
-      if case .abandoned = result { return }  // the match is over
-      // An offer that came with the game's end (a practice bot's) is said next, with the question.
-      if !session.rematchOfferedByPeer { emit("type rematch to play again, or quit: ") }
+      showEnd(result, session)
     case .connectionLost(let until):
       let seconds = max(0, Int((until - Monotonic.now()).rounded()))
       emit(MatchWords.dropped(isHost: match.role == .host, peer: "\(peerName)", seconds: seconds) + "\n")

@@ -1,5 +1,6 @@
 import GameCore
 import GameRecords
+import Session
 
 /// One game the bot played, as its log records it.
 package struct BotGameRecord: Equatable {
@@ -12,6 +13,17 @@ package struct BotGameRecord: Equatable {
     case peerResigned
     /// The game stopped before its end (the peer left or vanished, or the bot shut down).
     case unfinished(String)
+
+    /// How a game that ended with `result` ended for the bot, which played `botMark`.
+    init(_ result: GameResult, botMark mark: Mark) {
+      switch result {
+      case .draw, .drawAgreed, .deadPosition: self = .draw
+      case .line(let winner): self = winner == mark ? .botWon : .peerWon
+      case .resigned(let loser): self = loser == mark ? .botResigned : .peerResigned
+      case .abandoned(let loser), .lostOnTime(let loser): self = loser == mark ? .peerWon : .botWon
+      case .aborted, .disputed: self = .unfinished("\(result)")
+      }
+    }
 
     /// The word the log uses.
     var token: String {

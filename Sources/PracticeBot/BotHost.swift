@@ -277,10 +277,11 @@ package final class BotHost: LoopFrontEnd {
 
   func react(_ link: BotLink, _ reaction: BotReaction) {
     let connection = link.connection
-    // One write for the reaction, with the signatures of the games it ends after their last messages.
+    // One write for the reaction: the signatures of the games it ends after their last messages, then the offer
+    // of the next game.
     let reported = reportGames(link, reaction)
     do {
-      try connection.send(reaction.messages + reported.signatures)
+      try connection.send(reaction.wire(signatures: reported.signatures))
     } catch {
       log.write("send failed to \(connection.peerAddress): \(error)")
     }
@@ -375,7 +376,7 @@ package final class BotHost: LoopFrontEnd {
     defer { collection?.flush() }  // the last games' records, without waiting for the interval
     spectatorsShutDown()
     for link in links.all where !link.connection.isClosed {
-      if let reaction = link.seat?.shutDown(now: now), !reaction.messages.isEmpty {
+      if let reaction = link.seat?.shutDown(now: now), !reaction.wire(signatures: []).isEmpty {
         told += 1
         react(link, reaction)
       }

@@ -6,6 +6,8 @@ import WireProtocol
 /// log), and whether the connection is over.
 package struct BotReaction: Equatable {
   var messages: [Message] = []
+  /// Sent after the signatures of the games this reaction ends (the offer of the next game), in the same write.
+  var afterRecords: [Message] = []
   var games: [BotGameRecord] = []
   /// The joiner was let in just now (remember it if the admission says so).
   var admitted = false
@@ -18,13 +20,18 @@ package struct BotReaction: Equatable {
   /// host answers with `BotSeat.answer`.
   var moveWanted: BotMoveRequest?
 
+  /// What goes out in the reaction's one write: its messages, the signatures of the games it ends, then the
+  /// messages that follow them (the offer of the next game).
+  func wire(signatures: [Message]) -> [Message] { messages + signatures + afterRecords }
+
   /// Nothing to send, record, close or choose.
   var isEmpty: Bool {
-    messages.isEmpty && games.isEmpty && !admitted && end == nil && !keep && moveWanted == nil
+    messages.isEmpty && afterRecords.isEmpty && games.isEmpty && !admitted && end == nil && !keep && moveWanted == nil
   }
 
   static func += (left: inout BotReaction, right: BotReaction) {
     left.messages += right.messages
+    left.afterRecords += right.afterRecords
     left.games += right.games
     left.admitted = left.admitted || right.admitted
     left.end = left.end ?? right.end

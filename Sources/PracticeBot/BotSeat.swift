@@ -275,7 +275,10 @@ package struct BotSeat {
     guard !session.isClosed, !saidGoodbye, !session.isResuming, session.phase == .betweenGames,
       !session.rematchOfferedByMe, !session.rematchOfferedByPeer, mayStartGame(now) == nil
     else { return BotReaction() }
-    return absorb((try? session.offerRematch(now: now)) ?? [], now: now)
+    // After the records' signatures in the write (`BotReaction.afterRecords`): the game's messages come first.
+    var offer = absorb((try? session.offerRematch(now: now)) ?? [], now: now)
+    (offer.messages, offer.afterRecords) = ([], offer.messages)
+    return offer
   }
 
   /// The joiner offered a rematch: accepted now, or later on a tick when the limits do not allow a game yet.
@@ -363,17 +366,8 @@ package struct BotSeat {
   private mutating func finishedGame(_ result: GameResult, now: Double) -> [BotGameRecord] {
     // One line per game: a resignation that crossed the bot's last move re-scores a game already logged.
     guard gameStartedAt != nil, let mark = session.myMark else { return [] }
-    let outcome: BotGameRecord.Outcome
-    switch result {
-    case .draw: outcome = .draw
-    case .line(let winner): outcome = winner == mark ? .botWon : .peerWon
-    case .resigned(let loser): outcome = loser == mark ? .botResigned : .peerResigned
-    case .abandoned(let loser), .lostOnTime(let loser): outcome = loser == mark ? .peerWon : .botWon
-    case .drawAgreed, .deadPosition: outcome = .draw
-    case .aborted, .disputed: outcome = .unfinished("\(result)")
-    }
     defer { gameStartedAt = nil }
-    return [record(outcome, mark: mark, now: now, end: .result(result))]
+    return [record(BotGameRecord.Outcome(result, botMark: mark), mark: mark, now: now, end: .result(result))]
   }
 
   private mutating func unfinishedGame(now: Double, reason: String) -> [BotGameRecord] {

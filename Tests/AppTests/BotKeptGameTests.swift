@@ -55,8 +55,8 @@ private struct BotLine {
   mutating func take(_ reaction: BotReaction) {
     records += reaction.games
     botEnd = botEnd ?? reaction.end
-    toJoiner += reaction.messages
-    botSent += reaction.messages
+    toJoiner += reaction.wire(signatures: [])
+    botSent += reaction.wire(signatures: [])
   }
 
   mutating func takeJoiner(_ outputs: [SessionOutput]) {

@@ -40,7 +40,7 @@ import WireProtocol
     mutating func take(_ reaction: BotReaction) -> [Message] {
       if let request = reaction.moveWanted { wanted = request }
       records += reaction.games
-      return reaction.messages
+      return reaction.wire(signatures: [])
     }
 
     mutating func takeJoiner(_ outputs: [SessionOutput]) -> [Message] {

@@ -86,8 +86,8 @@ private struct Table {
     records += reaction.games
     if reaction.admitted { admitted += 1 }
     botEnd = botEnd ?? reaction.end
-    toJoiner += reaction.messages
-    botSent += reaction.messages
+    toJoiner += reaction.wire(signatures: [])
+    botSent += reaction.wire(signatures: [])
   }
 
   mutating func takeJoiner(_ outputs: [SessionOutput]) {
@@ -186,33 +186,46 @@ private struct Table {
     #expect(table.joiner.score.losses + table.joiner.score.draws == 4)
   }
 
-  /// As a game ends the bot offers the next one, with the game's last messages: the joiner's player accepts
-  /// with one key, and a joiner that offers too crosses the offer (the next game starts, no message more).
+  /// As a game ends the bot offers the next one, after the game's last messages and its record's signature, in
+  /// the same write: the joiner's player accepts with one key, and a joiner that offers too crosses the offer (the
+  /// next game starts on both sides, no message more). Each game is counted once under the limit.
   @Test func theBotOffersTheNextGameWithTheLastMessagesOfEachGame() throws {
-    var table = Table()
+    final class Counter {
+      var games = 0
+    }
+    let counter = Counter()
+    var table = Table(mayStartGame: { _ in
+      counter.games += 1
+      return nil
+    })
     var random = SplitMix(seed: 11)
     table.playGame { $0.legalMoves.randomElement(using: &random)! }
     #expect(table.joiner.phase == .betweenGames && table.records.count == 1)
     #expect(table.botSent.last == .rematchOffer, "\(table.botSent)")
-    #expect(table.joiner.rematchOfferedByPeer)
-    #expect(table.joinerEvents.contains(.rematchOffered))
+    #expect(table.joiner.rematchOfferedByPeer && table.joinerEvents.contains(.rematchOffered))
+    #expect(counter.games == 2)  // game 1, and game 2 as it was offered
     table.joinerDoes { try $0.offerRematch(now: $1) }
     #expect(table.joiner.phase == .playing && table.joiner.gameNumber == 2)
     #expect(table.bot.session.phase == .playing && table.bot.session.gameNumber == 2)
+    #expect(counter.games == 2)
 
-    // The joiner resigns game 2: the bot's one reaction records the game and offers game 3.
-    let resignation = try table.joiner.resign(now: table.now)
-    #expect(resignation.contains(.send(.resign)))
-    let reaction = table.bot.receive(.resign, now: table.now)
+    // The joiner resigns game 2 and offers game 3 before it reads anything: the bot's one reaction to the
+    // resignation records the game and offers game 3 after the signature's place; the offers cross.
+    table.takeJoiner(try table.joiner.resign(now: table.now))
+    table.takeJoiner(try table.joiner.offerRematch(now: table.now))
+    #expect(table.toBot == [.resign, .rematchOffer])
+    let reaction = table.bot.receive(table.toBot.removeFirst(), now: table.now)
     #expect(reaction.games.map(\.outcome) == [.peerResigned])
-    #expect(reaction.messages == [.rematchOffer])
+    #expect(reaction.messages.isEmpty && reaction.afterRecords == [.rematchOffer])
+    let signature = Message.recordSignature(game: 2, date: "2026-12-04", signature: [1])
+    #expect(reaction.wire(signatures: [signature]) == [signature, .rematchOffer])
     table.take(reaction)
     table.pump()
-    // The joiner's own offer, sent before it read the bot's, crosses it: game 3 starts on both sides.
-    table.toBot.append(.rematchOffer)
-    table.pump()
     #expect(table.bot.session.phase == .playing && table.bot.session.gameNumber == 3)
-    #expect(!table.botSent.contains(.rematchAccept))
+    #expect(table.joiner.phase == .playing && table.joiner.gameNumber == 3)
+    #expect(!table.botSent.contains(.rematchAccept) && counter.games == 3)
+    table.playGame { $0.legalMoves.randomElement(using: &random)! }
+    #expect(table.records.map(\.number) == [1, 2, 3] && counter.games == 4)
   }
 
   @Test func anUnknownJoinerIsRefusedAsUntrustedWithTheReasonAndNoGameIsPlayed() {

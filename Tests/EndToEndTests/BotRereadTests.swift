@@ -83,6 +83,8 @@ import WireProtocol
     // Every game goes on: the plain joiner's to its end, the others' to a rematch; nobody was told goodbye.
     playOn(pal, until: 1)
     #expect(pal.count("result: ") == 1, "\(pal.output)\(pal.errors)")
+    // The bot offers the next game as this one ends; plain mode says so with what to type.
+    #expect(pal.waitFor("robo offers a rematch: type rematch to accept, or quit\n"), "\(pal.output)")
     for client in [first, second, denied] { #expect(try goesOn(client), "\(client.received.map(\.name))") }
     #expect(!(pal.output + pal.errors).contains("Your opponent left"), "\(pal.output)\(pal.errors)")
     // The new values judge the next connections: 127.0.0.4 is denied, a third from 127.0.0.3 is over the new

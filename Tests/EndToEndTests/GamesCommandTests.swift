@@ -9,9 +9,13 @@ import Testing
   private func homeWithTwoGames() throws -> [String: String] {
     var home = try Binary.sandbox().environment
     home["USER"] = "carol"
-    _ = try Binary.run(["play", "--ui", "plain", "--hotseat"], input: "1\n2\n4\n5\n7\n", environment: home)
+    let hotseat = try Binary.run(["play", "--ui", "plain", "--hotseat"], input: "1\n2\n4\n5\n7\n", environment: home)
     let everyCell = (1...9).map(String.init).joined(separator: "\n") + "\n"
-    _ = try Binary.run(["play", "--ui", "plain", "--ai", "easy"], input: everyCell, environment: home)
+    let computer = try Binary.run(["play", "--ui", "plain", "--ai", "easy"], input: everyCell, environment: home)
+    // Each game ended and was kept (a CI run once found one of them missing): say which, and what it printed.
+    for run in [hotseat, computer] {
+      #expect(run.status == 0 && run.stdout.contains("result: "), "\(run.stdout)\(run.stderr)")
+    }
     return home
   }
 
