@@ -32,6 +32,14 @@ avahi_answers() {
     org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Avahi 2>/dev/null | grep -q 'boolean true'
 }
 
+# True once avahi-daemon has registered its host name (server state 2, AVAHI_SERVER_RUNNING). It owns its bus
+# name about a second before that, and a client's first registration in that second may be refused (a CI run
+# once saw the first advertisement of the live tests fail with "the avahi-daemon is not running").
+avahi_running() {
+  dbus-send --system --print-reply --dest=org.freedesktop.Avahi / org.freedesktop.Avahi.Server.GetState \
+    2>/dev/null | grep -q 'int32 2'
+}
+
 # True when PID is a live (not zombie) process whose command line contains NAME.
 process_is() {
   local pid=$1 name=$2 state
@@ -126,7 +134,7 @@ start() {
   echo "$pid" >"$dir/avahi.pid"
 
   for _ in $(seq 1 $((wait_seconds * 10))); do
-    if avahi_answers; then
+    if avahi_answers && avahi_running; then
       echo "avahi-test-daemon: avahi-daemon (PID $pid) is running on lo; log in $dir/avahi.log"
       return 0
     fi
