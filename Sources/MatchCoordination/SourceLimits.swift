@@ -133,6 +133,15 @@ public struct SourceLimits {
     return nil
   }
 
+  /// A game counted by `game(key:from:now:)` was not played after all (the bot offered it and the joiner went):
+  /// it is given back to both limits.
+  public mutating func gameNotPlayed(key: String, from peer: String, now: Double) {
+    let peer = Peer(peer)
+    guard let whole = peer.whole, !exempt.refuses(whole: whole), let address = peer.address else { return }
+    gamesByKey.giveBack(key, now: now)
+    gamesByAddress.giveBack(address, now: now)
+  }
+
   /// The deny list, the exempt addresses and the connections allowed at once per address, read again (SIGHUP
   /// at the bot): what was counted so far stays counted, so nobody gets a fresh burst, and the connections open
   /// stay open; the new values judge what comes next. An address that is now exempt forgets its open count (its

@@ -24,6 +24,12 @@ public struct TokenBucket: Equatable, Sendable {
     return true
   }
 
+  /// Puts back a token taken for an event that did not happen (never more than `burst`).
+  public mutating func giveBack(now: Double) {
+    refill(now: now)
+    tokens = min(burst, tokens + 1)
+  }
+
   /// Whether a token is there at `now`, without taking it.
   public func allows(now: Double) -> Bool {
     var copy = self
@@ -76,6 +82,11 @@ public struct TokenBuckets<Key: Hashable & Sendable>: Sendable {
   public mutating func take(_ key: Key, now: Double) -> Bool {
     guard makeRoom(for: key, now: now) else { return false }
     return buckets[key, default: TokenBucket(rate: rate, burst: burst, now: now)].take(now: now)
+  }
+
+  /// Puts back a token `key` took for an event that did not happen (a bucket forgotten as full needs none).
+  public mutating func giveBack(_ key: Key, now: Double) {
+    buckets[key]?.giveBack(now: now)
   }
 
   /// Whether `key` has a token at `now`, without taking it.

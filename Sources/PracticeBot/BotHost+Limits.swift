@@ -41,6 +41,14 @@ extension BotHost {
     log.write(door.reread())
   }
 
+  /// A joiner that goes before it takes the bot's offer of the next game did not play that game: the game the
+  /// offer took under the limits is given back (a player who plays one game a connection counts one, not two).
+  func gameNotPlayed(_ link: BotLink) {
+    let peer = link.connection.peerAddress
+    let key = link.connection.tls.peerCertificate?.fingerprint.description ?? peer
+    door.limits.gameNotPlayed(key: key, from: peer, now: clock())
+  }
+
   /// A closed connection's last bytes go out as its peer takes them (`ClosingOnLoop` watches it); at the deadline
   /// whatever is still going out is closed.
   func linger() {

@@ -326,7 +326,10 @@ package final class BotHost: LoopFrontEnd {
   func close(_ link: BotLink, gracefully: Bool = true) {
     spectatorLinkClosing(link)
     let fd = link.connection.fd
-    if links.remove(link), link.counted { door.left(link.connection.peerAddress) }
+    if links.remove(link) {
+      if link.counted { door.left(link.connection.peerAddress) }
+      if link.seat?.offerUntaken == true { gameNotPlayed(link) }
+    }
     moves.release(ObjectIdentifier(link))
     // Given up by the loop, then closed; a goodbye still going out is watched by `closingWatch` until it is out.
     link.watched.close(gracefully: gracefully)

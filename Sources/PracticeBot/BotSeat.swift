@@ -31,6 +31,8 @@ package struct BotSeat {
   private(set) var refusedText: String?
   /// The joiner offered a rematch over the game limit: it is accepted on a tick once the limit allows.
   private var rematchWaiting = false
+  /// The bot offered the next game (counted under the limits) and it has not started: given back if the joiner goes.
+  private(set) var offerUntaken = false
   /// The game kept for this joiner's key (`offerBack`) as it would be offered at a moment, until the joiner is let
   /// in: the offer is made then, the clock of the side to move having run until that moment (a joiner's player
   /// reading the terms again does not stop it). A closure, so that a seat without one (every seat kept) does not
@@ -188,7 +190,7 @@ package struct BotSeat {
       case .peerHello:
         reaction += answerHello(now: now)
       case .gameStarted:
-        gameStartedAt = now
+        (gameStartedAt, offerUntaken) = (now, false)
         lastProgress = now
         reaction += playIfMyTurn(now: now)
       case .peerMoved, .peerChose:
@@ -277,7 +279,7 @@ package struct BotSeat {
     else { return BotReaction() }
     // After the records' signatures in the write (`BotReaction.afterRecords`): the game's messages come first.
     var offer = absorb((try? session.offerRematch(now: now)) ?? [], now: now)
-    (offer.messages, offer.afterRecords) = ([], offer.messages)
+    (offer.messages, offer.afterRecords, offerUntaken) = ([], offer.messages, true)
     return offer
   }
 

@@ -204,7 +204,9 @@ private struct Table {
     #expect(table.botSent.last == .rematchOffer, "\(table.botSent)")
     #expect(table.joiner.rematchOfferedByPeer && table.joinerEvents.contains(.rematchOffered))
     #expect(counter.games == 2)  // game 1, and game 2 as it was offered
+    #expect(table.bot.offerUntaken)  // given back under the limits if the joiner goes now
     table.joinerDoes { try $0.offerRematch(now: $1) }
+    #expect(!table.bot.offerUntaken)
     #expect(table.joiner.phase == .playing && table.joiner.gameNumber == 2)
     #expect(table.bot.session.phase == .playing && table.bot.session.gameNumber == 2)
     #expect(counter.games == 2)
@@ -509,7 +511,7 @@ private final class SharedLimits {
     table.joinerDoes { try $0.resign(now: $1) }
     #expect(table.records.map(\.outcome) == [.peerResigned])
     #expect(!table.botSent.contains(.rematchOffer) && !table.joiner.rematchOfferedByPeer)
-    #expect(gate.asked == 2)
+    #expect(gate.asked == 2 && !table.bot.offerUntaken)
     table.joinerDoes { try $0.offerRematch(now: $1) }
     let told = table.joinerEvents.contains {
       if case .chat(let text) = $0 { text.unsanitised.contains("too many games in a short time") } else { false }

@@ -184,6 +184,33 @@ import Testing
     #expect(check27)
   }
 
+  /// A game the bot offered and nobody played is given back to both limits, once per game, never past the burst.
+  @Test func aGameNotPlayedIsGivenBackToTheKeyAndTheAddressButNeverPastTheBurst() {
+    var limits = SourceLimits(now: 0)
+    let burst = Int(SourceLimits.Numbers().gameBurst)
+    var started = 0
+    for _ in 0..<100 where limits.game(key: "K1", from: "192.0.2.1:1", now: 1) == nil { started += 1 }
+    #expect(started == burst)
+    limits.gameNotPlayed(key: "K1", from: "192.0.2.1:1", now: 1)
+    // One back for the key and for the address: one more game, then the limit again.
+    #expect(limits.game(key: "K1", from: "192.0.2.1:7", now: 1) == nil)
+    #expect(limits.game(key: "K1", from: "192.0.2.1:7", now: 1) == .tooManyGames(wait: 3))
+    // Given back to the address too: another key from it gets the game that was given back.
+    limits.gameNotPlayed(key: "K1", from: "192.0.2.1:1", now: 1)
+    #expect(limits.game(key: "K2", from: "192.0.2.1:2", now: 1) == nil)
+    // A full bucket takes nothing more: giving back to a fresh key and address does not raise their burst.
+    for _ in 0..<5 { limits.gameNotPlayed(key: "K9", from: "198.51.100.9:1", now: 1) }
+    var fresh = 0
+    for _ in 0..<100 where limits.game(key: "K9", from: "198.51.100.9:1", now: 1) == nil { fresh += 1 }
+    #expect(fresh == burst)
+    var bucket = TokenBucket(rate: 0, burst: 2, now: 0)
+    bucket.giveBack(now: 0)
+    #expect(bucket.tokens == 2)
+    #expect(bucket.take(now: 0) && bucket.take(now: 0) && !bucket.take(now: 0))
+    bucket.giveBack(now: 0)
+    #expect(bucket.take(now: 0) && !bucket.take(now: 0))
+  }
+
   /// A connection's address is read once (`SourceLimits.Peer`) for all its games; whether it is exempt is still
   /// decided at each game, so a SIGHUP that changes the exempt addresses applies to games already connected.
   @Test func anAddressReadOnceIsLimitedLikeItsTextAndByTheExemptionsOfTheMoment() throws {

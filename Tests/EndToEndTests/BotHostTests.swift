@@ -152,6 +152,42 @@ import WireProtocol
     return (games, nil)
   }
 
+  /// A player who plays one game a connection and goes without taking the bot's offer of the next counts one game
+  /// under the limits, not two: the game the offer took is given back as the bot closes the connection (without
+  /// that, the 16th of these connections was refused as busy).
+  @Test func oneGameAConnectionCountsOneGameNotTheOfferToo() throws {
+    let (root, environment) = try home("botrunner", discovery: false)
+    let (bot, port) = try bot(environment, ["--accept-new"])
+    defer { bot.signal(SIGTERM) }
+    let identity = try Identity.generate(commonName: "una")
+    let burst = 30  // SourceLimits.Numbers.gameBurst
+    for number in 1...burst {
+      // From 127.0.0.3: the limits exempt only 127.0.0.1 and ::1.
+      let client = try HostileClient(port: UInt16(port), identity: identity, source: 0x7F00_0003)
+      try client.send(.hello(versions: ProtocolVersion.supported.sorted(), name: "una", software: "test"))
+      let first = client.next(where: {
+        if case .coinCommit = $0 { true } else if case .refuse = $0 { true } else { false }
+      })
+      guard case .coinCommit = first else {
+        Issue.record("connection \(number) got no game: \(String(describing: first))")
+        return
+      }
+      try client.send(.coinShare(bytes: [UInt8](repeating: 7, count: Message.coinBytes)))
+      #expect(client.next(where: { if case .coinReveal = $0 { true } else { false } }) != nil)
+      try client.send(.resign)
+      // The game's end: its record's signature (the bot's offer follows it while the limits allow one more game).
+      let signed = client.next(where: { if case .recordSignature = $0 { true } else { false } })
+      #expect(signed != nil, "connection \(number): \(client.received.map(\.name))")
+      if number < burst / 2 { #expect(client.next(where: { $0 == .rematchOffer }) != nil) }
+      try client.send(.bye(.quit, text: "one is enough"))
+      // The bot gives the game back as it closes the connection, just after it logs the end.
+      let ended = waitUntil {
+        self.logLines(root).filter { $0.contains("127.0.0.3:") && $0.contains("session ended") }.count >= number
+      }
+      #expect(ended, "\(logLines(root).suffix(5))")
+    }
+  }
+
   @Test func aClientLoopingResignAndRematchGetsItsBurstAndReconnectingDoesNotResetIt() throws {
     let (root, environment) = try home("botrunner", discovery: false)
     let (bot, port) = try bot(environment, ["--accept-new"])
