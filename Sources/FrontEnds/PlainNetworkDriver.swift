@@ -22,6 +22,10 @@ package final class PlainNetworkDriver: LoopFrontEnd {
   var view: MatchView
   private let log: Log
   private var input = LineReader(fd: 0)
+  /// The last text ended inside a line (a question waiting for its answer): what is said next starts a line of
+  /// its own. What the player types ends that line at a terminal, which echoes it; a pipe echoes nothing.
+  private var lineOpen = false
+  private let inputEchoes = isatty(0) == 1
   var peerName: PeerText = "your opponent"
   package let loop = EventLoop()
   package var shutdown = Shutdown()
@@ -41,7 +45,9 @@ package final class PlainNetworkDriver: LoopFrontEnd {
     show(initial)
     if !input.closed {
       loop.watch(0, events: Int16(POLLIN)) { [unowned self] _ in
-        self.pending += self.input.readLines()
+        let lines = self.input.readLines()
+        if self.inputEchoes && !lines.isEmpty { self.lineOpen = false }
+        self.pending += lines
         if self.input.closed { loop.unwatch(0) }
         self.drain()
       }
@@ -82,7 +88,11 @@ package final class PlainNetworkDriver: LoopFrontEnd {
   /// Lines have no size to keep up with.
   package func redraw() {}
 
-  func emit(_ text: String) { writeText(1, text) }
+  func emit(_ text: String) {
+    guard !text.isEmpty else { return }
+    writeText(1, lineOpen && !text.hasPrefix("\n") ? "\n" + text : text)
+    lineOpen = !text.hasSuffix("\n")
+  }
 
   /// Runs a chat, resignation, rematch or claim; a refusal is said as an `error:` line, in the session's words.
   private func attempt(_ action: (any MatchShell) throws(ActionRefusal) -> [MatchEvent]) {
@@ -97,31 +107,6 @@ package final class PlainNetworkDriver: LoopFrontEnd {
   func emitError(_ text: String) {
     emit("error: \(text)\n")
     askAgain()
-  }
-
-  /// After an interruption (an `error:` line, a chat line) the question that is open now is asked again, so
-  /// the last line a player or a screen reader sees is always what to type: the trust question, the move, or
-  /// the rematch.
-  func askAgain() {
-    guard !shutdown.isEnding else { return }
-    if view.question != nil {
-      emit("[y/n or paste the fingerprint]: ")
-      return
-    }
-    if view.asksYesOrNo {
-      emit("[y/n]: ")
-      return
-    }
-    guard let session = view.session else { return }
-    if let prompt = openingPrompt(session) {
-      emit(prompt)
-    } else if session.myTurn, let game = session.game, !game.isOver {
-      emit("your move (\(session.myMark.map { "\($0)" } ?? "?")): ")
-    } else if session.phase == .betweenGames, let result = session.lastResult {
-      // After an abandoned game the match is over, unless a rematch is offered (a kept game declined).
-      if case .abandoned = result, !session.rematchOfferedByPeer { return }
-      emit(session.rematchOfferedByPeer ? "type rematch to accept, or quit: " : "type rematch to play again, or quit: ")
-    }
   }
 
   /// Says what an action of this player's returned, with the match's view right after it.
