@@ -152,6 +152,21 @@ import WireProtocol
     return (games, nil)
   }
 
+  /// In plain mode through a pipe, a line that comes while the move question waits on its line (the bot's answer
+  /// to a chat) starts a line of its own: a script reading lines sees it whole, and the question follows it.
+  @Test func aLineThatComesWhileTheMoveQuestionWaitsStartsALineOfItsOwn() throws {
+    let (_, environment) = try home("botrunner", discovery: false)
+    let (bot, port) = try bot(environment, ["--accept-new"])
+    defer { bot.signal(SIGTERM) }
+    let joiner = try join("pal", port: port)
+    #expect(joiner.waitFor("your move ("), "\(joiner.output)\(joiner.errors)")
+    joiner.send("say hi")
+    #expect(joiner.waitFor("\nrobo says: robo is a practice bot"), "\(joiner.output)")
+    #expect(joiner.waitFor("Good game!\nyour move ("), "\(joiner.output)")
+    joiner.send("quit")
+    #expect(joiner.exitStatus() == 0, "\(joiner.errors)")
+  }
+
   /// A player who plays one game a connection and goes without taking the bot's offer of the next counts one game
   /// under the limits, not two: the game the offer took is given back as the bot closes the connection (without
   /// that, the 16th of these connections was refused as busy).
