@@ -41,11 +41,10 @@ enum DeadPeerBenchmark {
   private static func round(_ game: String, into result: inout Result) throws {
     let hostHome = try PlayerHome("deadhost")
     let joinHome = try PlayerHome("deadjoin")
-    let port = try Loopback.freePort()
     let host = try PlainPlayer(
-      game, ["host", "--port", "\(port)", "--ui", "plain", "--accept-new", "--name", "deadhost"],
+      game, ["host", "--port", "0", "--ui", "plain", "--accept-new", "--name", "deadhost"],
       environment: hostHome.environment)
-    _ = try host.waitFor("\(port)", after: 0)
+    let port = try host.hostingPort()
     let joiner = try PlainPlayer(
       game, ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--name", "deadjoin"],
       environment: joinHome.environment)

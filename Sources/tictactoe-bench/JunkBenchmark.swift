@@ -27,12 +27,11 @@ enum JunkBenchmark {
     let bench = try Programs.path("tictactoe-bench")
     let hostHome = try PlayerHome("junkhost")
     let joinHome = try PlayerHome("junkjoin")
-    let port = try Loopback.freePort()
+    // The host picks its port and says it (a port found free first was once taken before the host bound it).
     let host = try PlainPlayer(
-      game,
-      ["host", "--port", "\(port)", "--ui", "plain", "--accept-new", "--name", "junkhost", "--size", "15", "--k", "5"],
+      game, ["host", "--port", "0", "--ui", "plain", "--accept-new", "--name", "junkhost", "--size", "15", "--k", "5"],
       environment: hostHome.environment)
-    _ = try host.waitFor("\(port)", after: 0)
+    let port = try host.hostingPort()
     let joiner = try PlainPlayer(
       game, ["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new", "--name", "junkjoin"],
       environment: joinHome.environment)
@@ -139,6 +138,17 @@ final class PlainPlayer {
       text += chunk
     }
     throw BenchError("\"\(needle)\" did not appear within \(timeout) s; the output ends:\n\(tail)")
+  }
+
+  /// The port a host started with `--port 0` says it listens on ("Hosting … on port N."): a port found free
+  /// beforehand could be taken by another program before the host binds it.
+  func hostingPort() throws -> UInt16 {
+    let hosting = try line(startingWith: "Hosting ")
+    let words = hosting.split(separator: " ")
+    guard let at = words.firstIndex(of: "port"), at + 1 < words.count,
+      let port = UInt16(words[at + 1].prefix(while: \.isNumber))
+    else { throw BenchError("the host did not say its port: \(hosting)") }
+    return port
   }
 
   /// Waits for a whole output line starting with `prefix`; returns it.
