@@ -65,11 +65,9 @@ enum IdleBenchmark {
     try tmux.stop("lobby")
     let hostHome = try PlayerHome("idlehost")
     let joinHome = try PlayerHome("idlejoin")
-    let port = try Loopback.freePort()
     let host = try tmux.start(
-      "host", [game, "host", "--port", "\(port)", "--accept-new", "--name", "idlehost"],
-      environment: hostHome.environment)
-    try tmux.waitFor("host", "the host to listen") { $0.contains("\(port)") }
+      "host", [game, "host", "--port", "0", "--accept-new", "--name", "idlehost"], environment: hostHome.environment)
+    let port = try tmux.hostingPort("host", "the host to listen")
     let joiner = try tmux.start(
       "join", [game, "join", "127.0.0.1:\(port)", "--accept-new", "--name", "idlejoin"],
       environment: joinHome.environment)
@@ -102,11 +100,10 @@ enum IdleBenchmark {
   {
     let hostHome = try PlayerHome("timedhost")
     let joinHome = try PlayerHome("timedjoin")
-    let port = try Loopback.freePort()
     let host = try tmux.start(
-      "thost", [game, "host", "--port", "\(port)", "--accept-new", "--name", "timedhost", "--clock", "10+0"],
+      "thost", [game, "host", "--port", "0", "--accept-new", "--name", "timedhost", "--clock", "10+0"],
       environment: hostHome.environment)
-    try tmux.waitFor("thost", "the timed host to listen") { $0.contains("\(port)") }
+    let port = try tmux.hostingPort("thost", "the timed host to listen")
     let joiner = try tmux.start(
       "tjoin", [game, "join", "127.0.0.1:\(port)", "--accept-new", "--name", "timedjoin"],
       environment: joinHome.environment)

@@ -144,10 +144,9 @@ final class PlainPlayer {
   /// beforehand could be taken by another program before the host binds it.
   func hostingPort() throws -> UInt16 {
     let hosting = try line(startingWith: "Hosting ")
-    let words = hosting.split(separator: " ")
-    guard let at = words.firstIndex(of: "port"), at + 1 < words.count,
-      let port = UInt16(words[at + 1].prefix(while: \.isNumber))
-    else { throw BenchError("the host did not say its port: \(hosting)") }
+    guard let port = Tmux.hostingPort(in: hosting) else {
+      throw BenchError("the host did not say its port: \(hosting)")
+    }
     return port
   }
 

@@ -4,22 +4,6 @@
 
 /// TCP on 127.0.0.1 for the benchmark's own connections.
 enum Loopback {
-  /// A port nothing listens on right now (bound to port 0, then released), for a host started next.
-  static func freePort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw BenchError("cannot create a socket: \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
-    var address = address(port: 0)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-      }
-    }
-    guard bound else { throw BenchError("cannot find a free port: \(String(cString: strerror(errno)))") }
-    return UInt16(bigEndian: address.sin_port)
-  }
-
   /// 127.0.0.1:`port`.
   static func address(port: UInt16) -> sockaddr_in {
     var address = sockaddr_in()

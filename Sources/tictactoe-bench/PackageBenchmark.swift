@@ -60,11 +60,10 @@ enum PackageBenchmark {
     let tmux = Tmux()
     let hostHome = try PlayerHome("package-host")
     let joinHome = try PlayerHome("package-join")
-    let port = try Loopback.freePort()
     let host = try tmux.start(
-      "host", [binary, "host", "--port", "\(port)", "--bind", "127.0.0.1", "--accept-new", "--name", "host"],
+      "host", [binary, "host", "--port", "0", "--bind", "127.0.0.1", "--accept-new", "--name", "host"],
       environment: hostHome.environment)
-    try tmux.waitFor("host", "the host to listen") { $0.contains("\(port)") }
+    let port = try tmux.hostingPort("host", "the host to listen")
     let joiner = try tmux.start(
       "join", [binary, "join", "127.0.0.1:\(port)", "--accept-new", "--name", "joiner"],
       environment: joinHome.environment)

@@ -40,6 +40,21 @@ final class Tmux {
 
   /// Waits at most `timeout` seconds until the screen satisfies `condition`; returns that screen.
   @discardableResult
+  /// The port a host started with `--port 0` says it listens on ("Hosting … on port N."), read from `text` (its
+  /// output, or its screen): a port found free beforehand could be taken before the host binds it.
+  static func hostingPort(in text: String) -> UInt16? {
+    let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+    guard let at = words.firstIndex(of: "port"), at + 1 < words.count else { return nil }
+    return UInt16(words[at + 1].prefix(while: \.isNumber))
+  }
+
+  /// Waits until a host started with `--port 0` in session `name` shows its port; the port.
+  func hostingPort(_ name: String, _ what: String) throws -> UInt16 {
+    let screen = try waitFor(name, what) { $0.contains(" on port ") && Tmux.hostingPort(in: $0) != nil }
+    guard let port = Tmux.hostingPort(in: screen) else { throw BenchError("no port on the screen of \(name)") }
+    return port
+  }
+
   func waitFor(_ name: String, _ what: String, timeout: Double = 20, _ condition: (String) -> Bool) throws -> String {
     let deadline = Clock.seconds() + timeout
     var last = ""
