@@ -38,8 +38,6 @@ final class Tmux {
   /// The text on the session's screen.
   func screen(_ name: String) throws -> String { try run(["capture-pane", "-p", "-t", name]) }
 
-  /// Waits at most `timeout` seconds until the screen satisfies `condition`; returns that screen.
-  @discardableResult
   /// The port a host started with `--port 0` says it listens on ("Hosting … on port N."), read from `text` (its
   /// output, or its screen): a port found free beforehand could be taken before the host binds it.
   static func hostingPort(in text: String) -> UInt16? {
@@ -55,6 +53,8 @@ final class Tmux {
     return port
   }
 
+  /// Waits at most `timeout` seconds until the screen satisfies `condition`; returns that screen.
+  @discardableResult
   func waitFor(_ name: String, _ what: String, timeout: Double = 20, _ condition: (String) -> Bool) throws -> String {
     let deadline = Clock.seconds() + timeout
     var last = ""
