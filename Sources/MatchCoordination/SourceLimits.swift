@@ -123,7 +123,7 @@ public struct SourceLimits {
 
   /// `game(key:from:now:)` for a peer whose address was read before.
   public mutating func game(key: String, from peer: Peer, now: Double) -> Refusal? {
-    guard let whole = peer.whole, !exempt.refuses(whole: whole), let address = peer.address else { return nil }
+    guard let address = gamesCounted(peer) else { return nil }
     guard gamesByKey.allows(key, now: now), gamesByAddress.allows(address, now: now) else {
       let wait = max(gamesByKey.wait(key, now: now), gamesByAddress.wait(address, now: now))
       return .tooManyGames(wait: max(1, Int(wait.rounded(.up))))
@@ -136,8 +136,7 @@ public struct SourceLimits {
   /// A game counted by `game(key:from:now:)` was not played after all (the bot offered it and the joiner went):
   /// it is given back to both limits.
   public mutating func gameNotPlayed(key: String, from peer: String, now: Double) {
-    let peer = Peer(peer)
-    guard let whole = peer.whole, !exempt.refuses(whole: whole), let address = peer.address else { return }
+    guard let address = gamesCounted(Peer(peer)) else { return }
     gamesByKey.giveBack(key, now: now)
     gamesByAddress.giveBack(address, now: now)
   }
@@ -155,6 +154,12 @@ public struct SourceLimits {
       address.bytes.count == 8 ? address.bytes + [UInt8](repeating: 0, count: 8) : address.bytes
     }
     open = open.filter { address, _ in !exempt.prefixes.contains { $0.contains(whole(address)) } }
+  }
+
+  /// The address `peer`'s games are counted under; nil when it is exempt (or not an address).
+  private func gamesCounted(_ peer: Peer) -> SourceAddress? {
+    guard let whole = peer.whole, !exempt.refuses(whole: whole) else { return nil }
+    return peer.address
   }
 
   /// The address `peer` is counted under; nil when it is exempt (or not an address).

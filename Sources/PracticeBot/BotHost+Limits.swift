@@ -44,9 +44,12 @@ extension BotHost {
   /// A joiner that goes before it takes the bot's offer of the next game did not play that game: the game the
   /// offer took under the limits is given back (a player who plays one game a connection counts one, not two).
   func gameNotPlayed(_ link: BotLink) {
-    let peer = link.connection.peerAddress
-    let key = link.connection.tls.peerCertificate?.fingerprint.description ?? peer
-    door.limits.gameNotPlayed(key: key, from: peer, now: clock())
+    door.limits.gameNotPlayed(key: limitsKey(link), from: link.connection.peerAddress, now: clock())
+  }
+
+  /// Who `link`'s games are counted for under the limits: its key's fingerprint, or its address without one.
+  func limitsKey(_ link: BotLink) -> String {
+    link.connection.tls.peerCertificate?.fingerprint.description ?? link.connection.peerAddress
   }
 
   /// A closed connection's last bytes go out as its peer takes them (`ClosingOnLoop` watches it); at the deadline

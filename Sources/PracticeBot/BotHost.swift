@@ -259,7 +259,7 @@ package final class BotHost: LoopFrontEnd {
     }
     admission = moves.placeFor(ObjectIdentifier(link), admission)
     link.admission = admission
-    let key = link.connection.tls.peerCertificate?.fingerprint.description ?? peer
+    let key = limitsKey(link)
     var seat = BotSeat.practice(
       name: profile.name, level: level, rules: rules, timeControl: timeControl, opening: opening,
       chooseMove: moves.chooserOnLoop(rules: rules), admission: admission,
