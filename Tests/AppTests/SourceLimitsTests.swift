@@ -167,12 +167,15 @@ import Testing
     #expect(inAll == Int(numbers.allNewKeysBurst) - 1)
   }
 
+  /// How many of `tries` games `start` let start (nil: started).
+  private static func started(_ tries: Int, _ start: () -> SourceLimits.Refusal?) -> Int {
+    (0..<tries).filter { _ in start() == nil }.count
+  }
+
   @Test func gamesAreLimitedPerKeyAndPerAddressSoReconnectingOrANewKeyDoesNotReset() {
     var limits = SourceLimits(now: 0)
     let burst = Int(SourceLimits.Numbers().gameBurst)
-    var started = 0
-    for _ in 0..<1000 where limits.game(key: "K1", from: "192.0.2.1:1", now: 1) == nil { started += 1 }
-    #expect(started == burst)
+    #expect(Self.started(1000) { limits.game(key: "K1", from: "192.0.2.1:1", now: 1) } == burst)
     // The same key from another address, and another key from the same address, are both still limited.
     let check24 = limits.game(key: "K1", from: "198.51.100.1:1", now: 1) == .tooManyGames(wait: 3)
     #expect(check24)
@@ -188,9 +191,7 @@ import Testing
   @Test func aGameNotPlayedIsGivenBackToTheKeyAndTheAddressButNeverPastTheBurst() {
     var limits = SourceLimits(now: 0)
     let burst = Int(SourceLimits.Numbers().gameBurst)
-    var started = 0
-    for _ in 0..<100 where limits.game(key: "K1", from: "192.0.2.1:1", now: 1) == nil { started += 1 }
-    #expect(started == burst)
+    #expect(Self.started(100) { limits.game(key: "K1", from: "192.0.2.1:1", now: 1) } == burst)
     limits.gameNotPlayed(key: "K1", from: "192.0.2.1:1", now: 1)
     // One back for the key and for the address: one more game, then the limit again.
     #expect(limits.game(key: "K1", from: "192.0.2.1:7", now: 1) == nil)
@@ -200,9 +201,7 @@ import Testing
     #expect(limits.game(key: "K2", from: "192.0.2.1:2", now: 1) == nil)
     // A full bucket takes nothing more: giving back to a fresh key and address does not raise their burst.
     for _ in 0..<5 { limits.gameNotPlayed(key: "K9", from: "198.51.100.9:1", now: 1) }
-    var fresh = 0
-    for _ in 0..<100 where limits.game(key: "K9", from: "198.51.100.9:1", now: 1) == nil { fresh += 1 }
-    #expect(fresh == burst)
+    #expect(Self.started(100) { limits.game(key: "K9", from: "198.51.100.9:1", now: 1) } == burst)
     var bucket = TokenBucket(rate: 0, burst: 2, now: 0)
     bucket.giveBack(now: 0)
     #expect(bucket.tokens == 2)
@@ -217,9 +216,7 @@ import Testing
     var limits = SourceLimits(now: 0)
     let peer = SourceLimits.Peer("192.0.2.1:1")
     let burst = Int(SourceLimits.Numbers().gameBurst)
-    var started = 0
-    for _ in 0..<100 where limits.game(key: "K1", from: peer, now: 1) == nil { started += 1 }
-    #expect(started == burst)
+    #expect(Self.started(100) { limits.game(key: "K1", from: peer, now: 1) } == burst)
     // Counted under the same address as its text: another key from it is refused too.
     #expect(limits.game(key: "K2", from: "192.0.2.1:2", now: 1) == .tooManyGames(wait: 3))
     // Made exempt after it was read: no longer limited; exempt no more: limited again.
