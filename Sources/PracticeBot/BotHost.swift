@@ -54,6 +54,8 @@ package final class BotHost: LoopFrontEnd {
   package let loop: EventLoop
   /// Connections whose goodbye is still going out: a peer that stops reading cannot stall the loop.
   let closing: ClosingSockets
+  /// Every connection's sends, written in a row before the loop waits (`WriteBatch`).
+  let writes = WriteBatch()
   private let closingWatch: ClosingOnLoop
   package var shutdown = Shutdown()
   /// Prints a status line for the operator (set by `run`).
@@ -114,7 +116,7 @@ package final class BotHost: LoopFrontEnd {
     scheduleSweep()
     log.hold()  // a round's lines (one a game) go out in one write, before the loop waits
     loop.beforeEachWait { [unowned self] in
-      defer { self.log.flush() }
+      defer { (self.writeBatch(), self.log.flush()) }  // the round's answers in a row, its log lines in one write
       // The goodbyes still going out get their moment (at most ClosingSockets.linger), then the bot stops.
       if self.stopIfDone() { return }
       self.advanceHandshakes()
@@ -167,6 +169,7 @@ package final class BotHost: LoopFrontEnd {
     do {
       let connection = try PeerConnection(fd: fd, context: context, peerAddress: peer)
       connection.closer = closing
+      connection.batch = writes
       let link = BotLink(connection: connection, acceptedAt: now, counted: !proxied)
       links.add(link)
       if proxied { connection.start(after: ProxyPrelude(now: now)) }

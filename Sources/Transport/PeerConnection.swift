@@ -41,6 +41,10 @@ public final class PeerConnection {
   /// Seconds on a clock that never jumps, for the limit on unknown frames (a test gives its own).
   public var clock: () -> Double = PeerConnection.monotonic
   private var outbox: [UInt8] = []
+  /// When set, `send` queues what it sends and `batch.flush()` writes it (with the batch's other connections).
+  public var batch: WriteBatch?
+  /// Sends queued for the batch and not yet tried on the socket.
+  private var waitsForBatch = false
   public private(set) var isSecured = false
   public private(set) var isClosed = false
   /// The stage before TLS while it lasts (`start(after:)`).
@@ -91,7 +95,8 @@ public final class PeerConnection {
     if let failure = stage.expired(now: now) { throw failure }
   }
 
-  public var wantsWrite: Bool { !outbox.isEmpty }
+  /// Bytes wait for the socket to take them (not those only waiting for the batch's flush).
+  public var wantsWrite: Bool { !outbox.isEmpty && !waitsForBatch }
 
   /// Bytes queued that the peer has not taken yet.
   public var queuedBytes: Int { outbox.count }
@@ -230,7 +235,8 @@ public final class PeerConnection {
   }
 
   /// Queues `messages` in one TLS record (more only past a record's 16 KiB) and tries to send them at once, in
-  /// one write: a bot's answer and a game's record signature cost the kernel one send, not one each.
+  /// one write: a bot's answer and a game's record signature cost the kernel one send, not one each. In a
+  /// `batch`, they wait for the batch's flush instead.
   public func send(_ messages: [Message]) throws(NetworkError) {
     guard !messages.isEmpty else { return }
     var bytes = messages[0].bytes
@@ -241,12 +247,20 @@ public final class PeerConnection {
       throw .tls(error)
     }
     queueCiphertext()
-    _ = flush()
+    if let batch {
+      if !waitsForBatch {
+        waitsForBatch = true
+        batch.add(self)
+      }
+    } else {
+      _ = flush()
+    }
   }
 
   /// Writes what the socket takes; true when everything queued went out.
   @discardableResult
   public func flush() -> Bool {
+    waitsForBatch = false
     while !outbox.isEmpty {
       let written = outbox.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
       if written > 0 {

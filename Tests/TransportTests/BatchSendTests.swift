@@ -29,4 +29,35 @@ import WireProtocol
     #expect(TLSPair.waiting(server) == Message.chat("third").bytes.count + 22)
     #expect(try server.readable() == [.message(.chat("third"))])
   }
+
+  /// In a `WriteBatch`, what a connection sends waits for the batch's flush: nothing is written before it (and the
+  /// connection does not ask to be watched for writing meanwhile), each send joins the same write, and the flush
+  /// writes every connection of the batch, passing over one closed since.
+  @Test func inABatchSendsWaitForTheFlushAndGoOutTogether() throws {
+    let (first, second, third) = (try TLSPair(), try TLSPair(), try TLSPair())
+    for pair in [first, second, third] {
+      try pair.secure()
+      _ = try pair.client.readable()
+    }
+    let batch = WriteBatch()
+    for pair in [first, second, third] { pair.server.batch = batch }
+    try first.server.send(.chat("one"))
+    try first.server.send(.chat("two"))
+    try second.server.send(.chat("three"))
+    try third.server.send(.chat("four"))
+    #expect(TLSPair.waiting(first.client) == 0 && TLSPair.waiting(second.client) == 0)
+    #expect(!first.server.wantsWrite && first.server.queuedBytes > 0)
+    #expect(batch.count == 3, "a connection with sends waiting is in the batch once")
+    third.server.close(gracefully: false)
+    let open = batch.flush()
+    #expect(open.map(\.fd) == [first.server.fd, second.server.fd])
+    #expect(batch.count == 0 && first.server.queuedBytes == 0)
+    #expect(try first.client.readable() == [.message(.chat("one")), .message(.chat("two"))])
+    #expect(try second.client.readable() == [.message(.chat("three"))])
+    // Flushed, it is in the batch again at its next send.
+    try second.server.send(.chat("five"))
+    #expect(batch.count == 1 && TLSPair.waiting(second.client) == 0)
+    _ = batch.flush()
+    #expect(try second.client.readable() == [.message(.chat("five"))])
+  }
 }
