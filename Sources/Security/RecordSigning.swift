@@ -5,8 +5,20 @@ import PeerTrust
 /// Ed448 sign the bytes themselves), and anyone checks them against a public key as records keep it (base64 DER
 /// SubjectPublicKeyInfo).
 public enum RecordSignature {
-  /// Whether `signature` is `publicKey`'s over `bytes`; false for a key or signature that does not parse.
+  /// Whether `signature` is `publicKey`'s over `bytes`, in the plain form or the batch form
+  /// (`RecordBatchSignature`); false for a key or signature that does not parse.
   public static func verify(_ signature: [UInt8], of bytes: [UInt8], publicKeyBase64: String) -> Bool {
+    // An Ed25519 signature (64 raw bytes) may start with the batch form's byte too: it is tried both ways.
+    if signature.first == RecordBatchSignature.form,
+      let (root, der) = RecordBatchSignature.opened(signature, signedBytes: bytes),
+      verifyPlain(der, of: root, publicKeyBase64: publicKeyBase64)
+    {
+      return true
+    }
+    return verifyPlain(signature, of: bytes, publicKeyBase64: publicKeyBase64)
+  }
+
+  private static func verifyPlain(_ signature: [UInt8], of bytes: [UInt8], publicKeyBase64: String) -> Bool {
     guard let der = Base64.decode(publicKeyBase64), !der.isEmpty else { return false }
     let key: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
       var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
