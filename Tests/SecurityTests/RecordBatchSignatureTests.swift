@@ -85,7 +85,8 @@ import Testing
       print(depth, index)
       """
     try Data(script.utf8).write(to: URL(fileURLWithPath: folder + "/check.py"))
-    let said = try shell("cd '\(folder)' && python3 check.py && openssl dgst -sha256 -verify pub.pem -signature der root 2>&1; true")
+    let said = try shell(
+      "cd '\(folder)' && python3 check.py && openssl dgst -sha256 -verify pub.pem -signature der root 2>&1; true")
     #expect(said.contains("3 4") && said.contains("Verified OK"), "\(said)")
   }
 
