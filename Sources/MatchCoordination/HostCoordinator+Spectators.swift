@@ -28,7 +28,7 @@ extension HostCoordinator {
           + dropSpectator(id, note: "spectator at \(core.peer(id)) dropped: \(text)", graceful: true, now: now)
       }
     }
-    guard case .hello(let versions, let name, _, _, let watch?) = message, core.connections[id]?.phase == .greeting
+    guard case .hello(let versions, let name, _, _, let watch?, _) = message, core.connections[id]?.phase == .greeting
     else {
       return nil
     }

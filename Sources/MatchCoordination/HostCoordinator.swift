@@ -176,7 +176,7 @@ public struct HostCoordinator: MatchRole {
       var commands: [MatchCommand] = []
       var kept: Bool?
       var offer: KeptOffer?
-      if case .hello(_, let name, _, _, _) = message, let old = core.active,
+      if case .hello(_, let name, _, _, _, _) = message, let old = core.active,
         core.connections[old]?.session?.keepsGameOnDrop == true
       {
         // The same player greets us afresh: its program lost the game (restarted, or gave up during the coin

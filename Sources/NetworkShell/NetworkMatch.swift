@@ -215,7 +215,7 @@ package final class NetworkMatch<Side: MatchSide> {
         events += readJournal(facts)
         events += perform(coordinator.secured(id, facts, now: now))
       case .message(let message):
-        if case .hello(_, let name, _, _, _) = message, let facts = coordinator.connections[id]?.facts {
+        if case .hello(_, let name, _, _, _, _) = message, let facts = coordinator.connections[id]?.facts {
           refreshKnownPeers(facts, hello: name)
         }
         events += perform(coordinator.received(id, message, now: now))

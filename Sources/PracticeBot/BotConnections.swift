@@ -1,6 +1,7 @@
 import MatchCoordination
 import NetworkShell
 import Transport
+import WireProtocol
 
 /// One joiner's connection at the bot: its TLS connection (on the loop: `watched`), and its seat once the
 /// handshake is done.
@@ -23,6 +24,9 @@ package final class BotLink {
   /// The last game's record signed by the bot, when spectators watched it end: completed with the joiner's
   /// signature and sent to them (rule 28).
   var countersign: BotCountersign?
+  /// What the bot sends next, held until the records of the games it ends are signed in the round's batch
+  /// (`BotHost.sendHeld`); nil when nothing waits.
+  var held: [BotWirePart]?
   /// Whether the source limits count the connection under `connection.peerAddress` (one from a proxy is
   /// counted once its header named the client, `BotHost.introduced`; a health check never is).
   var counted: Bool
@@ -37,6 +41,13 @@ package final class BotLink {
 
   /// The TLS handshake is done and the joiner said hello.
   var saidHello: Bool { connection.isSecured && (watching || seat?.session.peerName != nil) }
+}
+
+/// A part of what a link is sent once its held games are signed: messages, or the signature of the record
+/// waiting at this place of the batch (`BotGameReports.signWaiting`).
+enum BotWirePart {
+  case messages([Message])
+  case signature(Int)
 }
 
 /// The bot's connections: by descriptor, in an array swept a slice at a time, and those still setting up

@@ -17,6 +17,8 @@ package final class BotGameReports {
   private(set) var gamesPlayed = 0
   /// The bot's public key as records carry it, worked out once.
   private let botKey: String?
+  /// Records that wait to be signed together (`signWaiting`), in the order their games ended.
+  private var waiting: [(record: GameRecord, game: Int, botMark: Mark)] = []
 
   init(identity: Identity, log: Log) {
     self.identity = identity
@@ -29,15 +31,23 @@ package final class BotGameReports {
   struct Reported {
     var signatures: [Message] = []
     var watched: BotCountersign?
+    /// The places in the waiting batch of the games whose signatures wait for it (`batch`), in order.
+    var waiting: [Int] = []
   }
+
+  /// Records waiting for the batch's signature.
+  var waitingCount: Int { waiting.count }
 
   /// Reports `games`, played by the joiner on `connection` whose seat is `seat`; returns the record signatures
   /// to send it, and the last signed record when spectators watch (`watched`).
-  func report(_ games: [BotGameRecord], seat: BotSeat?, on connection: PeerConnection, watched: Bool) -> Reported {
+  /// `batch`: the joiner checks batch signatures and its records may wait for the round's (`signWaiting`).
+  func report(
+    _ games: [BotGameRecord], seat: BotSeat?, on connection: PeerConnection, watched: Bool, batch: Bool = false
+  ) -> Reported {
     guard !games.isEmpty else { return Reported() }
     return report(
       games, peer: peer(seat: seat, on: connection), peerKey: connection.tls.peerCertificate?.publicKeyBase64,
-      toJoiner: !connection.isClosed, watched: watched)
+      toJoiner: !connection.isClosed, watched: watched, batch: batch)
   }
 
   /// Who plays on `connection`, as the log names it: by the name trust was decided on (a known key's known name),
@@ -55,7 +65,8 @@ package final class BotGameReports {
   /// it is still there (`toJoiner`; a kept game claimed after its joiner went away is signed and kept only).
   @discardableResult
   func report(
-    _ games: [BotGameRecord], peer: BotGameRecord.Peer, peerKey: String?, toJoiner: Bool, watched: Bool = false
+    _ games: [BotGameRecord], peer: BotGameRecord.Peer, peerKey: String?, toJoiner: Bool, watched: Bool = false,
+    batch: Bool = false
   ) -> Reported {
     var reported = Reported()
     for game in games {
@@ -64,6 +75,12 @@ package final class BotGameReports {
       if var record = game.record, let collection {
         record.addKeys(bot: botKey, peer: peerKey, botMark: game.botMark)
         record.date = RecordOfGame.today()
+        // A watched game's record is signed at once: its spectators are sent it when the joiner countersigns.
+        if batch && toJoiner && !watched && waiting.count < RecordBatchSignature.maximumCount {
+          reported.waiting.append(waiting.count)
+          waiting.append((record, game.number, game.botMark))
+          continue
+        }
         if let signature = sign(&record, game: game.number, botMark: game.botMark), toJoiner {
           reported.signatures.append(signature)
           if watched { reported.watched = BotCountersign(record: record, game: game.number, botMark: game.botMark) }
@@ -72,6 +89,27 @@ package final class BotGameReports {
       }
     }
     return reported
+  }
+
+  /// Signs every waiting record with one signature (one record alone: the plain signature; more: the batch form,
+  /// docs/RECORDS.md), keeps each in the day's collection, and returns each one's signature message by its place.
+  func signWaiting() -> [Message?] {
+    guard !waiting.isEmpty else { return [] }
+    let batch = waiting
+    waiting.removeAll(keepingCapacity: true)
+    let signatures = try? identity.sign(batch: batch.map(\.record.signedBytes))
+    return batch.enumerated().map { index, entry in
+      var record = entry.record
+      var message: Message?
+      if let signature = signatures?[index] {
+        record.setSignature(RecordBase64.encode(signature), of: entry.botMark)
+        message = UInt16(exactly: entry.game).map {
+          .recordSignature(game: $0, date: record.date, signature: signature)
+        }
+      }
+      collection?.keep(record, day: record.date)
+      return message
+    }
   }
 
   /// Signs the bot's record, as a host does, and returns the signature's message, so the joiner's record carries

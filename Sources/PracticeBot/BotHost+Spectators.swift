@@ -30,7 +30,7 @@ extension BotHost {
       perform(spectating.spectators.received(message, from: link.connection.fd, peer: peer, now: now), now: now)
       return true
     }
-    guard case .hello(let versions, _, _, _, let game?) = message, !link.saidHello, link.seat != nil else {
+    guard case .hello(let versions, _, _, _, let game?, _) = message, !link.saidHello, link.seat != nil else {
       return false
     }
     link.watching = true
@@ -157,7 +157,10 @@ extension BotHost {
   func reportGames(_ link: BotLink, _ reaction: BotReaction) -> BotGameReports.Reported {
     guard !reaction.games.isEmpty else { return BotGameReports.Reported() }
     let watched = link.watchNumber.map { spectating.spectators.count(of: $0) > 0 } ?? false
-    let reported = reports.report(reaction.games, seat: link.seat, on: link.connection, watched: watched)
+    // Signed in the round's batch when the joiner checks that form and the link stays open after the reaction.
+    let batch = link.seat?.session.peerTakesBatchSignatures == true && reaction.end == nil
+    let reported = reports.report(
+      reaction.games, seat: link.seat, on: link.connection, watched: watched, batch: batch)
     if let signed = reported.watched { link.countersign = signed }
     return reported
   }

@@ -56,6 +56,8 @@ package final class BotHost: LoopFrontEnd {
   let closing: ClosingSockets
   /// Every connection's sends, written in a row before the loop waits (`WriteBatch`).
   let writes = WriteBatch()
+  /// Links whose sends wait for the round's batch of signatures, in the order they were held (`sendHeld`).
+  var holding: [BotLink] = []
   private let closingWatch: ClosingOnLoop
   package var shutdown = Shutdown()
   /// Prints a status line for the operator (set by `run`).
@@ -116,7 +118,8 @@ package final class BotHost: LoopFrontEnd {
     scheduleSweep()
     log.hold()  // a round's lines (one a game) go out in one write, before the loop waits
     loop.beforeEachWait { [unowned self] in
-      defer { (self.writeBatch(), self.log.flush()) }  // the round's answers in a row, its log lines in one write
+      // The round's games signed in one batch, its answers written in a row, its log lines in one write.
+      defer { (self.sendHeld(), self.writeBatch(), self.log.flush()) }
       // The goodbyes still going out get their moment (at most ClosingSockets.linger), then the bot stops.
       if self.stopIfDone() { return }
       self.advanceHandshakes()
@@ -282,12 +285,7 @@ package final class BotHost: LoopFrontEnd {
     let connection = link.connection
     // One write for the reaction: the signatures of the games it ends after their last messages, then the offer
     // of the next game.
-    let reported = reportGames(link, reaction)
-    do {
-      try connection.send(reaction.wire(signatures: reported.signatures))
-    } catch {
-      log.write("send failed to \(connection.peerAddress): \(error)")
-    }
+    send(link, reaction, reported: reportGames(link, reaction))
     spectatorsAfter(link, admitted: reaction.admitted, now: loop.now)
     // Said hello: no longer pending (the handshake and hello deadline is behind it).
     if link.saidHello { links.saidHello(link) }
@@ -327,6 +325,7 @@ package final class BotHost: LoopFrontEnd {
   }
 
   func close(_ link: BotLink, gracefully: Bool = true) {
+    if link.held != nil { sendHeld() }  // its games' signatures go before its goodbye
     spectatorLinkClosing(link)
     let fd = link.connection.fd
     if links.remove(link) {

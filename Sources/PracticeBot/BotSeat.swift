@@ -102,7 +102,7 @@ package struct BotSeat {
   }
 
   mutating func receive(_ message: Message, now: Double) -> BotReaction {
-    if case .hello(_, _, _, _, _?) = message, session.peerName == nil {
+    if case .hello(_, _, _, _, _?, _) = message, session.peerName == nil {
       // A spectator (PROTOCOL.md, "Version 4: watching"): the practice bot's games cannot be watched yet.
       let text = "\(botName): the practice bot's games cannot be watched yet"
       refusedText = text

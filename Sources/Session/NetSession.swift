@@ -9,6 +9,8 @@ public struct NetSession: Sendable {
   public internal(set) var phase = Phase.greeting
   public internal(set) var peerName: PeerText?
   public internal(set) var peerSoftware: PeerText?
+  /// The peer's hello said it checks record signatures in the batch form (PROTOCOL.md rule 12).
+  public internal(set) var peerTakesBatchSignatures = false
   public internal(set) var version: UInt16?
   /// The connection under the match: its clock, a drop and the resume after it.
   var connection: SessionLink
@@ -130,7 +132,9 @@ public struct NetSession: Sendable {
     let terms = configuration.role == .host ? hostTerms : nil
     let hello = Message.hello(
       versions: configuration.versions, name: configuration.name, software: configuration.software, terms: terms,
-      watch: configuration.role == .joiner ? configuration.watch : nil)
+      watch: configuration.role == .joiner ? configuration.watch : nil,
+      // A joiner checks the host's record signatures, in either form (rule 12); a spectator keeps them as sent.
+      batchSignatures: configuration.role == .joiner && configuration.watch == nil)
     return [send(hello, now)]
   }
 

@@ -29,7 +29,7 @@ extension NetSession {
   /// side begins the conversation again (its hello now, the offer after the welcome), the clock of the side to
   /// move having run on. nil otherwise: the game is no longer held.
   mutating func restartedHostGreets(_ greeting: Message, _ now: Double) -> [SessionOutput]? {
-    guard case .hello(let versions, let name, let software, let terms, _) = greeting, let terms,
+    guard case .hello(let versions, let name, let software, let terms, _, _) = greeting, let terms,
       terms.keptGame != nil, versions.contains(3), configuration.versions.contains(3), hasGameFlow,
       terms.rules == rules, terms.timeControl == timeControl, let offer = keptOffer(now: now)
     else { return nil }

@@ -170,12 +170,13 @@ extension NetSession {
       return [close(.peerQuit(PeerText(text)))]
     case .error(let text):
       return [close(.peerReportedError(PeerText(text)))]
-    case .hello(let versions, let name, let software, let terms, _):
+    case .hello(let versions, let name, let software, let terms, _, let batchSignatures):
       if isResuming && configuration.role == .joiner {
         if let offering = restartedHostGreets(message, now) { return offering }
         return [close(.gameNoLongerHeld)]  // a host greeting us afresh has no game to resume with us
       }
       if configuration.role == .joiner { hostTerms = terms }  // a joiner's terms mean nothing
+      if !peerGreeted { peerTakesBatchSignatures = batchSignatures }
       return hello(versions: versions, name: name, software: software, now)
     default:
       return nil

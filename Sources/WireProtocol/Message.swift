@@ -29,8 +29,11 @@ public enum Message: Sendable, Equatable {
   /// First message from each side: the protocol versions it speaks, the player's name, the software; from a
   /// host, its terms (skipped by peers older than the terms).
   /// `watch` (field 17, version 4): the sender is a spectator, asking to watch the host's game (0) or, at a host of
-  /// several games, game `watch`.
-  case hello(versions: [UInt16], name: String, software: String, terms: HostTerms? = nil, watch: UInt16? = nil)
+  /// several games, game `watch`. `batchSignatures` (field 18, any version): the sender checks record signatures
+  /// in the batch form (PROTOCOL.md rule 12; docs/RECORDS.md), so a host may send it them.
+  case hello(
+    versions: [UInt16], name: String, software: String, terms: HostTerms? = nil, watch: UInt16? = nil,
+    batchSignatures: Bool = false)
   /// Host to joiner: accepted; the chosen version and the rules. Until this arrives the game has not started.
   case welcome(version: UInt16, rules: Rules)
   /// Host to joiner: not accepted, and why.
@@ -217,12 +220,13 @@ public enum Message: Sendable, Equatable {
   public var bytes: [UInt8] {
     var writer = FrameWriter(type: kind.rawValue)
     switch self {
-    case .hello(let versions, let name, let software, let terms, let watch):
+    case .hello(let versions, let name, let software, let terms, let watch, let batchSignatures):
       writer.field(1, u16s: versions)
       writer.field(2, string: name)
       writer.field(3, string: software)
       terms?.write(into: &writer)
       if let watch { writer.field(Self.watchTag, u16: watch) }
+      if batchSignatures { writer.field(Self.batchSignaturesTag, u8: 1) }
     case .welcome(let version, let rules):
       writer.field(1, u16: version)
       writer.field(2, u8: UInt8(rules.rows))
@@ -338,11 +342,17 @@ public enum Message: Sendable, Equatable {
     let software = try f.string(3, "software version", maximum: 64)
     try checkShownText(software, "software version", maximumCharacters: 64)
     let watch = f.has(watchTag) ? try f.u16(watchTag, "game to watch") : nil
-    return .hello(versions: versions, name: name, software: software, terms: try HostTerms(f), watch: watch)
+    // Any value but 1 says no: a later form may be told by another bit.
+    let batch = f.has(batchSignaturesTag) ? try f.u8(batchSignaturesTag, "signature forms") & 1 == 1 : false
+    return .hello(
+      versions: versions, name: name, software: software, terms: try HostTerms(f), watch: watch,
+      batchSignatures: batch)
   }
 
   /// Tag 17 of `hello`: the sender is a spectator (version 4).
   static let watchTag: UInt8 = 17
+  /// Tag 18 of `hello`: the record signature forms the sender checks (u8, bit 0: the batch form).
+  static let batchSignaturesTag: UInt8 = 18
 
   private static func decodeWelcome(_ f: Fields) throws(WireError) -> Message {
     let version = try f.u16(1, "protocol version")

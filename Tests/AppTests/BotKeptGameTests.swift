@@ -195,7 +195,7 @@ private struct BotLine {
     line.take(line.bot.start(now: line.now))
     line.pump()
     #expect(
-      line.botSent.contains { if case .hello(_, _, _, let terms, _) = $0 { terms?.keptGame == 1 } else { false } })
+      line.botSent.contains { if case .hello(_, _, _, let terms, _, _) = $0 { terms?.keptGame == 1 } else { false } })
     #expect(line.resumed == [moves.count], "\(line.joinerEvents)")
     line.play()
     #expect(line.joiner.phase == .betweenGames && line.records.count == 1)

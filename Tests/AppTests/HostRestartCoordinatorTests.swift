@@ -37,7 +37,7 @@ import WireProtocol
 
   /// The kept game the restarted host's hello named (field 16): its last hello's.
   static func helloNamed(_ pair: MatchPair) -> UInt16? {
-    for case .send(_, .hello(_, _, _, let terms, _)) in pair.hostCommands.reversed() { return terms?.keptGame }
+    for case .send(_, .hello(_, _, _, let terms, _, _)) in pair.hostCommands.reversed() { return terms?.keptGame }
     return nil
   }
 

@@ -51,7 +51,7 @@ import WireProtocol
     #expect(pair.host.connections[id]?.phase == .watching && pair.host.spectators.count == 1)
     // Its first words: the host's hello, whose terms say the game may be watched, then the position so far.
     let first = Self.sent(pair, to: id)
-    guard case .hello(_, "alice", _, let terms, nil) = first.first,
+    guard case .hello(_, "alice", _, let terms, nil, _) = first.first,
       case .watchSnapshot(let snapshot) = first.dropFirst().first
     else {
       Issue.record("\(first)")

@@ -228,7 +228,7 @@ import WireProtocol
   /// A version-3 program skips field 7 (an unknown tag), says its own hello, and is refused by name.
   @Test func aVersionThreeJoinerIsRefusedNamingTheOpening() throws {
     var pair = SessionPair(hostCoin: 1, joinerCoin: 1, rules: Self.rules, joinerVersions: [3, 2], opening: .swap2)
-    guard case .send(.hello(_, _, _, let terms?, _)) = pair.host.start(now: 0).first else {
+    guard case .send(.hello(_, _, _, let terms?, _, _)) = pair.host.start(now: 0).first else {
       Issue.record("no hello with terms")
       return
     }

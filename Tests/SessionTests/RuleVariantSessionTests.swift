@@ -81,7 +81,7 @@ import WireProtocol
   @Test func aVersionThreeJoinerIsRefusedNamingTheRule() throws {
     var pair = SessionPair(hostCoin: 1, joinerCoin: 1, rules: Self.renju, joinerVersions: [3, 2])
     let hostHello = pair.host.start(now: 0)
-    guard case .send(.hello(let versions, let name, let software, let terms?, _)) = hostHello.first else {
+    guard case .send(.hello(let versions, let name, let software, let terms?, _, _)) = hostHello.first else {
       Issue.record("no hello with terms: \(hostHello)")
       return
     }

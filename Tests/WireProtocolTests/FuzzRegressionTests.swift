@@ -127,7 +127,7 @@ import Testing
     while let frame = try? decoder.next() {
       guard let message = try? Message.decode(frame) else { continue }
       #expect(try Message.decode(message.frame) == message)
-      guard case .hello(let versions, _, _, _, _) = message else { continue }
+      guard case .hello(let versions, _, _, _, _, _) = message else { continue }
       let ours = ProtocolVersion.supported
       let chosen = ProtocolVersion.choose(ours: ours, theirs: versions)
       #expect(chosen == ProtocolVersion.choose(ours: versions, theirs: ours))

@@ -32,7 +32,7 @@ import Testing
       var decoder = FrameDecoder()
       decoder.feed(hello.bytes)
       let decoded = try Message.decode(try #require(try decoder.next()))
-      guard case .hello(_, _, _, let terms, _) = decoded else {
+      guard case .hello(_, _, _, let terms, _, _) = decoded else {
         Issue.record("\(decoded)")
         continue
       }

@@ -40,7 +40,7 @@ import Testing
   @Test func aSpectatorsHelloSaysWhichGameItWatches() throws {
     for watch: UInt16? in [nil, 0, 3] {
       let hello = Message.hello(versions: [4, 3, 2], name: "Carol", software: "t", watch: watch)
-      guard case .hello(_, _, _, let terms, let decoded) = try Self.decoded(hello) else {
+      guard case .hello(_, _, _, let terms, let decoded, _) = try Self.decoded(hello) else {
         Issue.record("not a hello")
         continue
       }
@@ -55,7 +55,7 @@ import Testing
     for watchable: Bool? in [nil, false, true] {
       let hello = Message.hello(
         versions: [4], name: "Alice", software: "t", terms: HostTerms(rules: rules, watchable: watchable))
-      guard case .hello(_, _, _, let terms, _) = try Self.decoded(hello) else {
+      guard case .hello(_, _, _, let terms, _, _) = try Self.decoded(hello) else {
         Issue.record("not a hello")
         continue
       }

@@ -1,0 +1,62 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The bot signs the records of the games that end in one turn of its loop with one signature (a batch,
+/// docs/RECORDS.md "Batch signatures"): four joiners resign while the bot is stopped, so their resignations come
+/// in one turn. Each joiner's record carries the bot's batch signature, a different place in one tree of four,
+/// and each verifies, as the joiner checked it when it came and as `tictactoe verify` checks it in the file.
+@Suite(.serialized) struct BotBatchSignatureTests {
+  @Test func gamesThatEndInOneTurnShareOneSignatureAndEveryRecordVerifies() throws {
+    var botHome = try Binary.sandbox().environment
+    botHome["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
+    let bot = try Player(
+      ["host", "--bot", "easy", "--port", "0", "--bind", "127.0.0.1", "--name", "robo", "--accept-new"],
+      environment: botHome)
+    defer {
+      bot.signal(SIGCONT)
+      bot.signal(SIGTERM)
+      _ = bot.exitStatus()
+    }
+    let port = try #require(bot.announcedPort(), "the bot did not start: \(bot.errors)")
+    let homes = try (0..<4).map { _ in try Binary.sandbox().environment }
+    let players = try homes.map {
+      try Player(["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: $0)
+    }
+    for player in players { #expect(player.waitFor("game 1:"), "\(player.output)\(player.errors)") }
+    bot.signal(SIGSTOP)
+    for player in players { player.send("resign") }
+    usleep(500_000)  // the four resignations wait in the stopped bot's sockets
+    bot.signal(SIGCONT)
+    var texts: [String] = []
+    for home in homes {
+      let deadline = Date().addingTimeInterval(20)
+      var text = ""
+      while !(text.contains("TTSB[") && text.contains("TTSW[")) && Date() < deadline {
+        text = (try? RecordsEndToEndTests.records(home).first?.text) ?? ""
+        usleep(20_000)
+      }
+      texts.append(text)
+    }
+    for player in players {
+      player.send("quit")
+      _ = player.exitStatus()
+      #expect(!player.output.contains("does not verify"), "\(player.output)")
+    }
+    var places: Set<Int> = []
+    for (index, text) in texts.enumerated() {
+      let folder = try TestDirectory.make("bot-batch")
+      try text.write(toFile: folder + "/game.sgf", atomically: true, encoding: .utf8)
+      let verified = try Binary.run(["verify", folder + "/game.sgf"], environment: homes[index])
+      #expect(verified.status == 0 && verified.stdout.hasSuffix("verified\n"), "\(verified.stdout)\(text)")
+      // The bot's signature is the batch form: 0x01, a tree of depth 2 (four games), this game's place.
+      let signatures = ["TTSB", "TTSW"].compactMap { SignedRecordTests.property($0, text) }
+        .compactMap { Data(base64Encoded: $0).map(Array.init) }
+      let batch = signatures.filter { $0.first == 1 }
+      #expect(batch.count == 1 && batch.first?[1] == 2, "record \(index): \(signatures.map { $0.prefix(4) })")
+      if let form = batch.first { places.insert(Int(form[2]) << 8 | Int(form[3])) }
+    }
+    #expect(places == [0, 1, 2, 3], "the four games' places in the batch")
+  }
+}
