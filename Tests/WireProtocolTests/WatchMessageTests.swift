@@ -50,6 +50,27 @@ import Testing
     }
   }
 
+  /// Field 18 (rule 12): a joiner that checks batch record signatures says so; absent, or any value without bit 0,
+  /// it does not. Written after field 17, so an older host skips it.
+  @Test func aJoinersHelloSaysWhetherItChecksBatchSignatures() throws {
+    for batch in [false, true] {
+      let hello = Message.hello(versions: [4, 3, 2], name: "Bob", software: "t", batchSignatures: batch)
+      #expect(try Self.decoded(hello) == hello)
+      let without = Message.hello(versions: [4, 3, 2], name: "Bob", software: "t").bytes
+      #expect(hello.bytes.count == without.count + (batch ? 4 : 0))
+      #expect(!batch || Array(hello.bytes.suffix(4)) == [18, 0, 1, 1], "tag 18, length 1, value 1, last")
+    }
+    var bytes = Message.hello(versions: [4], name: "Bob", software: "t", batchSignatures: true).bytes
+    bytes[bytes.count - 1] = 2  // bit 0 clear: a form this program does not know
+    var decoder = FrameDecoder()
+    decoder.feed(bytes)
+    guard case .hello(_, _, _, _, _, let batch) = try Message.decode(try #require(try decoder.next())) else {
+      Issue.record("not a hello")
+      return
+    }
+    #expect(!batch)
+  }
+
   @Test func theTermsSayWhetherTheGameMayBeWatched() throws {
     let rules = try Rules(size: 3, k: 3)
     for watchable: Bool? in [nil, false, true] {
