@@ -4,18 +4,21 @@
 /// draft-ietf-tls-batch-signing, for records). One ECDSA signature costs about 20 µs; a hash, well under one.
 ///
 /// The bytes of one game's batch signature: the form (0x01; a DER signature, the plain form, starts with 0x30),
-/// the tree's depth D (1…`maximumDepth`), the leaf's index (u16, big-endian, below 2^D), D sibling hashes from
-/// the leaf up (32 bytes each), then the DER signature over `signedRoot`.
+/// the tree's depth D (1…`maximumDepth`), the leaf's index (u16, big-endian, below 2^D), the leaf's salt (16
+/// random bytes), D sibling hashes from the leaf up (32 bytes each), then the DER signature over `signedRoot`.
+/// The salt keeps a sibling's hash, which every other game of the batch is sent, from confirming a guess of that
+/// game's record.
 public enum RecordBatchSignature {
   /// The first byte of a batch signature.
   public static let form: UInt8 = 0x01
-  /// At most 2^10 = 1,024 records a batch: a signature of at most 1 + 1 + 2 + 320 + 72 bytes, within the
+  /// At most 2^10 = 1,024 records a batch: a signature of at most 1 + 1 + 2 + 16 + 320 + 72 bytes, within the
   /// record signature message's 1,024.
   public static let maximumDepth = 10
   public static var maximumCount: Int { 1 << maximumDepth }
+  static let saltBytes = 16
 
-  /// A leaf: SHA-256 of 0x00 and a record's signed bytes.
-  static func leaf(_ signedBytes: [UInt8]) -> [UInt8] { Digest.sha256([0x00] + signedBytes) }
+  /// A leaf: SHA-256 of 0x00, the leaf's salt and a record's signed bytes.
+  static func leaf(_ signedBytes: [UInt8], salt: [UInt8]) -> [UInt8] { Digest.sha256([0x00] + salt + signedBytes) }
   /// A node: SHA-256 of 0x01, the left child and the right child.
   static func node(_ left: [UInt8], _ right: [UInt8]) -> [UInt8] { Digest.sha256([0x01] + left + right) }
   /// A place in the tree no record fills (the tree is filled out to a power of two): SHA-256 of 0x02.
@@ -49,9 +52,9 @@ public enum RecordBatchSignature {
   }
 
   /// The signature of leaf `index`: the form, the depth, the index, its path and the root's signature.
-  static func encode(index: Int, levels: [[[UInt8]]], rootSignature: [UInt8]) -> [UInt8] {
+  static func encode(index: Int, salt: [UInt8], levels: [[[UInt8]]], rootSignature: [UInt8]) -> [UInt8] {
     let depth = levels.count - 1
-    var bytes: [UInt8] = [form, UInt8(depth), UInt8(index >> 8), UInt8(index & 0xFF)]
+    var bytes: [UInt8] = [form, UInt8(depth), UInt8(index >> 8), UInt8(index & 0xFF)] + salt
     var position = index
     for level in levels.dropLast() {
       bytes += level[position ^ 1]
@@ -66,12 +69,13 @@ public enum RecordBatchSignature {
     guard signature.count > 4, signature[0] == form else { return nil }
     let depth = Int(signature[1])
     let index = Int(signature[2]) << 8 | Int(signature[3])
-    let pathEnd = 4 + 32 * depth
+    let pathStart = 4 + saltBytes
+    let pathEnd = pathStart + 32 * depth
     guard (1...maximumDepth).contains(depth), index < 1 << depth, signature.count > pathEnd else { return nil }
-    var hash = leaf(signedBytes)
+    var hash = leaf(signedBytes, salt: Array(signature[4..<pathStart]))
     var position = index
     for step in 0..<depth {
-      let sibling = Array(signature[(4 + 32 * step)..<(4 + 32 * (step + 1))])
+      let sibling = Array(signature[(pathStart + 32 * step)..<(pathStart + 32 * (step + 1))])
       hash = position & 1 == 0 ? node(hash, sibling) : node(sibling, hash)
       position >>= 1
     }
@@ -87,10 +91,13 @@ extension Identity {
     precondition(records.count <= RecordBatchSignature.maximumCount, "too many records for one batch")
     if records.count <= 1 { return try records.map { (bytes) throws(SecurityError) in try sign(bytes) } }
     let depth = RecordBatchSignature.depth(for: records.count)
-    let levels = RecordBatchSignature.levels(records.map(RecordBatchSignature.leaf), depth: depth)
+    let salts = try SecureRandom.bytes(RecordBatchSignature.saltBytes * records.count, for: "batch salts")
+    let salt = { (index: Int) in Array(salts[(index * 16)..<((index + 1) * 16)]) }
+    let leaves = records.indices.map { RecordBatchSignature.leaf(records[$0], salt: salt($0)) }
+    let levels = RecordBatchSignature.levels(leaves, depth: depth)
     let rootSignature = try sign(RecordBatchSignature.signedRoot(levels[depth][0]))
     return records.indices.map {
-      RecordBatchSignature.encode(index: $0, levels: levels, rootSignature: rootSignature)
+      RecordBatchSignature.encode(index: $0, salt: salt($0), levels: levels, rootSignature: rootSignature)
     }
   }
 }

@@ -49,13 +49,26 @@ import Testing
     fails({ $0[1] = 2 }, "a shallower tree")
     fails({ $0[1] = 0 }, "no tree")
     fails({ $0[1] = UInt8(RecordBatchSignature.maximumDepth + 1) }, "a tree too deep")
-    fails({ $0[4] ^= 1 }, "the first sibling changed")
-    fails({ $0[4 + 32 * 2] ^= 1 }, "the last sibling changed")
+    fails({ $0[4] ^= 1 }, "the salt changed")
+    fails({ $0[20] ^= 1 }, "the first sibling changed")
+    fails({ $0[20 + 32 * 2] ^= 1 }, "the last sibling changed")
     fails({ $0[$0.count - 1] ^= 1 }, "the root's signature changed")
     fails({ $0.removeLast(40) }, "cut short")
-    fails({ $0 = Array($0.prefix(4 + 32 * 3)) }, "without the root's signature")
+    fails({ $0 = Array($0.prefix(20 + 32 * 3)) }, "without the root's signature")
     let stranger = try Identity.generate(commonName: "stranger")
     #expect(!RecordSignature.verify(signature, of: bytes[2], publicKeyBase64: try #require(stranger.publicKeyBase64)))
+  }
+
+  /// A game's signature carries the hash of another game's leaf (its sibling); salted, it cannot confirm a guess
+  /// of that game's record: the same two records signed twice give other siblings, neither the unsalted leaf.
+  @Test func aSiblingsHashConfirmsNoGuessOfItsRecord() throws {
+    let identity = try Self.identity.get()
+    let bytes = records(2)
+    let first = try identity.sign(batch: bytes)[0]
+    let second = try identity.sign(batch: bytes)[0]
+    let sibling = { (signature: [UInt8]) in Array(signature[20..<52]) }
+    #expect(sibling(first) != sibling(second))
+    #expect(sibling(first) != Digest.sha256([0x00] + bytes[1]) && Array(first[4..<20]) != Array(second[4..<20]))
   }
 
   /// The tree and the signed root as RECORDS.md describes them, worked out by Python's hashlib from the
@@ -75,13 +88,13 @@ import Testing
       import hashlib
       sig = open('batch', 'rb').read(); record = open('record', 'rb').read()
       assert sig[0] == 1
-      depth, index = sig[1], int.from_bytes(sig[2:4], 'big')
-      h = hashlib.sha256(b'\\x00' + record).digest()
+      depth, index, salt = sig[1], int.from_bytes(sig[2:4], 'big'), sig[4:20]
+      h = hashlib.sha256(b'\\x00' + salt + record).digest()
       for step in range(depth):
-          sibling = sig[4 + 32 * step: 4 + 32 * (step + 1)]
+          sibling = sig[20 + 32 * step: 20 + 32 * (step + 1)]
           h = hashlib.sha256(b'\\x01' + (h + sibling if (index >> step) & 1 == 0 else sibling + h)).digest()
       open('root', 'wb').write(b'tictactoe game record batch signature v1\\nroot ' + h.hex().encode() + b'\\n')
-      open('der', 'wb').write(sig[4 + 32 * depth:])
+      open('der', 'wb').write(sig[20 + 32 * depth:])
       print(depth, index)
       """
     try Data(script.utf8).write(to: URL(fileURLWithPath: folder + "/check.py"))
