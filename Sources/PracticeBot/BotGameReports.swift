@@ -19,11 +19,16 @@ package final class BotGameReports {
   private let botKey: String?
   /// Records that wait to be signed together (`signWaiting`), in the order their games ended.
   private var waiting: [(record: GameRecord, game: Int, botMark: Mark)] = []
+  /// Whether the bot's key signs in batches: its batch signatures fit a record signature message (an imported
+  /// RSA key of 6,144 bits or more would not).
+  private let batches: Bool
 
   init(identity: Identity, log: Log) {
     self.identity = identity
     self.log = log
     botKey = identity.publicKeyBase64
+    batches =
+      identity.maximumSignatureBytes + RecordBatchSignature.maximumOverhead <= Message.maximumSignatureBytes
   }
 
   /// What reporting a reaction's games gives the shell: the record signatures to send the joiner, and, when the
@@ -76,7 +81,7 @@ package final class BotGameReports {
         record.addKeys(bot: botKey, peer: peerKey, botMark: game.botMark)
         record.date = RecordOfGame.today()
         // A watched game's record is signed at once: its spectators are sent it when the joiner countersigns.
-        if batch && toJoiner && !watched && waiting.count < RecordBatchSignature.maximumCount {
+        if batch && batches && toJoiner && !watched && waiting.count < RecordBatchSignature.maximumCount {
           reported.waiting.append(waiting.count)
           waiting.append((record, game.number, game.botMark))
           continue

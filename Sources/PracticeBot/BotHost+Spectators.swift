@@ -125,7 +125,7 @@ extension BotHost {
         watch(link)
         let peer = link.connection.peerAddress
         perform(
-          spectating.spectators.backlog(fd, queuedBytes: link.connection.queuedBytes, peer: peer, now: now), now: now)
+          spectating.spectators.backlog(fd, queuedBytes: link.connection.backlogBytes, peer: peer, now: now), now: now)
       case .close(let fd, let graceful):
         if let link = links[fd], !link.connection.isClosed { close(link, gracefully: graceful) }
       case .log(let line):
@@ -134,7 +134,8 @@ extension BotHost {
         guard let fd = spectating.players[game], let link = links[fd], (link.seat?.session.version ?? 0) >= 4 else {
           continue
         }
-        try? link.connection.send([.watchers(count: UInt16(clamping: count))])
+        // Behind what the player's link holds for the round's signatures, if anything (`send(_:_:reported:)`).
+        send(link, BotReaction(messages: [.watchers(count: UInt16(clamping: count))]), reported: .init())
         watch(link)
       }
     }

@@ -289,8 +289,8 @@ package final class BotHost: LoopFrontEnd {
     spectatorsAfter(link, admitted: reaction.admitted, now: loop.now)
     // Said hello: no longer pending (the handshake and hello deadline is behind it).
     if link.saidHello { links.saidHello(link) }
-    if connection.queuedBytes > BotHost.outboxLimit {
-      log.write("\(connection.peerAddress): \(connection.queuedBytes) bytes it does not read: closed")
+    if connection.backlogBytes > BotHost.outboxLimit {
+      log.write("\(connection.peerAddress): \(connection.backlogBytes) bytes it does not read: closed")
       close(link, gracefully: false)
       return
     }

@@ -1,3 +1,5 @@
+import COpenSSL
+
 /// A signature that covers several records at once: a practice bot whose games end together signs the root of
 /// a Merkle tree over their signed bytes once, and each game's signature is the root's signature with the path
 /// from that game's leaf to the root (docs/RECORDS.md, "Batch signatures"; the idea of
@@ -16,6 +18,8 @@ public enum RecordBatchSignature {
   public static let maximumDepth = 10
   public static var maximumCount: Int { 1 << maximumDepth }
   static let saltBytes = 16
+  /// What a batch adds to a plain signature at most: the form, the depth, the index, the salt and the deepest path.
+  public static let maximumOverhead = 1 + 1 + 2 + saltBytes + 32 * maximumDepth
 
   /// A leaf: SHA-256 of 0x00, the leaf's salt and a record's signed bytes.
   static func leaf(_ signedBytes: [UInt8], salt: [UInt8]) -> [UInt8] { Digest.sha256([0x00] + salt + signedBytes) }
@@ -84,6 +88,9 @@ public enum RecordBatchSignature {
 }
 
 extension Identity {
+  /// The longest plain signature this identity's key makes (72 bytes for P-256's DER; an RSA key's size).
+  public var maximumSignatureBytes: Int { Int(EVP_PKEY_get_size(key.pointer)) }
+
   /// This identity's signatures over each of `records` (signed bytes), in order, with one signing: a batch of
   /// one gets the plain signature (`sign(_:)`), more get batch signatures (`RecordBatchSignature`). At most
   /// `RecordBatchSignature.maximumCount` records.

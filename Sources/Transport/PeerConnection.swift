@@ -43,8 +43,9 @@ public final class PeerConnection {
   private var outbox: [UInt8] = []
   /// When set, `send` queues what it sends and `batch.flush()` writes it (with the batch's other connections).
   public var batch: WriteBatch?
-  /// Sends queued for the batch and not yet tried on the socket.
+  /// Sends queued for the batch and not yet tried on the socket, and how many bytes they are.
   private var waitsForBatch = false
+  private var batchBytes = 0
   public private(set) var isSecured = false
   public private(set) var isClosed = false
   /// The stage before TLS while it lasts (`start(after:)`).
@@ -100,6 +101,10 @@ public final class PeerConnection {
 
   /// Bytes queued that the peer has not taken yet.
   public var queuedBytes: Int { outbox.count }
+
+  /// Bytes the socket was offered and did not take (not those still waiting for the batch's flush): how far
+  /// behind a peer that does not read is.
+  public var backlogBytes: Int { outbox.count - batchBytes }
 
   /// At most this many bytes are read from one connection per wakeup: the rest waits for the next turn of the
   /// loop (the descriptor stays readable), so one peer that sends without pause cannot starve the others.
@@ -246,12 +251,14 @@ public final class PeerConnection {
     } catch {
       throw .tls(error)
     }
+    let before = outbox.count
     queueCiphertext()
     if let batch {
       if !waitsForBatch {
         waitsForBatch = true
         batch.add(self)
       }
+      batchBytes += outbox.count - before
     } else {
       _ = flush()
     }
@@ -261,6 +268,7 @@ public final class PeerConnection {
   @discardableResult
   public func flush() -> Bool {
     waitsForBatch = false
+    batchBytes = 0
     while !outbox.isEmpty {
       let written = outbox.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
       if written > 0 {

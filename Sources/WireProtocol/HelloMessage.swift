@@ -9,7 +9,7 @@ extension Message {
     let software = try f.string(3, "software version", maximum: 64)
     try checkShownText(software, "software version", maximumCharacters: 64)
     let watch = f.has(watchTag) ? try f.u16(watchTag, "game to watch") : nil
-    // Any value but 1 says no: a later form may be told by another bit.
+    // Bit 0 clear says no: a later form may be told by another bit.
     let batch = f.has(batchSignaturesTag) ? try f.u8(batchSignaturesTag, "signature forms") & 1 == 1 : false
     return .hello(
       versions: versions, name: name, software: software, terms: try HostTerms(f), watch: watch,

@@ -389,7 +389,9 @@ import WireProtocol
       ended = lurker.waitForEnd(timeout: 1)
     }
     #expect(ended != .stillOpen, "the bot kept a connection that never said hello")
-    #expect(logLines(root).contains { $0.contains("no hello within 10 s") }, "\(logLines(root))")
+    // The round's log lines are written before the loop waits again: a moment after the close, at most.
+    #expect(
+      waitUntil(timeout: 2) { logLines(root).contains { $0.contains("no hello within 10 s") } }, "\(logLines(root))")
     let joiner = try join("honest", port: port)
     #expect(joiner.waitFor("game 1:"), "\(joiner.output)\(joiner.errors)")
     joiner.send("quit")

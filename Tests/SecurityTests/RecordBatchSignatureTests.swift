@@ -59,6 +59,16 @@ import Testing
     #expect(!RecordSignature.verify(signature, of: bytes[2], publicKeyBase64: try #require(stranger.publicKeyBase64)))
   }
 
+  /// The largest batch's signatures fit the record signature message's 1,024 bytes with the game's P-256 key.
+  @Test func theLargestBatchFitsTheMessage() throws {
+    let identity = try Self.identity.get()
+    #expect(identity.maximumSignatureBytes == 72)
+    let signatures = try identity.sign(batch: records(RecordBatchSignature.maximumCount))
+    let longest = try #require(signatures.map(\.count).max())
+    #expect(longest <= RecordBatchSignature.maximumOverhead + identity.maximumSignatureBytes && longest <= 1024)
+    #expect(signatures.allSatisfy { Int($0[1]) == RecordBatchSignature.maximumDepth })
+  }
+
   /// A game's signature carries the hash of another game's leaf (its sibling); salted, it cannot confirm a guess
   /// of that game's record: the same two records signed twice give other siblings, neither the unsalted leaf.
   @Test func aSiblingsHashConfirmsNoGuessOfItsRecord() throws {

@@ -47,6 +47,7 @@ import WireProtocol
     try third.server.send(.chat("four"))
     #expect(TLSPair.waiting(first.client) == 0 && TLSPair.waiting(second.client) == 0)
     #expect(!first.server.wantsWrite && first.server.queuedBytes > 0)
+    #expect(first.server.backlogBytes == 0, "bytes waiting for the flush are no peer's backlog")
     #expect(batch.count == 3, "a connection with sends waiting is in the batch once")
     third.server.close(gracefully: false)
     let open = batch.flush()
