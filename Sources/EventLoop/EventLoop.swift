@@ -170,6 +170,9 @@ public final class EventLoop {
 
   public var isStopped: Bool { stopped }
 
+  /// How many descriptors the last wait found ready: how busy the loop is (a server under load finds many).
+  public private(set) var lastReadyCount = 0
+
   /// One round: the hooks, a wait until a descriptor is ready or the first timer is due (at most
   /// `maximumWait` seconds when given), then every ready handler and every due timer.
   public func runOnce(maximumWait: Double? = nil) {
@@ -181,6 +184,7 @@ public final class EventLoop {
     // /proc/PID/syscall, so a test can see how long an idle game sleeps.
     let milliseconds = wait.map { Int32(min(Double(Int32.max), ($0 * 1000).rounded(.up))) } ?? -1
     let ready = pollSet.wait(timeout: milliseconds)
+    lastReadyCount = ready.count
     registeredSinceWait = []
     for (fd, revents) in ready {
       guard !stopped else { return }

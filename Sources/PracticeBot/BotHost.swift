@@ -56,8 +56,8 @@ package final class BotHost: LoopFrontEnd {
   let closing: ClosingSockets
   /// Every connection's sends, written in a row before the loop waits (`WriteBatch`).
   let writes = WriteBatch()
-  /// Links whose sends wait for the round's batch of signatures, in the order they were held (`sendHeld`).
-  var holding: [BotLink] = []
+  /// Links whose sends wait for the batch of signatures, in the order they were held (`sendHeld`).
+  var holding = BotHolding()
   private let closingWatch: ClosingOnLoop
   package var shutdown = Shutdown()
   /// Prints a status line for the operator (set by `run`).
@@ -119,7 +119,7 @@ package final class BotHost: LoopFrontEnd {
     log.hold()  // a round's lines (one a game) go out in one write, before the loop waits
     loop.beforeEachWait { [unowned self] in
       // The round's games signed in one batch, its answers written in a row, its log lines in one write.
-      defer { (self.sendHeld(), self.writeBatch(), self.log.flush()) }
+      defer { (self.signWhenDue(), self.writeBatch(), self.log.flush()) }
       // The goodbyes still going out get their moment (at most ClosingSockets.linger), then the bot stops.
       if self.stopIfDone() { return }
       self.advanceHandshakes()

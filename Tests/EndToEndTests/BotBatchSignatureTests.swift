@@ -4,11 +4,14 @@ import TestSupport
 import Testing
 
 /// The bot signs the records of the games that end in one turn of its loop with one signature (a batch,
-/// docs/RECORDS.md "Batch signatures"): four joiners resign while the bot is stopped, so their resignations come
-/// in one turn. Each joiner's record carries the bot's batch signature, a different place in one tree of four,
-/// and each verifies, as the joiner checked it when it came and as `tictactoe verify` checks it in the file.
+/// docs/RECORDS.md "Batch signatures"): the joiners resign while the bot is stopped, so their resignations come
+/// in one turn. Each joiner's record carries the bot's batch signature, a different place in one tree, and each
+/// verifies, as the joiner checked it when it came and as `tictactoe verify` checks it in the file. Four make a
+/// quiet turn, signed as it ends; nine a busy one (`BotHolding.busyTurn`), whose batch waits for the turns that
+/// follow, at most `BotHolding.window`, and is signed then though nothing more comes.
 @Suite(.serialized) struct BotBatchSignatureTests {
-  @Test func gamesThatEndInOneTurnShareOneSignatureAndEveryRecordVerifies() throws {
+  @Test(arguments: [4, 9])
+  func gamesThatEndInOneTurnShareOneSignatureAndEveryRecordVerifies(joiners: Int) throws {
     var botHome = try Binary.sandbox().environment
     botHome["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/ttt-no-bus"
     let bot = try Player(
@@ -20,14 +23,14 @@ import Testing
       _ = bot.exitStatus()
     }
     let port = try #require(bot.announcedPort(), "the bot did not start: \(bot.errors)")
-    let homes = try (0..<4).map { _ in try Binary.sandbox().environment }
+    let homes = try (0..<joiners).map { _ in try Binary.sandbox().environment }
     let players = try homes.map {
       try Player(["join", "127.0.0.1:\(port)", "--ui", "plain", "--accept-new"], environment: $0)
     }
     for player in players { #expect(player.waitFor("game 1:"), "\(player.output)\(player.errors)") }
     bot.signal(SIGSTOP)
     for player in players { player.send("resign") }
-    usleep(500_000)  // the four resignations wait in the stopped bot's sockets
+    usleep(500_000)  // the resignations wait in the stopped bot's sockets
     bot.signal(SIGCONT)
     var texts: [String] = []
     for home in homes {
@@ -50,13 +53,14 @@ import Testing
       try text.write(toFile: folder + "/game.sgf", atomically: true, encoding: .utf8)
       let verified = try Binary.run(["verify", folder + "/game.sgf"], environment: homes[index])
       #expect(verified.status == 0 && verified.stdout.hasSuffix("verified\n"), "\(verified.stdout)\(text)")
-      // The bot's signature is the batch form: 0x01, a tree of depth 2 (four games), this game's place.
+      // The bot's signature is the batch form: 0x01, the tree's depth (2 for four games, 4 for nine), its place.
       let signatures = ["TTSB", "TTSW"].compactMap { SignedRecordTests.property($0, text) }
         .compactMap { Data(base64Encoded: $0).map(Array.init) }
       let batch = signatures.filter { $0.first == 1 }
-      #expect(batch.count == 1 && batch.first?[1] == 2, "record \(index): \(signatures.map { $0.prefix(4) })")
+      let depth: UInt8 = joiners == 4 ? 2 : 4
+      #expect(batch.count == 1 && batch.first?[1] == depth, "record \(index): \(signatures.map { $0.prefix(4) })")
       if let form = batch.first { places.insert(Int(form[2]) << 8 | Int(form[3])) }
     }
-    #expect(places == [0, 1, 2, 3], "the four games' places in the batch")
+    #expect(places == Set(0..<joiners), "the games' places in the batch")
   }
 }
