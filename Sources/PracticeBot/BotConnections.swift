@@ -27,6 +27,12 @@ package final class BotLink {
   /// What the bot sends next, held until the records of the games it ends are signed in the round's batch
   /// (`BotHost.sendHeld`); nil when nothing waits.
   var held: [BotWirePart]?
+  /// Who plays here as its games' records and log lines name it, once it said hello (`BotGameReports.who`).
+  var reportedAs: Reported?
+  struct Reported {
+    let peer: BotGameRecord.Peer
+    let key: String?
+  }
   /// Whether the source limits count the connection under `connection.peerAddress` (one from a proxy is
   /// counted once its header named the client, `BotHost.introduced`; a health check never is).
   var counted: Bool

@@ -43,16 +43,11 @@ package final class BotGameReports {
   /// Records waiting for the batch's signature.
   var waitingCount: Int { waiting.count }
 
-  /// Reports `games`, played by the joiner on `connection` whose seat is `seat`; returns the record signatures
-  /// to send it, and the last signed record when spectators watch (`watched`).
-  /// `batch`: the joiner checks batch signatures and its records may wait for the round's (`signWaiting`).
-  func report(
-    _ games: [BotGameRecord], seat: BotSeat?, on connection: PeerConnection, watched: Bool, batch: Bool = false
-  ) -> Reported {
-    guard !games.isEmpty else { return Reported() }
-    return report(
-      games, peer: peer(seat: seat, on: connection), peerKey: connection.tls.peerCertificate?.publicKeyBase64,
-      toJoiner: !connection.isClosed, watched: watched, batch: batch)
+  /// Who plays on `connection` and its public key as records carry it: the same for all its games once it said
+  /// hello, so a link keeps them (`BotLink.reportedAs`) instead of working them out again for each game.
+  func who(seat: BotSeat?, on connection: PeerConnection) -> BotLink.Reported {
+    BotLink.Reported(
+      peer: peer(seat: seat, on: connection), key: connection.tls.peerCertificate?.publicKeyBase64)
   }
 
   /// Who plays on `connection`, as the log names it: by the name trust was decided on (a known key's known name),

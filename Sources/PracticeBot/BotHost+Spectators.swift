@@ -163,8 +163,11 @@ extension BotHost {
     let watched = link.watchNumber.map { spectating.spectators.count(of: $0) > 0 } ?? false
     // Signed in the round's batch when the joiner checks that form and the link stays open after the reaction.
     let batch = link.seat?.session.peerTakesBatchSignatures == true && reaction.end == nil
+    let who = link.reportedAs ?? reports.who(seat: link.seat, on: link.connection)
+    if link.seat?.session.peerName != nil { link.reportedAs = who }
     let reported = reports.report(
-      reaction.games, seat: link.seat, on: link.connection, watched: watched, batch: batch)
+      reaction.games, peer: who.peer, peerKey: who.key, toJoiner: !link.connection.isClosed, watched: watched,
+      batch: batch)
     if let signed = reported.watched { link.countersign = signed }
     return reported
   }
