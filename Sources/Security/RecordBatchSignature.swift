@@ -37,15 +37,33 @@ public enum RecordBatchSignature {
     return text + [0x0A]
   }
 
-  /// The tree over `leaves` (filled out to 2^depth): its levels from the leaves up, the root last.
+  /// The hash of a subtree of each height that holds no record: the filler, then a node of two such. A tree is
+  /// worked out over its records only, these standing in for the rest (a batch of 33 in a tree of 64 hashes
+  /// 33 leaves and 33 nodes, not 64 and 63).
+  static let emptySubtrees: [[UInt8]] = {
+    var hashes = [filler]
+    for _ in 0..<maximumDepth { hashes.append(node(hashes[hashes.count - 1], hashes[hashes.count - 1])) }
+    return hashes
+  }()
+
+  /// The tree over `leaves` (filled out to 2^depth): its levels from the leaves up, the root last, each holding
+  /// the nodes with a record below them (`sibling` gives the others).
   static func levels(_ leaves: [[UInt8]], depth: Int) -> [[[UInt8]]] {
-    var level = leaves + Array(repeating: filler, count: (1 << depth) - leaves.count)
+    var level = leaves
     var levels = [level]
-    while level.count > 1 {
-      level = stride(from: 0, to: level.count, by: 2).map { node(level[$0], level[$0 + 1]) }
+    for height in 0..<depth {
+      level = stride(from: 0, to: level.count, by: 2).map {
+        node(level[$0], $0 + 1 < level.count ? level[$0 + 1] : emptySubtrees[height])
+      }
       levels.append(level)
     }
     return levels
+  }
+
+  /// The node beside `position` at `height`.
+  static func sibling(_ levels: [[[UInt8]]], height: Int, of position: Int) -> [UInt8] {
+    let level = levels[height]
+    return position ^ 1 < level.count ? level[position ^ 1] : emptySubtrees[height]
   }
 
   /// The depth of a tree with room for `count` leaves (at least 1).
@@ -60,8 +78,8 @@ public enum RecordBatchSignature {
     let depth = levels.count - 1
     var bytes: [UInt8] = [form, UInt8(depth), UInt8(index >> 8), UInt8(index & 0xFF)] + salt
     var position = index
-    for level in levels.dropLast() {
-      bytes += level[position ^ 1]
+    for height in 0..<depth {
+      bytes += sibling(levels, height: height, of: position)
       position >>= 1
     }
     return bytes + rootSignature
