@@ -35,16 +35,25 @@ public enum Referee {
     guard let mark = board[position] else { return nil }
     let rules = board.rules
     for (dr, dc) in Board.directions {
-      var run = [position]
-      for sign in [-1, 1] {
-        var p = Position(row: position.row + sign * dr, column: position.column + sign * dc)
-        while board[p] == mark {
-          if sign < 0 { run.insert(p, at: 0) } else { run.append(p) }
-          p = Position(row: p.row + sign * dr, column: p.column + sign * dc)
-        }
+      // Counted first, and the run made only when it wins: this runs after every move (a practice bot's
+      // thousands a second), and almost every move wins nothing.
+      let before = run(from: position, by: (-dr, -dc), of: mark, on: board)
+      let after = run(from: position, by: (dr, dc), of: mark, on: board)
+      if rules.variant.wins(runOf: before + 1 + after, by: mark, k: rules.k) {
+        return (-before...after).map { Position(row: position.row + $0 * dr, column: position.column + $0 * dc) }
       }
-      if rules.variant.wins(runOf: run.count, by: mark, k: rules.k) { return run }
     }
     return nil
+  }
+
+  /// How many of `mark`'s stones follow `position` in direction `step`, without a gap.
+  private static func run(from position: Position, by step: (Int, Int), of mark: Mark, on board: Board) -> Int {
+    var count = 0
+    var p = Position(row: position.row + step.0, column: position.column + step.1)
+    while board[p] == mark {
+      count += 1
+      p = Position(row: p.row + step.0, column: p.column + step.1)
+    }
+    return count
   }
 }

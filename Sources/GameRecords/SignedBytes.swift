@@ -12,36 +12,41 @@ extension GameRecord {
   /// The bytes each player signs, in the record's `signedVersion`. Names are left out: they are what each player
   /// calls itself, and the keys are who they are.
   public var signedBytes: [UInt8] {
-    let moves = self.moves.map(SGFPoint.text).joined(separator: " ")
-    let lines: [String]
-    if signedVersion == 1 {
-      lines = [
-        GameRecord.signatureContext,
-        signedRules,
-        "black \(black.publicKey ?? "")",
-        "white \(white.publicKey ?? "")",
-        "date \(date)",
-        "moves" + (moves.isEmpty ? "" : " " + moves),
-        "result \(result.version1Value)",
-      ]
-    } else {
-      let times = self.times.map { "\($0.charged)/\($0.left)" }.joined(separator: " ")
-      let flag = self.flag.map { f in " \(f.claimant == .x ? "B" : "W") \(f.timeLeft) \(f.observed) \(f.thinking)" }
-      lines = [
-        GameRecord.signatureContextVersion2,
-        signedRules,
-        "clock \(Self.signedClock(timeControl))",
-        "black \(black.publicKey ?? "")",
-        "white \(white.publicKey ?? "")",
-        "date \(date)",
-        "moves" + (moves.isEmpty ? "" : " " + moves),
-        "times" + (times.isEmpty ? "" : " " + times),
-        "result \(result.sgfValue)",
-        "end \(result.endToken ?? "")",
-        "flag" + (flag ?? ""),
-      ]
+    // One string, its room reserved, each line appended: a practice bot signs thousands of records a second,
+    // and an array of lines joined cost it a dozen allocations a record.
+    var text = ""
+    text.reserveCapacity(512 + 6 * moves.count + 16 * times.count)
+    func line(_ parts: String...) {
+      for part in parts { text += part }
+      text += "\n"
     }
-    return Array(lines.map { $0 + "\n" }.joined().utf8)
+    var moveLine = "moves"
+    for move in moves { moveLine += " " + SGFPoint.text(move) }
+    if signedVersion == 1 {
+      line(GameRecord.signatureContext)
+      line(signedRules)
+      line("black ", black.publicKey ?? "")
+      line("white ", white.publicKey ?? "")
+      line("date ", date)
+      line(moveLine)
+      line("result ", result.version1Value)
+    } else {
+      var timeLine = "times"
+      for time in times { timeLine += " " + String(time.charged) + "/" + String(time.left) }
+      let flag = self.flag.map { f in " \(f.claimant == .x ? "B" : "W") \(f.timeLeft) \(f.observed) \(f.thinking)" }
+      line(GameRecord.signatureContextVersion2)
+      line(signedRules)
+      line("clock ", Self.signedClock(timeControl))
+      line("black ", black.publicKey ?? "")
+      line("white ", white.publicKey ?? "")
+      line("date ", date)
+      line(moveLine)
+      line(timeLine)
+      line("result ", result.sgfValue)
+      line("end ", result.endToken ?? "")
+      line("flag", flag ?? "")
+    }
+    return Array(text.utf8)
   }
 
   /// The rules in the signed bytes: `rules ROWS COLUMNS K`, and after them the variant's name when it is not
