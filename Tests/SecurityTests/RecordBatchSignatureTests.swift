@@ -117,12 +117,7 @@ import Testing
   /// the batch form's byte still verifies.
   @Test func anEd25519KeySignsBatchesAndItsPlainSignaturesStillVerify() throws {
     let folder = try makeTemporaryDirectory()
-    _ = try shell(
-      "cd '\(folder)' && openssl req -x509 -newkey ed25519 -nodes -keyout key.pem -out cert.pem -days 2"
-        + " -subj /CN=ed 2>/dev/null")
-    let identity = try Identity(
-      certificatePEM: try String(contentsOfFile: folder + "/cert.pem", encoding: .utf8),
-      privateKeyPEM: try String(contentsOfFile: folder + "/key.pem", encoding: .utf8))
+    let identity = try opensslIdentity("-newkey ed25519", name: "ed", in: folder)
     let key = try #require(identity.publicKeyBase64)
     let bytes = records(3)
     for (index, signature) in try identity.sign(batch: bytes).enumerated() {

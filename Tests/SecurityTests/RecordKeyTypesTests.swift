@@ -17,12 +17,7 @@ import Testing
   @Test(arguments: kinds.map(\.name)) func aSignatureVerifiesHereAndWithOpenSSL(kind: String) throws {
     let spec = try #require(Self.kinds.first { $0.name == kind })
     let folder = try makeTemporaryDirectory()
-    _ = try shell(
-      "cd '\(folder)' && openssl req -x509 \(spec.keygen) -nodes -keyout key.pem -out cert.pem -days 2"
-        + " -subj /CN=\(kind) 2>/dev/null && openssl x509 -in cert.pem -pubkey -noout > pub.pem")
-    let identity = try Identity(
-      certificatePEM: try String(contentsOfFile: folder + "/cert.pem", encoding: .utf8),
-      privateKeyPEM: try String(contentsOfFile: folder + "/key.pem", encoding: .utf8))
+    let identity = try opensslIdentity(spec.keygen, name: kind, in: folder)
     let bytes = Array("tictactoe record v1\nthe moves".utf8)
     let signature = try identity.sign(bytes)
     let key = try #require(identity.publicKeyBase64)

@@ -103,3 +103,14 @@ func nowSeconds() -> Int64 {
   // second boundary the two can disagree by one second.
   Int64(time(nil))
 }
+
+/// An identity made by the openssl command line in `folder` (`keygen`: `openssl req`'s key options), which then
+/// holds its certificate, key and public key as cert.pem, key.pem and pub.pem.
+func opensslIdentity(_ keygen: String, name: String, in folder: String) throws -> Identity {
+  _ = try shell(
+    "cd '\(folder)' && openssl req -x509 \(keygen) -nodes -keyout key.pem -out cert.pem -days 2"
+      + " -subj /CN=\(name) 2>/dev/null && openssl x509 -in cert.pem -pubkey -noout > pub.pem")
+  return try Identity(
+    certificatePEM: try String(contentsOfFile: folder + "/cert.pem", encoding: .utf8),
+    privateKeyPEM: try String(contentsOfFile: folder + "/key.pem", encoding: .utf8))
+}
