@@ -9,6 +9,8 @@ public struct Game: Sendable, Hashable {
   public init(rules: Rules = .standard) {
     self.rules = rules
     self.board = Board(rules: rules)
+    // Room for a whole game (or a long part of a large board's) at once, not grown move by move.
+    history.reserveCapacity(Swift.min(rules.cellCount, 64))
   }
 
   /// Replays `moves` from an empty board.

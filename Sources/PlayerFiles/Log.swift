@@ -105,11 +105,14 @@ public final class Log: Sendable {
         state.stampSecond = now
         state.stamp = Self.timestamp(now)
       }
-      let line = Array("\(state.stamp) [\(pid)] \(text)\n".utf8)
       if state.held != nil {
-        state.held! += line
+        // Appended in place to what waits for the flush: no string or array made for the line.
+        state.held!.append(contentsOf: state.stamp.utf8)
+        state.held!.append(contentsOf: " [\(pid)] ".utf8)
+        state.held!.append(contentsOf: text.utf8)
+        state.held!.append(UInt8(ascii: "\n"))
       } else {
-        append(line, to: &state)
+        append(Array("\(state.stamp) [\(pid)] \(text)\n".utf8), to: &state)
       }
     }
   }
@@ -125,9 +128,12 @@ public final class Log: Sendable {
   /// Writes the lines held so far in one write (the log still rotated past its cap); they keep being held.
   public func flush() {
     state.withLock { state in
-      guard let held = state.held, !held.isEmpty else { return }
-      state.held = []
+      guard var held = state.held, !held.isEmpty else { return }
+      state.held = nil
       append(held, to: &state)
+      // Kept with its room for the next turn's lines, not grown again from nothing.
+      held.removeAll(keepingCapacity: true)
+      state.held = held
     }
   }
 

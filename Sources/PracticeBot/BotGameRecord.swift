@@ -63,26 +63,59 @@ package struct BotGameRecord: Equatable {
   /// The game's line in the log: `key=value` fields, the peer's name quoted (it is chosen by the peer), e.g.
   /// `bot game: peer="bob" key=SHA256:… address=127.0.0.1:50312 game=2 bot=O result=draw moves=9 duration=0.021s`.
   func logLine(peer: Peer) -> String {
-    // Appended to one string (a line per game, thousands a second): no array of fields to join.
+    // Appended piece by piece to one string with its room reserved (a line per game, thousands a second): no
+    // array of fields to join, and no string made for a piece before it is appended.
     var line = "bot game: peer="
     line.reserveCapacity(200)
-    line += BotGameRecord.quoted(peer.name)
-    if let claimed = peer.claimed { line += " claimed=" + BotGameRecord.quoted(claimed) }
-    line += " key=" + peer.fingerprint + " address=" + peer.address + " game=" + String(number)
-    line += " bot=" + botMark.description + " result=" + outcome.token + " moves=" + String(moves)
-    line += " duration=" + BotGameRecord.seconds(duration) + "s"
-    if case .unfinished(let reason) = outcome { line += " reason=" + BotGameRecord.quoted(reason) }
+    BotGameRecord.appendQuoted(peer.name, to: &line)
+    if let claimed = peer.claimed {
+      line += " claimed="
+      BotGameRecord.appendQuoted(claimed, to: &line)
+    }
+    line += " key="
+    line += peer.fingerprint
+    line += " address="
+    line += peer.address
+    line += " game="
+    line += String(number)
+    line += " bot="
+    line += botMark.description
+    line += " result="
+    line += outcome.token
+    line += " moves="
+    line += String(moves)
+    line += " duration="
+    line += BotGameRecord.seconds(duration)
+    line += "s"
+    if case .unfinished(let reason) = outcome {
+      line += " reason="
+      BotGameRecord.appendQuoted(reason, to: &line)
+    }
     return line
   }
 
   /// `text` in double quotes, with quotes, backslashes and control characters escaped, so a name cannot forge
   /// fields or lines.
   static func quoted(_ text: String) -> String {
-    // Printable ASCII without a quote or a backslash (most names) needs no escaping: one allocation, not one
-    // append per scalar (a practice bot logs thousands of games a second).
+    var result = ""
+    appendQuoted(text, to: &result)
+    return result
+  }
+
+  /// Appends `text` quoted (as `quoted` does) to `line`.
+  static func appendQuoted(_ text: String, to line: inout String) {
+    // Printable ASCII without a quote or a backslash (most names) needs no escaping: appended whole, not a
+    // scalar at a time (a practice bot logs thousands of games a second).
     if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-      return "\"" + text + "\""
+      line += "\""
+      line += text
+      line += "\""
+      return
     }
+    line += escapedQuoted(text)
+  }
+
+  private static func escapedQuoted(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

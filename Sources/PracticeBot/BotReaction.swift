@@ -22,7 +22,10 @@ package struct BotReaction: Equatable {
 
   /// What goes out in the reaction's one write: its messages, the signatures of the games it ends, then the
   /// messages that follow them (the offer of the next game).
-  func wire(signatures: [Message]) -> [Message] { messages + signatures + afterRecords }
+  func wire(signatures: [Message]) -> [Message] {
+    // A move's answer (nearly every reaction) is its messages alone: no new array for it.
+    signatures.isEmpty && afterRecords.isEmpty ? messages : messages + signatures + afterRecords
+  }
 
   /// Nothing to send, record, close or choose.
   var isEmpty: Bool {
@@ -30,9 +33,9 @@ package struct BotReaction: Equatable {
   }
 
   static func += (left: inout BotReaction, right: BotReaction) {
-    left.messages += right.messages
-    left.afterRecords += right.afterRecords
-    left.games += right.games
+    left.messages.join(right.messages)
+    left.afterRecords.join(right.afterRecords)
+    left.games.join(right.games)
     left.admitted = left.admitted || right.admitted
     left.end = left.end ?? right.end
     left.keep = left.keep || right.keep
@@ -59,4 +62,11 @@ package enum BotMoveAnswer: Equatable, Sendable {
   /// The bot's player cannot go on (an engine that forfeits): the joiner is told `text` in the chat, and the
   /// bot resigns, which both signed records say alike.
   case forfeit(String)
+}
+
+extension Array {
+  /// Appends `other`; into an empty array it is taken as it is (its storage shared), not copied into new storage.
+  mutating func join(_ other: [Element]) {
+    if isEmpty { self = other } else { self += other }
+  }
 }

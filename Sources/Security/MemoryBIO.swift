@@ -58,4 +58,16 @@ final class MemoryBIO {
     }
     return output
   }
+
+  /// Removes everything buffered in `bio` and appends it to `output`, through the thread's scratch space (a
+  /// connection's outbox keeps its room between sends: no array made for each one).
+  static func drain(_ bio: OpaquePointer, appendingTo output: inout [UInt8]) {
+    ThreadScratch.withSpace { scratch in
+      while BIO_ctrl_pending(bio) > 0 {
+        let count = Int(BIO_read(bio, scratch.baseAddress, Int32(scratch.count)))
+        if count <= 0 { break }
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
+      }
+    }
+  }
 }

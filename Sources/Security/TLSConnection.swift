@@ -124,6 +124,11 @@ public final class TLSConnection {
     MemoryBIO.drain(outgoing)
   }
 
+  /// `takeCiphertext()` appended to `output` (a connection's outbox).
+  public func takeCiphertext(appendingTo output: inout [UInt8]) {
+    MemoryBIO.drain(outgoing, appendingTo: &output)
+  }
+
   // MARK: handshake and data
 
   /// Advances the handshake: true once complete, false when it needs more input.
@@ -192,24 +197,34 @@ public final class TLSConnection {
   /// Throws `closedByPeer` after a close_notify, and any refusal the peer sent late
   /// (with TLS 1.3, a client learns here that the server refused its certificate).
   public func readPlaintext() throws(TLSError) -> [UInt8] {
+    var plaintext: [UInt8] = []
+    try readPlaintext { plaintext += $0 }
+    return plaintext
+  }
+
+  /// `readPlaintext()` handing each piece to `take` as it is decrypted, from scratch space (no array made for
+  /// them); the pieces' bytes in all.
+  @discardableResult
+  public func readPlaintext(_ take: (UnsafeRawBufferPointer) -> Void) throws(TLSError) -> Int {
     if let deferredReadFailure {
       failure = deferredReadFailure
       self.deferredReadFailure = nil
     }
     if let failure { throw failure }
     guard handshakeDone else {
-      guard try handshake() else { return [] }
-      return try readPlaintext()
+      guard try handshake() else { return 0 }
+      return try readPlaintext(take)
     }
-    // One record's worth of scratch space on the stack (not cleared: SSL_read_ex says how much it filled).
-    return try withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 1) { (chunk) throws(TLSError) in
-      var plaintext: [UInt8] = []
+    // One record's worth of the thread's scratch space (not cleared: SSL_read_ex says how much it filled).
+    return try ThreadScratch.withSpace { (chunk) throws(TLSError) in
+      var total = 0
       OpenSSLErrorQueue.clear()
       while true {
         var count = 0
         let result = SSL_read_ex(ssl, chunk.baseAddress, chunk.count, &count)
         if result == 1 {
-          plaintext += UnsafeRawBufferPointer(rebasing: chunk[0..<count])
+          take(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+          total += count
           // Nothing buffered in OpenSSL and no more ciphertext fed: another read could only say "want read".
           if SSL_has_pending(ssl) == 0 && BIO_ctrl_pending(incoming) == 0 { break }
           continue
@@ -217,14 +232,14 @@ public final class TLSConnection {
         let code = SSL_get_error(ssl, result)
         if code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE { break }
         let error = classify(code: code)
-        if plaintext.isEmpty {
+        if total == 0 {
           failure = error
           throw error
         }
         deferredReadFailure = error
         break
       }
-      return plaintext
+      return total
     }
   }
 

@@ -135,9 +135,9 @@ public final class PeerConnection {
         }
       }
       if isSecured {
-        let plaintext = try tls.readPlaintext()
-        decoder.feed(plaintext)
-        arrivals += decodeFrames()
+        try tls.readPlaintext { decoder.feed($0) }
+        let frames = decodeFrames()
+        if arrivals.isEmpty { arrivals = frames } else { arrivals += frames }
       }
     } catch let error as NetworkError {
       throw error
@@ -163,8 +163,8 @@ public final class PeerConnection {
   private func readSocket() throws(NetworkError) -> Bool {
     var endOfStream = false
     var taken = 0
-    // Scratch space on the stack, not cleared: read() says how much it filled.
-    try withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 1) { (buffer) throws(NetworkError) in
+    // The thread's scratch space, not cleared: read() says how much it filled.
+    try ThreadScratch.withSpace { (buffer) throws(NetworkError) in
       while taken < PeerConnection.readCapPerWakeup {
         let count = read(fd, buffer.baseAddress, buffer.count)
         if count > 0 {
@@ -279,8 +279,14 @@ public final class PeerConnection {
         return false
       }
     }
+    // The emptied outbox keeps its room for the next send; only room past `keptOutboxRoom` (after a burst) is
+    // given back, so a thousand idle games hold little.
+    if outbox.capacity > PeerConnection.keptOutboxRoom { outbox = [] }
     return true
   }
+
+  /// The most room an empty outbox keeps between sends (bytes).
+  static let keptOutboxRoom = 4_096
 
   /// Where a graceful close leaves what the peer has not taken yet (nil: it is dropped).
   public var closer: ClosingSockets?
@@ -311,9 +317,8 @@ public final class PeerConnection {
   }
 
   private func queueCiphertext() {
-    // Nothing queued (nearly always): the new bytes become the outbox, not a copy of them.
-    let ciphertext = tls.takeCiphertext()
-    if outbox.isEmpty { outbox = ciphertext } else { outbox += ciphertext }
+    // Into the outbox's room, kept from the last send (see `flush`).
+    tls.takeCiphertext(appendingTo: &outbox)
   }
 }
 

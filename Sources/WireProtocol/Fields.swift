@@ -13,6 +13,8 @@ struct Fields {
   init(decoding payload: [UInt8], kind: Message.Kind) throws(WireError) {
     self.payload = payload
     self.kind = kind
+    // Room made once for a message's usual few fields (a field takes at least 3 bytes), not grown field by field.
+    entries.reserveCapacity(Swift.min(payload.count / 3, 8))
     var index = 0
     while index < payload.count {
       guard index + 3 <= payload.count else { throw .truncatedField(tag: payload[index]) }
@@ -89,32 +91,52 @@ struct FrameWriter {
   init(type: UInt8) {
     bytes = []
     bytes.reserveCapacity(32)
-    bytes += [0, 0, type]
+    bytes.append(0)
+    bytes.append(0)
+    bytes.append(type)
   }
 
   mutating func field(_ tag: UInt8, bytes value: some Collection<UInt8>) {
-    precondition(lastTag.map { $0 < tag } ?? true, "fields are written in increasing tag order")
-    lastTag = tag
-    bytes += [tag, UInt8(truncatingIfNeeded: value.count >> 8), UInt8(truncatingIfNeeded: value.count)]
+    header(tag, count: value.count)
     bytes += value
   }
 
-  mutating func field(_ tag: UInt8, string: String) { field(tag, bytes: string.utf8) }
-  mutating func field(_ tag: UInt8, u8: UInt8) { field(tag, bytes: CollectionOfOne(u8)) }
-  mutating func field(_ tag: UInt8, u16: UInt16) { field(tag, bytes: [UInt8(u16 >> 8), UInt8(u16 & 0xFF)]) }
-  mutating func field(_ tag: UInt8, u32: UInt32) {
-    field(tag, bytes: (0..<4).map { UInt8(truncatingIfNeeded: u32 >> (24 - 8 * $0)) })
-  }
-  mutating func field(_ tag: UInt8, u16s: [UInt16]) {
-    field(tag, bytes: u16s.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+  /// A field's tag and length, appended byte by byte (an array literal here would be an allocation a field).
+  private mutating func header(_ tag: UInt8, count: Int) {
+    precondition(lastTag.map { $0 < tag } ?? true, "fields are written in increasing tag order")
+    lastTag = tag
+    bytes.append(tag)
+    bytes.append(UInt8(truncatingIfNeeded: count >> 8))
+    bytes.append(UInt8(truncatingIfNeeded: count))
   }
 
-  /// The whole frame, its length filled in.
-  func finish() -> [UInt8] {
-    var result = bytes
-    let length = result.count - 2
-    result[0] = UInt8(truncatingIfNeeded: length >> 8)
-    result[1] = UInt8(truncatingIfNeeded: length)
-    return result
+  mutating func field(_ tag: UInt8, string: String) { field(tag, bytes: string.utf8) }
+  mutating func field(_ tag: UInt8, u8: UInt8) {
+    header(tag, count: 1)
+    bytes.append(u8)
+  }
+  mutating func field(_ tag: UInt8, u16: UInt16) {
+    header(tag, count: 2)
+    bytes.append(UInt8(u16 >> 8))
+    bytes.append(UInt8(u16 & 0xFF))
+  }
+  mutating func field(_ tag: UInt8, u32: UInt32) {
+    header(tag, count: 4)
+    for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: u32 >> shift)) }
+  }
+  mutating func field(_ tag: UInt8, u16s: [UInt16]) {
+    header(tag, count: 2 * u16s.count)
+    for value in u16s {
+      bytes.append(UInt8(value >> 8))
+      bytes.append(UInt8(value & 0xFF))
+    }
+  }
+
+  /// The whole frame, its length filled in (in place: the writer is done with it).
+  consuming func finish() -> [UInt8] {
+    let length = bytes.count - 2
+    bytes[0] = UInt8(truncatingIfNeeded: length >> 8)
+    bytes[1] = UInt8(truncatingIfNeeded: length)
+    return bytes
   }
 }

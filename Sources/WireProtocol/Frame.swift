@@ -30,11 +30,16 @@ public struct FrameDecoder: Sendable {
   public var pendingCount: Int { buffer.count - start }
 
   public mutating func feed(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { feed($0) }
+  }
+
+  /// `feed` from bytes the caller lends (a read's scratch space): copied into the decoder's buffer.
+  public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
     if start > 0 && start == buffer.count {
       buffer.removeAll(keepingCapacity: true)
       start = 0
     }
-    buffer += bytes
+    buffer.append(contentsOf: bytes)
   }
 
   /// The next whole frame, nil when more bytes are needed, or an error for a length that can never be valid.
