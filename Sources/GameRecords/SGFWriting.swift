@@ -105,7 +105,11 @@ public enum SGFText {
     // Most values (keys, signatures, dates, names) hold neither: they come back as they are, not rebuilt scalar
     // by scalar (the practice bot writes thousands of records a second). Both are ASCII, so a UTF-8 byte equal
     // to one of them is that character.
-    guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "]") }) else { return text }
+    let special = { (byte: UInt8) in byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "]") }
+    // Scanned in place where the string's bytes lie together (a native string's always do).
+    let hasSpecial =
+      text.utf8.withContiguousStorageIfAvailable { $0.contains(where: special) } ?? text.utf8.contains(where: special)
+    guard hasSpecial else { return text }
     // Scalars, not characters: "]" followed by a combining mark is one Character but still ends a value.
     var out = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {

@@ -4,22 +4,36 @@ package enum Base64 {
 
   /// Encodes `bytes` without trailing `=`.
   package static func encodeUnpadded(_ bytes: [UInt8]) -> String {
-    var output: [UInt8] = []
-    output.reserveCapacity((bytes.count * 4 + 2) / 3)
-    var index = 0
-    while index < bytes.count {
-      let remaining = bytes.count - index
-      let b0 = UInt32(bytes[index])
-      let b1 = remaining > 1 ? UInt32(bytes[index + 1]) : 0
-      let b2 = remaining > 2 ? UInt32(bytes[index + 2]) : 0
-      let group = (b0 << 16) | (b1 << 8) | b2
-      output.append(alphabet[Int((group >> 18) & 63)])
-      output.append(alphabet[Int((group >> 12) & 63)])
-      if remaining > 1 { output.append(alphabet[Int((group >> 6) & 63)]) }
-      if remaining > 2 { output.append(alphabet[Int(group & 63)]) }
-      index += 3
+    let count = (bytes.count * 4 + 2) / 3
+    guard count > 0 else { return "" }
+    // Written straight into the string's storage (a practice bot encodes a signature for every game).
+    return alphabet.withUnsafeBufferPointer { symbols in
+      bytes.withUnsafeBufferPointer { input in
+        String(unsafeUninitializedCapacity: count) { output in
+          var (index, written) = (0, 0)
+          while index < input.count {
+            let remaining = input.count - index
+            let b0 = UInt32(input[index])
+            let b1 = remaining > 1 ? UInt32(input[index + 1]) : 0
+            let b2 = remaining > 2 ? UInt32(input[index + 2]) : 0
+            let group = (b0 << 16) | (b1 << 8) | b2
+            output[written] = symbols[Int((group >> 18) & 63)]
+            output[written + 1] = symbols[Int((group >> 12) & 63)]
+            written += 2
+            if remaining > 1 {
+              output[written] = symbols[Int((group >> 6) & 63)]
+              written += 1
+            }
+            if remaining > 2 {
+              output[written] = symbols[Int(group & 63)]
+              written += 1
+            }
+            index += 3
+          }
+          return written
+        }
+      }
     }
-    return String(decoding: output, as: UTF8.self)
   }
 
   /// Encodes `bytes` with `=` padding, as `openssl base64` and PEM write it.
