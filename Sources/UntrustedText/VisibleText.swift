@@ -4,6 +4,12 @@
 public enum VisibleText {
   /// `text` with every unsafe character escaped; safe text comes back unchanged.
   public static func escaping(_ text: String) -> String {
+    // Printable ASCII (most names and every log line the program makes itself) is safe: checked on its bytes in
+    // place, not a scalar at a time.
+    let printableASCII = text.utf8.withContiguousStorageIfAvailable { bytes in
+      bytes.allSatisfy { (0x20...0x7E).contains($0) }
+    }
+    if printableASCII == true { return text }
     guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
     var out = ""
     for scalar in text.unicodeScalars {
