@@ -117,6 +117,9 @@ public final class Log: Sendable {
     }
   }
 
+  /// The most room the held lines keep between flushes (bytes).
+  static let keptHeldRoom = 65_536
+
   /// From now on lines wait and go out together at `flush()`: a program that logs many lines a second (the
   /// practice bot, a line per game) flushes once per turn of its loop, one write rather than one a line.
   public func hold() {
@@ -131,8 +134,9 @@ public final class Log: Sendable {
       guard var held = state.held, !held.isEmpty else { return }
       state.held = nil
       append(held, to: &state)
-      // Kept with its room for the next turn's lines, not grown again from nothing.
-      held.removeAll(keepingCapacity: true)
+      // Kept with its room for the next turn's lines, not grown again from nothing; a burst's room past
+      // `keptHeldRoom` is given back.
+      held.removeAll(keepingCapacity: held.capacity <= Log.keptHeldRoom)
       state.held = held
     }
   }

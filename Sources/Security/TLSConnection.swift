@@ -202,8 +202,9 @@ public final class TLSConnection {
     return plaintext
   }
 
-  /// `readPlaintext()` handing each piece to `take` as it is decrypted, from scratch space (no array made for
-  /// them); the pieces' bytes in all.
+  /// `readPlaintext()` handing each piece to `take` as it is decrypted, from the thread's scratch space (no
+  /// array made for them); the pieces' bytes in all. `take` runs while that space is lent: what it reads or
+  /// drains through `ThreadScratch` itself gets space of its own, made and freed for the call.
   @discardableResult
   public func readPlaintext(_ take: (UnsafeRawBufferPointer) -> Void) throws(TLSError) -> Int {
     if let deferredReadFailure {

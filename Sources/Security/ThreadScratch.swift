@@ -32,7 +32,8 @@ public enum ThreadScratch {
     } else {
       kept = allocate(header + byteCount)
       kept.storeBytes(of: 0, as: UInt8.self)
-      pthread_setspecific(key, kept)
+      let status = pthread_setspecific(key, kept)
+      precondition(status == 0, "pthread_setspecific failed: \(status)")
     }
     guard kept.load(as: UInt8.self) == 0 else {
       let own = allocate(byteCount)

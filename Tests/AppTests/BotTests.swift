@@ -404,6 +404,11 @@ private struct Table {
     let known = BotGameRecord.Peer(name: "carol", fingerprint: "k", address: "a", claimed: "bob\n")
     let line = BotGameRecord(number: 1, botMark: .x, outcome: .botWon, moves: 5, duration: 1).logLine(peer: known)
     #expect(line.hasPrefix("bot game: peer=\"carol\" claimed=\"bob\\n\" key=k "), "\(line)")
+    let cut = BotGameRecord(number: 3, botMark: .o, outcome: .unfinished("said \"bye\"\u{1B}"), moves: 2, duration: 0.5)
+    #expect(
+      cut.logLine(peer: known)
+        == "bot game: peer=\"carol\" claimed=\"bob\\n\" key=k address=a game=3 bot=O result=unfinished moves=2"
+        + " duration=0.500s reason=\"said \\\"bye\\\"\\u{1b}\"")
   }
 
   /// Each printable ASCII character alone: only the quote and the backslash get a backslash (the plain names'

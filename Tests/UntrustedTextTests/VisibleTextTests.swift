@@ -62,6 +62,20 @@ struct VisibleTextTests {
 
   static let allScalars: [Unicode.Scalar] = (UInt32(0)...0x10_FFFF).compactMap(Unicode.Scalar.init)
 
+  /// Printable ASCII is returned as it is without a scalar-by-scalar look: every other ASCII byte inside
+  /// otherwise printable text still sends it the long way, and is escaped there.
+  @Test("each ASCII control inside printable ASCII is escaped; printable ASCII is unchanged")
+  func asciiControlsInsidePlainTextAreEscaped() {
+    let plain = String(decoding: Array(UInt8(0x20)...UInt8(0x7E)), as: UTF8.self)
+    #expect(VisibleText.escaping(plain) == plain)
+    for byte in Array(UInt8(0x00)...UInt8(0x1F)) + [0x7F] {
+      let text = "bob" + String(UnicodeScalar(byte)) + "by"
+      let shown = VisibleText.escaping(text)
+      #expect(shown != text, "byte \(byte)")
+      #expect(shown.utf8.allSatisfy { (0x20...0x7E).contains($0) }, "byte \(byte): \(shown)")
+    }
+  }
+
   @Test("every scalar Unicode says must not reach a terminal is escaped, alone and within text")
   func everyScalarThatMustNotReachATerminalIsEscaped() {
     #expect(Self.allScalars.count == 0x11_0000 - 0x800, "every scalar but the surrogates")

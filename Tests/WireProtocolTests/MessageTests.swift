@@ -68,6 +68,13 @@ import Testing
     #expect(hex(welcome) == "00 12 02 01 00 02 00 02 02 00 01 03 03 00 01 03 04 00 01 03")
   }
 
+  /// A clock's four-byte fields, big-endian, after a two-byte one (the writer appends them byte by byte).
+  @Test func aFlagClaimsBytesMatchTheLayout() {
+    let bytes = Message.flagClaim(ply: 7, timeLeft: 0x0102_0304, observed: 300).bytes
+    #expect(
+      hex(bytes) == "00 14 2b 01 00 02 00 07 02 00 04 01 02 03 04 03 00 04 00 00 01 2c")
+  }
+
   @Test func framesSurviveAnySplitOfTheStream() throws {
     let stream = MessageTests.samples.flatMap(\.bytes)
     for chunk in [1, 2, 3, 7, 64, stream.count] {
