@@ -24,26 +24,17 @@ public final class EventLoop {
   private let finished = Mailbox()
   private var completions: [Int: (any Sendable) -> Void] = [:]
   private var nextWork = 0
-  private let wake: (read: Int32, write: Int32)
+  /// Where a worker says its answer waits; shared with the workers still out, so it is closed only when the
+  /// loop and every one of them let it go.
+  let wake: WakePipe
   private var signalPipe: SignalPipe?
   private var signalHandler: ((Int32) -> Void)?
 
   /// `clock`: seconds on a clock that never jumps (the monotonic clock unless a test gives its own).
   public init(clock: @escaping @Sendable () -> Double = Monotonic.now) {
     self.clock = clock
-    var fds: [Int32] = [-1, -1]
-    _ = pipe(&fds)
-    for fd in fds {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-    wake = (fds[0], fds[1])
+    wake = WakePipe()
     watch(wake.read, events: Int16(POLLIN)) { [unowned self] _ in self.takeFinishedWork() }
-  }
-
-  deinit {
-    close(wake.read)
-    close(wake.write)
   }
 
   public var now: Double { clock() }
@@ -133,12 +124,14 @@ public final class EventLoop {
       if let answer = answer as? Answer { completion(answer) }
     }
     let finished = self.finished
-    let writer = wake.write
+    // The pipe itself, not its descriptor's number: a loop let go while the work runs must not leave the worker
+    // writing its byte into whatever descriptor reuses that number (seen in the test suite: a child's input got
+    // "\x01\x01").
+    let wake = self.wake
     WorkerThreads.shared.run {
       let answer = work()
       finished.answers.withLock { $0.append((id, answer)) }
-      var byte: UInt8 = 1
-      _ = write(writer, &byte, 1)
+      wake.ring()
     }
   }
 
@@ -208,4 +201,32 @@ public final class EventLoop {
 /// Answers of finished work, handed from the worker threads to the loop.
 private final class Mailbox: Sendable {
   let answers = Mutex<[(Int, any Sendable)]>([])
+}
+
+/// The loop's self-pipe for workers' answers: non-blocking, closed on exec, and closed when the last holder (the
+/// loop, or a worker still out) lets it go.
+final class WakePipe: Sendable {
+  let read: Int32
+  let write: Int32
+
+  init() {
+    var fds: [Int32] = [-1, -1]
+    _ = pipe(&fds)
+    for fd in fds {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    (read, write) = (fds[0], fds[1])
+  }
+
+  /// Wakes the loop (a full pipe is awake already).
+  func ring() {
+    var byte: UInt8 = 1
+    _ = Glibc.write(write, &byte, 1)
+  }
+
+  deinit {
+    close(read)
+    close(write)
+  }
 }
