@@ -107,14 +107,21 @@ public final class Log: Sendable {
       }
       if state.held != nil {
         // Appended in place to what waits for the flush: no string or array made for the line.
-        state.held!.append(contentsOf: state.stamp.utf8)
-        state.held!.append(contentsOf: " [\(pid)] ".utf8)
-        state.held!.append(contentsOf: text.utf8)
-        state.held!.append(UInt8(ascii: "\n"))
+        appendLine(text, stamp: state.stamp, to: &state.held!)
       } else {
-        append(Array("\(state.stamp) [\(pid)] \(text)\n".utf8), to: &state)
+        var line: [UInt8] = []
+        appendLine(text, stamp: state.stamp, to: &line)
+        append(line, to: &state)
       }
     }
+  }
+
+  /// A line's bytes: its time, the process, the text, the line's end.
+  private func appendLine(_ text: String, stamp: String, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: stamp.utf8)
+    bytes.append(contentsOf: " [\(pid)] ".utf8)
+    bytes.append(contentsOf: text.utf8)
+    bytes.append(UInt8(ascii: "\n"))
   }
 
   /// The most room the held lines keep between flushes (bytes).

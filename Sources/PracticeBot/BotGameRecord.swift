@@ -72,26 +72,26 @@ package struct BotGameRecord: Equatable {
       line += " claimed="
       BotGameRecord.appendQuoted(claimed, to: &line)
     }
-    line += " key="
-    line += peer.fingerprint
-    line += " address="
-    line += peer.address
-    line += " game="
-    line += String(number)
-    line += " bot="
-    line += botMark.description
-    line += " result="
-    line += outcome.token
-    line += " moves="
-    line += String(moves)
-    line += " duration="
-    line += BotGameRecord.seconds(duration)
+    let field = BotGameRecord.appendField
+    field(" key=", peer.fingerprint, &line)
+    field(" address=", peer.address, &line)
+    field(" game=", String(number), &line)
+    field(" bot=", botMark.description, &line)
+    field(" result=", outcome.token, &line)
+    field(" moves=", String(moves), &line)
+    field(" duration=", BotGameRecord.seconds(duration), &line)
     line += "s"
     if case .unfinished(let reason) = outcome {
       line += " reason="
       BotGameRecord.appendQuoted(reason, to: &line)
     }
     return line
+  }
+
+  /// Appends ` key=value` (`key` with its space and `=`) to `line`, with no string made for the pair.
+  private static func appendField(_ key: String, _ value: String, _ line: inout String) {
+    line += key
+    line += value
   }
 
   /// `text` in double quotes, with quotes, backslashes and control characters escaped, so a name cannot forge

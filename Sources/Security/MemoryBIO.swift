@@ -45,17 +45,10 @@ final class MemoryBIO {
     String(decoding: readAll(), as: UTF8.self)
   }
 
-  /// Removes and returns everything buffered in any memory BIO (also one owned by an SSL). Reads straight into
-  /// an array of the pending size (this runs after every TLS call: no scratch buffer to clear and copy).
+  /// Removes and returns everything buffered in any memory BIO (also one owned by an SSL).
   static func drain(_ bio: OpaquePointer) -> [UInt8] {
     var output: [UInt8] = []
-    while case let pending = Int(BIO_ctrl_pending(bio)), pending > 0 {
-      let chunk = [UInt8](unsafeUninitializedCapacity: pending) { buffer, initialized in
-        initialized = max(0, Int(BIO_read(bio, buffer.baseAddress, Int32(clamping: pending))))
-      }
-      if chunk.isEmpty { break }
-      if output.isEmpty { output = chunk } else { output += chunk }
-    }
+    drain(bio, appendingTo: &output)
     return output
   }
 
