@@ -21,9 +21,14 @@ enum BotLoadBenchmark {
     /// Seconds of play with every client thinking `think` seconds (uniformly at random) before each move.
     var pacedSeconds: Double
     var think: ClosedRange<Double>
+    /// Rounds of bot, bot without records and echo, one after the other; the table shows the round whose
+    /// bot/echo ratio is the median.
+    var rounds: Int
 
-    static let full = Settings(games: 1_000, window: 100, saturatedSeconds: 5, pacedSeconds: 10, think: 0.1...0.3)
-    static let smoke = Settings(games: 4, window: 4, saturatedSeconds: 0.3, pacedSeconds: 0.5, think: 0.01...0.03)
+    static let full = Settings(
+      games: 1_000, window: 100, saturatedSeconds: 5, pacedSeconds: 10, think: 0.1...0.3, rounds: 3)
+    static let smoke = Settings(
+      games: 4, window: 4, saturatedSeconds: 0.3, pacedSeconds: 0.5, think: 0.01...0.03, rounds: 1)
   }
 
   /// What one server showed.
@@ -74,16 +79,48 @@ enum BotLoadBenchmark {
         "  each server runs on CPUs \(split.server.map(String.init).joined(separator: ",")); the load on CPU \(cpus - 1)"
       )
     }
-    printError("measuring the bot host with \(settings.games) games...")
-    let bot = try measure(.bot, settings, client: client, split: split)
-    printError("measuring the bot host again with records off (records are signed for the joiner but not written)...")
-    let unrecorded = try measure(.bot, settings, client: client, split: split, records: false)
-    printError("measuring the OpenSSL echo baseline with \(settings.games) connections...")
-    let echo = try measure(.echo, settings, client: client, split: split)
-    for (name, run) in [("bot", bot), ("bot, records off", unrecorded), ("echo", echo)] {
-      printError("  \(name): \(summary(run))")
+    var rounds: [Round] = []
+    for number in 1...settings.rounds {
+      let of = settings.rounds > 1 ? " (round \(number) of \(settings.rounds))" : ""
+      printError("measuring the bot host with \(settings.games) games\(of)...")
+      let bot = try measure(.bot, settings, client: client, split: split)
+      printError(
+        "measuring the bot host again with records off (records are signed for the joiner but not written)\(of)...")
+      let unrecorded = try measure(.bot, settings, client: client, split: split, records: false)
+      printError("measuring the OpenSSL echo baseline with \(settings.games) connections\(of)...")
+      let echo = try measure(.echo, settings, client: client, split: split)
+      for (name, run) in [("bot", bot), ("bot, records off", unrecorded), ("echo", echo)] {
+        printError("  \(name): \(summary(run))")
+      }
+      rounds.append(Round(bot: bot, unrecorded: unrecorded, echo: echo))
     }
-    return table(bot: bot, echo: echo, settings) + recordRows(bot: bot, unrecorded: unrecorded, settings)
+    let median = Round.median(of: rounds)
+    if rounds.count > 1 {
+      printError("  bot/echo moves per second by round: \(Round.ratios(rounds))")
+    }
+    return table(bot: median.bot, echo: median.echo, settings, rounds: rounds)
+      + recordRows(bot: median.bot, unrecorded: median.unrecorded, settings)
+  }
+
+  /// One round: the bot, the bot with records off, and the echo, measured one after the other. The machine is
+  /// shared: its speed drifts by more than the bot's own changes between minutes, so a round's three runs are
+  /// compared with each other, and the rounds with each other only by their ratios.
+  struct Round {
+    var bot: Measured
+    var unrecorded: Measured
+    var echo: Measured
+    /// The bot's moves per second over the echo's.
+    var ratio: Double { bot.saturated.answersPerSecond / max(1, echo.saturated.answersPerSecond) }
+
+    /// Each round's ratio, in the order they ran: "0.48×, 0.52×, 0.55×".
+    static func ratios(_ rounds: [Round]) -> String {
+      rounds.map { Table.significant($0.ratio) + "×" }.joined(separator: ", ")
+    }
+
+    /// The round whose ratio is the median of the rounds' (of an even number, the lower middle one).
+    static func median(of rounds: [Round]) -> Round {
+      rounds.sorted { $0.ratio < $1.ratio }[(rounds.count - 1) / 2]
+    }
   }
 
   /// One server's saturated run in a line: moves per second, each side's CPU per move and busy share, the bound.
@@ -100,14 +137,19 @@ enum BotLoadBenchmark {
   }
 
   /// The rows of the bot and the echo measured under the same load.
-  static func table(bot: Measured, echo: Measured, _ settings: Settings) -> [Row] {
+  static func table(bot: Measured, echo: Measured, _ settings: Settings, rounds: [Round] = []) -> [Row] {
     let n = settings.games
+    let byRound =
+      rounds.count > 1
+      ? ", the median of \(rounds.count) rounds (\(Round.ratios(rounds)))"
+      : ""
     let pace =
       "a move every \(Table.significant(settings.think.lowerBound))–\(Table.significant(settings.think.upperBound)) s"
     let same = "OpenSSL C echo, same load"
     return [
       Row(
-        figure: "Bot host, \(n) games, no thinking: bot moves per second", value: bot.saturated.answersPerSecond,
+        figure: "Bot host, \(n) games, no thinking: bot moves per second\(byRound)",
+        value: bot.saturated.answersPerSecond,
         baseline: echo.saturated.answersPerSecond, baselineKind: same, unit: .perSecond),
       Row(
         figure: "Bot host, \(n) games, no thinking: server CPU time per move (all its threads)",
