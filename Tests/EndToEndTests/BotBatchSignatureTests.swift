@@ -33,7 +33,12 @@ import Testing
     // A joiner's game ends as it sends its resignation, and plain mode says so: then it waits in the stopped
     // bot's socket (a moment more for the last write).
     for player in players { #expect(player.waitFor("resigned)"), "\(player.output)\(player.errors)") }
-    usleep(300_000)
+    // Every resignation in the stopped bot's sockets before it goes on (a joiner slow to write, on a loaded
+    // machine, would make a turn of its own: seen in CI, two batches of two).
+    let deadline = Date().addingTimeInterval(20)
+    while Self.connectionsWithUnreadBytes(port: port) < joiners && Date() < deadline { usleep(20_000) }
+    #expect(Self.connectionsWithUnreadBytes(port: port) >= joiners, "the resignations did not all reach the bot")
+    usleep(100_000)
     bot.signal(SIGCONT)
     var texts: [String] = []
     for home in homes {
@@ -66,5 +71,19 @@ import Testing
       if let form = batch.first { places.insert(Int(form[2]) << 8 | Int(form[3])) }
     }
     #expect(places.count * 2 > joiners, "the games' places in batches: \(places)")
+  }
+
+  /// How many established TCP connections whose local port is `port` (the bot's side) hold bytes not read yet,
+  /// from /proc/net/tcp: a line's local address is `ADDRESS:PORT` in hex, its state `01` when established, and
+  /// its queues `TX:RX` in hex.
+  static func connectionsWithUnreadBytes(port: Int) -> Int {
+    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return 0 }
+    return table.split(separator: "\n").dropFirst().filter { line in
+      let fields = line.split(separator: " ")
+      guard fields.count > 4, fields[3] == "01", let local = fields[1].split(separator: ":").last,
+        Int(local, radix: 16) == port, let unread = fields[4].split(separator: ":").last
+      else { return false }
+      return (Int(unread, radix: 16) ?? 0) > 0
+    }.count
   }
 }
