@@ -77,7 +77,11 @@ import Testing
   /// from /proc/net/tcp: a line's local address is `ADDRESS:PORT` in hex, its state `01` when established, and
   /// its queues `TX:RX` in hex.
   static func connectionsWithUnreadBytes(port: Int) -> Int {
-    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return 0 }
+    // Read to its end: `String(contentsOfFile:)` stops after the first 4 KiB of a /proc table (seen in CI, where
+    // the bot's connections were further down among other tests' sockets).
+    guard let file = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return 0 }
+    defer { try? file.close() }
+    let table = String(decoding: (try? file.readToEnd()) ?? Data(), as: UTF8.self)
     return table.split(separator: "\n").dropFirst().filter { line in
       let fields = line.split(separator: " ")
       guard fields.count > 4, fields[3] == "01", let local = fields[1].split(separator: ":").last,
