@@ -23,12 +23,11 @@ enum BotLoadBenchmark {
     var think: ClosedRange<Double>
     /// Rounds of bot, bot without records and echo, one after the other; the table shows the round whose
     /// bot/echo ratio is the median.
-    var rounds: Int
+    var rounds = 1
 
     static let full = Settings(
       games: 1_000, window: 100, saturatedSeconds: 5, pacedSeconds: 10, think: 0.1...0.3, rounds: 3)
-    static let smoke = Settings(
-      games: 4, window: 4, saturatedSeconds: 0.3, pacedSeconds: 0.5, think: 0.01...0.03, rounds: 1)
+    static let smoke = Settings(games: 4, window: 4, saturatedSeconds: 0.3, pacedSeconds: 0.5, think: 0.01...0.03)
   }
 
   /// What one server showed.

@@ -82,8 +82,7 @@ enum WatchLoadBenchmark {
     printError("measuring the OpenSSL echo baseline with \(settings.spectators) connections...")
     let echo = try BotLoadBenchmark.measure(
       .echo,
-      .init(
-        games: settings.spectators, window: 50, saturatedSeconds: 0.3, pacedSeconds: 0.3, think: 0.01...0.03, rounds: 1),
+      .init(games: settings.spectators, window: 50, saturatedSeconds: 0.3, pacedSeconds: 0.3, think: 0.01...0.03),
       client: client)
     return rows(settings, quiet: quiet, watched: watched, memory: memoryPerSpectator, echo: echo.memoryPerGame)
   }

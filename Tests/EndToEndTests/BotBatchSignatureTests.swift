@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PlayerFiles
 import TestSupport
 import Testing
 
@@ -77,12 +78,10 @@ import Testing
   /// from /proc/net/tcp: a line's local address is `ADDRESS:PORT` in hex, its state `01` when established, and
   /// its queues `TX:RX` in hex.
   static func connectionsWithUnreadBytes(port: Int) -> Int {
-    // Read to its end: `String(contentsOfFile:)` stops after the first 4 KiB of a /proc table (seen in CI, where
-    // the bot's connections were further down among other tests' sockets).
-    guard let file = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return 0 }
-    defer { try? file.close() }
-    let table = String(decoding: (try? file.readToEnd()) ?? Data(), as: UTF8.self)
-    return table.split(separator: "\n").dropFirst().filter { line in
+    // Read to its end (`FileSystem.contents`): `String(contentsOfFile:)` stops after the first 4 KiB of a /proc
+    // table (seen in CI, where the bot's connections were further down among other tests' sockets).
+    guard let bytes = FileSystem.contents("/proc/net/tcp") else { return 0 }
+    return String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst().filter { line in
       let fields = line.split(separator: " ")
       guard fields.count > 4, fields[3] == "01", let local = fields[1].split(separator: ":").last,
         Int(local, radix: 16) == port, let unread = fields[4].split(separator: ":").last
