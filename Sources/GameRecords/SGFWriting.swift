@@ -29,42 +29,65 @@ public enum RecordProperty {
 extension GameRecord {
   /// The record as one SGF game tree, ending in a newline. Parsing it gives this record back.
   public var sgf: String {
-    var root = "(;FF[4]GM[4]CA[UTF-8]AP[tictactoe]"
-    // Room for the keys and signatures at once (a practice bot writes thousands of records a second).
-    root.reserveCapacity(1536 + 24 * moves.count)
-    root += rules.rows == rules.columns ? "SZ[\(rules.columns)]" : "SZ[\(rules.columns):\(rules.rows)]"
-    root += "PB[\(SGFText.escaped(black.name))]PW[\(SGFText.escaped(white.name))]"
-    if !date.isEmpty { root += "DT[\(SGFText.escaped(date))]" }
-    root += "RE[\(result.sgfValue)]\(RecordProperty.k)[\(rules.k)]"
-    if rules.variant != .freestyle { root += "RU[\(SGFRule.text(rules.variant))]" }
-    if let end = result.endToken { root += "\(RecordProperty.end)[\(end)]" }
-    if let opening { root += "\(RecordProperty.opening)[\(opening.sgfValue)]" }
-    if let (tm, ot) = SGFTimeControl.properties(timeControl) { root += "TM[\(tm)]OT[\(ot)]" }
-    if let flag { root += "\(RecordProperty.flag)[\(flag.sgfValue)]" }
-    if signedVersion != 1 { root += "\(RecordProperty.signedVersion)[\(signedVersion)]" }
+    // Built as bytes, with room for the keys and signatures at once (a practice bot writes thousands a second).
+    var out = RecordBytes(capacity: 1536 + 24 * moves.count)
+    out.add("(;FF[4]GM[4]CA[UTF-8]AP[tictactoe]SZ[")
+    out.add(rules.columns)
+    if rules.rows != rules.columns {
+      out.add(":")
+      out.add(rules.rows)
+    }
+    out.add("]")
+    property("PB", black.name, escaped: true, to: &out)
+    property("PW", white.name, escaped: true, to: &out)
+    if !date.isEmpty { property("DT", date, escaped: true, to: &out) }
+    property("RE", result.sgfValue, to: &out)
+    out.add(RecordProperty.k)
+    out.add("[")
+    out.add(rules.k)
+    out.add("]")
+    if rules.variant != .freestyle { property("RU", SGFRule.text(rules.variant), to: &out) }
+    if let end = result.endToken { property(RecordProperty.end, end, to: &out) }
+    if let opening { property(RecordProperty.opening, opening.sgfValue, to: &out) }
+    if let (tm, ot) = SGFTimeControl.properties(timeControl) {
+      property("TM", tm, to: &out)
+      property("OT", ot, to: &out)
+    }
+    if let flag { property(RecordProperty.flag, flag.sgfValue, to: &out) }
+    if signedVersion != 1 { property(RecordProperty.signedVersion, String(signedVersion), to: &out) }
     let optional: [(String, String?)] = [
       (RecordProperty.blackLevel, black.level), (RecordProperty.whiteLevel, white.level),
       (RecordProperty.blackKey, black.publicKey), (RecordProperty.whiteKey, white.publicKey),
       (RecordProperty.blackSignature, black.signature), (RecordProperty.whiteSignature, white.signature),
     ]
-    for case (let identifier, let value?) in optional { root += "\(identifier)[\(SGFText.escaped(value))]" }
-    var line = ""
+    for case (let identifier, let value?) in optional { property(identifier, value, escaped: true, to: &out) }
     // Ten moves to a line, five when each carries its times.
     let perLine = times.isEmpty ? 10 : 5
     for (number, move) in moves.enumerated() {
-      let color = number.isMultiple(of: 2) ? "B" : "W"
-      line += ";\(color)[\(SGFPoint.text(move))]"
+      if number % perLine == 0 { out.add("\n") }
+      let color: StaticString = number.isMultiple(of: 2) ? "B" : "W"
+      out.add(";")
+      out.add(color)
+      out.add("[")
+      out.addPoint(move)
+      out.add("]")
       if number < times.count {
         let time = times[number]
-        line += "\(color)L[\(SGFSeconds.text(time.left))]\(RecordProperty.charge)[\(SGFSeconds.text(time.charged))]"
-      }
-      if number % perLine == perLine - 1 {
-        root += "\n" + line
-        line = ""
+        out.add(color)
+        property("L", SGFSeconds.text(time.left), to: &out)
+        property(RecordProperty.charge, SGFSeconds.text(time.charged), to: &out)
       }
     }
-    if !line.isEmpty { root += "\n" + line }
-    return root + ")\n"
+    out.add(")\n")
+    return out.string
+  }
+
+  /// `IDENTIFIER[value]`, the value escaped as SGF text when it may hold `\` or `]`.
+  private func property(_ identifier: String, _ value: String, escaped: Bool = false, to out: inout RecordBytes) {
+    out.add(identifier)
+    out.add("[")
+    if escaped { out.addEscaped(value) } else { out.add(value) }
+    out.add("]")
   }
 }
 
@@ -123,6 +146,8 @@ public enum SGFText {
 /// SGF's point coordinates: two letters, the column then the row, `a` for the first, from the top left.
 public enum SGFPoint {
   static let letters = Array("abcdefghijklmnopqrstuvwxyz")
+  /// The letters as UTF-8 bytes, for records built as bytes (`RecordBytes.addPoint`).
+  static let letterBytes = Array("abcdefghijklmnopqrstuvwxyz".utf8)
 
   public static func text(_ position: Position) -> String {
     "\(letters[position.column])\(letters[position.row])"

@@ -4,9 +4,20 @@ package enum Base64 {
 
   /// Encodes `bytes` without trailing `=`.
   package static func encodeUnpadded(_ bytes: [UInt8]) -> String {
-    let count = (bytes.count * 4 + 2) / 3
+    encode(bytes, padded: false)
+  }
+
+  /// Encodes `bytes` with `=` padding, as `openssl base64` and PEM write it.
+  package static func encode(_ bytes: [UInt8]) -> String {
+    encode(bytes, padded: true)
+  }
+
+  private static func encode(_ bytes: [UInt8], padded: Bool) -> String {
+    let unpadded = (bytes.count * 4 + 2) / 3
+    let count = padded ? (bytes.count + 2) / 3 * 4 : unpadded
     guard count > 0 else { return "" }
-    // Written straight into the string's storage (a practice bot encodes a signature for every game).
+    // Written straight into the string's storage, padding and all (a practice bot encodes a signature for every
+    // game).
     return alphabet.withUnsafeBufferPointer { symbols in
       bytes.withUnsafeBufferPointer { input in
         String(unsafeUninitializedCapacity: count) { output in
@@ -30,16 +41,14 @@ package enum Base64 {
             }
             index += 3
           }
+          while written < count {
+            output[written] = UInt8(ascii: "=")
+            written += 1
+          }
           return written
         }
       }
     }
-  }
-
-  /// Encodes `bytes` with `=` padding, as `openssl base64` and PEM write it.
-  package static func encode(_ bytes: [UInt8]) -> String {
-    let unpadded = encodeUnpadded(bytes)
-    return unpadded + String(repeating: "=", count: (4 - unpadded.count % 4) % 4)
   }
 
   /// Decodes padded or unpadded base64; nil when a character is outside the alphabet,

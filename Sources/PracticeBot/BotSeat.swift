@@ -307,15 +307,17 @@ package struct BotSeat {
 
   private mutating func playIfMyTurn(now: Double) -> BotReaction {
     if session.inOpening { return answerInOpening(now: now) }
-    guard session.myTurn, let game = session.game else { return BotReaction() }
+    guard session.myTurn, session.game != nil else { return BotReaction() }
     guard let chooseMove else {
+      guard let game = session.game else { return BotReaction() }
       let ticket = BotMoveRequest.Ticket(gameNumber: session.gameNumber, moves: game.history.count)
       awaited = ticket
       var reaction = BotReaction()
       reaction.moveWanted = BotMoveRequest(game: game, ticket: ticket)
       return reaction
     }
-    return play(chooseMove(game), now: now)
+    // The chooser's copy of the game ends here: alive while the move is played, it made the board be copied.
+    return play(session.game.flatMap(chooseMove), now: now)
   }
 
   /// A move asked for with `BotReaction.moveWanted` came back: played (or the forfeit said and the game resigned)

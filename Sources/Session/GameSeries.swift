@@ -50,9 +50,10 @@ struct GameSeries: Sendable {
 
   /// Plays `position` in the current game, for this player or for the peer.
   mutating func play(_ position: Position, byPeer: Bool) throws(MoveError) {
-    guard var game, let myMark else { throw .gameOver }
-    try game.play(position, by: byPeer ? myMark.opponent : myMark)
-    self.game = game
+    guard game != nil, let myMark else { throw .gameOver }
+    // In place: a copy taken out and put back shared the board and the history with the one kept, so each move
+    // copied both (two allocations a move on a practice bot's loop).
+    try game?.play(position, by: byPeer ? myMark.opponent : myMark)
   }
 
   /// The board of a Swap2 opening, whose stones are placed by whoever the opening says, not by colour.

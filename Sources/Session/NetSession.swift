@@ -175,9 +175,9 @@ public struct NetSession: Sendable {
   public mutating func play(_ position: Position, now: Double) throws(PlayError) -> [SessionOutput] {
     guard !isResuming else { throw .reconnecting }
     if inOpening { return try placeOpeningStone(position, now) }
-    guard phase == .playing, let game, let myMark else { throw .illegal(.gameOver) }
+    // The number of moves, not a copy of the game: a copy alive while the move is played makes it copy the board.
+    guard phase == .playing, let ply = game?.history.count, let myMark else { throw .illegal(.gameOver) }
     guard flow?.takeback[myMark] == nil else { throw .awaitingTakebackAnswer }
-    let ply = game.history.count
     let turn = clockTurn
     guard clock?.myTimeIsUp(ply: turn, now: now) != true else { throw .outOfTime }
     do {

@@ -296,10 +296,13 @@ extension NetSession {
     if phase == .betweenGames, case .resigned = lastResult { return [] }  // crossed with a resignation
     if phase == .betweenGames, lastResult == .aborted { return [] }  // crossed with an abort (rule 17)
     if flagClaimedAt != nil { return [] }  // crossed this side's flag claim: void (rule 15)
-    guard phase == .playing, let game else { return violation("a move while no game is in progress", now) }
+    // The number of moves, not a copy of the game: a copy alive while the move is played makes it copy the board.
+    guard phase == .playing, let played = game?.history.count else {
+      return violation("a move while no game is in progress", now)
+    }
     if inOpening { return peerOpening(.move(ply: ply, position: position, clock: fields), now) }
-    guard Int(ply) == game.history.count else {
-      return violation("a move for ply \(ply) when ply \(game.history.count) was next (repeated or out of order)", now)
+    guard Int(ply) == played else {
+      return violation("a move for ply \(ply) when ply \(played) was next (repeated or out of order)", now)
     }
     guard flow?.takeback[peerMark] == nil else { return violation("a move while its own takeback request stands", now) }
     do {
