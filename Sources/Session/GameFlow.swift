@@ -26,14 +26,14 @@ struct GameFlow: Sendable, Equatable {
 
   let myMark: Mark
   /// Moves made in this game by each side (never less after a takeback: the limit is per move made).
-  private var movesMade: [Mark: Int] = [.x: 0, .o: 0]
+  private var movesMade = ByMark(x: 0, o: 0)
   /// At how many moves of its own each side last offered a draw, or asked for a takeback.
-  private var drawOfferedAt: [Mark: Int] = [:]
-  private var takebackAskedAt: [Mark: Int] = [:]
+  private var drawOfferedAt = ByMark<Int?>(x: nil, o: nil)
+  private var takebackAskedAt = ByMark<Int?>(x: nil, o: nil)
   /// The offers standing.
   private(set) var drawOffer: Set<Mark> = []
   /// A takeback request standing: the ply it goes back to, by requester.
-  private(set) var takeback: [Mark: Int] = [:]
+  private(set) var takeback = ByMark<Int?>(x: nil, o: nil)
 
   /// A takeback went back after both sides had moved: the game can no longer be aborted (rule 17, as lichess:
   /// abort is for a game nobody has begun, and one both sides began stays begun whatever is taken back).
@@ -42,11 +42,11 @@ struct GameFlow: Sendable, Equatable {
   /// The offers of a game `plies` moves into it (0 for a new one; a game taken up after a restart, rule 19).
   init(myMark: Mark, plies: Int = 0) {
     self.myMark = myMark
-    movesMade = [.x: (plies + 1) / 2, .o: plies / 2]
+    movesMade = ByMark(x: (plies + 1) / 2, o: plies / 2)
   }
 
   /// Whether both sides have made a move in this game (a takeback does not undo it).
-  var bothHaveMoved: Bool { movesMade[.x, default: 0] > 0 && movesMade[.o, default: 0] > 0 }
+  var bothHaveMoved: Bool { movesMade.x > 0 && movesMade.o > 0 }
 
   /// A takeback was accepted (by either side).
   mutating func tookBack() { begun = begun || bothHaveMoved }
@@ -54,21 +54,21 @@ struct GameFlow: Sendable, Equatable {
   var peer: Mark { myMark.opponent }
 
   /// A move was made by `mark`.
-  mutating func moved(_ mark: Mark) { movesMade[mark, default: 0] += 1 }
+  mutating func moved(_ mark: Mark) { movesMade[mark] += 1 }
 
   /// Whether `mark` may offer a draw now (its offer does not stand and it has moved since its last one).
   func mayOfferDraw(_ mark: Mark) -> Bool {
-    !drawOffer.contains(mark) && drawOfferedAt[mark] != movesMade[mark, default: 0]
+    !drawOffer.contains(mark) && drawOfferedAt[mark] != movesMade[mark]
   }
 
   /// Whether `mark` may ask for a takeback now (none of its stands and it has moved since its last one).
   func mayAskTakeback(_ mark: Mark) -> Bool {
-    takeback[mark] == nil && takebackAskedAt[mark] != movesMade[mark, default: 0]
+    takeback[mark] == nil && takebackAskedAt[mark] != movesMade[mark]
   }
 
   /// `mark` offers a draw (checked with `mayOfferDraw`).
   mutating func offerDraw(by mark: Mark) {
-    drawOfferedAt[mark] = movesMade[mark, default: 0]
+    drawOfferedAt[mark] = movesMade[mark]
     drawOffer.insert(mark)
   }
 
@@ -85,7 +85,7 @@ struct GameFlow: Sendable, Equatable {
 
   /// `mark` asks to go back to `ply`.
   mutating func askTakeback(by mark: Mark, ply: Int) {
-    takebackAskedAt[mark] = movesMade[mark, default: 0]
+    takebackAskedAt[mark] = movesMade[mark]
     takeback[mark] = ply
   }
 
@@ -131,5 +131,19 @@ struct GameFlow: Sendable, Equatable {
     }
     takebackAnswered(askedBy: myMark)
     return accept ? .takeBack(ply: ply) : .takebackDeclined
+  }
+}
+
+/// One value for each side: two fields, where a dictionary keyed by mark cost a game an allocation and each move a
+/// hash (a practice bot plays thousands of moves a second).
+struct ByMark<Value: Sendable & Equatable>: Sendable, Equatable {
+  var x: Value
+  var o: Value
+
+  subscript(mark: Mark) -> Value {
+    get { mark == .x ? x : o }
+    set {
+      if mark == .x { x = newValue } else { o = newValue }
+    }
   }
 }
