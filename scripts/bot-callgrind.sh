@@ -17,9 +17,20 @@ swift build -c release --product tictactoe > /dev/null
 swift build -c release --product tictactoe-bench > /dev/null
 work=$(mktemp -d /tmp/bot-callgrind-XXXXXX)
 bench=""
+benchdir=""
 cleanup() {
   [ -n "$bench" ] && kill "$bench" 2> /dev/null || true
-  [ -n "${bot:-}" ] && kill "$bot" 2> /dev/null || true
+  if [ -n "${bot:-}" ]; then
+    # The bot says goodbye to its games on SIGTERM, slowly under valgrind: given 10 s, then killed.
+    kill "$bot" 2> /dev/null || true
+    for _ in $(seq 1 100); do
+      kill -0 "$bot" 2> /dev/null || break
+      sleep 0.1
+    done
+    kill -9 "$bot" 2> /dev/null || true
+  fi
+  # The benchmark stopped half way leaves the bot's directory: its HOME, read from the bot below.
+  case "$benchdir" in /tmp/tictactoe-bench-*) rm -rf "$benchdir" ;; esac
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -42,6 +53,7 @@ for _ in $(seq 1 600); do
   sleep 0.2
 done
 [ -n "$bot" ] || { echo "the benchmark did not start the bot" >&2; exit 1; }
+benchdir=$(tr '\0' '\n' < "/proc/$bot/environ" | sed -n 's/^HOME=//p')
 # The ramp-up is over when the bot holds a descriptor for each of the 1,000 games; then 3 s more for the last
 # handshakes.
 for _ in $(seq 1 1800); do
