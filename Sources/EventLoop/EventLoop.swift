@@ -9,10 +9,11 @@ public final class EventLoop {
   public typealias Handler = (_ revents: Int16) -> Void
   public typealias TimerID = Int
 
-  /// At most 32 descriptors a wait: a practice bot at saturation found 256 ready on every wait, and writes a
-  /// turn's answers at its end (`WriteBatch`), by which time the first connections' sockets and TLS state had
+  /// At most this many descriptors a wait: a practice bot at saturation found 256 ready on every wait, and writes
+  /// a turn's answers at its end (`WriteBatch`), by which time the first connections' sockets and TLS state had
   /// left the cache. In turns of 32 it spent 0.6–0.95 µs less CPU a move (16 pairs, BENCHMARKS.md 2026-12-05).
-  private let pollSet = PollSet(batch: 32)
+  public static let waitBatch = 32
+  private let pollSet = PollSet(batch: EventLoop.waitBatch)
   private var handlers: [Int32: Handler] = [:]
   /// The registration (`LoopRegistration`) each descriptor watched through one belongs to.
   private var holders: [Int32: ObjectIdentifier] = [:]

@@ -31,6 +31,48 @@ extension BotHost {
   /// millisecond of key exchange and signing), after the round's games have been served: the rest wait for the
   /// next round, so hundreds of connections arriving together do not hold up the moves of games already playing.
   static let handshakesPerRound = 2
+  /// After waits that came back full (a saturated bot), `handshakesPerRound` advance for each this many
+  /// connections served: the share of the loop they had when one wait returned up to 256.
+  static let servedPerHandshakes = 256
+}
+
+/// The connections whose TLS handshakes wait for their turn, oldest first, and how many may advance in a round.
+/// Pure.
+struct HandshakeQueue {
+  private var waiting: [Int32] = []
+  private var queued: Set<Int32> = []
+  /// Connections served in full waits since handshakes last advanced.
+  private var served = 0
+
+  var isEmpty: Bool { waiting.isEmpty }
+
+  /// `fd` had something to read or write during its handshake (once in the queue however often).
+  mutating func add(_ fd: Int32) {
+    if queued.insert(fd).inserted { waiting.append(fd) }
+  }
+
+  /// The oldest waiting, taken out of the queue.
+  mutating func next() -> Int32? {
+    guard !waiting.isEmpty else { return nil }
+    let fd = waiting.removeFirst()
+    queued.remove(fd)
+    return fd
+  }
+
+  /// How many handshakes may advance after a round whose wait found `ready` connections, when a wait returns at
+  /// most `batch`: `BotHost.handshakesPerRound` after a wait that was not full; after full waits, as many for
+  /// every `BotHost.servedPerHandshakes` connections they served, so a burst of joiners takes no more of a busy
+  /// bot than before its waits were cut to 32 (BENCHMARKS.md, 2026-12-05).
+  mutating func budget(ready: Int, batch: Int) -> Int {
+    guard ready >= batch else {
+      served = 0
+      return BotHost.handshakesPerRound
+    }
+    served += ready
+    guard served >= BotHost.servedPerHandshakes else { return 0 }
+    served = 0
+    return BotHost.handshakesPerRound
+  }
 }
 
 extension BotHost {

@@ -64,10 +64,9 @@ package final class BotHost: LoopFrontEnd {
   private var say: (String) -> Void = { _ in }
   var advertisement: BotAdvertisement?
   /// Connections in TLS that had something to read or write, in order: advanced after the round's games.
-  private var handshakesWaiting: [Int32] = []
+  private var handshakes = HandshakeQueue()
   /// Pending connections dropped at the cap, logged as one source: a flood cannot fill the log.
   private var drops = PerAddressLog()
-  private var waitingForHandshake: Set<Int32> = []
   package var port: UInt16 { listener?.port ?? 0 }
   var gamesPlayed: Int { reports.gamesPlayed }
   private(set) var playersLetIn = 0
@@ -124,7 +123,7 @@ package final class BotHost: LoopFrontEnd {
       if self.stopIfDone() { return }
       self.advanceHandshakes()
       // Handshakes left: the next round comes at once (they waited for the sweep's wake, two at a time).
-      if !self.handshakesWaiting.isEmpty { _ = self.loop.schedule(at: 0) {} }
+      if !self.handshakes.isEmpty { _ = self.loop.schedule(at: 0) {} }
     }
     loop.run()
     log.release()
@@ -190,7 +189,7 @@ package final class BotHost: LoopFrontEnd {
   private func service(_ link: BotLink, revents: Int16) {
     if !link.connection.isSecured {
       let fd = link.connection.fd
-      if waitingForHandshake.insert(fd).inserted { handshakesWaiting.append(fd) }
+      handshakes.add(fd)
       return
     }
     if revents & Int16(POLLOUT) != 0 { link.connection.flush() }
@@ -198,13 +197,12 @@ package final class BotHost: LoopFrontEnd {
     watch(link)
   }
 
-  /// The handshakes that were waiting, at most `handshakesPerRound`, oldest first; what was ready for a
-  /// connection closed since (its number perhaps reused) is passed over or judged afresh.
+  /// The handshakes that were waiting, as many as the round allows (`HandshakeQueue.budget`), oldest first; what
+  /// was ready for a connection closed since (its number perhaps reused) is passed over or judged afresh.
   private func advanceHandshakes() {
     var advanced = 0
-    while advanced < BotHost.handshakesPerRound, !handshakesWaiting.isEmpty {
-      let fd = handshakesWaiting.removeFirst()
-      waitingForHandshake.remove(fd)
+    let budget = handshakes.budget(ready: loop.lastReadyCount, batch: EventLoop.waitBatch)
+    while advanced < budget, let fd = handshakes.next() {
       guard let link = links[fd], !link.connection.isClosed, !link.connection.isSecured else { continue }
       advanced += 1
       link.connection.flush()
