@@ -41,8 +41,10 @@ extension BotHost {
 struct HandshakeQueue {
   private var waiting: [Int32] = []
   private var queued: Set<Int32> = []
-  /// Connections served in full waits since handshakes last advanced.
-  private var served = 0
+  /// Secured connections served this round (games, spectators), and in rounds full of them since handshakes
+  /// last advanced.
+  private var servedThisRound = 0
+  private var servedInFullRounds = 0
 
   var isEmpty: Bool { waiting.isEmpty }
 
@@ -50,6 +52,9 @@ struct HandshakeQueue {
   mutating func add(_ fd: Int32) {
     if queued.insert(fd).inserted { waiting.append(fd) }
   }
+
+  /// A secured connection was served this round.
+  mutating func served() { servedThisRound += 1 }
 
   /// The oldest waiting, taken out of the queue.
   mutating func next() -> Int32? {
@@ -59,18 +64,20 @@ struct HandshakeQueue {
     return fd
   }
 
-  /// How many handshakes may advance after a round whose wait found `ready` connections, when a wait returns at
-  /// most `batch`: `BotHost.handshakesPerRound` after a wait that was not full; after full waits, as many for
-  /// every `BotHost.servedPerHandshakes` connections they served, so a burst of joiners takes no more of a busy
-  /// bot than before its waits were cut to 32 (BENCHMARKS.md, 2026-12-05).
-  mutating func budget(ready: Int, batch: Int) -> Int {
-    guard ready >= batch else {
-      served = 0
+  /// How many handshakes may advance at the end of a round, when a wait returns at most `batch` descriptors:
+  /// `BotHost.handshakesPerRound` after a round that served fewer than `batch` secured connections (a burst of
+  /// joiners alone is let through as fast as before); after rounds full of them (a saturated bot), as many for
+  /// every `BotHost.servedPerHandshakes` served, so joiners take no more of a busy bot than when one wait
+  /// returned up to 256 (BENCHMARKS.md, 2026-12-05).
+  mutating func budget(batch: Int) -> Int {
+    defer { servedThisRound = 0 }
+    guard servedThisRound >= batch else {
+      servedInFullRounds = 0
       return BotHost.handshakesPerRound
     }
-    served += ready
-    guard served >= BotHost.servedPerHandshakes else { return 0 }
-    served = 0
+    servedInFullRounds += servedThisRound
+    guard servedInFullRounds >= BotHost.servedPerHandshakes else { return 0 }
+    servedInFullRounds = 0
     return BotHost.handshakesPerRound
   }
 }

@@ -187,11 +187,8 @@ package final class BotHost: LoopFrontEnd {
   }
 
   private func service(_ link: BotLink, revents: Int16) {
-    if !link.connection.isSecured {
-      let fd = link.connection.fd
-      handshakes.add(fd)
-      return
-    }
+    guard link.connection.isSecured else { return handshakes.add(link.connection.fd) }
+    handshakes.served()
     if revents & Int16(POLLOUT) != 0 { link.connection.flush() }
     if revents & Int16(POLLIN | POLLHUP | POLLERR | POLLNVAL) != 0 { read(link) }
     watch(link)
@@ -201,7 +198,7 @@ package final class BotHost: LoopFrontEnd {
   /// was ready for a connection closed since (its number perhaps reused) is passed over or judged afresh.
   private func advanceHandshakes() {
     var advanced = 0
-    let budget = handshakes.budget(ready: loop.lastReadyCount, batch: EventLoop.waitBatch)
+    let budget = handshakes.budget(batch: EventLoop.waitBatch)
     while advanced < budget, let fd = handshakes.next() {
       guard let link = links[fd], !link.connection.isClosed, !link.connection.isSecured else { continue }
       advanced += 1
