@@ -118,7 +118,11 @@ package final class BotHost: LoopFrontEnd {
     log.hold()  // a round's lines (one a game) go out in one write, before the loop waits
     loop.beforeEachWait { [unowned self] in
       // The round's games signed in one batch, its answers written in a row, its log lines in one write.
-      defer { (self.signWhenDue(), self.writeBatch(), self.log.flush()) }
+      defer {
+        self.signWhenDue()
+        self.writeBatch()
+        self.log.flush()
+      }
       // The goodbyes still going out get their moment (at most ClosingSockets.linger), then the bot stops.
       if self.stopIfDone() { return }
       self.advanceHandshakes()
