@@ -30,15 +30,20 @@ import Testing
     }
     for player in players { #expect(player.waitFor("game 1:"), "\(player.output)\(player.errors)") }
     bot.signal(SIGSTOP)
+    // What each connection held unread before the resignations: a heartbeat may be waiting there already.
+    let before = Self.unreadBytes(port: port)
     for player in players { player.send("resign") }
     // A joiner's game ends as it sends its resignation, and plain mode says so: then it waits in the stopped
     // bot's socket (a moment more for the last write).
     for player in players { #expect(player.waitFor("resigned)"), "\(player.output)\(player.errors)") }
     // Every resignation in the stopped bot's sockets before it goes on (a joiner slow to write, on a loaded
-    // machine, would make a turn of its own: seen in CI, two batches of two).
+    // machine, would make a turn of its own: seen in CI, two batches of two). Each connection's unread bytes
+    // must grow: bytes there already (a heartbeat) said nothing of the resignation (seen here once, on a
+    // machine running two test suites).
+    let resigned = { Self.unreadBytes(port: port).filter { $0.value > before[$0.key, default: 0] }.count }
     let deadline = Date().addingTimeInterval(20)
-    while Self.connectionsWithUnreadBytes(port: port) < joiners && Date() < deadline { usleep(20_000) }
-    #expect(Self.connectionsWithUnreadBytes(port: port) >= joiners, "the resignations did not all reach the bot")
+    while resigned() < joiners && Date() < deadline { usleep(20_000) }
+    #expect(resigned() >= joiners, "the resignations did not all reach the bot: \(Self.unreadBytes(port: port))")
     usleep(100_000)
     bot.signal(SIGCONT)
     var texts: [String] = []
@@ -74,19 +79,21 @@ import Testing
     #expect(places.count * 2 > joiners, "the games' places in batches: \(places)")
   }
 
-  /// How many established TCP connections whose local port is `port` (the bot's side) hold bytes not read yet,
-  /// from /proc/net/tcp: a line's local address is `ADDRESS:PORT` in hex, its state `01` when established, and
-  /// its queues `TX:RX` in hex.
-  static func connectionsWithUnreadBytes(port: Int) -> Int {
+  /// The bytes not read yet on each established TCP connection whose local port is `port` (the bot's side), by
+  /// its remote address, from /proc/net/tcp: a line's addresses are `ADDRESS:PORT` in hex, its state `01` when
+  /// established, and its queues `TX:RX` in hex.
+  static func unreadBytes(port: Int) -> [Substring: Int] {
     // Read to its end (`FileSystem.contents`): `String(contentsOfFile:)` stops after the first 4 KiB of a /proc
     // table (seen in CI, where the bot's connections were further down among other tests' sockets).
-    guard let bytes = FileSystem.contents("/proc/net/tcp") else { return 0 }
-    return String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst().filter { line in
+    guard let bytes = FileSystem.contents("/proc/net/tcp") else { return [:] }
+    var unread: [Substring: Int] = [:]
+    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst() {
       let fields = line.split(separator: " ")
       guard fields.count > 4, fields[3] == "01", let local = fields[1].split(separator: ":").last,
-        Int(local, radix: 16) == port, let unread = fields[4].split(separator: ":").last
-      else { return false }
-      return (Int(unread, radix: 16) ?? 0) > 0
-    }.count
+        Int(local, radix: 16) == port, let queue = fields[4].split(separator: ":").last
+      else { continue }
+      unread[fields[2]] = Int(queue, radix: 16) ?? 0
+    }
+    return unread
   }
 }
