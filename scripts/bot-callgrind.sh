@@ -23,18 +23,29 @@ work=$(mktemp -d /tmp/bot-callgrind-XXXXXX)
 bench=""
 benchdir=""
 cleanup() {
-  [ -n "$bench" ] && kill "$bench" 2> /dev/null || true
-  if [ -n "${bot:-}" ]; then
+  # The servers the benchmark runs now: the bot under valgrind, or (after a long count) the next one it started.
+  local servers="${bot:-}" dirs="$benchdir" pid home
+  if [ -n "$bench" ]; then
+    for pid in $(pgrep -P "$bench" || true); do
+      servers="$servers $pid"
+      home=$(tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | sed -n 's/^HOME=//p' || true)
+      dirs="$dirs $home"
+    done
+    kill "$bench" 2> /dev/null || true
+  fi
+  for pid in $servers; do
     # The bot says goodbye to its games on SIGTERM, slowly under valgrind: given 10 s, then killed.
-    kill "$bot" 2> /dev/null || true
+    kill "$pid" 2> /dev/null || true
     for _ in $(seq 1 100); do
-      kill -0 "$bot" 2> /dev/null || break
+      kill -0 "$pid" 2> /dev/null || break
       sleep 0.1
     done
-    kill -9 "$bot" 2> /dev/null || true
-  fi
-  # The benchmark stopped half way leaves the bot's directory: its HOME, read from the bot below.
-  case "$benchdir" in /tmp/tictactoe-bench-*) rm -rf "$benchdir" ;; esac
+    kill -9 "$pid" 2> /dev/null || true
+  done
+  # A benchmark stopped half way leaves its servers' directories (each server's HOME).
+  for home in $dirs; do
+    case "$home" in /tmp/tictactoe-bench-*) rm -rf "$home" ;; esac
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
