@@ -21,10 +21,6 @@ struct RecordBytes {
     }
   }
 
-  mutating func add(byte: UInt8) {
-    bytes.append(byte)
-  }
-
   /// `number` in decimal, as `String(number)` writes it.
   mutating func add(_ number: Int) {
     if number < 0 { bytes.append(UInt8(ascii: "-")) }
@@ -37,8 +33,8 @@ struct RecordBytes {
     } while divisor > 0
   }
 
-  /// `text` as an SGF text value (`SGFText.escaped`): a backslash before each `\` and `]`. Both are ASCII, so a
-  /// UTF-8 byte equal to one of them is that character, never part of another.
+  /// `text` as an SGF text value: a backslash before each `\` and `]`. Both are ASCII, so a UTF-8 byte equal to
+  /// one of them is that character, never part of another (a `]` before a combining mark is escaped too).
   mutating func addEscaped(_ text: String) {
     var text = text
     text.withUTF8 { source in
@@ -53,7 +49,7 @@ struct RecordBytes {
     }
   }
 
-  /// An SGF point: the column's letter, then the row's (`SGFPoint.text`).
+  /// An SGF point: the column's letter, then the row's (`SGFPoint.position` reads it back).
   mutating func addPoint(_ position: Position) {
     bytes.append(SGFPoint.letterBytes[position.column])
     bytes.append(SGFPoint.letterBytes[position.row])

@@ -124,22 +124,11 @@ extension RecordResult {
 
 /// SGF's text values: `\` and `]` are escaped with a backslash, and nothing else changes.
 public enum SGFText {
+  /// The escaping the records' SGF is written with (`RecordBytes.addEscaped`), for a value on its own.
   public static func escaped(_ text: String) -> String {
-    // Most values (keys, signatures, dates, names) hold neither: they come back as they are, not rebuilt scalar
-    // by scalar (the practice bot writes thousands of records a second). Both are ASCII, so a UTF-8 byte equal
-    // to one of them is that character.
-    let special = { (byte: UInt8) in byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "]") }
-    // Scanned in place where the string's bytes lie together (a native string's always do).
-    let hasSpecial =
-      text.utf8.withContiguousStorageIfAvailable { $0.contains(where: special) } ?? text.utf8.contains(where: special)
-    guard hasSpecial else { return text }
-    // Scalars, not characters: "]" followed by a combining mark is one Character but still ends a value.
-    var out = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      if scalar == "\\" || scalar == "]" { out.append("\\") }
-      out.append(scalar)
-    }
-    return String(out)
+    var out = RecordBytes(capacity: text.utf8.count + 8)
+    out.addEscaped(text)
+    return out.string
   }
 }
 
@@ -148,10 +137,6 @@ public enum SGFPoint {
   static let letters = Array("abcdefghijklmnopqrstuvwxyz")
   /// The letters as UTF-8 bytes, for records built as bytes (`RecordBytes.addPoint`).
   static let letterBytes = Array("abcdefghijklmnopqrstuvwxyz".utf8)
-
-  public static func text(_ position: Position) -> String {
-    "\(letters[position.column])\(letters[position.row])"
-  }
 
   /// The position two lower-case letters name, or nil for anything else (a pass, upper-case letters, junk).
   public static func position(_ text: String) -> Position? {

@@ -31,8 +31,8 @@ extension BotHost {
   /// millisecond of key exchange and signing), after the round's games have been served: the rest wait for the
   /// next round, so hundreds of connections arriving together do not hold up the moves of games already playing.
   static let handshakesPerRound = 2
-  /// After waits that came back full (a saturated bot), `handshakesPerRound` advance for each this many
-  /// connections served: the share of the loop they had when one wait returned up to 256.
+  /// After rounds that served a full wait of secured connections (a saturated bot), `handshakesPerRound` advance
+  /// for each this many served: the share of the loop they had when one wait returned up to 256.
   static let servedPerHandshakes = 256
 }
 
