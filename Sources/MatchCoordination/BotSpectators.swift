@@ -32,7 +32,10 @@ public struct BotSpectators {
 
   public var count: Int { watching.count }
   public func isSpectator(_ fd: Int32) -> Bool { watching[fd] != nil }
-  public func count(of game: UInt16) -> Int { games[game]?.count ?? 0 }
+  public func count(of game: UInt16) -> Int {
+    // Asked after every move of every game: with nobody watching anything, no key is hashed.
+    games.isEmpty ? 0 : games[game]?.count ?? 0
+  }
   /// The games someone watches.
   public var watchedGames: [UInt16] { Array(games.keys) }
 

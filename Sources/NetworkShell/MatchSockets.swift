@@ -62,9 +62,8 @@ package final class MatchSockets {
     _ watched: WatchedConnection, as id: ConnectionID, on loop: EventLoop,
     ready: @escaping (ConnectionID, WatchedConnection, Int16) -> Void
   ) {
-    watched.ready = { [unowned watched] revents in ready(id, watched, revents) }
     watched.connecting = isConnecting(id)
-    watched.watch(on: loop)
+    watched.watch(on: loop) { [unowned watched] revents in ready(id, watched, revents) }
   }
 
   /// Sends `message` on `id`, if it is open (a failure is logged: the read side will see the end).

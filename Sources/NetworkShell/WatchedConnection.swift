@@ -5,12 +5,10 @@ import Transport
 /// A `PeerConnection` on the event loop, for the match's connections and the bot's alike: registered with the
 /// loop once (`watch(on:)`), watched for writing only while bytes wait to go out (or its connect is under way), and
 /// given up once, before its descriptor is closed or handed over (a graceful close hands it to the closing
-/// sockets). What the descriptor is ready for goes straight to `ready`, set by the owner.
+/// sockets). What the descriptor is ready for goes straight to the owner's handler, given to `watch(on:ready:)`.
 package final class WatchedConnection {
   package let connection: PeerConnection
   private var registration: LoopRegistration?
-  /// Called with what the descriptor is ready for (poll flags).
-  package var ready: (Int16) -> Void = { _ in }
   /// A non-blocking connect under way: it is done (or failed) when the socket is writable.
   package var connecting: Bool
 
@@ -19,12 +17,13 @@ package final class WatchedConnection {
     self.connecting = connecting
   }
 
-  /// Registers it with `loop` (once: nothing if it is watched already, or closed).
-  package func watch(on loop: EventLoop) {
+  /// Registers it with `loop` (once: nothing if it is watched already, or closed); `ready` is called with what
+  /// the descriptor is ready for (poll flags). The loop calls `ready` itself: no closure of this object between
+  /// (a busy bot's every move went through one).
+  package func watch(on loop: EventLoop, ready: @escaping (Int16) -> Void) {
     guard registration == nil, !connection.isClosed else { return }
     registration = LoopRegistration(
-      loop: loop, fd: connection.fd, events: WatchedConnection.events(connection, connecting: connecting)
-    ) { [unowned self] revents in self.ready(revents) }
+      loop: loop, fd: connection.fd, events: WatchedConnection.events(connection, connecting: connecting), ready)
   }
 
   deinit { registration?.cancel() }

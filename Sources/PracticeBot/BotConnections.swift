@@ -36,6 +36,8 @@ package final class BotLink {
   /// Whether the source limits count the connection under `connection.peerAddress` (one from a proxy is
   /// counted once its header named the client, `BotHost.introduced`; a health check never is).
   var counted: Bool
+  /// It left `BotConnections.pending` for having said hello (`BotHost.react`).
+  var helloCounted = false
   /// Where the link is in `BotConnections.order`.
   fileprivate(set) var slot = 0
   init(connection: PeerConnection, acceptedAt: Double, counted: Bool = true) {
@@ -45,8 +47,13 @@ package final class BotLink {
     self.counted = counted
   }
 
-  /// The TLS handshake is done and the joiner said hello.
-  var saidHello: Bool { connection.isSecured && (watching || seat?.session.peerName != nil) }
+  /// The TLS handshake is done and the joiner said hello. Worked out until it is so, then kept: every move asks,
+  /// and the optional seat's session was copied (about 2 kB) to find its peer's name.
+  var saidHello: Bool {
+    if !helloSaid { helloSaid = connection.isSecured && (watching || seat?.session.peerName != nil) }
+    return helloSaid
+  }
+  private var helloSaid = false
 }
 
 /// A part of what a link is sent once its held games are signed: messages, or the signature of the record

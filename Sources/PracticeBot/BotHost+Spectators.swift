@@ -25,14 +25,15 @@ package struct BotWatch {
 extension BotHost {
   /// Takes `message` on `link` when it is a spectator's business: true when taken.
   func spectatorTakes(_ message: Message, on link: BotLink, now: Double) -> Bool {
-    let peer = link.connection.peerAddress
     if link.watching {
+      let peer = link.connection.peerAddress
       perform(spectating.spectators.received(message, from: link.connection.fd, peer: peer, now: now), now: now)
       return true
     }
     guard case .hello(let versions, _, _, _, let game?, _) = message, !link.saidHello, link.seat != nil else {
       return false
     }
+    let peer = link.connection.peerAddress
     link.watching = true
     link.seat = nil  // a spectator plays no game: its session's memory goes
     links.saidHello(link)

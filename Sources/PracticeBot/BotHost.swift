@@ -180,8 +180,7 @@ package final class BotHost: LoopFrontEnd {
       links.add(link)
       if proxied { connection.start(after: ProxyPrelude(now: now)) }
       // What its descriptor is ready for comes straight to this link (no look-up by descriptor).
-      link.watched.ready = { [unowned self, unowned link] revents in self.service(link, revents: revents) }
-      link.watched.watch(on: loop)
+      link.watched.watch(on: loop) { [unowned self, unowned link] revents in self.service(link, revents: revents) }
     } catch {
       log.write("cannot serve \(peer): \(error)")
       door.left(peer)
@@ -286,8 +285,11 @@ package final class BotHost: LoopFrontEnd {
     // of the next game.
     send(link, reaction, reported: reportGames(link, reaction))
     spectatorsAfter(link, admitted: reaction.admitted, now: loop.now)
-    // Said hello: no longer pending (the handshake and hello deadline is behind it).
-    if link.saidHello { links.saidHello(link) }
+    // Said hello: no longer pending (the handshake and hello deadline is behind it). Once is enough.
+    if !link.helloCounted, link.saidHello {
+      link.helloCounted = true
+      links.saidHello(link)
+    }
     if connection.backlogBytes > BotHost.outboxLimit {
       log.write("\(connection.peerAddress): \(connection.backlogBytes) bytes it does not read: closed")
       close(link, gracefully: false)

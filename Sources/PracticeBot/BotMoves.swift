@@ -27,6 +27,9 @@ package final class BotMoves {
   private var places: Set<ObjectIdentifier> = []
   /// Each link's engine in the game in progress.
   private var engines: [ObjectIdentifier: EngineSeat] = [:]
+  /// The generator of the moves chosen on the loop, seeded from the system's once: the system's asked the kernel
+  /// (getrandom) for every move, and one per seat was one more object to bring into the cache every move.
+  private var random = SplitMix(seed: UInt64.random(in: .min ... .max))
   /// Processes of games over, told END: killed at their deadline if they have not exited.
   private var retiring: [(process: EngineProcess, name: String, deadline: Double)] = []
 
@@ -61,9 +64,7 @@ package final class BotMoves {
   /// bigger boards its search (up to `BotHost.moveBudget`, or 156 ms past 5×5's table) goes to a worker thread.
   func chooserOnLoop(rules: Rules) -> ((Game) -> Position?)? {
     guard case .computer(let ai) = player, rules.cellCount <= AILevel.exactCells else { return nil }
-    // One generator per seat, seeded from the system's: the system's asked the kernel (getrandom) for every move.
-    var random = SplitMix(seed: UInt64.random(in: .min ... .max))
-    return { game in ai.chooseMove(in: game, using: &random) }
+    return { [unowned self] game in ai.chooseMove(in: game, using: &random) }
   }
 
   /// Whether a joiner just secured may play: always against the computer; against an engine while fewer than

@@ -32,10 +32,12 @@ package struct BotReaction: Equatable {
     messages.isEmpty && afterRecords.isEmpty && games.isEmpty && !admitted && end == nil && !keep && moveWanted == nil
   }
 
-  static func += (left: inout BotReaction, right: BotReaction) {
-    left.messages.join(right.messages)
-    left.afterRecords.join(right.afterRecords)
-    left.games.join(right.games)
+  /// Adds `right`, which is taken rather than copied: its arrays move over whole into empty ones (a move's
+  /// reaction is gathered from several), with no references counted up and down for them.
+  static func += (left: inout BotReaction, right: consuming BotReaction) {
+    left.messages.join(&right.messages)
+    left.afterRecords.join(&right.afterRecords)
+    left.games.join(&right.games)
     left.admitted = left.admitted || right.admitted
     left.end = left.end ?? right.end
     left.keep = left.keep || right.keep
@@ -65,8 +67,9 @@ package enum BotMoveAnswer: Equatable, Sendable {
 }
 
 extension Array {
-  /// Appends `other`; into an empty array it is taken as it is (its storage shared), not copied into new storage.
-  mutating func join(_ other: [Element]) {
-    if isEmpty { self = other } else { self += other }
+  /// Appends `other`'s elements; into an empty array `other`'s storage moves as it is (swapped: no new storage
+  /// and no reference counted), leaving `other` empty.
+  mutating func join(_ other: inout [Element]) {
+    if isEmpty { swap(&self, &other) } else { self += other }
   }
 }

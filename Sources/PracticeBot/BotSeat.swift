@@ -208,9 +208,10 @@ package struct BotSeat {
       case .gameEnded(let result):
         // The time to offer a rematch counts from the end (a long timed game must not end the seat at once).
         lastProgress = now
-        let finished = finishedGame(result, now: now)
-        reaction.games += finished
-        if !finished.isEmpty { reaction += offerNextGame(now: now) }
+        var finished = finishedGame(result, now: now)
+        let recorded = !finished.isEmpty
+        reaction.games.join(&finished)
+        if recorded { reaction += offerNextGame(now: now) }
       case .closed(let end):
         reaction.games += unfinishedGame(now: now, reason: closingReason(end))
         reaction.end = end
@@ -305,19 +306,17 @@ package struct BotSeat {
     }
   }
 
+  /// A move's path reads the session once (`gameToMove`, inlined: a call copies the whole session). The chooser's
+  /// copy of the game ends before the move is played (alive then, it would make the board be copied). Without a
+  /// chooser the move is asked for with a ticket that says where the game stands.
   private mutating func playIfMyTurn(now: Double) -> BotReaction {
-    if session.inOpening { return answerInOpening(now: now) }
-    guard session.myTurn, session.game != nil else { return BotReaction() }
-    guard let chooseMove else {
-      guard let game = session.game else { return BotReaction() }
-      let ticket = BotMoveRequest.Ticket(gameNumber: session.gameNumber, moves: game.history.count)
-      awaited = ticket
-      var reaction = BotReaction()
-      reaction.moveWanted = BotMoveRequest(game: game, ticket: ticket)
-      return reaction
+    if let chooseMove, let choice = session.gameToMove.map(chooseMove) { return play(choice, now: now) }
+    guard chooseMove == nil, let game = session.gameToMove else {
+      return session.inOpening ? answerInOpening(now: now) : BotReaction()
     }
-    // The chooser's copy of the game ends here: alive while the move is played, it made the board be copied.
-    return play(session.game.flatMap(chooseMove), now: now)
+    let ticket = BotMoveRequest.Ticket(gameNumber: session.gameNumber, moves: game.history.count)
+    awaited = ticket
+    return BotReaction(moveWanted: BotMoveRequest(game: game, ticket: ticket))
   }
 
   /// A move asked for with `BotReaction.moveWanted` came back: played (or the forfeit said and the game resigned)

@@ -3,12 +3,12 @@ import GameCore
 /// The games of one match from this player's side: the rules, the game being played (or the last one), this
 /// player's mark in it, the score, and the rematch offers between games. The session checks the peer's
 /// messages and says when a game starts, a move is played or a game ends; this keeps the count. Pure.
-struct GameSeries: Sendable {
+@usableFromInline struct GameSeries: Sendable {
   /// The rules of every game of the match (the joiner takes the host's before the first game).
   var rules: Rules
   /// The game being played, or the last one.
-  private(set) var game: Game?
-  private(set) var myMark: Mark?
+  @usableFromInline private(set) var game: Game?
+  @usableFromInline private(set) var myMark: Mark?
   /// The number of the latest game begun (0 before the first).
   private(set) var gameNumber = 0
   private(set) var score = NetSession.Score()

@@ -13,7 +13,7 @@ public struct NetSession: Sendable {
   public internal(set) var peerTakesBatchSignatures = false
   public internal(set) var version: UInt16?
   /// The connection under the match: its clock, a drop and the resume after it.
-  var connection: SessionLink
+  @usableFromInline var connection: SessionLink
   public var link: Link { connection.state }
   /// The connection has been down longer than the grace period: `claim()` may end the game.
   public var graceExpired: Bool { connection.graceExpired }
@@ -25,7 +25,7 @@ public struct NetSession: Sendable {
   var kept = KeptGameExchange()
 
   /// The games of the match: the rules, the current game, this player's mark, the score and the rematch offers.
-  var series: GameSeries
+  @usableFromInline var series: GameSeries
   public var rules: Rules { series.rules }
   public var game: Game? { series.game }
   public var myMark: Mark? { series.myMark }
@@ -118,6 +118,16 @@ public struct NetSession: Sendable {
     return phase == .playing && game?.turn == myMark && !isResuming
   }
 
+  /// The game when it is this player's move in it, outside a Swap2 opening (`myTurn` and not `inOpening`): what a
+  /// computer player needs to choose its move. Inlinable, so that the practice bot reads the four fields it needs
+  /// where the session lies, every move: a call from another module copies the whole session (1.8 kB) first.
+  @inlinable public var gameToMove: Game? {
+    guard phase == .playing, swap2.map({ $0.opening.isSettled }) ?? true, !connection.isResuming,
+      let game = series.game, game.turn == series.myMark
+    else { return nil }
+    return game
+  }
+
   public var isResuming: Bool { connection.isResuming }
 
   /// When the grace period ends (or ended), while the connection is down.
@@ -178,7 +188,8 @@ public struct NetSession: Sendable {
     // The number of moves, not a copy of the game: a copy alive while the move is played makes it copy the board.
     guard phase == .playing, let ply = game?.history.count, let myMark else { throw .illegal(.gameOver) }
     guard flow?.takeback[myMark] == nil else { throw .awaitingTakebackAnswer }
-    let turn = clockTurn
+    // The clock's turn is worked out in a timed game only: the call copies the whole session (every move).
+    let turn = clock == nil ? ply : clockTurn(ofStone: ply)
     guard clock?.myTimeIsUp(ply: turn, now: now) != true else { throw .outOfTime }
     do {
       try series.play(position, byPeer: false)

@@ -4,7 +4,7 @@ import WireProtocol
 /// heartbeat is due, the peer has been silent too long), a drop and the grace period after it, and the resume
 /// exchange on a new connection over the ledger's counts. The session says what happened and does what this
 /// says is due; the game is none of its business. Pure.
-struct SessionLink: Sendable {
+@usableFromInline struct SessionLink: Sendable {
   /// What the session tick has to do.
   enum Due: Sendable, Equatable {
     /// The connection has been down for the grace period (said once).
@@ -48,7 +48,7 @@ struct SessionLink: Sendable {
     return false
   }
 
-  var isResuming: Bool {
+  @usableFromInline var isResuming: Bool {
     if case .resuming = state { return true }
     return false
   }

@@ -30,8 +30,7 @@ import Transport
     defer { close(other) }
     let watched = WatchedConnection(peer, connecting: true)
     var heard: [Int16] = []
-    watched.ready = { heard.append($0) }
-    watched.watch(on: loop)
+    watched.watch(on: loop) { heard.append($0) }
     loop.runOnce(maximumWait: 1)
     #expect(heard.last.map { $0 & Int16(POLLOUT) != 0 } == true, "a connect under way was not watched for writing")
     watched.connecting = false
@@ -70,8 +69,7 @@ import Transport
     let door = LoopRegistration(loop: loop, fd: peer.fd, events: Int16(POLLIN)) { _ in heard.append("door") }
     door.cancel()
     let watched = WatchedConnection(peer)
-    watched.ready = { _ in heard.append("connection") }
-    watched.watch(on: loop)
+    watched.watch(on: loop) { _ in heard.append("connection") }
     door.cancel()
     _ = write(other, "x", 1)
     loop.runOnce(maximumWait: 1)
