@@ -32,6 +32,8 @@ package final class BotLink {
   struct Reported {
     let peer: BotGameRecord.Peer
     let key: String?
+    /// Its hello said it checks record signatures in the batch form (PROTOCOL.md rule 12).
+    let takesBatches: Bool
   }
   /// Whether the source limits count the connection under `connection.peerAddress` (one from a proxy is
   /// counted once its header named the client, `BotHost.introduced`; a health check never is).

@@ -43,11 +43,13 @@ package final class BotGameReports {
   /// Records waiting for the batch's signature.
   var waitingCount: Int { waiting.count }
 
-  /// Who plays on `connection` and its public key as records carry it: the same for all its games once it said
-  /// hello, so a link keeps them (`BotLink.reportedAs`) instead of working them out again for each game.
+  /// Who plays on `connection`, its public key as records carry it and whether it takes batch signatures: the same
+  /// for all its games once it said hello, so a link keeps them (`BotLink.reportedAs`) instead of working them out
+  /// again for each game (reading the optional seat copied it whole, 2 kB, each time).
   func who(seat: BotSeat?, on connection: PeerConnection) -> BotLink.Reported {
     BotLink.Reported(
-      peer: peer(seat: seat, on: connection), key: connection.tls.peerCertificate?.publicKeyBase64)
+      peer: peer(seat: seat, on: connection), key: connection.tls.peerCertificate?.publicKeyBase64,
+      takesBatches: seat?.session.peerTakesBatchSignatures == true)
   }
 
   /// Who plays on `connection`, as the log names it: by the name trust was decided on (a known key's known name),

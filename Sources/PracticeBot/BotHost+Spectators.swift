@@ -162,10 +162,10 @@ extension BotHost {
   func reportGames(_ link: BotLink, _ reaction: BotReaction) -> BotGameReports.Reported {
     guard !reaction.games.isEmpty else { return BotGameReports.Reported() }
     let watched = link.watchNumber.map { spectating.spectators.count(of: $0) > 0 } ?? false
-    // Signed in the round's batch when the joiner checks that form and the link stays open after the reaction.
-    let batch = link.seat?.session.peerTakesBatchSignatures == true && reaction.end == nil
     let who = link.reportedAs ?? reports.who(seat: link.seat, on: link.connection)
-    if link.seat?.session.peerName != nil { link.reportedAs = who }
+    if link.reportedAs == nil, link.saidHello { link.reportedAs = who }
+    // Signed in the round's batch when the joiner checks that form and the link stays open after the reaction.
+    let batch = who.takesBatches && reaction.end == nil
     let reported = reports.report(
       reaction.games, peer: who.peer, peerKey: who.key, toJoiner: !link.connection.isClosed, watched: watched,
       batch: batch)

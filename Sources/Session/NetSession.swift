@@ -119,9 +119,10 @@ public struct NetSession: Sendable {
   }
 
   /// The game when it is this player's move in it, outside a Swap2 opening (`myTurn` and not `inOpening`): what a
-  /// computer player needs to choose its move. Inlinable, so that the practice bot reads the four fields it needs
-  /// where the session lies, every move: a call from another module copies the whole session (1.8 kB) first.
-  @inlinable public var gameToMove: Game? {
+  /// computer player needs to choose its move. Inlined (always: left to itself the optimizer called it), so that
+  /// the practice bot reads the fields it needs where the session lies, every move: a call copies the whole session
+  /// (1.8 kB) first.
+  @inlinable @inline(__always) public var gameToMove: Game? {
     guard phase == .playing, swap2.map({ $0.opening.isSettled }) ?? true, !connection.isResuming,
       let game = series.game, game.turn == series.myMark
     else { return nil }

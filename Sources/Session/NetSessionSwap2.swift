@@ -10,7 +10,9 @@ extension NetSession {
   public var opening: Opening { hostTerms?.opening ?? .standard }
 
   /// Whether the current game is in its Swap2 opening: stones and choices until the colours are settled.
-  public var inOpening: Bool { phase == .playing && swap2.map { !$0.opening.isSettled } == true }
+  @inlinable @inline(__always) public var inOpening: Bool {
+    phase == .playing && swap2.map { !$0.opening.isSettled } == true
+  }
 
   /// The choices this player may make now (none while a stone is due, or when it is the peer's to act).
   public var openingChoices: [Swap2.Choice] {
