@@ -25,8 +25,9 @@ public final class Log: Sendable {
 
   private let path: String
   private let maximumBytes: Int?
-  /// The process's id, read once: every line names it, and glibc asks the kernel for it on each `getpid()`.
-  private let pid = getpid()
+  /// " [PID] ", the process's id as every line names it: read and written out once (glibc asks the kernel on each
+  /// `getpid()`, and a line a game made a string each time).
+  private let pidText = Array(" [\(getpid())] ".utf8)
   /// Serialises writers (the computer player thinks on another thread).
   private let state: Mutex<State>
 
@@ -119,7 +120,7 @@ public final class Log: Sendable {
   /// A line's bytes: its time, the process, the text, the line's end.
   private func appendLine(_ text: String, stamp: String, to bytes: inout [UInt8]) {
     bytes.append(contentsOf: stamp.utf8)
-    bytes.append(contentsOf: " [\(pid)] ".utf8)
+    bytes.append(contentsOf: pidText)
     bytes.append(contentsOf: text.utf8)
     bytes.append(UInt8(ascii: "\n"))
   }
