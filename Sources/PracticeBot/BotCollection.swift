@@ -25,6 +25,10 @@ package final class BotCollection {
   /// Runs an action on the loop after some seconds: with it, records wait up to `batchInterval` to go together.
   var after: ((Double, @escaping () -> Void) -> Void)?
   private var queued: [Game] = []
+  /// The latest day whose file is full (`Written.full`): its games are no longer made into text for a write that
+  /// would drop them (a busy bot fills a day in seconds, then made every game's SGF for nothing). The file takes
+  /// no more that day unless it is removed meanwhile; every game is in the log.
+  private var fullDay: String?
   private var writing = false
   /// A write is planned for when the interval is over.
   private var planned = false
@@ -59,6 +63,8 @@ package final class BotCollection {
     var failure: String?
     /// The days removed for the cap.
     var removed: [String] = []
+    /// The days whose file did not take every record (it holds its 4 MiB).
+    var full: [String] = []
   }
 
   package init(paths: Paths, enabled: Bool, log: Log, cap: Int = RecordDirectory.defaultCap) {
@@ -73,7 +79,7 @@ package final class BotCollection {
 
   /// Keeps `record` in `day`'s collection: off the loop with a worker, else at once.
   func keep(_ record: GameRecord, day: String) {
-    guard enabled else { return }
+    guard enabled, day != fullDay else { return }
     guard run != nil else {
       append(record, day: day)
       return
@@ -111,7 +117,7 @@ package final class BotCollection {
   /// written.
   @discardableResult
   func append(_ record: GameRecord, day: String) -> String? {
-    guard enabled else { return nil }
+    guard enabled, day != fullDay else { return nil }
     let written = BotCollection.store([Game(record: record, day: day)], in: directory, cap: cap)
     say(written)
     return written.failure == nil ? directory + "/" + RecordDirectory.botCollectionName(day: day) : nil
@@ -133,6 +139,7 @@ package final class BotCollection {
   }
 
   private func say(_ written: Written) {
+    if let day = written.full.last, day >= fullDay ?? "" { fullDay = day }
     if let failure = written.failure, !reported {
       log.write("bot game records not saved: \(failure)")
       reported = true
@@ -161,7 +168,11 @@ package final class BotCollection {
         if let (reason, fix) = FileExposure.problem(file: path) {
           throw FileError(path: path, reason: "\(reason); not written: run `\(fix)`")
         }
-        try append(byDay[day] ?? [], to: path, limit: RecordDirectory.botCollectionCap)
+        if try !append(byDay[day] ?? [], to: path, limit: RecordDirectory.botCollectionCap) {
+          written.full.append(day)
+          let limit = RecordDirectory.botCollectionCap >> 20
+          throw FileError(path: path, reason: "is full (\(limit) MiB a day); its games are only in the log")
+        }
       } catch {
         if written.failure == nil { written.failure = "\(error)" }
       }
@@ -175,10 +186,11 @@ package final class BotCollection {
   }
 
   /// Appends the `texts` that fit under `limit`, in one write and one fsync, never through a symbolic link; a
-  /// write that fails part way is cut back off, so the collection never ends in half a game. Throws when a
-  /// text did not fit (it is only in the log; a smaller one after it may still fit) or the file could not be
-  /// written.
-  static func append(_ texts: [String], to path: String, limit: Int) throws(FileError) {
+  /// write that fails part way is cut back off, so the collection never ends in half a game. Returns false when
+  /// a text did not fit (it is only in the log; a smaller one after it may still fit); throws when the file
+  /// could not be written.
+  @discardableResult
+  static func append(_ texts: [String], to path: String, limit: Int) throws(FileError) -> Bool {
     let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
     defer { close(fd) }
@@ -207,6 +219,6 @@ package final class BotCollection {
       offset += written
     }
     if !bytes.isEmpty, fsync(fd) != 0 { throw FileError(path: path, reason: String(cString: strerror(errno))) }
-    if full { throw FileError(path: path, reason: "is full (\(limit >> 20) MiB a day); this game is only in the log") }
+    return !full
   }
 }

@@ -51,9 +51,9 @@ import Testing
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let path = directory + "/bot-2026-12-01.sgf"
     let sgf = GameArchiveTests.record.sgf
-    try BotCollection.append([sgf], to: path, limit: sgf.utf8.count * 2)
-    try BotCollection.append([sgf], to: path, limit: sgf.utf8.count * 2)
-    #expect(throws: FileError.self) { try BotCollection.append([sgf], to: path, limit: sgf.utf8.count * 2) }
+    #expect(try BotCollection.append([sgf], to: path, limit: sgf.utf8.count * 2))
+    #expect(try BotCollection.append([sgf], to: path, limit: sgf.utf8.count * 2))
+    #expect(try !BotCollection.append([sgf], to: path, limit: sgf.utf8.count * 2), "the third does not fit")
     #expect(try GameRecord.parseCollection(String(contentsOfFile: path, encoding: .utf8)).count == 2)
   }
 
@@ -146,7 +146,7 @@ import Testing
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let path = directory + "/bot-2026-12-01.sgf"
     let sgf = GameArchiveTests.record.sgf
-    #expect(throws: FileError.self) { try BotCollection.append([sgf, sgf, sgf], to: path, limit: sgf.utf8.count * 2) }
+    #expect(try !BotCollection.append([sgf, sgf, sgf], to: path, limit: sgf.utf8.count * 2))
     #expect(try GameRecord.parseCollection(String(contentsOfFile: path, encoding: .utf8)).count == 2)
   }
 
@@ -168,9 +168,38 @@ import Testing
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let path = directory + "/bot-2026-12-01.sgf"
     let sgf = GameArchiveTests.record.sgf
-    #expect(throws: FileError.self) {
-      try BotCollection.append([sgf + sgf, sgf], to: path, limit: sgf.utf8.count + 1)
-    }
+    #expect(try !BotCollection.append([sgf + sgf, sgf], to: path, limit: sgf.utf8.count + 1))
     #expect(try GameRecord.parseCollection(String(contentsOfFile: path, encoding: .utf8)).count == 1)
+  }
+
+  /// A day whose file is full takes no more: its later games are not made into text and handed to the worker
+  /// (a busy bot fills a day in a second, then made every game's SGF for nothing); they are in the log. The next
+  /// day's games are written as before.
+  @Test func aFullDaysLaterGamesAreNotMadeIntoTextButTheNextDaysAre() throws {
+    let (collection, directory) = try setUp()
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    // The day's file one byte short of its limit: no record fits.
+    let full = directory + "/bot-2026-12-01.sgf"
+    let filler = String(repeating: "x", count: RecordDirectory.botCollectionCap - 1)
+    try filler.write(toFile: full, atomically: false, encoding: .utf8)
+    var jobs: [Job] = []
+    collection.run = { work, done in jobs.append((work, done)) }
+    collection.keep(GameArchiveTests.record, day: "2026-12-01")
+    let first = jobs.removeFirst()
+    let written = first.work()
+    #expect(written.full == ["2026-12-01"] && written.failure?.contains("is full") == true, "\(written)")
+    first.done(written)
+    collection.keep(GameArchiveTests.record, day: "2026-12-01")
+    #expect(jobs.isEmpty && !collection.isWriting, "a full day's game was queued")
+    #expect(collection.append(GameArchiveTests.record, day: "2026-12-01") == nil)
+    collection.keep(GameArchiveTests.record, day: "2026-12-02")
+    #expect(jobs.count == 1)
+    let next = jobs.removeFirst()
+    let nextWritten = next.work()
+    next.done(nextWritten)
+    #expect(nextWritten.full.isEmpty && nextWritten.failure == nil)
+    let text = try String(contentsOfFile: directory + "/bot-2026-12-02.sgf", encoding: .utf8)
+    #expect(try GameRecord.parseCollection(text) == [GameArchiveTests.record])
+    #expect(try String(contentsOfFile: full, encoding: .utf8) == filler, "the full day's file is unchanged")
   }
 }
