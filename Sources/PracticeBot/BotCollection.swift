@@ -25,9 +25,11 @@ package final class BotCollection {
   /// Runs an action on the loop after some seconds: with it, records wait up to `batchInterval` to go together.
   var after: ((Double, @escaping () -> Void) -> Void)?
   private var queued: [Game] = []
-  /// The latest day whose file is full (`Written.full`): its games are no longer made into text for a write that
-  /// would drop them (a busy bot fills a day in seconds, then made every game's SGF for nothing). The file takes
-  /// no more that day unless it is removed meanwhile; every game is in the log.
+  /// The latest day whose file is full (`Written.full`: a record did not fit): its games are no longer made into
+  /// text for a write that would drop them (a busy bot fills a day within a second, then made every game's SGF
+  /// for nothing). What is left in the file is less than that record, so a smaller game that would still have fit
+  /// goes to the log only, like the rest; a file moved away during the day is begun again the next day (or when
+  /// the bot restarts). Every game is in the log.
   private var fullDay: String?
   private var writing = false
   /// A write is planned for when the interval is over.
@@ -187,8 +189,8 @@ package final class BotCollection {
 
   /// Appends the `texts` that fit under `limit`, in one write and one fsync, never through a symbolic link; a
   /// write that fails part way is cut back off, so the collection never ends in half a game. Returns false when
-  /// a text did not fit (it is only in the log; a smaller one after it may still fit); throws when the file
-  /// could not be written.
+  /// a text did not fit (it is only in the log; a smaller one after it in `texts` may still fit, but the
+  /// collection takes no later batch for the day, `fullDay`); throws when the file could not be written.
   @discardableResult
   static func append(_ texts: [String], to path: String, limit: Int) throws(FileError) -> Bool {
     let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)

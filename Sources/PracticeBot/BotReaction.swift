@@ -68,7 +68,7 @@ package enum BotMoveAnswer: Equatable, Sendable {
 
 extension Array {
   /// Appends `other`'s elements; into an empty array `other`'s storage moves as it is (swapped: no new storage
-  /// and no reference counted), leaving `other` empty.
+  /// and no reference counted), and `other` is left empty then (else as it was).
   mutating func join(_ other: inout [Element]) {
     if isEmpty { swap(&self, &other) } else { self += other }
   }
