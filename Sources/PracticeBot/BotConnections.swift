@@ -38,8 +38,8 @@ package final class BotLink {
   /// Whether the source limits count the connection under `connection.peerAddress` (one from a proxy is
   /// counted once its header named the client, `BotHost.introduced`; a health check never is).
   var counted: Bool
-  /// It left `BotConnections.pending` for having said hello (`BotHost.react`).
-  var helloCounted = false
+  /// It left `BotConnections.pending` for having said hello (`BotConnections.saidHello`).
+  fileprivate(set) var helloCounted = false
   /// Where the link is in `BotConnections.order`.
   fileprivate(set) var slot = 0
   init(connection: PeerConnection, acceptedAt: Double, counted: Bool = true) {
@@ -104,6 +104,9 @@ package struct BotConnections {
 
   /// The link said hello: no longer pending.
   mutating func saidHello(_ link: BotLink) {
+    // Once: a player's every move tells it again, and the pending list is not searched each time.
+    guard !link.helloCounted else { return }
+    link.helloCounted = true
     if let index = pending.firstIndex(of: link.connection.fd) { pending.remove(at: index) }
   }
 

@@ -285,11 +285,8 @@ package final class BotHost: LoopFrontEnd {
     // of the next game.
     send(link, reaction, reported: reportGames(link, reaction))
     spectatorsAfter(link, admitted: reaction.admitted, now: loop.now)
-    // Said hello: no longer pending (the handshake and hello deadline is behind it). Once is enough.
-    if !link.helloCounted, link.saidHello {
-      link.helloCounted = true
-      links.saidHello(link)
-    }
+    // Said hello: no longer pending (the handshake and hello deadline is behind it).
+    if link.saidHello { links.saidHello(link) }
     if connection.backlogBytes > BotHost.outboxLimit {
       log.write("\(connection.peerAddress): \(connection.backlogBytes) bytes it does not read: closed")
       close(link, gracefully: false)
