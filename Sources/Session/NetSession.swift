@@ -115,19 +115,19 @@ public struct NetSession: Sendable {
   /// Whether it is this player's move now.
   public var myTurn: Bool {
     if inOpening { return swap2?.myTurn == true && !isResuming }
-    return phase == .playing && game?.turn == myMark && !isResuming
+    return movesInGame
+  }
+
+  /// Outside an opening: a game is being played, it is this player's move in it, and no resume is under way.
+  @inlinable @inline(__always) var movesInGame: Bool {
+    phase == .playing && series.game?.turn == series.myMark && !connection.isResuming
   }
 
   /// The game when it is this player's move in it, outside a Swap2 opening (`myTurn` and not `inOpening`): what a
   /// computer player needs to choose its move. Inlined (always: left to itself the optimizer called it), so that
   /// the practice bot reads the fields it needs where the session lies, every move: a call copies the whole session
   /// (1.8 kB) first.
-  @inlinable @inline(__always) public var gameToMove: Game? {
-    guard phase == .playing, swap2.map({ $0.opening.isSettled }) ?? true, !connection.isResuming,
-      let game = series.game, game.turn == series.myMark
-    else { return nil }
-    return game
-  }
+  @inlinable @inline(__always) public var gameToMove: Game? { !inOpening && movesInGame ? series.game : nil }
 
   public var isResuming: Bool { connection.isResuming }
 
